@@ -1,0 +1,28 @@
+// Answer: the one response type dispatch produces. Respond: the declarative form a rule or script gives.
+import type { HeaderList } from '../shared/headers.js';
+
+export interface Answer {
+  readonly status: number;
+  /** final: defaults + CORS + content-type + content-length + rule headers */
+  readonly headers: HeaderList;
+  readonly body: Uint8Array;
+  /** the server sleeps this long before writing; dispatch never sleeps; `get` ignores it */
+  readonly delayMs: number;
+}
+
+export type RespondBody =
+  /** absolute path; `confineTo` (absolute dir) when the file must stay inside that directory */
+  | { readonly kind: 'file'; readonly path: string; readonly confineTo?: string }
+  | { readonly kind: 'text'; readonly text: string }
+  /** already minified JSON text, key order kept */
+  | { readonly kind: 'json'; readonly text: string }
+  | { readonly kind: 'empty' };
+
+export interface Respond {
+  readonly body: RespondBody;
+  /** default 200 */
+  readonly status?: number;
+  /** names lower-cased; applied last, overriding defaults and content-type (content-length is never taken from here) */
+  readonly headers: HeaderList;
+  readonly delayMs: number;
+}

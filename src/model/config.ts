@@ -1,0 +1,70 @@
+// The root config (SPEC 2.1) with every default applied, and the DEFAULTS table.
+import type { Strategy } from './strategy.js';
+
+export interface TlsConfig {
+  /** absolute, resolved against the process's current directory */
+  readonly cert: string;
+  readonly key: string;
+  /** as written, for messages */
+  readonly certEntry: string;
+  readonly keyEntry: string;
+  /** when set: plain HTTP on listener.port and HTTPS on this port; else listener.port is HTTPS only */
+  readonly port?: number;
+  readonly handshakeTimeoutSeconds: number;
+  readonly maxConnections: number;
+}
+
+export interface Config {
+  readonly listener: {
+    readonly ipAddress: string;
+    readonly port: number;
+    readonly tls?: TlsConfig;
+  };
+  readonly service: {
+    /** absolute paths, in listed order */
+    readonly ruleSets: readonly string[];
+    /** the entries as written */
+    readonly ruleSetEntries: readonly string[];
+    readonly middlewares: readonly string[];
+    readonly middlewareEntries: readonly string[];
+    /** absolute */
+    readonly fallbackRespondDir: string;
+    readonly strategy: Strategy;
+    readonly corsAllowCredentialsOrigins: readonly string[];
+    readonly maxRequestBodyBytes: number;
+    readonly middlewareMaxOperations: number;
+  };
+  readonly log: {
+    readonly verbose: { readonly header: boolean; readonly body: boolean };
+  };
+  readonly fileTreeView: {
+    readonly showHidden: boolean;
+    readonly builtinExcludes: boolean;
+    readonly extraExcludes: readonly string[];
+    readonly include: readonly string[];
+    readonly respectGitignore: boolean;
+  };
+}
+
+export const DEFAULTS = {
+  ipAddress: '127.0.0.1',
+  port: 3001,
+  handshakeTimeoutSeconds: 10,
+  maxConnections: 256,
+  fallbackRespondDir: '.',
+  maxRequestBodyBytes: 33554432,
+  middlewareMaxOperations: 10_000_000,
+  logVerboseHeader: false,
+  logVerboseBody: false,
+  fileTreeView: {
+    showHidden: false,
+    builtinExcludes: true,
+    extraExcludes: [] as readonly string[],
+    include: [] as readonly string[],
+    respectGitignore: false,
+  },
+} as const;
+
+export const ROOT_CONFIG_FILE = 'mock.toml';
+export const RULE_SET_FILE = 'mock-rule-set.toml';
+export const MIDDLEWARE_FILE = 'mock-middleware.rhai';

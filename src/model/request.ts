@@ -1,0 +1,38 @@
+// RequestSnapshot: what every stage sees. Built once per request by snapshotFrom() in dispatch/snapshot.ts,
+// the ONE normaliser, used by the server adapter and by `mock get` alike.
+import type { HeaderList } from '../shared/headers.js';
+import type { Json } from '../shared/json.js';
+
+export type { HeaderList };
+
+export interface RequestSnapshot {
+  /** upper-case method token as received */
+  readonly method: string;
+  /** target path as received, still percent-encoded, without the query */
+  readonly rawPath: string;
+  /**
+   * Path segments after per-segment percent-decoding ('+' kept; invalid UTF-8 becomes U+FFFD)
+   * and dot-segment removal. Empty segments are kept. A segment may contain '/' or '\' when
+   * they were percent-encoded; file routing refuses such segments.
+   */
+  readonly segments: readonly string[];
+  /** true when a '..' would climb above the root: file routing answers 404 */
+  readonly escapesRoot: boolean;
+  /** canonical form for rule matching and scripts: '/' + segments joined by '/', one trailing '/' removed */
+  readonly path: string;
+  /** raw query, without '?' ('' when none) */
+  readonly query: string;
+  /** names lower-cased, arrival order kept */
+  readonly headers: HeaderList;
+  readonly body: RequestBody;
+  /** HTTP version as received, e.g. '1.1' (for the request log) */
+  readonly httpVersion: string;
+}
+
+export type RequestBody =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'json'; readonly value: Json; readonly byteLength: number }
+  /** present, not JSON, and not declared as JSON */
+  | { readonly kind: 'bytes'; readonly byteLength: number }
+  /** declared application/json but does not parse: answered 400 by dispatch */
+  | { readonly kind: 'invalid_json'; readonly message: string; readonly byteLength: number };

@@ -1,0 +1,94 @@
+// Rule sets as loaded: conditions compiled once, at load (regex, wild_card, body paths).
+import type { Json } from '../shared/json.js';
+import type { Respond } from './answer.js';
+import type { BodyOp, HeaderOp, Method, UrlPathOp } from './operators.js';
+import type { Strategy } from './strategy.js';
+
+export interface RuleSet {
+  /** 0-based position in service.rule_sets */
+  readonly index: number;
+  /** absolute path */
+  readonly file: string;
+  /** the entry as written in service.rule_sets (e.g. "mock-rule-set.toml") */
+  readonly entry: string;
+  /** canonical prefix, e.g. "/api"; "/" claims everything; undefined = no prefix */
+  readonly prefix?: string;
+  /** resolved: its own strategy, else service.strategy */
+  readonly strategy: Strategy;
+  readonly rules: readonly Rule[];
+}
+
+export interface Rule {
+  /** 0-based within its rule set */
+  readonly index: number;
+  /** shown by match-test and --why: the url_path value as written, or "(any path)" */
+  readonly label: string;
+  /** ANDed, in the order written */
+  readonly conditions: readonly Condition[];
+  readonly respond: Respond;
+  /** default 0 */
+  readonly priority: number;
+  /** default 1 */
+  readonly weight: number;
+}
+
+export type Condition = UrlPathCondition | MethodCondition | HeaderCondition | BodyCondition;
+
+export interface UrlPathCondition {
+  readonly on: 'url_path';
+  readonly op: UrlPathOp;
+  /** as written */
+  readonly value: string;
+  /** written as a bare string (display: `equal "<value>"`) */
+  readonly bare: boolean;
+  /**
+   * What the request path is compared with. For equal / starts_with / ends_with and their negations:
+   * the rule set's prefix joined with the value, one leading '/', one trailing '/' removed.
+   * For contains / not_contains: the raw value. Unused for regex / not_regex / wild_card (see pattern).
+   */
+  readonly compareTo: string;
+  /** compiled at load for regex, not_regex and wild_card; never given an extra leading '/' */
+  readonly pattern?: RegExp;
+}
+
+export interface MethodCondition {
+  readonly on: 'method';
+  readonly value: Method;
+}
+
+export interface HeaderCondition {
+  readonly on: 'header';
+  /** lower-cased */
+  readonly name: string;
+  readonly op: HeaderOp;
+  /** default "" */
+  readonly value: string;
+  readonly pattern?: RegExp;
+}
+
+export interface BodyCondition {
+  readonly on: 'body';
+  /** dotted path as written, e.g. "items.0.sku" */
+  readonly path: string;
+  /** split on every '.'; '$' is not special */
+  readonly segments: readonly string[];
+  readonly op: BodyOp;
+  /** as written (always a string in TOML) */
+  readonly value: string;
+  /** `value` parsed as JSON when it parses (equal_typed, array_contains, structural_contains) */
+  readonly parsed?: Json;
+  readonly pattern?: RegExp;
+}
+
+/** The result of one condition check: the ONLY matcher's output, used for matching and explanations. */
+export interface ConditionCheck {
+  readonly ok: boolean;
+  /** the actual value seen; undefined when absent (missing header, unresolved body path, no JSON body) */
+  readonly actual: string | undefined;
+}
+
+export interface RuleCheck {
+  readonly ruleIndex: number;
+  readonly matched: boolean;
+  readonly conditions: readonly { readonly condition: Condition; readonly check: ConditionCheck }[];
+}

@@ -1,0 +1,35 @@
+// Workspace: what loading produces and dispatch consumes. Immutable after load.
+import type { Script } from '../interpreter/index.js';
+import type { Config } from './config.js';
+import type { Diagnostic } from './diagnostic.js';
+import type { RuleSet } from './rule-set.js';
+
+export interface MiddlewareScript {
+  /** absolute */
+  readonly file: string;
+  /** as written in service.middlewares */
+  readonly entry: string;
+  /** absolute directory of the script: relative returned paths resolve (and stay) here */
+  readonly dir: string;
+  readonly script: Script;
+}
+
+export interface CorsPolicy {
+  /** exact origins from service.cors_allow_credentials_origins */
+  readonly allowedOrigins: readonly string[];
+}
+
+export interface Workspace {
+  /** absolute, when a config file was loaded */
+  readonly configFile?: string;
+  /** directory paths resolve against (the config's folder, else the cwd) */
+  readonly baseDir: string;
+  readonly config: Config;
+  readonly middlewares: readonly MiddlewareScript[];
+  readonly ruleSets: readonly RuleSet[];
+  /** absolute */
+  readonly fallbackDir: string;
+  readonly cors: CorsPolicy;
+  /** load warnings (e.g. a body path starting with `$.`) */
+  readonly warnings: readonly Diagnostic[];
+}

@@ -1,0 +1,42 @@
+// Edit distance and a near-match suggestion for unknown words (keys, flags, subcommands).
+
+export function editDistance(a: string, b: string): number {
+  if (a === b) return 0;
+  const m = a.length;
+  const n = b.length;
+  let prev = new Array<number>(n + 1);
+  let cur = new Array<number>(n + 1);
+  for (let j = 0; j <= n; j++) prev[j] = j;
+  for (let i = 1; i <= m; i++) {
+    cur[0] = i;
+    for (let j = 1; j <= n; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      // transposition (Damerau): "teh" -> "the"
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        cur[j] = Math.min(cur[j]!, (prev[j - 2] ?? 0) + 1);
+      }
+    }
+    [prev, cur] = [cur, prev];
+  }
+  return prev[n]!;
+}
+
+/** The closest candidate within a plausible distance, or undefined when nothing is near. */
+export function suggest(word: string, candidates: readonly string[], maxDistance?: number): string | undefined {
+  const limit = maxDistance ?? Math.max(1, Math.min(3, Math.floor(word.length / 3) + 1));
+  let best: string | undefined;
+  let bestD = Infinity;
+  const lower = word.toLowerCase();
+  for (const c of candidates) {
+    const d = editDistance(lower, c.toLowerCase());
+    if (d < bestD) {
+      bestD = d;
+      best = c;
+    }
+  }
+  if (best !== undefined && bestD <= limit) return best;
+  // a prefix is plausible too ("serv" -> "serve", "val" -> "validate")
+  const prefixed = candidates.filter((c) => lower.length >= 3 && c.toLowerCase().startsWith(lower));
+  return prefixed.length === 1 ? prefixed[0] : undefined;
+}
