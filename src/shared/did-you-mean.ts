@@ -4,20 +4,19 @@ export function editDistance(a: string, b: string): number {
   if (a === b) return 0;
   const m = a.length;
   const n = b.length;
-  let prev = new Array<number>(n + 1);
-  let cur = new Array<number>(n + 1);
-  for (let j = 0; j <= n; j++) prev[j] = j;
+  // three rows: i-2, i-1, i (optimal string alignment distance: edits plus adjacent transpositions)
+  let before = new Array<number>(n + 1).fill(0);
+  let prev = Array.from({ length: n + 1 }, (_, j) => j);
+  let cur = new Array<number>(n + 1).fill(0);
   for (let i = 1; i <= m; i++) {
     cur[0] = i;
     for (let j = 1; j <= n; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      // transposition (Damerau): "teh" -> "the"
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        cur[j] = Math.min(cur[j]!, (prev[j - 2] ?? 0) + 1);
-      }
+      let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      cur[j] = d;
     }
-    [prev, cur] = [cur, prev];
+    [before, prev, cur] = [prev, cur, before];
   }
   return prev[n]!;
 }

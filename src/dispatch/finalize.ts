@@ -1,0 +1,78 @@
+// Default headers, CORS reflection, content-type and content-length, then a rule's own headers.
+// Part of dispatch, so `mock get` prints exactly the headers the server sends.
+import type { HeaderList } from '../shared/headers.js';
+import type { Answer } from '../model/answer.js';
+import type { RequestSnapshot } from '../model/request.js';
+import type { CorsPolicy } from '../model/workspace.js';
+
+/** What a stage produces before finalize. */
+export interface Draft {
+  readonly status: number;
+  readonly body: Uint8Array;
+  readonly contentType?: string;
+  /** a rule's or script's own headers (lower-cased names) */
+  readonly headers: HeaderList;
+  readonly delayMs: number;
+}
+
+export const DEFAULT_HEADERS: HeaderList = [
+  ['access-control-allow-headers', '*'],
+  ['access-control-allow-methods', 'GET, POST, PUT, DELETE, OPTIONS'],
+  ['access-control-max-age', '86400'],
+  ['cache-control', 'no-store'],
+  ['connection', 'keep-alive'],
+  ['x-content-type-options', 'nosniff'],
+];
+
+/** Headers a rule may never set: they decide the framing, which is ours. */
+const FRAMING = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'trailer']);
+
+const LOOPBACK_ORIGIN = /^http:\/\/(?:localhost|127\.0\.0\.1)(?::\d+)?$/;
+
+export function isCredentialedOriginAllowed(origin: string, cors: CorsPolicy): boolean {
+  return LOOPBACK_ORIGIN.test(origin) || cors.allowedOrigins.includes(origin);
+}
+
+export function corsHeaders(req: RequestSnapshot, cors: CorsPolicy): HeaderList {
+  let credentialed = false;
+  let origin: string | undefined;
+  for (const [k, v] of req.headers) {
+    if (k === 'cookie' || k === 'authorization') credentialed = true;
+    else if (k === 'origin' && origin === undefined) origin = v;
+  }
+  if (credentialed && origin !== undefined && isCredentialedOriginAllowed(origin, cors)) {
+    return [
+      ['access-control-allow-credentials', 'true'],
+      ['access-control-allow-origin', origin],
+      ['vary', 'Origin'],
+    ];
+  }
+  return STAR;
+}
+const STAR: HeaderList = [
+  ['access-control-allow-origin', '*'],
+  ['vary', '*'],
+];
+
+/** 1xx, 204 and 304 carry no body, no content-length and no content-type. */
+export function isBodyless(status: number): boolean {
+  return status < 200 || status === 204 || status === 304;
+}
+
+const EMPTY = new Uint8Array(0);
+
+export function finalize(draft: Draft, req: RequestSnapshot, cors: CorsPolicy): Answer {
+  const bodyless = isBodyless(draft.status);
+  const body = bodyless ? EMPTY : draft.body;
+  const headers: [string, string][] = [...DEFAULT_HEADERS, ...corsHeaders(req, cors)] as [string, string][];
+  if (!bodyless && draft.contentType !== undefined) headers.push(['content-type', draft.contentType]);
+  for (const [name, value] of draft.headers) {
+    if (FRAMING.has(name)) continue;
+    if (bodyless && name === 'content-type') continue;
+    const at = headers.findIndex((h) => h[0] === name);
+    if (at >= 0) headers[at] = [name, value];
+    else headers.push([name, value]);
+  }
+  if (!bodyless) headers.push(['content-length', String(body.byteLength)]);
+  return { status: draft.status, headers, body, delayMs: draft.delayMs };
+}

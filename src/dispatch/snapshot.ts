@@ -1,0 +1,121 @@
+// snapshotFrom: the ONE normaliser from raw request parts to a RequestSnapshot.
+// The server adapter and `mock get` both call it, so both see exactly the same request.
+import type { HeaderList } from '../shared/headers.js';
+import { JsonSyntaxError, parseJson } from '../shared/json.js';
+import type { RequestBody, RequestSnapshot } from '../model/request.js';
+
+export interface RawRequest {
+  readonly method: string;
+  /** request target as on the request line: origin-form ("/a?b"), absolute-form or "*" */
+  readonly target: string;
+  /** any case; order kept */
+  readonly headers: HeaderList;
+  readonly body?: Uint8Array;
+  readonly httpVersion?: string;
+}
+
+export function snapshotFrom(raw: RawRequest): RequestSnapshot {
+  let target = raw.target;
+  const hash = target.indexOf('#');
+  if (hash >= 0) target = target.slice(0, hash);
+  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(target)) {
+    const afterScheme = target.indexOf('//') + 2;
+    const slash = target.indexOf('/', afterScheme);
+    const q = target.indexOf('?', afterScheme);
+    target = slash < 0 || (q >= 0 && q < slash) ? '/' + (q >= 0 ? target.slice(q) : '') : target.slice(slash);
+  }
+  if (target === '*') target = '/';
+  const qi = target.indexOf('?');
+  const rawPath0 = qi >= 0 ? target.slice(0, qi) : target;
+  const query = qi >= 0 ? target.slice(qi + 1) : '';
+  const rawPath = rawPath0.startsWith('/') ? rawPath0 : '/' + rawPath0;
+  const { segments, escapesRoot } = normaliseSegments(rawPath);
+  let path = '/' + segments.join('/');
+  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  const headers: [string, string][] = raw.headers.map(([k, v]) => [k.toLowerCase(), v]);
+  return {
+    method: raw.method.toUpperCase(),
+    rawPath,
+    segments,
+    escapesRoot,
+    path,
+    query,
+    headers,
+    body: parseBody(raw.body, headers),
+    httpVersion: raw.httpVersion ?? '1.1',
+  };
+}
+
+/** Per-segment percent-decoding ('+' kept), then dot-segment removal (decoding first, so %2e%2e is a '..'). */
+export function normaliseSegments(rawPath: string): { segments: string[]; escapesRoot: boolean } {
+  const parts = rawPath.split('/');
+  parts.shift(); // the empty piece before the leading '/'
+  const out: string[] = [];
+  let escapesRoot = false;
+  for (let i = 0; i < parts.length; i++) {
+    const seg = decodeSegment(parts[i]!);
+    const last = i === parts.length - 1;
+    if (seg === '.') {
+      if (last) out.push('');
+      continue;
+    }
+    if (seg === '..') {
+      if (out.length === 0) escapesRoot = true;
+      else out.pop();
+      if (last) out.push('');
+      continue;
+    }
+    out.push(seg);
+  }
+  return { segments: out, escapesRoot };
+}
+
+const HEX = /^[0-9a-fA-F]{2}$/;
+const utf8Lossy = new TextDecoder('utf-8', { fatal: false });
+
+/** Percent-decode one segment. Invalid escapes stay literal; invalid UTF-8 becomes U+FFFD. */
+export function decodeSegment(seg: string): string {
+  if (!seg.includes('%')) return seg;
+  const bytes: number[] = [];
+  const enc = new TextEncoder();
+  for (let i = 0; i < seg.length; ) {
+    const c = seg[i]!;
+    if (c === '%' && HEX.test(seg.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(seg.slice(i + 1, i + 3), 16));
+      i += 3;
+    } else {
+      const cp = seg.codePointAt(i)!;
+      const ch = String.fromCodePoint(cp);
+      for (const b of enc.encode(ch)) bytes.push(b);
+      i += ch.length;
+    }
+  }
+  return utf8Lossy.decode(Uint8Array.from(bytes));
+}
+
+function mediaType(headers: HeaderList): string | undefined {
+  for (const [k, v] of headers) if (k === 'content-type') return v.split(';')[0]!.trim().toLowerCase();
+  return undefined;
+}
+
+const textDecoder = new TextDecoder('utf-8', { fatal: false });
+
+function parseBody(body: Uint8Array | undefined, headers: HeaderList): RequestBody {
+  if (body === undefined || body.byteLength === 0) return { kind: 'none' };
+  const declaredJson = mediaType(headers) === 'application/json';
+  const text = textDecoder.decode(body);
+  const first = text.trimStart()[0];
+  // Only text that could be JSON is parsed when the client did not declare JSON.
+  if (!declaredJson && (first === undefined || !'{["-0123456789tfn'.includes(first))) {
+    return { kind: 'bytes', byteLength: body.byteLength };
+  }
+  try {
+    const value = parseJson(text);
+    if (value === null) return { kind: 'none' };
+    return { kind: 'json', value, byteLength: body.byteLength };
+  } catch (e) {
+    if (!declaredJson) return { kind: 'bytes', byteLength: body.byteLength };
+    const message = e instanceof JsonSyntaxError || e instanceof Error ? e.message : String(e);
+    return { kind: 'invalid_json', message, byteLength: body.byteLength };
+  }
+}

@@ -1,0 +1,76 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { editDistance, suggest } from './did-you-mean.js';
+import { parseJson, prettyJson, stringifyJson } from './json.js';
+import { xorshift64 } from './prng.js';
+import { lineColumnAt } from './position.js';
+import { getHeader, setHeader } from './headers.js';
+import { decodeLossy, isValidUtf8 } from './utf8.js';
+
+test('editDistance', () => {
+  const cases: [string, string, number][] = [
+    ['', '', 0],
+    ['serve', 'serv', 1],
+    ['url_pth', 'url_path', 1],
+    ['teh', 'the', 1],
+    ['abc', 'xyz', 3],
+  ];
+  for (const [a, b, d] of cases) assert.equal(editDistance(a, b), d, `${a} ~ ${b}`);
+});
+
+test('suggest finds plausible near matches only', () => {
+  const subs = ['serve', 'get', 'set', 'match-test', 'validate'];
+  assert.equal(suggest('serv', subs), 'serve');
+  assert.equal(suggest('gett', subs), 'get');
+  assert.equal(suggest('validat', subs), 'validate');
+  assert.equal(suggest('banana', subs), undefined);
+  assert.equal(suggest('url_pth', ['url_path', 'method', 'headers', 'body']), 'url_path');
+  assert.equal(suggest('bdy', ['url_path', 'method', 'headers', 'body']), 'body');
+});
+
+test('parseJson keeps big integers exact and order of keys', () => {
+  assert.deepEqual(parseJson('{"b":1,"a":[true,null,"x"]}'), { b: 1, a: [true, null, 'x'] });
+  assert.equal(parseJson('12345678901234567890'), 12345678901234567890n);
+  assert.equal(parseJson('9007199254740993'), 9007199254740993n);
+  assert.equal(parseJson('1.5'), 1.5);
+  const v = parseJson('{"z":9007199254740993,"a":1}');
+  assert.equal(stringifyJson(v), '{"z":9007199254740993,"a":1}');
+  assert.throws(() => parseJson('{"a":'), /offset/);
+  assert.throws(() => parseJson('{bad}'));
+  // __proto__ is an ordinary key
+  const p = parseJson('{"__proto__":{"x":1},"y":12345678901234567}');
+  assert.equal(Object.keys(p as object).includes('__proto__'), true);
+});
+
+test('prettyJson indents by two spaces', () => {
+  assert.equal(prettyJson({ a: [1, { b: null }], c: {} }), '{\n  "a": [\n    1,\n    {\n      "b": null\n    }\n  ],\n  "c": {}\n}');
+});
+
+test('xorshift64 is deterministic per seed and zero is replaced', () => {
+  const a = xorshift64(42);
+  const b = xorshift64(42);
+  for (let i = 0; i < 5; i++) assert.equal(a.next(), b.next());
+  assert.equal(xorshift64(42).next(), 45454805674n);
+  assert.notEqual(xorshift64(0).next(), 0n);
+  const r = xorshift64(7);
+  for (let i = 0; i < 100; i++) {
+    const n = r.below(3);
+    assert.ok(n >= 0 && n < 3);
+  }
+});
+
+test('lineColumnAt', () => {
+  assert.deepEqual(lineColumnAt('ab\ncd', 0), { line: 1, column: 1 });
+  assert.deepEqual(lineColumnAt('ab\ncd', 4), { line: 2, column: 2 });
+});
+
+test('headers are case-insensitive and keep order', () => {
+  const h = setHeader([['A', '1'], ['b', '2']], 'a', '3');
+  assert.deepEqual(h, [['a', '3'], ['b', '2']]);
+  assert.equal(getHeader(h, 'B'), '2');
+});
+
+test('utf8 helpers', () => {
+  assert.equal(isValidUtf8(new Uint8Array([0xff, 0xfe])), false);
+  assert.equal(decodeLossy(new Uint8Array([0x61, 0xff])), 'a\uFFFD');
+});
