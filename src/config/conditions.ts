@@ -1,0 +1,214 @@
+// when.request.{url_path, method, headers, body} → Condition[] (SPEC 2.2, 2.4; reference §4).
+// Every regex and wild card is compiled here, once; url_path operands are normalised here, once.
+// Conditions keep the order written. Unknown keys at every level are reported with the allowed list.
+import type { BodyCondition, Condition, HeaderCondition, UrlPathCondition } from '../model/rule-set.js';
+import { BODY_OPS, HEADER_OPS, METHODS, URL_PATH_OPS, type UrlPathOp } from '../model/operators.js';
+import { parseJson, type Json } from '../shared/json.js';
+import { compileRustRegex } from '../shared/rust-regex.js';
+import { wildcardToRegExp } from '../shared/wildcard.js';
+import { oneOf, record, report, strict, string, unknownKey, wrongType, type DecodeContext, type KeyPath } from './decode.js';
+import { MESSAGES } from './messages.js';
+import type { TomlNode } from './toml.js';
+
+export const REQUEST_KEYS = ['url_path', 'method', 'headers', 'body'] as const;
+export const ANY_PATH_LABEL = '(any path)';
+
+export interface DecodedRequest {
+  readonly conditions: readonly Condition[];
+  /** the url_path value as written, or "(any path)" */
+  readonly label: string;
+  /** false when the request table has no key at all */
+  readonly nonEmpty: boolean;
+}
+
+/** Decode a `when.request` table. `prefix` is the rule set's canonical prefix, if any. */
+export function decodeRequest(node: TomlNode, path: KeyPath, ctx: DecodeContext, prefix: string | undefined): DecodedRequest | undefined {
+  if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table');
+  const conditions: Condition[] = [];
+  let label = ANY_PATH_LABEL;
+  for (const [key, entry] of node.entries) {
+    const at: KeyPath = [...path, key];
+    switch (key) {
+      case 'url_path': {
+        const c = decodeUrlPath(entry.node, at, ctx, prefix);
+        if (c !== undefined) {
+          conditions.push(c);
+          label = c.value;
+        }
+        break;
+      }
+      case 'method': {
+        const m = methodDecoder(entry.node, at, ctx);
+        if (m !== undefined) conditions.push({ on: 'method', value: m });
+        break;
+      }
+      case 'headers':
+        conditions.push(...decodeHeaders(entry.node, at, ctx));
+        break;
+      case 'body':
+        conditions.push(...decodeBody(entry.node, at, ctx));
+        break;
+      default:
+        unknownKey(ctx, key, entry.keyOffset, path, REQUEST_KEYS);
+    }
+  }
+  return { conditions, label, nonEmpty: node.entries.size > 0 };
+}
+
+// ---- url_path --------------------------------------------------------------------------------------
+
+const methodDecoder = oneOf(METHODS);
+const urlPathTable = strict(record({ value: string, op: oneOf(URL_PATH_OPS) }, { required: ['value'] }));
+
+function decodeUrlPath(node: TomlNode, path: KeyPath, ctx: DecodeContext, prefix: string | undefined): UrlPathCondition | undefined {
+  let value: string;
+  let op: UrlPathOp = 'equal';
+  let bare = false;
+  let valueNode = node;
+  if (node.kind === 'string') {
+    value = node.value;
+    bare = true;
+  } else if (node.kind === 'table') {
+    const t = urlPathTable(node, path, ctx);
+    if (t?.value === undefined) return undefined;
+    value = t.value;
+    op = t.op ?? 'equal';
+    valueNode = node.entries.get('value')!.node;
+  } else {
+    return wrongType(ctx, node, path, 'a string or a table such as { value = "/api", op = "starts_with" }');
+  }
+  const base = { on: 'url_path', op, value, bare } as const;
+  switch (op) {
+    case 'contains':
+    case 'not_contains':
+      return { ...base, compareTo: value };
+    case 'regex':
+    case 'not_regex': {
+      const pattern = compileRegex(value, valueNode, bare ? path : [...path, 'value'], ctx);
+      return pattern && { ...base, compareTo: value, pattern };
+    }
+    case 'wild_card':
+      if (!/^[/*?]/.test(value)) {
+        report(ctx, 'invalid_wild_card', MESSAGES.wildCardNeverMatches(value), valueNode.offset, [...path, 'value']);
+        return undefined;
+      }
+      return { ...base, compareTo: value, pattern: wildcardToRegExp(value) };
+    default:
+      return { ...base, compareTo: joinUrlPath(prefix, value) };
+  }
+}
+
+/** The rule set's prefix joined with a rule value: one leading '/', one trailing '/' removed ("" and "/" → "/"). */
+export function joinUrlPath(prefix: string | undefined, value: string): string {
+  const joined = prefix === undefined || prefix === '/' ? value : prefix.replace(/\/$/, '') + '/' + value.replace(/^\//, '');
+  return canonicalPath(joined);
+}
+
+/** One leading '/', one trailing '/' removed; "" and "/" become "/". */
+export function canonicalPath(p: string): string {
+  let out = p.startsWith('/') ? p : '/' + p;
+  if (out.length > 1 && out.endsWith('/')) out = out.slice(0, -1);
+  return out;
+}
+
+function compileRegex(pattern: string, node: TomlNode, path: KeyPath, ctx: DecodeContext): RegExp | undefined {
+  const r = compileRustRegex(pattern);
+  if (r.ok) return r.value;
+  report(ctx, 'invalid_regex', MESSAGES.invalidRegex(pattern, r.error), node.offset, path);
+  return undefined;
+}
+
+// ---- headers ---------------------------------------------------------------------------------------
+
+const headerTable = strict(record({ value: string, op: oneOf(HEADER_OPS) }));
+const HEADER_SHAPE = 'a table such as { value = "…", op = "equal" }';
+/** RFC 9110 token characters */
+export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+function decodeHeaders(node: TomlNode, path: KeyPath, ctx: DecodeContext): HeaderCondition[] {
+  if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table of header names') ?? [];
+  const out: HeaderCondition[] = [];
+  for (const [name, entry] of node.entries) {
+    const at: KeyPath = [...path, name];
+    if (!HEADER_NAME.test(name)) {
+      report(ctx, 'invalid_value', MESSAGES.invalidHeaderName(name), entry.keyOffset, at);
+      continue;
+    }
+    if (entry.node.kind !== 'table') {
+      wrongType(ctx, entry.node, at, HEADER_SHAPE);
+      continue;
+    }
+    const t = headerTable(entry.node, at, ctx);
+    if (t === undefined) continue;
+    const op = t.op ?? 'equal';
+    const value = t.value ?? '';
+    const c: HeaderCondition = { on: 'header', name: name.toLowerCase(), op, value };
+    if (op === 'regex' || op === 'not_regex') {
+      const pattern = compileRegex(value, entry.node.entries.get('value')?.node ?? entry.node, [...at, 'value'], ctx);
+      if (pattern !== undefined) out.push({ ...c, pattern });
+    } else if (op === 'wild_card') out.push({ ...c, pattern: wildcardToRegExp(value) });
+    else out.push(c);
+  }
+  return out;
+}
+
+// ---- body.json -------------------------------------------------------------------------------------
+
+const BODY_KEYS = ['json'] as const;
+const bodyTable = strict(record({ value: string, op: oneOf(BODY_OPS) }, { required: ['value'] }));
+const BODY_SHAPE = 'a table such as { value = "gold", op = "equal" }';
+
+function decodeBody(node: TomlNode, path: KeyPath, ctx: DecodeContext): BodyCondition[] {
+  if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table with a `json` table inside') ?? [];
+  const out: BodyCondition[] = [];
+  for (const [key, entry] of node.entries) {
+    if (key !== 'json') {
+      unknownKey(ctx, key, entry.keyOffset, path, BODY_KEYS);
+      continue;
+    }
+    const at: KeyPath = [...path, key];
+    if (entry.node.kind !== 'table') {
+      wrongType(ctx, entry.node, at, 'a table of dotted paths');
+      continue;
+    }
+    for (const [bodyPath, cond] of entry.node.entries) out.push(...decodeBodyCondition(bodyPath, cond, [...at, bodyPath], ctx));
+  }
+  return out;
+}
+
+function decodeBodyCondition(bodyPath: string, entry: { keyOffset: number; node: TomlNode }, at: KeyPath, ctx: DecodeContext): BodyCondition[] {
+  const node = entry.node;
+  if (node.kind !== 'table') return wrongType(ctx, node, at, BODY_SHAPE) ?? [];
+  // `customer.tier = { … }` unquoted makes nested tables: say so instead of "unknown key `tier`"
+  if (!node.entries.has('value') && !node.entries.has('op')) {
+    const nested = [...node.entries].find(([, e]) => e.node.kind === 'table');
+    if (nested !== undefined) {
+      report(ctx, 'body_path', MESSAGES.bodyPathNested(bodyPath, nested[0]), nested[1].keyOffset, [...at, nested[0]]);
+      return [];
+    }
+  }
+  const t = bodyTable(node, at, ctx);
+  if (t?.value === undefined) return [];
+  if (bodyPath.startsWith('$')) {
+    report(ctx, 'body_path', MESSAGES.bodyPathNotJsonPath(bodyPath), entry.keyOffset, at, { severity: 'warning' });
+  }
+  const op = t.op ?? 'equal';
+  const value = t.value;
+  const c: { -readonly [K in keyof BodyCondition]: BodyCondition[K] } = { on: 'body', path: bodyPath, segments: bodyPath.split('.'), op, value };
+  const parsed = tryParseJson(value);
+  if (parsed !== undefined) c.parsed = parsed;
+  if (op === 'regex' || op === 'not_regex') {
+    const pattern = compileRegex(value, node.entries.get('value')!.node, [...at, 'value'], ctx);
+    if (pattern === undefined) return [];
+    c.pattern = pattern;
+  }
+  return [c];
+}
+
+function tryParseJson(text: string): Json | undefined {
+  try {
+    return parseJson(text);
+  } catch {
+    return undefined;
+  }
+}

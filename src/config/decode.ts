@@ -1,0 +1,184 @@
+// A tiny strict decoder kit over the located TOML tree. A decoder either returns a value or records a
+// Diagnostic and returns undefined; it never throws and never stops at the first problem, so one pass
+// reports every unknown key and every wrong type in a file.
+import type { Diagnostic, DiagnosticCode } from '../model/diagnostic.js';
+import { suggest } from '../shared/did-you-mean.js';
+import { lineColumnAt } from '../shared/position.js';
+import { MESSAGES } from './messages.js';
+import { describeKind, type TomlNode, type TomlTable } from './toml.js';
+
+export type KeyPath = readonly (string | number)[];
+
+/** Where diagnostics go: one per file being decoded. */
+export interface DecodeContext {
+  /** absolute */
+  readonly file: string;
+  readonly text: string;
+  readonly diagnostics: Diagnostic[];
+}
+
+export type Decoder<T> = (node: TomlNode, path: KeyPath, ctx: DecodeContext) => T | undefined;
+
+export interface ReportExtra {
+  readonly severity?: 'error' | 'warning';
+  readonly allowed?: readonly string[];
+  readonly suggestion?: string | undefined;
+}
+
+/** Record one diagnostic at a source offset. */
+export function report(ctx: DecodeContext, code: DiagnosticCode, message: string, offset: number, path: KeyPath, extra: ReportExtra = {}): void {
+  const { line, column } = lineColumnAt(ctx.text, offset);
+  const d: { -readonly [K in keyof Diagnostic]: Diagnostic[K] } = {
+    severity: extra.severity ?? 'error',
+    code,
+    message,
+    file: ctx.file,
+    line,
+    column,
+    keyPath: [...path],
+  };
+  if (extra.allowed !== undefined) d.allowed = extra.allowed;
+  if (extra.suggestion !== undefined) d.suggestion = extra.suggestion;
+  ctx.diagnostics.push(d);
+}
+
+/** `service.rule_sets[0]`, `rules[2].when.request`; '' for the top level. */
+export function describePath(path: KeyPath): string {
+  let out = '';
+  for (const step of path) {
+    if (typeof step === 'number') out += `[${step}]`;
+    else out += out === '' ? step : `.${step}`;
+  }
+  return out;
+}
+
+export function wrongType(ctx: DecodeContext, node: TomlNode, path: KeyPath, expected: string): undefined {
+  report(ctx, 'wrong_type', MESSAGES.wrongType(describePath(path), expected, describeKind(node)), node.offset, path);
+  return undefined;
+}
+
+export function invalidValue(ctx: DecodeContext, node: TomlNode, path: KeyPath, message: string, suggestion?: string): undefined {
+  report(ctx, 'invalid_value', message, node.offset, path, { suggestion });
+  return undefined;
+}
+
+// ---- primitives ------------------------------------------------------------------------------------
+
+export const string: Decoder<string> = (node, path, ctx) =>
+  node.kind === 'string' ? node.value : wrongType(ctx, node, path, 'a string');
+
+export const bool: Decoder<boolean> = (node, path, ctx) =>
+  node.kind === 'boolean' ? node.value : wrongType(ctx, node, path, 'a boolean (true or false)');
+
+/** An integer within [min, max] (inclusive), as a bigint. */
+export function bigInt(min: bigint, max: bigint): Decoder<bigint> {
+  return (node, path, ctx) => {
+    if (node.kind !== 'integer') return wrongType(ctx, node, path, 'an integer');
+    if (node.value < min || node.value > max) return invalidValue(ctx, node, path, MESSAGES.outOfRange(describePath(path), min, max, node.value));
+    return node.value;
+  };
+}
+
+/** An integer within [min, max] (inclusive; both within the safe range), as a number. */
+export function int(min: number, max: number): Decoder<number> {
+  const decode = bigInt(BigInt(min), BigInt(max));
+  return (node, path, ctx) => {
+    const v = decode(node, path, ctx);
+    return v === undefined ? undefined : Number(v);
+  };
+}
+
+/** An array whose items all decode; a failing item is reported and dropped. */
+export function array<T>(item: Decoder<T>): Decoder<T[]> {
+  return (node, path, ctx) => {
+    if (node.kind !== 'array') return wrongType(ctx, node, path, 'an array');
+    const out: T[] = [];
+    node.items.forEach((child, i) => {
+      const v = item(child, [...path, i], ctx);
+      if (v !== undefined) out.push(v);
+    });
+    return out;
+  };
+}
+
+/** One string out of a fixed vocabulary; anything else names the allowed values and a near match. */
+export function oneOf<const V extends string>(values: readonly V[]): Decoder<V> {
+  return (node, path, ctx) => {
+    if (node.kind !== 'string') return wrongType(ctx, node, path, 'a string');
+    if ((values as readonly string[]).includes(node.value)) return node.value as V;
+    return invalidValue(ctx, node, path, MESSAGES.notOneOf(describePath(path), node.value, values), suggest(node.value, values));
+  };
+}
+
+/** The same decoder, but undefined when it reported any error (a table with one bad field fails whole). */
+export function strict<T>(decoder: Decoder<T>): Decoder<T> {
+  return (node, path, ctx) => {
+    const before = ctx.diagnostics.filter((d) => d.severity === 'error').length;
+    const v = decoder(node, path, ctx);
+    return ctx.diagnostics.filter((d) => d.severity === 'error').length > before ? undefined : v;
+  };
+}
+
+/** Accept anything, as is (for keys that are allowed but ignored). */
+export const anything: Decoder<TomlNode> = (node) => node;
+
+// ---- tables ----------------------------------------------------------------------------------------
+
+type Fields = Readonly<Record<string, Decoder<unknown>>>;
+export type Decoded<F extends Fields> = { -readonly [K in keyof F]?: F[K] extends Decoder<infer T> ? T : never };
+
+export interface RecordOptions<F extends Fields> {
+  readonly required?: readonly (keyof F & string)[];
+}
+
+/**
+ * A table with exactly these keys. Unknown keys are reported (with the allowed list and a did-you-mean),
+ * missing required keys are reported, and every field is decoded even when another failed.
+ * The result holds the fields that decoded.
+ */
+export function record<F extends Fields>(fields: F, opts: RecordOptions<F> = {}): Decoder<Decoded<F>> {
+  const allowed = Object.keys(fields);
+  return (node, path, ctx) => {
+    if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table');
+    const out: Record<string, unknown> = {};
+    const suggested = new Set<string>();
+    for (const [key, entry] of node.entries) {
+      const decode = fields[key];
+      if (decode === undefined) {
+        const s = unknownKey(ctx, key, entry.keyOffset, path, allowed);
+        if (s !== undefined) suggested.add(s);
+        continue;
+      }
+      const v = decode(entry.node, [...path, key], ctx);
+      if (v !== undefined) out[key] = v;
+    }
+    for (const key of opts.required ?? []) {
+      // a misspelt key (`req` for `request`) is reported once, as unknown, not also as missing
+      if (!node.entries.has(key) && !suggested.has(key)) {
+        report(ctx, 'missing_key', MESSAGES.missingKey(key, describePath(path)), node.offset, [...path, key]);
+      }
+    }
+    return out as Decoded<F>;
+  };
+}
+
+/** Report an unknown key; returns the did-you-mean suggestion, if any. */
+export function unknownKey(ctx: DecodeContext, key: string, offset: number, path: KeyPath, allowed: readonly string[]): string | undefined {
+  const suggestion = suggest(key, allowed);
+  report(ctx, 'unknown_key', MESSAGES.unknownKey(key, describePath(path)), offset, [...path, key], { allowed, suggestion });
+  return suggestion;
+}
+
+/** True when a table node has a key outside `allowed`. */
+export function hasUnknownKey(node: TomlNode, allowed: readonly string[]): boolean {
+  return node.kind === 'table' && [...node.entries.keys()].some((k) => !allowed.includes(k));
+}
+
+/** The entry of a key in a table node, if the node is a table and has it. */
+export function entryOf(node: TomlNode | undefined, key: string): { keyOffset: number; node: TomlNode } | undefined {
+  return node?.kind === 'table' ? node.entries.get(key) : undefined;
+}
+
+export function isTable(node: TomlNode | undefined): node is TomlTable {
+  return node?.kind === 'table';
+}

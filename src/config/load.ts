@@ -1,0 +1,222 @@
+// Loading a workspace from disk: mock.toml (or zero-config), its rule sets, middleware scripts, and the
+// checks on every file they name. Every problem in every file is collected; a TOML syntax error ends
+// that file's decoding but the other files are still checked. The result is frozen.
+//
+// Owns: which config is loaded (-c, ./mock.toml, or none), the -d / -p overrides, existence checks.
+// Leaves out: parsing TLS material (server/), serving files (files/), running scripts (dispatch/).
+import { compile, ScriptError } from '../interpreter/index.js';
+import { ROOT_CONFIG_FILE, type Config } from '../model/config.js';
+import type { Diagnostic } from '../model/diagnostic.js';
+import type { RuleSet } from '../model/rule-set.js';
+import { DEFAULT_STRATEGY } from '../model/strategy.js';
+import type { MiddlewareScript, Workspace } from '../model/workspace.js';
+import { err, ok, type Result } from '../shared/result.js';
+import { report, type DecodeContext } from './decode.js';
+import { MESSAGES } from './messages.js';
+import { dirOf, pathKind, readTextFile, resolvePath, respondFileStatus, type TextRead } from './read.js';
+import type { RespondFileStatus } from './respond-files.js';
+import { decodeRootConfig, defaultConfig, type PathEntry } from './root-config.js';
+import { checkRuleSetFiles, decodeRuleSetDraft, settleRuleSet, sortByPosition, type RuleSetContext } from './rule-set.js';
+
+export interface LoadOptions {
+  /** -c as given (relative to cwd; "x" ≡ "./x"); undefined → ./mock.toml when it exists, else zero-config */
+  readonly configPath?: string;
+  /** absolute current directory */
+  readonly cwd: string;
+  /** -d override, relative to cwd */
+  readonly dir?: string;
+  /** -p override */
+  readonly port?: number;
+}
+
+export interface LoadFailure {
+  readonly kind: 'config_invalid' | 'config_unreadable';
+  /** one-line summary */
+  readonly message: string;
+  /** every problem found, each with file, line and column where there is one */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export async function loadWorkspace(opts: LoadOptions): Promise<Result<Workspace, LoadFailure>> {
+  const cwd = opts.cwd;
+  const entry = opts.configPath ?? ROOT_CONFIG_FILE;
+  const configFile = resolvePath(cwd, entry);
+  const read = await readTextFile(configFile);
+  if (read.kind === 'missing' && opts.configPath === undefined) return loadZeroConfig(opts);
+  if (read.kind !== 'ok') return err(unreadable(entry, configFile, read));
+
+  const root = decodeRootConfig(read.text, configFile, cwd);
+  if (!root.parsed) return failure(root.decode.diagnostics);
+  const baseDir = dirOf(configFile);
+  const flagDiagnostics: Diagnostic[] = [];
+  const config = await applyOverrides(root.config, opts, flagDiagnostics);
+  const checks: Promise<void>[] = [];
+  if (opts.dir === undefined && root.fallbackDir !== undefined) checks.push(checkFallbackDir(root.fallbackDir, root.decode));
+  if (root.tlsCert !== undefined) checks.push(checkTlsFile(root.tlsCert, MESSAGES.tlsCertMissing, root.decode));
+  if (root.tlsKey !== undefined) checks.push(checkTlsFile(root.tlsKey, MESSAGES.tlsKeyMissing, root.decode));
+
+  const strategy = config.service.strategy;
+  const [ruleSets, middlewares] = await Promise.all([
+    Promise.all(root.ruleSets.map((e, i) => loadListedRuleSet(e, { index: i, entry: e.entry, baseDir, defaultStrategy: strategy }, root.decode))),
+    Promise.all(root.middlewares.map((e, i) => loadMiddleware(e, i, root.decode))),
+    Promise.all(checks),
+  ]);
+
+  const diagnostics = [
+    ...flagDiagnostics,
+    ...sortByPosition(root.decode.diagnostics),
+    ...ruleSets.flatMap((r) => r.diagnostics),
+    ...middlewares.flatMap((m) => m.diagnostics),
+  ];
+  if (diagnostics.some((d) => d.severity === 'error')) return failure(diagnostics);
+  return ok(
+    freezeDeep({
+      configFile,
+      baseDir,
+      config,
+      middlewares: middlewares.flatMap((m) => (m.script === undefined ? [] : [m.script])),
+      ruleSets: ruleSets.flatMap((r) => (r.ruleSet === undefined ? [] : [r.ruleSet])),
+      fallbackDir: config.service.fallbackRespondDir,
+      cors: { allowedOrigins: config.service.corsAllowCredentialsOrigins },
+      warnings: diagnostics,
+    }),
+  );
+}
+
+/**
+ * One rule-set file on its own, with no root config (for `mock match-test`). `path` is relative to cwd;
+ * respond files resolve against `baseDir` (default: the rule-set file's own folder).
+ */
+export async function loadRuleSetFile(path: string, opts: { cwd: string; baseDir?: string }): Promise<Result<RuleSet, LoadFailure>> {
+  const file = resolvePath(opts.cwd, path);
+  const read = await readTextFile(file);
+  if (read.kind !== 'ok') {
+    const d: Diagnostic =
+      read.kind === 'missing'
+        ? { severity: 'error', code: 'file_not_found', message: MESSAGES.ruleSetMissing(path), file }
+        : { severity: 'error', code: 'file_unreadable', message: MESSAGES.ruleSetUnreadable(path, read.reason), file };
+    return err({ kind: 'config_unreadable', message: d.message, diagnostics: [d] });
+  }
+  const baseDir = opts.baseDir === undefined ? dirOf(file) : resolvePath(opts.cwd, opts.baseDir);
+  const r = await decodeRuleSetFromText(read.text, file, { index: 0, entry: path, baseDir, defaultStrategy: DEFAULT_STRATEGY });
+  if (r.ruleSet === undefined) return failure(r.diagnostics);
+  return ok(freezeDeep(r.ruleSet));
+}
+
+// ---- the pieces ------------------------------------------------------------------------------------
+
+async function loadZeroConfig(opts: LoadOptions): Promise<Result<Workspace, LoadFailure>> {
+  const diagnostics: Diagnostic[] = [];
+  const config = await applyOverrides(defaultConfig(opts.cwd), opts, diagnostics);
+  if (diagnostics.length > 0) return failure(diagnostics);
+  return ok(
+    freezeDeep({
+      baseDir: opts.cwd,
+      config,
+      middlewares: [],
+      ruleSets: [],
+      fallbackDir: config.service.fallbackRespondDir,
+      cors: { allowedOrigins: [] },
+      warnings: [],
+    }),
+  );
+}
+
+/** -p replaces listener.port; -d replaces the fallback directory (relative to cwd) and must exist. */
+async function applyOverrides(config: Config, opts: LoadOptions, diagnostics: Diagnostic[]): Promise<Config> {
+  let out = config;
+  if (opts.port !== undefined) out = { ...out, listener: { ...out.listener, port: opts.port } };
+  if (opts.dir !== undefined) {
+    const dir = resolvePath(opts.cwd, opts.dir);
+    if ((await pathKind(dir)) !== 'dir') diagnostics.push({ severity: 'error', code: 'file_not_found', message: MESSAGES.dirFlagMissing(opts.dir) });
+    out = { ...out, service: { ...out.service, fallbackRespondDir: dir } };
+  }
+  return out;
+}
+
+async function checkFallbackDir(e: PathEntry, decode: DecodeContext): Promise<void> {
+  const kind = await pathKind(e.path);
+  if (kind === 'missing') report(decode, 'file_not_found', MESSAGES.fallbackDirMissing(e.entry), e.offset, ['service', 'fallback_respond_dir']);
+  else if (kind !== 'dir') report(decode, 'invalid_value', MESSAGES.fallbackDirNotDir(e.entry), e.offset, ['service', 'fallback_respond_dir']);
+}
+
+async function checkTlsFile(e: PathEntry, missing: (entry: string) => string, decode: DecodeContext): Promise<void> {
+  const kind = await pathKind(e.path);
+  const key = missing === MESSAGES.tlsCertMissing ? 'cert' : 'key';
+  if (kind === 'missing') report(decode, 'file_not_found', missing(e.entry), e.offset, ['listener', 'tls', key]);
+  else if (kind !== 'file') report(decode, 'tls_material', MESSAGES.tlsNotFile(e.entry), e.offset, ['listener', 'tls', key]);
+}
+
+interface Loaded<T> {
+  readonly diagnostics: readonly Diagnostic[];
+  readonly ruleSet?: T;
+}
+
+/** A rule set listed in mock.toml: a missing file is reported at its entry there. */
+async function loadListedRuleSet(e: PathEntry, rsc: RuleSetContext, rootDecode: DecodeContext): Promise<Loaded<RuleSet>> {
+  const read = await readTextFile(e.path);
+  const at = ['service', 'rule_sets', rsc.index];
+  if (read.kind === 'missing') report(rootDecode, 'file_not_found', MESSAGES.ruleSetMissing(e.entry), e.offset, at);
+  if (read.kind === 'unreadable') report(rootDecode, 'file_unreadable', MESSAGES.ruleSetUnreadable(e.entry, read.reason), e.offset, at);
+  if (read.kind !== 'ok') return { diagnostics: [] };
+  return decodeRuleSetFromText(read.text, e.path, rsc);
+}
+
+/** Decode, then gather respond-file facts from disk, then check them: the same path as decodeRuleSetText. */
+async function decodeRuleSetFromText(text: string, file: string, rsc: RuleSetContext): Promise<Loaded<RuleSet>> {
+  const draft = decodeRuleSetDraft(text, file, rsc);
+  const files = new Map<string, RespondFileStatus>();
+  const dirs = new Map<string, boolean>();
+  await Promise.all([
+    ...draft.fileRefs.map(async (r) => void files.set(r.path, await respondFileStatus(r.path))),
+    ...draft.dirRefs.map(async (r) => void dirs.set(r.path, (await pathKind(r.path)) === 'dir')),
+  ]);
+  checkRuleSetFiles(draft, {
+    respondFile: (abs) => files.get(abs) ?? { kind: 'missing' },
+    isDir: (abs) => dirs.get(abs) ?? false,
+  });
+  const settled = settleRuleSet(draft);
+  if (!settled.ok) return { diagnostics: settled.error };
+  return { diagnostics: settled.value.warnings, ruleSet: settled.value.ruleSet };
+}
+
+async function loadMiddleware(e: PathEntry, index: number, rootDecode: DecodeContext): Promise<{ diagnostics: Diagnostic[]; script?: MiddlewareScript }> {
+  const read = await readTextFile(e.path);
+  const at = ['service', 'middlewares', index];
+  if (read.kind === 'missing') report(rootDecode, 'file_not_found', MESSAGES.scriptMissing(e.entry), e.offset, at);
+  if (read.kind === 'unreadable') report(rootDecode, 'file_unreadable', MESSAGES.scriptUnreadable(e.entry, read.reason), e.offset, at);
+  if (read.kind !== 'ok') return { diagnostics: [] };
+  try {
+    const script = compile(read.text, e.path);
+    return { diagnostics: [], script: { file: e.path, entry: e.entry, dir: dirOf(e.path), script } };
+  } catch (caught) {
+    const d: Diagnostic =
+      caught instanceof ScriptError
+        ? { severity: 'error', code: 'script_syntax', message: MESSAGES.scriptSyntax(caught.message), file: e.path, line: caught.line, column: caught.column }
+        : { severity: 'error', code: 'script_syntax', message: MESSAGES.scriptSyntax(String(caught)), file: e.path };
+    return { diagnostics: [d] };
+  }
+}
+
+function unreadable(entry: string, file: string, read: Exclude<TextRead, { kind: 'ok' }>): LoadFailure {
+  const d: Diagnostic =
+    read.kind === 'missing'
+      ? { severity: 'error', code: 'file_not_found', message: MESSAGES.configMissing(entry), file }
+      : { severity: 'error', code: 'file_unreadable', message: MESSAGES.configUnreadable(entry, read.reason), file };
+  return { kind: 'config_unreadable', message: d.message, diagnostics: [d] };
+}
+
+function failure(diagnostics: readonly Diagnostic[]): Result<never, LoadFailure> {
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  return err({ kind: 'config_invalid', message: MESSAGES.loadFailed(errors), diagnostics });
+}
+
+/** Freeze plain objects and arrays all the way down (compiled RegExps and scripts are left alone). */
+function freezeDeep<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return value;
+  Object.freeze(value);
+  for (const child of Object.values(value)) freezeDeep(child);
+  return value;
+}

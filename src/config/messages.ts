@@ -1,0 +1,76 @@
+// Every sentence the loader says, in one table. A message never contains the file or position
+// (formatDiagnostic adds them); placeholders are filled by these small functions.
+
+const q = (s: string | bigint | number): string => '`' + String(s) + '`';
+const where = (path: string): string => (path === '' ? 'at the top level' : `in ${q(path)}`);
+const list = (values: readonly string[]): string => values.map(q).join(', ');
+
+export const MESSAGES = {
+  // TOML and decoding
+  tomlSyntax: (reason: string) => `invalid TOML: ${reason}`,
+  wrongType: (path: string, expected: string, found: string) => `${q(path)} must be ${expected}, found ${found}`,
+  outOfRange: (path: string, min: bigint, max: bigint, found: bigint) =>
+    `${q(path)} must be an integer from ${min} to ${max}, found ${found}`,
+  notOneOf: (path: string, found: string, values: readonly string[]) =>
+    `${q(path)} has an unknown value ${q(found)}; expected one of ${list(values)}`,
+  missingKey: (key: string, path: string) => `missing required key ${q(key)} ${where(path)}`,
+  unknownKey: (key: string, path: string) => `unknown key ${q(key)} ${where(path)}`,
+
+  // files
+  configMissing: (entry: string) => `config file ${q(entry)} does not exist`,
+  configUnreadable: (entry: string, reason: string) => `config file ${q(entry)} cannot be read: ${reason}`,
+  ruleSetMissing: (entry: string) => `rule-set file ${q(entry)} does not exist`,
+  ruleSetUnreadable: (entry: string, reason: string) => `rule-set file ${q(entry)} cannot be read: ${reason}`,
+  scriptMissing: (entry: string) => `middleware script ${q(entry)} does not exist`,
+  scriptUnreadable: (entry: string, reason: string) => `middleware script ${q(entry)} cannot be read: ${reason}`,
+  scriptSyntax: (reason: string) => `middleware script does not compile: ${reason}`,
+  fallbackDirMissing: (entry: string) => `fallback directory ${q(entry)} does not exist`,
+  fallbackDirNotDir: (entry: string) => `fallback directory ${q(entry)} is not a directory`,
+  dirFlagMissing: (entry: string) => `fallback directory given with -d (${q(entry)}) does not exist`,
+  tlsCertMissing: (entry: string) => `TLS certificate file ${q(entry)} does not exist`,
+  tlsKeyMissing: (entry: string) => `TLS private key file ${q(entry)} does not exist`,
+  tlsNotFile: (entry: string) => `TLS file ${q(entry)} is not a file`,
+
+  // root config values
+  invalidIp: (found: string) => `\`listener.ip_address\` must be an IP address such as 127.0.0.1 or ::1, found ${q(found)}`,
+
+  // strategy
+  strategyNeedsTable: (name: string) => `strategy ${q(name)} needs the table form, e.g. ${name} = { tiebreaker = "first_match" }`,
+  strategyUnknown: (found: string, values: readonly string[]) => `unknown strategy ${q(found)}; expected one of ${list(values)}`,
+  strategyOneKey: () => 'a strategy table must name exactly one strategy, e.g. { weighted_random = { seed = 7 } }',
+
+  // rule sets
+  whenEmpty: (rule: number) => `rule #${rule} has an empty \`when.request\`; give at least one condition`,
+  bodyPathNotJsonPath: (path: string) =>
+    `body path ${q(path)} looks like JSONPath; body paths are plain dotted paths (write \`a.b\`, not \`$.a.b\`), so \`$\` is a literal key`,
+  bodyPathNested: (path: string, inner: string) =>
+    `body condition ${q(path)} holds a nested table ${q(inner)}; quote a dotted path in TOML, e.g. "${path}.${inner}" = { value = "…" }`,
+  invalidRegex: (pattern: string, reason: string) => `invalid regex ${q(pattern)}: ${reason}`,
+  wildCardNeverMatches: (pattern: string) =>
+    `url_path wild_card ${q(pattern)} can never match: request paths start with \`/\` (write ${q('/' + pattern)})`,
+  invalidHeaderName: (name: string) => `${q(name)} is not a valid HTTP header name`,
+  invalidHeaderValue: (name: string) => `the value of header ${q(name)} contains characters not allowed in HTTP (such as CR or LF)`,
+
+  // respond
+  respondNoBody: (rule: number) => `rule #${rule}: \`respond\` needs one of \`file_path\`, \`text\`, \`json\` or \`status\``,
+  respondExclusive: (rule: number, keys: readonly string[]) =>
+    `rule #${rule}: ${list(keys)} are mutually exclusive; exactly one of \`file_path\`, \`text\`, \`json\` may be set`,
+  respondStatusWithFile: (rule: number) => `rule #${rule}: \`status\` cannot be used with \`file_path\`; only with \`text\` or \`json\``,
+  respondJsonInvalid: (rule: number, reason: string) => `rule #${rule}: \`respond.json\` is not valid JSON: ${reason}`,
+  respondJsonOutOfRange: (rule: number, literal: string) =>
+    `rule #${rule}: \`respond.json\` holds the integer ${literal}, which is out of range (beyond 64 bits)`,
+  respondJsonNotFinite: (rule: number) => `rule #${rule}: \`respond.json\` holds Infinity or NaN, which JSON cannot carry`,
+  respondFileMissing: (rule: number, entry: string) => `rule #${rule}: respond file ${q(entry)} does not exist`,
+  respondFileUnreadable: (rule: number, entry: string, reason: string) =>
+    `rule #${rule}: respond file ${q(entry)} cannot be read: ${reason}`,
+  respondDirNoIndex: (rule: number, entry: string) =>
+    `rule #${rule}: respond file ${q(entry)} is a directory without index.json, index.json5, index.csv or index.html`,
+  respondFileOutside: (rule: number, entry: string, base: string) =>
+    `rule #${rule}: respond file ${q(entry)} is outside the respond directory ${q(base)}`,
+  respondFileInvalidJson: (rule: number, entry: string, reason: string) =>
+    `rule #${rule}: respond file ${q(entry)} is not valid JSON: ${reason}`,
+  respondDirMissing: (entry: string) => `\`prefix.respond_dir\` ${q(entry)} does not exist or is not a directory`,
+
+  // summaries (LoadFailure.message)
+  loadFailed: (errors: number) => `the configuration has ${errors} error${errors === 1 ? '' : 's'}`,
+} as const;

@@ -1,0 +1,97 @@
+// The only filesystem access for loading: the root config, rule sets, scripts, and the checks on
+// respond files, the fallback directory and TLS files. node:fs and node:path stay in this file; the
+// rest of config/ is pure and gets text and file facts from here.
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { RespondFileStatus } from './respond-files.js';
+
+export type TextRead =
+  | { readonly kind: 'ok'; readonly text: string }
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'unreadable'; readonly reason: string };
+
+export type PathKind = 'file' | 'dir' | 'other' | 'missing';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Read a UTF-8 text file (a leading BOM is dropped). */
+export async function readTextFile(abs: string): Promise<TextRead> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(abs);
+  } catch (e) {
+    const code = errorCode(e);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+    if (code === 'EISDIR') return { kind: 'unreadable', reason: 'it is a directory' };
+    return { kind: 'unreadable', reason: code ?? String(e) };
+  }
+  try {
+    return { kind: 'ok', text: utf8.decode(bytes).replace(/^\uFEFF/, '') };
+  } catch {
+    return { kind: 'unreadable', reason: 'it is not valid UTF-8' };
+  }
+}
+
+/** What a path is (symlinks followed). */
+export async function pathKind(abs: string): Promise<PathKind> {
+  try {
+    const s = await stat(abs);
+    return s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other';
+  } catch {
+    return 'missing';
+  }
+}
+
+const INDEX_FILES = ['index.json', 'index.json5', 'index.csv', 'index.html'] as const;
+const JSON_EXTENSIONS = new Set(['.json', '.json5']);
+
+/** What a rule's respond.file_path names: the file that would be served, with its text when it is JSON. */
+export async function respondFileStatus(abs: string): Promise<RespondFileStatus> {
+  const kind = await pathKind(abs);
+  if (kind === 'missing') return { kind: 'missing' };
+  let file = abs;
+  if (kind === 'dir') {
+    const names = await listNames(abs);
+    const index = INDEX_FILES.find((n) => names.includes(n));
+    if (index === undefined) return { kind: 'dir_without_index' };
+    file = join(abs, index);
+  }
+  if (!JSON_EXTENSIONS.has(extname(file).toLowerCase())) return { kind: 'file', path: file };
+  const read = await readTextFile(file);
+  if (read.kind === 'missing') return { kind: 'missing' };
+  if (read.kind === 'unreadable') return { kind: 'unreadable', path: file, reason: read.reason };
+  return { kind: 'file', path: file, text: read.text };
+}
+
+async function listNames(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch {
+    return [];
+  }
+}
+
+function errorCode(e: unknown): string | undefined {
+  return typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined;
+}
+
+// ---- path arithmetic (node:path is confined to this file) -------------------------------------------
+
+/** Absolute path of `p` against `base`; "x" and "./x" resolve the same. */
+export function resolvePath(base: string, p: string): string {
+  return resolve(base, p);
+}
+
+export function dirOf(abs: string): string {
+  return dirname(abs);
+}
+
+/** True when `abs` is `dir` itself or lies below it (lexically). */
+export function isWithin(dir: string, abs: string): boolean {
+  const rel = relative(dir, abs);
+  return rel === '' || (rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel));
+}
+
+export function extensionOf(p: string): string {
+  return extname(p).toLowerCase();
+}

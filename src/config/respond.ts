@@ -1,0 +1,128 @@
+// A rule's `respond` table → Respond (SPEC 2.2; reference §3).
+//   exactly one of file_path / text / json, or status alone (empty body); status with file_path is refused;
+//   status 100..999; headers string → string (names lower-cased, HTTP-valid); delay a non-negative integer.
+// file_path resolves against the respond directory (the root config's folder, joined with
+// prefix.respond_dir) and must stay inside it; its existence is checked later through a RespondFileRef.
+import type { Respond, RespondBody } from '../model/answer.js';
+import type { HeaderList } from '../shared/headers.js';
+import { hasUnknownKey, int, record, report, string, wrongType, type DecodeContext, type KeyPath } from './decode.js';
+import { HEADER_NAME } from './conditions.js';
+import { minifyJsonLiteral } from './json-literal.js';
+import { MESSAGES } from './messages.js';
+import { isWithin, resolvePath } from './read.js';
+import type { RespondFileRef } from './respond-files.js';
+import type { TomlNode } from './toml.js';
+
+/** setTimeout's ceiling: longer delays would fire at once */
+export const MAX_DELAY_MS = 2_147_483_647;
+const BODY_KEYS = ['file_path', 'text', 'json'] as const;
+/** characters Node accepts in a header value */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+export interface RespondContext {
+  readonly decode: DecodeContext;
+  /** 0-based rule index */
+  readonly rule: number;
+  /** absolute directory respond.file_path resolves against (and must stay inside) */
+  readonly respondDir: string;
+  /** where file_path references are collected for the existence / JSON checks */
+  readonly fileRefs: RespondFileRef[];
+}
+
+const respondFields = {
+  file_path: string,
+  text: string,
+  json: string,
+  status: int(100, 999),
+  headers: decodeHeaderMap,
+  delay_response_milliseconds: int(0, MAX_DELAY_MS),
+};
+const RESPOND_KEYS = Object.keys(respondFields);
+const respondTable = record(respondFields);
+
+export function decodeRespond(node: TomlNode, path: KeyPath, rc: RespondContext): Respond | undefined {
+  const ctx = rc.decode;
+  const t = respondTable(node, path, ctx);
+  if (t === undefined || node.kind !== 'table') return undefined;
+  const rule = rc.rule + 1;
+  const present = BODY_KEYS.filter((k) => node.entries.has(k));
+  let failed = false;
+  if (present.length > 1) {
+    report(ctx, 'invalid_value', MESSAGES.respondExclusive(rule, present), node.entries.get(present[1]!)!.keyOffset, path);
+    failed = true;
+  } else if (present.length === 0 && !node.entries.has('status') && !hasUnknownKey(node, RESPOND_KEYS)) {
+    // (with an unknown key, that key is most likely the intended body and is reported already)
+    report(ctx, 'missing_key', MESSAGES.respondNoBody(rule), node.offset, path);
+    failed = true;
+  }
+  if (node.entries.has('status') && node.entries.has('file_path')) {
+    report(ctx, 'invalid_value', MESSAGES.respondStatusWithFile(rule), node.entries.get('status')!.keyOffset, [...path, 'status']);
+    failed = true;
+  }
+
+  let body: RespondBody | undefined = { kind: 'empty' };
+  if (t.text !== undefined) body = { kind: 'text', text: t.text };
+  else if (t.json !== undefined) body = decodeJsonBody(t.json, node.entries.get('json')!.node, [...path, 'json'], rc);
+  else if (t.file_path !== undefined) body = decodeFileBody(t.file_path, node.entries.get('file_path')!.node, [...path, 'file_path'], rc);
+  else if (present.length > 0) body = undefined; // the body key had the wrong type (reported)
+
+  if (failed || body === undefined) return undefined;
+  const respond: { -readonly [K in keyof Respond]: Respond[K] } = {
+    body,
+    headers: t.headers ?? [],
+    delayMs: t.delay_response_milliseconds ?? 0,
+  };
+  if (t.status !== undefined) respond.status = t.status;
+  return respond;
+}
+
+function decodeJsonBody(text: string, node: TomlNode, path: KeyPath, rc: RespondContext): RespondBody | undefined {
+  const r = minifyJsonLiteral(text);
+  if (r.ok) return { kind: 'json', text: r.value };
+  const rule = rc.rule + 1;
+  const p = r.error;
+  const message =
+    p.kind === 'syntax'
+      ? MESSAGES.respondJsonInvalid(rule, p.reason)
+      : p.kind === 'out_of_range'
+        ? MESSAGES.respondJsonOutOfRange(rule, p.literal)
+        : MESSAGES.respondJsonNotFinite(rule);
+  report(rc.decode, 'invalid_value', message, node.offset, path);
+  return undefined;
+}
+
+function decodeFileBody(entry: string, node: TomlNode, path: KeyPath, rc: RespondContext): RespondBody | undefined {
+  const abs = resolvePath(rc.respondDir, entry);
+  if (!isWithin(rc.respondDir, abs)) {
+    report(rc.decode, 'invalid_value', MESSAGES.respondFileOutside(rc.rule + 1, entry, rc.respondDir), node.offset, path);
+    return undefined;
+  }
+  rc.fileRefs.push({ rule: rc.rule, entry, path: abs, offset: node.offset, keyPath: path });
+  return { kind: 'file', path: abs, confineTo: rc.respondDir };
+}
+
+function decodeHeaderMap(node: TomlNode, path: KeyPath, ctx: DecodeContext): HeaderList | undefined {
+  if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table of header names to strings');
+  const out: (readonly [string, string])[] = [];
+  let ok = true;
+  for (const [name, entry] of node.entries) {
+    const at: KeyPath = [...path, name];
+    if (!HEADER_NAME.test(name)) {
+      report(ctx, 'invalid_value', MESSAGES.invalidHeaderName(name), entry.keyOffset, at);
+      ok = false;
+      continue;
+    }
+    if (entry.node.kind !== 'string') {
+      wrongType(ctx, entry.node, at, 'a string');
+      ok = false;
+      continue;
+    }
+    if (!HEADER_VALUE.test(entry.node.value)) {
+      report(ctx, 'invalid_value', MESSAGES.invalidHeaderValue(name), entry.node.offset, at);
+      ok = false;
+      continue;
+    }
+    out.push([name.toLowerCase(), entry.node.value]);
+  }
+  return ok ? out : undefined;
+}

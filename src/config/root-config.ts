@@ -1,0 +1,187 @@
+// mock.toml → Config (SPEC 2.1) with every default from DEFAULTS. Any table may be partial; unknown keys
+// are errors at every level. Paths in [service] resolve against the config file's folder ("." included);
+// TLS cert and key resolve against the process's current directory. Files are not touched here:
+// the offsets of path entries are returned so that load.ts can point at them when a file is missing.
+import { DEFAULTS, type Config, type TlsConfig } from '../model/config.js';
+import { DEFAULT_STRATEGY } from '../model/strategy.js';
+import { array, bool, int, record, report, string, wrongType, type DecodeContext, type Decoder } from './decode.js';
+import { isIpAddress } from './ip-address.js';
+import { MESSAGES } from './messages.js';
+import { dirOf, resolvePath } from './read.js';
+import { decodeStrategy } from './strategy.js';
+import { parseToml, type TomlNode } from './toml.js';
+
+/** A path entry as written, with its absolute form and where it is in mock.toml. */
+export interface PathEntry {
+  readonly entry: string;
+  readonly path: string;
+  readonly offset: number;
+}
+
+export interface RootConfigDecode {
+  readonly config: Config;
+  readonly decode: DecodeContext;
+  /** false when the TOML itself does not parse (then nothing else is known) */
+  readonly parsed: boolean;
+  readonly ruleSets: readonly PathEntry[];
+  readonly middlewares: readonly PathEntry[];
+  /** when written in the file */
+  readonly fallbackDir?: PathEntry;
+  readonly tlsCert?: PathEntry;
+  readonly tlsKey?: PathEntry;
+}
+
+const located: Decoder<{ value: string; offset: number }> = (node, path, ctx) => {
+  const v = string(node, path, ctx);
+  return v === undefined ? undefined : { value: v, offset: node.offset };
+};
+
+const ipAddress: Decoder<string> = (node, path, ctx) => {
+  const v = string(node, path, ctx);
+  if (v === undefined) return undefined;
+  if (isIpAddress(v)) return v;
+  report(ctx, 'invalid_value', MESSAGES.invalidIp(v), node.offset, path);
+  return undefined;
+};
+
+/** `include` takes one glob or an array of globs. */
+const globs: Decoder<string[]> = (node, path, ctx) => {
+  if (node.kind === 'string') return [node.value];
+  if (node.kind === 'array') return array(string)(node, path, ctx);
+  return wrongType(ctx, node, path, 'a glob string or an array of glob strings');
+};
+
+const port = int(0, 65535);
+const rootTable = record({
+  listener: record({
+    ip_address: ipAddress,
+    port,
+    tls: record(
+      {
+        cert: located,
+        key: located,
+        port,
+        handshake_timeout_seconds: int(1, 2_147_483),
+        max_connections: int(1, 2_147_483_647),
+      },
+      { required: ['cert', 'key'] },
+    ),
+  }),
+  service: record({
+    rule_sets: array(located),
+    middlewares: array(located),
+    fallback_respond_dir: located,
+    strategy: decodeStrategy,
+    cors_allow_credentials_origins: array(string),
+    max_request_body_bytes: int(0, Number.MAX_SAFE_INTEGER),
+    middleware_max_operations: int(1, Number.MAX_SAFE_INTEGER),
+  }),
+  log: record({ verbose: record({ header: bool, body: bool }) }),
+  file_tree_view: record({
+    show_hidden: bool,
+    builtin_excludes: bool,
+    extra_excludes: array(string),
+    include: globs,
+    respect_gitignore: bool,
+  }),
+});
+
+/** The config with every default: what zero-config mode runs with. `baseDir` is where "." points. */
+export function defaultConfig(baseDir: string): Config {
+  return {
+    listener: { ipAddress: DEFAULTS.ipAddress, port: DEFAULTS.port },
+    service: {
+      ruleSets: [],
+      ruleSetEntries: [],
+      middlewares: [],
+      middlewareEntries: [],
+      fallbackRespondDir: resolvePath(baseDir, DEFAULTS.fallbackRespondDir),
+      strategy: DEFAULT_STRATEGY,
+      corsAllowCredentialsOrigins: [],
+      maxRequestBodyBytes: DEFAULTS.maxRequestBodyBytes,
+      middlewareMaxOperations: DEFAULTS.middlewareMaxOperations,
+    },
+    log: { verbose: { header: DEFAULTS.logVerboseHeader, body: DEFAULTS.logVerboseBody } },
+    fileTreeView: { ...DEFAULTS.fileTreeView },
+  };
+}
+
+/** Decode mock.toml. `file` is absolute; `cwd` is where TLS paths resolve. */
+export function decodeRootConfig(text: string, file: string, cwd: string): RootConfigDecode {
+  const decode: DecodeContext = { file, text, diagnostics: [] };
+  const configDir = dirOf(file);
+  const defaults = defaultConfig(configDir);
+  const parsed = parseToml(text);
+  if (!parsed.ok) {
+    const e = parsed.error;
+    report(decode, 'toml_syntax', MESSAGES.tomlSyntax(e.message), e.offset, []);
+    return { config: defaults, decode, parsed: false, ruleSets: [], middlewares: [] };
+  }
+  const t = rootTable(parsed.value as TomlNode, [], decode) ?? {};
+  const inConfigDir = (e: { value: string; offset: number }): PathEntry => ({ entry: e.value, path: resolvePath(configDir, e.value), offset: e.offset });
+  const inCwd = (e: { value: string; offset: number }): PathEntry => ({ entry: e.value, path: resolvePath(cwd, e.value), offset: e.offset });
+
+  const ruleSets = (t.service?.rule_sets ?? []).map(inConfigDir);
+  const middlewares = (t.service?.middlewares ?? []).map(inConfigDir);
+  const fallbackDir = t.service?.fallback_respond_dir === undefined ? undefined : inConfigDir(t.service.fallback_respond_dir);
+  const tlsIn = t.listener?.tls;
+  const tlsCert = tlsIn?.cert === undefined ? undefined : inCwd(tlsIn.cert);
+  const tlsKey = tlsIn?.key === undefined ? undefined : inCwd(tlsIn.key);
+
+  let tls: TlsConfig | undefined;
+  if (tlsCert !== undefined && tlsKey !== undefined) {
+    tls = {
+      cert: tlsCert.path,
+      key: tlsKey.path,
+      certEntry: tlsCert.entry,
+      keyEntry: tlsKey.entry,
+      ...(tlsIn?.port === undefined ? {} : { port: tlsIn.port }),
+      handshakeTimeoutSeconds: tlsIn?.handshake_timeout_seconds ?? DEFAULTS.handshakeTimeoutSeconds,
+      maxConnections: tlsIn?.max_connections ?? DEFAULTS.maxConnections,
+    };
+  }
+
+  const s = t.service;
+  const ftv = t.file_tree_view;
+  const config: Config = {
+    listener: {
+      ipAddress: t.listener?.ip_address ?? DEFAULTS.ipAddress,
+      port: t.listener?.port ?? DEFAULTS.port,
+      ...(tls === undefined ? {} : { tls }),
+    },
+    service: {
+      ruleSets: ruleSets.map((e) => e.path),
+      ruleSetEntries: ruleSets.map((e) => e.entry),
+      middlewares: middlewares.map((e) => e.path),
+      middlewareEntries: middlewares.map((e) => e.entry),
+      fallbackRespondDir: fallbackDir?.path ?? defaults.service.fallbackRespondDir,
+      strategy: s?.strategy ?? DEFAULT_STRATEGY,
+      corsAllowCredentialsOrigins: s?.cors_allow_credentials_origins ?? [],
+      maxRequestBodyBytes: s?.max_request_body_bytes ?? DEFAULTS.maxRequestBodyBytes,
+      middlewareMaxOperations: s?.middleware_max_operations ?? DEFAULTS.middlewareMaxOperations,
+    },
+    log: {
+      verbose: {
+        header: t.log?.verbose?.header ?? DEFAULTS.logVerboseHeader,
+        body: t.log?.verbose?.body ?? DEFAULTS.logVerboseBody,
+      },
+    },
+    fileTreeView: {
+      showHidden: ftv?.show_hidden ?? DEFAULTS.fileTreeView.showHidden,
+      builtinExcludes: ftv?.builtin_excludes ?? DEFAULTS.fileTreeView.builtinExcludes,
+      extraExcludes: ftv?.extra_excludes ?? DEFAULTS.fileTreeView.extraExcludes,
+      include: ftv?.include ?? DEFAULTS.fileTreeView.include,
+      respectGitignore: ftv?.respect_gitignore ?? DEFAULTS.fileTreeView.respectGitignore,
+    },
+  };
+  return {
+    config,
+    decode,
+    parsed: true,
+    ruleSets,
+    middlewares,
+    ...(fallbackDir === undefined ? {} : { fallbackDir }),
+    ...(tlsCert === undefined ? {} : { tlsCert }),
+    ...(tlsKey === undefined ? {} : { tlsKey }),
+  };
+}

@@ -1,0 +1,180 @@
+// One rule-set file → RuleSet (SPEC 2.2). Top-level keys: prefix, default, rules, strategy (and guard,
+// accepted and ignored). Each [[rules]] entry: when.request (conditions), respond, priority, weight.
+// The decoder is pure: respond files are collected as references and checked once file facts are known,
+// so loading from disk (async) and `set rule` (any injected check) share this one code path.
+import type { Diagnostic } from '../model/diagnostic.js';
+import type { Rule, RuleSet } from '../model/rule-set.js';
+import type { Strategy } from '../model/strategy.js';
+import { err, ok, type Result } from '../shared/result.js';
+import { canonicalPath, decodeRequest } from './conditions.js';
+import { anything, int, record, report, string, wrongType, type DecodeContext, type Decoder, type KeyPath } from './decode.js';
+import { MESSAGES } from './messages.js';
+import { resolvePath } from './read.js';
+import { decodeRespond } from './respond.js';
+import { checkDir, checkRespondFile, type DirRef, type RespondFileRef, type RespondFileStatus } from './respond-files.js';
+import { decodeStrategy } from './strategy.js';
+import { parseToml, type TomlNode } from './toml.js';
+
+export interface RuleSetContext {
+  /** 0-based position in service.rule_sets */
+  readonly index: number;
+  /** as written in service.rule_sets (or as given on the command line) */
+  readonly entry: string;
+  /** absolute base for respond.file_path and prefix.respond_dir: the root config's folder */
+  readonly baseDir: string;
+  /** service.strategy: used when the rule set names none */
+  readonly defaultStrategy: Strategy;
+}
+
+/** What decoding produced before file facts are known. */
+export interface RuleSetDraft {
+  /** undefined when the TOML itself does not parse */
+  readonly ruleSet: RuleSet | undefined;
+  readonly decode: DecodeContext;
+  readonly fileRefs: readonly RespondFileRef[];
+  readonly dirRefs: readonly DirRef[];
+}
+
+const TOP_LEVEL = ['prefix', 'default', 'rules', 'strategy', 'guard'] as const;
+const prefixTable = record({ url_path: string, respond_dir: string });
+const defaultTable = record({ delay_response_milliseconds: int(0, 2_147_483_647) });
+const ruleFields = ['when', 'respond', 'priority', 'weight'] as const;
+const whenTable = record({ request: anything }, { required: ['request'] });
+const priorityInt = int(-2_147_483_648, 2_147_483_647);
+const weightInt = int(0, 4_294_967_295);
+
+/** Decode one rule-set file's text. Pure; respond files are only collected (see checkRuleSetFiles). */
+export function decodeRuleSetDraft(text: string, file: string, rsc: RuleSetContext): RuleSetDraft {
+  const decode: DecodeContext = { file, text, diagnostics: [] };
+  const fileRefs: RespondFileRef[] = [];
+  const dirRefs: DirRef[] = [];
+  const parsed = parseToml(text);
+  if (!parsed.ok) {
+    const e = parsed.error;
+    report(decode, 'toml_syntax', MESSAGES.tomlSyntax(e.message), e.offset, []);
+    return { ruleSet: undefined, decode, fileRefs, dirRefs };
+  }
+  const root = parsed.value;
+  const top = record({
+    prefix: prefixTable,
+    default: defaultTable,
+    rules: anything,
+    strategy: decodeStrategy,
+    guard: anything,
+  } satisfies Record<(typeof TOP_LEVEL)[number], Decoder<unknown>>)(root, [], decode) ?? {};
+
+  let prefix: string | undefined;
+  if (top.prefix?.url_path !== undefined) prefix = canonicalPath(top.prefix.url_path);
+  let respondDir = rsc.baseDir;
+  if (top.prefix?.respond_dir !== undefined) {
+    respondDir = resolvePath(rsc.baseDir, top.prefix.respond_dir);
+    const at = root.entries.get('prefix')!.node;
+    const node = at.kind === 'table' ? at.entries.get('respond_dir')!.node : at;
+    dirRefs.push({ entry: top.prefix.respond_dir, path: respondDir, offset: node.offset, keyPath: ['prefix', 'respond_dir'] });
+  }
+
+  const rules: Rule[] = [];
+  const rulesNode = root.entries.get('rules')?.node;
+  if (rulesNode !== undefined) {
+    if (rulesNode.kind !== 'array') wrongType(decode, rulesNode, ['rules'], 'an array of tables ([[rules]])');
+    else
+      rulesNode.items.forEach((item, i) => {
+        const rule = decodeRule(item, ['rules', i], i, { decode, prefix, respondDir, fileRefs });
+        if (rule !== undefined) rules.push(rule);
+      });
+  }
+
+  const ruleSet: RuleSet = {
+    index: rsc.index,
+    file,
+    entry: rsc.entry,
+    ...(prefix === undefined ? {} : { prefix }),
+    strategy: top.strategy ?? rsc.defaultStrategy,
+    rules,
+  };
+  return { ruleSet, decode, fileRefs, dirRefs };
+}
+
+interface RuleContext {
+  readonly decode: DecodeContext;
+  readonly prefix: string | undefined;
+  readonly respondDir: string;
+  readonly fileRefs: RespondFileRef[];
+}
+
+function decodeRule(node: TomlNode, path: KeyPath, index: number, rc: RuleContext): Rule | undefined {
+  const ctx = rc.decode;
+  const t = record({ when: whenTable, respond: anything, priority: priorityInt, weight: weightInt } satisfies Record<
+    (typeof ruleFields)[number],
+    Decoder<unknown>
+  >, { required: ['when', 'respond'] })(node, path, ctx);
+  if (t === undefined || node.kind !== 'table') return undefined;
+
+  let request: ReturnType<typeof decodeRequest>;
+  const requestNode = t.when?.request;
+  if (requestNode !== undefined) {
+    request = decodeRequest(requestNode, [...path, 'when', 'request'], ctx, rc.prefix);
+    if (request !== undefined && !request.nonEmpty) {
+      report(ctx, 'invalid_value', MESSAGES.whenEmpty(index + 1), requestNode.offset, [...path, 'when', 'request']);
+      request = undefined;
+    }
+  }
+  const respondNode = node.entries.get('respond')?.node;
+  const respond =
+    respondNode === undefined
+      ? undefined
+      : decodeRespond(respondNode, [...path, 'respond'], { decode: ctx, rule: index, respondDir: rc.respondDir, fileRefs: rc.fileRefs });
+  if (request === undefined || respond === undefined) return undefined;
+  return {
+    index,
+    label: request.label,
+    conditions: request.conditions,
+    respond,
+    priority: t.priority ?? 0,
+    weight: t.weight ?? 1,
+  };
+}
+
+/** File facts for the checks: how a respond file looks, and whether a directory exists. */
+export interface FileFacts {
+  readonly respondFile: (abs: string) => RespondFileStatus;
+  readonly isDir: (abs: string) => boolean;
+}
+
+/** Run the respond-file and respond_dir checks of a draft against known file facts (adds diagnostics). */
+export function checkRuleSetFiles(draft: RuleSetDraft, facts: FileFacts): void {
+  for (const ref of draft.dirRefs) checkDir(ref, facts.isDir(ref.path), draft.decode);
+  for (const ref of draft.fileRefs) checkRespondFile(ref, facts.respondFile(ref.path), draft.decode);
+}
+
+export interface DecodedRuleSet {
+  readonly ruleSet: RuleSet;
+  readonly warnings: readonly Diagnostic[];
+}
+
+/**
+ * Decode one rule-set file's text, fully: the same code path as loading, for `set rule` to check that an
+ * edited file still loads. Without `facts`, respond files are not checked.
+ */
+export function decodeRuleSetText(
+  text: string,
+  file: string,
+  ctx: RuleSetContext & { readonly facts?: FileFacts },
+): Result<DecodedRuleSet, readonly Diagnostic[]> {
+  const draft = decodeRuleSetDraft(text, file, ctx);
+  if (ctx.facts !== undefined) checkRuleSetFiles(draft, ctx.facts);
+  return settleRuleSet(draft);
+}
+
+/** The decoded rule set when no error was found; else every diagnostic (warnings included). */
+export function settleRuleSet(draft: RuleSetDraft): Result<DecodedRuleSet, readonly Diagnostic[]> {
+  const diagnostics = sortByPosition(draft.decode.diagnostics);
+  const hasError = diagnostics.some((d) => d.severity === 'error');
+  if (hasError || draft.ruleSet === undefined) return err(diagnostics);
+  return ok({ ruleSet: draft.ruleSet, warnings: diagnostics });
+}
+
+/** Source order (line, then column); stable for equal positions. */
+export function sortByPosition(ds: readonly Diagnostic[]): Diagnostic[] {
+  return [...ds].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+}

@@ -1,0 +1,111 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { lineColumnAt } from '../shared/position.js';
+import { describeKind, locate, parseToml, type TomlNode } from './toml.js';
+
+const DOC = `title = "t"
+a.b.c = 1
+[listener]
+port = 3001
+ip = '::1'
+[service]
+rule_sets = ["a.toml", "b.toml"]
+strategy = { priority = { tiebreaker = "first_match" } }
+[[rules]]
+when.request.url_path = "/x"
+[rules.respond]
+text = "one"
+[[rules]]
+weight = 2.5
+flag = true
+when = 1979-05-27T07:32:00Z
+big = 9223372036854775807
+`;
+
+function at(text: string, offset: number | undefined): string {
+  assert.ok(offset !== undefined);
+  const { line, column } = lineColumnAt(text, offset);
+  return `${line}:${column}`;
+}
+
+/** plain JS view of a node, for deepEqual */
+function plain(n: TomlNode): unknown {
+  switch (n.kind) {
+    case 'array':
+      return n.items.map(plain);
+    case 'table':
+      return Object.fromEntries([...n.entries].map(([k, e]) => [k, plain(e.node)]));
+    default:
+      return n.value;
+  }
+}
+
+test('parseToml builds a located tree from every TOML construct', () => {
+  const r = parseToml(DOC);
+  assert.ok(r.ok);
+  assert.deepEqual(plain(r.value), {
+    title: 't',
+    a: { b: { c: 1n } },
+    listener: { port: 3001n, ip: '::1' },
+    service: { rule_sets: ['a.toml', 'b.toml'], strategy: { priority: { tiebreaker: 'first_match' } } },
+    rules: [
+      { when: { request: { url_path: '/x' } }, respond: { text: 'one' } },
+      { weight: 2.5, flag: true, when: '1979-05-27T07:32:00Z', big: 9223372036854775807n },
+    ],
+  });
+  assert.deepEqual([...r.value.entries.keys()], ['title', 'a', 'listener', 'service', 'rules']);
+});
+
+test('locate gives the key and value positions of any key path', () => {
+  const r = parseToml(DOC);
+  assert.ok(r.ok);
+  const cases: [(string | number)[], string, string | undefined][] = [
+    [['title'], '1:9', '1:1'],
+    [['a', 'b', 'c'], '2:9', '2:5'],
+    [['listener', 'port'], '4:8', '4:1'],
+    [['listener'], '3:1', '3:2'],
+    [['service', 'rule_sets', 1], '7:24', undefined],
+    [['service', 'strategy', 'priority', 'tiebreaker'], '8:40', '8:27'],
+    [['rules', 0, 'when', 'request', 'url_path'], '10:25', '10:14'],
+    [['rules', 0, 'respond', 'text'], '12:8', '12:1'],
+    [['rules', 1], '13:1', undefined],
+    [['rules', 1, 'weight'], '14:10', '14:1'],
+  ];
+  for (const [path, value, key] of cases) {
+    const loc = locate(r.value, path);
+    assert.ok(loc, path.join('.'));
+    assert.equal(at(DOC, loc.offset), value, `value of ${path.join('.')}`);
+    if (key !== undefined) assert.equal(at(DOC, loc.keyOffset), key, `key of ${path.join('.')}`);
+  }
+  assert.equal(locate(r.value, ['nope']), undefined);
+  assert.equal(locate(r.value, ['rules', 5]), undefined);
+  assert.equal(locate(r.value, ['title', 'x']), undefined);
+});
+
+test('syntax errors come back as values with line and column', () => {
+  const cases: [string, string, RegExp][] = [
+    ['[service', '1:9', /unterminated table-key/],
+    ['[service\n', '1:9', /unterminated table-key/],
+    ['x = "abc\ny = 1\n', '1:9', /unterminated string/],
+    ['a = ', '1:5', /unspecified values are invalid/],
+    ['a = 1\na = 2', '2:1', /defining a key multiple times/],
+    ['x = "abc', '1:9', /unterminated string/],
+    ['a = 1 b = 2', '1:7', /must be a newline/],
+    ['[a]\n[a]', '2:2', /defining a key multiple times/],
+  ];
+  for (const [text, pos, message] of cases) {
+    const r = parseToml(text);
+    assert.equal(r.ok, false, text);
+    if (r.ok) continue;
+    assert.equal(`${r.error.line}:${r.error.column}`, pos, text);
+    assert.match(r.error.message, message);
+    assert.match(r.error.message, /^[a-z]/, 'lower-case start, to follow "invalid TOML: "');
+  }
+});
+
+test('describeKind names every node kind', () => {
+  const r = parseToml('s = "x"\ni = 1\nf = 1.5\nb = true\nd = 1979-05-27\na = []\nt = {}\n');
+  assert.ok(r.ok);
+  const kinds = [...r.value.entries.values()].map((e) => describeKind(e.node));
+  assert.deepEqual(kinds, ['a string', 'an integer', 'a float', 'a boolean', 'a date-time', 'an array', 'a table']);
+});

@@ -1,0 +1,200 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BODY_OPS, type BodyOp } from '../model/operators.js';
+import { checkCondition, conditionHolds } from './check.js';
+import { body, req } from './fixtures.js';
+
+/** [op, JSON body, path, value, expected] */
+type Case = readonly [BodyOp, string, string, string, boolean];
+
+const B = '{"s":"gold","n":42,"f":1.5,"ns":"42","neg":-3,"t":true,"z":null,"o":{"x":1},"arr":[1,2,"x",{"k":1,"j":2}],"e":[],"big":12345678901234567890,"i64max":9223372036854775807,"huge":18446744073709551616,"sp":" 10","c":"c","str11":"11","exp":"1e1","nested":{"deep":{"v":"yes"}},"objs":[{"a":1,"b":{"c":2,"d":3},"l":[1,2]},{"a":2}]}';
+
+const cases: readonly Case[] = [
+  // equal / equal_string: stringified comparison
+  ['equal', B, 's', 'gold', true],
+  ['equal', B, 's', 'Gold', false],
+  ['equal', B, 'n', '42', true],
+  ['equal', B, 'ns', '42', true],
+  ['equal', B, 'z', 'null', true],
+  ['equal', B, 't', 'true', true],
+  ['equal', B, 'o', '{"x":1}', true],
+  ['equal', B, 'o', '{"x": 1}', false],
+  ['equal', B, 'e', '[]', true],
+  ['equal', B, 'big', '12345678901234567890', true],
+  ['equal_string', B, 'n', '42', true],
+  ['equal_string', B, 's', '"gold"', false],
+  // substring family on the stringified value
+  ['contains', B, 'n', '2', true],
+  ['contains', B, 'o', 'x', true],
+  ['contains', B, 's', 'ol', true],
+  ['contains', B, 's', 'x', false],
+  ['not_contains', B, 's', 'x', true],
+  ['not_contains', B, 's', 'ol', false],
+  ['starts_with', B, 's', 'go', true],
+  ['starts_with', B, 'arr', '[1,', true],
+  ['starts_with', B, 's', 'ld', false],
+  ['not_starts_with', B, 's', 'ld', true],
+  ['not_starts_with', B, 's', 'go', false],
+  ['ends_with', B, 's', 'ld', true],
+  ['ends_with', B, 's', 'go', false],
+  ['not_ends_with', B, 's', 'go', true],
+  ['not_ends_with', B, 's', 'ld', false],
+  ['regex', B, 's', '^g.l', true],
+  ['regex', B, 'n', '^\\d+$', true],
+  ['regex', B, 's', '^x', false],
+  ['regex', B, 's', '(', false],
+  ['not_regex', B, 's', '^x', true],
+  ['not_regex', B, 's', '^g', false],
+  ['not_regex', B, 's', '(', true],
+  // equal_typed
+  ['equal_typed', B, 'n', '42', true],
+  ['equal_typed', B, 'n', '"42"', false],
+  ['equal_typed', B, 'ns', '"42"', true],
+  ['equal_typed', B, 'ns', '42', false],
+  ['equal_typed', B, 's', 'gold', false],
+  ['equal_typed', B, 'z', 'null', true],
+  ['equal_typed', B, 'o', '{ "x" : 1 }', true],
+  ['equal_typed', B, 'objs.0', '{"l":[1,2],"b":{"d":3,"c":2},"a":1}', true],
+  ['equal_typed', B, 'objs.0', '{"l":[2,1],"b":{"d":3,"c":2},"a":1}', false],
+  ['equal_typed', B, 'big', '12345678901234567890', true],
+  ['equal_typed', B, 'big', '12345678901234567891', false],
+  // equal_number: f64 on both sides
+  ['equal_number', B, 'n', '42', true],
+  ['equal_number', B, 'ns', '42', true],
+  ['equal_number', B, 'n', '42.0', true],
+  ['equal_number', B, 'n', '4.2e1', true],
+  ['equal_number', B, 'n', '43', false],
+  ['equal_number', B, 's', '42', false],
+  ['equal_number', B, 'z', '0', false],
+  ['equal_number', B, 't', '1', false],
+  ['equal_number', B, 'n', 'x', false],
+  ['equal_number', '{"v":9007199254740993}', 'v', '9007199254740992', true],
+  // ordering: f64, never lexicographic
+  ['greater_than', B, 'n', '41', true],
+  ['greater_than', B, 'n', '42', false],
+  ['greater_than', B, 'str11', '10', true],
+  ['greater_than', B, 'n', '1e1', true],
+  ['greater_than', B, 'c', 'b', false],
+  ['greater_than', B, 'sp', '9', false],
+  ['greater_than', B, 't', '0', false],
+  ['greater_than', B, 'z', '-1', false],
+  ['greater_than', B, 'arr', '0', false],
+  ['greater_than', B, 'exp', '9', true],
+  ['less_than', B, 'neg', '0', true],
+  ['less_than', B, 'f', '1.5', false],
+  ['less_than', B, 'n', ' 50', false],
+  ['greater_or_equal', B, 'f', '1.5', true],
+  ['greater_or_equal', B, 'f', '1.6', false],
+  ['less_or_equal', B, 'f', '1.5', true],
+  ['less_or_equal', B, 'f', '1.4', false],
+  // presence
+  ['exists', B, 'z', '', true],
+  ['exists', B, 'o.x', '', true],
+  ['exists', B, 'o.y', '', false],
+  ['absent', B, 'o.y', '', true],
+  ['absent', B, 'z', '', false],
+  // arrays
+  ['array_length_equal', B, 'arr', '4', true],
+  ['array_length_equal', B, 'arr', '3', false],
+  ['array_length_equal', B, 'e', '0', true],
+  ['array_length_equal', B, 's', '4', false],
+  ['array_length_equal', B, 'arr', '-1', false],
+  ['array_length_at_least', B, 'arr', '4', true],
+  ['array_length_at_least', B, 'arr', '+2', true],
+  ['array_length_at_least', B, 'arr', '5', false],
+  ['array_length_at_least', B, 'o', '0', false],
+  ['array_contains', B, 'arr', '2', true],
+  ['array_contains', B, 'arr', '"2"', false],
+  ['array_contains', B, 'arr', 'x', true],
+  ['array_contains', B, 'arr', '"x"', true],
+  ['array_contains', B, 'arr', '{"j":2,"k":1}', true],
+  ['array_contains', B, 'arr', '{"k":1}', false],
+  ['array_contains', B, 'arr', '5', false],
+  ['array_contains', B, 's', 'gold', false],
+  // equal_integer: exact i64
+  ['equal_integer', B, 'n', '42', true],
+  ['equal_integer', B, 'ns', '42', true],
+  ['equal_integer', B, 'n', '+42', true],
+  ['equal_integer', B, 'n', '42.0', false],
+  ['equal_integer', B, 'f', '1', false],
+  ['equal_integer', B, 'neg', '-3', true],
+  ['equal_integer', B, 'i64max', '9223372036854775807', true],
+  ['equal_integer', B, 'i64max', '9223372036854775806', false],
+  ['equal_integer', '{"v":9007199254740993}', 'v', '9007199254740992', false],
+  ['equal_integer', '{"v":9007199254740993}', 'v', '9007199254740993', true],
+  ['equal_integer', B, 'big', '12345678901234567890', false],
+  ['equal_integer', B, 'huge', '18446744073709551616', false],
+  ['equal_integer', B, 's', '42', false],
+  ['equal_integer', B, 'sp', '10', false],
+  // maps
+  ['map_has_key', B, 'o', 'x', true],
+  ['map_has_key', B, 'o', 'y', false],
+  ['map_has_key', B, 'o', 'toString', false],
+  ['map_has_key', B, 'arr', '0', false],
+  ['map_does_not_have_key', B, 'o', 'y', true],
+  ['map_does_not_have_key', B, 'o', 'x', false],
+  ['map_does_not_have_key', B, 'arr', 'x', false],
+  ['map_does_not_have_key', B, 's', 'x', false],
+  // structural_contains
+  ['structural_contains', B, 'objs', '{"a":1}', true],
+  ['structural_contains', B, 'objs', '{"b":{"c":2}}', true],
+  ['structural_contains', B, 'objs', '{"a":1,"b":{"c":3}}', false],
+  ['structural_contains', B, 'objs', '{"l":[1]}', false],
+  ['structural_contains', B, 'objs', '{"l":[1,2]}', true],
+  ['structural_contains', B, 'objs', '{"a":3}', false],
+  ['structural_contains', B, 'objs', '{}', true],
+  ['structural_contains', B, 'arr', '{}', true],
+  ['structural_contains', '{"v":[1,2,3]}', 'v', '{}', false],
+  ['structural_contains', B, 'arr', '2', true],
+  ['structural_contains', B, 'arr', 'x', true],
+  ['structural_contains', B, 'arr', '"2"', false],
+  ['structural_contains', B, 'o', '{"x":1}', false],
+  ['structural_contains', B, 'nested', '{"deep":{}}', false],
+];
+
+test('body operators on resolved values', () => {
+  for (const [op, json, path, value, want] of cases) {
+    const cond = body(path, op, value);
+    assert.equal(checkCondition(cond, req({ json })).ok, want, `${op} ${path} ${value}`);
+    assert.equal(conditionHolds(cond, req({ json })), want, `${op} ${path} ${value} (conditionHolds)`);
+  }
+});
+
+test('every body operator is covered by both a match and a miss', () => {
+  for (const op of BODY_OPS) {
+    const outcomes = new Set(cases.filter((c) => c[0] === op).map((c) => c[4]));
+    assert.equal(outcomes.size, 2, op);
+  }
+});
+
+test('an unresolved path: every operator false except absent, negations included', () => {
+  for (const op of BODY_OPS) {
+    const got = checkCondition(body('missing.path', op, 'x'), req({ json: B }));
+    assert.deepEqual({ ...got }, { ok: op === 'absent', actual: undefined }, op);
+  }
+});
+
+test('no JSON body: every body condition false, absent included', () => {
+  for (const r of [req(), req({ bytes: true })]) {
+    for (const op of BODY_OPS) {
+      assert.deepEqual({ ...checkCondition(body('a', op, 'x'), r) }, { ok: false, actual: undefined }, op);
+    }
+  }
+  assert.equal(checkCondition(body('a', 'absent', ''), req({ json: '{}' })).ok, true);
+});
+
+test('actual is the compact JSON of the resolved value', () => {
+  const table: readonly [string, string][] = [
+    ['s', '"gold"'],
+    ['n', '42'],
+    ['z', 'null'],
+    ['o', '{"x":1}'],
+    ['arr', '[1,2,"x",{"k":1,"j":2}]'],
+    ['big', '12345678901234567890'],
+  ];
+  for (const [path, want] of table) {
+    const check = checkCondition(body(path, 'exists', ''), req({ json: B }));
+    assert.equal(check.actual, want, path);
+    assert.equal(JSON.parse(JSON.stringify(check)).actual, want, `${path} survives JSON.stringify`);
+  }
+});

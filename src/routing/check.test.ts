@@ -1,0 +1,91 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Condition } from '../model/rule-set.js';
+import { checkCondition, conditionHolds } from './check.js';
+import { header, method, req, urlPath, type RequestParts } from './fixtures.js';
+
+interface Case {
+  readonly name: string;
+  readonly cond: Condition;
+  readonly req: RequestParts;
+  readonly ok: boolean;
+  readonly actual?: string | undefined;
+}
+
+// url_path: the loader normalises compareTo; these mirror reference §4.1's observed table, with the
+// spec's resolution of the regex / ends_with quirks (no '/' prepended to patterns).
+const urlPathCases: readonly Case[] = [
+  { name: 'bare without slash', cond: urlPath('a/b', 'equal', { bare: true }), req: { path: '/a/b' }, ok: true, actual: '/a/b' },
+  { name: 'trailing slash in rule', cond: urlPath('/a/b/'), req: { path: '/a/b' }, ok: true },
+  { name: 'empty rule is root', cond: urlPath(''), req: { path: '/' }, ok: true },
+  { name: '"/" is root', cond: urlPath('/'), req: { path: '/' }, ok: true },
+  { name: 'case-sensitive', cond: urlPath('/A/b'), req: { path: '/a/b' }, ok: false },
+  { name: 'equal is whole', cond: urlPath('/a'), req: { path: '/a/b' }, ok: false },
+  { name: 'not_equal', cond: urlPath('/a', 'not_equal'), req: { path: '/b' }, ok: true },
+  { name: 'not_equal same', cond: urlPath('a', 'not_equal'), req: { path: '/a' }, ok: false },
+  { name: 'starts_with has no boundary', cond: urlPath('/api', 'starts_with'), req: { path: '/apixyz' }, ok: true },
+  { name: 'starts_with without slash', cond: urlPath('api', 'starts_with'), req: { path: '/api/1' }, ok: true },
+  { name: 'starts_with miss', cond: urlPath('/api', 'starts_with'), req: { path: '/ap' }, ok: false },
+  { name: 'not_starts_with', cond: urlPath('/api', 'not_starts_with'), req: { path: '/web' }, ok: true },
+  { name: 'not_starts_with miss', cond: urlPath('/api', 'not_starts_with'), req: { path: '/api/1' }, ok: false },
+  { name: 'ends_with x', cond: urlPath('x', 'ends_with'), req: { path: '/x' }, ok: true },
+  { name: 'ends_with .json normalised', cond: urlPath('.json', 'ends_with'), req: { path: '/x.json' }, ok: false },
+  { name: 'ends_with prefixed', cond: urlPath('/create', 'ends_with', { prefix: '/widgets' }), req: { path: '/widgets/create' }, ok: true },
+  { name: 'ends_with prefixed miss', cond: urlPath('/create', 'ends_with', { prefix: '/widgets' }), req: { path: '/gadgets/create' }, ok: false },
+  { name: 'not_ends_with', cond: urlPath('/x', 'not_ends_with'), req: { path: '/y' }, ok: true },
+  { name: 'not_ends_with miss', cond: urlPath('/x', 'not_ends_with'), req: { path: '/a/x' }, ok: false },
+  { name: 'contains raw value', cond: urlPath('sers/4', 'contains'), req: { path: '/users/42' }, ok: true },
+  { name: 'contains ignores prefix', cond: urlPath('users', 'contains', { prefix: '/api' }), req: { path: '/api/users' }, ok: true },
+  { name: 'contains miss', cond: urlPath('admin', 'contains'), req: { path: '/users' }, ok: false },
+  { name: 'not_contains', cond: urlPath('admin', 'not_contains'), req: { path: '/users' }, ok: true },
+  { name: 'not_contains miss', cond: urlPath('user', 'not_contains'), req: { path: '/users' }, ok: false },
+  { name: 'anchored regex works', cond: urlPath('^/api/\\d+$', 'regex'), req: { path: '/api/123' }, ok: true },
+  { name: 'regex unanchored', cond: urlPath('\\d+', 'regex'), req: { path: '/api/123' }, ok: true },
+  { name: 'regex miss', cond: urlPath('^/api/\\d+$', 'regex'), req: { path: '/api/x' }, ok: false },
+  { name: 'not_regex', cond: urlPath('\\d', 'not_regex'), req: { path: '/api/x' }, ok: true },
+  { name: 'not_regex miss', cond: urlPath('\\d', 'not_regex'), req: { path: '/api/1' }, ok: false },
+  { name: 'wild_card crosses /', cond: urlPath('/api/*', 'wild_card'), req: { path: '/api/1/2' }, ok: true },
+  { name: 'wild_card no leading slash added', cond: urlPath('api/*', 'wild_card'), req: { path: '/api/1' }, ok: false },
+  { name: 'wild_card miss', cond: urlPath('/api/?', 'wild_card'), req: { path: '/api/12' }, ok: false },
+];
+
+const methodCases: readonly Case[] = [
+  { name: 'method equal', cond: method('POST'), req: { method: 'POST' }, ok: true, actual: 'POST' },
+  { name: 'method differs', cond: method('POST'), req: { method: 'GET' }, ok: false, actual: 'GET' },
+];
+
+const headerCases: readonly Case[] = [
+  { name: 'equal', cond: header('X-K', 'equal', 'v'), req: { headers: [['x-k', 'v']] }, ok: true, actual: 'v' },
+  { name: 'name case-insensitive', cond: header('X-Api-Key', 'exists'), req: { headers: [['X-API-KEY', 'k']] }, ok: true, actual: 'k' },
+  { name: 'value case-sensitive', cond: header('x-k', 'equal', 'V'), req: { headers: [['x-k', 'v']] }, ok: false, actual: 'v' },
+  { name: 'first value of a repeat', cond: header('x-k', 'equal', 'a'), req: { headers: [['x-k', 'a'], ['x-k', 'b']] }, ok: true, actual: 'a' },
+  { name: 'second value is not it', cond: header('x-k', 'equal', 'b'), req: { headers: [['x-k', 'a'], ['x-k', 'b']] }, ok: false },
+  { name: 'not joined', cond: header('x-k', 'equal', 'a, b'), req: { headers: [['x-k', 'a'], ['x-k', 'b']] }, ok: false },
+  { name: 'starts_with', cond: header('authorization', 'starts_with', 'Bearer '), req: { headers: [['authorization', 'Bearer t']] }, ok: true },
+  { name: 'not_equal present', cond: header('x-k', 'not_equal', 'z'), req: { headers: [['x-k', 'y']] }, ok: true, actual: 'y' },
+  { name: 'exists with empty value', cond: header('x-k', 'exists'), req: { headers: [['x-k', '']] }, ok: true, actual: '' },
+  { name: 'exists missing', cond: header('x-k', 'exists'), req: {}, ok: false, actual: undefined },
+  { name: 'absent missing', cond: header('x-k', 'absent'), req: { headers: [['x-other', '1']] }, ok: true, actual: undefined },
+  { name: 'absent present', cond: header('x-k', 'absent', 'ignored'), req: { headers: [['x-k', '1']] }, ok: false, actual: '1' },
+  { name: 'regex on header', cond: header('x-k', 'regex', '^\\d+$'), req: { headers: [['x-k', '123']] }, ok: true },
+  { name: 'wild_card on header', cond: header('x-k', 'wild_card', 'Bearer *'), req: { headers: [['x-k', 'Bearer abc']] }, ok: true },
+];
+
+// Every value operator on a missing header is false, negations included.
+const missingHeaderCases: readonly Case[] = (
+  ['equal', 'not_equal', 'starts_with', 'not_starts_with', 'ends_with', 'not_ends_with', 'contains', 'not_contains', 'wild_card', 'regex', 'not_regex'] as const
+).map((op) => ({ name: `missing header ${op}`, cond: header('x-k', op, 'v'), req: {}, ok: false, actual: undefined }));
+
+test('checkCondition: url_path, method and headers', () => {
+  for (const c of [...urlPathCases, ...methodCases, ...headerCases, ...missingHeaderCases]) {
+    const r = req(c.req);
+    const got = checkCondition(c.cond, r);
+    assert.equal(got.ok, c.ok, c.name);
+    assert.equal(conditionHolds(c.cond, r), c.ok, `${c.name} (conditionHolds)`);
+    if ('actual' in c) assert.equal(got.actual, c.actual, `${c.name} (actual)`);
+  }
+});
+
+test('checkCondition: url_path actual is the canonical request path', () => {
+  assert.deepEqual(checkCondition(urlPath('/a'), req({ path: '/a b' })), { ok: false, actual: '/a b' });
+});

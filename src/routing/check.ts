@@ -1,0 +1,83 @@
+// checkCondition: the ONLY matcher. Rule selection (conditionHolds, the decision alone) and the
+// explanations of `get --why` and `match-test` (checkCondition: the decision plus the actual value) share
+// one decision, so a mark can never disagree with the match it explains.
+//
+// What it leaves out: prefixes (evaluate.ts), strategies (strategy.ts), and any compiling: regexes,
+// wild cards, body paths and typed values all arrive compiled on the Condition.
+import type { RequestSnapshot } from '../model/request.js';
+import type { BodyCondition, Condition, ConditionCheck, UrlPathCondition } from '../model/rule-set.js';
+import { stringifyJson, type Json } from '../shared/json.js';
+import { assertNever } from '../shared/result.js';
+import { testBody } from './body-ops.js';
+import { resolveBodyPath } from './body-path.js';
+import { firstHeaderValue, testHeader } from './header-ops.js';
+import { testString } from './string-ops.js';
+
+/**
+ * Check one condition against the request. `ok` is conditionHolds(cond, req); `actual` is the request's
+ * value that was compared: the path, the method, the header's first value, or the compact JSON of the
+ * resolved body value; undefined for a missing header, an unresolved body path, or no JSON body.
+ */
+export function checkCondition(cond: Condition, req: RequestSnapshot): ConditionCheck {
+  return { ok: conditionHolds(cond, req), actual: actualValue(cond, req) };
+}
+
+/**
+ * The decision alone: rule selection calls this on the hot path, so no actual value is built there
+ * (a large body value is never printed just to be thrown away).
+ */
+export function conditionHolds(cond: Condition, req: RequestSnapshot): boolean {
+  switch (cond.on) {
+    case 'url_path':
+      return testUrlPath(cond, req.path);
+    case 'method':
+      return req.method === cond.value;
+    case 'header':
+      return testHeader(cond, firstHeaderValue(req.headers, cond.name));
+    case 'body':
+      return bodyHolds(cond, resolveBody(cond, req));
+    default:
+      return assertNever(cond, 'condition');
+  }
+}
+
+function actualValue(cond: Condition, req: RequestSnapshot): string | undefined {
+  switch (cond.on) {
+    case 'url_path':
+      return req.path;
+    case 'method':
+      return req.method;
+    case 'header':
+      return firstHeaderValue(req.headers, cond.name);
+    case 'body': {
+      const resolved = resolveBody(cond, req);
+      return resolved === undefined || resolved === NO_JSON_BODY ? undefined : stringifyJson(resolved);
+    }
+    default:
+      return assertNever(cond, 'condition');
+  }
+}
+
+/**
+ * equal / starts_with / ends_with and their negations compare with `compareTo` (prefix joined, slashes
+ * normalised at load); contains / not_contains with the raw value; regex / wild_card use the pattern.
+ */
+function testUrlPath(cond: UrlPathCondition, path: string): boolean {
+  const operand = cond.op === 'contains' || cond.op === 'not_contains' ? cond.value : cond.compareTo;
+  return testString(cond.op, path, operand, cond.pattern);
+}
+
+const NO_JSON_BODY: unique symbol = Symbol('no JSON body');
+
+/** The body value the condition's path resolves to; undefined when unresolved; NO_JSON_BODY without a JSON body. */
+function resolveBody(cond: BodyCondition, req: RequestSnapshot): Json | undefined | typeof NO_JSON_BODY {
+  return req.body.kind === 'json' ? resolveBodyPath(req.body.value, cond.segments) : NO_JSON_BODY;
+}
+
+function bodyHolds(cond: BodyCondition, resolved: Json | undefined | typeof NO_JSON_BODY): boolean {
+  // No JSON body: every body condition is false, `absent` included.
+  if (resolved === NO_JSON_BODY) return false;
+  // Unresolved path: every operator is false except `absent`, negations included.
+  if (resolved === undefined) return cond.op === 'absent';
+  return testBody(cond, resolved);
+}

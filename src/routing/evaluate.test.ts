@@ -1,0 +1,186 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Condition } from '../model/rule-set.js';
+import type { Strategy } from '../model/strategy.js';
+import { xorshift64 } from '../shared/prng.js';
+import { evaluateRuleSet, type EvaluateContext } from './evaluate.js';
+import { body, header, method, req, rule, ruleSet, urlPath } from './fixtures.js';
+import { candidateRules } from './path-index.js';
+import { RotationState } from './rotation.js';
+
+function never(): number {
+  throw new Error('random must not be used');
+}
+const ctx = (explain = false): EvaluateContext => ({ rotation: new RotationState(), random: never, explain });
+
+/** A url_path regex condition whose pattern counts how often it is tested. */
+function counted(re: RegExp): { cond: Condition; calls: () => number } {
+  let n = 0;
+  const pattern = new RegExp(re.source, re.flags);
+  const test = pattern.test.bind(pattern);
+  pattern.test = (s: string) => {
+    n++;
+    return test(s);
+  };
+  return { cond: { ...urlPath(re.source, 'regex'), pattern }, calls: () => n };
+}
+
+test('prefix: a path outside it is not claimed and its rules are not consulted', () => {
+  const probe = counted(/./);
+  const rs = ruleSet([rule([probe.cond])], { prefix: '/api' });
+  for (const path of ['/apixyz', '/', '/other/api']) {
+    assert.deepEqual(evaluateRuleSet(rs, req({ path }), ctx()), { underPrefix: false, winner: undefined, matches: [] }, path);
+    assert.deepEqual(evaluateRuleSet(rs, req({ path }), ctx(true)).checks, [], path);
+  }
+  assert.equal(probe.calls(), 0);
+});
+
+test('prefix: a claimed path answers or misses under the prefix', () => {
+  const rs = ruleSet([rule([urlPath('/users', 'equal', { prefix: '/api' })])], { prefix: '/api' });
+  assert.deepEqual(evaluateRuleSet(rs, req({ path: '/api/users' }), ctx()), { underPrefix: true, winner: 0, matches: [0] });
+  assert.deepEqual(evaluateRuleSet(rs, req({ path: '/api/nothing' }), ctx()), { underPrefix: true, winner: undefined, matches: [] });
+  assert.equal(evaluateRuleSet(rs, req({ path: '/api' }), ctx()).underPrefix, true);
+  const root = ruleSet([rule([urlPath('/x')])], { prefix: '/' });
+  assert.equal(evaluateRuleSet(root, req({ path: '/anything' }), ctx()).underPrefix, true);
+  const none = ruleSet([rule([urlPath('/x')])]);
+  assert.equal(evaluateRuleSet(none, req({ path: '/y' }), ctx()).underPrefix, false);
+});
+
+test('conditions are ANDed', () => {
+  const rs = ruleSet([rule([urlPath('/o'), method('POST'), header('x-k', 'exists')]), rule([urlPath('/o')])]);
+  assert.equal(evaluateRuleSet(rs, req({ path: '/o', method: 'POST', headers: [['x-k', '1']] }), ctx()).winner, 0);
+  assert.equal(evaluateRuleSet(rs, req({ path: '/o', method: 'GET', headers: [['x-k', '1']] }), ctx()).winner, 1);
+  assert.equal(evaluateRuleSet(rs, req({ path: '/o', method: 'POST' }), ctx()).winner, 1);
+  assert.equal(evaluateRuleSet(rs, req({ path: '/p', method: 'POST', headers: [['x-k', '1']] }), ctx()).winner, undefined);
+});
+
+test('without explain, a rule stops at its first failing condition', () => {
+  const probe = counted(/./);
+  const rs = ruleSet([rule([method('POST'), probe.cond]), rule([method('GET'), probe.cond])]);
+  assert.equal(evaluateRuleSet(rs, req({ path: '/x' }), ctx()).winner, 1);
+  assert.equal(probe.calls(), 1);
+});
+
+test('explain: every condition of every rule is checked, even after the winner', () => {
+  const probe = counted(/./);
+  const rs = ruleSet([
+    rule([urlPath('/o'), probe.cond]),
+    rule([method('POST'), probe.cond]),
+    rule([urlPath('/o'), method('GET'), probe.cond]),
+    rule([header('x-k', 'exists'), probe.cond]),
+  ]);
+  const ev = evaluateRuleSet(rs, req({ path: '/o' }), ctx(true));
+  assert.equal(probe.calls(), 4);
+  assert.equal(ev.winner, 0);
+  assert.deepEqual(ev.matches, [0, 2]);
+  assert.deepEqual(
+    ev.checks?.map((r) => [r.ruleIndex, r.matched, r.conditions.map((c) => [c.check.ok, c.check.actual])]),
+    [
+      [0, true, [[true, '/o'], [true, '/o']]],
+      [1, false, [[false, 'GET'], [true, '/o']]],
+      [2, true, [[true, '/o'], [true, 'GET'], [true, '/o']]],
+      [3, false, [[false, undefined], [true, '/o']]],
+    ],
+  );
+  assert.equal(ev.checks?.[1]?.conditions[0]?.condition, rs.rules[1]?.conditions[0]);
+});
+
+test('explain and plain evaluation agree on the winner', () => {
+  const strategies: readonly Strategy[] = [{ kind: 'first_match' }, { kind: 'priority', tiebreaker: 'first_match' }, { kind: 'round_robin' }];
+  for (const strategy of strategies) {
+    const rs = ruleSet(
+      [rule([urlPath('/a')], { priority: 1 }), rule([urlPath('/a', 'starts_with')], { priority: 3 }), rule([], { priority: 3 })],
+      { strategy },
+    );
+    for (const path of ['/a', '/a/b', '/z']) {
+      const plain = evaluateRuleSet(rs, req({ path }), ctx());
+      const explained = evaluateRuleSet(rs, req({ path }), ctx(true));
+      assert.equal(plain.winner, explained.winner, `${strategy.kind} ${path}`);
+    }
+  }
+});
+
+test('first_match: file order decides; no rule matching → no winner', () => {
+  const rs = ruleSet([rule([urlPath('/a', 'starts_with')]), rule([urlPath('/a/b')]), rule([])]);
+  assert.equal(evaluateRuleSet(rs, req({ path: '/a/b' }), ctx()).winner, 0);
+  assert.equal(evaluateRuleSet(rs, req({ path: '/c' }), ctx()).winner, 2);
+  assert.equal(evaluateRuleSet(ruleSet([rule([urlPath('/a')])]), req({ path: '/c' }), ctx()).winner, undefined);
+});
+
+test('round_robin through evaluateRuleSet: SPEC 2.3 and the catch-all groups of reference §11', () => {
+  const labels = ['A1', 'A2', 'B1', 'B2', 'B3'];
+  const rs = ruleSet([...['/a', '/a'], ...['/b', '/b', '/b']].map((p) => rule([urlPath(p)])), { strategy: { kind: 'round_robin' } });
+  const c = ctx();
+  const a: string[] = [];
+  const b: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    a.push(labels[evaluateRuleSet(rs, req({ path: '/a' }), c).winner!]!);
+    b.push(labels[evaluateRuleSet(rs, req({ path: '/b' }), c).winner!]!);
+  }
+  assert.deepEqual(a, ['A1', 'A2', 'A1', 'A2']);
+  assert.deepEqual(b, ['B1', 'B2', 'B3', 'B1']);
+
+  const withAny = ruleSet([...rs.rules, rule([], { label: 'ANY' })], { strategy: { kind: 'round_robin' } });
+  const names = [...labels, 'ANY'];
+  const c2 = ctx();
+  const a2: string[] = [];
+  const b2: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    a2.push(names[evaluateRuleSet(withAny, req({ path: '/a' }), c2).winner!]!);
+    b2.push(names[evaluateRuleSet(withAny, req({ path: '/b' }), c2).winner!]!);
+  }
+  assert.deepEqual(a2, ['A1', 'A2', 'ANY', 'A1']);
+  assert.deepEqual(b2, ['B1', 'B2', 'B3', 'ANY']);
+});
+
+test('a group whose requests do not answer does not advance', () => {
+  const rs = ruleSet([rule([urlPath('/a')], { weight: 0 }), rule([urlPath('/a')], { weight: 0 })], {
+    strategy: { kind: 'weighted_random' },
+  });
+  assert.equal(evaluateRuleSet(rs, req({ path: '/a' }), { ...ctx(), random: () => 0.5 }).winner, undefined);
+});
+
+test('body conditions through evaluateRuleSet', () => {
+  const rs = ruleSet([rule([urlPath('/o'), body('customer.tier', 'equal', 'gold')]), rule([urlPath('/o'), body('x', 'absent', '')]), rule([urlPath('/o')])]);
+  assert.equal(evaluateRuleSet(rs, req({ path: '/o', json: '{"customer":{"tier":"gold"}}' }), ctx()).winner, 0);
+  assert.equal(evaluateRuleSet(rs, req({ path: '/o', json: '{"customer":{"tier":"silver"}}' }), ctx()).winner, 1);
+  assert.equal(evaluateRuleSet(rs, req({ path: '/o' }), ctx()).winner, 2);
+});
+
+test('the exact-path index only narrows: same matches as a full scan, in file order', () => {
+  const prng = xorshift64(2024);
+  const paths = ['/a', '/b', '/a/b', '/c', '/'];
+  const pick = <T>(xs: readonly T[]): T => xs[prng.below(xs.length)]!;
+  for (let round = 0; round < 30; round++) {
+    const rules = Array.from({ length: 25 }, () => {
+      const conds: Condition[] = [];
+      const kind = prng.below(5);
+      if (kind === 0) conds.push(urlPath(pick(paths), 'equal', { bare: true }));
+      if (kind === 1) conds.push(urlPath(pick(paths), 'starts_with'));
+      if (kind === 2) conds.push(method(pick(['GET', 'POST'] as const)), urlPath(pick(paths)));
+      if (kind === 3) conds.push(urlPath(pick(paths), 'not_equal'));
+      return rule(conds, { priority: prng.below(3) });
+    });
+    const rs = ruleSet(rules, { strategy: { kind: 'priority', tiebreaker: 'first_match' } });
+    for (const path of [...paths, '/zzz']) {
+      for (const m of ['GET', 'POST']) {
+        const r = req({ path, method: m });
+        const fast = evaluateRuleSet(rs, r, ctx());
+        const full = evaluateRuleSet(rs, r, ctx(true));
+        assert.deepEqual(fast.matches, full.matches, `round ${round} ${m} ${path}`);
+        assert.equal(fast.winner, full.winner);
+      }
+    }
+  }
+});
+
+test('candidateRules: a bare-path lookup skips the other exact paths', () => {
+  const rules = Array.from({ length: 2000 }, (_, i) => rule([urlPath(`/p${i}`, 'equal', { bare: true })]));
+  rules.splice(1000, 0, rule([urlPath('/p', 'starts_with')]));
+  const rs = ruleSet(rules);
+  assert.deepEqual(candidateRules(rs, '/p1999'), [1000, 2000]);
+  assert.deepEqual(candidateRules(rs, '/p3'), [3, 1000]);
+  assert.deepEqual(candidateRules(rs, '/nope'), [1000]);
+  assert.equal(evaluateRuleSet(rs, req({ path: '/p1999' }), ctx()).winner, 1000);
+  assert.equal(evaluateRuleSet(rs, req({ path: '/p3' }), ctx()).winner, 3);
+});

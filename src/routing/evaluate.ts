@@ -1,0 +1,78 @@
+// evaluateRuleSet: one rule set against one request. The prefix decides whether the rule set is
+// consulted at all; checkCondition decides each rule; the strategy picks the winner among the matches.
+//
+// What it leaves out: answering (dispatch builds the response), the 404 for a claimed path that no rule
+// answers (dispatch reads `underPrefix`), and any compiling (everything arrives compiled at load).
+import type { RequestSnapshot } from '../model/request.js';
+import type { Condition, ConditionCheck, Rule, RuleCheck, RuleSet } from '../model/rule-set.js';
+import { checkCondition, conditionHolds } from './check.js';
+import { candidateRules } from './path-index.js';
+import { claims } from './prefix.js';
+import type { RotationState } from './rotation.js';
+import { selectWinner } from './strategy.js';
+
+export interface EvaluateContext {
+  readonly rotation: RotationState;
+  /** used only when a random strategy has no seed */
+  readonly random: () => number;
+  /** keep every rule's condition checks (for --why / match-test) */
+  readonly explain: boolean;
+}
+
+export interface RuleSetEvaluation {
+  /** the rule set has a prefix and it claims the request path (then a miss is a 404) */
+  readonly underPrefix: boolean;
+  /** 0-based index of the winning rule, chosen by the rule set's strategy */
+  readonly winner: number | undefined;
+  /**
+   * matching rule indices in file order: all of them, except under first_match without explain,
+   * where scanning stops at the first (nothing later could win)
+   */
+  readonly matches: readonly number[];
+  /**
+   * when ctx.explain: every rule's checks, every condition of every rule, even after the winner.
+   * Empty when the rule set's prefix does not claim the path (its rules were not consulted).
+   */
+  readonly checks?: readonly RuleCheck[];
+}
+
+const NOT_CLAIMED: RuleSetEvaluation = { underPrefix: false, winner: undefined, matches: [] };
+const NOT_CLAIMED_EXPLAINED: RuleSetEvaluation = { ...NOT_CLAIMED, checks: [] };
+
+export function evaluateRuleSet(ruleSet: RuleSet, req: RequestSnapshot, ctx: EvaluateContext): RuleSetEvaluation {
+  if (ruleSet.prefix !== undefined && !claims(ruleSet.prefix, req.path)) {
+    return ctx.explain ? NOT_CLAIMED_EXPLAINED : NOT_CLAIMED;
+  }
+  const underPrefix = ruleSet.prefix !== undefined;
+  if (ctx.explain) {
+    const checks = ruleSet.rules.map((rule, i) => explainRule(rule, i, req));
+    const matches = checks.filter((c) => c.matched).map((c) => c.ruleIndex);
+    return { underPrefix, winner: selectWinner(matches, ruleSet, ctx), matches, checks };
+  }
+  const firstOnly = ruleSet.strategy.kind === 'first_match';
+  const matches: number[] = [];
+  for (const i of candidateRules(ruleSet, req.path)) {
+    if (!ruleMatches(ruleSet.rules[i]!, req)) continue;
+    matches.push(i);
+    if (firstOnly) break;
+  }
+  return { underPrefix, winner: selectWinner(matches, ruleSet, ctx), matches };
+}
+
+/** Conditions are ANDed, in the order written; the first failure decides. */
+function ruleMatches(rule: Rule, req: RequestSnapshot): boolean {
+  for (const c of rule.conditions) if (!conditionHolds(c, req)) return false;
+  return true;
+}
+
+/** Every condition is checked, even after one fails, so the explanation shows them all. */
+function explainRule(rule: Rule, ruleIndex: number, req: RequestSnapshot): RuleCheck {
+  const conditions: { readonly condition: Condition; readonly check: ConditionCheck }[] = [];
+  let matched = true;
+  for (const condition of rule.conditions) {
+    const check = checkCondition(condition, req);
+    if (!check.ok) matched = false;
+    conditions.push({ condition, check });
+  }
+  return { ruleIndex, matched, conditions };
+}

@@ -1,0 +1,125 @@
+// Test-only builders for conditions, rules, rule sets and requests, standing in for the config loader
+// and snapshotFrom. Kept free of non-routing imports so the folder's import rules hold for tests too.
+import type { Respond } from '../model/answer.js';
+import type { BodyOp, HeaderOp, Method, UrlPathOp } from '../model/operators.js';
+import type { RequestBody, RequestSnapshot } from '../model/request.js';
+import type { BodyCondition, Condition, HeaderCondition, Rule, RuleSet, UrlPathCondition } from '../model/rule-set.js';
+import type { Strategy } from '../model/strategy.js';
+import { parseJson, type Json } from '../shared/json.js';
+
+/** What the loader does to a url_path value: prefix joined, one leading '/', one trailing '/' dropped, '..' deleted. */
+export function normaliseRulePath(value: string, prefix = ''): string {
+  const joined = (prefix.endsWith('/') ? prefix.slice(0, -1) : prefix) + (value.startsWith('/') || value === '' ? value : '/' + value);
+  let p = joined.startsWith('/') ? joined : '/' + joined;
+  p = p
+    .split('/')
+    .filter((s) => s !== '..')
+    .join('/');
+  if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
+  return p === '' ? '/' : p;
+}
+
+/** `*` any run (including '/'), `?` one character, the rest literal; the whole string must match. */
+export function globToRegExp(glob: string): RegExp {
+  let src = '';
+  for (const ch of glob) {
+    if (ch === '*') src += '[\\s\\S]*';
+    else if (ch === '?') src += '[\\s\\S]';
+    else src += ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  }
+  return new RegExp(`^${src}$`, 'u');
+}
+
+function patternFor(op: string, value: string): RegExp | undefined {
+  if (op === 'wild_card') return globToRegExp(value);
+  if (op === 'regex' || op === 'not_regex') {
+    try {
+      return new RegExp(value, 'u');
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+export function urlPath(value: string, op: UrlPathOp = 'equal', opts: { bare?: boolean; prefix?: string } = {}): UrlPathCondition {
+  const compareTo = op === 'contains' || op === 'not_contains' ? value : normaliseRulePath(value, opts.prefix);
+  const pattern = patternFor(op, value);
+  return { on: 'url_path', op, value, bare: opts.bare ?? false, compareTo, ...(pattern ? { pattern } : {}) };
+}
+
+export function method(value: Method): Condition {
+  return { on: 'method', value };
+}
+
+export function header(name: string, op: HeaderOp = 'equal', value = ''): HeaderCondition {
+  const pattern = patternFor(op, value);
+  return { on: 'header', name: name.toLowerCase(), op, value, ...(pattern ? { pattern } : {}) };
+}
+
+export function body(path: string, op: BodyOp, value: string): BodyCondition {
+  let parsed: Json | undefined;
+  try {
+    parsed = parseJson(value);
+  } catch {
+    parsed = undefined;
+  }
+  const pattern = patternFor(op, value);
+  return {
+    on: 'body',
+    path,
+    segments: path.split('.'),
+    op,
+    value,
+    ...(parsed !== undefined ? { parsed } : {}),
+    ...(pattern ? { pattern } : {}),
+  };
+}
+
+const RESPOND: Respond = { body: { kind: 'empty' }, headers: [], delayMs: 0 };
+
+export function rule(conditions: readonly Condition[], opts: { priority?: number; weight?: number; label?: string } = {}): Omit<Rule, 'index'> {
+  return { label: opts.label ?? '(any path)', conditions, respond: RESPOND, priority: opts.priority ?? 0, weight: opts.weight ?? 1 };
+}
+
+export function ruleSet(
+  rules: readonly Omit<Rule, 'index'>[],
+  opts: { strategy?: Strategy; prefix?: string; index?: number } = {},
+): RuleSet {
+  return {
+    index: opts.index ?? 0,
+    file: '/abs/rs.toml',
+    entry: 'rs.toml',
+    strategy: opts.strategy ?? { kind: 'first_match' },
+    rules: rules.map((r, index) => ({ ...r, index })),
+    ...(opts.prefix !== undefined ? { prefix: opts.prefix } : {}),
+  };
+}
+
+export interface RequestParts {
+  readonly path?: string;
+  readonly method?: string;
+  readonly headers?: readonly (readonly [string, string])[];
+  /** JSON text; omitted = no body */
+  readonly json?: string;
+  /** a body that is present but not JSON */
+  readonly bytes?: boolean;
+}
+
+export function req(parts: RequestParts = {}): RequestSnapshot {
+  const path = parts.path ?? '/';
+  let b: RequestBody = { kind: 'none' };
+  if (parts.json !== undefined) b = { kind: 'json', value: parseJson(parts.json), byteLength: parts.json.length };
+  else if (parts.bytes) b = { kind: 'bytes', byteLength: 3 };
+  return {
+    method: parts.method ?? 'GET',
+    rawPath: path,
+    segments: path.split('/').slice(1),
+    escapesRoot: false,
+    path,
+    query: '',
+    headers: (parts.headers ?? []).map(([k, v]) => [k.toLowerCase(), v] as const),
+    body: b,
+    httpVersion: '1.1',
+  };
+}
