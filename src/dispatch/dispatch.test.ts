@@ -1,0 +1,147 @@
+// The pipeline, stage by stage, with no port and no process: rule sets decoded by the real loader from TOML
+// text, files served from memory.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { decodeRuleSetText } from '../config/rule-set.js';
+import { DEFAULTS, type Config } from '../model/config.js';
+import type { RuleSet } from '../model/rule-set.js';
+import type { Workspace } from '../model/workspace.js';
+import { memorySource } from '../files/memory-source.js';
+import { RotationState } from '../routing/rotation.js';
+import { dispatch, type DispatchEnv } from './dispatch.js';
+import { snapshotFrom } from './snapshot.js';
+
+const ROOT = '/ws';
+
+function ruleSet(index: number, text: string): RuleSet {
+  const r = decodeRuleSetText(text, `${ROOT}/rs${index}.toml`, { index, entry: `rs${index}.toml`, baseDir: ROOT, defaultStrategy: { kind: 'first_match' } });
+  if (!r.ok) throw new Error(JSON.stringify(r.error));
+  return r.value.ruleSet;
+}
+
+function workspace(ruleSets: RuleSet[]): Workspace {
+  const config: Config = {
+    listener: { ipAddress: '127.0.0.1', port: 0 },
+    service: {
+      ruleSets: [],
+      ruleSetEntries: [],
+      middlewares: [],
+      middlewareEntries: [],
+      fallbackRespondDir: `${ROOT}/data`,
+      strategy: { kind: 'first_match' },
+      corsAllowCredentialsOrigins: [],
+      maxRequestBodyBytes: DEFAULTS.maxRequestBodyBytes,
+      middlewareMaxOperations: DEFAULTS.middlewareMaxOperations,
+    },
+    log: { verbose: { header: false, body: false } },
+    fileTreeView: { ...DEFAULTS.fileTreeView },
+  };
+  return { baseDir: ROOT, config, middlewares: [], ruleSets, fallbackDir: `${ROOT}/data`, cors: { allowedOrigins: [] }, warnings: [] };
+}
+
+const files = memorySource({
+  [`${ROOT}/data/api/users.json`]: '[ {"id": 1} ]\n',
+  [`${ROOT}/data/api/x.json`]: '{"from":"fallback"}',
+  [`${ROOT}/data/index.json`]: '{"root":true}',
+  [`${ROOT}/data/table.csv`]: 'id,name\n1,"a, b"\n',
+  [`${ROOT}/r.json`]: '{"from":"rule file"}',
+});
+
+const env = (): DispatchEnv => ({ files, rotation: new RotationState(), random: Math.random, log: () => {} });
+const text = (b: Uint8Array) => new TextDecoder().decode(b);
+const header = (h: readonly (readonly [string, string])[], n: string) => h.find(([k]) => k === n)?.[1];
+
+const ws = workspace([
+  ruleSet(
+    0,
+    `
+prefix.url_path = "/api"
+[[rules]]
+when.request.url_path = "/users"
+when.request.method = "POST"
+respond.status = 201
+respond.json = '{ "ok": true }'
+[[rules]]
+when.request.url_path = { value = "/file", op = "equal" }
+respond.file_path = "r.json"
+[[rules]]
+when.request.url_path = "/hdr"
+when.request.headers.x-k = { value = "v" }
+respond = { text = "hdr", headers = { x-custom = "1" } }
+`,
+  ),
+  ruleSet(
+    1,
+    `
+[[rules]]
+when.request.url_path = "/moved"
+respond = { status = 301, headers = { Location = "/elsewhere" } }
+[[rules]]
+when.request.body.json."customer.tier" = { value = "gold" }
+respond.text = "gold"
+`,
+  ),
+]);
+
+async function ask(method: string, target: string, headers: [string, string][] = [], body?: string) {
+  return dispatch(ws, snapshotFrom({ method, target, headers, ...(body !== undefined ? { body: new TextEncoder().encode(body) } : {}) }), env(), { explain: true });
+}
+
+test('stages in order: OPTIONS first, then rule sets, then the fallback directory', async () => {
+  const cases: [string, string, [string, string][], string | undefined, number, string, string][] = [
+    ['OPTIONS', '/api/users', [], '{bad', 204, 'options', ''],
+    ['POST', '/api/users', [], undefined, 201, 'rule_set', '{"ok":true}'],
+    ['GET', '/api/file', [], undefined, 200, 'rule_set', '{"from":"rule file"}'],
+    ['GET', '/api/hdr', [['X-K', 'v']], undefined, 200, 'rule_set', 'hdr'],
+    ['GET', '/api/hdr', [], undefined, 404, 'prefix_miss', ''],
+    ['GET', '/api/x', [], undefined, 404, 'prefix_miss', ''],
+    ['GET', '/apix', [], undefined, 404, 'miss', ''],
+    ['GET', '/moved', [], undefined, 301, 'rule_set', ''],
+    ['POST', '/anything', [['content-type', 'application/json']], '{"customer":{"tier":"gold"}}', 200, 'rule_set', 'gold'],
+    ['POST', '/anything', [['content-type', 'application/json']], '{"customer":', 400, 'bad_request', ''],
+    ['GET', '/', [], undefined, 200, 'fallback', '{"root":true}'],
+    ['GET', '/table', [], undefined, 200, 'fallback', '[{"id":"1","name":"a, b"}]'],
+    ['GET', '/../data/index.json', [], undefined, 404, 'miss', ''],
+  ];
+  for (const [method, target, headers, body, status, stage, bodyText] of cases) {
+    const o = await ask(method, target, headers, body);
+    const label = `${method} ${target}`;
+    assert.equal(o.answer.status, status, label);
+    assert.equal(o.stage.kind, stage, label);
+    if (stage !== 'bad_request') assert.equal(text(o.answer.body), bodyText, label);
+  }
+});
+
+test('a rule answer carries its headers, content type and a correct content-length', async () => {
+  const o = await ask('GET', '/api/hdr', [['x-k', 'v']]);
+  assert.equal(header(o.answer.headers, 'x-custom'), '1');
+  assert.equal(header(o.answer.headers, 'content-type'), 'text/plain; charset=utf-8');
+  assert.equal(header(o.answer.headers, 'content-length'), '3');
+  const moved = await ask('GET', '/moved');
+  assert.equal(header(moved.answer.headers, 'location'), '/elsewhere');
+});
+
+test('the explanation keeps every rule of each consulted rule set, from the real matcher', async () => {
+  const o = await ask('GET', '/moved');
+  const rs = o.explanation!.ruleSets;
+  assert.equal(rs.length, 2);
+  assert.equal(rs[0]!.underPrefix, false);
+  assert.equal(rs[1]!.winner, 0);
+  assert.equal(rs[1]!.rules.length, 2);
+  assert.equal(rs[1]!.rules[0]!.matched, true);
+  assert.equal(rs[1]!.rules[1]!.matched, false);
+  const bodyCheck = rs[1]!.rules[1]!.conditions[0]!;
+  assert.equal(bodyCheck.check.ok, false);
+  assert.equal(bodyCheck.check.actual, undefined);
+});
+
+test('fallback answers report the served file; the json file is byte for byte', async () => {
+  const o = await ask('GET', '/api/users.json?x=1');
+  // /api is claimed by rule set 0's prefix, so even an existing file there is a 404
+  assert.equal(o.answer.status, 404);
+  const f = await dispatch(workspace([]), snapshotFrom({ method: 'GET', target: '/API/Users', headers: [] }), env());
+  assert.equal(f.answer.status, 200);
+  assert.equal(text(f.answer.body), '[ {"id": 1} ]\n');
+  assert.equal(f.file, `${ROOT}/data/api/users.json`);
+  assert.deepEqual(f.stage, { kind: 'fallback', file: `${ROOT}/data/api/users.json` });
+});

@@ -1,0 +1,8 @@
+// OPTIONS is answered first, before the body is looked at and before any script or rule (reference §1):
+// 204, no body; every path alike.
+import type { Draft } from './finalize.js';
+
+export function answerOptions(method: string): Draft | undefined {
+  if (method !== 'OPTIONS') return undefined;
+  return { status: 204, body: new Uint8Array(0), headers: [], delayMs: 0 };
+}
