@@ -1,0 +1,24 @@
+// FileSource: the port through which file routing and responses read the disk.
+// node/fs-source.ts implements it over node:fs/promises (with caching); memorySource() serves tests.
+
+export interface FileStat {
+  readonly kind: 'file' | 'dir' | 'other';
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+export interface DirEntry {
+  readonly name: string;
+  readonly kind: 'file' | 'dir' | 'other';
+}
+
+export interface FileSource {
+  /** follows symlinks; undefined when missing */
+  stat(path: string): Promise<FileStat | undefined>;
+  /** whole file bytes; undefined when missing or not a file. Unchanged files return cached bytes. */
+  read(path: string): Promise<Uint8Array | undefined>;
+  /** directory entries; undefined when not a directory */
+  list(dir: string): Promise<readonly DirEntry[] | undefined>;
+  /** canonical path (symlinks resolved); undefined when missing */
+  realpath(path: string): Promise<string | undefined>;
+}

@@ -1,0 +1,308 @@
+// createFsSource: the FileSource over the real disk (node:fs; the hot stat uses the callback API, which costs
+// less than node:fs/promises), built for the request path.
+//
+// Owns: caching of stats, file bytes, directory listings and canonical paths, with freshness checks so an edit
+// on disk is served by the very next request. Leaves out: resolution rules (files/lookup.ts), conversion
+// (files/serve.ts). Never does synchronous I/O.
+//
+// Freshness. Every cached thing is validated against an async stat, and stats are shared only inside one
+// event-loop turn (loop-turn.ts):
+// - stat(p) joins a stat of p *started* in the current turn. Such a stat began after every request being handled
+//   in this turn had arrived, so it sees every edit those requests' clients made first. Concurrent requests in
+//   one turn therefore cost one stat syscall, not one each. (An async stat costs far more CPU than the rest of
+//   a static-file request, through the libuv threadpool hand-off, so this sharing is what keeps throughput up.)
+// - read/list/realpath of p also reuse a stat of p that *completed* in the current turn: they run in the
+//   continuation of the lookup that just made that stat. Otherwise they stat p themselves.
+// - Cached bytes and listings are keyed by path and checked against (size, mtime, ctime, ino, dev). Timestamps
+//   are coarse (a few ms on Linux), so an entry read while its mtime was within `racyWindowMs` of the read is
+//   "racy" (git's racy-clean rule): it is re-read, and kept only when the bytes are unchanged, until it settles.
+// - A canonical path is reused while the stat of the same path shows the same (dev, ino).
+// - Concurrent misses for one path and one stat result share a single readFile or realpath.
+// Memory is bounded: files above `maxFileBytes` are never cached; cached bytes are evicted beyond
+// `budgetBytes` (least recently used first); the other maps are capped at `maxEntries` (oldest first).
+import { readdir, readFile, realpath as fsRealpath, stat as fsStatPromise } from 'node:fs/promises';
+import { stat as fsStat, type Stats } from 'node:fs';
+import type { DirEntry, FileSource, FileStat } from '../files/source.js';
+import { LoopTurn } from './loop-turn.js';
+
+export interface FsSourceOptions {
+  /** files larger than this are read on every request, never cached (default 8 MiB) */
+  readonly maxFileBytes?: number;
+  /** total bytes of cached files (default 64 MiB) */
+  readonly budgetBytes?: number;
+  /** an mtime this close to the read time is not trusted yet (default 1000 ms) */
+  readonly racyWindowMs?: number;
+  /** entries kept in each of the stat, listing and realpath caches (default 10 000) */
+  readonly maxEntries?: number;
+}
+
+/** read errors that mean "no such file" (404); any other read error is thrown (the caller answers 500) */
+const MISSING_CODES = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
+
+interface StatRecord {
+  readonly startTurn: number;
+  readonly promise: Promise<Stats | undefined>;
+  doneTurn?: number;
+  /** the port's view of the same stat, made once for all callers sharing the record */
+  fileStat?: Promise<FileStat | undefined>;
+}
+
+interface Signed {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly ino: number;
+  readonly dev: number;
+  readonly racy: boolean;
+}
+interface CachedFile extends Signed {
+  readonly bytes: Uint8Array;
+  /** recency for eviction (a counter, so a hit costs no map reordering) */
+  used: number;
+}
+interface CachedList extends Signed {
+  readonly entries: readonly DirEntry[];
+}
+interface CachedReal {
+  readonly ino: number;
+  readonly dev: number;
+  readonly real: string;
+}
+
+/** Counts of real filesystem calls, for tests and measurements. */
+export interface FsSourceCounters {
+  stat: number;
+  readFile: number;
+  readdir: number;
+  realpath: number;
+}
+
+export interface FsSource extends FileSource {
+  readonly counters: FsSourceCounters;
+}
+
+export function createFsSource(options: FsSourceOptions = {}): FsSource {
+  const maxFileBytes = options.maxFileBytes ?? 8 * 1024 * 1024;
+  const budgetBytes = options.budgetBytes ?? 64 * 1024 * 1024;
+  const racyWindowMs = options.racyWindowMs ?? 1000;
+  const maxEntries = options.maxEntries ?? 10_000;
+  const counters: FsSourceCounters = { stat: 0, readFile: 0, readdir: 0, realpath: 0 };
+  const turn = new LoopTurn();
+  const stats = new Map<string, StatRecord>();
+  const fileCache = new Map<string, CachedFile>();
+  const listCache = new Map<string, CachedList>();
+  const realCache = new Map<string, CachedReal>();
+  let cachedBytes = 0;
+  // Cache misses in flight, so concurrent requests for a cold file share one read (and one realpath).
+  const reading = new Map<string, InFlight<Uint8Array | undefined>>();
+  const resolving = new Map<string, InFlight<string | undefined>>();
+
+  const startStat = (path: string, now: number): StatRecord => {
+    counters.stat++;
+    const record: StatRecord = {
+      startTurn: now,
+      promise: new Promise<Stats | undefined>((resolve) => {
+        try {
+          fsStat(path, (error, st) => {
+            record.doneTurn = turn.now();
+            resolve(error === null ? st : undefined); // any failure (missing, no access, bad name) reads as absent
+          });
+        } catch {
+          resolve(undefined); // e.g. a NUL byte in the path, refused before any I/O
+        }
+      }),
+    };
+    stats.delete(path);
+    remember(stats, path, record, maxEntries);
+    return record;
+  };
+
+  /** a stat fresh enough for the caller of read/list/realpath (see the header) */
+  const freshStat = (path: string): Promise<Stats | undefined> => {
+    const now = turn.now();
+    const record = stats.get(path);
+    if (record !== undefined && (record.startTurn === now || record.doneTurn === now)) return record.promise;
+    return startStat(path, now).promise;
+  };
+
+  const dropFile = (path: string): void => {
+    const old = fileCache.get(path);
+    if (old === undefined) return;
+    fileCache.delete(path);
+    cachedBytes -= old.bytes.byteLength;
+  };
+
+  let uses = 0;
+  const keepFile = (path: string, entry: CachedFile): void => {
+    dropFile(path);
+    if (entry.bytes.byteLength > maxFileBytes) return;
+    fileCache.set(path, entry);
+    cachedBytes += entry.bytes.byteLength;
+    while (cachedBytes > budgetBytes) {
+      let victim: string | undefined;
+      let oldest = Infinity;
+      for (const [key, cached] of fileCache) {
+        if (key !== path && cached.used < oldest) [victim, oldest] = [key, cached.used];
+      }
+      if (victim === undefined) return;
+      dropFile(victim);
+    }
+  };
+
+  return {
+    counters,
+
+    stat(path): Promise<FileStat | undefined> {
+      const now = turn.now();
+      const known = stats.get(path);
+      const record = known !== undefined && known.startTurn === now ? known : startStat(path, now);
+      return (record.fileStat ??= record.promise.then((st) => (st === undefined ? undefined : toFileStat(st))));
+    },
+
+    async read(path): Promise<Uint8Array | undefined> {
+      const st = await freshStat(path);
+      if (st === undefined || !st.isFile()) {
+        dropFile(path);
+        return undefined;
+      }
+      const cached = fileCache.get(path);
+      if (cached !== undefined && sameVersion(cached, st) && !cached.racy) {
+        cached.used = ++uses;
+        return cached.bytes;
+      }
+      return shareInFlight(reading, path, st, async () => {
+        const readAt = Date.now();
+        let bytes: Uint8Array;
+        try {
+          counters.readFile++;
+          bytes = await readFile(path);
+        } catch (e) {
+          dropFile(path);
+          if (isMissing(e)) return undefined;
+          throw e;
+        }
+        // Same version and same bytes as the racy entry: keep the old object, so caches keyed on it hold.
+        if (cached !== undefined && sameVersion(cached, st) && sameBytes(cached.bytes, bytes)) bytes = cached.bytes;
+        keepFile(path, { ...signature(st, readAt, racyWindowMs), bytes, used: ++uses });
+        return bytes;
+      });
+    },
+
+    async list(dir): Promise<readonly DirEntry[] | undefined> {
+      const st = await freshStat(dir);
+      if (st === undefined || !st.isDirectory()) {
+        listCache.delete(dir);
+        return undefined;
+      }
+      const cached = listCache.get(dir);
+      if (cached !== undefined && sameVersion(cached, st) && !cached.racy) return cached.entries;
+      const readAt = Date.now();
+      let entries: readonly DirEntry[];
+      try {
+        counters.readdir++;
+        entries = await readEntries(dir);
+      } catch {
+        listCache.delete(dir);
+        return undefined;
+      }
+      if (cached !== undefined && sameVersion(cached, st) && sameEntries(cached.entries, entries)) entries = cached.entries;
+      listCache.delete(dir);
+      remember(listCache, dir, { ...signature(st, readAt, racyWindowMs), entries }, maxEntries);
+      return entries;
+    },
+
+    async realpath(path): Promise<string | undefined> {
+      const st = await freshStat(path);
+      if (st === undefined) return undefined;
+      const cached = realCache.get(path);
+      if (cached !== undefined && cached.ino === st.ino && cached.dev === st.dev) return cached.real;
+      return shareInFlight(resolving, path, st, async () => {
+        try {
+          counters.realpath++;
+          const real = await fsRealpath(path);
+          realCache.delete(path);
+          remember(realCache, path, { ino: st.ino, dev: st.dev, real }, maxEntries);
+          return real;
+        } catch {
+          realCache.delete(path);
+          return undefined;
+        }
+      });
+    },
+  };
+}
+
+
+interface InFlight<T> {
+  /** the stat result the work was started for: only callers holding the very same result may share it */
+  readonly st: Stats;
+  readonly promise: Promise<T>;
+}
+
+function shareInFlight<T>(map: Map<string, InFlight<T>>, path: string, st: Stats, work: () => Promise<T>): Promise<T> {
+  const running = map.get(path);
+  if (running !== undefined && running.st === st) return running.promise;
+  const promise = work().finally(() => {
+    if (map.get(path)?.promise === promise) map.delete(path);
+  });
+  map.set(path, { st, promise });
+  return promise;
+}
+
+function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  map.set(key, value);
+  if (map.size <= max) return;
+  for (const oldest of map.keys()) {
+    map.delete(oldest);
+    if (map.size <= max) return;
+  }
+}
+
+function toFileStat(st: Stats): FileStat {
+  return { kind: st.isFile() ? 'file' : st.isDirectory() ? 'dir' : 'other', size: st.size, mtimeMs: st.mtimeMs };
+}
+
+function signature(st: Stats, readAt: number, racyWindowMs: number): Signed {
+  return {
+    size: st.size,
+    mtimeMs: st.mtimeMs,
+    ctimeMs: st.ctimeMs,
+    ino: st.ino,
+    dev: st.dev,
+    racy: st.mtimeMs >= readAt - racyWindowMs,
+  };
+}
+
+function sameVersion(entry: Signed, st: Stats): boolean {
+  return entry.size === st.size && entry.mtimeMs === st.mtimeMs && entry.ctimeMs === st.ctimeMs && entry.ino === st.ino && entry.dev === st.dev;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function sameEntries(a: readonly DirEntry[], b: readonly DirEntry[]): boolean {
+  return a.length === b.length && a.every((e, i) => e.name === b[i]!.name && e.kind === b[i]!.kind);
+}
+
+/** Directory entries sorted by name; a symlink takes the kind of its target ('other' when dangling). */
+async function readEntries(dir: string): Promise<readonly DirEntry[]> {
+  const dirents = await readdir(dir, { withFileTypes: true });
+  const entries = await Promise.all(
+    dirents.map(async (d): Promise<DirEntry> => {
+      if (d.isFile()) return { name: d.name, kind: 'file' };
+      if (d.isDirectory()) return { name: d.name, kind: 'dir' };
+      if (!d.isSymbolicLink()) return { name: d.name, kind: 'other' };
+      const target = await fsStatPromise(dir + (dir.endsWith('/') || dir.endsWith('\\') ? '' : '/') + d.name).catch(() => undefined);
+      return { name: d.name, kind: target === undefined ? 'other' : toFileStat(target).kind };
+    }),
+  );
+  entries.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  return Object.freeze(entries);
+}
+
+function isMissing(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && 'code' in e && MISSING_CODES.has(String((e as { code: unknown }).code));
+}
