@@ -1,0 +1,234 @@
+// Array functions (Rhai's BasicArrayPackage). Callbacks (`map`, `filter`, `reduce`…) may take an
+// extra index argument when the function accepts one. Items handed out or stored are copies,
+// preserving value semantics.
+
+import { toDisplay } from '../format.js';
+import { equals, ordering } from '../operators.js';
+import { FnPtr, RangeValue, deepClone, tagOf, type Value } from '../values.js';
+import {
+  arity, asArray, asFn, asInt, asRange, asText, checkArray, checkString, define, fail, offsetLen, type CallContext,
+} from './registry.js';
+
+const arr = (a: Value[]): Value[] => a[0] as Value[];
+
+/** Call with (items…) or (items…, index), whichever the function takes. */
+function callDual(ctx: CallContext, fp: FnPtr, items: Value[], index: number): Value {
+  const copies = items.map(deepClone);
+  if (!ctx.acceptsArgs(fp, copies.length) && ctx.acceptsArgs(fp, copies.length + 1)) {
+    return ctx.callFn(fp, [...copies, BigInt(index)]);
+  }
+  return ctx.callFn(fp, copies);
+}
+
+const truthy = (v: Value): boolean => v === true;
+
+/** (start, count) from (start, len) arguments or a range argument at position `at`. */
+function span(len: number, a: Value[], at: number, defaultCount: bigint): [number, number] {
+  const spec = a[at];
+  if (spec instanceof RangeValue) {
+    const r = asRange(spec);
+    const start = r.start < 0n ? 0n : r.start;
+    const end = r.end < start ? start : r.end;
+    return offsetLen(len, start, end - start + (r.inclusive ? 1n : 0n));
+  }
+  const count = a.length > at + 1 ? asInt(a[at + 1]) : defaultCount;
+  return offsetLen(len, asInt(spec), count);
+}
+
+function position(len: number, i: bigint): number | undefined {
+  const at = i < 0n ? BigInt(len) + i : i;
+  return at >= 0n && at < BigInt(len) ? Number(at) : undefined;
+}
+
+define('len', 'array', (_c, a) => (arity(a, 1), BigInt(arr(a).length)));
+define('is_empty', 'array', (_c, a) => (arity(a, 1), arr(a).length === 0));
+define('get', 'array', (_c, a) => {
+  arity(a, 2);
+  const i = position(arr(a).length, asInt(a[1]));
+  return i === undefined ? null : deepClone(arr(a)[i] as Value);
+});
+define('set', 'array', (_c, a) => {
+  arity(a, 3);
+  const i = position(arr(a).length, asInt(a[1]));
+  if (i !== undefined) arr(a)[i] = deepClone(a[2] as Value);
+  return null;
+}, true);
+define('push', 'array', (c, a) => (arity(a, 2), arr(a).push(deepClone(a[1] as Value)), checkArray(c, arr(a)), null), true);
+define('append', 'array', (c, a) => {
+  arity(a, 2);
+  const extra = asArray(a[1]).slice();
+  if (arr(a).length + extra.length > c.limits.maxArrayLength) fail('ErrorDataTooLarge', 'Size of array too large');
+  for (const x of extra) arr(a).push(deepClone(x));
+  return null;
+}, true);
+define('insert', 'array', (c, a) => {
+  arity(a, 3);
+  const xs = arr(a);
+  const [at] = offsetLen(xs.length, asInt(a[1]), 0n);
+  xs.splice(at, 0, deepClone(a[2] as Value));
+  checkArray(c, xs);
+  return null;
+}, true);
+define('pad', 'array', (c, a) => {
+  arity(a, 3);
+  const xs = arr(a);
+  const n = asInt(a[1]);
+  if (n > BigInt(c.limits.maxArrayLength)) fail('ErrorDataTooLarge', 'Size of array too large');
+  while (BigInt(xs.length) < n) xs.push(deepClone(a[2] as Value));
+  return null;
+}, true);
+define('pop', 'array', (_c, a) => (arity(a, 1), arr(a).pop() ?? null), true);
+define('shift', 'array', (_c, a) => (arity(a, 1), arr(a).shift() ?? null), true);
+define('remove', 'array', (_c, a) => {
+  arity(a, 2);
+  const i = position(arr(a).length, asInt(a[1]));
+  return i === undefined ? null : (arr(a).splice(i, 1)[0] as Value);
+}, true);
+define('clear', 'array', (_c, a) => (arity(a, 1), (arr(a).length = 0), null), true);
+define('truncate', 'array', (_c, a) => {
+  arity(a, 2);
+  const n = asInt(a[1]);
+  if (n <= 0n) arr(a).length = 0;
+  else if (n < BigInt(arr(a).length)) arr(a).length = Number(n);
+  return null;
+}, true);
+define('chop', 'array', (_c, a) => {
+  arity(a, 2);
+  const xs = arr(a);
+  const n = asInt(a[1]);
+  if (n <= 0n) xs.length = 0;
+  else if (n < BigInt(xs.length)) xs.splice(0, xs.length - Number(n));
+  return null;
+}, true);
+define('reverse', 'array', (_c, a) => (arity(a, 1), arr(a).reverse(), null), true);
+define('extract', 'array', (_c, a) => {
+  arity(a, 2, 3);
+  const [st, n] = span(arr(a).length, a, 1, BigInt(Number.MAX_SAFE_INTEGER));
+  return arr(a).slice(st, st + n).map(deepClone);
+});
+define('drain', 'array', (c, a) => {
+  arity(a, 2, 3);
+  const xs = arr(a);
+  if (a[1] instanceof FnPtr) {
+    const out: Value[] = [];
+    for (let i = 0, x = 0; x < xs.length; i++) {
+      if (truthy(callDual(c, a[1], [xs[x] as Value], i))) out.push(...xs.splice(x, 1));
+      else x++;
+    }
+    return out;
+  }
+  const [st, n] = span(xs.length, a, 1, 0n);
+  return xs.splice(st, n);
+}, true);
+define('retain', 'array', (c, a) => {
+  arity(a, 2, 3);
+  const xs = arr(a);
+  if (a[1] instanceof FnPtr) {
+    const out: Value[] = [];
+    for (let i = 0, x = 0; x < xs.length; i++) {
+      if (truthy(callDual(c, a[1], [xs[x] as Value], i))) x++;
+      else out.push(...xs.splice(x, 1));
+    }
+    return out;
+  }
+  const [st, n] = span(xs.length, a, 1, 0n);
+  const kept = xs.slice(st, st + n);
+  const removed = [...xs.slice(0, st), ...xs.slice(st + n)];
+  xs.splice(0, xs.length, ...kept);
+  return removed;
+}, true);
+define('splice', 'array', (c, a) => {
+  arity(a, 3, 4);
+  const xs = arr(a);
+  const replacement = asArray(a[a.length - 1]).map(deepClone);
+  const [st, n] = a.length === 3 ? span(xs.length, a, 1, 0n) : offsetLen(xs.length, asInt(a[1]), asInt(a[2]));
+  xs.splice(st, n, ...replacement);
+  checkArray(c, xs);
+  return null;
+}, true);
+define('split', 'array', (_c, a) => {
+  arity(a, 2);
+  const xs = arr(a);
+  const [st] = offsetLen(xs.length, asInt(a[1]), 0n);
+  return xs.splice(st);
+}, true);
+
+define('map', 'array', (c, a) => (arity(a, 2), arr(a).map((x, i) => callDual(c, asFn(a[1]), [x], i))));
+define('filter', 'array', (c, a) => {
+  arity(a, 2);
+  const fp = asFn(a[1]);
+  return arr(a).filter((x, i) => truthy(callDual(c, fp, [x], i))).map(deepClone);
+});
+define('find', 'array', (c, a) => {
+  arity(a, 2);
+  const fp = asFn(a[1]);
+  const hit = arr(a).find((x, i) => truthy(callDual(c, fp, [x], i)));
+  return hit === undefined ? null : deepClone(hit);
+});
+define('some', 'array', (c, a) => (arity(a, 2), arr(a).some((x, i) => truthy(callDual(c, asFn(a[1]), [x], i)))));
+define('all', 'array', (c, a) => (arity(a, 2), arr(a).every((x, i) => truthy(callDual(c, asFn(a[1]), [x], i)))));
+define('contains', 'array', (_c, a) => (arity(a, 2), arr(a).some((x) => equals(x, a[1] as Value))));
+define('index_of', 'array', (c, a) => {
+  arity(a, 2, 3);
+  const xs = arr(a);
+  const [start] = a.length === 3 ? offsetLen(xs.length, asInt(a[2]), 0n) : [0];
+  const target = a[1] as Value;
+  for (let i = start; i < xs.length; i++) {
+    const hit = target instanceof FnPtr ? truthy(callDual(c, target, [xs[i] as Value], i)) : equals(xs[i] as Value, target);
+    if (hit) return BigInt(i);
+  }
+  return -1n;
+});
+define('dedup', 'array', (c, a) => {
+  arity(a, 1, 2);
+  const xs = arr(a);
+  const same = (x: Value, y: Value): boolean => (a.length === 2 ? truthy(c.callFn(asFn(a[1]), [deepClone(x), deepClone(y)])) : equals(x, y));
+  const out: Value[] = [];
+  for (const x of xs) if (out.length === 0 || !same(out[out.length - 1] as Value, x)) out.push(x);
+  xs.splice(0, xs.length, ...out);
+  return null;
+}, true);
+
+function reduce(c: CallContext, a: Value[], reverse: boolean): Value {
+  arity(a, 2, 3);
+  const xs = arr(a);
+  const fp = asFn(a[1]);
+  let acc: Value = a.length === 3 ? (a[2] as Value) : null;
+  for (let k = 0; k < xs.length; k++) {
+    const i = reverse ? xs.length - 1 - k : k;
+    acc = callDual(c, fp, [acc, xs[i] as Value], i);
+  }
+  return acc;
+}
+define('reduce', 'array', (c, a) => reduce(c, a, false));
+define('reduce_rev', 'array', (c, a) => reduce(c, a, true));
+
+define('sort', 'array', (c, a) => {
+  arity(a, 1, 2);
+  const xs = arr(a);
+  if (a.length === 2) {
+    const fp = asFn(a[1]);
+    xs.sort((x, y) => {
+      const r = c.callFn(fp, [deepClone(x), deepClone(y)]);
+      return typeof r === 'bigint' ? (r > 0n ? 1 : r < 0n ? -1 : 0) : 0;
+    });
+    return null;
+  }
+  if (xs.length <= 1) return null;
+  const tag = tagOf(xs[0] as Value);
+  if (xs.some((x) => tagOf(x) !== tag)) fail('ErrorFunctionNotFound', 'Function not found: sort() cannot be called with elements of different types');
+  if (!['int', 'float', 'char', 'string', 'bool', 'unit'].includes(tag)) return null;
+  xs.sort((x, y) => ordering(x, y) ?? 0);
+  return null;
+}, true);
+
+define('join', 'array', (c, a) => {
+  arity(a, 1, 2);
+  const sep = a.length === 2 ? asText(a[1]) : '';
+  return checkString(c, arr(a).map(toDisplay).join(sep));
+});
+define('for_each', 'array', (c, a) => {
+  arity(a, 2);
+  arr(a).forEach((x, i) => callDual(c, asFn(a[1]), [x], i));
+  return null;
+});

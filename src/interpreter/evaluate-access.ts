@@ -1,0 +1,277 @@
+// Reading and writing places: variables, globals, `this`, map properties, array elements, string
+// chars and integer bits. Reads of a property missing from a map give `()`; properties of other
+// types are getters (`len`, `is_empty`…), and anything else is Rhai's "Unknown property" error.
+
+import type { Assign, Expr, Global, Index, Prop } from './ast.js';
+import type { AssignOp } from './token.js';
+import { RuntimeFault } from './errors.js';
+import { evalExpr, mismatch, own } from './evaluate-expr.js';
+import type { Machine } from './machine.js';
+import { binaryOp, checkArrayLength, checkArraySize, checkMapSize, checkStringSize, type ArithOp } from './operators.js';
+import { DerivedRef, SlotRef, TempRef, readSlot, writeSlot, type Ref } from './refs.js';
+import { toDisplay } from './format.js';
+import { Char, FnPtr, RangeValue, charLength, charOf, deepClone, hasSurrogates, toChars, typeName, type Value } from './values.js';
+
+function notFoundVar(name: string, offset: number): RuntimeFault {
+  return new RuntimeFault('ErrorVariableNotFound', `Variable not found: ${name}`, offset, null, [['variable', name]]);
+}
+
+export function readGlobal(m: Machine, e: Global): Value {
+  const v = e.visible ? m.globals.get(e.name) : undefined;
+  if (v === undefined) throw notFoundVar(e.name, e.start);
+  return v;
+}
+
+export function readThis(m: Machine, offset: number): Value {
+  const ref = m.frame.thisRef;
+  if (ref === null) throw new RuntimeFault('ErrorUnboundThis', "'this' not bound", offset);
+  return ref.get();
+}
+
+export function evalProp(m: Machine, e: Prop): Value {
+  const obj = evalExpr(m, e.target);
+  if (obj === null && e.safe) return null;
+  return getProp(obj, e.name, e.nameStart);
+}
+
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+function getter(obj: Value, name: string): Value | undefined {
+  if (typeof obj === 'string') {
+    if (name === 'len') return BigInt(charLength(obj));
+    if (name === 'bytes') return BigInt(utf8Length(obj));
+    if (name === 'is_empty') return obj.length === 0;
+  } else if (Array.isArray(obj)) {
+    if (name === 'len') return BigInt(obj.length);
+    if (name === 'is_empty') return obj.length === 0;
+  } else if (obj instanceof FnPtr) {
+    if (name === 'name') return obj.name;
+    if (name === 'is_anonymous') return obj.closure !== null;
+  } else if (obj instanceof RangeValue) {
+    if (name === 'start') return obj.start;
+    if (name === 'end') return obj.end;
+    if (name === 'is_inclusive') return obj.inclusive;
+    if (name === 'is_exclusive') return !obj.inclusive;
+    if (name === 'is_empty') return obj.inclusive ? obj.start > obj.end : obj.start >= obj.end;
+  }
+  return undefined;
+}
+
+export function getProp(obj: Value, name: string, offset: number): Value {
+  if (obj instanceof Map) {
+    const v = obj.get(name);
+    return v === undefined ? null : v;
+  }
+  const v = getter(obj, name);
+  if (v !== undefined) return v;
+  throw new RuntimeFault(
+    'ErrorDotExpr',
+    `Unknown property '${name}' - a getter is not registered for type '${typeName(obj)}'`,
+    offset,
+    null,
+    [['property', name]],
+  );
+}
+
+function setProp(m: Machine, parent: Ref, name: string, v: Value, offset: number): void {
+  const obj = parent.get();
+  if (obj instanceof Map) {
+    obj.set(name, v);
+    checkMapSize(m.limits, obj, offset);
+    return;
+  }
+  throw new RuntimeFault(
+    'ErrorDotExpr',
+    `Unknown property '${name}' - a setter is not registered for type '${typeName(obj)}'`,
+    offset,
+    null,
+    [['property', name]],
+  );
+}
+
+export function evalIndex(m: Machine, e: Index): Value {
+  const obj = evalExpr(m, e.target);
+  if (obj === null && e.safe) return null;
+  const idx = evalExpr(m, e.index);
+  return indexGet(obj, idx, e.index.start);
+}
+
+function bounds(kind: 'Array' | 'String', len: number, idx: bigint, offset: number): RuntimeFault {
+  const unit = kind === 'Array' ? 'element' : 'character';
+  const where = kind === 'Array' ? 'array' : 'string';
+  const tail = len === 0 ? `${where} is empty` : len === 1 ? `only 1 ${unit} in ${where}` : `only ${len} ${unit}s in ${where}`;
+  return new RuntimeFault(kind === 'Array' ? 'ErrorArrayBounds' : 'ErrorStringBounds', `${kind} index ${idx} out of bounds: ${tail}`, offset, null, [
+    ['length', BigInt(len)],
+    ['index', idx],
+  ]);
+}
+
+/** A position counted from the end when negative; out of range is an error. */
+export function position(kind: 'Array' | 'String', len: number, idx: bigint, offset: number): number {
+  if (idx < 0n) {
+    if (-idx > BigInt(len)) throw bounds(kind, len, idx, offset);
+    return len + Number(idx);
+  }
+  if (idx >= BigInt(len)) throw bounds(kind, len, idx, offset);
+  return Number(idx);
+}
+
+function bitIndex(idx: bigint, offset: number): bigint {
+  const i = idx < 0n ? 64n + idx : idx;
+  if (i < 0n || i >= 64n) {
+    throw new RuntimeFault('ErrorBitFieldBounds', `Bit-field index ${idx} out of bounds: only 64 bits in bit-field`, offset);
+  }
+  return i;
+}
+
+function indexingType(obj: Value, offset: number): RuntimeFault {
+  return new RuntimeFault('ErrorIndexingType', `Indexer unavailable: ${typeName(obj)}`, offset, null, [['type', typeName(obj)]]);
+}
+
+function mapKey(idx: Value, offset: number): string {
+  if (typeof idx === 'string') return idx;
+  if (idx instanceof Char) return idx.ch;
+  throw mismatch('string', idx, offset);
+}
+
+function intIndex(idx: Value, offset: number): bigint {
+  if (typeof idx !== 'bigint') throw mismatch('i64', idx, offset);
+  return idx;
+}
+
+export function indexGet(obj: Value, idx: Value, offset: number): Value {
+  if (Array.isArray(obj)) return obj[position('Array', obj.length, intIndex(idx, offset), offset)] as Value;
+  if (obj instanceof Map) {
+    const v = obj.get(mapKey(idx, offset));
+    return v === undefined ? null : v;
+  }
+  if (typeof obj === 'string') {
+    const i = intIndex(idx, offset);
+    if (!hasSurrogates(obj)) return charOf(obj[position('String', obj.length, i, offset)] as string);
+    const chars = toChars(obj);
+    return charOf(chars[position('String', chars.length, i, offset)] as string);
+  }
+  if (typeof obj === 'bigint') return ((BigInt.asUintN(64, obj) >> bitIndex(intIndex(idx, offset), offset)) & 1n) === 1n;
+  throw indexingType(obj, offset);
+}
+
+function indexSet(m: Machine, parent: Ref, idx: Value, v: Value, offset: number): void {
+  const obj = parent.get();
+  if (Array.isArray(obj)) {
+    obj[position('Array', obj.length, intIndex(idx, offset), offset)] = v;
+  } else if (obj instanceof Map) {
+    obj.set(mapKey(idx, offset), v);
+    checkMapSize(m.limits, obj, offset);
+  } else if (typeof obj === 'string') {
+    if (!(v instanceof Char)) throw mismatch('char', v, offset);
+    const chars = toChars(obj);
+    chars[position('String', chars.length, intIndex(idx, offset), offset)] = v.ch;
+    parent.set(chars.join(''));
+  } else if (typeof obj === 'bigint') {
+    if (typeof v !== 'boolean') throw mismatch('bool', v, offset);
+    const bit = 1n << bitIndex(intIndex(idx, offset), offset);
+    const u = BigInt.asUintN(64, obj);
+    parent.set(BigInt.asIntN(64, v ? u | bit : u & ~bit));
+  } else {
+    throw indexingType(obj, offset);
+  }
+}
+
+export function isPlace(e: Expr): boolean {
+  return e.type === 'Var' || e.type === 'Global' || e.type === 'This' || e.type === 'Prop' || e.type === 'Index';
+}
+
+/** A reference to the place an expression names; a temporary for other expressions. */
+export function refOf(m: Machine, e: Expr): Ref {
+  switch (e.type) {
+    case 'Var':
+      return new SlotRef(m.frame.slots, e.decl);
+    case 'Global': {
+      if (!e.visible || !m.globals.has(e.name)) throw notFoundVar(e.name, e.start);
+      const globals = m.globals;
+      return new DerivedRef(() => globals.get(e.name) ?? null, (v) => globals.set(e.name, v), null);
+    }
+    case 'This': {
+      const ref = m.frame.thisRef;
+      if (ref === null) throw new RuntimeFault('ErrorUnboundThis', "'this' not bound", e.start);
+      return ref;
+    }
+    case 'Prop': {
+      const parent = refOf(m, e.target);
+      const read = (): Value => {
+        const obj = parent.get();
+        return obj === null && e.safe ? null : getProp(obj, e.name, e.nameStart);
+      };
+      return new DerivedRef(read, (v) => setProp(m, parent, e.name, v, e.nameStart), parent.constName);
+    }
+    case 'Index': {
+      const parent = refOf(m, e.target);
+      const idx = evalExpr(m, e.index);
+      const read = (): Value => {
+        const obj = parent.get();
+        return obj === null && e.safe ? null : indexGet(obj, idx, e.index.start);
+      };
+      return new DerivedRef(read, (v) => indexSet(m, parent, idx, v, e.index.start), parent.constName);
+    }
+    default:
+      return new TempRef(evalExpr(m, e));
+  }
+}
+
+const COMPOUND: Readonly<Record<Exclude<AssignOp, '='>, ArithOp>> = {
+  '+=': '+', '-=': '-', '*=': '*', '/=': '/', '%=': '%', '**=': '**', '<<=': '<<', '>>=': '>>', '&=': '&', '|=': '|', '^=': '^',
+};
+
+/** `target = value` and the compound forms (`+=`…). The right-hand side is evaluated first. */
+export function assign(m: Machine, s: Assign): void {
+  const rhs = evalExpr(m, s.value);
+  const target = s.target;
+  if (s.op === '=') {
+    const v = own(s.value, rhs);
+    if (target.type === 'Var') writeSlot(m.frame.slots, target.decl, v);
+    else refOf(m, target).set(v);
+    return;
+  }
+  const op = COMPOUND[s.op];
+  if (target.type === 'Var' && (typeof rhs !== 'object' || rhs === null)) {
+    const slots = m.frame.slots;
+    const cur = readSlot(slots, target.decl);
+    if (typeof cur === 'bigint' || typeof cur === 'number') {
+      writeSlot(slots, target.decl, binaryOp(m.limits, op, cur, rhs, s.opStart));
+      return;
+    }
+  }
+  const ref = refOf(m, target);
+  const cur = ref.get();
+  if (op === '+' && Array.isArray(cur)) {
+    if (Array.isArray(rhs)) {
+      checkArrayLength(m.limits, cur.length + rhs.length, s.opStart);
+      for (const x of rhs.slice()) cur.push(deepClone(x));
+    }
+    else cur.push(own(s.value, rhs));
+    checkArraySize(m.limits, cur, s.opStart);
+    return;
+  }
+  if (op === '+' && cur instanceof Map && rhs instanceof Map) {
+    for (const [k, x] of rhs) cur.set(k, deepClone(x));
+    checkMapSize(m.limits, cur, s.opStart);
+    return;
+  }
+  if (op === '+' && typeof cur === 'string') {
+    ref.set(checkStringSize(m.limits, cur + toDisplay(rhs), s.opStart));
+    return;
+  }
+  ref.set(binaryOp(m.limits, op, cur, rhs, s.opStart));
+}

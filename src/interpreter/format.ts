@@ -1,0 +1,153 @@
+// Text forms of values, following Rhai: `to_string`/`print` use Display, `to_debug`/`debug` use
+// Debug. Arrays and maps always show their items in Debug form (`[1, "a"]`, `#{"k": 'c'}`).
+//
+// Floats follow Rust's f64 formatting as wrapped by Rhai:
+//   Display: 0 → "0.0"; |x| > 1e13 or |x| < 1e-13 (the f32 thresholds) → scientific ("1e15",
+//            "1.5e-14"); otherwise plain decimal with at least one decimal ("1.0", "0.1").
+//   Debug:   Rust's `{:?}`: scientific when |x| ≥ 1e16 or 0 < |x| < 1e-4, else plain with ".0";
+//            keeps the sign of -0.0.
+// Digits are the shortest that round-trip, which JavaScript and Rust agree on.
+
+import { Char, FnPtr, RangeValue, sortedKeys, tagOf, type Value } from './values.js';
+
+const MAX_NATURAL = Math.fround(10_000_000_000_000);
+const MIN_NATURAL = Math.fround(0.000_000_000_000_1);
+
+interface Decomposed {
+  readonly negative: boolean;
+  /** significant digits, no leading zeros */
+  readonly digits: string;
+  /** decimal exponent of the first digit */
+  readonly exp: number;
+}
+
+function decompose(x: number): Decomposed {
+  const s = Math.abs(x).toExponential();
+  const e = s.indexOf('e');
+  return { negative: x < 0, digits: s.slice(0, e).replace('.', ''), exp: Number(s.slice(e + 1)) };
+}
+
+function plain(d: Decomposed): string {
+  const { digits, exp } = d;
+  let out: string;
+  if (exp >= digits.length - 1) out = digits + '0'.repeat(exp - digits.length + 1) + '.0';
+  else if (exp >= 0) out = digits.slice(0, exp + 1) + '.' + digits.slice(exp + 1);
+  else out = '0.' + '0'.repeat(-exp - 1) + digits;
+  return (d.negative ? '-' : '') + out;
+}
+
+function scientific(d: Decomposed): string {
+  const mantissa = d.digits.length > 1 ? d.digits[0] + '.' + d.digits.slice(1) : d.digits;
+  return (d.negative ? '-' : '') + mantissa + 'e' + String(d.exp);
+}
+
+function nonFinite(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  return x > 0 ? 'inf' : '-inf';
+}
+
+export function floatToDisplay(x: number): string {
+  if (!Number.isFinite(x)) return nonFinite(x);
+  const abs = Math.abs(x);
+  if (abs === 0) return '0.0';
+  const d = decompose(x);
+  return abs > MAX_NATURAL || abs < MIN_NATURAL ? scientific(d) : plain(d);
+}
+
+export function floatToDebug(x: number): string {
+  if (!Number.isFinite(x)) return nonFinite(x);
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const abs = Math.abs(x);
+  const d = decompose(x);
+  return abs >= 1e16 || abs < 1e-4 ? scientific(d) : plain(d);
+}
+
+function escapeChar(ch: string, quote: '"' | "'"): string {
+  switch (ch) {
+    case '\\':
+      return '\\\\';
+    case '\n':
+      return '\\n';
+    case '\r':
+      return '\\r';
+    case '\t':
+      return '\\t';
+    case '\0':
+      return '\\0';
+    case quote:
+      return '\\' + quote;
+    default: {
+      const cp = ch.codePointAt(0) ?? 0;
+      if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return '\\u{' + cp.toString(16) + '}';
+      return ch;
+    }
+  }
+}
+
+const NEEDS_ESCAPE = /[\\"\u0000-\u001f\u007f-\u009f]/;
+
+export function debugString(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"';
+  let out = '"';
+  for (const ch of s) out += escapeChar(ch, '"');
+  return out + '"';
+}
+
+function debugChar(c: Char): string {
+  return "'" + escapeChar(c.ch, "'") + "'";
+}
+
+function rangeText(r: RangeValue): string {
+  return `${r.start}${r.inclusive ? '..=' : '..'}${r.end}`;
+}
+
+function fnText(f: FnPtr): string {
+  return `Fn(${f.name})`;
+}
+
+/** Rhai Display (`to_string`, `print`, string interpolation, `+` with a string). */
+export function toDisplay(v: Value): string {
+  switch (tagOf(v)) {
+    case 'unit':
+      return '';
+    case 'string':
+      return v as string;
+    case 'int':
+      return (v as bigint).toString();
+    case 'float':
+      return floatToDisplay(v as number);
+    case 'bool':
+      return v ? 'true' : 'false';
+    case 'char':
+      return (v as Char).ch;
+    case 'fn':
+      return fnText(v as FnPtr);
+    case 'range':
+      return rangeText(v as RangeValue);
+    default:
+      return toDebug(v);
+  }
+}
+
+/** Rhai Debug (`to_debug`, `debug`, items inside arrays and maps). */
+export function toDebug(v: Value): string {
+  switch (tagOf(v)) {
+    case 'unit':
+      return '()';
+    case 'string':
+      return debugString(v as string);
+    case 'float':
+      return floatToDebug(v as number);
+    case 'char':
+      return debugChar(v as Char);
+    case 'array':
+      return '[' + (v as Value[]).map(toDebug).join(', ') + ']';
+    case 'map': {
+      const m = v as Map<string, Value>;
+      const parts = sortedKeys(m).map((k) => debugString(k) + ': ' + toDebug(m.get(k) ?? null));
+      return '#{' + parts.join(', ') + '}';
+    }
+    default:
+      return toDisplay(v);
+  }
+}

@@ -1,0 +1,120 @@
+// Public surface of the Rhai interpreter: a standalone library that imports nothing outside this
+// folder.
+//
+//   compile(source, fileName) → Script          throws ScriptError (phase 'syntax') with line/column
+//   run(script, globals, options) → Completion   never throws for script faults
+//   fromJson(json) → Value, toJson(value) → plain JS JSON data
+//
+// What is deliberately not here: modules (`import`/`export`), `eval`, custom types, BLOBs,
+// timestamps, decimal numbers, and any access to files, network, clock or process.
+
+import './builtins/all.js';
+import type { Program } from './ast.js';
+import { RuntimeFault, ScriptError, SyntaxFault, runtimeError, syntaxError } from './errors.js';
+import { execBlock } from './evaluate-stmt.js';
+import { toDebug, toDisplay } from './format.js';
+import { DEFAULT_LIMITS, type Limits } from './limits.js';
+import { Machine, RETURN } from './machine.js';
+import { parseProgram } from './parser.js';
+import { ExitSignal, ReturnSignal } from './signals.js';
+import { deepClone, typeName, type Value } from './values.js';
+
+export { ScriptError } from './errors.js';
+export type { FaultKind } from './errors.js';
+export { DEFAULT_LIMITS } from './limits.js';
+export type { Limits } from './limits.js';
+export { fromJson, toJson, type Json } from './json.js';
+export { Char, FnPtr, RangeValue, UNIT, type RMap, type Value } from './values.js';
+
+export interface Script {
+  readonly fileName: string;
+}
+
+class CompiledScript implements Script {
+  constructor(
+    readonly fileName: string,
+    readonly program: Program,
+  ) {}
+}
+
+export interface RunOptions {
+  readonly maxOperations?: number;
+  readonly maxCallDepth?: number;
+  readonly maxStringLength?: number;
+  readonly maxArrayLength?: number;
+  readonly maxMapSize?: number;
+  /** wall-clock budget in milliseconds, checked alongside the operation count */
+  readonly timeLimitMs?: number;
+  readonly print?: (text: string) => void;
+  readonly debug?: (text: string) => void;
+}
+
+export type Completion = { readonly ok: true; readonly value: Value } | { readonly ok: false; readonly error: ScriptError };
+
+export function compile(source: string, fileName: string): Script {
+  try {
+    return new CompiledScript(fileName, parseProgram(source, fileName));
+  } catch (x) {
+    if (x instanceof SyntaxFault) throw syntaxError(source, fileName, x);
+    if (x instanceof RangeError) throw new ScriptError('syntax', 'Expression exceeds maximum complexity', fileName, 1, 1);
+    throw x;
+  }
+}
+
+function limitsFrom(options: RunOptions): Limits {
+  return {
+    maxOperations: options.maxOperations ?? DEFAULT_LIMITS.maxOperations,
+    maxCallDepth: options.maxCallDepth ?? DEFAULT_LIMITS.maxCallDepth,
+    maxStringLength: options.maxStringLength ?? DEFAULT_LIMITS.maxStringLength,
+    maxArrayLength: options.maxArrayLength ?? DEFAULT_LIMITS.maxArrayLength,
+    maxMapSize: options.maxMapSize ?? DEFAULT_LIMITS.maxMapSize,
+    timeLimitMs: options.timeLimitMs ?? DEFAULT_LIMITS.timeLimitMs,
+  };
+}
+
+const now: () => number =
+  typeof globalThis.performance?.now === 'function' ? () => globalThis.performance.now() : () => Date.now();
+
+/**
+ * Run a compiled script. `globals` become variables of the top level (arrays and maps are copied,
+ * so the caller's values are never changed). The completion value is what the script returned:
+ * the value of a top-level `return`, of `exit(value)`, or of its last statement.
+ */
+export function run(script: Script, globals: Readonly<Record<string, Value>>, options: RunOptions = {}): Completion {
+  if (!(script instanceof CompiledScript)) throw new TypeError('run() expects a Script made by compile()');
+  const program = script.program;
+  const scope = new Map<string, Value>();
+  for (const [k, v] of Object.entries(globals)) if (v !== undefined) scope.set(k, deepClone(v));
+  const m = new Machine(program, scope, limitsFrom(options), { print: options.print, debug: options.debug, now });
+  try {
+    const value = execBlock(m, program.main.body);
+    return { ok: true, value: m.signal === RETURN ? m.signalValue : value };
+  } catch (x) {
+    if (x instanceof ReturnSignal || x instanceof ExitSignal) return { ok: true, value: x.value };
+    if (x instanceof RuntimeFault) return { ok: false, error: runtimeError(program.source, program.fileName, x) };
+    const offset = m.callOffset;
+    const message = x instanceof RangeError ? 'Stack overflow' : `Internal error: ${String(x)}`;
+    const fault = new RuntimeFault(x instanceof RangeError ? 'ErrorStackOverflow' : 'ErrorRuntime', message, offset);
+    return { ok: false, error: runtimeError(program.source, program.fileName, fault) };
+  }
+}
+
+/** Whether a value is Rhai's unit `()` (a script that returns nothing). */
+export function isUnit(v: Value): v is null {
+  return v === null;
+}
+
+/** Rhai's `to_string` of a value. */
+export function valueToString(v: Value): string {
+  return toDisplay(v);
+}
+
+/** Rhai's `to_debug` of a value. */
+export function valueToDebug(v: Value): string {
+  return toDebug(v);
+}
+
+/** Rhai's `type_of` of a value. */
+export function typeOf(v: Value): string {
+  return typeName(v);
+}

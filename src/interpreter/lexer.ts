@@ -1,0 +1,297 @@
+// Source text → tokens with offsets. Handles `//`, `///`, `//!` and nested `/* */` comments,
+// normal strings with escapes and `\` line continuation, back-tick strings with `${…}`
+// interpolation (each interpolation is lexed into its own token list), chars, and numbers
+// (decimal with `_`, hex/octal/binary, floats with fraction or exponent).
+
+import { SyntaxFault } from './errors.js';
+import { KEYWORDS, SYMBOLS, isIdentPart, isIdentStart, type BacktickPart, type Token } from './token.js';
+
+const U64_MAX = 2n ** 64n - 1n;
+const RADIX: ReadonlyMap<string, number> = new Map([
+  ['x', 16],
+  ['o', 8],
+  ['b', 2],
+]);
+const I64_MAX = 2n ** 63n - 1n;
+
+export function tokenize(src: string): Token[] {
+  const lexer = new Lexer(src);
+  if (src.startsWith('#!')) lexer.skipLine();
+  return lexer.scan(false);
+}
+
+class Lexer {
+  pos = 0;
+  constructor(readonly src: string) {}
+
+  fail(message: string, offset: number): never {
+    throw new SyntaxFault(message, offset);
+  }
+
+  skipLine(): void {
+    while (this.pos < this.src.length && this.src.charCodeAt(this.pos) !== 10) this.pos++;
+  }
+
+  /** Lex until EOF, or (inside `${…}`) until the `}` that closes the interpolation. */
+  scan(inInterpolation: boolean, openedAt = 0): Token[] {
+    const out: Token[] = [];
+    let depth = 0;
+    for (;;) {
+      this.skipTrivia();
+      const start = this.pos;
+      if (start >= this.src.length) {
+        if (inInterpolation) this.fail('Open string is not terminated', openedAt);
+        out.push({ kind: 'eof', text: '', start, end: start });
+        return out;
+      }
+      const c = this.src.charCodeAt(start);
+      if (inInterpolation && c === 125 /* } */ && depth === 0) {
+        this.pos++;
+        out.push({ kind: 'eof', text: '', start, end: start });
+        return out;
+      }
+      const tok = this.next(c, start);
+      if (tok.kind === 'punct') {
+        if (tok.text === '{' || tok.text === '#{') depth++;
+        else if (tok.text === '}') depth--;
+      }
+      out.push(tok);
+    }
+  }
+
+  skipTrivia(): void {
+    const src = this.src;
+    while (this.pos < src.length) {
+      const c = src.charCodeAt(this.pos);
+      if (c === 32 || c === 9 || c === 10 || c === 13 || c === 0xfeff) {
+        this.pos++;
+      } else if (c === 47 && src.charCodeAt(this.pos + 1) === 47) {
+        this.skipLine();
+      } else if (c === 47 && src.charCodeAt(this.pos + 1) === 42) {
+        this.skipBlockComment();
+      } else {
+        return;
+      }
+    }
+  }
+
+  skipBlockComment(): void {
+    let depth = 0;
+    const src = this.src;
+    while (this.pos < src.length) {
+      if (src.startsWith('/*', this.pos)) {
+        depth++;
+        this.pos += 2;
+      } else if (src.startsWith('*/', this.pos)) {
+        depth--;
+        this.pos += 2;
+        if (depth === 0) return;
+      } else {
+        this.pos++;
+      }
+    }
+  }
+
+  next(c: number, start: number): Token {
+    if (isIdentStart(c)) {
+      let end = start + 1;
+      while (end < this.src.length && isIdentPart(this.src.charCodeAt(end))) end++;
+      this.pos = end;
+      const text = this.src.slice(start, end);
+      return { kind: KEYWORDS.has(text) ? 'keyword' : 'ident', text, start, end };
+    }
+    if (c >= 48 && c <= 57) return this.number(start);
+    if (c === 34) return this.string(start);
+    if (c === 39) return this.char(start);
+    if (c === 96) return this.backtick(start);
+    for (const sym of SYMBOLS) {
+      if (this.src.startsWith(sym, start)) {
+        if (sym === '!in' && isIdentPart(this.src.charCodeAt(start + 3))) continue;
+        this.pos = start + sym.length;
+        return { kind: 'punct', text: sym, start, end: this.pos };
+      }
+    }
+    const ch = String.fromCodePoint(this.src.codePointAt(start) ?? c);
+    return this.fail(`Unexpected '${ch}'`, start);
+  }
+
+  number(start: number): Token {
+    const src = this.src;
+    let p = start;
+    const radix = src[p] === '0' ? RADIX.get(src[p + 1] ?? '') : undefined;
+    if (radix !== undefined) {
+      p += 2;
+      const digitsStart = p;
+      while (p < src.length && (isRadixDigit(src.charCodeAt(p), radix) || src[p] === '_')) p++;
+      this.pos = p;
+      const digits = src.slice(digitsStart, p).replace(/_/g, '');
+      const prefix = radix === 16 ? '0x' : radix === 8 ? '0o' : '0b';
+      if (digits.length === 0) this.fail(`Invalid number: '${src.slice(start, p)}'`, start);
+      const value = BigInt(prefix + digits);
+      if (value > U64_MAX) this.fail(`Invalid number: '${src.slice(start, p)}'`, start);
+      return { kind: 'int', text: src.slice(start, p), start, end: p, int: BigInt.asIntN(64, value) };
+    }
+    while (p < src.length && (isDigit(src.charCodeAt(p)) || src[p] === '_')) p++;
+    let isFloat = false;
+    if (src[p] === '.' && isDigit(src.charCodeAt(p + 1))) {
+      isFloat = true;
+      p++;
+      while (p < src.length && (isDigit(src.charCodeAt(p)) || src[p] === '_')) p++;
+    }
+    if (src[p] === 'e' || src[p] === 'E') {
+      const sign = src[p + 1] === '+' || src[p + 1] === '-' ? 1 : 0;
+      if (isDigit(src.charCodeAt(p + 1 + sign))) {
+        isFloat = true;
+        p += 1 + sign;
+        while (p < src.length && isDigit(src.charCodeAt(p))) p++;
+      }
+    }
+    this.pos = p;
+    const text = src.slice(start, p);
+    const clean = text.replace(/_/g, '');
+    if (!isFloat) {
+      const value = BigInt(clean);
+      if (value <= I64_MAX) return { kind: 'int', text, start, end: p, int: value };
+    }
+    return { kind: 'float', text, start, end: p, float: Number(clean) };
+  }
+
+  /** One escape sequence after a backslash at `this.pos - 1`; returns the decoded text. */
+  escape(escStart: number): string {
+    const src = this.src;
+    const e = src[this.pos];
+    this.pos++;
+    switch (e) {
+      case 'n':
+        return '\n';
+      case 't':
+        return '\t';
+      case 'r':
+        return '\r';
+      case '\\':
+        return '\\';
+      case '"':
+        return '"';
+      case "'":
+        return "'";
+      case '0':
+        return '\0';
+      case 'x':
+      case 'u':
+      case 'U': {
+        const len = e === 'x' ? 2 : e === 'u' ? 4 : 8;
+        const hex = src.slice(this.pos, this.pos + len);
+        const cp = /^[0-9a-fA-F]+$/.test(hex) && hex.length === len ? parseInt(hex, 16) : NaN;
+        if (Number.isNaN(cp) || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+          this.fail(`Invalid escape sequence: '\\${e}${hex}'`, escStart);
+        }
+        this.pos += len;
+        return String.fromCodePoint(cp);
+      }
+      default:
+        return this.fail(`Invalid escape sequence: '\\${e ?? ''}'`, escStart);
+    }
+  }
+
+  string(start: number): Token {
+    const src = this.src;
+    const quoteColumn = start - (src.lastIndexOf('\n', start - 1) + 1);
+    this.pos = start + 1;
+    let out = '';
+    for (;;) {
+      if (this.pos >= src.length) this.fail('Open string is not terminated', start);
+      const ch = src[this.pos] as string;
+      if (ch === '"') {
+        this.pos++;
+        return { kind: 'string', text: out, start, end: this.pos };
+      }
+      if (ch === '\n') this.fail('Open string is not terminated', start);
+      if (ch === '\\') {
+        const escStart = this.pos;
+        this.pos++;
+        const next = src[this.pos];
+        if (next === '\n' || (next === '\r' && src[this.pos + 1] === '\n')) {
+          this.pos += next === '\n' ? 1 : 2;
+          let skipped = 0;
+          while (skipped <= quoteColumn && (src[this.pos] === ' ' || src[this.pos] === '\t')) {
+            this.pos++;
+            skipped++;
+          }
+          continue;
+        }
+        out += this.escape(escStart);
+        continue;
+      }
+      out += ch;
+      this.pos++;
+    }
+  }
+
+  char(start: number): Token {
+    const src = this.src;
+    this.pos = start + 1;
+    let out = '';
+    for (;;) {
+      if (this.pos >= src.length || src[this.pos] === '\n') this.fail('Open string is not terminated', start);
+      const ch = src[this.pos] as string;
+      if (ch === "'") break;
+      if (ch === '\\') {
+        const escStart = this.pos;
+        this.pos++;
+        out += this.escape(escStart);
+      } else {
+        out += ch;
+        this.pos++;
+      }
+    }
+    this.pos++;
+    const count = Array.from(out).length;
+    if (count !== 1) this.fail(`Invalid character: '${out}'`, start);
+    return { kind: 'char', text: out, start, end: this.pos };
+  }
+
+  backtick(start: number): Token {
+    const src = this.src;
+    this.pos = start + 1;
+    if (src[this.pos] === '\n') this.pos++;
+    else if (src[this.pos] === '\r' && src[this.pos + 1] === '\n') this.pos += 2;
+    const parts: BacktickPart[] = [];
+    let text = '';
+    for (;;) {
+      if (this.pos >= src.length) this.fail('Open string is not terminated', start);
+      const ch = src[this.pos] as string;
+      if (ch === '`') {
+        if (src[this.pos + 1] === '`') {
+          text += '`';
+          this.pos += 2;
+          continue;
+        }
+        this.pos++;
+        break;
+      }
+      if (ch === '$' && src[this.pos + 1] === '{') {
+        if (text.length > 0) parts.push({ kind: 'text', text });
+        text = '';
+        const codeStart = this.pos;
+        this.pos += 2;
+        const tokens = this.scan(true, start);
+        parts.push({ kind: 'code', tokens, start: codeStart, end: this.pos });
+        continue;
+      }
+      text += ch;
+      this.pos++;
+    }
+    if (text.length > 0 || parts.length === 0) parts.push({ kind: 'text', text });
+    return { kind: 'backtick', text: '`', start, end: this.pos, parts };
+  }
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function isRadixDigit(c: number, radix: number): boolean {
+  if (radix === 2) return c === 48 || c === 49;
+  if (radix === 8) return c >= 48 && c <= 55;
+  return isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
+}

@@ -1,0 +1,280 @@
+// Expressions: precedence climbing over the operator table in token.ts, then unary operators,
+// postfix chains (`.prop`, `.method()`, `[i]` and their `?.`/`?[` forms) and primaries. Statement
+// expressions (`if`, `switch`, loops, `try`, blocks) are delegated to parse-statement.ts.
+
+import type { ArrayLit, Block, Call, ClosureExpr, Expr, FnDef, Interpolated, MapLit, Stmt, VarDecl } from './ast.js';
+import type { ParserState } from './parser-state.js';
+import { parseBlock, parseBlockBody, parseStatement, parseStatementExpression } from './parse-statement.js';
+import { PRECEDENCE, RESERVED, bindsRight, isBinaryOp, type BinaryOp, type Token } from './token.js';
+import { charOf } from './values.js';
+
+export function parseExpr(p: ParserState, minPrec = 0): Expr {
+  p.enterNesting();
+  let left = parseUnary(p);
+  for (;;) {
+    const op = binaryOpAt(p.peek());
+    if (op === null) break;
+    const prec = PRECEDENCE[op];
+    if (prec < minPrec) break;
+    const opTok = p.next();
+    const right = parseExpr(p, bindsRight(op) ? prec : prec + 1);
+    left = makeBinary(op, left, right, opTok.start);
+  }
+  p.leaveNesting();
+  return left;
+}
+
+function binaryOpAt(t: Token): BinaryOp | null {
+  if (t.kind === 'punct' && isBinaryOp(t.text)) return t.text;
+  if (t.kind === 'keyword' && t.text === 'in') return 'in';
+  return null;
+}
+
+function makeBinary(op: BinaryOp, left: Expr, right: Expr, opStart: number): Expr {
+  const span = { start: left.start, end: right.end };
+  if (op === '&&' || op === '||' || op === '??') return { type: 'Logical', op, left, right, opStart, ...span };
+  return { type: 'Binary', op, left, right, opStart, ...span };
+}
+
+function parseUnary(p: ParserState): Expr {
+  const t = p.peek();
+  if (t.kind === 'punct' && (t.text === '-' || t.text === '+' || t.text === '!')) {
+    p.next();
+    p.enterNesting();
+    const operand = parseUnary(p);
+    p.leaveNesting();
+    const span = { start: t.start, end: operand.end };
+    if (t.text === '-' && operand.type === 'Literal') {
+      if (typeof operand.value === 'bigint') return { type: 'Literal', value: -operand.value, ...span };
+      if (typeof operand.value === 'number') return { type: 'Literal', value: -operand.value, ...span };
+    }
+    return { type: 'Unary', op: t.text, operand, ...span };
+  }
+  return parsePostfix(p, parsePrimary(p));
+}
+
+function parsePostfix(p: ParserState, expr: Expr): Expr {
+  for (;;) {
+    const t = p.peek();
+    if (t.kind !== 'punct') return expr;
+    if (t.text === '.' || t.text === '?.') {
+      p.next();
+      const name = p.peek();
+      if (name.kind !== 'ident') p.fail('Expecting name of a property', name.start);
+      p.next();
+      const safe = t.text === '?.';
+      if (p.is('(')) {
+        const args = parseArgs(p, name.text);
+        expr = { type: 'MethodCall', target: expr, name: name.text, args, safe, nameStart: name.start, start: expr.start, end: p.lastEnd };
+      } else {
+        expr = { type: 'Prop', target: expr, name: name.text, safe, nameStart: name.start, start: expr.start, end: name.end };
+      }
+    } else if (t.text === '[' || t.text === '?[') {
+      p.next();
+      const index = parseExpr(p);
+      p.expect(']', 'for a matching [ in this index expression');
+      expr = { type: 'Index', target: expr, index, safe: t.text === '?[', start: expr.start, end: p.lastEnd };
+    } else {
+      return expr;
+    }
+  }
+}
+
+function parseArgs(p: ParserState, name: string): Expr[] {
+  p.expect('(', 'to start the arguments list');
+  const args: Expr[] = [];
+  while (!p.is(')')) {
+    if (p.peek().kind === 'eof') p.unexpected(`Expecting ')' to close the arguments list of this function call '${name}'`);
+    args.push(parseExpr(p));
+    if (!p.eat(',') && !p.is(')')) p.unexpected(`Expecting ')' to close the arguments list of this function call '${name}'`);
+  }
+  p.next();
+  return args;
+}
+
+function parsePrimary(p: ParserState): Expr {
+  const t = p.peek();
+  const span = { start: t.start, end: t.end };
+  switch (t.kind) {
+    case 'int':
+      p.next();
+      return { type: 'Literal', value: t.int ?? 0n, ...span };
+    case 'float':
+      p.next();
+      return { type: 'Literal', value: t.float ?? 0, ...span };
+    case 'string':
+      p.next();
+      return { type: 'Literal', value: t.text, ...span };
+    case 'char':
+      p.next();
+      return { type: 'Literal', value: charOf(t.text), ...span };
+    case 'backtick':
+      p.next();
+      return parseInterpolated(p, t);
+    case 'ident':
+      return parseIdentifier(p);
+    case 'keyword':
+      return parseKeywordPrimary(p, t);
+    case 'punct':
+      return parsePunctPrimary(p, t);
+    default:
+      return p.unexpected();
+  }
+}
+
+function parseKeywordPrimary(p: ParserState, t: Token): Expr {
+  switch (t.text) {
+    case 'true':
+    case 'false':
+      p.next();
+      return { type: 'Literal', value: t.text === 'true', start: t.start, end: t.end };
+    case 'this':
+      p.next();
+      return { type: 'This', start: t.start, end: t.end };
+    case 'if':
+    case 'switch':
+    case 'while':
+    case 'loop':
+    case 'do':
+    case 'for':
+    case 'try':
+      return parseStatementExpression(p);
+    case 'fn':
+      return p.fail('Function definitions must be at global level and cannot be inside a block or another function');
+    case 'import':
+    case 'export':
+    case 'global':
+      return p.fail(`Modules are not supported: '${t.text}'`);
+    default:
+      return p.unexpected();
+  }
+}
+
+function parsePunctPrimary(p: ParserState, t: Token): Expr {
+  switch (t.text) {
+    case '(': {
+      p.next();
+      if (p.eat(')')) return { type: 'Literal', value: null, start: t.start, end: p.lastEnd };
+      const inner = parseExpr(p);
+      p.expect(')', 'for a matching ( in this expression');
+      return inner;
+    }
+    case '[':
+      return parseArrayLit(p);
+    case '#{':
+      return parseMapLit(p);
+    case '{':
+      return parseBlock(p);
+    case '|':
+    case '||':
+      return parseClosure(p);
+    default:
+      return p.unexpected();
+  }
+}
+
+function parseIdentifier(p: ParserState): Expr {
+  const t = p.next();
+  const name = t.text;
+  if (RESERVED.has(name)) p.fail(`'${name}' is a reserved keyword`, t.start);
+  if (p.is('::')) p.fail(`Modules are not supported: '${name}::'`);
+  if (p.is('(')) {
+    const args = parseArgs(p, name);
+    const span = { start: t.start, end: p.lastEnd };
+    if (name === 'is_def_var' && args.length === 1) {
+      const arg = args[0] as Expr;
+      return { type: 'IsDefVar', arg, visible: p.scope.visibleNames(), globals: p.scope.seesGlobals, ...span };
+    }
+    const resolved = p.scope.resolve(name);
+    const call: Call = { type: 'Call', name, args, fn: null, fnVar: typeof resolved === 'object' ? resolved : null, ...span };
+    p.calls.push(call);
+    return call;
+  }
+  const span = { start: t.start, end: t.end };
+  const r = p.scope.resolve(name);
+  if (typeof r === 'object') return { type: 'Var', name, decl: r, ...span };
+  return { type: 'Global', name, visible: r === 'global', ...span };
+}
+
+function parseArrayLit(p: ParserState): ArrayLit {
+  const start = p.next().start;
+  const items: Expr[] = [];
+  while (!p.is(']')) {
+    if (p.peek().kind === 'eof') p.unexpected("Expecting ']' to end this array literal");
+    items.push(parseExpr(p));
+    if (!p.eat(',') && !p.is(']')) {
+      p.unexpected(p.peek().kind === 'eof' ? "Expecting ']' to end this array literal" : "Expecting ',' to separate the items of this array literal");
+    }
+  }
+  p.next();
+  return { type: 'ArrayLit', items, start, end: p.lastEnd };
+}
+
+function parseMapLit(p: ParserState): MapLit {
+  const start = p.next().start;
+  const entries: { key: string; value: Expr }[] = [];
+  const seen = new Set<string>();
+  while (!p.is('}')) {
+    const k = p.peek();
+    if (k.kind === 'eof') p.unexpected("Expecting '}' to end this object map literal");
+    if (k.kind !== 'ident' && k.kind !== 'string') p.fail('Expecting name of a property', k.start);
+    p.next();
+    if (seen.has(k.text)) p.fail(`Duplicated property for object map literal: ${k.text}`, k.start);
+    seen.add(k.text);
+    p.expect(':', `to follow the property '${k.text}' in this object map literal`);
+    entries.push({ key: k.text, value: parseExpr(p) });
+    if (!p.eat(',') && !p.is('}')) {
+      p.unexpected(p.peek().kind === 'eof' ? "Expecting '}' to end this object map literal" : "Expecting ',' to separate the items of this object map literal");
+    }
+  }
+  p.next();
+  return { type: 'MapLit', entries, start, end: p.lastEnd };
+}
+
+function parseClosure(p: ParserState): ClosureExpr {
+  const open = p.next();
+  const name = p.anonName();
+  return p.inFunction('closure', (scope) => {
+    const params: VarDecl[] = [];
+    if (open.text === '|') {
+      while (!p.eat('|')) {
+        const id = p.peek();
+        if (id.kind !== 'ident') p.fail('Expecting name of a variable', id.start);
+        p.next();
+        if (params.some((d) => d.name === id.text)) p.fail(`Duplicated parameter ${id.text} for function ${name}`, id.start);
+        params.push(scope.declare(id.text, false));
+        if (!p.eat(',') && !p.is('|')) p.unexpected("Expecting '|' to close the parameters list of this closure");
+      }
+    }
+    const bodyStmt = parseStatement(p);
+    const body: Block =
+      bodyStmt.type === 'Block' ? bodyStmt : { type: 'Block', body: [bodyStmt], start: bodyStmt.start, end: bodyStmt.end };
+    const def: FnDef = {
+      name,
+      params,
+      body,
+      frameSize: scope.frameSize,
+      isClosure: true,
+      captureSlots: scope.captures.map((c) => c.inner),
+      start: open.start,
+      end: body.end,
+    };
+    return { type: 'Closure', def, captures: scope.captures.map((c) => c.source), start: open.start, end: body.end };
+  });
+}
+
+function parseInterpolated(p: ParserState, t: Token): Expr {
+  const parts: Expr[] = [];
+  for (const part of t.parts ?? []) {
+    if (part.kind === 'text') {
+      parts.push({ type: 'Literal', value: part.text, start: t.start, end: t.end });
+      continue;
+    }
+    const body: Stmt[] = p.withTokens(part.tokens, () => p.inBlock(() => parseBlockBody(p, 'eof')));
+    parts.push({ type: 'Block', body, start: part.start, end: part.end });
+  }
+  const only = parts[0];
+  if (parts.length === 1 && only !== undefined && only.type === 'Literal') return { ...only, start: t.start, end: t.end };
+  const node: Interpolated = { type: 'Interpolated', parts, start: t.start, end: t.end };
+  return node;
+}
