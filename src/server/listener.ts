@@ -1,0 +1,172 @@
+// One request through the server: (req, res) → OPTIONS first (before the body and before the size cap) →
+// read the body under the cap (413 before buffering) → snapshotFrom → request log → dispatch → sleep
+// answer.delayMs (a timer, never blocking) → write status, headers and body in one go → trace event.
+//
+// A handler failure never reaches the process: it is logged and answered 500 once. A client that goes away
+// mid-body is dropped quietly.
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { DispatchEnv, Outcome } from '../dispatch/dispatch.js';
+import { finalize } from '../dispatch/finalize.js';
+import { textDraft } from '../dispatch/respond.js';
+import { snapshotFrom } from '../dispatch/snapshot.js';
+import type { RequestSnapshot } from '../model/request.js';
+import type { Workspace } from '../model/workspace.js';
+import type { HeaderList } from '../shared/headers.js';
+import type { SocketActivity } from './activity.js';
+import { exceedsDeclared, readBody, type BodyRead } from './body.js';
+import { requestLogLines } from './log.js';
+import { publishTrace } from './trace.js';
+import { writeAnswer } from './write.js';
+
+export type DispatchFunction = (ws: Workspace, req: RequestSnapshot, env: DispatchEnv) => Promise<Outcome>;
+
+export interface ListenerDeps {
+  readonly ws: Workspace;
+  readonly env: DispatchEnv;
+  readonly dispatch: DispatchFunction;
+  readonly log: (line: string) => void;
+  readonly now: () => Date;
+  readonly activity: SocketActivity;
+}
+
+export const LISTENER_MESSAGES = {
+  tooLarge: (limit: number) => `request body exceeds the configured limit (${limit} bytes)`,
+  versionNotSupported: 'HTTP version not supported',
+  internalError: 'internal server error',
+  handlerFailed: (reason: string) => `request handling failed: ${reason}`,
+} as const;
+
+export interface RequestListener {
+  readonly onRequest: (req: IncomingMessage, res: ServerResponse) => void;
+  /** `Expect: 100-continue`: no 100 for a body that will be refused, nor for OPTIONS (whose body is never read). */
+  readonly onCheckContinue: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Release pending response delays (server shutdown). */
+  readonly close: () => void;
+}
+
+export function createListener(deps: ListenerDeps): RequestListener {
+  const { ws } = deps;
+  const cap = ws.config.service.maxRequestBodyBytes;
+  const verbose = ws.config.log.verbose;
+  const sleeping = new Map<NodeJS.Timeout, () => void>();
+
+  const sleep = (ms: number): Promise<void> => {
+    if (!(ms > 0)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        sleeping.delete(timer);
+        resolve();
+      }, ms);
+      sleeping.set(timer, resolve);
+    });
+  };
+
+  /** Answer `status` with a plain-text body and the full header set, then close the connection. */
+  const refuse = (req: IncomingMessage, res: ServerResponse, status: number, text: string): void => {
+    const answer = finalize(textDraft(status, text), snapshotOf(req), ws.cors);
+    writeAnswer(res, answer, req.method ?? 'GET', { close: true, log: deps.log });
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const receivedAt = deps.now();
+    const method = req.method ?? 'GET';
+    if (req.httpVersionMajor !== 1) return refuse(req, res, 505, LISTENER_MESSAGES.versionNotSupported);
+    if (method === 'OPTIONS') {
+      // Answered before the body is read; a body too big to skip cheaply closes the connection instead.
+      const outcome = await deps.dispatch(ws, snapshotOf(req), deps.env);
+      writeAnswer(res, outcome.answer, method, { close: exceedsDeclared(req, cap), log: deps.log });
+      return;
+    }
+    const body = await readBodyOf(req);
+    switch (body.kind) {
+      case 'aborted':
+        res.destroy();
+        return;
+      case 'too_large':
+        return refuse(req, res, 413, LISTENER_MESSAGES.tooLarge(cap));
+      case 'malformed':
+        return refuse(req, res, body.status, (STATUS_CODES[body.status] ?? 'bad request').toLowerCase());
+      case 'ok':
+        break;
+    }
+    const snapshot = snapshotOf(req, body.bytes);
+    if (snapshot.body.kind !== 'invalid_json') {
+      for (const line of requestLogLines(snapshot, receivedAt, verbose)) deps.log(line);
+    }
+    const outcome = await deps.dispatch(ws, snapshot, deps.env);
+    await sleep(outcome.answer.delayMs);
+    if (res.destroyed || res.writableEnded) return;
+    writeAnswer(res, outcome.answer, method, { log: deps.log });
+    publishTrace(outcome);
+  };
+
+  /** The body under the cap; if the parser fails mid-body (bad chunk, timeout) this request answers the error. */
+  const readBodyOf = (req: IncomingMessage): Promise<BodyRead> => {
+    const interrupted = new AbortController();
+    const bodyRead = deps.activity.readingBody(req.socket, (status) => {
+      if (req.complete) return false;
+      interrupted.abort(status);
+      return true;
+    });
+    return readBody(req, cap, interrupted.signal).finally(bodyRead);
+  };
+
+  const fail = (req: IncomingMessage, res: ServerResponse, e: unknown): void => {
+    deps.log(LISTENER_MESSAGES.handlerFailed(e instanceof Error ? e.message : String(e)));
+    if (res.headersSent || res.destroyed) {
+      res.destroy();
+      return;
+    }
+    try {
+      refuse(req, res, 500, LISTENER_MESSAGES.internalError);
+    } catch {
+      res.destroy();
+    }
+  };
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    const socket = req.socket;
+    deps.activity.begin(socket);
+    res.once('close', () => deps.activity.end(socket));
+    handle(req, res).catch((e: unknown) => fail(req, res, e));
+  };
+
+  return {
+    onRequest,
+    onCheckContinue(req, res) {
+      if (req.method !== 'OPTIONS' && !exceedsDeclared(req, cap)) {
+        try {
+          res.writeContinue();
+        } catch {
+          // the socket is gone; the request below notices
+        }
+      }
+      onRequest(req, res);
+    },
+    close() {
+      for (const [timer, wake] of sleeping) {
+        clearTimeout(timer);
+        wake();
+      }
+      sleeping.clear();
+    },
+  };
+}
+
+/** The request as dispatch sees it; without `body` it has none (OPTIONS, refusals). */
+export function snapshotOf(req: IncomingMessage, body?: Uint8Array): RequestSnapshot {
+  return snapshotFrom({
+    method: req.method ?? 'GET',
+    target: req.url ?? '/',
+    headers: headerPairs(req.rawHeaders),
+    ...(body !== undefined ? { body } : {}),
+    httpVersion: req.httpVersion,
+  });
+}
+
+/** Node's flat rawHeaders (name, value, name, value, …) as pairs, wire order and spelling kept. */
+export function headerPairs(raw: readonly string[]): HeaderList {
+  const out: (readonly [string, string])[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!]);
+  return out;
+}

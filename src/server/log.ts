@@ -1,0 +1,49 @@
+// The per-request console log (reference §8.2), built as lines; the listener hands each line to opts.log.
+//
+//   <- /echo
+//      [POST] [ORIGIN http://localhost:5173] [HTTP/1.1] request received (at 23:51:01 UTC)
+//
+// With log.verbose.header the headers follow (lower-case, wire order, credentials redacted); with
+// log.verbose.body the query string and a JSON body follow (redacted). A blank line closes a verbose block.
+// Not logged at all (the listener decides): OPTIONS, 413, a declared-JSON body that does not parse.
+import type { RequestSnapshot } from '../model/request.js';
+import { getHeader } from '../shared/headers.js';
+import { prettyJson } from '../shared/json.js';
+import { redactHeaders, redactJson, redactQuery } from './redact.js';
+
+export interface RequestLogOptions {
+  readonly header: boolean;
+  readonly body: boolean;
+}
+
+export function formatUtcTime(at: Date): string {
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${two(at.getUTCHours())}:${two(at.getUTCMinutes())}:${two(at.getUTCSeconds())} UTC`;
+}
+
+/** `1.1` → `HTTP/1.1`; `2.0` → `HTTP/2` (the reference's spelling). */
+export function protocolLabel(httpVersion: string): string {
+  return httpVersion === '2.0' ? 'HTTP/2' : `HTTP/${httpVersion}`;
+}
+
+export function requestLogLines(req: RequestSnapshot, at: Date, verbose: RequestLogOptions): string[] {
+  const origin = getHeader(req.headers, 'origin');
+  const originPart = origin !== undefined ? ` [ORIGIN ${origin}]` : '';
+  const lines = [
+    `<- ${req.path}`,
+    `   [${req.method}]${originPart} [${protocolLabel(req.httpVersion)}] request received (at ${formatUtcTime(at)})`,
+  ];
+  if (verbose.header) {
+    lines.push('   [request.headers]');
+    for (const [name, value] of redactHeaders(req.headers)) lines.push(`${name.toLowerCase()}: ${value}`);
+  }
+  if (verbose.body) {
+    if (req.query !== '') lines.push(`   [request.query] ${redactQuery(req.query)}`);
+    if (req.body.kind === 'json') {
+      lines.push('   [request.body.json]');
+      lines.push(...prettyJson(redactJson(req.body.value)).split('\n'));
+    }
+  }
+  if (verbose.header || verbose.body) lines.push('');
+  return lines;
+}

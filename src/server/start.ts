@@ -1,0 +1,240 @@
+// The node:http/https adapter: start the listeners for a loaded workspace and answer every request through
+// dispatch(). Startup printing is the CLI's job; startServer only returns the bound addresses.
+//
+// Shape: each listener is a net.Server that accepts connections paused and passes them through a
+// ConnectionGate (a bound on connections in flight; extra ones queue). Admitted plain connections go straight to
+// one shared http.Server (the "engine", which never listens itself); admitted TLS connections first complete
+// their handshake in a TlsTerminator under an absolute deadline. The engine carries Node's header, request and
+// keep-alive timeouts, so a slow client cannot hold the server.
+//
+// Listeners (SPEC 2.1): no [listener.tls] → plain HTTP on listener.port. [listener.tls] without port → HTTPS
+// only, on listener.port. With tls.port → HTTP on listener.port and HTTPS on tls.port. All bind or none.
+//
+// Not here: loading config (the caller passes a Workspace), printing startup lines, signal handling.
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
+import { dispatch as realDispatch, type DispatchEnv } from '../dispatch/dispatch.js';
+import { MockError } from '../model/errors.js';
+import type { Config } from '../model/config.js';
+import type { Workspace } from '../model/workspace.js';
+import { createFsSource } from '../node/fs-source.js';
+import { RotationState } from '../routing/rotation.js';
+import { SocketActivity } from './activity.js';
+import { attachClientErrorHandler } from './client-error.js';
+import { ConnectionGate } from './gate.js';
+import { createListener, type DispatchFunction } from './listener.js';
+import { loadServerTlsMaterial, TlsTerminator } from './tls.js';
+
+export interface ListeningAddress {
+  readonly scheme: 'http' | 'https';
+  readonly ip: string;
+  /** the bound port (the real one when 0 was asked) */
+  readonly port: number;
+}
+
+export interface ServerTimeouts {
+  /** a request's head must arrive within this (Node answers 408 and closes) */
+  readonly headersMs: number;
+  /** the whole request, body included */
+  readonly requestMs: number;
+  /** an idle keep-alive connection is closed after this */
+  readonly keepAliveMs: number;
+  /** how often Node checks the two above */
+  readonly checkIntervalMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: ServerTimeouts = {
+  headersMs: 10_000,
+  requestMs: 120_000,
+  keepAliveMs: 5_000,
+  checkIntervalMs: 1_000,
+};
+
+/** Connections in flight on the plain HTTP listener before further ones queue (the TLS one uses max_connections). */
+export const PLAIN_HTTP_MAX_CONNECTIONS = 512;
+
+export interface ServerOptions {
+  /** console lines (request log, script output, warnings) */
+  readonly log: (line: string) => void;
+  /** defaults to the real filesystem (node/fs-source.ts) */
+  readonly files?: DispatchEnv['files'];
+  /** the request pipeline; defaults to dispatch(). Tests may substitute one. */
+  readonly dispatch?: DispatchFunction;
+  /** clock for the request log; defaults to the real time */
+  readonly now?: () => Date;
+  /** for random strategies without a seed; defaults to Math.random */
+  readonly random?: () => number;
+  /** wall-clock budget for one middleware script run */
+  readonly scriptTimeLimitMs?: number;
+  readonly timeouts?: Partial<ServerTimeouts>;
+  /** bound on plain HTTP connections in flight (default PLAIN_HTTP_MAX_CONNECTIONS) */
+  readonly plainMaxConnections?: number;
+}
+
+export interface ServerHandle {
+  readonly addresses: readonly ListeningAddress[];
+  close(): Promise<void>;
+}
+
+export interface PlannedListener {
+  readonly scheme: 'http' | 'https';
+  readonly ip: string;
+  readonly port: number;
+}
+
+/** Which listeners the config asks for, in binding (and printing) order: http first. */
+export function planListeners(listener: Config['listener']): readonly PlannedListener[] {
+  const ip = listener.ipAddress;
+  if (listener.tls === undefined) return [{ scheme: 'http', ip, port: listener.port }];
+  if (listener.tls.port === undefined) return [{ scheme: 'https', ip, port: listener.port }];
+  return [
+    { scheme: 'http', ip, port: listener.port },
+    { scheme: 'https', ip, port: listener.tls.port },
+  ];
+}
+
+/** `127.0.0.1:3001`, `[::1]:3001` */
+export function formatHostPort(ip: string, port: number): string {
+  return ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`;
+}
+
+const BIND_REASONS: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'address already in use',
+  EACCES: 'permission denied',
+  EADDRNOTAVAIL: 'address not available',
+  ENOTFOUND: 'no such address',
+};
+
+/** Binds every listener or none. Rejects with a MockError (kind 'io' for a port in use, 'config_invalid' for TLS material) naming the cause. */
+export async function startServer(ws: Workspace, opts: ServerOptions): Promise<ServerHandle> {
+  const tlsConfig = ws.config.listener.tls;
+  // TLS material first: a bad cert or key stops everything before any port is bound.
+  const material = tlsConfig === undefined ? undefined : loadServerTlsMaterial(tlsConfig);
+  const engine = createEngine({ ...DEFAULT_TIMEOUTS, ...opts.timeouts });
+  const activity = new SocketActivity();
+  let terminator: TlsTerminator | undefined;
+  try {
+    if (tlsConfig !== undefined && material !== undefined) {
+      terminator = new TlsTerminator({
+        material,
+        certEntry: tlsConfig.certEntry,
+        handshakeTimeoutSeconds: tlsConfig.handshakeTimeoutSeconds,
+        log: opts.log,
+        onSecure: (socket) => engine.emit('connection', socket),
+      });
+    }
+  } catch (e) {
+    engine.close();
+    throw e;
+  }
+  const tlsGate = terminator;
+
+  const listener = createListener({
+    ws,
+    env: {
+      files: opts.files ?? createFsSource(),
+      rotation: new RotationState(),
+      random: opts.random ?? Math.random,
+      log: opts.log,
+      ...(opts.scriptTimeLimitMs !== undefined ? { scriptTimeLimitMs: opts.scriptTimeLimitMs } : {}),
+    },
+    dispatch: opts.dispatch ?? realDispatch,
+    log: opts.log,
+    now: opts.now ?? (() => new Date()),
+    activity,
+  });
+  engine.on('request', listener.onRequest);
+  engine.on('checkContinue', listener.onCheckContinue);
+  attachClientErrorHandler(engine, activity);
+
+  const gateFor = (scheme: ListeningAddress['scheme']): ConnectionGate => {
+    if (scheme === 'http') {
+      return new ConnectionGate(Math.max(1, opts.plainMaxConnections ?? PLAIN_HTTP_MAX_CONNECTIONS), (raw) => {
+        engine.emit('connection', raw);
+        raw.resume();
+      });
+    }
+    if (tlsGate === undefined || tlsConfig === undefined) throw new MockError('internal', 'an HTTPS listener without TLS settings');
+    return new ConnectionGate(Math.max(1, tlsConfig.maxConnections), (raw) => tlsGate.accept(raw));
+  };
+
+  const gates: ConnectionGate[] = [];
+  const fronts: NetServer[] = [];
+  const addresses: ListeningAddress[] = [];
+  const shutDown = async (): Promise<void> => {
+    const closed = Promise.all(fronts.map(closeServer));
+    // Every connection the engine serves sits on a gated socket, so this ends them all.
+    for (const gate of gates) gate.destroyAll();
+    listener.close();
+    terminator?.close();
+    engine.close();
+    await closed;
+  };
+  try {
+    for (const want of planListeners(ws.config.listener)) {
+      const gate = gateFor(want.scheme);
+      const front = createNetServer({ pauseOnConnect: true }, (raw: Socket) => gate.offer(raw));
+      gates.push(gate);
+      const port = await bind(front, want.ip, want.port);
+      front.on('error', (e: Error) => opts.log(`listener error on ${formatHostPort(want.ip, port)}: ${e.message}`));
+      fronts.push(front);
+      addresses.push({ scheme: want.scheme, ip: want.ip, port });
+    }
+  } catch (e) {
+    await shutDown();
+    throw e;
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    addresses,
+    close: () => (closing ??= shutDown()),
+  };
+}
+
+function createEngine(t: ServerTimeouts): HttpServer {
+  const engine = createHttpServer({
+    // HTTP/1.1 without Host is still answered, as the reference does
+    requireHostHeader: false,
+    headersTimeout: Math.min(t.headersMs, t.requestMs),
+    requestTimeout: t.requestMs,
+    keepAliveTimeout: t.keepAliveMs,
+    connectionsCheckingInterval: t.checkIntervalMs,
+  });
+  // The engine is handed connections and never listens itself; Node starts its header/request timeout
+  // tracking on 'listening', so that signal is given here.
+  engine.emit('listening');
+  return engine;
+}
+
+function bind(server: NetServer, ip: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (e: NodeJS.ErrnoException): void => {
+      server.off('listening', onListening);
+      const reason = (e.code !== undefined ? BIND_REASONS[e.code] : undefined) ?? e.message;
+      reject(new MockError('io', `cannot listen on ${formatHostPort(ip, port)}: ${reason}`, [], { cause: e }));
+    };
+    const onListening = (): void => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    try {
+      server.listen({ host: ip, port });
+    } catch (e) {
+      server.off('error', onError);
+      onError(e as NodeJS.ErrnoException);
+    }
+  });
+}
+
+function closeServer(server: NetServer): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) {
+      resolve();
+      return;
+    }
+    server.close(() => resolve());
+  });
+}

@@ -1,0 +1,392 @@
+// The HTTP adapter over real sockets: default headers, OPTIONS, CORS, HEAD, bodyless statuses, delays,
+// handler failures and raw UTF-8 request lines.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { dispatch, type Outcome } from '../../src/dispatch/dispatch.js';
+import { finalize } from '../../src/dispatch/finalize.js';
+import type { RequestSnapshot } from '../../src/model/request.js';
+import type { Workspace } from '../../src/model/workspace.js';
+import { createFsSource } from '../../src/node/fs-source.js';
+import { RotationState } from '../../src/routing/rotation.js';
+import {
+  delay,
+  header,
+  makeWorkspace,
+  parseResponses,
+  rawExchange,
+  send,
+  startTestServer,
+  tempDir,
+  type SimpleResponse,
+  type TestServer,
+} from './server-harness.js';
+
+const HELLO = '{"b":1,  "a":2}\n';
+const CAFE = '{"cafe":true}';
+
+const dir = tempDir();
+before(() => {
+  writeFileSync(join(dir.path, 'hello.json'), HELLO);
+  writeFileSync(join(dir.path, 'café.json'), CAFE);
+});
+after(() => dir.cleanup());
+
+/** Our headers: Node's own framing ones (date, connection, keep-alive) set aside. */
+function ours(r: { headers: readonly (readonly [string, string])[] }): [string, string][] {
+  return r.headers.filter(([k]) => k !== 'date' && k !== 'connection' && k !== 'keep-alive').map(([k, v]) => [k, v]);
+}
+
+const DEFAULTS: [string, string][] = [
+  ['access-control-allow-headers', '*'],
+  ['access-control-allow-methods', 'GET, POST, PUT, DELETE, OPTIONS'],
+  ['access-control-max-age', '86400'],
+  ['cache-control', 'no-store'],
+  ['x-content-type-options', 'nosniff'],
+];
+const STAR: [string, string][] = [
+  ['access-control-allow-origin', '*'],
+  ['vary', '*'],
+];
+
+describe('real pipeline (zero-config over a fallback directory)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer(makeWorkspace({ fallbackDir: dir.path, corsAllowCredentialsOrigins: ['https://app.example.com'] }));
+  });
+  after(() => server.close());
+
+  test('a miss: 404, empty body, the default header set', async () => {
+    const r = await send(server.port, { path: '/nothing' });
+    assert.equal(r.status, 404);
+    assert.equal(r.body.length, 0);
+    assert.deepEqual(ours(r), [...DEFAULTS, ...STAR, ['content-length', '0']]);
+    assert.ok(header(r, 'date'));
+  });
+
+  test('a file: 200, bytes as written, application/json, exact content-length', async () => {
+    const r = await send(server.port, { path: '/hello' });
+    assert.equal(r.status, 200);
+    assert.equal(r.body.toString('utf8'), HELLO);
+    assert.deepEqual(ours(r), [
+      ...DEFAULTS,
+      ...STAR,
+      ['content-type', 'application/json'],
+      ['content-length', String(Buffer.byteLength(HELLO))],
+    ]);
+  });
+
+  test('OPTIONS: 204 with the CORS headers, no body, no content-length, no content-type', async () => {
+    const res = await rawExchange(server.port, 'OPTIONS /anything/at/all HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const [r, ...rest] = parseResponses(res.text);
+    assert.equal(rest.length, 0);
+    assert.ok(r);
+    assert.equal(r.status, 204);
+    assert.equal(res.text.slice(res.text.indexOf('\r\n\r\n') + 4), '');
+    assert.deepEqual(ours(r), [...DEFAULTS, ...STAR]);
+  });
+
+  test('HEAD: the GET headers (content-length included) and no body', async () => {
+    const res = await rawExchange(server.port, 'HEAD /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const [r] = parseResponses(res.text, true);
+    assert.ok(r);
+    assert.equal(r.status, 200);
+    assert.equal(header(r, 'content-length'), String(Buffer.byteLength(HELLO)));
+    assert.equal(header(r, 'content-type'), 'application/json');
+    assert.equal(res.text.slice(res.text.indexOf('\r\n\r\n') + 4), '');
+  });
+
+  test('CORS rows (reference §2.2)', async () => {
+    const cases: { name: string; headers: Record<string, string>; origin: string; vary: string; credentials?: string }[] = [
+      { name: 'no credentials, no origin', headers: {}, origin: '*', vary: '*' },
+      { name: 'origin without credentials', headers: { Origin: 'http://localhost:5173' }, origin: '*', vary: '*' },
+      {
+        name: 'cookie from localhost',
+        headers: { Cookie: 'a=1', Origin: 'http://localhost:5173' },
+        origin: 'http://localhost:5173',
+        vary: 'Origin',
+        credentials: 'true',
+      },
+      {
+        name: 'authorization from 127.0.0.1',
+        headers: { Authorization: 'Bearer x', Origin: 'http://127.0.0.1:8080' },
+        origin: 'http://127.0.0.1:8080',
+        vary: 'Origin',
+        credentials: 'true',
+      },
+      { name: 'localhost without port', headers: { Cookie: 'a', Origin: 'http://localhost' }, origin: 'http://localhost', vary: 'Origin', credentials: 'true' },
+      { name: 'evil origin', headers: { Cookie: 'a', Origin: 'https://evil.example' }, origin: '*', vary: '*' },
+      { name: 'localhost look-alike', headers: { Cookie: 'a', Origin: 'http://localhost.evil.example' }, origin: '*', vary: '*' },
+      { name: 'https localhost', headers: { Cookie: 'a', Origin: 'https://localhost:3000' }, origin: '*', vary: '*' },
+      { name: 'credentials without origin', headers: { Authorization: 'x' }, origin: '*', vary: '*' },
+      {
+        name: 'configured origin',
+        headers: { Cookie: 'a', Origin: 'https://app.example.com' },
+        origin: 'https://app.example.com',
+        vary: 'Origin',
+        credentials: 'true',
+      },
+      { name: 'unlisted origin', headers: { Authorization: 'x', Origin: 'https://other.example.com' }, origin: '*', vary: '*' },
+    ];
+    for (const c of cases) {
+      for (const method of ['GET', 'OPTIONS']) {
+        const r = await send(server.port, { method, path: '/cors', headers: c.headers });
+        const label = `${c.name} (${method})`;
+        assert.equal(header(r, 'access-control-allow-origin'), c.origin, label);
+        assert.equal(header(r, 'vary'), c.vary, label);
+        assert.equal(header(r, 'access-control-allow-credentials'), c.credentials, label);
+      }
+    }
+  });
+
+  test('raw UTF-8 bytes in the request line reach the file, like the percent-encoded form', async () => {
+    const rawLine = Buffer.concat([Buffer.from('GET /'), Buffer.from('café', 'utf8'), Buffer.from(' HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')]);
+    const raw = await rawExchange(server.port, rawLine);
+    const [r] = parseResponses(raw.text);
+    assert.ok(r, raw.text);
+    assert.equal(r.status, 200);
+    assert.equal(r.body, CAFE);
+    const encoded = await send(server.port, { path: '/caf%C3%A9' });
+    assert.equal(encoded.status, 200);
+    assert.equal(encoded.body.toString(), CAFE);
+  });
+
+  test('raw UTF-8 works pipelined and on a kept-alive connection', async () => {
+    const bad = (p: string): Buffer => Buffer.concat([Buffer.from('GET /'), Buffer.from(p, 'utf8'), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]);
+    // a normal request, then the UTF-8 one, then another normal one, all in one packet
+    const pipelined = Buffer.concat([Buffer.from('GET /hello HTTP/1.1\r\nHost: x\r\n\r\n'), bad('café'), Buffer.from('GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n')]);
+    const r1 = await rawExchange(server.port, pipelined, { responses: 3 });
+    assert.deepEqual(
+      parseResponses(r1.text).map((r) => [r.status, r.body]),
+      [
+        [200, HELLO],
+        [200, CAFE],
+        [404, ''],
+      ],
+    );
+    // the UTF-8 request in a later packet on the same connection, and again after that
+    const { connect } = await import('node:net');
+    const text = await new Promise<string>((resolve, reject) => {
+      let got = '';
+      const s = connect(server.port, '127.0.0.1', () => s.write('GET /hello HTTP/1.1\r\nHost: x\r\n\r\n'));
+      let step = 0;
+      s.on('data', (d: Buffer) => {
+        got += d.toString('latin1');
+        const n = parseResponses(got).length;
+        if (n === 1 && step === 0) {
+          step = 1;
+          s.write(bad('CAFÉ'));
+        } else if (n === 2 && step === 1) {
+          step = 2;
+          s.write(bad('café'));
+        } else if (n === 3) {
+          s.end();
+          resolve(got);
+        }
+      });
+      s.on('error', reject);
+      setTimeout(() => reject(new Error('timed out: ' + got)), 3000).unref();
+    });
+    assert.deepEqual(
+      parseResponses(text).map((r) => [r.status, r.body]),
+      [
+        [200, HELLO],
+        [200, CAFE],
+        [200, CAFE],
+      ],
+    );
+  });
+
+  test('a declared-JSON body that does not parse: 400; the server goes on', async () => {
+    const r = await send(server.port, { method: 'POST', path: '/x', headers: { 'content-type': 'application/json' }, body: '{bad' });
+    assert.equal(r.status, 400);
+    assert.equal(header(r, 'content-type'), 'text/plain; charset=utf-8');
+    const ok = await send(server.port, { path: '/hello' });
+    assert.equal(ok.status, 200);
+  });
+
+  test('HTTP versions other than 1.x are refused with 505 (plain-text HTTP/2 and HTTP/0.9)', async () => {
+    for (const line of ['GET / HTTP/2.0\r\nHost: x\r\n\r\n', 'GET /\r\n\r\n']) {
+      const res = await rawExchange(server.port, line);
+      const statuses = parseResponses(res.text).map((r) => r.status);
+      assert.deepEqual(statuses, [505], JSON.stringify(line));
+    }
+  });
+});
+
+/** A dispatch stand-in: answers by path, for statuses and stages the real rule engine would need a rule set for. */
+function scripted(ws: Workspace): (w: Workspace, req: RequestSnapshot) => Promise<Outcome> {
+  const enc = new TextEncoder();
+  return async (_w, req) => {
+    const [, what, arg] = req.path.split('/');
+    const body = (text: string): Uint8Array => enc.encode(text);
+    switch (what) {
+      case 'status':
+        return {
+          answer: finalize({ status: Number(arg), body: body('some text'), contentType: 'text/plain; charset=utf-8', headers: [], delayMs: 0 }, req, ws.cors),
+          stage: { kind: 'rule_set', ruleSetIndex: 0, ruleIndex: 0 },
+        };
+      case 'slow':
+        return {
+          answer: finalize({ status: 200, body: body('slow'), headers: [], delayMs: Number(arg) }, req, ws.cors),
+          stage: { kind: 'rule_set', ruleSetIndex: 0, ruleIndex: 1 },
+        };
+      case 'boom':
+        throw new Error('boom');
+      case 'bad-header':
+        return {
+          answer: finalize(
+            {
+              status: 200,
+              body: body('x'),
+              headers: [
+                ['x-a', 'line\nbreak'],
+                ['bad name', 'v'],
+                ['x-ok', 'fine'],
+              ],
+              delayMs: 0,
+            },
+            req,
+            ws.cors,
+          ),
+          stage: { kind: 'rule_set', ruleSetIndex: 0, ruleIndex: 2 },
+        };
+      case 'echo':
+        return {
+          answer: finalize({ status: 200, body: body(`${req.method} ${req.path}`), headers: [], delayMs: 0 }, req, ws.cors),
+          stage: { kind: 'miss' },
+        };
+      default:
+        return dispatch(ws, req, { files: createFsSource(), rotation: new RotationState(), random: Math.random, log: () => {} });
+    }
+  };
+}
+
+describe('scripted answers', () => {
+  let server: TestServer;
+  before(async () => {
+    const ws = makeWorkspace({ fallbackDir: dir.path });
+    server = await startTestServer(ws, { dispatch: scripted(ws) });
+  });
+  after(() => server.close());
+
+  test('204 and 304: no body, no content-length, no content-type; the connection stays usable', async () => {
+    for (const status of [204, 304]) {
+      const res = await rawExchange(server.port, `GET /status/${status} HTTP/1.1\r\nHost: x\r\n\r\nGET /echo HTTP/1.1\r\nHost: x\r\n\r\n`, { responses: 2 });
+      const [a, b] = parseResponses(res.text);
+      assert.ok(a && b, res.text);
+      assert.equal(a.status, status);
+      assert.equal(header(a, 'content-length'), undefined);
+      assert.equal(header(a, 'content-type'), undefined);
+      assert.equal(header(a, 'transfer-encoding'), undefined);
+      assert.equal(b.status, 200);
+      assert.equal(b.body, 'GET /echo');
+    }
+  });
+
+  test('other statuses carry their body', async () => {
+    for (const status of [201, 301, 400, 401, 403, 404, 429, 500, 503]) {
+      const r = await send(server.port, { path: `/status/${status}` });
+      assert.equal(r.status, status);
+      assert.equal(r.body.toString(), 'some text');
+    }
+  });
+
+  test('a delay is a timer: other requests are answered meanwhile', async () => {
+    const started = Date.now();
+    const slow = send(server.port, { path: '/slow/400' });
+    await delay(50);
+    const quick = await send(server.port, { path: '/echo' });
+    const quickAt = Date.now() - started;
+    const r = await slow;
+    const slowAt = Date.now() - started;
+    assert.equal(quick.status, 200);
+    assert.equal(r.status, 200);
+    assert.ok(quickAt < 300, `quick answered after ${quickAt} ms`);
+    assert.ok(slowAt >= 390, `slow answered after ${slowAt} ms`);
+  });
+
+  test('a failing handler answers 500 once, is logged, and the server keeps answering', async () => {
+    const r = await send(server.port, { path: '/boom' });
+    assert.equal(r.status, 500);
+    assert.equal(r.body.toString(), 'internal server error');
+    assert.equal(header(r, 'content-type'), 'text/plain; charset=utf-8');
+    assert.ok(server.logs.includes('request handling failed: boom'), server.logs.join('\n'));
+    const again = await send(server.port, { path: '/echo' });
+    assert.equal(again.status, 200);
+  });
+
+  test('an invalid header value is sent empty and an invalid name dropped, each with a console line', async () => {
+    const r: SimpleResponse = await send(server.port, { path: '/bad-header' });
+    assert.equal(r.status, 200);
+    assert.equal(header(r, 'x-a'), '');
+    assert.equal(header(r, 'bad name'), undefined);
+    assert.equal(header(r, 'x-ok'), 'fine');
+    assert.ok(server.logs.some((l) => l.includes('header key = x-a')));
+    assert.ok(server.logs.some((l) => l.includes('header key: bad name')));
+  });
+
+  test('methods beyond the four reach dispatch (PATCH, TRACE); HEAD gets no body', async () => {
+    for (const method of ['PATCH', 'TRACE', 'DELETE', 'PUT']) {
+      const r = await send(server.port, { method, path: '/echo' });
+      assert.equal(r.body.toString(), `${method} /echo`, method);
+    }
+    const head = await rawExchange(server.port, 'HEAD /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const [h] = parseResponses(head.text, true);
+    assert.ok(h);
+    assert.equal(header(h, 'content-length'), String('HEAD /echo'.length));
+    assert.equal(head.text.slice(head.text.indexOf('\r\n\r\n') + 4), '');
+  });
+});
+
+describe('connections', () => {
+  test('several requests on one kept-alive connection', async () => {
+    const server = await startTestServer(makeWorkspace({ fallbackDir: dir.path }));
+    try {
+      const req = 'GET /hello HTTP/1.1\r\nHost: x\r\n\r\n';
+      const r = await rawExchange(server.port, req + req + req, { responses: 3 });
+      assert.deepEqual(
+        parseResponses(r.text).map((x) => x.status),
+        [200, 200, 200],
+      );
+      assert.equal(r.ended, 'enough');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('plain HTTP connections over the bound queue until one closes', async () => {
+    const server = await startTestServer(makeWorkspace({ fallbackDir: dir.path }), { plainMaxConnections: 1 });
+    const { connect } = await import('node:net');
+    const holder = connect(server.port, '127.0.0.1');
+    holder.on('error', () => {});
+    try {
+      await new Promise((r) => holder.once('connect', r));
+      const started = Date.now();
+      const pending = send(server.port, { path: '/hello' });
+      setTimeout(() => holder.destroy(), 300);
+      const r = await pending;
+      const took = Date.now() - started;
+      assert.equal(r.status, 200);
+      assert.ok(took >= 250, `answered after ${took} ms`);
+    } finally {
+      holder.destroy();
+      await server.close();
+    }
+  });
+
+  test('close() does not wait for a pending response delay', async () => {
+    const ws = makeWorkspace({ fallbackDir: dir.path });
+    const server = await startTestServer(ws, { dispatch: scripted(ws) });
+    const pending = send(server.port, { path: '/slow/5000' }).then(
+      () => 'answered',
+      () => 'dropped',
+    );
+    await delay(100);
+    const started = Date.now();
+    await server.close();
+    assert.ok(Date.now() - started < 1000, 'close() returned promptly');
+    assert.equal(await pending, 'dropped');
+  });
+});
