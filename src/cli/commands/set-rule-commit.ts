@@ -1,0 +1,209 @@
+// Reading the files `set rule` edits, and writing them back safely.
+//
+// Each new text is staged first: a temp file in the target's own folder (so the final rename never
+// crosses file systems), written, fsynced, given the old file's mode. Only when every file is staged is
+// each target re-read and compared byte for byte with what was read at the start; any difference is a
+// conflict and nothing is replaced. Then each temp file is renamed over its target (an existing file) or
+// hard-linked into place (a new file, so a file someone created meanwhile is never overwritten), and the
+// folder is fsynced. A reader, or a crash at any moment, sees the old file or the new one, whole; a crash
+// can leave a stray `.<name>.<pid>.<random>.tmp` beside it, nothing worse.
+// The rule set is written before the config, so a config never lists a rule set that is not there yet.
+import { randomBytes } from 'node:crypto';
+import { chmod, link, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Failure } from '../report.js';
+
+export interface Snapshot {
+  readonly abs: string;
+  readonly shown: string;
+  /** undefined when the file does not exist (or could not be read: see problem) */
+  readonly text?: string;
+  /** the exact bytes read; undefined when the file does not exist */
+  readonly bytes?: Uint8Array;
+  /** a UTF-8 byte order mark was dropped from `text` and is written back */
+  readonly bom: boolean;
+  /** permission bits of the existing file */
+  readonly mode?: number;
+  /** why the file could not be read */
+  readonly problem?: string;
+}
+
+/** Mode of files `set rule` creates (before the umask). */
+export const NEW_FILE_MODE = 0o644;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const BOM = '\uFEFF';
+
+function codeOf(e: unknown): string | undefined {
+  return typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined;
+}
+
+const REASONS: Readonly<Record<string, string>> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'it is a directory',
+  ENOENT: 'its folder does not exist',
+  ENOTDIR: 'a part of its path is not a folder',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+};
+
+function reasonOf(e: unknown): string {
+  const code = codeOf(e);
+  return (code !== undefined ? REASONS[code] : undefined) ?? (e instanceof Error ? e.message : String(e));
+}
+
+async function readBytes(abs: string): Promise<Uint8Array | undefined> {
+  try {
+    return await readFile(abs);
+  } catch (e) {
+    const code = codeOf(e);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw e;
+  }
+}
+
+export async function readSnapshot(abs: string, shown: string): Promise<Snapshot> {
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = await readBytes(abs);
+  } catch (e) {
+    return { abs, shown, bom: false, problem: reasonOf(e) };
+  }
+  if (bytes === undefined) return { abs, shown, bom: false };
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return { abs, shown, bom: false, problem: 'it is not valid UTF-8' };
+  }
+  const bom = text.startsWith(BOM);
+  let mode: number | undefined;
+  try {
+    mode = (await stat(abs)).mode & 0o7777;
+  } catch {
+    mode = undefined;
+  }
+  return { abs, shown, text: bom ? text.slice(1) : text, bytes, bom, ...(mode === undefined ? {} : { mode }) };
+}
+
+export interface PendingWrite {
+  readonly snapshot: Snapshot;
+  readonly after: string;
+}
+
+interface Staged {
+  readonly snapshot: Snapshot;
+  /** the real path written (symlinks resolved, so a link keeps pointing at the edited file) */
+  readonly target: string;
+  readonly temp: string;
+}
+
+const conflict = (shown: string): Failure => ({
+  kind: 'conflict',
+  message: `\`${shown}\` changed on disk while set rule was working; nothing was written (run it again to edit the new content)`,
+});
+const ioFailure = (shown: string, e: unknown, partial: readonly string[]): Failure => ({
+  kind: 'io',
+  message:
+    `cannot write \`${shown}\`: ${reasonOf(e)}` +
+    (partial.length === 0 ? '; nothing was written' : `; already written: ${partial.map((p) => '`' + p + '`').join(', ')}`),
+});
+
+function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+}
+
+async function targetOf(s: Snapshot): Promise<string> {
+  if (s.bytes !== undefined) return realpath(s.abs);
+  return join(await realpath(dirname(s.abs)), basename(s.abs));
+}
+
+async function stage(w: PendingWrite): Promise<Staged> {
+  const target = await targetOf(w.snapshot);
+  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const fh = await open(temp, 'wx', w.snapshot.mode ?? NEW_FILE_MODE);
+  try {
+    await fh.writeFile((w.snapshot.bom ? BOM : '') + w.after, 'utf8');
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  if (w.snapshot.mode !== undefined) await chmod(temp, w.snapshot.mode);
+  return { snapshot: w.snapshot, target, temp };
+}
+
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const fh = await open(dir, 'r');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    // not every platform can fsync a directory; the rename is still atomic
+  }
+}
+
+/** Put a staged file in place; false when a file appeared where none was (a conflict). */
+async function install(s: Staged): Promise<boolean> {
+  if (s.snapshot.bytes !== undefined) {
+    await rename(s.temp, s.target);
+  } else {
+    try {
+      await link(s.temp, s.target);
+    } catch (e) {
+      const code = codeOf(e);
+      if (code === 'EEXIST') return false;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw e;
+      // no hard links here: check, then rename (a narrower guarantee, but still never a partial file)
+      if ((await readBytes(s.target)) !== undefined) return false;
+      await rename(s.temp, s.target);
+    }
+  }
+  await syncDir(dirname(s.target));
+  return true;
+}
+
+/**
+ * Write every file or none (short of an I/O error between two renames, which is reported naming what was
+ * already written). Returns a Failure (kind conflict or io) or undefined on success.
+ */
+export async function commitFiles(writes: readonly PendingWrite[], pauseMs = 0): Promise<Failure | undefined> {
+  const staged: Staged[] = [];
+  const written: string[] = [];
+  try {
+    for (const w of writes) {
+      try {
+        staged.push(await stage(w));
+      } catch (e) {
+        return ioFailure(w.snapshot.shown, e, written);
+      }
+    }
+    // Test hook (MOCK_TEST_PAUSE_BEFORE_COMMIT_MS): widen the window in which another writer may strike.
+    if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
+    for (const s of staged) {
+      let now: Uint8Array | undefined;
+      try {
+        now = await readBytes(s.target);
+      } catch (e) {
+        return ioFailure(s.snapshot.shown, e, written);
+      }
+      if (!sameBytes(now, s.snapshot.bytes)) return conflict(s.snapshot.shown);
+    }
+    for (const s of staged) {
+      try {
+        if (!(await install(s))) return conflict(s.snapshot.shown);
+      } catch (e) {
+        return ioFailure(s.snapshot.shown, e, written);
+      }
+      written.push(s.snapshot.shown);
+    }
+    return undefined;
+  } finally {
+    await Promise.all(staged.map((s) => unlink(s.temp).catch(() => undefined)));
+  }
+}

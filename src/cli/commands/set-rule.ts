@@ -1,0 +1,245 @@
+// `mock set rule`: add a rule (appended, so addresses stay stable) or change one (`--rule <n>`, 0-based)
+// in a rule-set file, keeping every comment and all formatting; a fresh directory gets a minimal config
+// and rule set. The edit itself is planned purely (config/edit/set-rule.ts); this file does the I/O:
+// reading, checking that the edited files still load (the loader's own decoders), and writing each file
+// atomically (temp file in the same folder, fsync, rename) after checking nobody changed it meanwhile.
+// Exit 0 applied (or would apply, --dry-run), 2 bad invocation / config not loadable / refused edit,
+// 1 the rule was addressed but saving failed (conflict, I/O error).
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import type { SetRuleArgs } from '../../config/edit/plan-types.js';
+import { checkArgs, planSetRule, type SetRulePlan } from '../../config/edit/set-rule.js';
+import { isWithin, pathKind, respondFileStatus } from '../../config/read.js';
+import type { RespondFileStatus } from '../../config/respond-files.js';
+import { decodeRootConfig } from '../../config/root-config.js';
+import { checkRuleSetFiles, decodeRuleSetDraft, settleRuleSet, type RuleSetContext } from '../../config/rule-set.js';
+import { ROOT_CONFIG_FILE, RULE_SET_FILE } from '../../model/config.js';
+import type { Diagnostic } from '../../model/diagnostic.js';
+import { DEFAULT_STRATEGY, type Strategy } from '../../model/strategy.js';
+import { err, ok, type Result } from '../../shared/result.js';
+import { findMetaFlag, parseArgs } from '../args.js';
+import { successEnvelope } from '../envelope.js';
+import type { Io } from '../io.js';
+import { setRuleResult, setRuleText, type SetRuleView } from '../render/set.js';
+import { reportFailure, reportUsage, type Failure } from '../report.js';
+import { commitFiles, readSnapshot, type Snapshot } from './set-rule-commit.js';
+import { FLAGS, PREFIX, readFlags, type SetRuleFlags } from './set-rule-flags.js';
+
+const SET_PREFIX = 'mock set';
+
+export const SET_RULE_USAGE =
+  'mock set rule [-c <config>] [--rule-set <path>] [--rule <n>] [--path <url_path>] [--method <METHOD>] [-H "Name: value"]... [--status <code>] [--json <value> | --text <value> | --file <path>] [--delay <ms>] [--dry-run] [--format text|json] [--allow-outside]';
+
+export const SET_RULE_HELP = `mock set rule [-c <config>] [--rule-set <path>] [--rule <n>] \\
+  [--path <url_path>] [--method <METHOD>] [-H "Name: value"]... \\
+  [--status <code>] [--json <value> | --text <value> | --file <path>] \\
+  [--delay <ms>] [--dry-run] [--format text|json] [--allow-outside]
+
+Adds a rule (default), or changes an existing one when --rule is
+given, and writes it to the rule-set file - keeping that file's
+comments and formatting. A new rule is appended at the end of the
+file, so existing rule numbers never move. Neither the root config nor
+the rule-set file need to exist yet; a fresh directory gets a minimal
+starting pair of files.
+
+Addressing is by (rule-set file, 0-based rule index) - never a
+process-local id - so matched.rule_set_file and matched.rule_index from
+'mock get --format json' can be passed to --rule-set/--rule unmodified.
+
+  --config, -c <path>   The root config to edit (default: ./mock.toml, created if absent)
+  --rule-set <path>     The rule-set file to add to or edit within, relative to the current directory (default: ./mock-rule-set.toml, created if absent)
+  --rule <n>            Edit the existing rule at this 0-based index, instead of adding a new one
+  --path <url_path>     The rule's url_path condition (an exact match)
+  --method <METHOD>     The rule's method condition: GET, POST, PUT or DELETE (any case)
+  --header, -H "Name: value"  Add a header condition (op equal); repeatable. With --rule, layers onto the existing rule's conditions rather than replacing them
+  --status <code>       The response status code (100-999)
+  --json <value>        The response body, as JSON (validated). Writes respond.json, served as application/json
+  --text <value>        The response body, as plain text
+  --file <path>         The response body, served from a file (a path relative to the current directory)
+  --delay <ms>          Delay the response by this many milliseconds
+  --dry-run             Show what would change, as a diff, without writing anything
+  --format text|json    text (default): human-readable. json: the response envelope
+  --allow-outside       Permit --rule-set to resolve outside the config directory
+
+--json, --text and --file are mutually exclusive; with --rule, the one
+given replaces whichever body the rule had. Flags not given leave that
+part of the rule as it was. An edit that would leave a file that does
+not load (for example --file naming a missing file) is refused.
+
+A file changed on disk while set rule was working fails the save with
+error.kind "conflict", rather than overwriting it. Files are replaced
+atomically: a reader sees the old file or the new one, never a mix.
+
+Exit codes: 0 applied (or, under --dry-run, would apply), 1 the rule was addressed but saving failed (conflict or I/O error), 2 a bad invocation, the config couldn't be loaded, or the edit was refused.
+`;
+
+/** Milliseconds to wait between staging the new files and the conflict check; for tests only. */
+export const PAUSE_ENV = 'MOCK_TEST_PAUSE_BEFORE_COMMIT_MS';
+
+export async function run(argv: readonly string[], io: Io): Promise<number> {
+  if (findMetaFlag(argv) === 'help') {
+    io.out(SET_RULE_HELP);
+    return 0;
+  }
+  const target = argv[0];
+  if (target === undefined || target.startsWith('-')) return reportUsage(io, `${SET_PREFIX}: missing required subcommand`, SET_RULE_USAGE);
+  if (target !== 'rule') return reportUsage(io, `${SET_PREFIX}: unknown target '${target}' (only 'rule' is supported)`, SET_RULE_USAGE);
+  const parsed = parseArgs(argv.slice(1), FLAGS, { prefix: PREFIX, root: false });
+  if (!parsed.ok) return reportUsage(io, parsed.error, SET_RULE_USAGE);
+  const flags = readFlags(parsed.value);
+  if (!flags.ok) return reportUsage(io, `${PREFIX}: ${flags.error}`, SET_RULE_USAGE);
+  const combo = checkArgs({ ...flags.value.args, ...(flags.value.body === undefined ? {} : { body: { kind: 'text', value: '' } }) });
+  if (combo !== undefined) return reportUsage(io, `${PREFIX}: ${combo.message}`, SET_RULE_USAGE);
+  const outcome = await setRule(flags.value, io);
+  if (!outcome.ok) return reportFailure(io, PREFIX, flags.value.format, outcome.error);
+  io.out(flags.value.format === 'json' ? successEnvelope(io.version(), setRuleResult(outcome.value)) : setRuleText(outcome.value));
+  return 0;
+}
+
+// --- the command -----------------------------------------------------------------------------------------
+
+const BT = '`';
+const q = (s: string): string => BT + s + BT;
+
+const MESSAGES = {
+  outside: (given: string) => `--rule-set ${q(given)} resolves outside the config directory; pass --allow-outside to permit this`,
+  sameFile: (given: string) => `--rule-set ${q(given)} names the root config itself`,
+  unreadable: (shown: string, reason: string) => `cannot read ${q(shown)}: ${reason}`,
+  configInvalid: (shown: string) => `the root config ${q(shown)} does not load; fix it first (nothing was written)`,
+  editedConfigInvalid: (shown: string) => `the edited root config ${q(shown)} would not load; nothing was written`,
+  ruleSetInvalid: (shown: string) => `the rule set ${q(shown)} does not load, before or after this edit; nothing was written`,
+  editRefused: (shown: string) => `refused: the edit would leave ${q(shown)} unable to load; nothing was written`,
+} as const;
+
+async function setRule(flags: SetRuleFlags, io: Io): Promise<Result<SetRuleView, Failure>> {
+  const cwd = io.cwd;
+  const configShown = flags.config ?? `./${ROOT_CONFIG_FILE}`;
+  const ruleSetShown = flags.ruleSet ?? `./${RULE_SET_FILE}`;
+  const configAbs = resolve(cwd, configShown);
+  const ruleSetAbs = resolve(cwd, ruleSetShown);
+  const configDir = dirname(configAbs);
+  if (ruleSetAbs === configAbs) return err({ kind: 'usage', message: MESSAGES.sameFile(ruleSetShown) });
+  if (!flags.allowOutside && !isWithin(configDir, ruleSetAbs)) return err({ kind: 'usage', message: MESSAGES.outside(ruleSetShown) });
+
+  const [configSnap, ruleSetSnap] = await Promise.all([readSnapshot(configAbs, configShown), readSnapshot(ruleSetAbs, ruleSetShown)]);
+  for (const s of [configSnap, ruleSetSnap]) {
+    if (s.problem !== undefined) return err({ kind: 'config_unreadable', message: MESSAGES.unreadable(s.shown, s.problem) });
+  }
+
+  // the root config as it is: it must load, and it says which strategy rule sets inherit
+  let strategy: Strategy = DEFAULT_STRATEGY;
+  let listedIndex = -1;
+  if (configSnap.text !== undefined) {
+    const root = decodeRootConfig(configSnap.text, configAbs, cwd);
+    const errors = errorsOf(root.decode.diagnostics);
+    if (errors.length > 0) return err({ kind: 'config_invalid', message: MESSAGES.configInvalid(configShown), diagnostics: errors });
+    strategy = root.config.service.strategy;
+    listedIndex = root.ruleSets.findIndex((e) => e.path === ruleSetAbs);
+  }
+
+  // the rule set as it is: whether it loads now, and where respond.file_path resolves
+  const baseCtx = (index: number, entry: string): RuleSetContext => ({ index, entry, baseDir: configDir, defaultStrategy: strategy });
+  let respondDir = configDir;
+  let loadedBefore = true;
+  if (ruleSetSnap.text !== undefined) {
+    const before = await checkRuleSet(ruleSetSnap.text, ruleSetAbs, baseCtx(Math.max(0, listedIndex), ruleSetShown));
+    loadedBefore = before.errors.length === 0;
+    respondDir = before.respondDir ?? configDir;
+  }
+
+  const body = flags.body === undefined ? undefined : flags.body.kind === 'file' ? { kind: 'file_path' as const, value: fileEntry(cwd, respondDir, flags.body.path) } : flags.body;
+  const args: SetRuleArgs = { ...flags.args, ...(body === undefined ? {} : { body }) };
+  const planned = planSetRule(args, {
+    config: { abs: configAbs, shown: configShown, text: configSnap.text },
+    ruleSet: { abs: ruleSetAbs, shown: ruleSetShown, text: ruleSetSnap.text },
+  });
+  if (!planned.ok) return err(planned.error);
+  const plan = planned.value;
+
+  const refused = await checkPlan(plan, { configAbs, configShown, ruleSetAbs, ruleSetShown, cwd, loadedBefore, strategy, baseCtx });
+  if (refused !== undefined) return err(refused);
+
+  let changedFiles: string[] = [];
+  if (!flags.dryRun && plan.files.length > 0) {
+    const snaps = new Map<string, Snapshot>([
+      [configAbs, configSnap],
+      [ruleSetAbs, ruleSetSnap],
+    ]);
+    const failure = await commitFiles(
+      plan.files.map((f) => ({ snapshot: snaps.get(f.abs)!, after: f.after })),
+      pauseMs(),
+    );
+    if (failure !== undefined) return err(failure);
+    changedFiles = plan.files.map((f) => f.shown);
+  }
+  return ok({
+    dryRun: flags.dryRun,
+    ruleSet: ruleSetShown,
+    ruleIndex: plan.ruleIndex,
+    added: plan.added,
+    changes: plan.changes,
+    files: plan.files,
+    changedFiles,
+  });
+}
+
+interface CheckContext {
+  readonly configAbs: string;
+  readonly configShown: string;
+  readonly ruleSetAbs: string;
+  readonly ruleSetShown: string;
+  readonly cwd: string;
+  readonly loadedBefore: boolean;
+  readonly strategy: Strategy;
+  readonly baseCtx: (index: number, entry: string) => RuleSetContext;
+}
+
+/** Every file the plan writes must load with the loader's own decoders (respond files checked on disk). */
+async function checkPlan(plan: SetRulePlan, c: CheckContext): Promise<Failure | undefined> {
+  let strategy = c.strategy;
+  const config = plan.files.find((f) => f.abs === c.configAbs);
+  if (config !== undefined) {
+    const root = decodeRootConfig(config.after, c.configAbs, c.cwd);
+    const errors = errorsOf(root.decode.diagnostics);
+    if (errors.length > 0) return { kind: 'config_invalid', message: MESSAGES.editedConfigInvalid(c.configShown), diagnostics: errors };
+    strategy = root.config.service.strategy;
+  }
+  const ruleSet = plan.files.find((f) => f.abs === c.ruleSetAbs);
+  if (ruleSet === undefined) return undefined;
+  const ctx = { ...c.baseCtx(plan.ruleSetIndex, plan.ruleSetEntry), defaultStrategy: strategy };
+  const after = await checkRuleSet(ruleSet.after, c.ruleSetAbs, ctx);
+  if (after.errors.length === 0) return undefined;
+  return c.loadedBefore
+    ? { kind: 'usage', message: MESSAGES.editRefused(c.ruleSetShown), diagnostics: after.errors }
+    : { kind: 'config_invalid', message: MESSAGES.ruleSetInvalid(c.ruleSetShown), diagnostics: after.errors };
+}
+
+/** Decode a rule-set text as the loader does, with its respond files and respond_dir checked on disk. */
+async function checkRuleSet(text: string, file: string, ctx: RuleSetContext): Promise<{ errors: Diagnostic[]; respondDir?: string }> {
+  const draft = decodeRuleSetDraft(text, file, ctx);
+  const statuses = new Map<string, RespondFileStatus>();
+  const dirs = new Map<string, boolean>();
+  await Promise.all([
+    ...draft.fileRefs.map(async (r) => void statuses.set(r.path, await respondFileStatus(r.path))),
+    ...draft.dirRefs.map(async (r) => void dirs.set(r.path, (await pathKind(r.path)) === 'dir')),
+  ]);
+  checkRuleSetFiles(draft, { respondFile: (p) => statuses.get(p) ?? { kind: 'missing' }, isDir: (p) => dirs.get(p) ?? false });
+  const settled = settleRuleSet(draft);
+  const respondDir = draft.dirRefs.find((r) => r.keyPath.join('.') === 'prefix.respond_dir')?.path;
+  return { errors: settled.ok ? [] : errorsOf(settled.error), ...(respondDir === undefined ? {} : { respondDir }) };
+}
+
+function errorsOf(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return diagnostics.filter((d) => d.severity === 'error');
+}
+
+/** --file is given relative to the current directory; respond.file_path is relative to the respond folder. */
+function fileEntry(cwd: string, respondDir: string, given: string): string {
+  if (isAbsolute(given)) return given;
+  return relative(respondDir, resolve(cwd, given)).split(sep).join('/');
+}
+
+function pauseMs(): number {
+  const raw = process.env[PAUSE_ENV];
+  const n = raw === undefined ? 0 : Number(raw);
+  return Number.isSafeInteger(n) && n > 0 ? Math.min(n, 60_000) : 0;
+}

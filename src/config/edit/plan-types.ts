@@ -1,0 +1,78 @@
+// The vocabulary of `set rule` planning: the flags as data, the files, the changes reported, the
+// failures, and every message the planner can give.
+import type { ErrorKind } from '../../model/errors.js';
+import type { Method } from '../../model/operators.js';
+
+export const BODY_KINDS = ['file_path', 'text', 'json'] as const;
+export type BodyKind = (typeof BODY_KINDS)[number];
+
+export interface HeaderArg {
+  /** lower-cased */
+  readonly name: string;
+  readonly value: string;
+}
+
+/** The flags of `set rule`, already validated one by one. */
+export interface SetRuleArgs {
+  /** 0-based; undefined = add a new rule */
+  readonly ruleIndex?: number;
+  readonly urlPath?: string;
+  readonly method?: Method;
+  readonly headers: readonly HeaderArg[];
+  readonly status?: number;
+  /** `value` is written as given (for file_path: already relative to the config's folder) */
+  readonly body?: { readonly kind: BodyKind; readonly value: string };
+  readonly delayMs?: number;
+}
+
+export interface FileState {
+  /** absolute */
+  readonly abs: string;
+  /** as shown to the user (cwd-relative) */
+  readonly shown: string;
+  /** undefined when the file does not exist */
+  readonly text: string | undefined;
+}
+
+export interface FileWrite {
+  readonly abs: string;
+  readonly shown: string;
+  /** undefined: the file is created */
+  readonly before: string | undefined;
+  readonly after: string;
+}
+
+export const CHANGE_KINDS = ['Added', 'Updated'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+export interface Change {
+  readonly kind: ChangeKind;
+  readonly summary: string;
+  readonly target: string;
+}
+
+export interface PlanFailure {
+  readonly kind: ErrorKind;
+  readonly message: string;
+}
+
+const BT = '`';
+const q = (s: string): string => BT + s + BT;
+
+/** Every message `set rule` planning can give, in one place. */
+export const SET_RULE_MESSAGES = {
+  nothingToChange: () =>
+    'nothing to change — give at least one of --path, --method, --status, --json/--text, --file, --delay or --header',
+  nothingToRespond: () => 'nothing to respond with — give at least one of --status, --json/--text or --file',
+  nothingToMatch: () => 'nothing to match on — give --path (and optionally --method or --header) for a new rule',
+  noSuchRule: (n: number) => `no such rule #${n} in this rule set`,
+  notListed: (shown: string) => `no such rule set ${q(shown)} — it is not in service.rule_sets`,
+  notListedNoConfig: (shown: string, config: string) =>
+    `no such rule set ${q(shown)} — there is no config at ${q(config)} to list it`,
+  syntax: (shown: string, line: number, column: number, message: string) =>
+    `${shown}:${line}:${column}: ${message}`,
+  rulesNotTables: (shown: string) =>
+    `${q(shown)} writes \`rules\` as something other than [[rules]] tables; set rule edits only [[rules]] tables`,
+  ruleSetsNotList: (shown: string) => `${q(shown)}: service.rule_sets must be an array of file paths`,
+  unsafe: (shown: string) => `cannot edit ${q(shown)} without disturbing the rest of the file; nothing was written`,
+} as const;
