@@ -1,0 +1,76 @@
+// `mock get <path>`: what the server would answer, from the config on disk, through the very dispatch()
+// the server calls (middleware, percent-decoding and query handling included). Delays are not applied.
+// Exit 0 for any answer (404 too), 2 for a bad invocation or an unloadable config; never 1.
+import { loadWorkspace } from '../../config/load.js';
+import { dispatch } from '../../dispatch/dispatch.js';
+import { snapshotFrom } from '../../dispatch/snapshot.js';
+import { createFsSource } from '../../node/fs-source.js';
+import { RotationState } from '../../routing/rotation.js';
+import { type FlagSpec, flagValue, hasFlag, parseArgs, parseFormat } from '../args.js';
+import { successEnvelope } from '../envelope.js';
+import { GET_USAGE } from '../help.js';
+import type { Io } from '../io.js';
+import { configDisplay, entryDisplay } from '../paths.js';
+import { getResult, getText } from '../render/get.js';
+import type { ShownPaths } from '../render/why.js';
+import { reportFailure, reportUsage } from '../report.js';
+import { REQUEST_FLAGS, requestFromFlags } from '../request.js';
+
+const PREFIX = 'mock get';
+
+const FLAGS: readonly FlagSpec[] = [
+  { long: 'config', short: 'c', takesValue: true, path: true },
+  ...REQUEST_FLAGS,
+  { long: 'why', takesValue: false },
+  { long: 'format', takesValue: true },
+];
+
+export const ZERO_CONFIG_SOURCE = '(zero-config, no file)';
+
+export async function run(argv: readonly string[], io: Io): Promise<number> {
+  const parsed = parseArgs(argv, FLAGS, { prefix: PREFIX, root: false });
+  if (!parsed.ok) return reportUsage(io, parsed.error, GET_USAGE);
+  const args = parsed.value;
+  const format = parseFormat(args, PREFIX);
+  if (!format.ok) return reportUsage(io, format.error, GET_USAGE);
+  const [path, ...extra] = args.positionals;
+  if (path === undefined) return reportUsage(io, `${PREFIX}: missing required argument <path>`, GET_USAGE);
+  if (extra.length > 0) return reportUsage(io, `${PREFIX}: unexpected argument '${extra[0]}' (only one <path> is taken)`, GET_USAGE);
+  const raw = await requestFromFlags(args, path, io, PREFIX);
+  if (!raw.ok) return reportUsage(io, raw.error, GET_USAGE);
+
+  const configPath = flagValue(args, 'config');
+  const loaded = await loadWorkspace({ cwd: io.cwd, ...(configPath !== undefined ? { configPath } : {}) });
+  if (!loaded.ok) {
+    const f = loaded.error;
+    return reportFailure(io, PREFIX, format.value, { kind: f.kind, message: `failed to load config: ${f.message}`, diagnostics: f.diagnostics });
+  }
+  const ws = loaded.value;
+  const configShown = configDisplay(io.cwd, configPath, ws.configFile);
+  const shown: ShownPaths = {
+    ruleSet: (i) => {
+      const rs = ws.ruleSets[i];
+      return rs === undefined ? `#${i + 1}` : entryDisplay(configShown, rs.entry, rs.file);
+    },
+    middleware: (i) => {
+      const mw = ws.middlewares[i];
+      return mw === undefined ? `#${i + 1}` : entryDisplay(configShown, mw.entry, mw.file);
+    },
+  };
+
+  const req = snapshotFrom(raw.value);
+  const outcome = await dispatch(
+    ws,
+    req,
+    { files: createFsSource(), rotation: new RotationState(), random: Math.random, log: (line) => io.err(line + '\n') },
+    { explain: true },
+  );
+  const view = { outcome, ws, shown, method: req.method, path };
+  if (format.value === 'json') {
+    const source = { config: ws.configFile ?? ZERO_CONFIG_SOURCE, ruleSets: ws.ruleSets.map((rs) => rs.file) };
+    io.out(successEnvelope(io.version(), getResult(view, source)));
+  } else {
+    io.out(getText(view, hasFlag(args, 'why')));
+  }
+  return 0;
+}

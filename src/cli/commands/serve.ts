@@ -1,0 +1,91 @@
+// `mock` / `mock serve` (identical in every respect): load the workspace (./mock.toml when present, else
+// zero-config), bind every listener, print the startup lines, serve until SIGINT or SIGTERM (exit 0).
+// A config problem exits 2 before anything binds; a bind failure (port in use …) exits 1.
+// `--init` hands over to the init command instead.
+import { loadWorkspace } from '../../config/load.js';
+import { MockError } from '../../model/errors.js';
+import { type FlagSpec, flagValue, hasFlag, parsePort, parseArgs } from '../args.js';
+import { exitCodeFor } from '../envelope.js';
+import { ROOT_USAGE } from '../help.js';
+import type { Io } from '../io.js';
+import { configDisplay, entryDisplay } from '../paths.js';
+import { startupText } from '../render/startup.js';
+import { printDiagnostics, reportFailure, reportUsage } from '../report.js';
+
+const PREFIX = 'mock';
+
+export const SERVE_FLAGS: readonly FlagSpec[] = [
+  { long: 'config', short: 'c', takesValue: true, path: true },
+  { long: 'port', short: 'p', takesValue: true },
+  { long: 'dir', short: 'd', takesValue: true, path: true },
+  { long: 'init', takesValue: false },
+  { long: 'yes', takesValue: false },
+  { long: 'middleware', takesValue: false },
+];
+
+export async function run(argv: readonly string[], io: Io): Promise<number> {
+  const parsed = parseArgs(argv, SERVE_FLAGS, { prefix: PREFIX, root: true });
+  if (!parsed.ok) return reportUsage(io, parsed.error, ROOT_USAGE);
+  const args = parsed.value;
+  if (args.positionals.length > 0) return reportUsage(io, `${PREFIX}: unexpected argument '${args.positionals[0]}'`, ROOT_USAGE);
+
+  if (hasFlag(args, 'init')) {
+    const { runInit } = await import('./init.js');
+    return runInit({ yes: hasFlag(args, 'yes'), middleware: hasFlag(args, 'middleware') }, io);
+  }
+
+  const portText = flagValue(args, 'port');
+  const port = portText === undefined ? undefined : parsePort(portText);
+  if (portText !== undefined && port === undefined) {
+    return reportUsage(io, `${PREFIX}: invalid value for --port: '${portText}' (expected 0..65535)`, ROOT_USAGE);
+  }
+  const configPath = flagValue(args, 'config');
+  const dir = flagValue(args, 'dir');
+  const loaded = await loadWorkspace({
+    cwd: io.cwd,
+    ...(configPath !== undefined ? { configPath } : {}),
+    ...(dir !== undefined ? { dir } : {}),
+    ...(port !== undefined ? { port } : {}),
+  });
+  if (!loaded.ok) {
+    const f = loaded.error;
+    return reportFailure(io, PREFIX, 'text', { kind: f.kind, message: `failed to load config: ${f.message}`, diagnostics: f.diagnostics });
+  }
+  const ws = loaded.value;
+  printDiagnostics(io, ws.warnings);
+
+  const { startServer } = await import('../../server/start.js');
+  const log = (line: string): void => io.out(line + '\n');
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(ws, { log });
+  } catch (e) {
+    if (!(e instanceof MockError)) throw e;
+    return reportFailure(io, PREFIX, 'text', { kind: e.kind, message: e.message, diagnostics: e.diagnostics });
+  }
+
+  // listen for SIGINT / SIGTERM before announcing the port: a caller may signal as soon as it reads it
+  const shutdown = new Promise<void>((done) => io.onShutdown(done));
+  const configShown = configDisplay(io.cwd, configPath, ws.configFile);
+  io.out(
+    startupText(
+      ws,
+      {
+        config: configShown,
+        ruleSet: (i) => entryDisplay(configShown, ws.ruleSets[i]?.entry ?? '', ws.ruleSets[i]?.file ?? ''),
+        middleware: (i) => entryDisplay(configShown, ws.middlewares[i]?.entry ?? '', ws.middlewares[i]?.file ?? ''),
+        fallbackDir: ws.fallbackDir,
+      },
+      server.addresses,
+    ),
+  );
+
+  await shutdown;
+  try {
+    await server.close();
+  } catch (e) {
+    io.err(`${PREFIX}: error while closing: ${e instanceof Error ? e.message : String(e)}\n`);
+    return exitCodeFor('io');
+  }
+  return 0;
+}

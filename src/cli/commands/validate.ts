@@ -1,0 +1,87 @@
+// `mock validate`: load the whole workspace (root config, rule sets, response files, middleware scripts,
+// which the loader compiles) and parse the TLS cert and key, without binding a port.
+// Exit 0 clean, 1 warnings under --strict, 2 the config could not be loaded or a bad invocation.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadWorkspace } from '../../config/load.js';
+import { ROOT_CONFIG_FILE } from '../../model/config.js';
+import type { Diagnostic } from '../../model/diagnostic.js';
+import type { Workspace } from '../../model/workspace.js';
+import { type FlagSpec, flagValue, hasFlag, parseArgs, parseFormat } from '../args.js';
+import { errorEnvelope, exitCodeFor, successEnvelope } from '../envelope.js';
+import { VALIDATE_USAGE } from '../help.js';
+import type { Io } from '../io.js';
+import { passedLine, validateResult, type ValidateSummary } from '../render/validate.js';
+import { printDiagnostics, reportFailure, reportUsage } from '../report.js';
+
+const PREFIX = 'mock validate';
+const REMOVED_JSON = '--json was removed; use --format json instead, which emits the JSON envelope';
+
+const FLAGS: readonly FlagSpec[] = [
+  { long: 'config', short: 'c', takesValue: true, path: true },
+  { long: 'strict', takesValue: false },
+  { long: 'quiet', takesValue: false },
+  { long: 'format', takesValue: true },
+  { long: 'json', takesValue: false, hidden: true },
+];
+
+export async function run(argv: readonly string[], io: Io): Promise<number> {
+  const parsed = parseArgs(argv, FLAGS, { prefix: PREFIX, root: false });
+  if (!parsed.ok) return reportUsage(io, parsed.error, VALIDATE_USAGE);
+  const args = parsed.value;
+  const format = parseFormat(args, PREFIX);
+  if (!format.ok) return reportUsage(io, format.error, VALIDATE_USAGE);
+  if (hasFlag(args, 'json')) {
+    if (format.value === 'json') {
+      io.out(errorEnvelope(io.version(), 'usage', REMOVED_JSON));
+      return exitCodeFor('usage');
+    }
+    return reportUsage(io, `${PREFIX}: ${REMOVED_JSON}`, VALIDATE_USAGE);
+  }
+  if (args.positionals.length > 0) return reportUsage(io, `${PREFIX}: unexpected argument '${args.positionals[0]}'`, VALIDATE_USAGE);
+  let configPath = flagValue(args, 'config');
+  if (configPath === undefined) {
+    if (!existsSync(resolve(io.cwd, ROOT_CONFIG_FILE))) {
+      return reportUsage(io, `${PREFIX}: missing required flag --config / -c (there is no ./${ROOT_CONFIG_FILE} here)`, VALIDATE_USAGE);
+    }
+    configPath = `./${ROOT_CONFIG_FILE}`;
+  }
+
+  const loaded = await loadWorkspace({ configPath, cwd: io.cwd });
+  if (!loaded.ok) {
+    const f = loaded.error;
+    return reportFailure(io, PREFIX, format.value, { kind: f.kind, message: `failed to load config: ${f.message}`, diagnostics: f.diagnostics });
+  }
+  const ws = loaded.value;
+  const tlsProblem = await checkTls(ws);
+  if (tlsProblem !== undefined) {
+    return reportFailure(io, PREFIX, format.value, { kind: 'config_invalid', message: 'failed to load config: the TLS material does not load', diagnostics: [tlsProblem] });
+  }
+
+  const warnings = ws.warnings;
+  const summary: ValidateSummary = {
+    errors: 0,
+    warnings: warnings.length,
+    ruleSets: ws.ruleSets.length,
+    rules: ws.ruleSets.reduce((n, rs) => n + rs.rules.length, 0),
+  };
+  const strict = hasFlag(args, 'strict');
+  const failed = strict && warnings.length > 0;
+  if (format.value === 'json') {
+    io.out(successEnvelope(io.version(), validateResult(warnings, summary)));
+  } else {
+    if (failed || !hasFlag(args, 'quiet')) printDiagnostics(io, warnings);
+    if (failed) io.err(`${PREFIX}: ${warnings.length} warning(s), which fail under --strict\n`);
+    else if (!hasFlag(args, 'quiet')) io.out(passedLine(summary));
+  }
+  return failed ? 1 : 0;
+}
+
+/** Parses the cert and key when TLS is configured; the TLS code is loaded only then. */
+async function checkTls(ws: Workspace): Promise<Diagnostic | undefined> {
+  const tls = ws.config.listener.tls;
+  if (tls === undefined) return undefined;
+  const { loadTlsMaterial } = await import('../../node/tls-material.js');
+  const r = loadTlsMaterial(tls.cert, tls.key, tls.certEntry);
+  return r.ok ? undefined : r.error;
+}

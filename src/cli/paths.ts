@@ -1,0 +1,32 @@
+// How paths are shown. A rule set or script is shown as "<config dir as given>/<entry as written>", which
+// is a path relative to the current directory: `./mock-rule-set.toml` for ./mock.toml (auto-discovered or
+// given bare), `cfg/rs.toml` for `-c cfg/mock.toml`, absolute when either part is. `get` reports that same
+// string as matched.rule_set_file, and `set rule --rule-set` resolves it against the current directory.
+import { isAbsolute, posix, relative, sep } from 'node:path';
+
+/** The config path as the user gave it, or `./<relative>` for an auto-discovered one. */
+export function configDisplay(cwd: string, given: string | undefined, configFile: string | undefined): string | undefined {
+  if (given !== undefined) return given;
+  if (configFile === undefined) return undefined;
+  return './' + toPosix(relative(cwd, configFile));
+}
+
+/** A path written in the config (rule set, middleware), shown relative to the current directory. */
+export function entryDisplay(configShown: string | undefined, entry: string, absolute: string): string {
+  if (configShown === undefined || isAbsolute(entry)) return isAbsolute(entry) ? entry : absolute;
+  const dir = posix.dirname(toPosix(configShown));
+  const joined = posix.join(dir, toPosix(entry));
+  if (dir === '.' && !joined.startsWith('../') && joined !== '..') return './' + joined;
+  return joined;
+}
+
+/** A file named in a message: relative to the current directory when it lies inside it, else absolute. */
+export function fileDisplay(cwd: string, file: string): string {
+  const rel = relative(cwd, file);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return file;
+  return './' + toPosix(rel);
+}
+
+function toPosix(p: string): string {
+  return sep === '/' ? p : p.split(sep).join('/');
+}

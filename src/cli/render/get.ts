@@ -1,0 +1,89 @@
+// `mock get` output (SPEC 4.4, 4.5; reference §9.3): the dispatch Outcome as text or as envelope data.
+import type { Outcome, Stage } from '../../dispatch/dispatch.js';
+import type { Workspace } from '../../model/workspace.js';
+import { decodeLossy } from '../../shared/utf8.js';
+import { assertNever } from '../../shared/result.js';
+import type { Wire } from '../envelope.js';
+import { type ShownPaths, whyText, whyWire } from './why.js';
+
+export interface GetView {
+  readonly outcome: Outcome;
+  readonly ws: Workspace;
+  readonly shown: ShownPaths;
+  /** upper-case, as sent */
+  readonly method: string;
+  /** the <path> argument, echoed verbatim */
+  readonly path: string;
+}
+
+/** HEAD gets the GET headers but no body on the wire, so none is shown either. */
+function shownBody(view: GetView): string {
+  return view.method === 'HEAD' ? '' : decodeLossy(view.outcome.answer.body);
+}
+
+/** `date` is left out: it would differ on every run and says nothing about the answer. */
+function shownHeaders(view: GetView): readonly (readonly [string, string])[] {
+  return view.outcome.answer.headers.filter(([name]) => name.toLowerCase() !== 'date');
+}
+
+export function answeredBy(stage: Stage, shown: ShownPaths): string {
+  switch (stage.kind) {
+    case 'rule_set':
+      return `rule set #${stage.ruleSetIndex + 1}, rule #${stage.ruleIndex + 1}`;
+    case 'fallback':
+    case 'miss':
+      return 'fallback directory (no rule set matched)';
+    case 'options':
+      return 'OPTIONS (handled directly)';
+    case 'middleware':
+      return `middleware #${stage.index + 1} (${shown.middleware(stage.index)})`;
+    case 'prefix_miss':
+      return `rule set #${stage.ruleSetIndex + 1} prefix (no rule matched; 404)`;
+    case 'bad_request':
+      return 'request body is not valid JSON (400)';
+    default:
+      return assertNever(stage, 'stage');
+  }
+}
+
+/** The wire value of `stage`: `dyn_route` for a fallback hit or miss, as the reference reports it. */
+export function stageName(stage: Stage): string {
+  switch (stage.kind) {
+    case 'fallback':
+    case 'miss':
+      return 'dyn_route';
+    default:
+      return stage.kind;
+  }
+}
+
+export function getText(view: GetView, why: boolean): string {
+  const { answer, stage } = view.outcome;
+  let out = `${view.method} ${view.path}\n\nStatus: ${answer.status}\nHeaders:\n`;
+  for (const [name, value] of shownHeaders(view)) out += `  ${name}: ${value}\n`;
+  out += `Body:\n${shownBody(view)}\n\n`;
+  out += `Answered: ${answeredBy(stage, view.shown)}\n`;
+  if (why) out += whyText(view.outcome, view.ws, view.shown);
+  return out;
+}
+
+/** `result` of the get envelope, fields in SPEC 4.5 order; `why` always included. */
+export function getResult(view: GetView, source: { readonly config: string; readonly ruleSets: readonly string[] }): Wire {
+  const { answer, stage } = view.outcome;
+  const matched: Wire =
+    stage.kind === 'rule_set'
+      ? { rule_index: stage.ruleIndex, rule_set_file: view.shown.ruleSet(stage.ruleSetIndex), rule_set_index: stage.ruleSetIndex }
+      : null;
+  return {
+    matched,
+    request: { method: view.method, path: view.path },
+    response: {
+      body: shownBody(view),
+      headers: shownHeaders(view).map(([name, value]) => ({ name, value })),
+      status: answer.status,
+    },
+    source: { config: source.config, rule_sets: [...source.ruleSets] },
+    stage: stageName(stage),
+    why: whyWire(view.outcome, view.ws, view.shown),
+  };
+}

@@ -1,0 +1,21 @@
+// `mock validate` output (SPEC 4.4, 4.5; reference §9.6).
+import type { Diagnostic } from '../../model/diagnostic.js';
+import { diagnosticToWire, type Wire } from '../envelope.js';
+
+export interface ValidateSummary {
+  readonly errors: number;
+  readonly warnings: number;
+  readonly ruleSets: number;
+  readonly rules: number;
+}
+
+export function passedLine(s: ValidateSummary): string {
+  return `Validation passed (${s.rules} rules across ${s.ruleSets} rule set(s)).\n`;
+}
+
+export function validateResult(diagnostics: readonly Diagnostic[], s: ValidateSummary): Wire {
+  return {
+    diagnostics: diagnostics.map(diagnosticToWire),
+    summary: { errors: s.errors, warnings: s.warnings, rule_sets: s.ruleSets, rules: s.rules },
+  };
+}

@@ -1,0 +1,78 @@
+// The synthetic request of `get` and `match-test`, from -m, -H, -b and --body-file, as the raw parts
+// snapshotFrom() takes: the same normaliser the server uses, so both see exactly the same request.
+import { resolve } from 'node:path';
+import type { RawRequest } from '../dispatch/snapshot.js';
+import { JsonSyntaxError, parseJson } from '../shared/json.js';
+import { err, ok, type Result } from '../shared/result.js';
+import { flagValue, flagValues, type ParsedArgs } from './args.js';
+import type { Io } from './io.js';
+
+/** An HTTP token (RFC 9110): what a method or a header name may contain. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+export const REQUEST_FLAGS = [
+  { long: 'method', short: 'm', takesValue: true },
+  { long: 'header', short: 'H', takesValue: true, repeat: true },
+  { long: 'body', short: 'b', takesValue: true },
+  { long: 'body-file', takesValue: true, path: true },
+] as const;
+
+/** Builds the raw request; the error is a full message (with the `mock <cmd>: ` prefix). */
+export async function requestFromFlags(args: ParsedArgs, target: string, io: Io, prefix: string): Promise<Result<RawRequest, string>> {
+  const method = (flagValue(args, 'method') ?? 'GET').toUpperCase();
+  if (!TOKEN.test(method)) return err(`${prefix}: invalid method '${method}'`);
+
+  const headers: [string, string][] = [];
+  for (const h of flagValues(args, 'header')) {
+    const colon = h.indexOf(':');
+    const name = colon > 0 ? h.slice(0, colon).trim() : '';
+    if (colon <= 0 || !TOKEN.test(name)) return err(`${prefix}: invalid header '${h}' (expected "Name: value")`);
+    headers.push([name, h.slice(colon + 1).trim()]);
+  }
+
+  const inline = flagValue(args, 'body');
+  const bodyFile = flagValue(args, 'body-file');
+  if (inline !== undefined && bodyFile !== undefined) return err(`${prefix}: --body and --body-file are mutually exclusive`);
+  let body: Uint8Array | undefined;
+  if (inline !== undefined) {
+    const problem = jsonProblem(inline);
+    if (problem !== undefined) return err(`${prefix}: --body is not valid JSON: ${problem}`);
+    body = new TextEncoder().encode(inline);
+  } else if (bodyFile !== undefined) {
+    try {
+      body = await io.readFile(resolve(io.cwd, bodyFile));
+    } catch (e) {
+      return err(`${prefix}: cannot read --body-file ${bodyFile}: ${systemReason(e)}`);
+    }
+    const problem = jsonProblem(new TextDecoder().decode(body));
+    if (problem !== undefined) return err(`${prefix}: --body-file ${bodyFile} is not valid JSON: ${problem}`);
+  }
+  if (body !== undefined && !headers.some(([k]) => k.toLowerCase() === 'content-type')) {
+    headers.push(['content-type', 'application/json']);
+  }
+  return ok({ method, target, headers, ...(body !== undefined ? { body } : {}) });
+}
+
+function jsonProblem(text: string): string | undefined {
+  try {
+    parseJson(text);
+    return undefined;
+  } catch (e) {
+    return e instanceof JsonSyntaxError || e instanceof Error ? e.message : String(e);
+  }
+}
+
+/** "No such file or directory" rather than a stack: the system's own words for an I/O error. */
+export function systemReason(e: unknown): string {
+  if (typeof e === 'object' && e !== null && 'code' in e) {
+    const code = String((e as { code: unknown }).code);
+    const known: Readonly<Record<string, string>> = {
+      ENOENT: 'No such file or directory',
+      EACCES: 'Permission denied',
+      EISDIR: 'Is a directory',
+      ENOTDIR: 'Not a directory',
+    };
+    return known[code] ?? code;
+  }
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,60 @@
+// The subcommand table. A bare word in subcommand position must be one of SUBCOMMANDS (else exit 2 with
+// a did-you-mean, and nothing starts); a flag there falls through to `serve`, which is what bare `mock` is.
+// --help and --version win over anything else. Each command module is imported only when it runs, so
+// `mock get` never loads the server, TLS or prompt code.
+import { findMetaFlag } from './args.js';
+import { GET_HELP, MATCH_TEST_HELP, ROOT_HELP, ROOT_USAGE, VALIDATE_HELP } from './help.js';
+import type { Io } from './io.js';
+import { suggest } from '../shared/did-you-mean.js';
+
+export const SUBCOMMANDS = ['serve', 'get', 'set', 'match-test', 'validate'] as const;
+export type Subcommand = (typeof SUBCOMMANDS)[number];
+
+type CommandRun = (args: readonly string[], io: Io) => Promise<number>;
+
+const LOADERS: Readonly<Record<Subcommand, () => Promise<CommandRun>>> = {
+  serve: async () => (await import('./commands/serve.js')).run,
+  get: async () => (await import('./commands/get.js')).run,
+  set: async () => (await import('./commands/set-rule.js')).run,
+  'match-test': async () => (await import('./commands/match-test.js')).run,
+  validate: async () => (await import('./commands/validate.js')).run,
+};
+
+/** `set` prints its own help (it has a `rule` target of its own). */
+const HELP: Readonly<Record<Exclude<Subcommand, 'set'>, string>> = {
+  serve: ROOT_HELP,
+  get: GET_HELP,
+  'match-test': MATCH_TEST_HELP,
+  validate: VALIDATE_HELP,
+};
+
+function isSubcommand(word: string): word is Subcommand {
+  return (SUBCOMMANDS as readonly string[]).includes(word);
+}
+
+export async function run(argv: readonly string[], io: Io): Promise<number> {
+  const first = argv[0];
+  let command: Subcommand = 'serve';
+  let rest = argv;
+  if (first !== undefined && !first.startsWith('-')) {
+    if (!isSubcommand(first)) {
+      const near = suggest(first, SUBCOMMANDS);
+      io.err(`mock: unknown subcommand '${first}'${near !== undefined ? `; did you mean '${near}'?` : ''}\n`);
+      io.err(`Usage: ${ROOT_USAGE}\n       mock <serve|get|set|match-test|validate> [flags]   (mock --help for more)\n`);
+      return 2;
+    }
+    command = first;
+    rest = argv.slice(1);
+  }
+  const meta = findMetaFlag(rest);
+  if (meta === 'version') {
+    io.out(`mock ${io.version()}\n`);
+    return 0;
+  }
+  if (meta === 'help' && command !== 'set') {
+    io.out(HELP[command]);
+    return 0;
+  }
+  const runCommand = await LOADERS[command]();
+  return runCommand(rest, io);
+}

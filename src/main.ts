@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// The process boundary: argv → cli run(argv, io) → process.exitCode. The only file that reads
+// process.argv or sets the exit code. Unexpected failures print one line (no stack trace unless
+// MOCK_DEBUG is set) and exit 1.
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { run } from './cli/run.js';
+import type { Io } from './cli/io.js';
+
+/** The nearest package.json above this file that names this program (works from dist/ and any out dir). */
+function readVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+      if (pkg.name === 'mock' && typeof pkg.version === 'string') return pkg.version;
+    } catch {
+      // not here; keep walking up
+    }
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return '0.0.0';
+}
+
+let version: string | undefined;
+
+const io: Io = {
+  cwd: process.cwd(),
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+  version: () => (version ??= readVersion()),
+  // a getter: touching process.stdin costs start-up time that only --init needs
+  get interactive() {
+    return process.stdin.isTTY === true && process.stdout.isTTY === true;
+  },
+  readFile: async (path) => readFile(path),
+  onShutdown(handler) {
+    const once = (): void => {
+      process.off('SIGINT', once);
+      process.off('SIGTERM', once);
+      handler();
+    };
+    process.on('SIGINT', once);
+    process.on('SIGTERM', once);
+    return () => {
+      process.off('SIGINT', once);
+      process.off('SIGTERM', once);
+    };
+  },
+};
+
+// A closed pipe (`mock get /x | head -1`) is not an error worth a stack trace.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
+try {
+  process.exitCode = await run(process.argv.slice(2), io);
+} catch (e) {
+  const message = e instanceof Error ? e.message : String(e);
+  process.stderr.write(`mock: internal error: ${message}\n`);
+  if (process.env['MOCK_DEBUG'] && e instanceof Error && e.stack) process.stderr.write(e.stack + '\n');
+  process.exitCode = 1;
+}
