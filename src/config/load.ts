@@ -4,7 +4,6 @@
 //
 // Owns: which config is loaded (-c, ./mock.toml, or none), the -d / -p overrides, existence checks.
 // Leaves out: parsing TLS material (server/), serving files (files/), running scripts (dispatch/).
-import { compile, ScriptError } from '../interpreter/index.js';
 import { ROOT_CONFIG_FILE, type Config } from '../model/config.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { RuleSet } from '../model/rule-set.js';
@@ -186,6 +185,8 @@ async function loadMiddleware(e: PathEntry, index: number, rootDecode: DecodeCon
   if (read.kind === 'missing') report(rootDecode, 'file_not_found', MESSAGES.scriptMissing(e.entry), e.offset, at);
   if (read.kind === 'unreadable') report(rootDecode, 'file_unreadable', MESSAGES.scriptUnreadable(e.entry, read.reason), e.offset, at);
   if (read.kind !== 'ok') return { diagnostics: [] };
+  // The interpreter is loaded only when a workspace has scripts: commands on script-less workspaces start faster.
+  const { compile, ScriptError } = await import('../interpreter/index.js');
   try {
     const script = compile(read.text, e.path);
     return { diagnostics: [], script: { file: e.path, entry: e.entry, dir: dirOf(e.path), script } };
