@@ -37,5 +37,13 @@ export function suggest(word: string, candidates: readonly string[], maxDistance
   if (best !== undefined && bestD <= limit) return best;
   // a prefix is plausible too ("serv" -> "serve", "val" -> "validate")
   const prefixed = candidates.filter((c) => lower.length >= 3 && c.toLowerCase().startsWith(lower));
-  return prefixed.length === 1 ? prefixed[0] : undefined;
+  if (prefixed.length === 1) return prefixed[0];
+  // so is a name that holds every word of this one ("fallback_dir" -> "fallback_respond_dir")
+  const words = lower.split(/[_\-.]+/).filter((w) => w.length > 0);
+  if (words.length < 2) return undefined;
+  const holding = candidates.filter((c) => {
+    const cw = c.toLowerCase().split(/[_\-.]+/);
+    return words.every((w) => cw.includes(w));
+  });
+  return holding.length === 1 ? holding[0] : undefined;
 }

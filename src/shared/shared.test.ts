@@ -26,6 +26,9 @@ test('suggest finds plausible near matches only', () => {
   assert.equal(suggest('banana', subs), undefined);
   assert.equal(suggest('url_pth', ['url_path', 'method', 'headers', 'body']), 'url_path');
   assert.equal(suggest('bdy', ['url_path', 'method', 'headers', 'body']), 'body');
+  assert.equal(suggest('fallback_dir', ['rule_sets', 'fallback_respond_dir', 'strategy']), 'fallback_respond_dir');
+  assert.equal(suggest('max_body', ['max_request_body_bytes', 'max_connections']), 'max_request_body_bytes');
+  assert.equal(suggest('zzz_yyy', ['max_request_body_bytes']), undefined);
 });
 
 test('parseJson keeps big integers exact and order of keys', () => {
