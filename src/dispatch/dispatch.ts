@@ -46,7 +46,8 @@ export interface Outcome {
   readonly explanation?: Explanation;
 }
 
-export const DEFAULT_SCRIPT_TIME_LIMIT_MS = 1000;
+/** Wall-clock bound on one script evaluation, checked alongside the operation budget: a runaway script stalls the (single-threaded) server at most this long. */
+export const DEFAULT_SCRIPT_TIME_LIMIT_MS = 250;
 
 interface Staged {
   readonly draft: Draft;

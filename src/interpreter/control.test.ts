@@ -107,6 +107,7 @@ const exceptions: Case[] = [
   ['fn f() { try { return 1; } catch { 2 } } f()', '1'],
   ['try { 1 } catch (e) { e }; e', 'ERR Variable not found: e'],
   ['try { 1 }', "SYNTAX Expecting 'catch' to follow this 'try' block"],
+  ['let a = [1]; try { throw a; } catch (e) { e.push(2); } a', '[1]'],
 ];
 
 runCases('if', conditionals);

@@ -7,7 +7,7 @@
 // Script functions get a fresh frame: they see their parameters and nothing of the caller.
 
 import { fnKey, type Call, type Expr, type FnDef, type MethodCall } from './ast.js';
-import { BUILTINS, MISMATCH, isNonPure, type Handlers } from './builtins/registry.js';
+import { BUILTINS, MISMATCH, isNonPure, mayMutate, type Handlers } from './builtins/registry.js';
 import { RuntimeFault } from './errors.js';
 import { isPlace, refOf } from './evaluate-access.js';
 import { evalExpr, own } from './evaluate-expr.js';
@@ -55,14 +55,6 @@ export function evalCall(m: Machine, e: Call): Value {
     if (f instanceof FnPtr) return callFnPtr(m, f, ownArgs(e.args, args.slice()), null, e.start);
   }
   throw notFound(e.name, args, e.start);
-}
-
-const MUTATORS = new Set<string>();
-function mayMutate(name: string): boolean {
-  if (MUTATORS.size === 0) {
-    for (const [n, handlers] of BUILTINS) for (const key of Object.keys(handlers)) if (isNonPure(n, key as 'any')) MUTATORS.add(n);
-  }
-  return MUTATORS.has(name);
 }
 
 export function evalMethodCall(m: Machine, e: MethodCall): Value {

@@ -9,7 +9,7 @@ import { toDebug, toDisplay } from './format.js';
 import { BREAK, CONTINUE as CONTINUE_SIGNAL, NONE, RETURN, type Machine } from './machine.js';
 import { bindSlot } from './refs.js';
 import { BreakSignal, CONTINUE, ReturnSignal } from './signals.js';
-import type { RMap, Value } from './values.js';
+import { deepClone, type RMap, type Value } from './values.js';
 
 export function execBlock(m: Machine, block: Block): Value {
   const body = block.body;
@@ -104,7 +104,7 @@ export function evalTry(m: Machine, e: Try): Value {
     if (!(x instanceof RuntimeFault) || !x.catchable) throw x;
     m.frame = frame;
     m.depth = depth;
-    if (e.errVar !== null) bindSlot(m.frame.slots, e.errVar, errorValue(m, x));
+    if (e.errVar !== null) bindSlot(m.frame.slots, e.errVar, deepClone(errorValue(m, x)));
     m.caught.push(x);
     try {
       return execBlock(m, e.handler);

@@ -118,3 +118,10 @@ runCases('script functions', scriptFunctions);
 runCases('closures', closures);
 runCases('function pointers', pointers);
 runCases('core builtins', builtins);
+
+runCases('arguments are copies', [
+  ['fn f(x) { x.push(0); } let a = [1]; call(Fn("f"), a); Fn("f").call(a); a', '[1]'],
+  ['let a = [1]; let f = |x| { x.push(0); x.len() }; [f.call(a), f(a), a]', '[2, 2, [1]]'],
+  ['[1, 2, 3].reduce(|acc, v| { acc.push(v * 2); acc }, [])', '[2, 4, 6]'],
+  ['let items = [[1], [2]]; items.map(|x| { x.push(9); x }); items', '[[1], [2]]'],
+]);

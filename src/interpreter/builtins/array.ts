@@ -11,13 +11,17 @@ import {
 
 const arr = (a: Value[]): Value[] => a[0] as Value[];
 
-/** Call with (items…) or (items…, index), whichever the function takes. */
-function callDual(ctx: CallContext, fp: FnPtr, items: Value[], index: number): Value {
-  const copies = items.map(deepClone);
-  if (!ctx.acceptsArgs(fp, copies.length) && ctx.acceptsArgs(fp, copies.length + 1)) {
-    return ctx.callFn(fp, [...copies, BigInt(index)]);
+/** Call with (args…) or (args…, index), whichever the function takes. `args` are handed over. */
+function callDual(ctx: CallContext, fp: FnPtr, args: Value[], index: number): Value {
+  if (!ctx.acceptsArgs(fp, args.length) && ctx.acceptsArgs(fp, args.length + 1)) {
+    return ctx.callFn(fp, [...args, BigInt(index)]);
   }
-  return ctx.callFn(fp, copies);
+  return ctx.callFn(fp, args);
+}
+
+/** Call with a copy of one item (and its index when the function takes it). */
+function callItem(ctx: CallContext, fp: FnPtr, item: Value, index: number): Value {
+  return callDual(ctx, fp, [deepClone(item)], index);
 }
 
 const truthy = (v: Value): boolean => v === true;
@@ -112,7 +116,7 @@ define('drain', 'array', (c, a) => {
   if (a[1] instanceof FnPtr) {
     const out: Value[] = [];
     for (let i = 0, x = 0; x < xs.length; i++) {
-      if (truthy(callDual(c, a[1], [xs[x] as Value], i))) out.push(...xs.splice(x, 1));
+      if (truthy(callItem(c, a[1], xs[x] as Value, i))) out.push(...xs.splice(x, 1));
       else x++;
     }
     return out;
@@ -126,7 +130,7 @@ define('retain', 'array', (c, a) => {
   if (a[1] instanceof FnPtr) {
     const out: Value[] = [];
     for (let i = 0, x = 0; x < xs.length; i++) {
-      if (truthy(callDual(c, a[1], [xs[x] as Value], i))) x++;
+      if (truthy(callItem(c, a[1], xs[x] as Value, i))) x++;
       else out.push(...xs.splice(x, 1));
     }
     return out;
@@ -153,20 +157,20 @@ define('split', 'array', (_c, a) => {
   return xs.splice(st);
 }, true);
 
-define('map', 'array', (c, a) => (arity(a, 2), arr(a).map((x, i) => callDual(c, asFn(a[1]), [x], i))));
+define('map', 'array', (c, a) => (arity(a, 2), arr(a).map((x, i) => callItem(c, asFn(a[1]), x, i))));
 define('filter', 'array', (c, a) => {
   arity(a, 2);
   const fp = asFn(a[1]);
-  return arr(a).filter((x, i) => truthy(callDual(c, fp, [x], i))).map(deepClone);
+  return arr(a).filter((x, i) => truthy(callItem(c, fp, x, i))).map(deepClone);
 });
 define('find', 'array', (c, a) => {
   arity(a, 2);
   const fp = asFn(a[1]);
-  const hit = arr(a).find((x, i) => truthy(callDual(c, fp, [x], i)));
+  const hit = arr(a).find((x, i) => truthy(callItem(c, fp, x, i)));
   return hit === undefined ? null : deepClone(hit);
 });
-define('some', 'array', (c, a) => (arity(a, 2), arr(a).some((x, i) => truthy(callDual(c, asFn(a[1]), [x], i)))));
-define('all', 'array', (c, a) => (arity(a, 2), arr(a).every((x, i) => truthy(callDual(c, asFn(a[1]), [x], i)))));
+define('some', 'array', (c, a) => (arity(a, 2), arr(a).some((x, i) => truthy(callItem(c, asFn(a[1]), x, i)))));
+define('all', 'array', (c, a) => (arity(a, 2), arr(a).every((x, i) => truthy(callItem(c, asFn(a[1]), x, i)))));
 define('contains', 'array', (_c, a) => (arity(a, 2), arr(a).some((x) => equals(x, a[1] as Value))));
 define('index_of', 'array', (c, a) => {
   arity(a, 2, 3);
@@ -174,7 +178,7 @@ define('index_of', 'array', (c, a) => {
   const [start] = a.length === 3 ? offsetLen(xs.length, asInt(a[2]), 0n) : [0];
   const target = a[1] as Value;
   for (let i = start; i < xs.length; i++) {
-    const hit = target instanceof FnPtr ? truthy(callDual(c, target, [xs[i] as Value], i)) : equals(xs[i] as Value, target);
+    const hit = target instanceof FnPtr ? truthy(callItem(c, target, xs[i] as Value, i)) : equals(xs[i] as Value, target);
     if (hit) return BigInt(i);
   }
   return -1n;
@@ -193,10 +197,10 @@ function reduce(c: CallContext, a: Value[], reverse: boolean): Value {
   arity(a, 2, 3);
   const xs = arr(a);
   const fp = asFn(a[1]);
-  let acc: Value = a.length === 3 ? (a[2] as Value) : null;
+  let acc: Value = a.length === 3 ? deepClone(a[2] as Value) : null;
   for (let k = 0; k < xs.length; k++) {
     const i = reverse ? xs.length - 1 - k : k;
-    acc = callDual(c, fp, [acc, xs[i] as Value], i);
+    acc = callDual(c, fp, [acc, deepClone(xs[i] as Value)], i);
   }
   return acc;
 }
@@ -229,6 +233,6 @@ define('join', 'array', (c, a) => {
 });
 define('for_each', 'array', (c, a) => {
   arity(a, 2);
-  arr(a).forEach((x, i) => callDual(c, asFn(a[1]), [x], i));
+  arr(a).forEach((x, i) => callItem(c, asFn(a[1]), x, i));
   return null;
 });

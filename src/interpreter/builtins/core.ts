@@ -21,7 +21,7 @@ define('Fn', 'string', (_c, a) => {
   if (!isValidIdentifier(name)) fail('ErrorFunctionNotFound', `Function not found: ${name}`);
   return new FnPtr(name, [], null);
 });
-define('call', 'fn', (c, a) => c.callFn(a[0] as FnPtr, a.slice(1)));
+define('call', 'fn', (c, a) => c.callFn(a[0] as FnPtr, a.slice(1).map(deepClone)));
 define('curry', 'fn', (_c, a) => {
   const fp = a[0] as FnPtr;
   return new FnPtr(fp.name, [...fp.curry, ...a.slice(1).map(deepClone)], fp.closure);

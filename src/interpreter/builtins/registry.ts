@@ -30,6 +30,7 @@ export const MISMATCH = new Mismatch();
 
 export const BUILTINS = new Map<string, Handlers>();
 const NON_PURE = new Set<string>();
+const NON_PURE_NAMES = new Set<string>();
 
 /** Register `fn` as `name` for receivers of the given types. `nonPure`: it mutates its receiver. */
 export function define(name: string, keys: DispatchKey | readonly DispatchKey[], fn: Builtin, nonPure = false): void {
@@ -42,6 +43,12 @@ export function define(name: string, keys: DispatchKey | readonly DispatchKey[],
     handlers[key] = fn;
     if (nonPure) NON_PURE.add(key + ':' + name);
   }
+  if (nonPure) NON_PURE_NAMES.add(name);
+}
+
+/** Whether some builtin of this name mutates its first argument (which is then passed by reference). */
+export function mayMutate(name: string): boolean {
+  return NON_PURE_NAMES.has(name);
 }
 
 export function isNonPure(name: string, key: DispatchKey): boolean {
