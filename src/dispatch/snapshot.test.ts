@@ -46,6 +46,13 @@ test('bodies: JSON parsed whatever the content type; declared JSON that does not
   assert.deepEqual(mk('{"a":1}', 'text/plain'), { kind: 'json', value: { a: 1 }, byteLength: 7 });
   assert.equal(mk('{bad', 'application/json; charset=utf-8').kind, 'invalid_json');
   assert.equal(mk('{bad', 'application/vnd.api+json').kind, 'bytes');
+  const bad = snapshotFrom({
+    method: 'POST',
+    target: '/',
+    headers: [['content-type', 'application/json; charset=utf-8']],
+    body: Uint8Array.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+  }).body;
+  assert.deepEqual(bad, { kind: 'invalid_json', message: 'the body is not valid UTF-8', byteLength: 10 });
   assert.equal(mk('a=1&b=2', 'application/x-www-form-urlencoded').kind, 'bytes');
   assert.equal(mk('null', 'application/json').kind, 'none');
   assert.equal(mk('').kind, 'none');

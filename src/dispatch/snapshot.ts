@@ -99,11 +99,18 @@ function mediaType(headers: HeaderList): string | undefined {
 }
 
 const textDecoder = new TextDecoder('utf-8', { fatal: false });
+const strictDecoder = new TextDecoder('utf-8', { fatal: true });
 
 function parseBody(body: Uint8Array | undefined, headers: HeaderList): RequestBody {
   if (body === undefined || body.byteLength === 0) return { kind: 'none' };
   const declaredJson = mediaType(headers) === 'application/json';
-  const text = textDecoder.decode(body);
+  let text: string;
+  try {
+    // JSON text is UTF-8 (RFC 8259): a declared JSON body with invalid bytes is not JSON.
+    text = declaredJson ? strictDecoder.decode(body) : textDecoder.decode(body);
+  } catch {
+    return { kind: 'invalid_json', message: 'the body is not valid UTF-8', byteLength: body.byteLength };
+  }
   const first = text.trimStart()[0];
   // Only text that could be JSON is parsed when the client did not declare JSON.
   if (!declaredJson && (first === undefined || !'{["-0123456789tfn'.includes(first))) {

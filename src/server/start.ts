@@ -173,7 +173,11 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   try {
     for (const want of planListeners(ws.config.listener)) {
       const gate = gateFor(want.scheme);
-      const front = createNetServer({ pauseOnConnect: true }, (raw: Socket) => gate.offer(raw));
+      const arm = want.scheme === 'https' ? tlsGate : undefined;
+      const front = createNetServer({ pauseOnConnect: true }, (raw: Socket) => {
+        arm?.arm(raw);
+        gate.offer(raw);
+      });
       gates.push(gate);
       const port = await bind(front, want.ip, want.port);
       front.on('error', (e: Error) => opts.log(`listener error on ${formatHostPort(want.ip, port)}: ${e.message}`));

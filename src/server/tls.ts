@@ -1,6 +1,6 @@
 // HTTPS termination. The certificate and key are loaded and parsed before any listener binds (a bad file is a
 // config_invalid MockError naming the file; there is never a fallback to plain HTTP). Each admitted connection
-// gets listener.tls.handshake_timeout_seconds to finish its handshake, counted from admission, whatever the
+// gets listener.tls.handshake_timeout_seconds to finish its handshake, counted from its arrival (queued or not), whatever the
 // client trickles in meanwhile; then it is dropped with a log line. A completed handshake hands the TLS socket
 // to the HTTP engine.
 import type { Socket } from 'node:net';
@@ -44,7 +44,7 @@ export class TlsTerminator {
         cert: opts.material.cert,
         key: opts.material.key,
         ALPNProtocols: ['http/1.1'],
-        // our own deadline (absolute, from admission) comes first; Node's idle-based one is only a backstop
+        // our own deadline (absolute, from arrival) comes first; Node's idle-based one is only a backstop
         handshakeTimeout: (Math.max(0, opts.handshakeTimeoutSeconds) + 5) * 1000,
       });
     } catch (e) {
@@ -64,18 +64,14 @@ export class TlsTerminator {
     });
   }
 
-  /** Start the handshake on an admitted connection. */
-  accept(raw: Socket): void {
-    const key = keyOf(raw);
-    if (key === undefined) {
-      raw.destroy();
-      return;
-    }
+  /**
+   * Start the handshake clock on a connection as it ARRIVES, before the connection gate: a connection queued
+   * behind max_connections gets no extra time (its deadline counts from its arrival, not its admission).
+   */
+  arm(raw: Socket): void {
     const seconds = this.opts.handshakeTimeoutSeconds;
-    if (!(seconds > 0)) {
-      this.server.emit('connection', raw);
-      return;
-    }
+    const key = keyOf(raw);
+    if (!(seconds > 0) || key === undefined) return;
     const timer = setTimeout(() => {
       this.deadlines.delete(key);
       this.opts.log(MESSAGES.handshakeTimedOut(seconds));
@@ -85,6 +81,15 @@ export class TlsTerminator {
     raw.once('close', () => {
       if (this.deadlines.get(key) === timer) this.clearDeadline(key);
     });
+  }
+
+  /** Start the handshake on an admitted (already armed) connection. */
+  accept(raw: Socket): void {
+    if (raw.destroyed) return;
+    if (keyOf(raw) === undefined) {
+      raw.destroy();
+      return;
+    }
     this.server.emit('connection', raw);
   }
 

@@ -190,17 +190,19 @@ describe('handshake deadline and connection cap', () => {
 
   test('connections over max_connections queue until a slot frees, then are served', async () => {
     const server = await startTestServer(
-      makeWorkspace({ fallbackDir: dir.path, listener: { tls: tls({ handshakeTimeoutSeconds: 1, maxConnections: 2 }) } }),
+      makeWorkspace({ fallbackDir: dir.path, listener: { tls: tls({ handshakeTimeoutSeconds: 2, maxConnections: 2 }) } }),
     );
     const idle = [connect(server.port, '127.0.0.1'), connect(server.port, '127.0.0.1')];
     for (const s of idle) s.on('error', () => {});
     try {
       await Promise.all(idle.map((s) => new Promise((r) => s.once('connect', r))));
+      // a queued connection's own deadline counts from its arrival, so arrive well after the idle ones
+      await new Promise((r) => setTimeout(r, 1000));
       const started = Date.now();
       const r = await send(server.port, { path: '/cafe', ca: pair.cert });
       const took = Date.now() - started;
       assert.equal(r.status, 200);
-      // it had to wait for an idle connection's handshake deadline (1 s) to free a slot
+      // it had to wait for an idle connection's handshake deadline (2 s after they arrived) to free a slot
       assert.ok(took >= 700, `answered after ${took} ms`);
       assert.ok(took < 4000, `answered after ${took} ms`);
     } finally {
