@@ -35,9 +35,7 @@ export async function resolveFallbackFile(root: string, segments: readonly strin
   if (typeof found !== 'string') return undefined;
   const real = await files.realpath(found);
   if (real === undefined) return undefined;
-  const hint = rootHints.get(files)?.get(root);
-  if (hint !== undefined && real !== hint && isInside(real, hint)) return found;
-  return (await isConfined(real, root, files)) ? found : undefined;
+  return insideRememberedRoot(real, root, files) || (await isConfined(real, root, files)) ? found : undefined;
 }
 
 /**
@@ -50,7 +48,8 @@ export async function resolveNamedFile(path: string, files: FileSource, confineT
   if (typeof found !== 'string') return undefined;
   if (confineTo === undefined) return found;
   const real = await files.realpath(found);
-  return real !== undefined && (await isConfined(real, confineTo, files)) ? found : undefined;
+  if (real === undefined) return undefined;
+  return insideRememberedRoot(real, confineTo, files) || (await isConfined(real, confineTo, files)) ? found : undefined;
 }
 
 /** The segments without empty ones (`//a`, a trailing `/`), or undefined when one cannot name an entry. */
@@ -77,6 +76,12 @@ async function probeNamed(path: string, files: FileSource): Promise<Probe> {
 // inside it, and re-derived when the file is not (the root may have been re-pointed), before refusing. A file is
 // therefore never served from outside both the current root and the root as it was before a re-pointing.
 const rootHints = new WeakMap<FileSource, Map<string, string>>();
+
+/** `real` lies strictly inside the root's remembered canonical path. */
+function insideRememberedRoot(real: string, root: string, files: FileSource): boolean {
+  const hint = rootHints.get(files)?.get(root);
+  return hint !== undefined && real !== hint && isInside(real, hint);
+}
 
 /** A file's canonical path `real` lies strictly inside the root's canonical path (symlinks resolved on both sides). */
 async function isConfined(real: string, root: string, files: FileSource): Promise<boolean> {

@@ -1,29 +1,31 @@
-// createFsSource: the FileSource over the real disk (node:fs; the hot stat uses the callback API, which costs
-// less than node:fs/promises), built for the request path.
+// createFsSource: the FileSource over the real disk, built for the request path.
 //
 // Owns: caching of stats, file bytes, directory listings and canonical paths, with freshness checks so an edit
 // on disk is served by the very next request. Leaves out: resolution rules (files/lookup.ts), conversion
-// (files/serve.ts). Never does synchronous I/O.
+// (files/serve.ts). Never does synchronous I/O (the one exception is fs.watch's inotify_add_watch, once per
+// directory, on a cache miss).
 //
-// Freshness. Every cached thing is validated against an async stat, and stats are shared only inside one
-// event-loop turn (loop-turn.ts):
-// - stat(p) joins a stat of p *started* in the current turn. Such a stat began after every request being handled
-//   in this turn had arrived, so it sees every edit those requests' clients made first. Concurrent requests in
-//   one turn therefore cost one stat syscall, not one each. (An async stat costs far more CPU than the rest of
-//   a static-file request, through the libuv threadpool hand-off, so this sharing is what keeps throughput up.)
-// - read/list/realpath of p also reuse a stat of p that *completed* in the current turn: they run in the
-//   continuation of the lookup that just made that stat. Otherwise they stat p themselves.
+// Freshness. Everything cached is validated against a stat that is current for the request (fresh-stats.ts):
+// - watch mode (default on Linux, watch-trust.ts): a stat stays trusted, with no syscall, until an inotify event
+//   touches the path; each request waits until the poll phase it arrived in is over, so the events of every
+//   edit made before it was sent have been handled. Steady state: no syscall per request.
+// - stat mode (elsewhere, and for paths the watch cannot vouch for: symlinks, network file systems): one async
+//   stat per path per event-loop turn, shared by all requests of that turn.
+// An async stat goes through the libuv threadpool and costs more CPU than the rest of a static-file request,
+// which is why neither mode stats per request and call.
 // - Cached bytes and listings are keyed by path and checked against (size, mtime, ctime, ino, dev). Timestamps
 //   are coarse (a few ms on Linux), so an entry read while its mtime was within `racyWindowMs` of the read is
 //   "racy" (git's racy-clean rule): it is re-read, and kept only when the bytes are unchanged, until it settles.
+//   In watch mode an event also drops the entries of the path it names.
 // - A canonical path is reused while the stat of the same path shows the same (dev, ino).
 // - Concurrent misses for one path and one stat result share a single readFile or realpath.
 // Memory is bounded: files above `maxFileBytes` are never cached; cached bytes are evicted beyond
 // `budgetBytes` (least recently used first); the other maps are capped at `maxEntries` (oldest first).
 import { readdir, readFile, realpath as fsRealpath, stat as fsStatPromise } from 'node:fs/promises';
-import { stat as fsStat, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import type { DirEntry, FileSource, FileStat } from '../files/source.js';
-import { LoopTurn } from './loop-turn.js';
+import { FreshStats } from './fresh-stats.js';
+import { WatchTrust } from './watch-trust.js';
 
 export interface FsSourceOptions {
   /** files larger than this are read on every request, never cached (default 8 MiB) */
@@ -34,18 +36,15 @@ export interface FsSourceOptions {
   readonly racyWindowMs?: number;
   /** entries kept in each of the stat, listing and realpath caches (default 10 000) */
   readonly maxEntries?: number;
+  /** trust stats between watch events (default: on Linux; see watch-trust.ts) */
+  readonly watch?: boolean;
+  /** watch mode: re-stat a trusted path at least this often, against lost events (default 1000 ms) */
+  readonly maxTrustMs?: number;
 }
 
 /** read errors that mean "no such file" (404); any other read error is thrown (the caller answers 500) */
 const MISSING_CODES = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
 
-interface StatRecord {
-  readonly startTurn: number;
-  readonly promise: Promise<Stats | undefined>;
-  doneTurn?: number;
-  /** the port's view of the same stat, made once for all callers sharing the record */
-  fileStat?: Promise<FileStat | undefined>;
-}
 
 interface Signed {
   readonly size: number;
@@ -79,6 +78,8 @@ export interface FsSourceCounters {
 
 export interface FsSource extends FileSource {
   readonly counters: FsSourceCounters;
+  /** stop watching (watch mode): from then on every request stats again */
+  close(): void;
 }
 
 export function createFsSource(options: FsSourceOptions = {}): FsSource {
@@ -87,43 +88,31 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
   const racyWindowMs = options.racyWindowMs ?? 1000;
   const maxEntries = options.maxEntries ?? 10_000;
   const counters: FsSourceCounters = { stat: 0, readFile: 0, readdir: 0, realpath: 0 };
-  const turn = new LoopTurn();
-  const stats = new Map<string, StatRecord>();
   const fileCache = new Map<string, CachedFile>();
   const listCache = new Map<string, CachedList>();
   const realCache = new Map<string, CachedReal>();
   let cachedBytes = 0;
+  // the port's view of a stat, made once per stat result (a shared or trusted stat serves many callers)
+  const fileStats = new WeakMap<Stats, FileStat>();
   // Cache misses in flight, so concurrent requests for a cold file share one read (and one realpath).
   const reading = new Map<string, InFlight<Uint8Array | undefined>>();
   const resolving = new Map<string, InFlight<string | undefined>>();
 
-  const startStat = (path: string, now: number): StatRecord => {
-    counters.stat++;
-    const record: StatRecord = {
-      startTurn: now,
-      promise: new Promise<Stats | undefined>((resolve) => {
-        try {
-          fsStat(path, (error, st) => {
-            record.doneTurn = turn.now();
-            resolve(error === null ? st : undefined); // any failure (missing, no access, bad name) reads as absent
-          });
-        } catch {
-          resolve(undefined); // e.g. a NUL byte in the path, refused before any I/O
-        }
-      }),
-    };
-    stats.delete(path);
-    remember(stats, path, record, maxEntries);
-    return record;
+  // A watch event also drops what was cached for the path: the edit may have kept size, mtime and ctime.
+  const changed = (path: string, subtree: boolean): void => {
+    fresh.forget(path, subtree);
+    const caches: Map<string, unknown>[] = [listCache, realCache];
+    for (const cache of caches) cache.delete(path);
+    dropFile(path);
+    if (!subtree) return;
+    const prefix = path === '/' ? '/' : path + '/';
+    for (const cache of caches) for (const key of [...cache.keys()]) if (key.startsWith(prefix)) cache.delete(key);
+    for (const key of [...fileCache.keys()]) if (key.startsWith(prefix)) dropFile(key);
   };
-
-  /** a stat fresh enough for the caller of read/list/realpath (see the header) */
-  const freshStat = (path: string): Promise<Stats | undefined> => {
-    const now = turn.now();
-    const record = stats.get(path);
-    if (record !== undefined && (record.startTurn === now || record.doneTurn === now)) return record.promise;
-    return startStat(path, now).promise;
-  };
+  const trust = (options.watch ?? process.platform === 'linux') ? new WatchTrust(options.maxTrustMs ?? 1000, maxEntries, changed) : undefined;
+  const fresh = new FreshStats(counters, maxEntries, trust);
+  /** a stat current for the caller: `probe` for a lookup's stat(), false for read/list/realpath */
+  const currentStat = (path: string, probe: boolean): Promise<Stats | undefined> => fresh.current(path, probe);
 
   const dropFile = (path: string): void => {
     const old = fileCache.get(path);
@@ -152,15 +141,20 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
   return {
     counters,
 
-    stat(path): Promise<FileStat | undefined> {
-      const now = turn.now();
-      const known = stats.get(path);
-      const record = known !== undefined && known.startTurn === now ? known : startStat(path, now);
-      return (record.fileStat ??= record.promise.then((st) => (st === undefined ? undefined : toFileStat(st))));
+    close(): void {
+      trust?.close();
+    },
+
+    async stat(path): Promise<FileStat | undefined> {
+      const st = await currentStat(path, true);
+      if (st === undefined) return undefined;
+      let converted = fileStats.get(st);
+      if (converted === undefined) fileStats.set(st, (converted = toFileStat(st)));
+      return converted;
     },
 
     async read(path): Promise<Uint8Array | undefined> {
-      const st = await freshStat(path);
+      const st = await currentStat(path, false);
       if (st === undefined || !st.isFile()) {
         dropFile(path);
         return undefined;
@@ -189,7 +183,7 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
     },
 
     async list(dir): Promise<readonly DirEntry[] | undefined> {
-      const st = await freshStat(dir);
+      const st = await currentStat(dir, false);
       if (st === undefined || !st.isDirectory()) {
         listCache.delete(dir);
         return undefined;
@@ -212,7 +206,7 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
     },
 
     async realpath(path): Promise<string | undefined> {
-      const st = await freshStat(path);
+      const st = await currentStat(path, false);
       if (st === undefined) return undefined;
       const cached = realCache.get(path);
       if (cached !== undefined && cached.ino === st.ino && cached.dev === st.dev) return cached.real;
