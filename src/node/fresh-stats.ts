@@ -21,6 +21,8 @@ interface StatRecord {
   doneTurn?: number;
 }
 
+const MISSING: Promise<Stats | undefined> = Promise.resolve(undefined);
+
 export class FreshStats {
   private readonly turn = new LoopTurn();
   private readonly records = new Map<string, StatRecord>();
@@ -73,6 +75,14 @@ export class FreshStats {
       this.trustedIn.set(path, this.turn.now());
       if (this.trustedIn.size > this.maxEntries) this.trustedIn.delete(this.trustedIn.keys().next().value!);
       return hit.promise;
+    }
+    // A path under a directory the trust knows to be missing (or to be a file) is missing too: no stat needed.
+    // This keeps 404s for made-up paths (`/no/such/thing`) free of syscalls.
+    for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) {
+      const above = w.lookup(path.slice(0, i));
+      if (above === undefined) continue;
+      if (above.st === undefined || !above.st.isDirectory()) return MISSING;
+      break;
     }
     const record = this.records.get(path);
     if (record !== undefined && record.generation === w.generation) return record.promise;

@@ -18,6 +18,8 @@ import { requestLogLines } from './log.js';
 import { publishTrace } from './trace.js';
 import { writeAnswer } from './write.js';
 
+const NO_BODY: BodyRead = { kind: 'ok', bytes: new Uint8Array(0) };
+
 export type DispatchFunction = (ws: Workspace, req: RequestSnapshot, env: DispatchEnv) => Promise<Outcome>;
 
 export interface ListenerDeps {
@@ -101,7 +103,10 @@ export function createListener(deps: ListenerDeps): RequestListener {
   };
 
   /** The body under the cap; if the parser fails mid-body (bad chunk, timeout) this request answers the error. */
-  const readBodyOf = (req: IncomingMessage): Promise<BodyRead> => {
+  const readBodyOf = (req: IncomingMessage): Promise<BodyRead> | BodyRead => {
+    // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): nothing to read.
+    const h = req.headers;
+    if (h['transfer-encoding'] === undefined && (h['content-length'] === undefined || h['content-length'] === '0')) return NO_BODY;
     const interrupted = new AbortController();
     const bodyRead = deps.activity.readingBody(req.socket, (status) => {
       if (req.complete) return false;

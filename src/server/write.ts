@@ -25,27 +25,41 @@ export interface WriteOptions {
 export function writeAnswer(res: ServerResponse, answer: Answer, method: string, opts: WriteOptions): void {
   const flat: string[] = [];
   for (const [name, value] of answer.headers) {
-    if (NODE_MANAGED.has(name.toLowerCase())) continue;
-    try {
-      validateHeaderName(name);
-    } catch {
-      opts.log(WRITE_MESSAGES.badHeaderName(name));
-      continue;
-    }
-    let sent = value;
-    try {
-      validateHeaderValue(name, value);
-    } catch {
-      opts.log(WRITE_MESSAGES.badHeaderValue(name));
-      sent = '';
-    }
-    flat.push(name, sent);
+    if (!NODE_MANAGED.has(name)) flat.push(name, value);
   }
   if (opts.close === true) {
     flat.push('connection', 'close');
     lingerOnClose(res.socket);
   }
-  res.writeHead(answer.status, flat);
+  try {
+    // Node validates every name and value here; headers are normally valid (rule headers are checked at load),
+    // so the slow path below runs only when one is not.
+    res.writeHead(answer.status, flat);
+  } catch {
+    res.writeHead(answer.status, validated(flat, opts.log));
+  }
   if (method === 'HEAD' || answer.body.byteLength === 0) res.end();
   else res.end(answer.body);
+}
+
+function validated(flat: readonly string[], log: (line: string) => void): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const name = flat[i]!;
+    const value = flat[i + 1]!;
+    try {
+      validateHeaderName(name);
+    } catch {
+      log(WRITE_MESSAGES.badHeaderName(name));
+      continue;
+    }
+    try {
+      validateHeaderValue(name, value);
+      out.push(name, value);
+    } catch {
+      log(WRITE_MESSAGES.badHeaderValue(name));
+      out.push(name, '');
+    }
+  }
+  return out;
 }

@@ -55,7 +55,24 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   printDiagnostics(io, ws.warnings);
 
   const { startServer } = await import('../../server/start.js');
-  const log = (line: string): void => io.out(line + '\n');
+  // Console writes to a file or pipe are synchronous in Node: the request log is batched into one write per
+  // event-loop turn, in order, so logging costs one syscall per turn rather than one per line.
+  const pending: string[] = [];
+  let flushScheduled = false;
+  const flush = (): void => {
+    flushScheduled = false;
+    if (pending.length === 0) return;
+    const text = pending.join('');
+    pending.length = 0;
+    io.out(text);
+  };
+  const log = (line: string): void => {
+    pending.push(line + '\n');
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flush);
+    }
+  };
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer(ws, { log });
@@ -81,11 +98,14 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   );
 
   await shutdown;
+  flush();
   try {
     await server.close();
   } catch (e) {
+    flush();
     io.err(`${PREFIX}: error while closing: ${e instanceof Error ? e.message : String(e)}\n`);
     return exitCodeFor('io');
   }
+  flush();
   return 0;
 }
