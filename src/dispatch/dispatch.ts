@@ -47,6 +47,9 @@ export interface Outcome {
 }
 
 /** Wall-clock bound on one script evaluation, checked alongside the operation budget: a runaway script stalls the (single-threaded) server at most this long. */
+/** the middleware module, imported once on first use (a cache of an immutable module, not state) */
+let middlewareStage: Promise<typeof import('./middleware.js')> | undefined;
+
 export const DEFAULT_SCRIPT_TIME_LIMIT_MS = 250;
 
 interface Staged {
@@ -93,7 +96,7 @@ function stageBadRequest(req: RequestSnapshot): Staged | undefined {
 async function stageMiddleware(ws: Workspace, req: RequestSnapshot, env: DispatchEnv): Promise<Staged | undefined> {
   if (ws.middlewares.length === 0) return undefined;
   // Loaded on first use, so workspaces without scripts never load the interpreter.
-  const { answerFromMiddleware } = await import('./middleware.js');
+  const { answerFromMiddleware } = await (middlewareStage ??= import('./middleware.js'));
   const hit = answerFromMiddleware(ws.middlewares, req, {
     maxOperations: ws.config.service.middlewareMaxOperations,
     timeLimitMs: env.scriptTimeLimitMs ?? DEFAULT_SCRIPT_TIME_LIMIT_MS,

@@ -74,10 +74,20 @@ function fileRespond(dir: string, path: string): Respond {
   return { body: { kind: 'file', path: resolvePath(dir, path), confineTo: dir }, headers: [], delayMs: 0 };
 }
 
+/** Converted `#{ json }` texts per script: a script usually returns the same few literals, request after request. */
+const converted = new WeakMap<MiddlewareScript, Map<string, string>>();
+const CONVERTED_PER_SCRIPT = 64;
+
 function jsonRespond(source: string, mw: MiddlewareScript, log: (line: string) => void): Respond {
+  let cache = converted.get(mw);
+  const hit = cache?.get(source);
+  if (hit !== undefined) return { body: { kind: 'json', text: hit }, headers: [], delayMs: 0 };
   let text: string;
   try {
     text = json5ToJson(source);
+    if (cache === undefined) converted.set(mw, (cache = new Map()));
+    if (cache.size >= CONVERTED_PER_SCRIPT) cache.delete(cache.keys().next().value!);
+    cache.set(source, text);
   } catch (e) {
     log(`invalid json content returned by ${mw.file}: ${e instanceof Error ? e.message : String(e)}`);
     return { status: 500, body: { kind: 'text', text: 'invalid json content' }, headers: [], delayMs: 0 };

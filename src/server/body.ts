@@ -29,8 +29,26 @@ export function exceedsDeclared(req: IncomingMessage, cap: number): boolean {
   return declared !== undefined && declared > cap;
 }
 
-/** `signal` is aborted (with the status to answer as its reason) when the parser fails mid-body. */
-export function readBody(req: IncomingMessage, cap: number, signal?: AbortSignal): Promise<BodyRead> {
+/**
+ * A one-shot interruption: the parser failed mid-body and this request must answer `status`.
+ * (A plain object rather than an AbortSignal: this sits on the path of every request with a body.)
+ */
+export class BodyInterrupt {
+  status: number | undefined;
+  private listener: ((status: number) => void) | undefined;
+  interrupt(status: number): void {
+    if (this.status !== undefined) return;
+    this.status = status;
+    this.listener?.(status);
+  }
+  listen(listener: ((status: number) => void) | undefined): void {
+    this.listener = listener;
+    if (listener !== undefined && this.status !== undefined) listener(this.status);
+  }
+}
+
+/** `interrupt` fires (with the status to answer) when the parser fails mid-body. */
+export function readBody(req: IncomingMessage, cap: number, interrupt?: BodyInterrupt): Promise<BodyRead> {
   if (exceedsDeclared(req, cap)) return Promise.resolve({ kind: 'too_large' });
   if (req.complete && req.readableEnded) return Promise.resolve({ kind: 'ok', bytes: EMPTY });
   return new Promise((resolve) => {
@@ -47,7 +65,7 @@ export function readBody(req: IncomingMessage, cap: number, signal?: AbortSignal
       req.off('end', onEnd);
       req.off('error', onAbort);
       req.off('close', onClose);
-      signal?.removeEventListener('abort', onMalformed);
+      interrupt?.listen(undefined);
       chunks.length = 0;
       // the rest of a refused body is read and thrown away, never kept
       if (result.kind === 'too_large') req.resume();
@@ -63,10 +81,7 @@ export function readBody(req: IncomingMessage, cap: number, signal?: AbortSignal
       finish({ kind: 'ok', bytes });
     };
     const onAbort = (): void => finish({ kind: 'aborted' });
-    const onMalformed = (): void => {
-      const status: unknown = signal?.reason;
-      finish({ kind: 'malformed', status: typeof status === 'number' ? status : 400 });
-    };
+    const onMalformed = (status: number): void => finish({ kind: 'malformed', status });
     const onClose = (): void => {
       if (!req.complete) finish({ kind: 'aborted' });
     };
@@ -74,7 +89,6 @@ export function readBody(req: IncomingMessage, cap: number, signal?: AbortSignal
     req.on('end', onEnd);
     req.on('error', onAbort);
     req.on('close', onClose);
-    signal?.addEventListener('abort', onMalformed);
-    if (signal?.aborted === true) onMalformed();
+    interrupt?.listen(onMalformed);
   });
 }

@@ -13,7 +13,7 @@ import type { RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
 import type { HeaderList } from '../shared/headers.js';
 import type { SocketActivity } from './activity.js';
-import { exceedsDeclared, readBody, type BodyRead } from './body.js';
+import { BodyInterrupt, exceedsDeclared, readBody, type BodyRead } from './body.js';
 import { requestLogLines } from './log.js';
 import { publishTrace } from './trace.js';
 import { writeAnswer } from './write.js';
@@ -107,13 +107,13 @@ export function createListener(deps: ListenerDeps): RequestListener {
     // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): nothing to read.
     const h = req.headers;
     if (h['transfer-encoding'] === undefined && (h['content-length'] === undefined || h['content-length'] === '0')) return NO_BODY;
-    const interrupted = new AbortController();
+    const interrupted = new BodyInterrupt();
     const bodyRead = deps.activity.readingBody(req.socket, (status) => {
       if (req.complete) return false;
-      interrupted.abort(status);
+      interrupted.interrupt(status);
       return true;
     });
-    return readBody(req, cap, interrupted.signal).finally(bodyRead);
+    return readBody(req, cap, interrupted).finally(bodyRead);
   };
 
   const fail = (req: IncomingMessage, res: ServerResponse, e: unknown): void => {

@@ -174,7 +174,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     for (const want of planListeners(ws.config.listener)) {
       const gate = gateFor(want.scheme);
       const arm = want.scheme === 'https' ? tlsGate : undefined;
-      const front = createNetServer({ pauseOnConnect: true }, (raw: Socket) => {
+      const front = createNetServer({ pauseOnConnect: true, noDelay: true }, (raw: Socket) => {
         arm?.arm(raw);
         gate.offer(raw);
       });

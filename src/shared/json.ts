@@ -21,18 +21,27 @@ export class JsonSyntaxError extends Error {
   }
 }
 
-const LONG_DIGITS = /\d{16}/;
-
 /** Parse JSON text. Throws JsonSyntaxError with a readable message and offset. */
 export function parseJson(text: string): Json {
-  if (!LONG_DIGITS.test(text)) {
-    try {
-      return JSON.parse(text) as Json;
-    } catch {
-      // fall through to the exact parser, which gives a position
-    }
+  let fast: Json;
+  try {
+    fast = JSON.parse(text) as Json;
+  } catch {
+    return new ExactParser(text).parseDocument(); // throws with a position
   }
-  return new ExactParser(text).parseDocument();
+  // JSON.parse rounds integers beyond 2^53; only then is the text parsed again, exactly.
+  return hasUnsafeInteger(fast) ? new ExactParser(text).parseDocument() : fast;
+}
+
+function hasUnsafeInteger(v: Json): boolean {
+  if (typeof v === 'number') return Number.isInteger(v) && !Number.isSafeInteger(v);
+  if (typeof v !== 'object' || v === null) return false;
+  if (Array.isArray(v)) {
+    for (const x of v) if (hasUnsafeInteger(x)) return true;
+    return false;
+  }
+  for (const k in v as JsonObject) if (hasUnsafeInteger((v as JsonObject)[k]!)) return true;
+  return false;
 }
 
 /** Compact JSON text, key order as stored. */
