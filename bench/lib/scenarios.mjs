@@ -1,0 +1,343 @@
+// The benchmark workloads (issue 7): one workspace per scenario and per
+// server flavour, the request to load it with, a preflight check of the
+// answer, and the canonical answer the bare server sends when `mock`'s own
+// answer can't be captured.
+//
+// A scenario:
+//   id, letter, title
+//   target          - minimum mock / bare throughput ratio
+//   setup(dir, names, flavour)
+//                   - writes the workspace; `names` are the file names of the
+//                     flavour ('mock': mock.toml, mock-rule-set.toml,
+//                     mock-middleware.rhai; 'apimock': apimock.toml, ...)
+//   request         - { method, path, headers, bodyFile } (bodyFile relative
+//                     to the workspace)
+//   expectStatus    - status every loaded response must have
+//   canonical(dir)  - { status, contentType, body: Buffer } the right answer
+//   check(res, ctx) - null when the answer is right, else a short reason
+//   parseBody       - the bare server must collect and JSON.parse the body
+
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const FLAVOURS = {
+  mock: { config: 'mock.toml', ruleSet: 'mock-rule-set.toml', middleware: 'mock-middleware.rhai' },
+  apimock: { config: 'apimock.toml', ruleSet: 'apimock-rule-set.toml', middleware: 'apimock-middleware.rhai' },
+};
+
+// ---- deterministic data ---------------------------------------------------
+
+function rng(seed) { // mulberry32
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6D2B79F5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const FIRST = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy', 'mallory', 'niaj', 'olivia', 'peggy', 'rupert', 'sybil', 'trent', 'victor', 'walter', 'yuki'];
+const CITY = ['Tokyo', 'Osaka', 'Berlin', 'Paris', 'Lima', 'Oslo', 'Cairo', 'Quito', 'Perth', 'Dublin'];
+
+let bigCache = null;
+/** A pretty-printed JSON array just under 1 MiB. */
+export function bigJsonText(targetBytes = 1024 * 1024) {
+  if (bigCache) return bigCache;
+  const r = rng(42);
+  const recs = [];
+  const make = (i) => ({
+    id: i,
+    name: `${FIRST[i % FIRST.length]} ${FIRST[(i * 7) % FIRST.length]}`,
+    email: `${FIRST[i % FIRST.length]}.${i}@example.com`,
+    active: r() > 0.3,
+    score: Math.round(r() * 100000) / 100,
+    tags: ['alpha', 'beta', 'gamma'].slice(0, 1 + (i % 3)),
+    address: { city: CITY[i % CITY.length], zip: String(10000 + ((i * 37) % 89999)) },
+  });
+  // grow record by record (bounded: ~4000 records fill 1 MiB)
+  let size = 2;
+  for (let i = 0; i < 100000; i++) {
+    const rec = make(i);
+    const recSize = JSON.stringify([rec], null, 2).length - 4 + 2; // its lines plus ",\n"
+    if (size + recSize + 1 > targetBytes) break;
+    recs.push(rec);
+    size += recSize;
+  }
+  bigCache = JSON.stringify(recs, null, 2) + '\n';
+  return bigCache;
+}
+
+export function csvRows(rows = 1000) {
+  const r = rng(7);
+  const out = [];
+  for (let i = 1; i <= rows; i++) {
+    const first = FIRST[i % FIRST.length];
+    out.push({
+      id: String(i),
+      name: i % 10 === 0 ? `${first}, jr.` : first, // every 10th row has a quoted field with a comma
+      email: `${first}.${i}@example.com`,
+      city: CITY[i % CITY.length],
+      score: (r() * 100).toFixed(2),
+      active: i % 3 === 0 ? 'false' : 'true',
+    });
+  }
+  return out;
+}
+function csvText(rows) {
+  const cols = Object.keys(rows[0]);
+  const q = (v) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  return [cols.join(','), ...rows.map((row) => cols.map((c) => q(row[c])).join(','))].join('\n') + '\n';
+}
+
+export function postBodyText(targetBytes = 2048) {
+  const items = [];
+  for (let i = 0; i < 12; i++) items.push({ sku: `SKU-${i}`, qty: 1 + (i % 4), price: 9.99 + i, name: `Item number ${i}` });
+  const obj = {
+    orderId: 'ord-000123',
+    customer: { id: 'cust-42', tier: 'gold', name: 'Alice Example', email: 'alice@example.com', address: { city: 'Tokyo', zip: '100-0001' } },
+    items,
+    notes: '',
+  };
+  obj.notes = 'x'.repeat(Math.max(0, targetBytes - JSON.stringify(obj).length));
+  return JSON.stringify(obj);
+}
+
+// ---- helpers --------------------------------------------------------------
+
+function write(dir, rel, text) {
+  const p = path.join(dir, rel);
+  fs.mkdirSync(path.dirname(p), { recursive: true });
+  fs.writeFileSync(p, text);
+}
+function rootConfig({ ruleSets = [], middlewares = [], fallback = '.' } = {}) {
+  let s = '[service]\n';
+  s += `fallback_respond_dir = ${JSON.stringify(fallback)}\n`;
+  if (ruleSets.length) s += `rule_sets = [${ruleSets.map((x) => JSON.stringify(x)).join(', ')}]\n`;
+  if (middlewares.length) s += `middlewares = [${middlewares.map((x) => JSON.stringify(x)).join(', ')}]\n`;
+  return s;
+}
+function parseJson(res) {
+  try { return JSON.parse(res.body.toString('utf8')); } catch { return undefined; }
+}
+function expect200Json(res, pred, what) {
+  if (res.status !== 200) return `status ${res.status}, want 200`;
+  const v = parseJson(res);
+  if (v === undefined) return 'body is not JSON';
+  if (pred && !pred(v)) return `wrong body for ${what}: ${res.body.toString('utf8').slice(0, 80)}`;
+  const ct = String(res.headers['content-type'] ?? '');
+  if (!ct.startsWith('application/json')) return `content-type ${JSON.stringify(ct)}, want application/json`;
+  return null;
+}
+function expect404(res) {
+  if (res.status !== 404) return `status ${res.status}, want 404`;
+  if (res.body.length !== 0) return `body ${res.body.length} bytes, want empty`;
+  return null;
+}
+const json = (text) => ({ status: 200, contentType: 'application/json', body: Buffer.from(text) });
+const notFound = () => ({ status: 404, contentType: null, body: Buffer.alloc(0) });
+
+function rulesText(n) {
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    out.push(`[[rules]]\nwhen.request.url_path = "/api/r${i}"\nwhen.request.method = "GET"\nwhen.request.headers.x-tenant = { value = "t${i}" }\nrespond = { json = '{"rule":${i}}' }\n`);
+  }
+  return out.join('\n');
+}
+
+const SMALL_JSON = '{\n  "id": 42,\n  "name": "Alice Example",\n  "email": "alice@example.com",\n  "roles": ["admin", "editor"],\n  "profile": {\n    "city": "Tokyo",\n    "active": true\n  }\n}\n';
+
+// ---- the scenarios (issue 7, a–k) ----------------------------------------
+
+export const SCENARIOS = [
+  {
+    id: 'a_miss404', letter: 'a', title: '404, empty config', target: 0.85, expectStatus: 404,
+    setup(dir, names, flavour) {
+      // apimock-rs refuses an empty file (it requires [service] with fallback_respond_dir)
+      write(dir, names.config, flavour === 'mock' ? '' : rootConfig({ fallback: '.' }));
+    },
+    request: { method: 'GET', path: '/no/such/thing' },
+    canonical: notFound,
+    check: expect404,
+  },
+  {
+    id: 'b_small_file', letter: 'b', title: 'small JSON file, extension-less URL', target: 0.85, expectStatus: 200,
+    setup(dir, names) {
+      write(dir, names.config, rootConfig({ fallback: 'data' }));
+      write(dir, 'data/api/users/42.json', SMALL_JSON);
+      write(dir, 'data/api/users/7.json', SMALL_JSON.replace('42', '7'));
+    },
+    request: { method: 'GET', path: '/api/users/42' },
+    canonical: () => json(SMALL_JSON),
+    check(res) {
+      return expect200Json(res, (v) => v.id === 42, 'users/42')
+        ?? (res.body.toString('utf8') === SMALL_JSON ? null : 'not byte-for-byte');
+    },
+  },
+  {
+    id: 'c_1mb_file', letter: 'c', title: '1 MB JSON file', target: 0.85, expectStatus: 200,
+    setup(dir, names) {
+      write(dir, names.config, rootConfig({ fallback: 'data' }));
+      write(dir, 'data/big.json', bigJsonText());
+    },
+    request: { method: 'GET', path: '/big' },
+    canonical: () => json(bigJsonText()),
+    check(res) {
+      const e = expect200Json(res, (v) => Array.isArray(v) && v.length > 1000, 'big');
+      if (e) return e;
+      return res.body.equals(Buffer.from(bigJsonText())) ? null : `served ${res.body.length} bytes, not byte-for-byte`;
+    },
+  },
+  {
+    id: 'd_rules200', letter: 'd', title: '200 rules, last matches (path + method + header)', target: 0.85, expectStatus: 200,
+    setup(dir, names) {
+      write(dir, names.config, rootConfig({ ruleSets: [names.ruleSet], fallback: '.' }));
+      write(dir, names.ruleSet, rulesText(200));
+    },
+    request: { method: 'GET', path: '/api/r199', headers: { 'X-Tenant': 't199' } },
+    canonical: () => json('{"rule":199}'),
+    check(res) { return expect200Json(res, (v) => v.rule === 199, 'rule 199'); },
+  },
+  {
+    id: 'e_body_json', letter: 'e', title: 'JSON-body rule, 2 KB POST', target: 0.85, expectStatus: 200, parseBody: true,
+    setup(dir, names) {
+      write(dir, names.config, rootConfig({ ruleSets: [names.ruleSet], fallback: '.' }));
+      const out = []; // four near misses first, so the matcher walks something
+      for (let i = 0; i < 4; i++) {
+        out.push(`[[rules]]\nwhen.request.url_path = "/orders"\nwhen.request.method = "POST"\nwhen.request.body.json."customer.tier" = { value = "tier${i}" }\nrespond = { json = '{"tier":${i}}' }\n`);
+      }
+      out.push(`[[rules]]\nwhen.request.url_path = "/orders"\nwhen.request.method = "POST"\nwhen.request.body.json."customer.tier" = { value = "gold" }\nwhen.request.body.json."items.0.sku" = { value = "SKU-0" }\nrespond = { json = '{"accepted":true}' }\n`);
+      write(dir, names.ruleSet, out.join('\n'));
+      write(dir, 'post-body.json', postBodyText());
+    },
+    request: { method: 'POST', path: '/orders', headers: { 'Content-Type': 'application/json' }, bodyFile: 'post-body.json' },
+    canonical: () => json('{"accepted":true}'),
+    check(res) { return expect200Json(res, (v) => v.accepted === true, 'accepted'); },
+  },
+  {
+    id: 'f_rhai', letter: 'f', title: 'Rhai middleware returning #{ json }', target: 0.7, expectStatus: 200,
+    setup(dir, names) {
+      write(dir, names.config, rootConfig({ middlewares: [names.middleware], fallback: '.' }));
+      write(dir, names.middleware, [
+        'if url_path == "/mw/other" {',
+        '    return #{ text: "other" };',
+        '}',
+        'if url_path == "/mw/hello" {',
+        '    return #{ json: "{\\"from\\":\\"middleware\\",\\"ok\\":true}" };',
+        '}',
+        '',
+      ].join('\n'));
+    },
+    request: { method: 'GET', path: '/mw/hello' },
+    canonical: () => json('{"from":"middleware","ok":true}'),
+    check(res) { return expect200Json(res, (v) => v.from === 'middleware' && v.ok === true, 'middleware'); },
+  },
+  {
+    id: 'g_csv1000', letter: 'g', title: '1,000-row CSV served as JSON', target: 0.7, expectStatus: 200,
+    setup(dir, names) {
+      write(dir, names.config, rootConfig({ fallback: 'data' }));
+      write(dir, 'data/users.csv', csvText(csvRows(1000)));
+    },
+    request: { method: 'GET', path: '/users' },
+    canonical: () => json(JSON.stringify(csvRows(1000))),
+    check(res) {
+      // the spec: a JSON array of row objects; apimock-rs 6.2.0: {"records":[...]}
+      const want = csvRows(1000);
+      return expect200Json(res, (v) => {
+        const rows = Array.isArray(v) ? v : v && v.records;
+        return Array.isArray(rows) && rows.length === 1000
+          && JSON.stringify(rows[0]) === JSON.stringify(want[0])
+          && JSON.stringify(rows[9]) === JSON.stringify(want[9])
+          && JSON.stringify(rows[999]) === JSON.stringify(want[999]);
+      }, '1000 rows');
+    },
+  },
+  {
+    id: 'h_round_robin', letter: 'h', title: 'round_robin over 3 rules', target: 0.85, expectStatus: 200,
+    setup(dir, names) {
+      write(dir, names.config, rootConfig({ ruleSets: [names.ruleSet], fallback: '.' }));
+      let s = 'strategy = "round_robin"\n\n';
+      for (let i = 0; i < 3; i++) s += `[[rules]]\nwhen.request.url_path = "/rr"\nrespond = { json = '{"n":${i}}' }\n\n`;
+      write(dir, names.ruleSet, s);
+    },
+    request: { method: 'GET', path: '/rr' },
+    canonical: () => json('{"n":0}'),
+    async check(res, ctx) {
+      const e = expect200Json(res, (v) => typeof v.n === 'number', 'n');
+      if (e) return e;
+      const seen = [parseJson(res).n];
+      for (let k = 0; k < 3; k++) seen.push(parseJson(await ctx.fetch())?.n);
+      const ok = seen.every((n, k) => k === 0 || n === (seen[k - 1] + 1) % 3);
+      return ok ? null : `4 consecutive answers ${seen.join(',')} (no rotation)`;
+    },
+  },
+  {
+    // not ^-anchored: apimock-rs 6.2.0 prepends "/" to url_path regex values
+    id: 'i_regex50', letter: 'i', title: '50 regex url_path rules, last matches', target: 0.85, expectStatus: 200,
+    setup(dir, names) {
+      write(dir, names.config, rootConfig({ ruleSets: [names.ruleSet], fallback: '.' }));
+      const out = [];
+      for (let i = 0; i < 50; i++) {
+        out.push(`[[rules]]\nwhen.request.url_path = { value = "/re/r${i}/[0-9]+$", op = "regex" }\nrespond = { json = '{"re":${i}}' }\n`);
+      }
+      write(dir, names.ruleSet, out.join('\n'));
+    },
+    request: { method: 'GET', path: '/re/r49/123' },
+    canonical: () => json('{"re":49}'),
+    check(res) { return expect200Json(res, (v) => v.re === 49, 'regex rule 49'); },
+  },
+  {
+    id: 'j_miss_bigdir', letter: 'j', title: '404 in a directory of 2,000 files', target: 0.85, expectStatus: 404,
+    setup(dir, names) {
+      write(dir, names.config, rootConfig({ fallback: 'data' }));
+      fs.mkdirSync(path.join(dir, 'data/api/users'), { recursive: true });
+      for (let i = 0; i < 2000; i++) fs.writeFileSync(path.join(dir, `data/api/users/${i}.json`), `{"id":${i}}\n`);
+    },
+    request: { method: 'GET', path: '/api/users/nope' },
+    canonical: notFound,
+    check: expect404,
+  },
+  {
+    id: 'k_rules2000', letter: 'k', title: '2,000 rules, last matches', target: 0.7, expectStatus: 200,
+    setup(dir, names) {
+      write(dir, names.config, rootConfig({ ruleSets: [names.ruleSet], fallback: '.' }));
+      write(dir, names.ruleSet, rulesText(2000));
+    },
+    request: { method: 'GET', path: '/api/r1999', headers: { 'X-Tenant': 't1999' } },
+    canonical: () => json('{"rule":1999}'),
+    check(res) { return expect200Json(res, (v) => v.rule === 1999, 'rule 1999'); },
+  },
+];
+
+// ---- CLI cold-start workspace (validate, get) ----------------------------
+
+export const CLI_GET_PATH = '/api/users/42';
+
+export function setupCliWorkspace(dir, names) {
+  write(dir, names.config, rootConfig({ ruleSets: [names.ruleSet], fallback: 'data' }));
+  const out = [];
+  for (let i = 0; i < 10; i++) out.push(`[[rules]]\nwhen.request.url_path = "/api/r${i}"\nwhen.request.method = "GET"\nrespond = { json = '{"rule":${i}}' }\n`);
+  write(dir, names.ruleSet, out.join('\n'));
+  write(dir, 'data/api/users/42.json', SMALL_JSON);
+}
+
+/** Writes every workspace under root; returns { [id]: { mock, apimock } } dirs. */
+export function buildWorkspaces(root, scenarios, { apimock }) {
+  const dirs = {};
+  for (const s of scenarios) {
+    dirs[s.id] = {};
+    for (const flavour of apimock ? ['mock', 'apimock'] : ['mock']) {
+      const d = path.join(root, s.id, flavour);
+      fs.mkdirSync(d, { recursive: true });
+      s.setup(d, FLAVOURS[flavour], flavour);
+      dirs[s.id][flavour] = d;
+    }
+  }
+  for (const flavour of apimock ? ['mock', 'apimock'] : ['mock']) {
+    const d = path.join(root, 'cli', flavour);
+    fs.mkdirSync(d, { recursive: true });
+    setupCliWorkspace(d, FLAVOURS[flavour]);
+    dirs[`cli_${flavour}`] = d;
+  }
+  return dirs;
+}
