@@ -17,6 +17,14 @@ export function emptyDraft(status: number): Draft {
   return { status, body: new Uint8Array(0), headers: [], delayMs: 0 };
 }
 
+/** A rule's literal body, encoded once per Respond (Respond objects are immutable after load). */
+const encoded = new WeakMap<Respond, Uint8Array>();
+function bytesOf(respond: Respond, text: string): Uint8Array {
+  let bytes = encoded.get(respond);
+  if (bytes === undefined) encoded.set(respond, (bytes = encoder.encode(text)));
+  return bytes;
+}
+
 /** The draft for a Respond, and the file that was served (for the trace channel), if any. */
 export async function draftFromRespond(respond: Respond, files: FileSource): Promise<{ draft: Draft; file?: string }> {
   const status = respond.status ?? 200;
@@ -26,9 +34,9 @@ export async function draftFromRespond(respond: Respond, files: FileSource): Pro
     case 'empty':
       return { draft: { status, body: new Uint8Array(0), ...base } };
     case 'text':
-      return { draft: { status, body: encoder.encode(b.text), contentType: TEXT_PLAIN, ...base } };
+      return { draft: { status, body: bytesOf(respond, b.text), contentType: TEXT_PLAIN, ...base } };
     case 'json':
-      return { draft: { status, body: encoder.encode(b.text), contentType: APPLICATION_JSON, ...base } };
+      return { draft: { status, body: bytesOf(respond, b.text), contentType: APPLICATION_JSON, ...base } };
     case 'file': {
       const path = await resolveNamedFile(b.path, files, b.confineTo);
       if (path === undefined) return { draft: { ...emptyDraft(404), delayMs: respond.delayMs } };

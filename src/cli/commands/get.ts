@@ -62,7 +62,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   const outcome = await dispatch(
     ws,
     req,
-    { files: createFsSource(), rotation: new RotationState(), random: Math.random, log: (line) => io.err(line + '\n') },
+    { files: createFsSource({ watch: false }), rotation: new RotationState(), random: Math.random, log: (line) => io.err(line + '\n') },
     { explain: true },
   );
   const view = { outcome, ws, shown, method: req.method, path };
