@@ -167,16 +167,16 @@ describe('resolveFallbackFile: costs and a re-pointed root', () => {
   });
 
   it('the root is canonicalised once, then only when a file falls outside the remembered root', async () => {
-    const src = memorySource({ '/v1/a.json': '1', '/v2/a.json': '2', '/v2/b.json': '2' }, { '/root': '/v1' });
-    assert.equal(await resolveFallbackFile('/root', seg('/a.json'), src), '/root/a.json');
+    const src = memorySource({ '/v1/a.json': '1', '/v2/a.json': '2', '/v2/b.json': '2' }, { '/srv': '/v1' });
+    assert.equal(await resolveFallbackFile('/srv', seg('/a.json'), src), '/srv/a.json');
     const before = src.calls.realpath;
-    assert.equal(await resolveFallbackFile('/root', seg('/a.json'), src), '/root/a.json');
+    assert.equal(await resolveFallbackFile('/srv', seg('/a.json'), src), '/srv/a.json');
     assert.equal(src.calls.realpath - before, 1, 'only the file');
-    src.link('/root', '/v2');
-    assert.equal(await resolveFallbackFile('/root', seg('/b.json'), src), '/root/b.json');
+    src.link('/srv', '/v2');
+    assert.equal(await resolveFallbackFile('/srv', seg('/b.json'), src), '/srv/b.json');
     src.link('/v2/out.json', '/v1/a.json'); // inside the new root, pointing into the old one
-    assert.equal(await src.realpath('/root/out.json'), '/v1/a.json');
-    assert.equal(await resolveFallbackFile('/root', seg('/out.json'), src), undefined);
+    assert.equal(await src.realpath('/srv/out.json'), '/v1/a.json');
+    assert.equal(await resolveFallbackFile('/srv', seg('/out.json'), src), undefined);
   });
 });
 

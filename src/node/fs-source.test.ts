@@ -265,7 +265,7 @@ for (const watch of [false, true]) {
     describe(`createFsSource (${mode}) with the fallback lookup`, () => {
       let root = '';
       before(async () => {
-        root = join(dir, 'root');
+        root = join(dir, 'served');
         await mkdir(join(root, 'Sub'), { recursive: true });
         await writeFile(join(dir, 'outside.json'), '"secret"');
         await writeFile(join(root, 'plain.json'), '{}');
@@ -283,7 +283,7 @@ for (const watch of [false, true]) {
         ['a symlink inside pointing inside', ['in-link.json'], 'in-link.json'],
         ['a symlink pointing outside', ['out-link.json'], undefined],
         ['a directory symlink pointing outside', ['out-dir', 'outside.json'], undefined],
-        ['a directory symlink that comes back inside', ['out-dir', 'root', 'plain.json'], 'out-dir/root/plain.json'],
+        ['a directory symlink that comes back inside', ['out-dir', 'served', 'plain.json'], 'out-dir/served/plain.json'],
       ];
       for (const [what, segments, expected] of cases) {
         it(what, async () => {
