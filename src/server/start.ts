@@ -23,7 +23,7 @@ import { SocketActivity } from './activity.js';
 import { attachClientErrorHandler } from './client-error.js';
 import { ConnectionGate } from './gate.js';
 import { createListener, type DispatchFunction } from './listener.js';
-import { loadServerTlsMaterial, TlsTerminator } from './tls.js';
+import type { TlsTerminator } from './tls.js';
 
 export interface ListeningAddress {
   readonly scheme: 'http' | 'https';
@@ -108,14 +108,16 @@ const BIND_REASONS: Readonly<Record<string, string>> = {
 /** Binds every listener or none. Rejects with a MockError (kind 'io' for a port in use, 'config_invalid' for TLS material) naming the cause. */
 export async function startServer(ws: Workspace, opts: ServerOptions): Promise<ServerHandle> {
   const tlsConfig = ws.config.listener.tls;
+  // node:tls and the PEM parsing are loaded only when a TLS listener is configured (faster start, less memory).
+  const tlsModule = tlsConfig === undefined ? undefined : await import('./tls.js');
   // TLS material first: a bad cert or key stops everything before any port is bound.
-  const material = tlsConfig === undefined ? undefined : loadServerTlsMaterial(tlsConfig);
+  const material = tlsConfig === undefined || tlsModule === undefined ? undefined : tlsModule.loadServerTlsMaterial(tlsConfig);
   const engine = createEngine({ ...DEFAULT_TIMEOUTS, ...opts.timeouts });
   const activity = new SocketActivity();
   let terminator: TlsTerminator | undefined;
   try {
-    if (tlsConfig !== undefined && material !== undefined) {
-      terminator = new TlsTerminator({
+    if (tlsConfig !== undefined && material !== undefined && tlsModule !== undefined) {
+      terminator = new tlsModule.TlsTerminator({
         material,
         certEntry: tlsConfig.certEntry,
         handshakeTimeoutSeconds: tlsConfig.handshakeTimeoutSeconds,
