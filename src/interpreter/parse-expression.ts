@@ -4,7 +4,7 @@
 
 import type { ArrayLit, Block, Call, ClosureExpr, Expr, FnDef, Interpolated, MapLit, Stmt, VarDecl } from './ast.js';
 import type { ParserState } from './parser-state.js';
-import { parseBlock, parseBlockBody, parseStatement, parseStatementExpression } from './parse-statement.js';
+import { parseBlock, parseBlockBody, parseStatement, parseStatementExpression, STATEMENT_EXPRESSIONS } from './parse-statement.js';
 import { PRECEDENCE, RESERVED, bindsRight, isBinaryOp, type BinaryOp, type Token } from './token.js';
 import { charOf } from './values.js';
 
@@ -131,14 +131,6 @@ function parseKeywordPrimary(p: ParserState, t: Token): Expr {
     case 'this':
       p.next();
       return { type: 'This', start: t.start, end: t.end };
-    case 'if':
-    case 'switch':
-    case 'while':
-    case 'loop':
-    case 'do':
-    case 'for':
-    case 'try':
-      return parseStatementExpression(p);
     case 'fn':
       return p.fail('Function definitions must be at global level and cannot be inside a block or another function');
     case 'import':
@@ -146,7 +138,7 @@ function parseKeywordPrimary(p: ParserState, t: Token): Expr {
     case 'global':
       return p.fail(`Modules are not supported: '${t.text}'`);
     default:
-      return p.unexpected();
+      return STATEMENT_EXPRESSIONS.has(t.text) ? parseStatementExpression(p) : p.unexpected();
   }
 }
 

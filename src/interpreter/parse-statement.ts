@@ -71,15 +71,8 @@ export function parseStatement(p: ParserState): Stmt {
       case 'import':
       case 'export':
         return p.fail(`Modules are not supported: '${t.text}'`);
-      case 'if':
-      case 'switch':
-      case 'while':
-      case 'loop':
-      case 'do':
-      case 'for':
-      case 'try':
-        return parseStatementExpression(p);
       default:
+        if (STATEMENT_EXPRESSIONS.has(t.text)) return parseStatementExpression(p);
         break;
     }
   }
@@ -159,6 +152,9 @@ function parseFnDef(p: ParserState): void {
   }
   p.functions.set(key, def);
 }
+
+/** Keywords that open a statement usable as an expression (`let x = if c { 1 } else { 2 };`). */
+export const STATEMENT_EXPRESSIONS: ReadonlySet<string> = new Set(['if', 'switch', 'while', 'loop', 'do', 'for', 'try']);
 
 export function parseStatementExpression(p: ParserState): Expr {
   const t = p.peek();

@@ -5,13 +5,11 @@
 // RELIABILITY=long selects the full counts (npm run test:reliability); anything else is the short form that runs
 // inside `npm test`. Every loop here is bounded in count and in time; every spawned server is killed by stop().
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const LONG = process.env['RELIABILITY'] === 'long';
@@ -24,22 +22,8 @@ export function scale<T>(short: T, long: T): T {
 /** <out>/test/reliability/harness.js → <out>/src/main.js */
 export const MAIN_JS = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
-export function makeTempDir(prefix: string): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-}
-
-export async function removeDir(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true });
-}
-
-/** Writes files (parents created): {'mock.toml': '...', 'api/users.json': '...'} */
-export async function writeTree(dir: string, files: Readonly<Record<string, string | Uint8Array>>): Promise<void> {
-  for (const [rel, content] of Object.entries(files)) {
-    const path = join(dir, rel);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, content);
-  }
-}
+// Temp folders and workspace files: the same helpers as the end-to-end tests.
+export { makeTempDir, removeDir, writeTree } from '../helpers/mock-cli.js';
 
 export function delay(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
