@@ -5,7 +5,6 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
-import { compile } from '../../src/interpreter/index.js';
 import { MAIN_JS, makeTempDir, removeDir, runMock, startMock, writeTree } from '../helpers/mock-cli.js';
 
 const dirs: string[] = [];
@@ -18,14 +17,6 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) await removeDir(d);
 });
 
-function interpreterReady(): boolean {
-  try {
-    compile('return;', 'probe.rhai');
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const read = (dir: string, f: string): string => readFileSync(join(dir, f), 'utf8');
 
@@ -83,8 +74,7 @@ describe('mock --init without prompts', () => {
 
   test('what it writes validates and serves at once', async () => {
     const dir = fresh();
-    const withMiddleware = interpreterReady();
-    await runMock(['--init', '--yes', ...(withMiddleware ? ['--middleware'] : [])], { cwd: dir });
+    await runMock(['--init', '--yes', '--middleware'], { cwd: dir });
     const v = await runMock(['validate'], { cwd: dir });
     assert.equal(v.code, 0, v.stderr);
     assert.equal(v.stdout, 'Validation passed (2 rules across 1 rule set(s)).\n');
@@ -93,7 +83,7 @@ describe('mock --init without prompts', () => {
       assert.ok(m.stdoutLines.includes('@ rule_set #1 (./mock-rule-set.toml)'));
       assert.equal(await (await fetch(m.url + '/health')).text(), 'ok');
       assert.equal(await (await fetch(m.url + '/greet')).text(), 'Hello, world.');
-      if (withMiddleware) assert.equal(await (await fetch(m.url + '/hello')).text(), 'Hello from middleware!');
+      assert.equal(await (await fetch(m.url + '/hello')).text(), 'Hello from middleware!');
     } finally {
       await m.stop();
     }
