@@ -72,12 +72,12 @@ export function normaliseSegments(rawPath: string): { segments: string[]; escape
 
 const HEX = /^[0-9a-fA-F]{2}$/;
 const utf8Lossy = new TextDecoder('utf-8', { fatal: false });
+const utf8Encoder = new TextEncoder();
 
 /** Percent-decode one segment. Invalid escapes stay literal; invalid UTF-8 becomes U+FFFD. */
 export function decodeSegment(seg: string): string {
   if (!seg.includes('%')) return seg;
   const bytes: number[] = [];
-  const enc = new TextEncoder();
   for (let i = 0; i < seg.length; ) {
     const c = seg[i]!;
     if (c === '%' && HEX.test(seg.slice(i + 1, i + 3))) {
@@ -86,7 +86,7 @@ export function decodeSegment(seg: string): string {
     } else {
       const cp = seg.codePointAt(i)!;
       const ch = String.fromCodePoint(cp);
-      for (const b of enc.encode(ch)) bytes.push(b);
+      for (const b of utf8Encoder.encode(ch)) bytes.push(b);
       i += ch.length;
     }
   }
