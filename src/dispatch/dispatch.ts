@@ -2,6 +2,7 @@
 // It reads top to bottom as the spec's dispatch table: OPTIONS, middleware scripts, rule sets, fallback
 // directory, then finalize. It never sleeps (the server applies delayMs) and never touches node:*.
 import type { Answer } from '../model/answer.js';
+import { chain, type Maybe } from '../shared/maybe.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
 import { resolveFallbackFile } from '../files/lookup.js';
@@ -48,7 +49,8 @@ export interface Outcome {
 
 /** Wall-clock bound on one script evaluation, checked alongside the operation budget: a runaway script stalls the (single-threaded) server at most this long. */
 /** the middleware module, imported once on first use (a cache of an immutable module, not state) */
-let middlewareStage: Promise<typeof import('./middleware.js')> | undefined;
+let middlewareLoad: Promise<typeof import('./middleware.js')> | undefined;
+let middlewareModule: typeof import('./middleware.js') | undefined;
 
 export const DEFAULT_SCRIPT_TIME_LIMIT_MS = 250;
 
@@ -58,20 +60,28 @@ interface Staged {
   readonly file?: string;
 }
 
-export async function dispatch(
+/**
+ * The answer to one request. Synchronous when no stage needs the disk or a first-time module load (rule answers
+ * with literal bodies, remembered fallback resolutions): callers `await` it either way.
+ */
+export function dispatch(
   ws: Workspace,
   req: RequestSnapshot,
   env: DispatchEnv,
   opts: { readonly explain?: boolean } = {},
-): Promise<Outcome> {
+): Maybe<Outcome> {
   const explained: RuleSetExplanation[] | undefined = opts.explain ? [] : undefined;
-  const staged =
+  const staged: Maybe<Staged> =
     stageOptions(req) ??
     stageBadRequest(req) ??
-    (await stageMiddleware(ws, req, env)) ??
-    (await stageRuleSets(ws, req, env, explained)) ??
-    (await stageFallback(ws, req, env));
-  const answer = finalize(staged.draft, req, ws.cors);
+    chain(stageMiddleware(ws, req, env), (mw) =>
+      mw ?? chain(stageRuleSets(ws, req, env, explained), (rs) => rs ?? stageFallback(ws, req, env)),
+    );
+  return chain(staged, (s) => outcomeOf(s, finalize(s.draft, req, ws.cors), explained));
+}
+
+function outcomeOf(staged: Staged, answer: Answer, explained: RuleSetExplanation[] | undefined): Outcome {
+  if (staged.file === undefined && explained === undefined) return { answer, stage: staged.stage };
   return {
     answer,
     stage: staged.stage,
@@ -80,9 +90,11 @@ export async function dispatch(
   };
 }
 
+const OPTIONS_STAGE: Stage = Object.freeze({ kind: 'options' });
+
 function stageOptions(req: RequestSnapshot): Staged | undefined {
   const draft = answerOptions(req.method);
-  return draft && { draft, stage: { kind: 'options' } };
+  return draft && { draft, stage: OPTIONS_STAGE };
 }
 
 function stageBadRequest(req: RequestSnapshot): Staged | undefined {
@@ -93,26 +105,35 @@ function stageBadRequest(req: RequestSnapshot): Staged | undefined {
   };
 }
 
-async function stageMiddleware(ws: Workspace, req: RequestSnapshot, env: DispatchEnv): Promise<Staged | undefined> {
+function stageMiddleware(ws: Workspace, req: RequestSnapshot, env: DispatchEnv): Maybe<Staged | undefined> {
   if (ws.middlewares.length === 0) return undefined;
   // Loaded on first use, so workspaces without scripts never load the interpreter.
-  const { answerFromMiddleware } = await (middlewareStage ??= import('./middleware.js'));
-  const hit = answerFromMiddleware(ws.middlewares, req, {
+  if (middlewareModule === undefined) {
+    return (middlewareLoad ??= import('./middleware.js')).then((m) => {
+      middlewareModule = m;
+      return stageMiddleware(ws, req, env);
+    });
+  }
+  const hit = middlewareModule.answerFromMiddleware(ws.middlewares, req, {
     maxOperations: ws.config.service.middlewareMaxOperations,
     timeLimitMs: env.scriptTimeLimitMs ?? DEFAULT_SCRIPT_TIME_LIMIT_MS,
     log: env.log,
   });
   if (hit === undefined) return undefined;
-  const { draft, file } = await draftFromRespond(hit.respond, env.files);
-  return { draft, stage: { kind: 'middleware', index: hit.index, file: hit.file }, ...(file !== undefined ? { file } : {}) };
+  return chain(draftFromRespond(hit.respond, env.files), ({ draft, file }) => ({
+    draft,
+    stage: { kind: 'middleware', index: hit.index, file: hit.file },
+    ...(file !== undefined ? { file } : {}),
+  }));
 }
 
-async function stageRuleSets(
+function stageRuleSets(
   ws: Workspace,
   req: RequestSnapshot,
   env: DispatchEnv,
   explained: RuleSetExplanation[] | undefined,
-): Promise<Staged | undefined> {
+): Maybe<Staged | undefined> {
+  if (ws.ruleSets.length === 0) return undefined;
   const ctx = { rotation: env.rotation, random: env.random, explain: explained !== undefined };
   for (const ruleSet of ws.ruleSets) {
     const ev = evaluateRuleSet(ruleSet, req, ctx);
@@ -124,26 +145,37 @@ async function stageRuleSets(
       rules: ev.checks ?? [],
     });
     if (ev.winner !== undefined) {
-      const rule = ruleSet.rules[ev.winner]!;
-      const { draft, file } = await draftFromRespond(rule.respond, env.files);
-      return {
+      const winner = ev.winner;
+      const rule = ruleSet.rules[winner]!;
+      return chain(draftFromRespond(rule.respond, env.files), ({ draft, file }) => ({
         draft,
-        stage: { kind: 'rule_set', ruleSetIndex: ruleSet.index, ruleIndex: ev.winner },
+        stage: { kind: 'rule_set', ruleSetIndex: ruleSet.index, ruleIndex: winner },
         ...(file !== undefined ? { file } : {}),
-      };
+      }));
     }
     if (ev.underPrefix) return { draft: emptyDraft(404), stage: { kind: 'prefix_miss', ruleSetIndex: ruleSet.index } };
   }
   return undefined;
 }
 
-async function stageFallback(ws: Workspace, req: RequestSnapshot, env: DispatchEnv): Promise<Staged> {
-  const miss: Staged = { draft: emptyDraft(404), stage: { kind: 'miss' } };
-  if (req.escapesRoot) return miss;
-  const file = await resolveFallbackFile(ws.fallbackDir, req.segments, env.files);
-  if (file === undefined) return miss;
-  const fb = await fileBody(file, env.files);
-  if (fb.kind === 'missing') return miss;
+const MISS: Staged = Object.freeze({ draft: emptyDraft(404), stage: Object.freeze({ kind: 'miss' }) });
+
+function stageFallback(ws: Workspace, req: RequestSnapshot, env: DispatchEnv): Maybe<Staged> {
+  if (req.escapesRoot) return MISS;
+  const root = ws.fallbackDir;
+  const { files } = env;
+  // The whole resolution is a pure function of the request segments and the disk: a FileSource that can vouch
+  // for "nothing changed" hands back the remembered result without touching the disk.
+  if (files.remember === undefined) return resolveFallback(root, req.segments, files);
+  // The key is the raw path: the segments are a function of it (and of nothing else).
+  return files.remember(`fallback\0${root}\0${req.rawPath}`, (f) => resolveFallback(root, req.segments, f));
+}
+
+async function resolveFallback(root: string, segments: readonly string[], files: FileSource): Promise<Staged> {
+  const file = await resolveFallbackFile(root, segments, files);
+  if (file === undefined) return MISS;
+  const fb = await fileBody(file, files);
+  if (fb.kind === 'missing') return MISS;
   if (fb.kind === 'error') return { draft: textDraft(500, fb.message), stage: { kind: 'fallback', file }, file };
   return {
     draft: { status: 200, body: fb.body, contentType: fb.contentType, headers: [], delayMs: 0 },

@@ -61,10 +61,27 @@ export function isBodyless(status: number): boolean {
 
 const EMPTY = new Uint8Array(0);
 
+/** the defaults and the usual CORS pair, in answer order: the start of nearly every answer's headers */
+const BASE_STAR: readonly (readonly [string, string])[] = [...DEFAULT_HEADERS, ...STAR];
+
+/**
+ * Answers already made for a draft with the usual CORS pair. Drafts of literal bodies and remembered files are
+ * made once and reused, and an Answer is immutable, so the same Answer object serves every such request.
+ */
+const starAnswers = new WeakMap<Draft, Answer>();
+
 export function finalize(draft: Draft, req: RequestSnapshot, cors: CorsPolicy): Answer {
+  const corsPart = corsHeaders(req, cors);
+  if (corsPart !== STAR) return build(draft, corsPart);
+  let answer = starAnswers.get(draft);
+  if (answer === undefined) starAnswers.set(draft, (answer = build(draft, corsPart)));
+  return answer;
+}
+
+function build(draft: Draft, corsPart: HeaderList): Answer {
   const bodyless = isBodyless(draft.status);
   const body = bodyless ? EMPTY : draft.body;
-  const headers: [string, string][] = [...DEFAULT_HEADERS, ...corsHeaders(req, cors)] as [string, string][];
+  const headers = (corsPart === STAR ? BASE_STAR.slice() : [...DEFAULT_HEADERS, ...corsPart]) as [string, string][];
   if (!bodyless && draft.contentType !== undefined) headers.push(['content-type', draft.contentType]);
   for (const [name, value] of draft.headers) {
     if (FRAMING.has(name)) continue;

@@ -4,6 +4,7 @@ import { resolveNamedFile } from '../files/lookup.js';
 import { fileBody } from '../files/serve.js';
 import type { FileSource } from '../files/source.js';
 import type { Draft } from './finalize.js';
+import type { Maybe } from '../shared/maybe.js';
 
 const encoder = new TextEncoder();
 export const TEXT_PLAIN = 'text/plain; charset=utf-8';
@@ -17,33 +18,45 @@ export function emptyDraft(status: number): Draft {
   return { status, body: new Uint8Array(0), headers: [], delayMs: 0 };
 }
 
-/** A rule's literal body, encoded once per Respond (Respond objects are immutable after load). */
-const encoded = new WeakMap<Respond, Uint8Array>();
-function bytesOf(respond: Respond, text: string): Uint8Array {
-  let bytes = encoded.get(respond);
-  if (bytes === undefined) encoded.set(respond, (bytes = encoder.encode(text)));
-  return bytes;
+/** A literal body's draft, made once per Respond (Respond objects are immutable after load). */
+const literal = new WeakMap<Respond, RespondDraft>();
+
+export interface RespondDraft {
+  readonly draft: Draft;
+  /** the file that was served, if any */
+  readonly file?: string;
 }
 
-/** The draft for a Respond, and the file that was served (for the trace channel), if any. */
-export async function draftFromRespond(respond: Respond, files: FileSource): Promise<{ draft: Draft; file?: string }> {
-  const status = respond.status ?? 200;
-  const base = { headers: respond.headers, delayMs: respond.delayMs };
+/** The draft for a Respond, and the file that was served (for the trace channel), if any. Literal bodies: now. */
+export function draftFromRespond(respond: Respond, files: FileSource): Maybe<RespondDraft> {
   const b = respond.body;
   switch (b.kind) {
     case 'empty':
-      return { draft: { status, body: new Uint8Array(0), ...base } };
+      return { draft: { status: respond.status ?? 200, body: new Uint8Array(0), headers: respond.headers, delayMs: respond.delayMs } };
     case 'text':
-      return { draft: { status, body: bytesOf(respond, b.text), contentType: TEXT_PLAIN, ...base } };
-    case 'json':
-      return { draft: { status, body: bytesOf(respond, b.text), contentType: APPLICATION_JSON, ...base } };
+    case 'json': {
+      let done = literal.get(respond);
+      if (done === undefined) {
+        const contentType = b.kind === 'text' ? TEXT_PLAIN : APPLICATION_JSON;
+        const body = encoder.encode(b.text);
+        done = { draft: { status: respond.status ?? 200, body, contentType, headers: respond.headers, delayMs: respond.delayMs } };
+        literal.set(respond, done);
+      }
+      return done;
+    }
     case 'file': {
-      const path = await resolveNamedFile(b.path, files, b.confineTo);
-      if (path === undefined) return { draft: { ...emptyDraft(404), delayMs: respond.delayMs } };
-      const fb = await fileBody(path, files);
-      if (fb.kind === 'missing') return { draft: { ...emptyDraft(404), delayMs: respond.delayMs } };
-      if (fb.kind === 'error') return { draft: textDraft(500, fb.message, respond.delayMs), file: path };
-      return { draft: { status, body: fb.body, contentType: fb.contentType, ...base }, file: path };
+      const { path, confineTo } = b;
+      if (files.remember === undefined) return fileDraft(respond, path, confineTo, files);
+      return files.remember(`named\0${path}\0${confineTo ?? ''}`, (f) => fileDraft(respond, path, confineTo, f));
     }
   }
+}
+
+async function fileDraft(respond: Respond, name: string, confineTo: string | undefined, files: FileSource): Promise<RespondDraft> {
+  const path = await resolveNamedFile(name, files, confineTo);
+  if (path === undefined) return { draft: { ...emptyDraft(404), delayMs: respond.delayMs } };
+  const fb = await fileBody(path, files);
+  if (fb.kind === 'missing') return { draft: { ...emptyDraft(404), delayMs: respond.delayMs } };
+  if (fb.kind === 'error') return { draft: textDraft(500, fb.message, respond.delayMs), file: path };
+  return { draft: { status: respond.status ?? 200, body: fb.body, contentType: fb.contentType, headers: respond.headers, delayMs: respond.delayMs }, file: path };
 }

@@ -18,7 +18,7 @@ export function snapshotFrom(raw: RawRequest): RequestSnapshot {
   let target = raw.target;
   const hash = target.indexOf('#');
   if (hash >= 0) target = target.slice(0, hash);
-  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(target)) {
+  if (target.charCodeAt(0) !== 0x2f /* '/' */ && /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(target)) {
     const afterScheme = target.indexOf('//') + 2;
     const slash = target.indexOf('/', afterScheme);
     const q = target.indexOf('?', afterScheme);
@@ -32,7 +32,8 @@ export function snapshotFrom(raw: RawRequest): RequestSnapshot {
   const { segments, escapesRoot } = normaliseSegments(rawPath);
   let path = '/' + segments.join('/');
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-  const headers: [string, string][] = raw.headers.map(([k, v]) => [k.toLowerCase(), v]);
+  const headers: [string, string][] = [];
+  for (const [k, v] of raw.headers) headers.push([k.toLowerCase(), v]);
   return {
     method: raw.method.toUpperCase(),
     rawPath,

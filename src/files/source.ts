@@ -21,4 +21,10 @@ export interface FileSource {
   list(dir: string): Promise<readonly DirEntry[] | undefined>;
   /** canonical path (symlinks resolved); undefined when missing */
   realpath(path: string): Promise<string | undefined>;
+  /**
+   * Optional: `compute` run over this source, or its earlier result for the same `key` when the source can vouch
+   * that nothing `compute` read has changed since (and the request is current). `compute` must be a pure
+   * function of the key and of what it reads through the source it is given.
+   */
+  remember?<T>(key: string, compute: (files: FileSource) => Promise<T>): Promise<T>;
 }

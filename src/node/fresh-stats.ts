@@ -23,6 +23,13 @@ interface StatRecord {
 
 const MISSING: Promise<Stats | undefined> = Promise.resolve(undefined);
 
+/** Filled in by `current` for a caller that wants to know: false once a stat was not vouched for by the watch. */
+export interface TrustNote {
+  trusted: boolean;
+  /** when the oldest trusted stat it was given was made (the trust's clock) */
+  oldest: number;
+}
+
 export class FreshStats {
   private readonly turn = new LoopTurn();
   private readonly records = new Map<string, StatRecord>();
@@ -36,8 +43,12 @@ export class FreshStats {
   ) {}
 
   /** A stat current for the caller: `probe` for a lookup's stat(), false for read/list/realpath. Never rejects. */
-  current(path: string, probe: boolean): Promise<Stats | undefined> {
-    return this.trust === undefined ? this.turnStat(path, probe) : this.watchStat(this.trust, path, probe);
+  current(path: string, probe: boolean, note?: TrustNote): Promise<Stats | undefined> {
+    if (this.trust === undefined) {
+      if (note !== undefined) note.trusted = false;
+      return this.turnStat(path, probe);
+    }
+    return this.watchStat(this.trust, path, probe, note);
   }
 
   /** forget what is known about `path` (and beneath it) */
@@ -56,22 +67,29 @@ export class FreshStats {
     return this.start(path, now, -1).promise;
   }
 
-  private watchStat(w: WatchTrust, path: string, probe: boolean): Promise<Stats | undefined> {
+  private watchStat(w: WatchTrust, path: string, probe: boolean, note: TrustNote | undefined): Promise<Stats | undefined> {
     if (!probe) {
       const now = this.turn.now();
       const record = this.records.get(path);
-      if (record !== undefined && (record.startTurn === now || record.doneTurn === now)) return record.promise;
+      if (record !== undefined && (record.startTurn === now || record.doneTurn === now)) {
+        if (note !== undefined) note.trusted = false;
+        return record.promise;
+      }
       if (this.trustedIn.get(path) === now) {
         const hit = w.lookup(path);
-        if (hit !== undefined) return hit.promise;
+        if (hit !== undefined) {
+          if (note !== undefined && hit.at < note.oldest) note.oldest = hit.at;
+          return hit.promise;
+        }
       }
     }
-    return w.gate().then(() => this.afterGate(w, path));
+    return w.gate().then(() => this.afterGate(w, path, note));
   }
 
-  private afterGate(w: WatchTrust, path: string): Promise<Stats | undefined> {
+  private afterGate(w: WatchTrust, path: string, note: TrustNote | undefined): Promise<Stats | undefined> {
     const hit = w.lookup(path);
     if (hit !== undefined) {
+      if (note !== undefined && hit.at < note.oldest) note.oldest = hit.at;
       this.trustedIn.set(path, this.turn.now());
       if (this.trustedIn.size > this.maxEntries) this.trustedIn.delete(this.trustedIn.keys().next().value!);
       return hit.promise;
@@ -81,9 +99,13 @@ export class FreshStats {
     for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) {
       const above = w.lookup(path.slice(0, i));
       if (above === undefined) continue;
-      if (above.st === undefined || !above.st.isDirectory()) return MISSING;
+      if (above.st === undefined || !above.st.isDirectory()) {
+        if (note !== undefined && above.at < note.oldest) note.oldest = above.at;
+        return MISSING;
+      }
       break;
     }
+    if (note !== undefined) note.trusted = false;
     const record = this.records.get(path);
     if (record !== undefined && record.generation === w.generation) return record.promise;
     const token = w.begin(path);

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { createFsSource as createSource, type FsSource, type FsSourceOptions } from './fs-source.js';
 import { resolveFallbackFile } from '../files/lookup.js';
 import { fileBody } from '../files/serve.js';
+import type { FileSource as FileSourceLike } from '../files/source.js';
 
 const text = (b: Uint8Array | undefined): string | undefined => (b === undefined ? undefined : new TextDecoder().decode(b));
 const PAST = new Date(Date.now() - 3_600_000);
@@ -434,5 +435,156 @@ describe('createFsSource (watch mode): trusted stats', { skip: process.platform 
     const before = src.counters.stat;
     assert.equal(await serve(src, root, ['a.json']), '{}');
     assert.ok(src.counters.stat > before);
+  });
+});
+
+describe('createFsSource: remembered results (remember)', () => {
+  let rdir = '';
+  before(async () => {
+    rdir = join(base, 'remember');
+    await mkdir(rdir);
+  });
+  const write = async (path: string, content: string | Uint8Array, when = PAST): Promise<void> => {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, content);
+    await utimes(path, when, when);
+  };
+  const serveThrough = async (src: FileSourceLike, root: string, segments: readonly string[]): Promise<string | undefined> => {
+    const file = await resolveFallbackFile(root, segments, src);
+    const body = file === undefined ? undefined : await fileBody(file, src);
+    return body?.kind === 'ok' ? text(body.body) : undefined;
+  };
+  /** a request as dispatch makes it: through remember(), counting how often the lookup really runs */
+  const requester = (src: FsSource, root: string) => {
+    let computed = 0;
+    const request = (segments: readonly string[]): Promise<string | undefined> =>
+      src.remember!(`${root}\0${segments.join('/')}`, (files) => {
+        computed++;
+        return serveThrough(files, root, segments);
+      });
+    return { request, computed: () => computed };
+  };
+  /** repeat until a request is answered from memory (no lookup ran); bounded */
+  const untilRemembered = async (r: ReturnType<typeof requester>, segments: readonly string[]): Promise<void> => {
+    for (let i = 0; i < 200; i++) {
+      const before = r.computed();
+      await r.request(segments);
+      if (r.computed() === before) return;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    assert.fail('the result was never remembered');
+  };
+  const linux = process.platform === 'linux';
+
+  it('once its stats are trusted, the same request is answered from memory with no syscall', { skip: !linux }, async () => {
+    const src = sources.track(createSource({ watch: true }));
+    const root = join(rdir, 'steady');
+    await write(join(root, 'a.json'), '{"a":1}');
+    const r = requester(src, root);
+    await untilRemembered(r, ['a']);
+    const counters = { ...src.counters };
+    const computed = r.computed();
+    for (let i = 0; i < 20; i++) assert.equal(await r.request(['a']), '{"a":1}');
+    assert.equal(r.computed(), computed);
+    assert.deepEqual(src.counters, counters);
+  });
+
+  for (const [what, change, segments, expected] of [
+    ['an edit keeping size and mtime', (root: string) => write(join(root, 'a.json'), '{"v":2}'), ['a'], '{"v":2}'],
+    ['a file created where a miss was remembered', (root: string) => write(join(root, 'new.json'), '"new"'), ['new'], '"new"'],
+    ['a deleted file', (root: string) => unlink(join(root, 'a.json')), ['a'], undefined],
+    [
+      'a directory swapped in under the same name',
+      async (root: string) => {
+        await rename(join(root, 'data'), join(root, 'data-old'));
+        await rename(join(root, 'next'), join(root, 'data'));
+      },
+      ['data', 'b'],
+      '"new"',
+    ],
+  ] as const) {
+    it(`${what} is served on the next request`, { skip: !linux }, async () => {
+      const src = sources.track(createSource({ watch: true }));
+      const root = join(rdir, what.replace(/\W+/g, '-'));
+      await write(join(root, 'a.json'), '{"v":1}');
+      await write(join(root, 'data', 'b.json'), '"old"');
+      await write(join(root, 'next', 'b.json'), '"new"');
+      // directories whose listings are fresh are re-read (the racy rule) until they settle: settle them now
+      for (const d of [root, join(root, 'data'), join(root, 'next')]) await utimes(d, PAST, PAST);
+      const r = requester(src, root);
+      await untilRemembered(r, segments);
+      await change(root);
+      assert.equal(await r.request(segments), expected);
+    });
+  }
+
+  it('a synchronous edit inside an I/O callback is served by a request made right after it', { skip: !linux }, async () => {
+    const src = sources.track(createSource({ watch: true }));
+    const root = join(rdir, 'sync-edit');
+    await write(join(root, 'a.json'), '{"n":1}');
+    const r = requester(src, root);
+    await untilRemembered(r, ['a']);
+    const got = await new Promise<string | undefined>((resolve, reject) => {
+      fsStatCallback(root, () => {
+        writeFileSync(join(root, 'a.json'), '{"n":2}');
+        r.request(['a']).then(resolve, reject);
+      });
+    });
+    assert.equal(got, '{"n":2}');
+  });
+
+  it('a result resting on a symlink is never remembered, and its target\'s edits are served', { skip: !linux }, async () => {
+    const src = sources.track(createSource({ watch: true }));
+    const root = join(rdir, 'linked');
+    await write(join(root, 'elsewhere', 't.json'), '"t1"');
+    await symlink(join(root, 'elsewhere', 't.json'), join(root, 'l.json'));
+    const r = requester(src, root);
+    for (let i = 0; i < 5; i++) await r.request(['l']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const before = r.computed();
+    assert.equal(await r.request(['l']), '"t1"');
+    assert.equal(r.computed(), before + 1);
+    await write(join(root, 'elsewhere', 't.json'), '"t2 longer"');
+    assert.equal(await r.request(['l']), '"t2 longer"');
+  });
+
+  it('a file too big to cache is read again on every request, never remembered', { skip: !linux }, async () => {
+    const src = sources.track(createSource({ watch: true, maxFileBytes: 16 }));
+    const root = join(rdir, 'big');
+    await write(join(root, 'big.json'), JSON.stringify({ data: 'x'.repeat(64) }));
+    const r = requester(src, root);
+    for (let i = 0; i < 10; i++) await r.request(['big']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const before = r.computed();
+    const reads = src.counters.readFile;
+    await r.request(['big']);
+    assert.equal(r.computed(), before + 1);
+    assert.equal(src.counters.readFile, reads + 1);
+  });
+
+  it('nothing is remembered longer than maxTrustMs', { skip: !linux }, async () => {
+    const src = sources.track(createSource({ watch: true, maxTrustMs: 0 }));
+    const root = join(rdir, 'ttl');
+    await write(join(root, 'a.json'), '{}');
+    const r = requester(src, root);
+    for (let i = 0; i < 5; i++) await r.request(['a']);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const before = r.computed();
+    await r.request(['a']);
+    assert.equal(r.computed(), before + 1);
+  });
+
+  it('in stat mode, and after close(), every request looks again', async () => {
+    for (const closeIt of [false, true]) {
+      const src = sources.track(createSource({ watch: !closeIt ? false : linux }));
+      const root = join(rdir, `look-again-${closeIt}`);
+      await write(join(root, 'a.json'), '{"v":1}');
+      const r = requester(src, root);
+      for (let i = 0; i < 5; i++) await r.request(['a']);
+      if (closeIt) src.close();
+      const before = r.computed();
+      for (let i = 0; i < 3; i++) assert.equal(await r.request(['a']), '{"v":1}');
+      assert.equal(r.computed(), before + 3);
+    }
   });
 });

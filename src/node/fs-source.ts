@@ -24,7 +24,7 @@
 import { readdir, readFile, realpath as fsRealpath, stat as fsStatPromise } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import type { DirEntry, FileSource, FileStat } from '../files/source.js';
-import { FreshStats } from './fresh-stats.js';
+import { FreshStats, type TrustNote } from './fresh-stats.js';
 import { WatchTrust } from './watch-trust.js';
 
 export interface FsSourceOptions {
@@ -100,6 +100,7 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
 
   // A watch event also drops what was cached for the path: the edit may have kept size, mtime and ctime.
   const changed = (path: string, subtree: boolean): void => {
+    epoch++;
     fresh.forget(path, subtree);
     const caches: Map<string, unknown>[] = [listCache, realCache];
     for (const cache of caches) cache.delete(path);
@@ -109,14 +110,16 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
     for (const cache of caches) for (const key of [...cache.keys()]) if (key.startsWith(prefix)) cache.delete(key);
     for (const key of [...fileCache.keys()]) if (key.startsWith(prefix)) dropFile(key);
   };
-  const trust = (options.watch ?? process.platform === 'linux') ? new WatchTrust(options.maxTrustMs ?? 1000, maxEntries, changed) : undefined;
+  const maxTrustMs = options.maxTrustMs ?? 1000;
+  const trust = (options.watch ?? process.platform === 'linux') ? new WatchTrust(maxTrustMs, maxEntries, changed) : undefined;
   const fresh = new FreshStats(counters, maxEntries, trust);
   /** a stat current for the caller: `probe` for a lookup's stat(), false for read/list/realpath */
-  const currentStat = (path: string, probe: boolean): Promise<Stats | undefined> => fresh.current(path, probe);
+  const currentStat = (path: string, probe: boolean, note?: TrustNote): Promise<Stats | undefined> => fresh.current(path, probe, note);
 
   const dropFile = (path: string): void => {
     const old = fileCache.get(path);
     if (old === undefined) return;
+    epoch++; // a remembered result may hold these bytes: forget it with them, so memory stays within the budget
     fileCache.delete(path);
     cachedBytes -= old.bytes.byteLength;
   };
@@ -138,94 +141,140 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
     }
   };
 
-  return {
+  // Remembered results (remember()): valid while no watch event arrived and no cached file was dropped since they
+  // were computed, and for at most maxTrustMs (the trust's own backstop). `epoch` counts those invalidations.
+  let epoch = 0;
+  const memo = new Map<string, { readonly epoch: number; readonly at: number; readonly value: unknown }>();
+
+  const stat = async (path: string, note?: TrustNote): Promise<FileStat | undefined> => {
+    const st = await currentStat(path, true, note);
+    if (st === undefined) return undefined;
+    let converted = fileStats.get(st);
+    if (converted === undefined) fileStats.set(st, (converted = toFileStat(st)));
+    return converted;
+  };
+
+  const read = async (path: string, note?: TrustNote): Promise<Uint8Array | undefined> => {
+    const st = await currentStat(path, false, note);
+    if (st === undefined || !st.isFile()) {
+      dropFile(path);
+      return undefined;
+    }
+    const cached = fileCache.get(path);
+    if (cached !== undefined && sameVersion(cached, st) && !cached.racy) {
+      cached.used = ++uses;
+      return cached.bytes;
+    }
+    if (note !== undefined) note.trusted = false; // read from disk now: maybe too big to keep
+    return shareInFlight(reading, path, st, async () => {
+      const readAt = Date.now();
+      let bytes: Uint8Array;
+      try {
+        counters.readFile++;
+        bytes = await readFile(path);
+      } catch (e) {
+        dropFile(path);
+        if (isMissing(e)) return undefined;
+        throw e;
+      }
+      // Same version and same bytes as the racy entry: keep the old object, so caches keyed on it hold.
+      if (cached !== undefined && sameVersion(cached, st) && sameBytes(cached.bytes, bytes)) bytes = cached.bytes;
+      keepFile(path, { ...signature(st, readAt, racyWindowMs), bytes, used: ++uses });
+      return bytes;
+    });
+  };
+
+  const list = async (dir: string, note?: TrustNote): Promise<readonly DirEntry[] | undefined> => {
+    const st = await currentStat(dir, false, note);
+    if (st === undefined || !st.isDirectory()) {
+      listCache.delete(dir);
+      return undefined;
+    }
+    const cached = listCache.get(dir);
+    if (cached !== undefined && sameVersion(cached, st) && !cached.racy) return cached.entries;
+    if (note !== undefined) note.trusted = false;
+    const readAt = Date.now();
+    let entries: readonly DirEntry[];
+    try {
+      counters.readdir++;
+      entries = await readEntries(dir);
+    } catch {
+      listCache.delete(dir);
+      return undefined;
+    }
+    if (cached !== undefined && sameVersion(cached, st) && sameEntries(cached.entries, entries)) entries = cached.entries;
+    listCache.delete(dir);
+    remember(listCache, dir, { ...signature(st, readAt, racyWindowMs), entries }, maxEntries);
+    return entries;
+  };
+
+  const realpath = async (path: string, note?: TrustNote): Promise<string | undefined> => {
+    const st = await currentStat(path, false, note);
+    if (st === undefined) return undefined;
+    const cached = realCache.get(path);
+    if (cached !== undefined && cached.ino === st.ino && cached.dev === st.dev) return cached.real;
+    if (note !== undefined) note.trusted = false;
+    return shareInFlight(resolving, path, st, async () => {
+      try {
+        counters.realpath++;
+        const real = await fsRealpath(path);
+        realCache.delete(path);
+        remember(realCache, path, { ino: st.ino, dev: st.dev, real }, maxEntries);
+        return real;
+      } catch {
+        realCache.delete(path);
+        return undefined;
+      }
+    });
+  };
+
+  /** Run `compute` over a view of this source that notes whether every answer it got was vouched for. */
+  const computeNoted = <T>(key: string, compute: (files: FileSource) => Promise<T>): Promise<T> => {
+    const note: TrustNote = { trusted: true, oldest: Infinity };
+    const view: FileSource = {
+      stat: (p) => stat(p, note),
+      read: (p) => read(p, note),
+      list: (d) => list(d, note),
+      realpath: (p) => realpath(p, note),
+    };
+    const startEpoch = epoch;
+    const now = trust!.now();
+    return compute(view).then((value) => {
+      if (note.trusted && epoch === startEpoch && !trust!.closed) {
+        // valid as long as the stats it rests on would have been trusted
+        memo.delete(key);
+        remember(memo, key, { epoch: startEpoch, at: Math.min(now, note.oldest), value }, maxEntries);
+      }
+      return value;
+    });
+  };
+
+  const source: FsSource = {
     counters,
 
     close(): void {
       trust?.close();
+      memo.clear();
     },
 
-    async stat(path): Promise<FileStat | undefined> {
-      const st = await currentStat(path, true);
-      if (st === undefined) return undefined;
-      let converted = fileStats.get(st);
-      if (converted === undefined) fileStats.set(st, (converted = toFileStat(st)));
-      return converted;
-    },
+    stat: (path) => stat(path),
+    read: (path) => read(path),
+    list: (dir) => list(dir),
+    realpath: (path) => realpath(path),
 
-    async read(path): Promise<Uint8Array | undefined> {
-      const st = await currentStat(path, false);
-      if (st === undefined || !st.isFile()) {
-        dropFile(path);
-        return undefined;
-      }
-      const cached = fileCache.get(path);
-      if (cached !== undefined && sameVersion(cached, st) && !cached.racy) {
-        cached.used = ++uses;
-        return cached.bytes;
-      }
-      return shareInFlight(reading, path, st, async () => {
-        const readAt = Date.now();
-        let bytes: Uint8Array;
-        try {
-          counters.readFile++;
-          bytes = await readFile(path);
-        } catch (e) {
-          dropFile(path);
-          if (isMissing(e)) return undefined;
-          throw e;
-        }
-        // Same version and same bytes as the racy entry: keep the old object, so caches keyed on it hold.
-        if (cached !== undefined && sameVersion(cached, st) && sameBytes(cached.bytes, bytes)) bytes = cached.bytes;
-        keepFile(path, { ...signature(st, readAt, racyWindowMs), bytes, used: ++uses });
-        return bytes;
-      });
-    },
-
-    async list(dir): Promise<readonly DirEntry[] | undefined> {
-      const st = await currentStat(dir, false);
-      if (st === undefined || !st.isDirectory()) {
-        listCache.delete(dir);
-        return undefined;
-      }
-      const cached = listCache.get(dir);
-      if (cached !== undefined && sameVersion(cached, st) && !cached.racy) return cached.entries;
-      const readAt = Date.now();
-      let entries: readonly DirEntry[];
-      try {
-        counters.readdir++;
-        entries = await readEntries(dir);
-      } catch {
-        listCache.delete(dir);
-        return undefined;
-      }
-      if (cached !== undefined && sameVersion(cached, st) && sameEntries(cached.entries, entries)) entries = cached.entries;
-      listCache.delete(dir);
-      remember(listCache, dir, { ...signature(st, readAt, racyWindowMs), entries }, maxEntries);
-      return entries;
-    },
-
-    async realpath(path): Promise<string | undefined> {
-      const st = await currentStat(path, false);
-      if (st === undefined) return undefined;
-      const cached = realCache.get(path);
-      if (cached !== undefined && cached.ino === st.ino && cached.dev === st.dev) return cached.real;
-      return shareInFlight(resolving, path, st, async () => {
-        try {
-          counters.realpath++;
-          const real = await fsRealpath(path);
-          realCache.delete(path);
-          remember(realCache, path, { ino: st.ino, dev: st.dev, real }, maxEntries);
-          return real;
-        } catch {
-          realCache.delete(path);
-          return undefined;
-        }
+    remember<T>(key: string, compute: (files: FileSource) => Promise<T>): Promise<T> {
+      if (trust === undefined || trust.closed) return compute(source);
+      // Wait until every watch event that precedes the request has been handled, then answer from memory when
+      // nothing has changed since the result was computed.
+      return trust.gate().then(() => {
+        const hit = memo.get(key);
+        if (hit !== undefined && hit.epoch === epoch && trust.now() - hit.at <= maxTrustMs) return hit.value as T;
+        return computeNoted(key, compute);
       });
     },
   };
+  return source;
 }
-
 
 interface InFlight<T> {
   /** the stat result the work was started for: only callers holding the very same result may share it */

@@ -94,6 +94,11 @@ export class WatchTrust {
     }));
   }
 
+  /** the clock the trust backstop reads: Date.now() as of the last gate opening */
+  now(): number {
+    return this.clock;
+  }
+
   /** the trusted stat of `path`, if any (call only after the gate) */
   lookup(path: string): TrustedStat | undefined {
     const hit = this.trusted.get(path);

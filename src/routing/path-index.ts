@@ -46,8 +46,8 @@ function exactPathOf(rule: Rule): string | undefined {
   return undefined;
 }
 
-function mergeSorted(a: readonly number[], b: readonly number[]): number[] {
-  if (b.length === 0) return a.slice();
+function mergeSorted(a: readonly number[], b: readonly number[]): readonly number[] {
+  if (b.length === 0) return a;
   const out: number[] = [];
   let i = 0;
   let j = 0;

@@ -12,6 +12,7 @@ import { snapshotFrom } from '../dispatch/snapshot.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
 import type { HeaderList } from '../shared/headers.js';
+import { chain, type Maybe } from '../shared/maybe.js';
 import type { SocketActivity } from './activity.js';
 import { BodyInterrupt, exceedsDeclared, readBody, type BodyRead } from './body.js';
 import { requestLogLines } from './log.js';
@@ -20,7 +21,7 @@ import { writeAnswer } from './write.js';
 
 const NO_BODY: BodyRead = { kind: 'ok', bytes: new Uint8Array(0) };
 
-export type DispatchFunction = (ws: Workspace, req: RequestSnapshot, env: DispatchEnv) => Promise<Outcome>;
+export type DispatchFunction = (ws: Workspace, req: RequestSnapshot, env: DispatchEnv) => Maybe<Outcome>;
 
 export interface ListenerDeps {
   readonly ws: Workspace;
@@ -69,17 +70,22 @@ export function createListener(deps: ListenerDeps): RequestListener {
     writeAnswer(res, answer, req.method ?? 'GET', { close: true, log: deps.log });
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  // One request, synchronous as far as it can go: a bodyless request answered from rules or remembered files is
+  // written in the same turn it arrived in, without a promise.
+  const handle = (req: IncomingMessage, res: ServerResponse): Maybe<void> => {
     const receivedAt = deps.now();
     const method = req.method ?? 'GET';
     if (req.httpVersionMajor !== 1) return refuse(req, res, 505, LISTENER_MESSAGES.versionNotSupported);
     if (method === 'OPTIONS') {
       // Answered before the body is read; a body too big to skip cheaply closes the connection instead.
-      const outcome = await deps.dispatch(ws, snapshotOf(req), deps.env);
-      writeAnswer(res, outcome.answer, method, { close: exceedsDeclared(req, cap), log: deps.log });
-      return;
+      return chain(deps.dispatch(ws, snapshotOf(req), deps.env), (outcome) => {
+        writeAnswer(res, outcome.answer, method, { close: exceedsDeclared(req, cap), log: deps.log });
+      });
     }
-    const body = await readBodyOf(req);
+    return chain(readBodyOf(req), (body) => afterBody(req, res, method, receivedAt, body));
+  };
+
+  const afterBody = (req: IncomingMessage, res: ServerResponse, method: string, receivedAt: Date, body: BodyRead): Maybe<void> => {
     switch (body.kind) {
       case 'aborted':
         res.destroy();
@@ -95,8 +101,14 @@ export function createListener(deps: ListenerDeps): RequestListener {
     if (snapshot.body.kind !== 'invalid_json') {
       for (const line of requestLogLines(snapshot, receivedAt, verbose)) deps.log(line);
     }
-    const outcome = await deps.dispatch(ws, snapshot, deps.env);
-    await sleep(outcome.answer.delayMs);
+    return chain(deps.dispatch(ws, snapshot, deps.env), (outcome) => {
+      const delay = outcome.answer.delayMs;
+      if (delay > 0) return sleep(delay).then(() => answer(res, method, outcome));
+      answer(res, method, outcome);
+    });
+  };
+
+  const answer = (res: ServerResponse, method: string, outcome: Outcome): void => {
     if (res.destroyed || res.writableEnded) return;
     writeAnswer(res, outcome.answer, method, { log: deps.log });
     publishTrace(outcome);
@@ -133,7 +145,12 @@ export function createListener(deps: ListenerDeps): RequestListener {
     const socket = req.socket;
     deps.activity.begin(socket);
     res.once('close', () => deps.activity.end(socket));
-    handle(req, res).catch((e: unknown) => fail(req, res, e));
+    try {
+      const pending = handle(req, res);
+      if (pending instanceof Promise) pending.catch((e: unknown) => fail(req, res, e));
+    } catch (e) {
+      fail(req, res, e);
+    }
   };
 
   return {

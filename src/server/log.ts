@@ -16,9 +16,17 @@ export interface RequestLogOptions {
   readonly body: boolean;
 }
 
+/** the last second formatted: requests arrive many to a second */
+let lastSecond = NaN;
+let lastText = '';
+
 export function formatUtcTime(at: Date): string {
+  const second = Math.floor(at.getTime() / 1000);
+  if (second === lastSecond) return lastText;
   const two = (n: number): string => String(n).padStart(2, '0');
-  return `${two(at.getUTCHours())}:${two(at.getUTCMinutes())}:${two(at.getUTCSeconds())} UTC`;
+  lastText = `${two(at.getUTCHours())}:${two(at.getUTCMinutes())}:${two(at.getUTCSeconds())} UTC`;
+  lastSecond = second;
+  return lastText;
 }
 
 /** `1.1` → `HTTP/1.1`; `2.0` → `HTTP/2` (the reference's spelling). */

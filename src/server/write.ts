@@ -23,23 +23,41 @@ export interface WriteOptions {
  * console line, as the reference does). HEAD gets the GET headers (content-length included) and no body.
  */
 export function writeAnswer(res: ServerResponse, answer: Answer, method: string, opts: WriteOptions): void {
-  const flat: string[] = [];
-  for (const [name, value] of answer.headers) {
-    if (!NODE_MANAGED.has(name)) flat.push(name, value);
-  }
+  let wire = forWire.get(answer);
+  if (wire === undefined) forWire.set(answer, (wire = wireForm(answer)));
+  let flat = wire.flat;
   if (opts.close === true) {
-    flat.push('connection', 'close');
+    flat = [...flat, 'connection', 'close'];
     lingerOnClose(res.socket);
   }
   try {
     // Node validates every name and value here; headers are normally valid (rule headers are checked at load),
     // so the slow path below runs only when one is not.
-    res.writeHead(answer.status, flat);
+    res.writeHead(answer.status, flat as string[]);
   } catch {
     res.writeHead(answer.status, validated(flat, opts.log));
   }
-  if (method === 'HEAD' || answer.body.byteLength === 0) res.end();
-  else res.end(answer.body);
+  if (method === 'HEAD' || wire.body.byteLength === 0) res.end();
+  else res.end(wire.body);
+}
+
+interface WireForm {
+  /** the headers as node:http takes them: name, value, … */
+  readonly flat: readonly string[];
+  /** the body as a Buffer (a view, no copy): node's streams are tuned for Buffers, not plain Uint8Arrays */
+  readonly body: Buffer;
+}
+
+/** made once per Answer: Answers are immutable, and those of literal bodies and remembered files are reused */
+const forWire = new WeakMap<Answer, WireForm>();
+
+function wireForm(answer: Answer): WireForm {
+  const flat: string[] = [];
+  for (const [name, value] of answer.headers) {
+    if (!NODE_MANAGED.has(name)) flat.push(name, value);
+  }
+  const b = answer.body;
+  return { flat, body: Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength) };
 }
 
 function validated(flat: readonly string[], log: (line: string) => void): string[] {

@@ -23,6 +23,11 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
   { long: 'middleware', takesValue: false },
 ];
 
+/** under load, the request log is written at most once per this many milliseconds… */
+const LOG_BATCH_MS = 10;
+/** …or once this many lines are waiting */
+const LOG_BATCH_LINES = 4096;
+
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   const parsed = parseArgs(argv, SERVE_FLAGS, { prefix: PREFIX, root: true });
   if (!parsed.ok) return reportUsage(io, parsed.error, ROOT_USAGE);
@@ -55,23 +60,30 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   printDiagnostics(io, ws.warnings);
 
   const { startServer } = await import('../../server/start.js');
-  // Console writes to a file or pipe are synchronous in Node: the request log is batched into one write per
-  // event-loop turn, in order, so logging costs one syscall per turn rather than one per line.
+  // Console writes to a file or pipe are synchronous in Node: the request log is batched, in order, into one
+  // write per event-loop turn when the server is quiet, and at most one per LOG_BATCH_MS under load, so logging
+  // costs a syscall per batch rather than one per line (or per turn, which under load is every few requests).
   const pending: string[] = [];
   let flushScheduled = false;
+  let lastFlush = 0;
   const flush = (): void => {
     flushScheduled = false;
     if (pending.length === 0) return;
     const text = pending.join('');
     pending.length = 0;
+    lastFlush = Date.now();
     io.out(text);
   };
   const log = (line: string): void => {
     pending.push(line + '\n');
-    if (!flushScheduled) {
-      flushScheduled = true;
-      setImmediate(flush);
+    if (flushScheduled) {
+      if (pending.length >= LOG_BATCH_LINES) flush();
+      return;
     }
+    flushScheduled = true;
+    const since = Date.now() - lastFlush;
+    if (since >= LOG_BATCH_MS || since < 0) setImmediate(flush);
+    else setTimeout(flush, LOG_BATCH_MS - since);
   };
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
