@@ -4,8 +4,8 @@
 export interface Io {
   /** absolute current directory; every relative path flag resolves against it */
   readonly cwd: string;
-  /** writes exactly `text` to stdout (no newline added) */
-  out(text: string): void;
+  /** writes exactly `text` to stdout (no newline added); bytes are UTF-8 text already encoded (the request log) */
+  out(text: string | Uint8Array): void;
   /** writes exactly `text` to stderr */
   err(text: string): void;
   /** the program version (from package.json), read on first use */
@@ -29,7 +29,7 @@ export function captureIo(cwd: string, readFile: (path: string) => Promise<Uint8
   let errText = '';
   return {
     cwd,
-    out: (t) => void (out += t),
+    out: (t) => void (out += typeof t === 'string' ? t : new TextDecoder().decode(t)),
     err: (t) => void (errText += t),
     version: () => version,
     interactive: false,

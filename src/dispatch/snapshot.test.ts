@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeSegment, snapshotFrom } from './snapshot.js';
+import fc from 'fast-check';
+import { decodeSegment, normaliseSegments, snapshotFrom } from './snapshot.js';
 
 const enc = new TextEncoder();
 
@@ -62,4 +63,18 @@ test('bodies: JSON parsed whatever the content type; declared JSON that does not
 test('header names are lower-cased, order kept', () => {
   const s = snapshotFrom({ method: 'GET', target: '/', headers: [['X-A', '1'], ['x-b', '2'], ['X-A', '3']] });
   assert.deepEqual(s.headers, [['x-a', '1'], ['x-b', '2'], ['x-a', '3']]);
+});
+
+test('the copy-free path for plain paths gives exactly what the general normaliser gives', () => {
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom('a', 'b.json', '', '.', '..', '.x', 'x.', '%41', '%', '+', 'é', '~'), { maxLength: 6 }), (parts) => {
+      const rawPath = '/' + parts.join('/');
+      const got = snapshotFrom({ method: 'GET', target: rawPath, headers: [] });
+      const { segments, escapesRoot } = normaliseSegments(rawPath);
+      let path = '/' + segments.join('/');
+      if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+      assert.deepEqual([got.segments, got.escapesRoot, got.path], [segments, escapesRoot, path]);
+    }),
+    { numRuns: 2000 },
+  );
 });

@@ -29,11 +29,20 @@ export function snapshotFrom(raw: RawRequest): RequestSnapshot {
   const rawPath0 = qi >= 0 ? target.slice(0, qi) : target;
   const query = qi >= 0 ? target.slice(qi + 1) : '';
   const rawPath = rawPath0.startsWith('/') ? rawPath0 : '/' + rawPath0;
-  const { segments, escapesRoot } = normaliseSegments(rawPath);
-  let path = '/' + segments.join('/');
-  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  let segments: string[];
+  let escapesRoot = false;
+  let path: string;
+  if (!rawPath.includes('%') && !rawPath.includes('/.')) {
+    // nothing to decode and no dot-segment: the path is already normal (the common case, without copies)
+    segments = rawPath.slice(1).split('/');
+    path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
+  } else {
+    ({ segments, escapesRoot } = normaliseSegments(rawPath));
+    path = '/' + segments.join('/');
+    if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  }
   const headers: [string, string][] = [];
-  for (const [k, v] of raw.headers) headers.push([k.toLowerCase(), v]);
+  for (const [k, v] of raw.headers) headers.push([lowerName(k), v]);
   return {
     method: raw.method.toUpperCase(),
     rawPath,
@@ -45,6 +54,17 @@ export function snapshotFrom(raw: RawRequest): RequestSnapshot {
     body: parseBody(raw.body, headers),
     httpVersion: raw.httpVersion ?? '1.1',
   };
+}
+
+/** the common header names as Node spells them, lower-cased once */
+const LOWER = new Map<string, string>();
+function lowerName(name: string): string {
+  let lower = LOWER.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (LOWER.size < 1000) LOWER.set(name, lower);
+  }
+  return lower;
 }
 
 /** Per-segment percent-decoding ('+' kept), then dot-segment removal (decoding first, so %2e%2e is a '..'). */
@@ -99,11 +119,12 @@ function mediaType(headers: HeaderList): string | undefined {
   return undefined;
 }
 
+const NO_BODY: RequestBody = Object.freeze({ kind: 'none' });
 const textDecoder = new TextDecoder('utf-8', { fatal: false });
 const strictDecoder = new TextDecoder('utf-8', { fatal: true });
 
 function parseBody(body: Uint8Array | undefined, headers: HeaderList): RequestBody {
-  if (body === undefined || body.byteLength === 0) return { kind: 'none' };
+  if (body === undefined || body.byteLength === 0) return NO_BODY;
   const declaredJson = mediaType(headers) === 'application/json';
   let text: string;
   try {
@@ -119,7 +140,7 @@ function parseBody(body: Uint8Array | undefined, headers: HeaderList): RequestBo
   }
   try {
     const value = parseJson(text);
-    if (value === null) return { kind: 'none' };
+    if (value === null) return NO_BODY;
     return { kind: 'json', value, byteLength: body.byteLength };
   } catch (e) {
     if (!declaredJson) return { kind: 'bytes', byteLength: body.byteLength };

@@ -50,13 +50,27 @@ export function evaluateRuleSet(ruleSet: RuleSet, req: RequestSnapshot, ctx: Eva
     return { underPrefix, winner: selectWinner(matches, ruleSet, ctx), matches, checks };
   }
   const firstOnly = ruleSet.strategy.kind === 'first_match';
-  const matches: number[] = [];
-  for (const i of candidateRules(ruleSet, req.path)) {
-    if (!ruleMatches(ruleSet.rules[i]!, req)) continue;
-    matches.push(i);
-    if (firstOnly) break;
+  const candidates = candidateRules(ruleSet, req.path);
+  // `matches` stays the candidate list itself while every candidate matches (no copy in the common case)
+  let matches: number[] | undefined;
+  for (let k = 0; k < candidates.length; k++) {
+    const i = candidates[k]!;
+    if (!ruleMatches(ruleSet.rules[i]!, req)) {
+      matches ??= candidates.slice(0, k);
+      continue;
+    }
+    if (firstOnly) return { underPrefix, winner: i, matches: single(i) };
+    matches?.push(i);
   }
-  return { underPrefix, winner: selectWinner(matches, ruleSet, ctx), matches };
+  const all = matches ?? candidates;
+  return { underPrefix, winner: selectWinner(all, ruleSet, ctx), matches: all };
+}
+
+const SINGLES: (readonly number[])[] = [];
+/** [i], shared (these arrays are never changed) */
+function single(i: number): readonly number[] {
+  if (i >= 4096) return [i];
+  return (SINGLES[i] ??= Object.freeze([i]));
 }
 
 /** Conditions are ANDed, in the order written; the first failure decides. */

@@ -37,7 +37,9 @@ function buildIndex(rules: readonly Rule[]): PathIndex {
       else list.push(i);
     }
   });
-  return { byPath, unindexed };
+  // frozen: shared with every caller, and recognisable as stable (rotation.ts caches their group keys)
+  for (const list of byPath.values()) Object.freeze(list);
+  return { byPath, unindexed: Object.freeze(unindexed) };
 }
 
 /** The path a rule requires when one of its (ANDed) conditions is url_path `equal`. */

@@ -15,5 +15,17 @@ export class RotationState {
 
 /** The match group of a round-robin pick: the rule set's index and its matched rule indices in file order. */
 export function matchGroupKey(ruleSetIndex: number, matches: readonly number[]): string {
-  return `${ruleSetIndex}:${matches.join(',')}`;
+  // The same match list object (a rule set's index entry for a path) comes back request after request.
+  let byIndex = keys.get(matches);
+  const known = byIndex?.get(ruleSetIndex);
+  if (known !== undefined) return known;
+  const key = `${ruleSetIndex}:${matches.join(',')}`;
+  if (Object.isFrozen(matches)) {
+    if (byIndex === undefined) keys.set(matches, (byIndex = new Map()));
+    byIndex.set(ruleSetIndex, key);
+  }
+  return key;
 }
+
+/** keys of frozen match lists (a rule set's index entries, which never change) */
+const keys = new WeakMap<readonly number[], Map<number, string>>();

@@ -15,7 +15,7 @@ import type { HeaderList } from '../shared/headers.js';
 import { chain, type Maybe } from '../shared/maybe.js';
 import type { SocketActivity } from './activity.js';
 import { BodyInterrupt, exceedsDeclared, readBody, type BodyRead } from './body.js';
-import { requestLogLines } from './log.js';
+import { requestLogLines, requestPathLine, requestReceivedLine } from './log.js';
 import { publishTrace } from './trace.js';
 import { writeAnswer } from './write.js';
 
@@ -99,7 +99,10 @@ export function createListener(deps: ListenerDeps): RequestListener {
     }
     const snapshot = snapshotOf(req, body.bytes);
     if (snapshot.body.kind !== 'invalid_json') {
-      for (const line of requestLogLines(snapshot, receivedAt, verbose)) deps.log(line);
+      if (!verbose.header && !verbose.body) {
+        deps.log(requestPathLine(snapshot));
+        deps.log(requestReceivedLine(snapshot, receivedAt));
+      } else for (const line of requestLogLines(snapshot, receivedAt, verbose)) deps.log(line);
     }
     return chain(deps.dispatch(ws, snapshot, deps.env), (outcome) => {
       const delay = outcome.answer.delayMs;

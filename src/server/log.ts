@@ -34,13 +34,21 @@ export function protocolLabel(httpVersion: string): string {
   return httpVersion === '2.0' ? 'HTTP/2' : `HTTP/${httpVersion}`;
 }
 
-export function requestLogLines(req: RequestSnapshot, at: Date, verbose: RequestLogOptions): string[] {
+/** The first of the two lines every logged request gets. */
+export function requestPathLine(req: RequestSnapshot): string {
+  return `<- ${req.path}`;
+}
+
+/** The second line. */
+export function requestReceivedLine(req: RequestSnapshot, at: Date): string {
   const origin = getHeader(req.headers, 'origin');
   const originPart = origin !== undefined ? ` [ORIGIN ${origin}]` : '';
-  const lines = [
-    `<- ${req.path}`,
-    `   [${req.method}]${originPart} [${protocolLabel(req.httpVersion)}] request received (at ${formatUtcTime(at)})`,
-  ];
+  const protocol = req.httpVersion === '1.1' ? 'HTTP/1.1' : protocolLabel(req.httpVersion);
+  return `   [${req.method}]${originPart} [${protocol}] request received (at ${formatUtcTime(at)})`;
+}
+
+export function requestLogLines(req: RequestSnapshot, at: Date, verbose: RequestLogOptions): string[] {
+  const lines = [requestPathLine(req), requestReceivedLine(req, at)];
   if (verbose.header) {
     lines.push('   [request.headers]');
     for (const [name, value] of redactHeaders(req.headers)) lines.push(`${name.toLowerCase()}: ${value}`);

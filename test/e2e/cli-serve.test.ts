@@ -169,3 +169,56 @@ describe('shutdown', () => {
     });
   }
 });
+
+describe('the request log on stdout (batched)', () => {
+  test('every request is logged, whole and in order, under concurrent load and with a line far above the batch size', async () => {
+    const dir = makeTempDir();
+    try {
+      await writeTree(dir, {
+        'mock.toml': '[log.verbose]\nbody = true\n',
+        'mock-rule-set.toml': '',
+      });
+      const m = await startMock([], { cwd: dir });
+      try {
+        // 400 GETs, 50 at a time, each waiting for its answer: their log lines must come out in answer order
+        const order: number[] = [];
+        for (let wave = 0; wave < 8; wave++) {
+          await Promise.all(
+            Array.from({ length: 50 }, async (_, k) => {
+              const n = wave * 50 + k;
+              const res = await fetch(`${m.url}/n/${n}`);
+              await res.arrayBuffer();
+              order.push(n);
+            }),
+          );
+        }
+        // one JSON body whose pretty-printed line is ~600 KB (above the 256 KiB batch): logged whole
+        const big = 'x'.repeat(600_000);
+        const res = await fetch(`${m.url}/big`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ big }) });
+        await res.arrayBuffer();
+        const logged = async (): Promise<string[]> => m.stdoutLines.filter((l) => l.startsWith('<- /n/'));
+        for (let i = 0; i < 200 && ((await logged()).length < 400 || !m.stdoutLines.some((l) => l.includes(big))); i++) {
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        const paths = (await logged()).map((l) => Number(l.slice('<- /n/'.length)));
+        assert.equal(paths.length, 400);
+        assert.deepEqual(new Set(paths).size, 400);
+        // within a wave the server may log in any order it received them; waves never interleave
+        for (let wave = 0; wave < 8; wave++) {
+          assert.deepEqual(
+            paths.slice(wave * 50, wave * 50 + 50).sort((a, b) => a - b),
+            Array.from({ length: 50 }, (_, k) => wave * 50 + k),
+          );
+        }
+        assert.ok(m.stdoutLines.includes(`  "big": "${big}"`), 'the long line is logged whole');
+        // each request's two summary lines stay together
+        const at = m.stdoutLines.indexOf('<- /n/7');
+        assert.match(m.stdoutLines[at + 1]!, /^ {3}\[GET\] \[HTTP\/1\.1\] request received \(at \d\d:\d\d:\d\d UTC\)$/);
+      } finally {
+        await m.stop();
+      }
+    } finally {
+      await removeDir(dir);
+    }
+  });
+});

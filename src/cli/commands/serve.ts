@@ -25,8 +25,8 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
 
 /** under load, the request log is written at most once per this many milliseconds… */
 const LOG_BATCH_MS = 10;
-/** …or once this many lines are waiting */
-const LOG_BATCH_LINES = 4096;
+/** …or once this many bytes are waiting */
+const LOG_BATCH_BYTES = 256 * 1024;
 
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   const parsed = parseArgs(argv, SERVE_FLAGS, { prefix: PREFIX, root: true });
@@ -63,23 +63,31 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   // Console writes to a file or pipe are synchronous in Node: the request log is batched, in order, into one
   // write per event-loop turn when the server is quiet, and at most one per LOG_BATCH_MS under load, so logging
   // costs a syscall per batch rather than one per line (or per turn, which under load is every few requests).
-  const pending: string[] = [];
+  // Lines are encoded straight into the batch's buffer: joining thousands of small strings costs more.
+  let batch = Buffer.allocUnsafe(LOG_BATCH_BYTES);
+  let used = 0;
   let flushScheduled = false;
   let lastFlush = 0;
   const flush = (): void => {
     flushScheduled = false;
-    if (pending.length === 0) return;
-    const text = pending.join('');
-    pending.length = 0;
+    if (used === 0) return;
+    const bytes = batch.subarray(0, used);
+    batch = Buffer.allocUnsafe(LOG_BATCH_BYTES); // the stream may still hold the old one
+    used = 0;
     lastFlush = Date.now();
-    io.out(text);
+    io.out(bytes);
   };
   const log = (line: string): void => {
-    pending.push(line + '\n');
-    if (flushScheduled) {
-      if (pending.length >= LOG_BATCH_LINES) flush();
-      return;
+    if (used + line.length * 3 + 1 > batch.length) {
+      flush();
+      if (line.length * 3 + 1 > batch.length) {
+        io.out(line + '\n');
+        return;
+      }
     }
+    used += batch.write(line, used);
+    batch[used++] = 0x0a;
+    if (flushScheduled) return;
     flushScheduled = true;
     const since = Date.now() - lastFlush;
     if (since >= LOG_BATCH_MS || since < 0) setImmediate(flush);
