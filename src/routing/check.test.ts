@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Condition } from '../model/rule-set.js';
-import { checkCondition, conditionHolds } from './check.js';
+import { checkCondition, compileCondition, conditionHolds } from './check.js';
 import { header, method, req, urlPath, type RequestParts } from './fixtures.js';
 
 interface Case {
@@ -82,6 +82,7 @@ test('checkCondition: url_path, method and headers', () => {
     const got = checkCondition(c.cond, r);
     assert.equal(got.ok, c.ok, c.name);
     assert.equal(conditionHolds(c.cond, r), c.ok, `${c.name} (conditionHolds)`);
+    assert.equal(compileCondition(c.cond)(r), c.ok, `${c.name} (compileCondition)`);
     if ('actual' in c) assert.equal(got.actual, c.actual, `${c.name} (actual)`);
   }
 });

@@ -1,6 +1,7 @@
-// checkCondition: the ONLY matcher. Rule selection (conditionHolds, the decision alone) and the
-// explanations of `get --why` and `match-test` (checkCondition: the decision plus the actual value) share
-// one decision, so a mark can never disagree with the match it explains.
+// checkCondition: the ONLY matcher. Rule selection (conditionHolds, the decision alone, or its compiled form
+// compileCondition, tested equal to it) and the explanations of `get --why` and `match-test` (checkCondition:
+// the decision plus the actual value) share one decision, so a mark can never disagree with the match it
+// explains.
 //
 // What it leaves out: prefixes (evaluate.ts), strategies (strategy.ts), and any compiling: regexes,
 // wild cards, body paths and typed values all arrive compiled on the Condition.
@@ -11,7 +12,7 @@ import { assertNever } from '../shared/result.js';
 import { testBody } from './body-ops.js';
 import { resolveBodyPath } from './body-path.js';
 import { firstHeaderValue, testHeader } from './header-ops.js';
-import { testString } from './string-ops.js';
+import { testPattern, testString } from './string-ops.js';
 
 /**
  * Check one condition against the request. `ok` is conditionHolds(cond, req); `actual` is the request's
@@ -38,6 +39,42 @@ export function conditionHolds(cond: Condition, req: RequestSnapshot): boolean {
       return bodyHolds(cond, resolveBody(cond, req));
     default:
       return assertNever(cond, 'condition');
+  }
+}
+
+/** A condition as a function of the request: the same decision as conditionHolds (tests hold them equal). */
+export type CompiledCondition = (req: RequestSnapshot) => boolean;
+
+/**
+ * conditionHolds with the condition's kind and operator decided once, at load, instead of on every request:
+ * the url_path and method checks (the ones long rule lists are made of) become a single comparison or
+ * pattern test. Every other condition calls conditionHolds itself.
+ */
+export function compileCondition(cond: Condition): CompiledCondition {
+  if (cond.on === 'method') {
+    const want = cond.value;
+    return (req) => req.method === want;
+  }
+  if (cond.on !== 'url_path') return (req) => conditionHolds(cond, req);
+  const operand = cond.op === 'contains' || cond.op === 'not_contains' ? cond.value : cond.compareTo;
+  const pattern = cond.pattern;
+  switch (cond.op) {
+    case 'equal':
+      return (req) => req.path === operand;
+    case 'not_equal':
+      return (req) => req.path !== operand;
+    case 'starts_with':
+      return (req) => req.path.startsWith(operand);
+    case 'ends_with':
+      return (req) => req.path.endsWith(operand);
+    case 'contains':
+      return (req) => req.path.includes(operand);
+    case 'regex':
+    case 'wild_card':
+      if (pattern === undefined) return () => false;
+      return (req) => testPattern(pattern, req.path);
+    default:
+      return (req) => conditionHolds(cond, req);
   }
 }
 

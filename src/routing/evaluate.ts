@@ -5,7 +5,7 @@
 // answers (dispatch reads `underPrefix`), and any compiling (everything arrives compiled at load).
 import type { RequestSnapshot } from '../model/request.js';
 import type { Condition, ConditionCheck, Rule, RuleCheck, RuleSet } from '../model/rule-set.js';
-import { checkCondition, conditionHolds } from './check.js';
+import { checkCondition, compileCondition, type CompiledCondition } from './check.js';
 import { candidateRules } from './path-index.js';
 import { claims } from './prefix.js';
 import type { RotationState } from './rotation.js';
@@ -51,11 +51,12 @@ export function evaluateRuleSet(ruleSet: RuleSet, req: RequestSnapshot, ctx: Eva
   }
   const firstOnly = ruleSet.strategy.kind === 'first_match';
   const candidates = candidateRules(ruleSet, req.path);
+  const rules = compiledRules(ruleSet);
   // `matches` stays the candidate list itself while every candidate matches (no copy in the common case)
   let matches: number[] | undefined;
   for (let k = 0; k < candidates.length; k++) {
     const i = candidates[k]!;
-    if (!ruleMatches(ruleSet.rules[i]!, req)) {
+    if (!rules[i]!(req)) {
       matches ??= candidates.slice(0, k);
       continue;
     }
@@ -73,10 +74,23 @@ function single(i: number): readonly number[] {
   return (SINGLES[i] ??= Object.freeze([i]));
 }
 
+/** each rule set's rules compiled once (rule sets are immutable after load) */
+const COMPILED = new WeakMap<RuleSet, readonly CompiledCondition[]>();
+
+function compiledRules(ruleSet: RuleSet): readonly CompiledCondition[] {
+  let compiled = COMPILED.get(ruleSet);
+  if (compiled === undefined) COMPILED.set(ruleSet, (compiled = ruleSet.rules.map(compileRule)));
+  return compiled;
+}
+
 /** Conditions are ANDed, in the order written; the first failure decides. */
-function ruleMatches(rule: Rule, req: RequestSnapshot): boolean {
-  for (const c of rule.conditions) if (!conditionHolds(c, req)) return false;
-  return true;
+function compileRule(rule: Rule): CompiledCondition {
+  const parts = rule.conditions.map(compileCondition);
+  if (parts.length === 1) return parts[0]!;
+  return (req) => {
+    for (const part of parts) if (!part(req)) return false;
+    return true;
+  };
 }
 
 /** Every condition is checked, even after one fails, so the explanation shows them all. */
