@@ -39,7 +39,7 @@ const HELP = `usage: npm run bench -- [options]      (or: node bench/run.mjs [op
   --no-http          skip the HTTP workloads
   --out FILE         markdown output (default bench/RESULTS.md)
   --json FILE        raw results (default bench/out/results-<time>.json)
-  --mock-entry FILE  the mock entry point (default dist/src/main.js)
+  --mock-entry FILE  the mock entry point (default dist/bin/main.js)
   --apimock FILE     apimock-rs binary (default $APIMOCK_BIN; skipped if unset)
   --keep             keep the generated workspaces (path printed)
   --list             list the scenarios
@@ -49,7 +49,7 @@ function parseArgs(argv) {
   const o = {
     only: null, reps: 3, duration: 5, warmup: 1, conns: 50, soak: false, soakDuration: 60,
     cliRuns: 20, cli: true, http: true, out: path.join(BENCH, 'RESULTS.md'), json: null,
-    mockEntry: path.join(ROOT, 'dist', 'src', 'main.js'), apimock: process.env.APIMOCK_BIN || null, keep: false,
+    mockEntry: path.join(ROOT, 'dist', 'bin', 'main.js'), apimock: process.env.APIMOCK_BIN || null, keep: false,
   };
   const num = (v, name, min, max) => {
     const n = Number(v);
@@ -94,13 +94,14 @@ if (opt.apimock && !fs.existsSync(opt.apimock)) die(`apimock-rs binary ${opt.api
 // compiled tree is copied once under bench/out/ (inside the repo, so its imports still resolve through
 // node_modules) and mock runs from the copy.
 const ENTRY_SHOWN = path.relative(ROOT, opt.mockEntry);
-const DIST_SRC = path.join(ROOT, 'dist', 'src');
 let SNAPSHOT = null;
-if (opt.mockEntry.startsWith(DIST_SRC + path.sep)) {
+for (const part of ['bin', 'src']) {
+  const built = path.join(ROOT, 'dist', part);
+  if (!opt.mockEntry.startsWith(built + path.sep)) continue;
   SNAPSHOT = path.join(BENCH, 'out', `snapshot-${process.pid}`);
   fs.rmSync(SNAPSHOT, { recursive: true, force: true });
-  fs.cpSync(DIST_SRC, path.join(SNAPSHOT, 'src'), { recursive: true });
-  opt.mockEntry = path.join(SNAPSHOT, 'src', path.relative(DIST_SRC, opt.mockEntry));
+  fs.cpSync(built, path.join(SNAPSHOT, part), { recursive: true });
+  opt.mockEntry = path.join(SNAPSHOT, part, path.relative(built, opt.mockEntry));
 }
 
 const fmt = (x, d = 0) => (Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '–');
