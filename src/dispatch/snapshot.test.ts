@@ -78,3 +78,16 @@ test('the copy-free path for plain paths gives exactly what the general normalis
     { numRuns: 2000 },
   );
 });
+
+test('headers given flat (as Node hands them over) or as pairs make the same snapshot', () => {
+  const pairs: [string, string][] = [['Host', 'x'], ['X-Tenant', 'T1'], ['x-tenant', 't2'], ['Content-Type', 'application/json']];
+  const flat = pairs.flat();
+  const body = enc.encode('{"a":1}');
+  assert.deepEqual(snapshotFrom({ method: 'POST', target: '/a', headers: flat, body }), snapshotFrom({ method: 'POST', target: '/a', headers: pairs, body }));
+  assert.deepEqual(snapshotFrom({ method: 'GET', target: '/a', headers: flat }).headers, [
+    ['host', 'x'],
+    ['x-tenant', 'T1'],
+    ['x-tenant', 't2'],
+    ['content-type', 'application/json'],
+  ]);
+});

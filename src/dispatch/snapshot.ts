@@ -8,8 +8,8 @@ export interface RawRequest {
   readonly method: string;
   /** request target as on the request line: origin-form ("/a?b"), absolute-form or "*" */
   readonly target: string;
-  /** any case; order kept */
-  readonly headers: HeaderList;
+  /** any case; order kept; as pairs, or flat (name, value, name, value, …) as Node's rawHeaders */
+  readonly headers: HeaderList | readonly string[];
   readonly body?: Uint8Array;
   readonly httpVersion?: string;
 }
@@ -42,7 +42,11 @@ export function snapshotFrom(raw: RawRequest): RequestSnapshot {
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   }
   const headers: [string, string][] = [];
-  for (const [k, v] of raw.headers) headers.push([lowerName(k), v]);
+  const given = raw.headers;
+  if (given.length > 0 && typeof given[0] === 'string') {
+    const flat = given as readonly string[];
+    for (let i = 0; i + 1 < flat.length; i += 2) headers.push([lowerName(flat[i]!), flat[i + 1]!]);
+  } else for (const [k, v] of given as HeaderList) headers.push([lowerName(k), v]);
   return {
     method: raw.method.toUpperCase(),
     rawPath,

@@ -11,13 +11,15 @@ import { textDraft } from '../dispatch/respond.js';
 import { snapshotFrom } from '../dispatch/snapshot.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
-import type { HeaderList } from '../shared/headers.js';
 import { chain, type Maybe } from '../shared/maybe.js';
 import type { SocketActivity } from './activity.js';
 import { BodyInterrupt, exceedsDeclared, readBody, type BodyRead } from './body.js';
 import { requestLogLines, requestPathLine, requestReceivedLine } from './log.js';
 import { publishTrace } from './trace.js';
 import { writeAnswer } from './write.js';
+
+/** the connection a response answers on (set on every ServerResponse we handle) */
+const ANSWERED_ON = Symbol('answeredOn');
 
 const NO_BODY: BodyRead = { kind: 'ok', bytes: new Uint8Array(0) };
 
@@ -144,10 +146,18 @@ export function createListener(deps: ListenerDeps): RequestListener {
     }
   };
 
+  // One shared listener for every response (no closure per request); the socket is remembered on the response,
+  // since Node detaches it before 'close'.
+  function onResponseClose(this: ServerResponse & { [ANSWERED_ON]?: object }): void {
+    const socket = this[ANSWERED_ON];
+    if (socket !== undefined) deps.activity.end(socket);
+  }
+
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const socket = req.socket;
     deps.activity.begin(socket);
-    res.once('close', () => deps.activity.end(socket));
+    (res as ServerResponse & { [ANSWERED_ON]?: object })[ANSWERED_ON] = socket;
+    res.on('close', onResponseClose);
     try {
       const pending = handle(req, res);
       if (pending instanceof Promise) pending.catch((e: unknown) => fail(req, res, e));
@@ -183,15 +193,8 @@ export function snapshotOf(req: IncomingMessage, body?: Uint8Array): RequestSnap
   return snapshotFrom({
     method: req.method ?? 'GET',
     target: req.url ?? '/',
-    headers: headerPairs(req.rawHeaders),
+    headers: req.rawHeaders,
     ...(body !== undefined ? { body } : {}),
     httpVersion: req.httpVersion,
   });
-}
-
-/** Node's flat rawHeaders (name, value, name, value, …) as pairs, wire order and spelling kept. */
-export function headerPairs(raw: readonly string[]): HeaderList {
-  const out: (readonly [string, string])[] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!]);
-  return out;
 }
