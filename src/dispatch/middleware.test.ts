@@ -168,3 +168,23 @@ test('resolvePath joins and normalises POSIX paths', () => {
   assert.equal(resolvePath('/a', '../../..'), '/');
   assert.equal(resolvePath('/a/b', ''), '/a/b');
 });
+
+describe('remembered responds', () => {
+  test('the same return value gives the very same Respond (later stages reuse their work); a different one does not', () => {
+    const mw = script('if url_path == "/a" { #{ json: "{a: 1}" } } else if url_path == "/t" { #{ text: "t" } } else { "f.json" }');
+    const run = (path: string): MiddlewareAnswer | undefined => answerFromMiddleware([mw], request(path), { maxOperations: 1_000_000, timeLimitMs: 1000, log: () => undefined });
+    for (const path of ['/a', '/t', '/f']) assert.equal(run(path)!.respond, run(path)!.respond, path);
+    assert.notEqual(run('/a')!.respond, run('/t')!.respond);
+    assert.deepEqual(run('/a')!.respond.body, { kind: 'json', text: '{"a":1}' });
+  });
+
+  test('invalid #{json} is logged on every request, never remembered', () => {
+    const mw = script('#{ json: "{bad" }');
+    const logs: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const hit = answerFromMiddleware([mw], request('/x'), { maxOperations: 1_000_000, timeLimitMs: 1000, log: (l) => logs.push(l) });
+      assert.equal(hit!.respond.status, 500);
+    }
+    assert.equal(logs.filter((l) => l.includes('invalid json content')).length, 3);
+  });
+});

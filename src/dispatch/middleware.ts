@@ -59,14 +59,14 @@ export function answerFromMiddleware(
 }
 
 function respondFrom(value: Value, mw: MiddlewareScript, log: (line: string) => void): Respond | undefined {
-  if (typeof value === 'string') return fileRespond(mw.dir, value);
+  if (typeof value === 'string') return remembered(mw, 'file', value, () => fileRespond(mw.dir, value));
   if (!(value instanceof Map)) return undefined;
   const filePath = value.get('file_path');
-  if (typeof filePath === 'string') return fileRespond(mw.dir, filePath);
+  if (typeof filePath === 'string') return remembered(mw, 'file', filePath, () => fileRespond(mw.dir, filePath));
   const json = value.get('json');
-  if (typeof json === 'string') return jsonRespond(json, mw, log);
+  if (typeof json === 'string') return remembered(mw, 'json', json, () => jsonRespond(json, mw, log));
   const text = value.get('text');
-  if (typeof text === 'string') return { body: { kind: 'text', text }, headers: [], delayMs: 0 };
+  if (typeof text === 'string') return remembered(mw, 'text', text, () => ({ body: { kind: 'text', text }, headers: [], delayMs: 0 }));
   return undefined;
 }
 
@@ -74,25 +74,36 @@ function fileRespond(dir: string, path: string): Respond {
   return { body: { kind: 'file', path: resolvePath(dir, path), confineTo: dir }, headers: [], delayMs: 0 };
 }
 
-/** Converted `#{ json }` texts per script: a script usually returns the same few literals, request after request. */
-const converted = new WeakMap<MiddlewareScript, Map<string, string>>();
-const CONVERTED_PER_SCRIPT = 64;
+/**
+ * Responds per script, by what the script returned: a script usually returns the same few values request after
+ * request, and handing back the very same (immutable) Respond lets every later stage reuse its work (the `#{json}`
+ * conversion, the encoded body, the finished Answer). A failed conversion is not kept: it is logged each time.
+ */
+const responds = new WeakMap<MiddlewareScript, Map<string, Respond>>();
+const RESPONDS_PER_SCRIPT = 64;
+const RESPOND_KEY_MAX = 64 * 1024;
+
+function remembered(mw: MiddlewareScript, kind: string, value: string, make: () => Respond | undefined): Respond | undefined {
+  if (value.length > RESPOND_KEY_MAX) return make(); // memory stays bounded: 64 entries of at most this much
+  const key = kind + '\0' + value;
+  let cache = responds.get(mw);
+  const hit = cache?.get(key);
+  if (hit !== undefined) return hit;
+  const respond = make();
+  if (respond === undefined || respond.status === 500) return respond;
+  if (cache === undefined) responds.set(mw, (cache = new Map()));
+  if (cache.size >= RESPONDS_PER_SCRIPT) cache.delete(cache.keys().next().value!);
+  cache.set(key, respond);
+  return respond;
+}
 
 function jsonRespond(source: string, mw: MiddlewareScript, log: (line: string) => void): Respond {
-  let cache = converted.get(mw);
-  const hit = cache?.get(source);
-  if (hit !== undefined) return { body: { kind: 'json', text: hit }, headers: [], delayMs: 0 };
-  let text: string;
   try {
-    text = json5ToJson(source);
-    if (cache === undefined) converted.set(mw, (cache = new Map()));
-    if (cache.size >= CONVERTED_PER_SCRIPT) cache.delete(cache.keys().next().value!);
-    cache.set(source, text);
+    return { body: { kind: 'json', text: json5ToJson(source) }, headers: [], delayMs: 0 };
   } catch (e) {
     log(`invalid json content returned by ${mw.file}: ${e instanceof Error ? e.message : String(e)}`);
     return { status: 500, body: { kind: 'text', text: 'invalid json content' }, headers: [], delayMs: 0 };
   }
-  return { body: { kind: 'json', text }, headers: [], delayMs: 0 };
 }
 
 /** POSIX path resolution: `path` against `dir` unless absolute, with `.` and `..` segments removed. */
