@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Condition } from '../model/rule-set.js';
-import { checkCondition, compileCondition, conditionHolds } from './check.js';
+import fc from 'fast-check';
+import { checkCondition, compileCondition, conditionHolds, requiredLiteral } from './check.js';
 import { header, method, req, urlPath, type RequestParts } from './fixtures.js';
 
 interface Case {
@@ -89,4 +90,29 @@ test('checkCondition: url_path, method and headers', () => {
 
 test('checkCondition: url_path actual is the canonical request path', () => {
   assert.deepEqual(checkCondition(urlPath('/a'), req({ path: '/a b' })), { ok: false, actual: '/a b' });
+});
+
+test('requiredLiteral: every string a pattern matches contains the literal (property, random patterns)', () => {
+  const tokens = ['a', 'b', '/', '-', '\\.', '\\/', '.', '?', '*', '+', '[ab]', '(a|b)', '(?:ab)', '\\d', '^', '$', '{2}', '{0,1}', '|', '1'];
+  fc.assert(
+    fc.property(
+      fc.array(fc.constantFrom(...tokens), { minLength: 1, maxLength: 8 }),
+      fc.array(fc.string({ unit: fc.constantFrom('a', 'b', '/', '.', '1', '-'), maxLength: 12 }), { minLength: 1, maxLength: 20 }),
+      fc.boolean(),
+      (parts, inputs, ignoreCase) => {
+        let pattern: RegExp;
+        try {
+          pattern = new RegExp(parts.join(''), ignoreCase ? 'iu' : 'u');
+        } catch {
+          return; // not a valid pattern
+        }
+        const literal = requiredLiteral(pattern);
+        if (literal === undefined) return;
+        for (const s of inputs) if (pattern.test(s)) assert.ok(s.includes(literal), `${pattern} matched ${JSON.stringify(s)} without ${JSON.stringify(literal)}`);
+        const cond = urlPath(parts.join(''), 'regex');
+        for (const s of inputs) assert.equal(compileCondition({ ...cond, pattern })(req({ path: '/' + s })), conditionHolds({ ...cond, pattern }, req({ path: '/' + s })));
+      },
+    ),
+    { numRuns: 3000 },
+  );
 });

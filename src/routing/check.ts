@@ -69,13 +69,51 @@ export function compileCondition(cond: Condition): CompiledCondition {
       return (req) => req.path.endsWith(operand);
     case 'contains':
       return (req) => req.path.includes(operand);
-    case 'regex':
+    case 'regex': {
+      if (pattern === undefined) return () => false;
+      // a text every match contains: checking for it first is cheaper than running the pattern on a miss
+      const literal = requiredLiteral(pattern);
+      if (literal !== undefined) return (req) => req.path.includes(literal) && testPattern(pattern, req.path);
+      return (req) => testPattern(pattern, req.path);
+    }
     case 'wild_card':
       if (pattern === undefined) return () => false;
       return (req) => testPattern(pattern, req.path);
     default:
       return (req) => conditionHolds(cond, req);
   }
+}
+
+const SYNTAX = new Set('\\^$.|?*+()[]{}/-');
+
+/**
+ * The literal text at the start of a pattern (after an optional `^`), which every match therefore contains;
+ * undefined when there is none worth checking or the pattern is not simple enough to be sure: a case-insensitive
+ * pattern, any `|`, or fewer than two literal characters. A character followed by a quantifier is not required.
+ */
+export function requiredLiteral(pattern: RegExp): string | undefined {
+  const src = pattern.source;
+  if (pattern.ignoreCase || src.includes('|')) return undefined;
+  let i = src.startsWith('^') ? 1 : 0;
+  let out = '';
+  /** the length before the last character added (that character is dropped when a quantifier follows it) */
+  let before = 0;
+  for (; i < src.length; i++) {
+    const c = src[i]!;
+    if (c === '\\') {
+      const next = src[i + 1];
+      if (next === undefined || !SYNTAX.has(next)) break;
+      before = out.length;
+      out += next;
+      i++;
+    } else if (SYNTAX.has(c) && c !== '/' && c !== '-') break;
+    else {
+      before = out.length;
+      out += c;
+    }
+  }
+  if (i < src.length && '?*+{'.includes(src[i]!)) out = out.slice(0, before);
+  return out.length >= 2 ? out : undefined;
 }
 
 function actualValue(cond: Condition, req: RequestSnapshot): string | undefined {
