@@ -167,8 +167,8 @@ function stageFallback(ws: Workspace, req: RequestSnapshot, env: DispatchEnv): M
   // The whole resolution is a pure function of the request segments and the disk: a FileSource that can vouch
   // for "nothing changed" hands back the remembered result without touching the disk.
   if (files.remember === undefined) return resolveFallback(root, req.segments, files);
-  // The key is the raw path: the segments are a function of it (and of nothing else).
-  return files.remember(`fallback\0${root}\0${req.rawPath}`, (f) => resolveFallback(root, req.segments, f));
+  // Per workspace (one fallback root), by raw path: the segments are a function of it and of nothing else.
+  return files.remember(ws, req.rawPath, (f) => resolveFallback(root, req.segments, f));
 }
 
 async function resolveFallback(root: string, segments: readonly string[], files: FileSource): Promise<Staged> {

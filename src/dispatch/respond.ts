@@ -47,7 +47,8 @@ export function draftFromRespond(respond: Respond, files: FileSource): Maybe<Res
     case 'file': {
       const { path, confineTo } = b;
       if (files.remember === undefined) return fileDraft(respond, path, confineTo, files);
-      return files.remember(`named\0${path}\0${confineTo ?? ''}`, (f) => fileDraft(respond, path, confineTo, f));
+      // per Respond: the draft also carries its status, headers and delay
+      return files.remember(respond, '', (f) => fileDraft(respond, path, confineTo, f));
     }
   }
 }

@@ -22,9 +22,10 @@ export interface FileSource {
   /** canonical path (symlinks resolved); undefined when missing */
   realpath(path: string): Promise<string | undefined>;
   /**
-   * Optional: `compute` run over this source, or its earlier result for the same `key` when the source can vouch
-   * that nothing `compute` read has changed since (and the request is current). `compute` must be a pure
-   * function of the key and of what it reads through the source it is given.
+   * Optional: `compute` run over this source, or its earlier result for the same `scope` object and `key` when the
+   * source can vouch that nothing `compute` read has changed since (and the request is current). `compute` must be
+   * a pure function of the scope, the key and what it reads through the source it is given. (Results are held
+   * per scope object, weakly: they go with it.)
    */
-  remember?<T>(key: string, compute: (files: FileSource) => Promise<T>): Promise<T>;
+  remember?<T>(scope: object, key: string, compute: (files: FileSource) => Promise<T>): Promise<T>;
 }

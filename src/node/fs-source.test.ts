@@ -457,8 +457,9 @@ describe('createFsSource: remembered results (remember)', () => {
   /** a request as dispatch makes it: through remember(), counting how often the lookup really runs */
   const requester = (src: FsSource, root: string) => {
     let computed = 0;
+    const scope = {};
     const request = (segments: readonly string[]): Promise<string | undefined> =>
-      src.remember!(`${root}\0${segments.join('/')}`, (files) => {
+      src.remember!(scope, segments.join('/'), (files) => {
         computed++;
         return serveThrough(files, root, segments);
       });

@@ -144,7 +144,7 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
   // Remembered results (remember()): valid while no watch event arrived and no cached file was dropped since they
   // were computed, and for at most maxTrustMs (the trust's own backstop). `epoch` counts those invalidations.
   let epoch = 0;
-  const memo = new Map<string, { readonly epoch: number; readonly at: number; readonly value: unknown }>();
+  let memo = new WeakMap<object, Map<string, MemoEntry>>();
 
   const stat = async (path: string, note?: TrustNote): Promise<FileStat | undefined> => {
     const st = await currentStat(path, true, note);
@@ -229,7 +229,7 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
   };
 
   /** Run `compute` over a view of this source that notes whether every answer it got was vouched for. */
-  const computeNoted = <T>(key: string, compute: (files: FileSource) => Promise<T>): Promise<T> => {
+  const computeNoted = <T>(scope: object, key: string, compute: (files: FileSource) => Promise<T>): Promise<T> => {
     const note: TrustNote = { trusted: true, oldest: Infinity };
     const view: FileSource = {
       stat: (p) => stat(p, note),
@@ -242,8 +242,10 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
     return compute(view).then((value) => {
       if (note.trusted && epoch === startEpoch && !trust!.closed) {
         // valid as long as the stats it rests on would have been trusted
-        memo.delete(key);
-        remember(memo, key, { epoch: startEpoch, at: Math.min(now, note.oldest), value }, maxEntries);
+        let entries = memo.get(scope);
+        if (entries === undefined) memo.set(scope, (entries = new Map()));
+        entries.delete(key);
+        remember(entries, key, { epoch: startEpoch, at: Math.min(now, note.oldest), value }, maxEntries);
       }
       return value;
     });
@@ -254,7 +256,7 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
 
     close(): void {
       trust?.close();
-      memo.clear();
+      memo = new WeakMap();
     },
 
     stat: (path) => stat(path),
@@ -262,18 +264,24 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
     list: (dir) => list(dir),
     realpath: (path) => realpath(path),
 
-    remember<T>(key: string, compute: (files: FileSource) => Promise<T>): Promise<T> {
+    remember<T>(scope: object, key: string, compute: (files: FileSource) => Promise<T>): Promise<T> {
       if (trust === undefined || trust.closed) return compute(source);
       // Wait until every watch event that precedes the request has been handled, then answer from memory when
       // nothing has changed since the result was computed.
       return trust.gate().then(() => {
-        const hit = memo.get(key);
+        const hit = memo.get(scope)?.get(key);
         if (hit !== undefined && hit.epoch === epoch && trust.now() - hit.at <= maxTrustMs) return hit.value as T;
-        return computeNoted(key, compute);
+        return computeNoted(scope, key, compute);
       });
     },
   };
   return source;
+}
+
+interface MemoEntry {
+  readonly epoch: number;
+  readonly at: number;
+  readonly value: unknown;
 }
 
 interface InFlight<T> {

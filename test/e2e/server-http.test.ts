@@ -1,10 +1,12 @@
 // The HTTP adapter over real sockets: default headers, OPTIONS, CORS, HEAD, bodyless statuses, delays,
 // handler failures and raw UTF-8 request lines.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { loadWorkspace } from '../../src/config/load.js';
 import { dispatch, type Outcome } from '../../src/dispatch/dispatch.js';
+import { snapshotFrom } from '../../src/dispatch/snapshot.js';
 import { finalize } from '../../src/dispatch/finalize.js';
 import type { RequestSnapshot } from '../../src/model/request.js';
 import type { Workspace } from '../../src/model/workspace.js';
@@ -388,5 +390,43 @@ describe('connections', () => {
     await server.close();
     assert.ok(Date.now() - started < 1000, 'close() returned promptly');
     assert.equal(await pending, 'dropped');
+  });
+});
+
+describe('remembered file answers', () => {
+  test('two rules serving the same file with different headers keep their own answers', async () => {
+    const ws = tempDir();
+    try {
+      const past = new Date(Date.now() - 3_600_000);
+      writeFileSync(join(ws.path, 'mock.toml'), '[service]\nrule_sets = ["rs.toml"]\n');
+      writeFileSync(
+        join(ws.path, 'rs.toml'),
+        '[[rules]]\nwhen.request.url_path = "/x"\nrespond = { file_path = "a.json", headers = { x-rule = "1" } }\n\n' +
+          '[[rules]]\nwhen.request.url_path = "/y"\nrespond = { file_path = "a.json" }\n',
+      );
+      writeFileSync(join(ws.path, 'a.json'), '{"a":1}');
+      for (const f of ['mock.toml', 'rs.toml', 'a.json', '.']) utimesSync(join(ws.path, f), past, past);
+      const loaded = await loadWorkspace({ cwd: ws.path });
+      assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.error.message));
+      const files = createFsSource();
+      try {
+        const env = { files, rotation: new RotationState(), random: Math.random, log: () => undefined };
+        const get = async (path: string): Promise<Outcome> =>
+          dispatch(loaded.value, snapshotFrom({ method: 'GET', target: path, headers: [] }), env);
+        for (let i = 0; i < 60; i++) {
+          const [x, y] = [await get('/x'), await get('/y')];
+          assert.equal(x.answer.status, 200);
+          assert.equal(x.answer.headers.find(([k]) => k === 'x-rule')?.[1], '1');
+          assert.equal(y.answer.status, 200);
+          assert.equal(y.answer.headers.find(([k]) => k === 'x-rule'), undefined);
+          assert.equal(new TextDecoder().decode(y.answer.body), '{"a":1}');
+          if (i % 10 === 0) await delay(5);
+        }
+      } finally {
+        files.close();
+      }
+    } finally {
+      ws.cleanup();
+    }
   });
 });
