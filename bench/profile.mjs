@@ -27,7 +27,7 @@ const scn = SCENARIOS.find((s) => s.letter === letter || s.id === letter);
 if (!scn) { console.error(`usage: node bench/profile.mjs <${SCENARIOS.map((s) => s.letter).join('|')}> [--duration S] [--conns N] [--mock-entry FILE]`); process.exit(2); }
 const duration = Number(flag('--duration', 5));
 const conns = Number(flag('--conns', 50));
-const entry = path.resolve(flag('--mock-entry', path.join(ROOT, 'dist', 'bin', 'main.js')));
+const entry = path.resolve(flag('--mock-entry', path.join(ROOT, 'dist', 'bin', 'main.cjs')));
 if (!fs.existsSync(entry)) { console.error(`${entry} not found; build first`); process.exit(2); }
 
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'mock-profile-'));

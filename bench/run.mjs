@@ -39,7 +39,7 @@ const HELP = `usage: npm run bench -- [options]      (or: node bench/run.mjs [op
   --no-http          skip the HTTP workloads
   --out FILE         markdown output (default bench/RESULTS.md)
   --json FILE        raw results (default bench/out/results-<time>.json)
-  --mock-entry FILE  the mock entry point (default dist/bin/main.js)
+  --mock-entry FILE  the mock entry point (default dist/bin/main.cjs)
   --apimock FILE     apimock-rs binary (default $APIMOCK_BIN; skipped if unset)
   --keep             keep the generated workspaces (path printed)
   --list             list the scenarios
@@ -49,7 +49,7 @@ function parseArgs(argv) {
   const o = {
     only: null, reps: 3, duration: 5, warmup: 1, conns: 50, soak: false, soakDuration: 60,
     cliRuns: 20, cli: true, http: true, out: path.join(BENCH, 'RESULTS.md'), json: null,
-    mockEntry: path.join(ROOT, 'dist', 'bin', 'main.js'), apimock: process.env.APIMOCK_BIN || null, keep: false,
+    mockEntry: path.join(ROOT, 'dist', 'bin', 'main.cjs'), apimock: process.env.APIMOCK_BIN || null, keep: false,
   };
   const num = (v, name, min, max) => {
     const n = Number(v);

@@ -59,11 +59,15 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
-try {
-  process.exitCode = await run(process.argv.slice(2), io);
-} catch (e) {
-  const message = e instanceof Error ? e.message : String(e);
-  process.stderr.write(`mock: internal error: ${message}\n`);
-  if (process.env['MOCK_DEBUG'] && e instanceof Error && e.stack) process.stderr.write(e.stack + '\n');
-  process.exitCode = 1;
-}
+// No top-level await: the shipped program is this module bundled as CommonJS (scripts/bundle.mjs).
+run(process.argv.slice(2), io).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    const message = e instanceof Error ? e.message : String(e);
+    process.stderr.write(`mock: internal error: ${message}\n`);
+    if (process.env['MOCK_DEBUG'] && e instanceof Error && e.stack) process.stderr.write(e.stack + '\n');
+    process.exitCode = 1;
+  },
+);

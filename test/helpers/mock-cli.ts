@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** <out>/test/helpers/mock-cli.js → <out>/bin/main.js: the bundled program, as `bin.mock` runs it (scripts/bundle.mjs) */
-export const MAIN_JS = fileURLToPath(new URL('../../bin/main.js', import.meta.url));
+/** <out>/test/helpers/mock-cli.js → <out>/bin/main.cjs: the bundled program, as `bin.mock` runs it (scripts/bundle.mjs) */
+export const MAIN_JS = fileURLToPath(new URL('../../bin/main.cjs', import.meta.url));
 
 export interface RunResult {
   readonly code: number | null;

@@ -19,8 +19,8 @@ export function scale<T>(short: T, long: T): T {
   return LONG ? long : short;
 }
 
-/** <out>/test/reliability/harness.js → <out>/bin/main.js (the bundled program) */
-export const MAIN_JS = fileURLToPath(new URL('../../bin/main.js', import.meta.url));
+/** <out>/test/reliability/harness.js → <out>/bin/main.cjs (the bundled program) */
+export const MAIN_JS = fileURLToPath(new URL('../../bin/main.cjs', import.meta.url));
 
 // Temp folders and workspace files: the same helpers as the end-to-end tests.
 export { makeTempDir, removeDir, writeTree } from '../helpers/mock-cli.js';
