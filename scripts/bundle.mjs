@@ -70,6 +70,10 @@ try {
       child.kill('SIGTERM');
     });
   });
+} catch (e) {
+  // The cache only speeds start-up: without it the program compiles as usual.
+  rmSync(join(out, 'mock.cjs.cache'), { force: true });
+  console.warn(`bundle: no code cache made (${e instanceof Error ? e.message : String(e)}); start-up will be slower`);
 } finally {
   rmSync(ws, { recursive: true, force: true });
 }
