@@ -125,3 +125,9 @@ describe('usage errors exit 2 with a message on stderr and start nothing', () =>
     assert.match(String(error['message']), /--format json/);
   });
 });
+
+test('the installed program starts from its code cache (made at build time, accepted by this Node.js)', async () => {
+  const r = await runMock(['--version'], { cwd: process.cwd(), env: { MOCK_DEBUG_CODE_CACHE: '1' } });
+  assert.equal(r.code, 0);
+  assert.match(r.stderr, /^code cache: used$/m);
+});
