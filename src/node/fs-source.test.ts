@@ -476,13 +476,18 @@ describe('createFsSource: remembered results (remember)', () => {
     assert.fail('the result was never remembered');
   };
   const linux = process.platform === 'linux';
-
-  it('once its stats are trusted, the same request is answered from memory with no syscall', { skip: !linux }, async () => {
+  /** a watch-mode source over `<name>/a.json`, with `/a` already answered from memory */
+  const rememberedA = async (name: string, content: string) => {
     const src = sources.track(createSource({ watch: true }));
-    const root = join(rdir, 'steady');
-    await write(join(root, 'a.json'), '{"a":1}');
+    const root = join(rdir, name);
+    await write(join(root, 'a.json'), content);
     const r = requester(src, root);
     await untilRemembered(r, ['a']);
+    return { src, root, r };
+  };
+
+  it('once its stats are trusted, the same request is answered from memory with no syscall', { skip: !linux }, async () => {
+    const { src, r } = await rememberedA('steady', '{"a":1}');
     const counters = { ...src.counters };
     const computed = r.computed();
     for (let i = 0; i < 20; i++) assert.equal(await r.request(['a']), '{"a":1}');
@@ -520,11 +525,7 @@ describe('createFsSource: remembered results (remember)', () => {
   }
 
   it('a synchronous edit inside an I/O callback is served by a request made right after it', { skip: !linux }, async () => {
-    const src = sources.track(createSource({ watch: true }));
-    const root = join(rdir, 'sync-edit');
-    await write(join(root, 'a.json'), '{"n":1}');
-    const r = requester(src, root);
-    await untilRemembered(r, ['a']);
+    const { root, r } = await rememberedA('sync-edit', '{"n":1}');
     const got = await new Promise<string | undefined>((resolve, reject) => {
       fsStatCallback(root, () => {
         writeFileSync(join(root, 'a.json'), '{"n":2}');
