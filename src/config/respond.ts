@@ -97,7 +97,8 @@ function decodeFileBody(entry: string, node: TomlNode, path: KeyPath, rc: Respon
     report(rc.decode, 'invalid_value', MESSAGES.respondFileOutside(rc.rule + 1, entry, rc.respondDir), node.offset, path);
     return undefined;
   }
-  rc.fileRefs.push({ rule: rc.rule, entry, path: abs, offset: node.offset, keyPath: path });
+  // the offset is read only if the file turns out to be missing (a lazily located tree parses again for it)
+  rc.fileRefs.push({ rule: rc.rule, entry, path: abs, get offset() { return node.offset; }, keyPath: path });
   return { kind: 'file', path: abs, confineTo: rc.respondDir };
 }
 

@@ -13,7 +13,7 @@ import { resolvePath } from './read.js';
 import { decodeRespond } from './respond.js';
 import { checkDir, checkRespondFile, type DirRef, type RespondFileRef, type RespondFileStatus } from './respond-files.js';
 import { decodeStrategy } from './strategy.js';
-import { parseToml, type TomlNode } from './toml.js';
+import { parseTomlLazily, type TomlNode } from './toml.js';
 
 export interface RuleSetContext {
   /** 0-based position in service.rule_sets */
@@ -48,7 +48,7 @@ export function decodeRuleSetDraft(text: string, file: string, rsc: RuleSetConte
   const decode: DecodeContext = { file, text, diagnostics: [] };
   const fileRefs: RespondFileRef[] = [];
   const dirRefs: DirRef[] = [];
-  const parsed = parseToml(text);
+  const parsed = parseTomlLazily(text);
   if (!parsed.ok) {
     const e = parsed.error;
     report(decode, 'toml_syntax', MESSAGES.tomlSyntax(e.message), e.offset, []);
@@ -70,7 +70,7 @@ export function decodeRuleSetDraft(text: string, file: string, rsc: RuleSetConte
     respondDir = resolvePath(rsc.baseDir, top.prefix.respond_dir);
     const at = root.entries.get('prefix')!.node;
     const node = at.kind === 'table' ? at.entries.get('respond_dir')!.node : at;
-    dirRefs.push({ entry: top.prefix.respond_dir, path: respondDir, offset: node.offset, keyPath: ['prefix', 'respond_dir'] });
+    dirRefs.push({ entry: top.prefix.respond_dir, path: respondDir, get offset() { return node.offset; }, keyPath: ['prefix', 'respond_dir'] });
   }
 
   const rules: Rule[] = [];

@@ -1,7 +1,7 @@
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lineColumnAt } from '../shared/position.js';
-import { describeKind, locate, parseToml, type TomlNode } from './toml.js';
+import { describeKind, locate, parseToml, parseTomlLazily, type TomlNode } from './toml.js';
 
 const DOC = `title = "t"
 a.b.c = 1
@@ -108,4 +108,39 @@ test('describeKind names every node kind', () => {
   assert.ok(r.ok);
   const kinds = [...r.value.entries.values()].map((e) => describeKind(e.node));
   assert.deepEqual(kinds, ['a string', 'an integer', 'a float', 'a boolean', 'a date-time', 'an array', 'a table']);
+});
+
+describe('parseTomlLazily', () => {
+  /** the whole tree with every offset read (which makes the lazy tree locate itself) */
+  const plain = (n: TomlNode): unknown => {
+    switch (n.kind) {
+      case 'array':
+        return { kind: n.kind, offset: n.offset, items: n.items.map(plain) };
+      case 'table':
+        return { kind: n.kind, offset: n.offset, entries: [...n.entries].map(([k, e]) => [k, e.keyOffset, plain(e.node)]) };
+      default:
+        return { kind: n.kind, offset: n.offset, value: n.value };
+    }
+  };
+  const docs = [
+    '[[rules]]\nwhen.request.url_path = "/a"\nwhen.request.headers.x-tenant = { value = "t1", op = "equal" }\nrespond = { json = \'{"a":1}\', status = 201 }\n\n[[rules]]\nwhen.request.method = "POST"\nrespond.text = "b"\nrespond.headers = { b = "1", a = "2" }\n',
+    'prefix = { url_path = "/api", respond_dir = "data" }\nstrategy = "round_robin"\n[[rules]]\n[rules.when.request]\nurl_path = "x"\n[rules.respond]\nfile_path = "x.json"\ndelay_response_milliseconds = 5\n',
+    'a = [1, 2.5, true, "s", [3], { b = 0x10 }]\n"quoted key" = \'lit\'\nbig = 9223372036854775807\nf = inf\n[t.u.v]\nw = """multi\nline"""\n',
+    '# only a comment\n',
+    '[headers]\n2 = "two"\n1 = "one"\n', // integer-like keys: the located parser keeps their written order
+    'when = 1979-05-27T07:32:00Z\n', // a date-time: the located parser
+  ];
+  for (const [i, text] of docs.entries()) {
+    test(`document ${i}: the same values, order and offsets as parseToml`, () => {
+      const lazy = parseTomlLazily(text);
+      const located = parseToml(text);
+      assert.ok(lazy.ok && located.ok);
+      assert.deepEqual(plain(lazy.value), plain(located.value));
+    });
+  }
+  test('a syntax error is reported exactly as parseToml reports it', () => {
+    for (const text of ['a = \n', '[[rules]\n', 'a = "unterminated\nb = 1\n', 'a = 1\na = 2\n']) {
+      assert.deepEqual(parseTomlLazily(text), parseToml(text), JSON.stringify(text));
+    }
+  });
 });

@@ -2,6 +2,7 @@
 // located value tree: every value and every key keeps its source offset, so any diagnostic can name a
 // line and column. Syntax errors come back as a value, never thrown. Swapping parsers touches only this file.
 import { parseTOML, ParseError, type AST } from 'toml-eslint-parser';
+import { parse as parseFast, TomlDate } from 'smol-toml';
 import { err, ok, type Result } from '../shared/result.js';
 import { lineColumnAt } from '../shared/position.js';
 
@@ -64,6 +65,94 @@ export function parseToml(text: string): Result<TomlTable, TomlSyntaxError> {
     return err({ message: lowerFirst(raw), offset, ...lineColumnAt(text, offset) });
   }
   return ok(buildTree(program));
+}
+
+/**
+ * The same tree as parseToml, made faster for large files: `smol-toml` reads the values (several times faster, and
+ * far less garbage, than the located parser), and offsets are found only when something asks for one (a
+ * diagnostic): the first such question parses the text again with the located parser and looks the node up by its
+ * key path. A document the fast parser refuses, or one it would give in another order (integer-like keys, which JS
+ * objects sort first) or shape (date-times, `__proto__`), goes straight to parseToml.
+ */
+export function parseTomlLazily(text: string): Result<TomlTable, TomlSyntaxError> {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parseFast(text, { integersAsBigInt: true }) as Record<string, unknown>;
+  } catch {
+    return parseToml(text); // the located parser's message and position
+  }
+  let located: TomlTable | undefined;
+  const locator = (path: readonly (string | number)[]): { keyOffset?: number; offset: number } => {
+    if (located === undefined) {
+      const r = parseToml(text);
+      located = r.ok ? r.value : newTable(0);
+    }
+    return locate(located, path) ?? { offset: 0 };
+  };
+  const tree = fastNode(doc, [], locator);
+  return tree === undefined || tree.kind !== 'table' ? parseToml(text) : ok(tree);
+}
+
+type Locator = (path: readonly (string | number)[]) => { keyOffset?: number; offset: number };
+const INTEGER_LIKE = /^(?:0|[1-9][0-9]*)$/;
+
+class LazyNode {
+  constructor(
+    readonly kind: TomlNode['kind'],
+    private readonly path: readonly (string | number)[],
+    private readonly locator: Locator,
+    readonly value?: unknown,
+    readonly items?: readonly TomlNode[],
+    readonly entries?: ReadonlyMap<string, TomlEntry>,
+  ) {}
+  get offset(): number {
+    return this.locator(this.path).offset;
+  }
+}
+
+class LazyEntry implements TomlEntry {
+  constructor(
+    readonly node: TomlNode,
+    private readonly path: readonly (string | number)[],
+    private readonly locator: Locator,
+  ) {}
+  get keyOffset(): number {
+    const at = this.locator(this.path);
+    return at.keyOffset ?? at.offset;
+  }
+}
+
+/** undefined: this value cannot be represented faithfully (the caller falls back to the located parser) */
+function fastNode(v: unknown, path: readonly (string | number)[], locator: Locator): TomlNode | undefined {
+  switch (typeof v) {
+    case 'string':
+      return new LazyNode('string', path, locator, v) as unknown as TomlNode;
+    case 'bigint':
+      return new LazyNode('integer', path, locator, v) as unknown as TomlNode;
+    case 'number':
+      return new LazyNode('float', path, locator, v) as unknown as TomlNode;
+    case 'boolean':
+      return new LazyNode('boolean', path, locator, v) as unknown as TomlNode;
+  }
+  if (Array.isArray(v)) {
+    const items: TomlNode[] = [];
+    for (let i = 0; i < v.length; i++) {
+      const item = fastNode(v[i], [...path, i], locator);
+      if (item === undefined) return undefined;
+      items.push(item);
+    }
+    return new LazyNode('array', path, locator, undefined, items) as unknown as TomlNode;
+  }
+  if (typeof v !== 'object' || v === null || v instanceof TomlDate || v instanceof Date) return undefined;
+  const entries = new Map<string, TomlEntry>();
+  for (const key of Object.keys(v)) {
+    if (INTEGER_LIKE.test(key) || key === '__proto__') return undefined;
+    const childPath = [...path, key];
+    const node = fastNode((v as Record<string, unknown>)[key], childPath, locator);
+    if (node === undefined) return undefined;
+    entries.set(key, new LazyEntry(node, childPath, locator));
+  }
+  return new LazyNode('table', path, locator, undefined, undefined, entries) as unknown as TomlNode;
 }
 
 /** The key and value offsets of a key path, when the path exists. */
