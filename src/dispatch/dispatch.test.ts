@@ -145,3 +145,20 @@ test('fallback answers report the served file; the json file is byte for byte', 
   assert.equal(f.file, `${ROOT}/data/api/users.json`);
   assert.deepEqual(f.stage, { kind: 'fallback', file: `${ROOT}/data/api/users.json` });
 });
+
+test('literal and status-only rule answers are made once and reused, synchronously; a credentialed request still gets its own origin', () => {
+  const ws = workspace([
+    ruleSet(1, '[[rules]]\nwhen.request.url_path = "/t"\nrespond.text = "t"\n\n[[rules]]\nwhen.request.url_path = "/s"\nrespond.status = 204\n'),
+  ]);
+  const env: DispatchEnv = { files: memorySource({}), rotation: new RotationState(), random: Math.random, log: () => undefined };
+  const get = (path: string, headers: [string, string][] = []) => {
+    const o = dispatch(ws, snapshotFrom({ method: 'GET', target: path, headers }), env);
+    assert.ok(!(o instanceof Promise), `${path} answered synchronously`);
+    return o.answer;
+  };
+  for (const path of ['/t', '/s']) assert.equal(get(path), get(path), path);
+  const credentialed: [string, string][] = [['origin', 'http://localhost:5173'], ['cookie', 'a=1']];
+  const answer = get('/t', credentialed);
+  assert.equal(answer.headers.find(([k]) => k === 'access-control-allow-origin')?.[1], 'http://localhost:5173');
+  assert.equal(get('/t').headers.find(([k]) => k === 'access-control-allow-origin')?.[1], '*');
+});

@@ -13,7 +13,7 @@ import type { RotationState } from '../routing/rotation.js';
 import type { Explanation, RuleSetExplanation } from './explain.js';
 import { type Draft, finalize } from './finalize.js';
 import { answerOptions } from './options.js';
-import { draftFromRespond, emptyDraft, textDraft } from './respond.js';
+import { draftFromRespond, emptyDraft, textDraft, type RespondDraft } from './respond.js';
 
 export interface DispatchEnv {
   readonly files: FileSource;
@@ -47,11 +47,11 @@ export interface Outcome {
   readonly explanation?: Explanation;
 }
 
-/** Wall-clock bound on one script evaluation, checked alongside the operation budget: a runaway script stalls the (single-threaded) server at most this long. */
 /** the middleware module, imported once on first use (a cache of an immutable module, not state) */
 let middlewareLoad: Promise<typeof import('./middleware.js')> | undefined;
 let middlewareModule: typeof import('./middleware.js') | undefined;
 
+/** Wall-clock bound on one script evaluation, checked alongside the operation budget: a runaway script stalls the (single-threaded) server at most this long. */
 export const DEFAULT_SCRIPT_TIME_LIMIT_MS = 250;
 
 interface Staged {
@@ -120,11 +120,12 @@ function stageMiddleware(ws: Workspace, req: RequestSnapshot, env: DispatchEnv):
     log: env.log,
   });
   if (hit === undefined) return undefined;
-  return chain(draftFromRespond(hit.respond, env.files), ({ draft, file }) => ({
-    draft,
-    stage: { kind: 'middleware', index: hit.index, file: hit.file },
-    ...(file !== undefined ? { file } : {}),
-  }));
+  return answeredBy(draftFromRespond(hit.respond, env.files), { kind: 'middleware', index: hit.index, file: hit.file });
+}
+
+/** A stage's result from the draft of its Respond (now or once its file is read). */
+function answeredBy(respond: Maybe<RespondDraft>, stage: Stage): Maybe<Staged> {
+  return chain(respond, ({ draft, file }) => (file === undefined ? { draft, stage } : { draft, stage, file }));
 }
 
 function stageRuleSets(
@@ -145,13 +146,8 @@ function stageRuleSets(
       rules: ev.checks ?? [],
     });
     if (ev.winner !== undefined) {
-      const winner = ev.winner;
-      const rule = ruleSet.rules[winner]!;
-      return chain(draftFromRespond(rule.respond, env.files), ({ draft, file }) => ({
-        draft,
-        stage: { kind: 'rule_set', ruleSetIndex: ruleSet.index, ruleIndex: winner },
-        ...(file !== undefined ? { file } : {}),
-      }));
+      const rule = ruleSet.rules[ev.winner]!;
+      return answeredBy(draftFromRespond(rule.respond, env.files), { kind: 'rule_set', ruleSetIndex: ruleSet.index, ruleIndex: ev.winner });
     }
     if (ev.underPrefix) return { draft: emptyDraft(404), stage: { kind: 'prefix_miss', ruleSetIndex: ruleSet.index } };
   }

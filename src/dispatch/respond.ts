@@ -18,7 +18,7 @@ export function emptyDraft(status: number): Draft {
   return { status, body: new Uint8Array(0), headers: [], delayMs: 0 };
 }
 
-/** A literal body's draft, made once per Respond (Respond objects are immutable after load). */
+/** A literal (or empty) body's draft, made once per Respond (Respond objects are immutable after load). */
 const literal = new WeakMap<Respond, RespondDraft>();
 
 export interface RespondDraft {
@@ -32,14 +32,17 @@ export function draftFromRespond(respond: Respond, files: FileSource): Maybe<Res
   const b = respond.body;
   switch (b.kind) {
     case 'empty':
-      return { draft: { status: respond.status ?? 200, body: new Uint8Array(0), headers: respond.headers, delayMs: respond.delayMs } };
     case 'text':
     case 'json': {
       let done = literal.get(respond);
       if (done === undefined) {
-        const contentType = b.kind === 'text' ? TEXT_PLAIN : APPLICATION_JSON;
-        const body = encoder.encode(b.text);
-        done = { draft: { status: respond.status ?? 200, body, contentType, headers: respond.headers, delayMs: respond.delayMs } };
+        const base = { status: respond.status ?? 200, headers: respond.headers, delayMs: respond.delayMs };
+        done = {
+          draft:
+            b.kind === 'empty'
+              ? { ...base, body: new Uint8Array(0) }
+              : { ...base, body: encoder.encode(b.text), contentType: b.kind === 'text' ? TEXT_PLAIN : APPLICATION_JSON },
+        };
         literal.set(respond, done);
       }
       return done;
