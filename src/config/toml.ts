@@ -81,6 +81,7 @@ export function parseTomlLazily(text: string): Result<TomlTable, TomlSyntaxError
   } catch {
     return parseToml(text); // the located parser's message and position
   }
+  if (!representable(doc)) return parseToml(text);
   let located: TomlTable | undefined;
   const locator = (path: readonly (string | number)[]): { keyOffset?: number; offset: number } => {
     if (located === undefined) {
@@ -89,70 +90,97 @@ export function parseTomlLazily(text: string): Result<TomlTable, TomlSyntaxError
     }
     return locate(located, path) ?? { offset: 0 };
   };
-  const tree = fastNode(doc, [], locator);
-  return tree === undefined || tree.kind !== 'table' ? parseToml(text) : ok(tree);
+  return ok(lazyNode(doc, undefined, '', locator) as TomlTable);
 }
 
 type Locator = (path: readonly (string | number)[]) => { keyOffset?: number; offset: number };
 const INTEGER_LIKE = /^(?:0|[1-9][0-9]*)$/;
 
+/** Whether the fast parser's value can stand for the located tree (see parseTomlLazily). */
+function representable(v: unknown): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'bigint':
+    case 'number':
+    case 'boolean':
+      return true;
+  }
+  if (Array.isArray(v)) return v.every(representable);
+  if (typeof v !== 'object' || v === null || v instanceof TomlDate || v instanceof Date) return false;
+  for (const key in v) {
+    if (INTEGER_LIKE.test(key) || key === '__proto__' || !representable((v as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+/**
+ * A view of one value of the fast parser's tree. Views are made on demand and never kept by their parent (each
+ * `entries`/`items` read makes fresh child views), so decoding a large rule set holds one rule's views at a time
+ * rather than a second copy of the whole tree: that copy, all alive at once, was most of the start-up garbage
+ * collection and of the young generation's growth on large rule sets.
+ */
 class LazyNode {
+  readonly kind: TomlNode['kind'];
   constructor(
-    readonly kind: TomlNode['kind'],
-    private readonly path: readonly (string | number)[],
+    private readonly raw: unknown,
+    private readonly parent: LazyNode | undefined,
+    private readonly step: string | number,
     private readonly locator: Locator,
-    readonly value?: unknown,
-    readonly items?: readonly TomlNode[],
-    readonly entries?: ReadonlyMap<string, TomlEntry>,
-  ) {}
+  ) {
+    this.kind = kindOf(raw);
+  }
+  get value(): unknown {
+    return this.kind === 'table' || this.kind === 'array' ? undefined : this.raw;
+  }
+  get items(): readonly TomlNode[] | undefined {
+    if (this.kind !== 'array') return undefined;
+    const raw = this.raw as readonly unknown[];
+    const out: TomlNode[] = new Array<TomlNode>(raw.length);
+    for (let i = 0; i < raw.length; i++) out[i] = lazyNode(raw[i], this, i, this.locator);
+    return out;
+  }
+  get entries(): ReadonlyMap<string, TomlEntry> | undefined {
+    if (this.kind !== 'table') return undefined;
+    const raw = this.raw as Record<string, unknown>;
+    const out = new Map<string, TomlEntry>();
+    for (const key in raw) out.set(key, new LazyEntry(lazyNode(raw[key], this, key, this.locator)));
+    return out;
+  }
   get offset(): number {
-    return this.locator(this.path).offset;
+    return this.at().offset;
+  }
+  /** this value's offsets in the text (the located parser runs on the first call for the document) */
+  at(): { keyOffset?: number; offset: number } {
+    const path: (string | number)[] = [];
+    for (let n: LazyNode | undefined = this; n !== undefined && n.parent !== undefined; n = n.parent) path.push(n.step);
+    return this.locator(path.reverse());
   }
 }
 
 class LazyEntry implements TomlEntry {
-  constructor(
-    readonly node: TomlNode,
-    private readonly path: readonly (string | number)[],
-    private readonly locator: Locator,
-  ) {}
+  constructor(readonly node: TomlNode) {}
   get keyOffset(): number {
-    const at = this.locator(this.path);
+    const at = (this.node as unknown as LazyNode).at();
     return at.keyOffset ?? at.offset;
   }
 }
 
-/** undefined: this value cannot be represented faithfully (the caller falls back to the located parser) */
-function fastNode(v: unknown, path: readonly (string | number)[], locator: Locator): TomlNode | undefined {
+function kindOf(v: unknown): TomlNode['kind'] {
   switch (typeof v) {
     case 'string':
-      return new LazyNode('string', path, locator, v) as unknown as TomlNode;
+      return 'string';
     case 'bigint':
-      return new LazyNode('integer', path, locator, v) as unknown as TomlNode;
+      return 'integer';
     case 'number':
-      return new LazyNode('float', path, locator, v) as unknown as TomlNode;
+      return 'float';
     case 'boolean':
-      return new LazyNode('boolean', path, locator, v) as unknown as TomlNode;
+      return 'boolean';
   }
-  if (Array.isArray(v)) {
-    const items: TomlNode[] = [];
-    for (let i = 0; i < v.length; i++) {
-      const item = fastNode(v[i], [...path, i], locator);
-      if (item === undefined) return undefined;
-      items.push(item);
-    }
-    return new LazyNode('array', path, locator, undefined, items) as unknown as TomlNode;
-  }
-  if (typeof v !== 'object' || v === null || v instanceof TomlDate || v instanceof Date) return undefined;
-  const entries = new Map<string, TomlEntry>();
-  for (const key of Object.keys(v)) {
-    if (INTEGER_LIKE.test(key) || key === '__proto__') return undefined;
-    const childPath = [...path, key];
-    const node = fastNode((v as Record<string, unknown>)[key], childPath, locator);
-    if (node === undefined) return undefined;
-    entries.set(key, new LazyEntry(node, childPath, locator));
-  }
-  return new LazyNode('table', path, locator, undefined, undefined, entries) as unknown as TomlNode;
+  return Array.isArray(v) ? 'array' : 'table';
+}
+
+function lazyNode(v: unknown, parent: LazyNode | undefined, step: string | number, locator: Locator): TomlNode {
+  return new LazyNode(v, parent, step, locator) as unknown as TomlNode;
 }
 
 /** The key and value offsets of a key path, when the path exists. */
