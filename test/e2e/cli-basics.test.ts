@@ -1,9 +1,10 @@
 // Program-level behaviour: --version, --help, the subcommand table, flag syntax and usage errors.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { makeTempDir, removeDir, runMock } from '../helpers/mock-cli.js';
+import { MAIN_JS, makeTempDir, removeDir, runMock } from '../helpers/mock-cli.js';
 
 let cwd: string;
 before(() => {
@@ -130,4 +131,21 @@ test('the installed program starts from its code cache (made at build time, acce
   const r = await runMock(['--version'], { cwd: process.cwd(), env: { MOCK_DEBUG_CODE_CACHE: '1' } });
   assert.equal(r.code, 0);
   assert.match(r.stderr, /^code cache: used$/m);
+});
+
+test('the installed program is ASCII (so V8 keeps its source as a one-byte string), and its messages survive the escaping', async () => {
+  const bundle = readFileSync(MAIN_JS.replace(/main\.cjs$/, 'mock.cjs'));
+  const wide = bundle.findIndex((b) => b > 0x7f);
+  assert.equal(wide, -1, `a byte above 0x7F at offset ${wide}`);
+  // HEADER_SHAPE holds a `…`: escaped in the bundle, it must still read as one
+  const dir = makeTempDir();
+  try {
+    writeFileSync(join(dir, 'mock.toml'), '[service]\nrule_sets = ["r.toml"]\n');
+    writeFileSync(join(dir, 'r.toml'), '[[rules]]\nwhen.request.headers.x = 1\nrespond.status = 204\n');
+    const r = await runMock(['validate'], { cwd: dir });
+    assert.equal(r.code, 2);
+    assert.match(r.stdout + r.stderr, /\{ value = "…", op = "equal" \}/);
+  } finally {
+    removeDir(dir);
+  }
 });
