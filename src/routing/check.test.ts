@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { UrlPathOp } from '../model/operators.js';
 import type { Condition } from '../model/rule-set.js';
 import fc from 'fast-check';
-import { checkCondition, compileCondition, conditionHolds, requiredLiteral } from './check.js';
+import { checkCondition, compileCondition, conditionHolds, requiredLiteral, requiredText } from './check.js';
 import { header, method, req, urlPath, type RequestParts } from './fixtures.js';
 
 interface Case {
@@ -111,6 +112,28 @@ test('requiredLiteral: every string a pattern matches contains the literal (prop
         for (const s of inputs) if (pattern.test(s)) assert.ok(s.includes(literal), `${pattern} matched ${JSON.stringify(s)} without ${JSON.stringify(literal)}`);
         const cond = urlPath(parts.join(''), 'regex');
         for (const s of inputs) assert.equal(compileCondition({ ...cond, pattern })(req({ path: '/' + s })), conditionHolds({ ...cond, pattern }, req({ path: '/' + s })));
+      },
+    ),
+    { numRuns: 3000 },
+  );
+});
+
+test('requiredText: every path a url_path condition accepts contains the text (property)', () => {
+  const chars = fc.constantFrom('a', 'b', '/', '.', '1');
+  fc.assert(
+    fc.property(
+      fc.constantFrom('starts_with', 'ends_with', 'contains', 'regex', 'equal', 'not_contains', 'wild_card') as fc.Arbitrary<UrlPathOp>,
+      fc.string({ unit: chars, maxLength: 5 }),
+      fc.array(fc.string({ unit: chars, maxLength: 10 }), { minLength: 1, maxLength: 20 }),
+      (op, value, paths) => {
+        const cond = urlPath(value, op);
+        const text = requiredText(cond);
+        if (text === undefined) return;
+        assert.ok(text.length > 0);
+        for (const p of paths) {
+          const r = req({ path: '/' + p });
+          if (conditionHolds(cond, r)) assert.ok(r.path.includes(text), `${op} ${JSON.stringify(value)} accepted ${JSON.stringify(r.path)} without ${JSON.stringify(text)}`);
+        }
       },
     ),
     { numRuns: 3000 },

@@ -84,6 +84,26 @@ export function compileCondition(cond: Condition): CompiledCondition {
   }
 }
 
+/**
+ * A text that every request path this condition accepts contains, when there is one worth indexing (at least one
+ * character): starts_with / ends_with their operand, contains its value, regex its required literal. Used by the
+ * path index to skip rules whose text a path lacks; it only ever narrows the rules that are then checked in full.
+ */
+export function requiredText(cond: Condition): string | undefined {
+  if (cond.on !== 'url_path') return undefined;
+  switch (cond.op) {
+    case 'starts_with':
+    case 'ends_with':
+      return cond.compareTo.length > 0 ? cond.compareTo : undefined;
+    case 'contains':
+      return cond.value.length > 0 ? cond.value : undefined;
+    case 'regex':
+      return cond.pattern === undefined ? undefined : requiredLiteral(cond.pattern);
+    default:
+      return undefined;
+  }
+}
+
 const SYNTAX = new Set('\\^$.|?*+()[]{}/-');
 
 /**

@@ -147,22 +147,28 @@ test('body conditions through evaluateRuleSet', () => {
   assert.equal(evaluateRuleSet(rs, req({ path: '/o' }), ctx()).winner, 2);
 });
 
-test('the exact-path index only narrows: same matches as a full scan, in file order', () => {
+test('the path index only narrows: same matches as a full scan, in file order (exact paths, required texts)', () => {
   const prng = xorshift64(2024);
-  const paths = ['/a', '/b', '/a/b', '/c', '/'];
+  const paths = ['/a', '/b', '/a/b', '/c', '/', '/ab/ba', '/re/r1/12', '/re/r12/3', '/x/a/b/c/d/e/f/g/h'];
+  const texts = ['/a', 'b', '/a/b', 'a/', '/re/r1/', '/re/r12/', 'zz'];
+  const regexes = ['/re/r1/[0-9]+$', '^/re/r12/', 'a/b', '/re/r\\d+/', 'b$', '/a(/b)?'];
   const pick = <T>(xs: readonly T[]): T => xs[prng.below(xs.length)]!;
-  for (let round = 0; round < 30; round++) {
-    const rules = Array.from({ length: 25 }, () => {
+  for (let round = 0; round < 60; round++) {
+    const rules = Array.from({ length: 5 + prng.below(40) }, () => {
       const conds: Condition[] = [];
-      const kind = prng.below(5);
+      const kind = prng.below(9);
       if (kind === 0) conds.push(urlPath(pick(paths), 'equal', { bare: true }));
       if (kind === 1) conds.push(urlPath(pick(paths), 'starts_with'));
       if (kind === 2) conds.push(method(pick(['GET', 'POST'] as const)), urlPath(pick(paths)));
       if (kind === 3) conds.push(urlPath(pick(paths), 'not_equal'));
+      if (kind === 4) conds.push(urlPath(pick(texts), 'contains'));
+      if (kind === 5) conds.push(urlPath(pick(texts), 'ends_with'));
+      if (kind === 6) conds.push(urlPath(pick(regexes), 'regex'));
+      if (kind === 7) conds.push(method(pick(['GET', 'POST'] as const)), urlPath(pick(regexes), 'regex'), urlPath(pick(texts), 'contains'));
       return rule(conds, { priority: prng.below(3) });
     });
     const rs = ruleSet(rules, { strategy: { kind: 'priority', tiebreaker: 'first_match' } });
-    for (const path of [...paths, '/zzz']) {
+    for (const path of [...paths, '/zzz', '/re/r1/12/re/r12/4']) {
       for (const m of ['GET', 'POST']) {
         const r = req({ path, method: m });
         const fast = evaluateRuleSet(rs, r, ctx());
@@ -172,6 +178,20 @@ test('the exact-path index only narrows: same matches as a full scan, in file or
       }
     }
   }
+});
+
+test('candidateRules: a path is checked only against the regex rules whose literal it contains', () => {
+  const rules = Array.from({ length: 50 }, (_, i) => rule([urlPath(`/re/r${i}/[0-9]+$`, 'regex')]));
+  rules.push(rule([method('GET')]));
+  const rs = ruleSet(rules);
+  assert.deepEqual(candidateRules(rs, '/re/r49/123'), [49, 50]);
+  assert.deepEqual(candidateRules(rs, '/re/r4/1'), [4, 50]);
+  assert.deepEqual(candidateRules(rs, '/other'), [50]);
+  // a path long enough that looking every text up costs more than checking: all of them, still in order
+  const long = '/re/r7/' + 'x'.repeat(100);
+  assert.deepEqual(candidateRules(rs, long), [...Array.from({ length: 51 }, (_, i) => i)]);
+  assert.equal(evaluateRuleSet(rs, req({ path: '/re/r49/123' }), ctx()).winner, 49);
+  assert.equal(evaluateRuleSet(rs, req({ path: '/re/r4/x' }), ctx()).winner, 50);
 });
 
 test('candidateRules: a bare-path lookup skips the other exact paths', () => {

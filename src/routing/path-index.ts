@@ -1,10 +1,22 @@
-// An exact-path index over a rule set, so the common case (url_path written as a bare string) does not
-// scan every rule. Built lazily, once per RuleSet object; rule sets are immutable after load.
+// A path index over a rule set, so long rule lists do not check every rule on every request. Built lazily,
+// once per RuleSet object; rule sets are immutable after load. Each rule goes in one bucket:
+//   - by exact path: it has a url_path `equal` condition (the common bare-string url_path);
+//   - by required text: it has a url_path condition only paths containing some text can pass (starts_with,
+//     ends_with, contains, a regex with a literal; see requiredText); a path lacking the text skips the rule;
+//   - unindexed: anything else, checked on every request.
+// The index only leaves out rules that cannot match; the candidates are then checked in full, in file order.
 import type { Rule, RuleSet } from '../model/rule-set.js';
+import { requiredText } from './check.js';
 
 interface PathIndex {
   /** rules holding a url_path `equal` condition, by the path they need (compareTo), in file order */
   readonly byPath: ReadonlyMap<string, readonly number[]>;
+  /** the other rules that need a text in the path, by that text, in file order */
+  readonly byText: ReadonlyMap<string, readonly number[]>;
+  /** the distinct lengths of byText's keys, ascending */
+  readonly textLengths: readonly number[];
+  /** every rule in byText, in file order (checked in full when looking each text up would cost more) */
+  readonly textRules: readonly number[];
   /** every other rule, in file order: these can match any path */
   readonly unindexed: readonly number[];
 }
@@ -12,8 +24,8 @@ interface PathIndex {
 const INDEXES = new WeakMap<RuleSet, PathIndex>();
 
 /**
- * The rules that may match `path`, in file order: those whose url_path `equal` names exactly this
- * path, merged with those that have no such condition. A rule left out cannot match.
+ * The rules that may match `path`, in file order: those whose url_path `equal` names exactly this path, those
+ * whose required text the path contains, and those with neither. A rule left out cannot match.
  */
 export function candidateRules(ruleSet: RuleSet, path: string): readonly number[] {
   let index = INDEXES.get(ruleSet);
@@ -22,24 +34,60 @@ export function candidateRules(ruleSet: RuleSet, path: string): readonly number[
     INDEXES.set(ruleSet, index);
   }
   const exact = index.byPath.get(path);
-  return exact === undefined ? index.unindexed : mergeSorted(exact, index.unindexed);
+  const texts = index.textRules.length === 0 ? undefined : textCandidates(index, path);
+  if (texts === undefined) return exact === undefined ? index.unindexed : mergeSorted(exact, index.unindexed);
+  const some = exact === undefined ? texts : mergeSorted(exact, texts);
+  return mergeSorted(some, index.unindexed);
+}
+
+/**
+ * The text-bucket rules whose text `path` contains: every substring of the path with a key's length is looked
+ * up. When that is more lookups than there are such rules, they are all returned (then checked one by one).
+ */
+function textCandidates(index: PathIndex, path: string): readonly number[] | undefined {
+  let lookups = 0;
+  for (const len of index.textLengths) if (len <= path.length) lookups += path.length - len + 1;
+  if (lookups * 2 > index.textRules.length) return index.textRules;
+  let found: readonly number[] | undefined;
+  let more: (readonly number[])[] | undefined;
+  for (const len of index.textLengths) {
+    for (let at = 0; at + len <= path.length; at++) {
+      const list = index.byText.get(path.substring(at, at + len));
+      if (list === undefined || list === found || more?.includes(list)) continue;
+      if (found === undefined) found = list;
+      else (more ??= []).push(list);
+    }
+  }
+  if (more === undefined) return found;
+  let out = found!;
+  for (const list of more) out = mergeSorted(out, list);
+  return out;
 }
 
 function buildIndex(rules: readonly Rule[]): PathIndex {
   const byPath = new Map<string, number[]>();
+  const byText = new Map<string, number[]>();
+  const textRules: number[] = [];
   const unindexed: number[] = [];
+  const add = (map: Map<string, number[]>, key: string, i: number): void => {
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [i]);
+    else list.push(i);
+  };
   rules.forEach((rule, i) => {
-    const key = exactPathOf(rule);
-    if (key === undefined) unindexed.push(i);
-    else {
-      const list = byPath.get(key);
-      if (list === undefined) byPath.set(key, [i]);
-      else list.push(i);
-    }
+    const path = exactPathOf(rule);
+    const text = path === undefined ? requiredTextOf(rule) : undefined;
+    if (path !== undefined) add(byPath, path, i);
+    else if (text !== undefined) {
+      add(byText, text, i);
+      textRules.push(i);
+    } else unindexed.push(i);
   });
   // frozen: shared with every caller, and recognisable as stable (rotation.ts caches their group keys)
   for (const list of byPath.values()) Object.freeze(list);
-  return { byPath, unindexed: Object.freeze(unindexed) };
+  for (const list of byText.values()) Object.freeze(list);
+  const textLengths = [...new Set([...byText.keys()].map((k) => k.length))].sort((a, b) => a - b);
+  return { byPath, byText, textLengths, textRules: Object.freeze(textRules), unindexed: Object.freeze(unindexed) };
 }
 
 /** The path a rule requires when one of its (ANDed) conditions is url_path `equal`. */
@@ -48,8 +96,19 @@ function exactPathOf(rule: Rule): string | undefined {
   return undefined;
 }
 
+/** The longest text one of a rule's (ANDed) conditions requires of the path. */
+function requiredTextOf(rule: Rule): string | undefined {
+  let best: string | undefined;
+  for (const c of rule.conditions) {
+    const text = requiredText(c);
+    if (text !== undefined && (best === undefined || text.length > best.length)) best = text;
+  }
+  return best;
+}
+
 function mergeSorted(a: readonly number[], b: readonly number[]): readonly number[] {
   if (b.length === 0) return a;
+  if (a.length === 0) return b;
   const out: number[] = [];
   let i = 0;
   let j = 0;
