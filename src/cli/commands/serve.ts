@@ -4,6 +4,7 @@
 // `--init` hands over to the init command instead.
 import { loadWorkspace } from '../../config/load.js';
 import { MockError } from '../../model/errors.js';
+import { asStartUpWork } from '../../node/start-up-work.js';
 import { type FlagSpec, flagValue, hasFlag, parsePort, parseArgs } from '../args.js';
 import { exitCodeFor } from '../envelope.js';
 import { ROOT_USAGE } from '../help.js';
@@ -46,12 +47,14 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
   const configPath = flagValue(args, 'config');
   const dir = flagValue(args, 'dir');
-  const loaded = await loadWorkspace({
-    cwd: io.cwd,
-    ...(configPath !== undefined ? { configPath } : {}),
-    ...(dir !== undefined ? { dir } : {}),
-    ...(port !== undefined ? { port } : {}),
-  });
+  const loaded = await asStartUpWork(() =>
+    loadWorkspace({
+      cwd: io.cwd,
+      ...(configPath !== undefined ? { configPath } : {}),
+      ...(dir !== undefined ? { dir } : {}),
+      ...(port !== undefined ? { port } : {}),
+    }),
+  );
   if (!loaded.ok) {
     const f = loaded.error;
     return reportFailure(io, PREFIX, 'text', { kind: f.kind, message: `failed to load config: ${f.message}`, diagnostics: f.diagnostics });
