@@ -8,7 +8,7 @@ import type { Workspace } from '../model/workspace.js';
 import { resolveFallbackFile } from '../files/lookup.js';
 import { fileBody } from '../files/serve.js';
 import type { FileSource } from '../files/source.js';
-import { evaluateRuleSet } from '../routing/evaluate.js';
+import { evaluateRuleSet, prepareRuleSet } from '../routing/evaluate.js';
 import type { RotationState } from '../routing/rotation.js';
 import type { Explanation, RuleSetExplanation } from './explain.js';
 import { type Draft, finalize } from './finalize.js';
@@ -64,6 +64,11 @@ interface Staged {
  * The answer to one request. Synchronous when no stage needs the disk or a first-time module load (rule answers
  * with literal bodies, remembered fallback resolutions): callers `await` it either way.
  */
+/** Build every rule set's compiled rules and path index ahead of the first request (the server's start-up). */
+export function prepareWorkspace(ws: Workspace): void {
+  for (const rs of ws.ruleSets) prepareRuleSet(rs);
+}
+
 export function dispatch(
   ws: Workspace,
   req: RequestSnapshot,

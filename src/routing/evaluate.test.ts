@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Condition } from '../model/rule-set.js';
 import type { Strategy } from '../model/strategy.js';
 import { xorshift64 } from '../shared/prng.js';
-import { evaluateRuleSet, type EvaluateContext } from './evaluate.js';
+import { evaluateRuleSet, prepareRuleSet, type EvaluateContext } from './evaluate.js';
 import { body, header, method, req, rule, ruleSet, urlPath } from './fixtures.js';
 import { candidateRules } from './path-index.js';
 import { RotationState } from './rotation.js';
@@ -203,4 +203,18 @@ test('candidateRules: a bare-path lookup skips the other exact paths', () => {
   assert.deepEqual(candidateRules(rs, '/nope'), [1000]);
   assert.equal(evaluateRuleSet(rs, req({ path: '/p1999' }), ctx()).winner, 1000);
   assert.equal(evaluateRuleSet(rs, req({ path: '/p3' }), ctx()).winner, 3);
+});
+
+test('prepareRuleSet builds ahead what the first request would, with the same answers', () => {
+  const rules = Array.from({ length: 30 }, (_, i) => rule([urlPath(`/p${i}`, 'equal', { bare: true }), method('GET')]));
+  rules.push(rule([urlPath('/re/r[0-9]+$', 'regex')]));
+  const prepared = ruleSet(rules);
+  const lazy = ruleSet(rules);
+  prepareRuleSet(prepared);
+  for (const path of ['/p0', '/p29', '/re/r7', '/none']) {
+    const a = evaluateRuleSet(prepared, req({ path }), ctx());
+    const b = evaluateRuleSet(lazy, req({ path }), ctx());
+    assert.deepEqual([a.winner, a.matches], [b.winner, b.matches], path);
+  }
+  assert.equal(evaluateRuleSet(prepared, req({ path: '/re/r7' }), ctx()).winner, 30);
 });

@@ -36,6 +36,15 @@ export interface RuleSetEvaluation {
   readonly checks?: readonly RuleCheck[];
 }
 
+/**
+ * Build what evaluating a rule set needs (its compiled rules and its path index) now rather than on the first
+ * request: the server does it while loading, so the first request is not the one that pays for a long rule list.
+ */
+export function prepareRuleSet(ruleSet: RuleSet): void {
+  compiledRules(ruleSet);
+  candidateRules(ruleSet, '/');
+}
+
 const NOT_CLAIMED: RuleSetEvaluation = { underPrefix: false, winner: undefined, matches: [] };
 const NOT_CLAIMED_EXPLAINED: RuleSetEvaluation = { ...NOT_CLAIMED, checks: [] };
 

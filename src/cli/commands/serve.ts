@@ -3,6 +3,7 @@
 // A config problem exits 2 before anything binds; a bind failure (port in use …) exits 1.
 // `--init` hands over to the init command instead.
 import { loadWorkspace } from '../../config/load.js';
+import { prepareWorkspace } from '../../dispatch/dispatch.js';
 import { MockError } from '../../model/errors.js';
 import { asStartUpWork } from '../../node/start-up-work.js';
 import { type FlagSpec, flagValue, hasFlag, parsePort, parseArgs } from '../args.js';
@@ -47,14 +48,16 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
   const configPath = flagValue(args, 'config');
   const dir = flagValue(args, 'dir');
-  const loaded = await asStartUpWork(() =>
-    loadWorkspace({
+  const loaded = await asStartUpWork(async () => {
+    const r = await loadWorkspace({
       cwd: io.cwd,
       ...(configPath !== undefined ? { configPath } : {}),
       ...(dir !== undefined ? { dir } : {}),
       ...(port !== undefined ? { port } : {}),
-    }),
-  );
+    });
+    if (r.ok) prepareWorkspace(r.value);
+    return r;
+  });
   if (!loaded.ok) {
     const f = loaded.error;
     return reportFailure(io, PREFIX, 'text', { kind: f.kind, message: `failed to load config: ${f.message}`, diagnostics: f.diagnostics });
