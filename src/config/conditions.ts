@@ -26,7 +26,7 @@ export function decodeRequest(node: TomlNode, path: KeyPath, ctx: DecodeContext,
   if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table');
   const conditions: Condition[] = [];
   let label = ANY_PATH_LABEL;
-  for (const [key, entry] of node.entries) {
+  node.entries.forEach((entry, key) => {
     const at: KeyPath = [...path, key];
     switch (key) {
       case 'url_path': {
@@ -51,7 +51,7 @@ export function decodeRequest(node: TomlNode, path: KeyPath, ctx: DecodeContext,
       default:
         unknownKey(ctx, key, entry.keyOffset, path, REQUEST_KEYS);
     }
-  }
+  });
   return { conditions, label, nonEmpty: node.entries.size > 0 };
 }
 

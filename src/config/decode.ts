@@ -113,9 +113,10 @@ export function oneOf<const V extends string>(values: readonly V[]): Decoder<V> 
 /** The same decoder, but undefined when it reported any error (a table with one bad field fails whole). */
 export function strict<T>(decoder: Decoder<T>): Decoder<T> {
   return (node, path, ctx) => {
-    const before = ctx.diagnostics.filter((d) => d.severity === 'error').length;
+    const before = ctx.diagnostics.length;
     const v = decoder(node, path, ctx);
-    return ctx.diagnostics.filter((d) => d.severity === 'error').length > before ? undefined : v;
+    for (let i = before; i < ctx.diagnostics.length; i++) if (ctx.diagnostics[i]!.severity === 'error') return undefined;
+    return v;
   };
 }
 
@@ -141,20 +142,20 @@ export function record<F extends Fields>(fields: F, opts: RecordOptions<F> = {})
   return (node, path, ctx) => {
     if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table');
     const out: Record<string, unknown> = {};
-    const suggested = new Set<string>();
-    for (const [key, entry] of node.entries) {
+    let suggested: Set<string> | undefined; // made only when a key is unknown (rare; this runs per table)
+    node.entries.forEach((entry, key) => {
       const decode = fields[key];
       if (decode === undefined) {
         const s = unknownKey(ctx, key, entry.keyOffset, path, allowed);
-        if (s !== undefined) suggested.add(s);
-        continue;
+        if (s !== undefined) (suggested ??= new Set()).add(s);
+        return;
       }
       const v = decode(entry.node, [...path, key], ctx);
       if (v !== undefined) out[key] = v;
-    }
+    });
     for (const key of opts.required ?? []) {
       // a misspelt key (`req` for `request`) is reported once, as unknown, not also as missing
-      if (!node.entries.has(key) && !suggested.has(key)) {
+      if (!node.entries.has(key) && suggested?.has(key) !== true) {
         report(ctx, 'missing_key', MESSAGES.missingKey(key, describePath(path)), node.offset, [...path, key]);
       }
     }

@@ -77,11 +77,16 @@ export function decodeRuleSetDraft(text: string, file: string, rsc: RuleSetConte
   const rulesNode = root.entries.get('rules')?.node;
   if (rulesNode !== undefined) {
     if (rulesNode.kind !== 'array') wrongType(decode, rulesNode, ['rules'], 'an array of tables ([[rules]])');
-    else
-      rulesNode.items.forEach((item, i) => {
-        const rule = decodeRule(item, ['rules', i], i, { decode, prefix, respondDir, fileRefs });
+    else {
+      // each rule's parsed tree is let go once the rule is decoded: a long file never holds them all at once
+      const items: (TomlNode | undefined)[] = [...rulesNode.items];
+      const rc: RuleContext = { decode, prefix, respondDir, fileRefs };
+      for (let i = 0; i < items.length; i++) {
+        const rule = decodeRule(items[i]!, ['rules', i], i, rc);
+        items[i] = undefined;
         if (rule !== undefined) rules.push(rule);
-      });
+      }
+    }
   }
 
   const ruleSet: RuleSet = {

@@ -114,10 +114,11 @@ function representable(v: unknown): boolean {
 }
 
 /**
- * A view of one value of the fast parser's tree. Views are made on demand and never kept by their parent (each
- * `entries`/`items` read makes fresh child views), so decoding a large rule set holds one rule's views at a time
- * rather than a second copy of the whole tree: that copy, all alive at once, was most of the start-up garbage
- * collection and of the young generation's growth on large rule sets.
+ * A view of one value of the fast parser's tree, made on demand. A table's entries are made once, on first read,
+ * and kept by that view; an array's items are made afresh on each read and never kept, so a caller walking a long
+ * array (a rule set's [[rules]]) can let each item's views go once it is done with it, rather than holding a
+ * second copy of the whole tree: that copy, all alive at once, was most of the start-up garbage collection and of
+ * the young generation's growth on large rule sets.
  */
 class LazyNode {
   readonly kind: TomlNode['kind'];
@@ -139,12 +140,14 @@ class LazyNode {
     for (let i = 0; i < raw.length; i++) out[i] = lazyNode(raw[i], this, i, this.locator);
     return out;
   }
+  private made: Map<string, TomlEntry> | undefined;
   get entries(): ReadonlyMap<string, TomlEntry> | undefined {
     if (this.kind !== 'table') return undefined;
+    if (this.made !== undefined) return this.made;
     const raw = this.raw as Record<string, unknown>;
     const out = new Map<string, TomlEntry>();
     for (const key in raw) out.set(key, new LazyEntry(lazyNode(raw[key], this, key, this.locator)));
-    return out;
+    return (this.made = out);
   }
   get offset(): number {
     return this.at().offset;
