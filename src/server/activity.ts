@@ -20,7 +20,7 @@ export class SocketActivity {
     const s = this.state.get(socket);
     if (s === undefined || s.inFlight === 0) return;
     s.inFlight--;
-    if (s.inFlight > 0) return;
+    if (s.inFlight > 0 || s.waiters.length === 0) return;
     const waiters = s.waiters.splice(0);
     for (const run of waiters) run();
   }
