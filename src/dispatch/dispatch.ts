@@ -60,15 +60,15 @@ interface Staged {
   readonly file?: string;
 }
 
-/**
- * The answer to one request. Synchronous when no stage needs the disk or a first-time module load (rule answers
- * with literal bodies, remembered fallback resolutions): callers `await` it either way.
- */
 /** Build every rule set's compiled rules and path index ahead of the first request (the server's start-up). */
 export function prepareWorkspace(ws: Workspace): void {
   for (const rs of ws.ruleSets) prepareRuleSet(rs);
 }
 
+/**
+ * The answer to one request. Synchronous when no stage needs the disk or a first-time module load (rule answers
+ * with literal bodies, remembered fallback resolutions): callers `await` it either way.
+ */
 export function dispatch(
   ws: Workspace,
   req: RequestSnapshot,
