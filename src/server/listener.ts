@@ -78,14 +78,21 @@ export function createListener(deps: ListenerDeps): RequestListener {
     const receivedAt = deps.now();
     const method = req.method ?? 'GET';
     if (req.httpVersionMajor !== 1) return refuse(req, res, 505, LISTENER_MESSAGES.versionNotSupported);
-    if (method === 'OPTIONS') {
-      // Answered before the body is read; a body too big to skip cheaply closes the connection instead.
-      return chain(deps.dispatch(ws, snapshotOf(req), deps.env), (outcome) => {
-        writeAnswer(res, outcome.answer, method, { close: exceedsDeclared(req, cap), log: deps.log });
-      });
-    }
-    return chain(readBodyOf(req), (body) => afterBody(req, res, method, receivedAt, body));
+    if (method === 'OPTIONS') return answerOptions(req, res);
+    // Not chain(): its callback would be a closure (and a context) per request, which the common bodyless request
+    // does not need; the callbacks live in the helpers below, made only when a promise is really there.
+    const body = readBodyOf(req);
+    return body instanceof Promise ? afterBodyLater(req, res, method, receivedAt, body) : afterBody(req, res, method, receivedAt, body);
   };
+
+  // Answered before the body is read; a body too big to skip cheaply closes the connection instead.
+  const answerOptions = (req: IncomingMessage, res: ServerResponse): Maybe<void> =>
+    chain(deps.dispatch(ws, snapshotOf(req), deps.env), (outcome) => {
+      writeAnswer(res, outcome.answer, 'OPTIONS', { close: exceedsDeclared(req, cap), log: deps.log });
+    });
+
+  const afterBodyLater = (req: IncomingMessage, res: ServerResponse, method: string, receivedAt: Date, body: Promise<BodyRead>): Promise<void> =>
+    body.then((b) => afterBody(req, res, method, receivedAt, b));
 
   const afterBody = (req: IncomingMessage, res: ServerResponse, method: string, receivedAt: Date, body: BodyRead): Maybe<void> => {
     switch (body.kind) {
@@ -106,12 +113,21 @@ export function createListener(deps: ListenerDeps): RequestListener {
         deps.log(requestReceivedLine(snapshot, receivedAt));
       } else for (const line of requestLogLines(snapshot, receivedAt, verbose)) deps.log(line);
     }
-    return chain(deps.dispatch(ws, snapshot, deps.env), (outcome) => {
-      const delay = outcome.answer.delayMs;
-      if (delay > 0) return sleep(delay).then(() => answer(res, method, outcome));
-      answer(res, method, outcome);
-    });
+    const outcome = deps.dispatch(ws, snapshot, deps.env);
+    return outcome instanceof Promise ? answerLater(res, method, outcome) : answerAfterDelay(res, method, outcome);
   };
+
+  const answerLater = (res: ServerResponse, method: string, outcome: Promise<Outcome>): Promise<void> =>
+    outcome.then((o) => answerAfterDelay(res, method, o));
+
+  const answerAfterDelay = (res: ServerResponse, method: string, outcome: Outcome): Maybe<void> => {
+    const delay = outcome.answer.delayMs;
+    if (delay > 0) return answerAfter(delay, res, method, outcome);
+    answer(res, method, outcome);
+  };
+
+  const answerAfter = (delay: number, res: ServerResponse, method: string, outcome: Outcome): Promise<void> =>
+    sleep(delay).then(() => answer(res, method, outcome));
 
   const answer = (res: ServerResponse, method: string, outcome: Outcome): void => {
     if (res.destroyed || res.writableEnded) return;
