@@ -6,7 +6,7 @@
 import type { RequestSnapshot } from '../model/request.js';
 import type { Condition, ConditionCheck, Rule, RuleCheck, RuleSet } from '../model/rule-set.js';
 import { checkCondition, compileCondition, type CompiledCondition } from './check.js';
-import { candidateRules } from './path-index.js';
+import { candidateRules, preparePathIndex } from './path-index.js';
 import { claims } from './prefix.js';
 import type { RotationState } from './rotation.js';
 import { selectWinner } from './strategy.js';
@@ -42,7 +42,7 @@ export interface RuleSetEvaluation {
  */
 export function prepareRuleSet(ruleSet: RuleSet): void {
   compiledRules(ruleSet);
-  candidateRules(ruleSet, '/');
+  preparePathIndex(ruleSet);
 }
 
 const NOT_CLAIMED: RuleSetEvaluation = { underPrefix: false, winner: undefined, matches: [] };

@@ -28,16 +28,27 @@ const INDEXES = new WeakMap<RuleSet, PathIndex>();
  * whose required text the path contains, and those with neither. A rule left out cannot match.
  */
 export function candidateRules(ruleSet: RuleSet, path: string): readonly number[] {
-  let index = INDEXES.get(ruleSet);
-  if (index === undefined) {
-    index = buildIndex(ruleSet.rules);
-    INDEXES.set(ruleSet, index);
-  }
+  const index = indexOf(ruleSet);
   const exact = index.byPath.get(path);
   const texts = index.textRules.length === 0 ? undefined : textCandidates(index, path);
   if (texts === undefined) return exact === undefined ? index.unindexed : mergeSorted(exact, index.unindexed);
   const some = exact === undefined ? texts : mergeSorted(exact, texts);
   return mergeSorted(some, index.unindexed);
+}
+
+/** Build the rule set's index now rather than on the first request (the server's start-up). */
+export function preparePathIndex(ruleSet: RuleSet): void {
+  indexOf(ruleSet);
+}
+
+/** The rule set's index, built on first use. */
+function indexOf(ruleSet: RuleSet): PathIndex {
+  let index = INDEXES.get(ruleSet);
+  if (index === undefined) {
+    index = buildIndex(ruleSet.rules);
+    INDEXES.set(ruleSet, index);
+  }
+  return index;
 }
 
 /**
