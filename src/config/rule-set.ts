@@ -42,6 +42,10 @@ const ruleFields = ['when', 'respond', 'priority', 'weight'] as const;
 const whenTable = record({ request: anything }, { required: ['request'] });
 const priorityInt = int(-2_147_483_648, 2_147_483_647);
 const weightInt = int(0, 4_294_967_295);
+const ruleTable = record({ when: whenTable, respond: anything, priority: priorityInt, weight: weightInt } satisfies Record<
+  (typeof ruleFields)[number],
+  Decoder<unknown>
+>, { required: ['when', 'respond'] });
 
 /** Decode one rule-set file's text. Pure; respond files are only collected (see checkRuleSetFiles). */
 export function decodeRuleSetDraft(text: string, file: string, rsc: RuleSetContext): RuleSetDraft {
@@ -109,10 +113,7 @@ interface RuleContext {
 
 function decodeRule(node: TomlNode, path: KeyPath, index: number, rc: RuleContext): Rule | undefined {
   const ctx = rc.decode;
-  const t = record({ when: whenTable, respond: anything, priority: priorityInt, weight: weightInt } satisfies Record<
-    (typeof ruleFields)[number],
-    Decoder<unknown>
-  >, { required: ['when', 'respond'] })(node, path, ctx);
+  const t = ruleTable(node, path, ctx);
   if (t === undefined || node.kind !== 'table') return undefined;
 
   let request: ReturnType<typeof decodeRequest>;
