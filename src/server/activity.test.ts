@@ -26,19 +26,25 @@ test('a request reading its body answers a parser failure; a complete one declin
   const s = {};
   const got: number[] = [];
   assert.equal(a.interruptBody(s, 400), false);
-  const done = a.readingBody(s, (status) => {
-    got.push(status);
-    return true;
-  });
+  const reader = {
+    interrupt: (status: number) => {
+      got.push(status);
+      return true;
+    },
+  };
+  a.readingBody(s, reader);
   assert.equal(a.interruptBody(s, 408), true);
   assert.deepEqual(got, [408]);
   assert.equal(a.interruptBody(s, 400), false, 'only once');
-  done();
-  a.readingBody(s, () => false);
+  a.doneReading(s, reader);
+  a.readingBody(s, { interrupt: () => false });
   assert.equal(a.interruptBody(s, 400), false, 'the body was complete: the failure is a later request');
-  const stale = a.readingBody(s, () => true);
-  const current = a.readingBody(s, () => true);
-  stale(); // a finished earlier reader does not unregister the current one
+  const stale = { interrupt: () => true };
+  const current = { interrupt: () => true };
+  a.readingBody(s, stale);
+  a.readingBody(s, current);
+  a.doneReading(s, stale); // a finished earlier reader does not unregister the current one
   assert.equal(a.interruptBody(s, 400), true);
-  current();
+  a.doneReading(s, current);
+  assert.equal(a.interruptBody(s, 400), false, 'nothing reading');
 });

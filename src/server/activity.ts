@@ -4,9 +4,14 @@
 //
 // It also knows which request on a connection is still reading its body: when the parser then fails (a bad
 // chunk, a request timeout), that request is the broken one, and it answers the error itself.
+/** A request reading its body. `interrupt` answers false when the body turns out to be complete after all (the failure is then a later request's). */
+export interface BodyReader {
+  interrupt(status: number): boolean;
+}
+
 export class SocketActivity {
   private readonly state = new WeakMap<object, { inFlight: number; waiters: (() => void)[] }>();
-  private readonly readers = new WeakMap<object, (status: number) => boolean>();
+  private readonly readers = new WeakMap<object, BodyReader>();
 
   /** A request on this connection is being answered. */
   begin(socket: object): void {
@@ -36,22 +41,21 @@ export class SocketActivity {
     else s.waiters.push(run);
   }
 
-  /**
-   * A request on this connection is reading its body; returns the call that marks the body as read.
-   * `interrupt` answers false when its body turns out to be complete after all (the failure is a later request's).
-   */
-  readingBody(socket: object, interrupt: (status: number) => boolean): () => void {
-    this.readers.set(socket, interrupt);
-    return () => {
-      if (this.readers.get(socket) === interrupt) this.readers.delete(socket);
-    };
+  /** A request on this connection is reading its body (until doneReading). */
+  readingBody(socket: object, reader: BodyReader): void {
+    this.readers.set(socket, reader);
+  }
+
+  /** That body is read (or abandoned); a later reader on the same connection stays registered. */
+  doneReading(socket: object, reader: BodyReader): void {
+    if (this.readers.get(socket) === reader) this.readers.delete(socket);
   }
 
   /** The parser failed while a body was being read: that request answers `status`. False when none was. */
   interruptBody(socket: object, status: number): boolean {
-    const interrupt = this.readers.get(socket);
-    if (interrupt === undefined) return false;
+    const reader = this.readers.get(socket);
+    if (reader === undefined) return false;
     this.readers.delete(socket);
-    return interrupt(status);
+    return reader.interrupt(status);
   }
 }

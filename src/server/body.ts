@@ -6,6 +6,7 @@
 // connection closes (see linger.ts), so refusing a huge upload never holds more than the cap.
 // A body of exactly the cap is accepted.
 import type { IncomingMessage } from 'node:http';
+import type { BodyReader, SocketActivity } from './activity.js';
 
 export type BodyRead =
   | { readonly kind: 'ok'; readonly bytes: Uint8Array }
@@ -29,66 +30,96 @@ export function exceedsDeclared(req: IncomingMessage, cap: number): boolean {
   return declared !== undefined && declared > cap;
 }
 
+/** the collector reading a request's body, found by the listeners below (shared: no closure per request) */
+const COLLECTOR = Symbol('bodyCollector');
+type Collecting = IncomingMessage & { [COLLECTOR]?: BodyCollector<unknown> };
+
+const ABORTED: BodyRead = Object.freeze({ kind: 'aborted' });
+const TOO_LARGE: BodyRead = Object.freeze({ kind: 'too_large' });
+
 /**
- * A one-shot interruption: the parser failed mid-body and this request must answer `status`.
- * (A plain object rather than an AbortSignal: this sits on the path of every request with a body.)
+ * Read `req`'s body under `cap`, then call `done(ctx, result)` once: at once when the result is known from the
+ * headers alone, otherwise from the request's events (callbacks rather than a promise: this is on the path of
+ * every request with a body). While the body is being read the request is registered with `activity`, so a
+ * parser failure mid-body (bad chunk framing, a request timeout) ends this read with `malformed` and its status.
  */
-export class BodyInterrupt {
-  status: number | undefined;
-  private listener: ((status: number) => void) | undefined;
-  interrupt(status: number): void {
-    if (this.status !== undefined) return;
-    this.status = status;
-    this.listener?.(status);
-  }
-  listen(listener: ((status: number) => void) | undefined): void {
-    this.listener = listener;
-    if (listener !== undefined && this.status !== undefined) listener(this.status);
-  }
+export function readBody<C>(
+  req: IncomingMessage,
+  cap: number,
+  ctx: C,
+  done: (ctx: C, result: BodyRead) => void,
+  activity?: SocketActivity,
+): void {
+  if (exceedsDeclared(req, cap)) return done(ctx, TOO_LARGE);
+  if (req.complete && req.readableEnded) return done(ctx, { kind: 'ok', bytes: EMPTY });
+  const collector = new BodyCollector(req, cap, ctx, done, activity);
+  (req as Collecting)[COLLECTOR] = collector as BodyCollector<unknown>;
+  activity?.readingBody(collector.socket, collector);
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('error', onError);
+  req.on('close', onClose);
 }
 
-/** `interrupt` fires (with the status to answer) when the parser fails mid-body. */
-export function readBody(req: IncomingMessage, cap: number, interrupt?: BodyInterrupt): Promise<BodyRead> {
-  if (exceedsDeclared(req, cap)) return Promise.resolve({ kind: 'too_large' });
-  if (req.complete && req.readableEnded) return Promise.resolve({ kind: 'ok', bytes: EMPTY });
-  return new Promise((resolve) => {
-    // Chunks are kept as they come and joined once at the end: nothing is allocated up front for a length the
-    // client merely declared.
-    const chunks: Buffer[] = [];
-    let total = 0;
-    let settled = false;
+function onData(this: Collecting, chunk: Buffer): void {
+  this[COLLECTOR]?.data(chunk);
+}
+function onEnd(this: Collecting): void {
+  this[COLLECTOR]?.end();
+}
+function onError(this: Collecting): void {
+  this[COLLECTOR]?.finish(ABORTED);
+}
+function onClose(this: Collecting): void {
+  if (!this.complete) this[COLLECTOR]?.finish(ABORTED);
+}
 
-    const finish = (result: BodyRead): void => {
-      if (settled) return;
-      settled = true;
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onAbort);
-      req.off('close', onClose);
-      interrupt?.listen(undefined);
-      chunks.length = 0;
-      // the rest of a refused body is read and thrown away, never kept
-      if (result.kind === 'too_large') req.resume();
-      resolve(result);
-    };
-    const onData = (chunk: Buffer): void => {
-      total += chunk.length;
-      if (total > cap) finish({ kind: 'too_large' });
-      else chunks.push(chunk);
-    };
-    const onEnd = (): void => {
-      const bytes = total === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
-      finish({ kind: 'ok', bytes });
-    };
-    const onAbort = (): void => finish({ kind: 'aborted' });
-    const onMalformed = (status: number): void => finish({ kind: 'malformed', status });
-    const onClose = (): void => {
-      if (!req.complete) finish({ kind: 'aborted' });
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onAbort);
-    req.on('close', onClose);
-    interrupt?.listen(onMalformed);
-  });
+class BodyCollector<C> implements BodyReader {
+  // Chunks are kept as they come and joined once at the end: nothing is allocated up front for a length the
+  // client merely declared.
+  private chunks: Buffer[] = [];
+  private total = 0;
+  private settled = false;
+  readonly socket: object;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly cap: number,
+    private readonly ctx: C,
+    private readonly done: (ctx: C, result: BodyRead) => void,
+    private readonly activity: SocketActivity | undefined,
+  ) {
+    this.socket = req.socket;
+  }
+
+  data(chunk: Buffer): void {
+    if (this.settled) return;
+    this.total += chunk.length;
+    if (this.total > this.cap) this.finish(TOO_LARGE);
+    else this.chunks.push(chunk);
+  }
+
+  end(): void {
+    const { chunks, total } = this;
+    const bytes = total === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+    this.finish({ kind: 'ok', bytes });
+  }
+
+  /** The parser failed mid-body: this request answers `status`. False when the body had already ended. */
+  interrupt(status: number): boolean {
+    if (this.req.complete) return false;
+    this.finish({ kind: 'malformed', status });
+    return true;
+  }
+
+  finish(result: BodyRead): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.chunks = [];
+    this.activity?.doneReading(this.socket, this);
+    // The listeners stay (they do nothing once settled): removing four is a cost on every request with a body.
+    // The rest of a refused body is read and thrown away, never kept.
+    if (result.kind === 'too_large') this.req.resume();
+    this.done(this.ctx, result);
+  }
 }

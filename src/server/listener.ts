@@ -13,7 +13,7 @@ import type { RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
 import { chain, type Maybe } from '../shared/maybe.js';
 import type { SocketActivity } from './activity.js';
-import { BodyInterrupt, exceedsDeclared, readBody, type BodyRead } from './body.js';
+import { exceedsDeclared, readBody, type BodyRead } from './body.js';
 import { requestLogLines, requestPathLine, requestReceivedLine } from './log.js';
 import { publishTrace } from './trace.js';
 import { writeAnswer } from './write.js';
@@ -22,6 +22,14 @@ import { writeAnswer } from './write.js';
 const ANSWERED_ON = Symbol('answeredOn');
 
 const NO_BODY: BodyRead = { kind: 'ok', bytes: new Uint8Array(0) };
+
+/** a request whose body is being read */
+interface Reading {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly method: string;
+  readonly receivedAt: Date;
+}
 
 export type DispatchFunction = (ws: Workspace, req: RequestSnapshot, env: DispatchEnv) => Maybe<Outcome>;
 
@@ -79,10 +87,23 @@ export function createListener(deps: ListenerDeps): RequestListener {
     const method = req.method ?? 'GET';
     if (req.httpVersionMajor !== 1) return refuse(req, res, 505, LISTENER_MESSAGES.versionNotSupported);
     if (method === 'OPTIONS') return answerOptions(req, res);
-    // Not chain(): its callback would be a closure (and a context) per request, which the common bodyless request
-    // does not need; the callbacks live in the helpers below, made only when a promise is really there.
-    const body = readBodyOf(req);
-    return body instanceof Promise ? afterBodyLater(req, res, method, receivedAt, body) : afterBody(req, res, method, receivedAt, body);
+    // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): nothing to read.
+    const h = req.headers;
+    if (h['transfer-encoding'] === undefined && (h['content-length'] === undefined || h['content-length'] === '0')) {
+      return afterBody(req, res, method, receivedAt, NO_BODY);
+    }
+    readBody(req, cap, { req, res, method, receivedAt }, bodyRead, deps.activity);
+  };
+
+  // The body is in (or refused): from the request's events, so a failure is caught here, not left to the emitter.
+  // (Callbacks and a shared function rather than promises and closures: this is every request with a body.)
+  const bodyRead = (p: Reading, body: BodyRead): void => {
+    try {
+      const pending = afterBody(p.req, p.res, p.method, p.receivedAt, body);
+      if (pending instanceof Promise) pending.catch((e: unknown) => fail(p.req, p.res, e));
+    } catch (e) {
+      fail(p.req, p.res, e);
+    }
   };
 
   // Answered before the body is read; a body too big to skip cheaply closes the connection instead.
@@ -90,9 +111,6 @@ export function createListener(deps: ListenerDeps): RequestListener {
     chain(deps.dispatch(ws, snapshotOf(req), deps.env), (outcome) => {
       writeAnswer(res, outcome.answer, 'OPTIONS', { close: exceedsDeclared(req, cap), log: deps.log });
     });
-
-  const afterBodyLater = (req: IncomingMessage, res: ServerResponse, method: string, receivedAt: Date, body: Promise<BodyRead>): Promise<void> =>
-    body.then((b) => afterBody(req, res, method, receivedAt, b));
 
   const afterBody = (req: IncomingMessage, res: ServerResponse, method: string, receivedAt: Date, body: BodyRead): Maybe<void> => {
     switch (body.kind) {
@@ -133,20 +151,6 @@ export function createListener(deps: ListenerDeps): RequestListener {
     if (res.destroyed || res.writableEnded) return;
     writeAnswer(res, outcome.answer, method, { log: deps.log });
     publishTrace(outcome);
-  };
-
-  /** The body under the cap; if the parser fails mid-body (bad chunk, timeout) this request answers the error. */
-  const readBodyOf = (req: IncomingMessage): Promise<BodyRead> | BodyRead => {
-    // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): nothing to read.
-    const h = req.headers;
-    if (h['transfer-encoding'] === undefined && (h['content-length'] === undefined || h['content-length'] === '0')) return NO_BODY;
-    const interrupted = new BodyInterrupt();
-    const bodyRead = deps.activity.readingBody(req.socket, (status) => {
-      if (req.complete) return false;
-      interrupted.interrupt(status);
-      return true;
-    });
-    return readBody(req, cap, interrupted).finally(bodyRead);
   };
 
   const fail = (req: IncomingMessage, res: ServerResponse, e: unknown): void => {
