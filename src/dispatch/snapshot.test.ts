@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import type { BodyOp } from '../model/operators.js';
+import { conditionHolds } from '../routing/check.js';
+import { body } from '../routing/fixtures.js';
+import { parseJson } from '../shared/json.js';
 import { decodeSegment, normaliseSegments, snapshotFrom } from './snapshot.js';
 
 const enc = new TextEncoder();
@@ -40,8 +44,11 @@ test('decodeSegment leaves invalid escapes literal', () => {
 });
 
 test('bodies: JSON parsed whatever the content type; declared JSON that does not parse is invalid', () => {
-  const mk = (body: string, ct?: string) =>
-    snapshotFrom({ method: 'POST', target: '/', headers: ct ? [['Content-Type', ct]] : [], body: enc.encode(body) }).body;
+  // the body's fields (a JSON body is an object of its own class, with the exact value built on demand)
+  const mk = (body: string, ct?: string) => {
+    const b = snapshotFrom({ method: 'POST', target: '/', headers: ct ? [['Content-Type', ct]] : [], body: enc.encode(body) }).body;
+    return b.kind === 'json' ? { kind: b.kind, value: b.value, byteLength: b.byteLength } : b;
+  };
   assert.deepEqual(mk('{"a":1}', 'application/json'), { kind: 'json', value: { a: 1 }, byteLength: 7 });
   assert.deepEqual(mk('{"a":1}'), { kind: 'json', value: { a: 1 }, byteLength: 7 });
   assert.deepEqual(mk('{"a":1}', 'text/plain'), { kind: 'json', value: { a: 1 }, byteLength: 7 });
@@ -90,4 +97,31 @@ test('headers given flat (as Node hands them over) or as pairs make the same sna
     ['x-tenant', 't2'],
     ['content-type', 'application/json'],
   ]);
+});
+
+test('a JSON body answers body conditions exactly, integers beyond 2^53 included, whichever part is asked first', () => {
+  const text = '{"s":"gold","big":9223372036854775807,"o":{"n":9007199254740993,"t":"x"},"arr":[1,9007199254740993],"f":1.5}';
+  const cases: readonly (readonly [string, BodyOp, string, boolean])[] = [
+    ['s', 'equal', 'gold', true],
+    ['big', 'equal', '9223372036854775807', true],
+    ['big', 'equal_integer', '9223372036854775807', true],
+    ['big', 'equal_integer', '9223372036854775806', false],
+    ['o', 'equal', '{"n":9007199254740993,"t":"x"}', true],
+    ['o.n', 'equal_integer', '9007199254740992', false],
+    ['o.n', 'equal_integer', '9007199254740993', true],
+    ['o.t', 'equal', 'x', true],
+    ['arr', 'equal_typed', '[1,9007199254740993]', true],
+    ['arr', 'equal_typed', '[1,9007199254740992]', false],
+    ['arr.0', 'equal_integer', '1', true],
+    ['f', 'equal_number', '1.5', true],
+  ];
+  for (const order of [cases, [...cases].reverse()]) {
+    const snap = snapshotFrom({ method: 'POST', target: '/', headers: [['Content-Type', 'application/json']], body: enc.encode(text) });
+    for (const [path, op, value, want] of order) assert.equal(conditionHolds(body(path, op, value), snap), want, `${path} ${op} ${value}`);
+    assert.equal(snap.body.kind, 'json');
+    if (snap.body.kind === 'json') assert.deepEqual(snap.body.value, parseJson(text));
+  }
+  const plain = snapshotFrom({ method: 'POST', target: '/', headers: [['Content-Type', 'application/json']], body: enc.encode('{"a":[1,{"b":2}]}') });
+  assert.ok(plain.body.kind === 'json' && typeof (plain.body.value as { a: unknown }).a === 'object');
+  assert.equal(conditionHolds(body('a.1.b', 'equal_integer', '2'), plain), true);
 });

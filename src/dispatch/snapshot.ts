@@ -1,8 +1,8 @@
 // snapshotFrom: the ONE normaliser from raw request parts to a RequestSnapshot.
 // The server adapter and `mock get` both call it, so both see exactly the same request.
 import type { HeaderList } from '../shared/headers.js';
-import { JsonSyntaxError, parseJson } from '../shared/json.js';
-import type { RequestBody, RequestSnapshot } from '../model/request.js';
+import { exactJson, JsonSyntaxError, parseJson, type Json } from '../shared/json.js';
+import type { JsonRequestBody, RequestBody, RequestSnapshot } from '../model/request.js';
 
 export interface RawRequest {
   readonly method: string;
@@ -142,13 +142,41 @@ function parseBody(body: Uint8Array | undefined, headers: HeaderList): RequestBo
   if (!declaredJson && (first === undefined || !'{["-0123456789tfn'.includes(first))) {
     return { kind: 'bytes', byteLength: body.byteLength };
   }
+  let fast: Json;
+  try {
+    fast = JSON.parse(text) as Json;
+  } catch {
+    return notParsed(text, declaredJson, body.byteLength);
+  }
+  return fast === null ? NO_BODY : new ParsedJsonBody(text, fast, body.byteLength);
+}
+
+/** Text JSON.parse refused: the exact parser says why (or, should it accept the text after all, gives the value). */
+function notParsed(text: string, declaredJson: boolean, byteLength: number): RequestBody {
   try {
     const value = parseJson(text);
-    if (value === null) return NO_BODY;
-    return { kind: 'json', value, byteLength: body.byteLength };
+    return value === null ? NO_BODY : { kind: 'json', value, byteLength };
   } catch (e) {
-    if (!declaredJson) return { kind: 'bytes', byteLength: body.byteLength };
+    if (!declaredJson) return { kind: 'bytes', byteLength };
     const message = e instanceof JsonSyntaxError || e instanceof Error ? e.message : String(e);
-    return { kind: 'invalid_json', message, byteLength: body.byteLength };
+    return { kind: 'invalid_json', message, byteLength };
+  }
+}
+
+/**
+ * A JSON body as JSON.parse gave it. Made exact (integers beyond 2^53 as bigint, see exactJson) only when `value`
+ * is first asked for: body conditions resolve their paths in `unchecked` and need the exact form only for a part
+ * that holds such an integer (body-path.ts), so the common request never walks its whole body for them.
+ */
+class ParsedJsonBody implements JsonRequestBody {
+  readonly kind = 'json';
+  private exact: Json | undefined;
+  constructor(
+    private readonly text: string,
+    readonly unchecked: Json,
+    readonly byteLength: number,
+  ) {}
+  get value(): Json {
+    return (this.exact ??= exactJson(this.text, this.unchecked));
   }
 }

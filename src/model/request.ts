@@ -29,9 +29,21 @@ export interface RequestSnapshot {
   readonly httpVersion: string;
 }
 
+export interface JsonRequestBody {
+  readonly kind: 'json';
+  /** exact: integers beyond 2^53 are bigint */
+  readonly value: Json;
+  readonly byteLength: number;
+  /**
+   * The same body as JSON.parse gave it, when `value` has not been made exact yet (the server builds `value` only
+   * when asked): a part of it that holds no integer beyond 2^53 is exact as it is.
+   */
+  readonly unchecked?: Json;
+}
+
 export type RequestBody =
   | { readonly kind: 'none' }
-  | { readonly kind: 'json'; readonly value: Json; readonly byteLength: number }
+  | JsonRequestBody
   /** present, not JSON, and not declared as JSON */
   | { readonly kind: 'bytes'; readonly byteLength: number }
   /** declared application/json but does not parse: answered 400 by dispatch */

@@ -1,6 +1,7 @@
 // Dotted body paths (reference §5): `customer.tier`, `items.0.sku`. Not JSONPath: `$` is an ordinary key.
 // The loader splits on every '.'; this walks the segments.
-import type { Json } from '../shared/json.js';
+import type { JsonRequestBody } from '../model/request.js';
+import { holdsUnsafeInteger, type Json } from '../shared/json.js';
 
 /**
  * Walk `segments` through `root`. On an object a segment is an exact, case-sensitive key (a numeric
@@ -21,6 +22,17 @@ export function resolveBodyPath(root: Json, segments: readonly string[]): Json |
     }
   }
   return cur;
+}
+
+/**
+ * The body value at `segments`, exact (integers beyond 2^53 as bigint). Resolved in the body as JSON.parse gave it
+ * when that is still there, and taken from the exact body only when the value found holds such an integer.
+ */
+export function resolveInBody(body: JsonRequestBody, segments: readonly string[]): Json | undefined {
+  const unchecked = body.unchecked;
+  if (unchecked === undefined) return resolveBodyPath(body.value, segments);
+  const found = resolveBodyPath(unchecked, segments);
+  return found === undefined || !holdsUnsafeInteger(found) ? found : resolveBodyPath(body.value, segments);
 }
 
 const USIZE = /^\+?[0-9]+$/;

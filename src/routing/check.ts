@@ -10,7 +10,7 @@ import type { BodyCondition, Condition, ConditionCheck, UrlPathCondition } from 
 import { stringifyJson, type Json } from '../shared/json.js';
 import { assertNever } from '../shared/result.js';
 import { testBody } from './body-ops.js';
-import { resolveBodyPath } from './body-path.js';
+import { resolveInBody } from './body-path.js';
 import { firstHeaderValue, testHeader } from './header-ops.js';
 import { testPattern, testString } from './string-ops.js';
 
@@ -166,7 +166,7 @@ const NO_JSON_BODY: unique symbol = Symbol('no JSON body');
 
 /** The body value the condition's path resolves to; undefined when unresolved; NO_JSON_BODY without a JSON body. */
 function resolveBody(cond: BodyCondition, req: RequestSnapshot): Json | undefined | typeof NO_JSON_BODY {
-  return req.body.kind === 'json' ? resolveBodyPath(req.body.value, cond.segments) : NO_JSON_BODY;
+  return req.body.kind === 'json' ? resolveInBody(req.body, cond.segments) : NO_JSON_BODY;
 }
 
 function bodyHolds(cond: BodyCondition, resolved: Json | undefined | typeof NO_JSON_BODY): boolean {

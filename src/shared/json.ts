@@ -29,18 +29,29 @@ export function parseJson(text: string): Json {
   } catch {
     return new ExactParser(text).parseDocument(); // throws with a position
   }
-  // JSON.parse rounds integers beyond 2^53; only then is the text parsed again, exactly.
-  return hasUnsafeInteger(fast) ? new ExactParser(text).parseDocument() : fast;
+  return exactJson(text, fast);
 }
 
-function hasUnsafeInteger(v: Json): boolean {
+/**
+ * `fast`, the text as JSON.parse gave it, made exact: JSON.parse rounds integers beyond 2^53, so only when it
+ * holds such an integer is the text parsed again, exactly.
+ */
+export function exactJson(text: string, fast: Json): Json {
+  return holdsUnsafeInteger(fast) ? new ExactParser(text).parseDocument() : fast;
+}
+
+/**
+ * An integer outside the safe range anywhere in `v`: a value JSON.parse may have rounded. (A rounded integer is
+ * still outside the range: rounding never crosses 2^53.)
+ */
+export function holdsUnsafeInteger(v: Json): boolean {
   if (typeof v === 'number') return Number.isInteger(v) && !Number.isSafeInteger(v);
   if (typeof v !== 'object' || v === null) return false;
   if (Array.isArray(v)) {
-    for (const x of v) if (hasUnsafeInteger(x)) return true;
+    for (const x of v) if (holdsUnsafeInteger(x)) return true;
     return false;
   }
-  for (const k in v as JsonObject) if (hasUnsafeInteger((v as JsonObject)[k]!)) return true;
+  for (const k in v as JsonObject) if (holdsUnsafeInteger((v as JsonObject)[k]!)) return true;
   return false;
 }
 
