@@ -119,7 +119,9 @@ export function decodeSegment(seg: string): string {
 }
 
 function mediaType(headers: HeaderList): string | undefined {
-  for (const [k, v] of headers) if (k === 'content-type') return v.split(';')[0]!.trim().toLowerCase();
+  for (const [k, v] of headers) {
+    if (k === 'content-type') return v === 'application/json' ? v : v.split(';')[0]!.trim().toLowerCase();
+  }
   return undefined;
 }
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BODY_OPS, type BodyOp } from '../model/operators.js';
-import { checkCondition, conditionHolds } from './check.js';
+import { checkCondition, compileCondition, conditionHolds } from './check.js';
 import { body, req } from './fixtures.js';
 
 /** [op, JSON body, path, value, expected] */
@@ -157,6 +157,7 @@ test('body operators on resolved values', () => {
     const cond = body(path, op, value);
     assert.equal(checkCondition(cond, req({ json })).ok, want, `${op} ${path} ${value}`);
     assert.equal(conditionHolds(cond, req({ json })), want, `${op} ${path} ${value} (conditionHolds)`);
+    assert.equal(compileCondition(cond)(req({ json })), want, `${op} ${path} ${value} (compileCondition)`);
   }
 });
 
@@ -171,6 +172,7 @@ test('an unresolved path: every operator false except absent, negations included
   for (const op of BODY_OPS) {
     const got = checkCondition(body('missing.path', op, 'x'), req({ json: B }));
     assert.deepEqual({ ...got }, { ok: op === 'absent', actual: undefined }, op);
+    assert.equal(compileCondition(body('missing.path', op, 'x'))(req({ json: B })), op === 'absent', `${op} (compileCondition)`);
   }
 });
 
@@ -178,6 +180,7 @@ test('no JSON body: every body condition false, absent included', () => {
   for (const r of [req(), req({ bytes: true })]) {
     for (const op of BODY_OPS) {
       assert.deepEqual({ ...checkCondition(body('a', op, 'x'), r) }, { ok: false, actual: undefined }, op);
+      assert.equal(compileCondition(body('a', op, 'x'))(r), false, `${op} (compileCondition)`);
     }
   }
   assert.equal(checkCondition(body('a', 'absent', ''), req({ json: '{}' })).ok, true);

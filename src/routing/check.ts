@@ -9,7 +9,7 @@ import type { RequestSnapshot } from '../model/request.js';
 import type { BodyCondition, Condition, ConditionCheck, UrlPathCondition } from '../model/rule-set.js';
 import { stringifyJson, type Json } from '../shared/json.js';
 import { assertNever } from '../shared/result.js';
-import { testBody } from './body-ops.js';
+import { stringifyForCompare, testBody } from './body-ops.js';
 import { resolveInBody } from './body-path.js';
 import { firstHeaderValue, testHeader } from './header-ops.js';
 import { testPattern, testString } from './string-ops.js';
@@ -55,6 +55,7 @@ export function compileCondition(cond: Condition): CompiledCondition {
     const want = cond.value;
     return (req) => req.method === want;
   }
+  if (cond.on === 'body') return compileBody(cond);
   if (cond.on !== 'url_path') return (req) => conditionHolds(cond, req);
   const operand = cond.op === 'contains' || cond.op === 'not_contains' ? cond.value : cond.compareTo;
   const pattern = cond.pattern;
@@ -82,6 +83,23 @@ export function compileCondition(cond: Condition): CompiledCondition {
     default:
       return (req) => conditionHolds(cond, req);
   }
+}
+
+/**
+ * The body `equal` (rules told apart by a value in the body, the common case) with its path and value at hand;
+ * any other body operator calls conditionHolds.
+ */
+function compileBody(cond: BodyCondition): CompiledCondition {
+  if (cond.op !== 'equal' && cond.op !== 'equal_string') return (req) => conditionHolds(cond, req);
+  const segments = cond.segments;
+  const want = cond.value;
+  return (req) => {
+    const body = req.body;
+    if (body.kind !== 'json') return false;
+    const found = resolveInBody(body, segments);
+    if (found === undefined) return false;
+    return typeof found === 'string' ? found === want : stringifyForCompare(found) === want;
+  };
 }
 
 /**
