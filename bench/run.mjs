@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 import { SCENARIOS, FLAVOURS, CLI_GET_PATH, buildWorkspaces } from './lib/scenarios.mjs';
-import { freePort, httpRequest, rssKb, cpuTicks, startServer, stopServer, stopAll, runLoad, sleep, readLog } from './lib/proc.mjs';
+import { freePort, httpRequest, rssKb, startServer, stopServer, stopAll, runLoad, sleep, readLog } from './lib/proc.mjs';
 import { probe, timeCommands } from './lib/cli-timing.mjs';
 import { renderResults } from './lib/report.mjs';
 
@@ -28,8 +28,11 @@ const HELP = `usage: npm run bench -- [options]      (or: node bench/run.mjs [op
 
   --only a,b,...     scenarios by letter or id (default: all, a-k)
   --reps N           repetitions (default 3)
-  --duration S       measured load per run, seconds (default 5)
-  --warmup S         warm-up per run, discarded, seconds (default 1)
+  --duration S       measured load per server per rep, seconds (default 5)
+  --warmup S         warm-up per server per rep, discarded, seconds (default 1)
+  --slices N         the measured load of each server in N interleaved
+                     windows (default 5; see bench/README.md)
+  --slice-warmup S   unmeasured load at the start of each window (default 0.25)
   --conns N          concurrent keep-alive connections (default 50)
   --soak             also run each selected scenario on mock for 60 s,
                      sampling RSS every second (flatness check)
@@ -47,7 +50,7 @@ const HELP = `usage: npm run bench -- [options]      (or: node bench/run.mjs [op
 
 function parseArgs(argv) {
   const o = {
-    only: null, reps: 3, duration: 5, warmup: 1, conns: 50, soak: false, soakDuration: 60,
+    only: null, reps: 3, duration: 5, warmup: 1, slices: 5, sliceWarmup: 0.25, conns: 50, soak: false, soakDuration: 60,
     cliRuns: 20, cli: true, http: true, out: path.join(BENCH, 'RESULTS.md'), json: null,
     mockEntry: path.join(ROOT, 'dist', 'bin', 'main.cjs'), apimock: process.env.APIMOCK_BIN || null, keep: false,
   };
@@ -64,6 +67,8 @@ function parseArgs(argv) {
       case '--reps': o.reps = num(val(), a, 1, 50); break;
       case '--duration': o.duration = num(val(), a, 0.5, 600); break;
       case '--warmup': o.warmup = num(val(), a, 0, 60); break;
+      case '--slices': o.slices = num(val(), a, 1, 100); if (!Number.isInteger(o.slices)) die('--slices must be a whole number'); break;
+      case '--slice-warmup': o.sliceWarmup = num(val(), a, 0, 10); break;
       case '--conns': o.conns = num(val(), a, 1, 1000); break;
       case '--soak': o.soak = true; break;
       case '--soak-duration': o.soakDuration = num(val(), a, 5, 3600); break;
@@ -141,7 +146,7 @@ const results = {
   date: new Date().toISOString(),
   command: commandLine(),
   machine: machine(),
-  settings: { reps: opt.reps, duration_s: opt.duration, warmup_s: opt.warmup, conns: opt.conns, soak: opt.soak ? opt.soakDuration : null, cli_runs: opt.cliRuns },
+  settings: { reps: opt.reps, duration_s: opt.duration, warmup_s: opt.warmup, slices: opt.slices, slice_warmup_s: opt.sliceWarmup, conns: opt.conns, soak: opt.soak ? opt.soakDuration : null, cli_runs: opt.cliRuns },
   mock_entry: ENTRY_SHOWN,
   apimock: opt.apimock ? apimockVersion() ?? 'apimock-rs' : null,
   scenarios: scenarios.map((s) => ({ id: s.id, letter: s.letter, title: s.title, target: s.target })),
@@ -224,7 +229,8 @@ async function captureBareSpec(scn, dirs) {
   results.bare_specs[scn.id] = { file, source: spec.source, status: spec.status, header_count: spec.headers.length, body_bytes: spec.body.length };
 }
 
-async function runOne(server, scn, dirs, rep) {
+/** Start one server for a run: ready time, idle RSS, and whether its answer is right. */
+async function startRun(server, scn, dirs, rep) {
   const tag = `${server.name}-${scn.id}-r${rep}`;
   const rec = { server: server.name, scenario: scn.id, rep };
   const label = `[rep ${rep}/${opt.reps}] ${scn.letter} ${scn.id.padEnd(14)} ${server.name.padEnd(10)}`;
@@ -234,56 +240,71 @@ async function runOne(server, scn, dirs, rep) {
     rec.log = srv.log;
     console.log(`${label} START FAILED: ${srv.error}\n${srv.log.split('\n').slice(0, 6).map((l) => `    ${l}`).join('\n')}`);
     results.runs.push(rec);
-    return rec;
+    return null;
   }
+  rec.ready_ms = srv.readyMs;
+  await sleep(500);
+  rec.rss_idle_kb = rssKb(srv.pid);
+  // preflight: is the answer right?
+  const wsDir = server === BARE_SRV ? path.dirname(results.bare_specs[scn.id].file) : dirs[scn.id][server.flavour];
+  const req = requestOf(scn, wsDir);
+  const res = await httpRequest(srv.port, req);
+  if (res.error) rec.check = `request failed: ${res.error}`;
+  else {
+    rec.sample = { status: res.status, bytes: res.body.length, content_type: res.headers['content-type'] ?? null };
+    if (server === BARE_SRV) rec.check = res.status === results.bare_specs[scn.id].status ? 'ok' : `status ${res.status}`;
+    else {
+      try { rec.check = (await scn.check(res, { fetch: () => httpRequest(srv.port, req) })) ?? 'ok'; } catch (e) { rec.check = `check threw: ${e?.message}`; }
+    }
+  }
+  return { rec, srv, label, req, wsDir };
+}
+
+/**
+ * One rep of one workload: every server started (one after the other, in the rep's order), then loaded by one
+ * client in interleaved slices (see load-client.mjs), then stopped.
+ */
+async function runGroup(servers, scn, dirs, rep) {
+  const runs = [];
   try {
-    rec.ready_ms = srv.readyMs;
-    await sleep(500);
-    rec.rss_idle_kb = rssKb(srv.pid);
-    // preflight: is the answer right?
-    const wsDir = server === BARE_SRV ? path.dirname(results.bare_specs[scn.id].file) : dirs[scn.id][server.flavour];
-    const req = requestOf(scn, wsDir);
-    const res = await httpRequest(srv.port, req);
-    if (res.error) rec.check = `request failed: ${res.error}`;
-    else {
-      rec.sample = { status: res.status, bytes: res.body.length, content_type: res.headers['content-type'] ?? null };
-      if (server === BARE_SRV) rec.check = res.status === results.bare_specs[scn.id].status ? 'ok' : `status ${res.status}`;
-      else {
-        try { rec.check = (await scn.check(res, { fetch: () => httpRequest(srv.port, req) })) ?? 'ok'; } catch (e) { rec.check = `check threw: ${e?.message}`; }
-      }
+    for (const server of servers) {
+      const run = await startRun(server, scn, dirs, rep);
+      if (run !== null) runs.push(run);
     }
-    // load: warm-up then measured window, in a separate client process
-    let ticks0 = NaN;
-    const tickTimer = setTimeout(() => { ticks0 = cpuTicks(srv.pid); }, opt.warmup * 1000);
-    const load = await runLoad(CLIENT, {
-      port: srv.port, method: req.method, path: req.path, headers: req.headers,
-      bodyFile: scn.request.bodyFile ? path.join(wsDir, scn.request.bodyFile) : null,
-      conns: opt.conns, warmupS: opt.warmup, durationS: opt.duration, timeoutMs: 5000,
-      expectStatus: scn.expectStatus,
+    if (runs.length === 0) return;
+    const req = runs[0].req;
+    const multi = await runLoad(CLIENT, {
+      targets: runs.map((r) => ({ port: r.srv.port, pid: r.srv.pid })),
+      method: req.method, path: req.path, headers: req.headers,
+      bodyFile: scn.request.bodyFile ? path.join(dirs[scn.id].mock, scn.request.bodyFile) : null,
+      conns: opt.conns, warmupS: opt.warmup, durationS: opt.duration, slices: opt.slices, sliceWarmupS: opt.sliceWarmup,
+      timeoutMs: 5000, expectStatus: scn.expectStatus,
     });
-    clearTimeout(tickTimer);
-    const ticks1 = cpuTicks(srv.pid);
-    rec.rss_after_kb = rssKb(srv.pid);
-    if (srv.exited) rec.error = `server exited during load ${JSON.stringify(srv.exited)}`;
-    if (load.error) rec.error = `load: ${load.error}`;
-    else {
-      rec.load = load;
-      rec.server_cpu_us_per_req = load.requests ? (((ticks1 - ticks0) / CLK_TCK) * 1e6) / load.requests : NaN;
+    for (const [i, { rec, srv, label }] of runs.entries()) {
+      const load = multi.error ? { error: multi.error } : multi.targets[i];
+      rec.rss_after_kb = rssKb(srv.pid);
+      if (srv.exited) rec.error = `server exited during load ${JSON.stringify(srv.exited)}`;
+      if (load.error) rec.error = `load: ${load.error}`;
+      else {
+        rec.load = load;
+        rec.server_cpu_us_per_req = load.requests ? ((load.server_ticks / CLK_TCK) * 1e6) / load.requests : NaN;
+      }
+      const errs = load.errors ? Object.values(load.errors).reduce((a, b) => a + b, 0) : 0;
+      const notes = [rec.check !== 'ok' ? `CHECK: ${rec.check}` : 'ok'];
+      if (load.unexpected_status) notes.push(`${load.unexpected_status} unexpected statuses ${JSON.stringify(load.statuses)}`);
+      if (errs) notes.push(`socket errors ${JSON.stringify(load.errors)}`);
+      if (rec.error) notes.push(rec.error);
+      console.log(`${label} ${fmt(load.rps).padStart(7)} req/s  p50 ${fmt(load.latency_ms?.p50, 2)} ms  p99 ${fmt(load.latency_ms?.p99, 2)} ms  rss ${fmt(rec.rss_idle_kb / 1024, 1)}→${fmt(rec.rss_after_kb / 1024, 1)} MB  ready ${fmt(rec.ready_ms)} ms  client cpu ${fmt(load.client_cpu, 2)}  ${notes.join('; ')}`);
     }
-    const errs = load.errors ? Object.values(load.errors).reduce((a, b) => a + b, 0) : 0;
-    const notes = [rec.check !== 'ok' ? `CHECK: ${rec.check}` : 'ok'];
-    if (load.unexpected_status) notes.push(`${load.unexpected_status} unexpected statuses ${JSON.stringify(load.statuses)}`);
-    if (errs) notes.push(`socket errors ${JSON.stringify(load.errors)}`);
-    if (rec.error) notes.push(rec.error);
-    console.log(`${label} ${fmt(load.rps).padStart(7)} req/s  p50 ${fmt(load.latency_ms?.p50, 2)} ms  p99 ${fmt(load.latency_ms?.p99, 2)} ms  rss ${fmt(rec.rss_idle_kb / 1024, 1)}→${fmt(rec.rss_after_kb / 1024, 1)} MB  ready ${fmt(rec.ready_ms)} ms  client cpu ${fmt(load.client_cpu, 2)}  ${notes.join('; ')}`);
   } finally {
-    await stopServer(srv);
-    rec.log_head = readLog(srv.logFile, 600);
-    // the per-request console log of a loaded server runs to megabytes: keep only its head
-    if (!opt.keep) fs.rmSync(srv.logFile, { force: true });
+    for (const { rec, srv } of runs) {
+      await stopServer(srv);
+      rec.log_head = readLog(srv.logFile, 600);
+      // the per-request console log of a loaded server runs to megabytes: keep only its head
+      if (!opt.keep) fs.rmSync(srv.logFile, { force: true });
+      results.runs.push(rec);
+    }
   }
-  results.runs.push(rec);
-  return rec;
 }
 
 async function soakOne(scn, dirs) {
@@ -357,7 +378,7 @@ async function main() {
     if (opt.http) {
       for (const [si, scn] of scenarios.entries()) {
         const k = (rep - 1 + si) % servers.length; // rotate who goes first
-        for (const s of [...servers.slice(k), ...servers.slice(0, k)]) await runOne(s, scn, dirs, rep);
+        await runGroup([...servers.slice(k), ...servers.slice(0, k)], scn, dirs, rep);
       }
     }
     if (opt.cli) cliRep(rep, dirs);

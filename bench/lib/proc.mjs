@@ -138,7 +138,10 @@ export function runLoad(clientPath, settings, { onTick, tickMs = 1000 } = {}) {
     child.stdout.on('data', (c) => { out += c; });
     child.stderr.on('data', (c) => { if (err.length < 4000) err += c; });
     const tick = onTick ? setInterval(onTick, tickMs) : null;
-    const limit = (settings.warmupS + settings.durationS + 30) * 1000;
+    // interleaved (settings.targets): a warm-up per target, then each slice's warm-up, window and drain
+    const n = settings.targets?.length ?? 1;
+    const perSlice = (settings.sliceWarmupS ?? 0) + 2.5;
+    const limit = (n * (settings.warmupS + 2.5 + settings.durationS + (settings.targets ? (settings.slices ?? 1) * perSlice : 0)) + 30) * 1000;
     const killer = setTimeout(() => { try { child.kill('SIGKILL'); } catch { /* gone */ } }, limit);
     child.on('close', (code) => {
       clearTimeout(killer);
