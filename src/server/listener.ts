@@ -18,9 +18,6 @@ import { requestLogLines, requestPathLine, requestReceivedLine } from './log.js'
 import { publishTrace } from './trace.js';
 import { writeAnswer } from './write.js';
 
-/** the connection a response answers on (set on every ServerResponse we handle) */
-const ANSWERED_ON = Symbol('answeredOn');
-
 const NO_BODY: BodyRead = { kind: 'ok', bytes: new Uint8Array(0) };
 
 /** a request whose body is being read */
@@ -166,17 +163,16 @@ export function createListener(deps: ListenerDeps): RequestListener {
     }
   };
 
-  // One shared listener for every response (no closure per request); the socket is remembered on the response,
-  // since Node detaches it before 'close'.
-  function onResponseClose(this: ServerResponse & { [ANSWERED_ON]?: object }): void {
-    const socket = this[ANSWERED_ON];
-    if (socket !== undefined) deps.activity.end(socket);
+  // One shared listener for every response (no closure per request). Node detaches the response's socket before
+  // 'close', but its request keeps it; nothing is added to Node's objects (an extra property would change their
+  // hidden class, and every internal function that handles them would see one more shape).
+  function onResponseClose(this: ServerResponse): void {
+    deps.activity.end(this.req.socket);
   }
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const socket = req.socket;
     deps.activity.begin(socket);
-    (res as ServerResponse & { [ANSWERED_ON]?: object })[ANSWERED_ON] = socket;
     res.on('close', onResponseClose);
     try {
       const pending = handle(req, res);
