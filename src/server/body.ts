@@ -100,6 +100,7 @@ class BodyCollector<C> implements BodyReader {
   }
 
   end(): void {
+    if (this.settled) return;
     const { chunks, total } = this;
     const bytes = total === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
     this.finish({ kind: 'ok', bytes });
