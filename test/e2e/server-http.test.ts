@@ -28,8 +28,16 @@ import {
 const HELLO = '{"b":1,  "a":2}\n';
 const CAFE = '{"cafe":true}';
 
+/** every byte value, then bodies on both sides of the size up to which the server writes a body as a string */
+const ALL_BYTES = Uint8Array.from({ length: 256 }, (_, i) => i);
+const AT_TEXT_LIMIT = Uint8Array.from({ length: 8192 }, (_, i) => (i * 7 + 3) % 256);
+const PAST_TEXT_LIMIT = Uint8Array.from({ length: 8193 }, (_, i) => (i * 11 + 5) % 256);
+
 const dir = tempDir();
 before(() => {
+  writeFileSync(join(dir.path, 'all-bytes.bin'), ALL_BYTES);
+  writeFileSync(join(dir.path, 'at-limit.bin'), AT_TEXT_LIMIT);
+  writeFileSync(join(dir.path, 'past-limit.bin'), PAST_TEXT_LIMIT);
   writeFileSync(join(dir.path, 'hello.json'), HELLO);
   writeFileSync(join(dir.path, 'café.json'), CAFE);
 });
@@ -77,6 +85,19 @@ describe('real pipeline (zero-config over a fallback directory)', () => {
       ['content-type', 'application/json'],
       ['content-length', String(Buffer.byteLength(HELLO))],
     ]);
+  });
+
+  test('any bytes come back exactly as on disk, whatever their size (twice: the second from memory)', async () => {
+    for (const [name, bytes] of [['all-bytes.bin', ALL_BYTES], ['at-limit.bin', AT_TEXT_LIMIT], ['past-limit.bin', PAST_TEXT_LIMIT]] as const) {
+      for (let round = 0; round < 2; round++) {
+        const r = await send(server.port, { path: `/${name}` });
+        assert.equal(r.status, 200, name);
+        assert.equal(header(r, 'content-length'), String(bytes.byteLength), name);
+        assert.ok(r.body.equals(bytes), `${name}, round ${round + 1}`);
+      }
+    }
+    const cafe = await send(server.port, { path: '/caf%C3%A9.json' });
+    assert.ok(cafe.body.equals(Buffer.from(CAFE, 'utf8')));
   });
 
   test('OPTIONS: 204 with the CORS headers, no body, no content-length, no content-type', async () => {
