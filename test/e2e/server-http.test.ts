@@ -379,6 +379,24 @@ describe('connections', () => {
     }
   });
 
+  test('many connections at once, each with pipelined requests: every answer complete, on its own connection, in order', async () => {
+    const server = await startTestServer(makeWorkspace({ fallbackDir: dir.path }));
+    try {
+      const hello = 'GET /hello HTTP/1.1\r\nHost: x\r\n\r\n';
+      const cafe = 'GET /caf%C3%A9 HTTP/1.1\r\nHost: x\r\n\r\n';
+      const missing = 'GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n';
+      const orders = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? [hello, cafe, missing] : [missing, cafe, hello]));
+      const results = await Promise.all(orders.map((o) => rawExchange(server.port, o.join(''), { responses: 3 })));
+      results.forEach((r, i) => {
+        const got = parseResponses(r.text).map((x) => `${x.status} ${x.body}`);
+        const want = orders[i]!.map((q) => (q === hello ? `200 ${HELLO}` : q === cafe ? `200 ${Buffer.from(CAFE).toString('latin1')}` : '404 '));
+        assert.deepEqual(got, want, `connection ${i}`);
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
   test('plain HTTP connections over the bound queue until one closes', async () => {
     const server = await startTestServer(makeWorkspace({ fallbackDir: dir.path }), { plainMaxConnections: 1 });
     const { connect } = await import('node:net');
