@@ -57,7 +57,7 @@ interface WireForm {
 }
 
 /** bodies up to this size are also kept as a string (see WireForm.text) */
-const TEXT_BODY_MAX = 8 * 1024;
+export const TEXT_BODY_MAX = 8 * 1024;
 
 /** made once per Answer: Answers are immutable, and those of literal bodies and remembered files are reused */
 const forWire = new WeakMap<Answer, WireForm>();

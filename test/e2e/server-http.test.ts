@@ -12,6 +12,7 @@ import type { RequestSnapshot } from '../../src/model/request.js';
 import type { Workspace } from '../../src/model/workspace.js';
 import { createFsSource } from '../../src/node/fs-source.js';
 import { RotationState } from '../../src/routing/rotation.js';
+import { TEXT_BODY_MAX } from '../../src/server/write.js';
 import {
   delay,
   header,
@@ -30,8 +31,8 @@ const CAFE = '{"cafe":true}';
 
 /** every byte value, then bodies on both sides of the size up to which the server writes a body as a string */
 const ALL_BYTES = Uint8Array.from({ length: 256 }, (_, i) => i);
-const AT_TEXT_LIMIT = Uint8Array.from({ length: 8192 }, (_, i) => (i * 7 + 3) % 256);
-const PAST_TEXT_LIMIT = Uint8Array.from({ length: 8193 }, (_, i) => (i * 11 + 5) % 256);
+const AT_TEXT_LIMIT = Uint8Array.from({ length: TEXT_BODY_MAX }, (_, i) => (i * 7 + 3) % 256);
+const PAST_TEXT_LIMIT = Uint8Array.from({ length: TEXT_BODY_MAX + 1 }, (_, i) => (i * 11 + 5) % 256);
 
 const dir = tempDir();
 before(() => {
