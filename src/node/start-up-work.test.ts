@@ -50,3 +50,44 @@ test('asStartUpWork: no optimising compiler and no young-generation growth while
   // the old-space pages the work's garbage filled are given back
   assert.ok(compacted < filled / 2, `old space ${compacted} after the work, ${filled} during it`);
 });
+
+// A server-like allocation pattern: every event-loop turn makes objects that live for a few thousand more.
+const YOUNG_CHILD = `
+import { getHeapSpaceStatistics } from 'node:v8';
+const { holdYoungGeneration } = await import(${JSON.stringify(MODULE)});
+const newSpace = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
+const ring = new Array(20000);
+let k = 0;
+async function load(turns) {
+  let max = 0;
+  for (let turn = 0; turn < turns; turn++) {
+    for (let i = 0; i < 200; i++) ring[k++ % ring.length] = { k, s: 'v' + k, a: [k, k + 1] };
+    max = Math.max(max, newSpace());
+    await new Promise((r) => setImmediate(r));
+  }
+  return max;
+}
+const hold = process.argv.includes('hold');
+const letGo = hold ? holdYoungGeneration(5) : () => {};
+const held = await load(3000);
+letGo();
+const after = await load(3000);
+console.log(JSON.stringify({ held, after }));
+`;
+
+function youngGeneration(hold: boolean): { held: number; after: number } {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', YOUNG_CHILD, '--', ...(hold ? ['hold'] : [])], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout) as { held: number; after: number };
+}
+
+test('holdYoungGeneration: the young generation grows to 16 MB and no further while held, and grows on once let go', {
+  skip: /^11\./.test(process.versions.v8) ? false : 'the flags are set on V8 11 (Node.js 20) only',
+}, () => {
+  const MB = 1024 * 1024;
+  const free = youngGeneration(false);
+  assert.ok(free.held > 16 * MB, `unheld, the pattern grows the young generation past 16 MB (it reached ${free.held / MB} MB)`);
+  const held = youngGeneration(true);
+  assert.equal(held.held, 16 * MB, `held: ${held.held / MB} MB`);
+  assert.ok(held.after > 16 * MB, `let go: ${held.after / MB} MB`);
+});

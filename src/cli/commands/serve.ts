@@ -5,7 +5,7 @@
 import { loadWorkspace } from '../../config/load.js';
 import { prepareWorkspace } from '../../dispatch/dispatch.js';
 import { MockError } from '../../model/errors.js';
-import { asStartUpWork } from '../../node/start-up-work.js';
+import { asStartUpWork, holdYoungGeneration } from '../../node/start-up-work.js';
 import { type FlagSpec, flagValue, hasFlag, parsePort, parseArgs } from '../args.js';
 import { exitCodeFor } from '../envelope.js';
 import { ROOT_USAGE } from '../help.js';
@@ -106,6 +106,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     if (!(e instanceof MockError)) throw e;
     return reportFailure(io, PREFIX, 'text', { kind: e.kind, message: e.message, diagnostics: e.diagnostics });
   }
+  const letYoungGenerationGo = holdYoungGeneration();
 
   // listen for SIGINT / SIGTERM before announcing the port: a caller may signal as soon as it reads it
   const shutdown = new Promise<void>((done) => io.onShutdown(done));
@@ -124,6 +125,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   );
 
   await shutdown;
+  letYoungGenerationGo();
   flush();
   try {
     await server.close();
