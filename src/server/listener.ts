@@ -21,7 +21,7 @@ import type { Workspace } from '../model/workspace.js';
 import { chain, type Maybe } from '../shared/maybe.js';
 import type { SocketActivity } from './activity.js';
 import { exceedsDeclared, readBody, type BodyRead } from './body.js';
-import { requestLogLines, requestPathLine, requestReceivedLine } from './log.js';
+import { requestLines, requestLogLines } from './log.js';
 import { publishTrace } from './trace.js';
 import { writeAnswer } from './write.js';
 
@@ -138,16 +138,23 @@ export function createListener(deps: ListenerDeps): RequestListener {
     const snapshot = snapshotOf(req, body.bytes);
     if (snapshot.body.kind !== 'invalid_json') {
       if (!verbose.header && !verbose.body) {
-        deps.log(requestPathLine(snapshot));
-        deps.log(requestReceivedLine(snapshot, receivedAt));
+        deps.log(requestLines(snapshot, receivedAt));
       } else for (const line of requestLogLines(snapshot, receivedAt, verbose)) deps.log(line);
     }
     const outcome = deps.dispatch(ws, snapshot, deps.env);
     return outcome instanceof Promise ? answerLater(res, method, outcome) : answerAfterDelay(res, method, outcome);
   };
 
+  // An answer that waited (for the file gate, a read, a script) is written as soon as it is made: those come in
+  // bursts already (every file request of a turn is released together after its poll phase), and holding them
+  // for the end of the next turn only delays them (2-3 % fewer requests a second on a small file, paired runs).
   const answerLater = (res: ServerResponse, method: string, outcome: Promise<Outcome>): Promise<void> =>
-    outcome.then((o) => answerAfterDelay(res, method, o));
+    outcome.then((o) => (o.answer.delayMs > 0 ? answerAfterDelay(res, method, o) : writeNow(res, method, o)));
+
+  const writeNow = (res: ServerResponse, method: string, outcome: Outcome): void => {
+    if (res.destroyed || res.writableEnded) return;
+    write(res, method, outcome);
+  };
 
   const answerAfterDelay = (res: ServerResponse, method: string, outcome: Outcome): Maybe<void> => {
     const delay = outcome.answer.delayMs;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { snapshotFrom } from '../dispatch/snapshot.js';
-import { formatUtcTime, protocolLabel, requestLogLines } from './log.js';
+import { formatUtcTime, protocolLabel, requestLines, requestLogLines } from './log.js';
 
 const AT = new Date(Date.UTC(2024, 0, 2, 3, 4, 5));
 const enc = new TextEncoder();
@@ -41,7 +41,19 @@ test('default request lines', () => {
   for (const c of cases) {
     const req = snapshotFrom({ method: c.method, target: c.target, headers: c.headers });
     assert.deepEqual(requestLogLines(req, AT, { header: false, body: false }), c.want, c.name);
+    assert.equal(requestLines(req, AT), c.want.join('\n'), `${c.name}: as one entry`);
   }
+});
+
+test('the two lines as one entry: the same text as the lines, across seconds and protocols', () => {
+  const plain = snapshotFrom({ method: 'GET', target: '/a', headers: [] });
+  const later = new Date(AT.getTime() + 61_000);
+  assert.equal(requestLines(plain, AT), '<- /a\n   [GET] [HTTP/1.1] request received (at 03:04:05 UTC)');
+  assert.equal(requestLines(plain, later), '<- /a\n   [GET] [HTTP/1.1] request received (at 03:05:06 UTC)');
+  assert.equal(requestLines(plain, AT), '<- /a\n   [GET] [HTTP/1.1] request received (at 03:04:05 UTC)');
+  const old = snapshotFrom({ method: 'DELETE', target: '/b', headers: [], httpVersion: '1.0' });
+  assert.equal(requestLines(old, later), '<- /b\n   [DELETE] [HTTP/1.0] request received (at 03:05:06 UTC)');
+  assert.equal(requestLines(old, later), requestLogLines(old, later, { header: false, body: false }).join('\n'));
 });
 
 test('verbose headers: lower-case, wire order, redacted, blank line at the end', () => {

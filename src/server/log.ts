@@ -1,4 +1,5 @@
-// The per-request console log (reference §8.2), built as lines; the listener hands each line to opts.log.
+// The per-request console log (reference §8.2), built as lines; the listener hands each line to opts.log (the
+// default two lines as one entry, requestLines).
 //
 //   <- /echo
 //      [POST] [ORIGIN http://localhost:5173] [HTTP/1.1] request received (at 23:51:01 UTC)
@@ -45,6 +46,26 @@ export function requestReceivedLine(req: RequestSnapshot, at: Date): string {
   const originPart = origin !== undefined ? ` [ORIGIN ${origin}]` : '';
   const protocol = req.httpVersion === '1.1' ? 'HTTP/1.1' : protocolLabel(req.httpVersion);
   return `   [${req.method}]${originPart} [${protocol}] request received (at ${formatUtcTime(at)})`;
+}
+
+/** the end of the second line for HTTP/1.1 in the last second: `] [HTTP/1.1] request received (at … UTC)` */
+let tailSecond = NaN;
+let tailText = '';
+
+/**
+ * The two lines of a request logged without verbose output, as one string (`<- path`, a line break, the second
+ * line): one write into the log batch instead of two, and the part after the method made once a second. The
+ * same text as requestPathLine and requestReceivedLine (log.test.ts compares them).
+ */
+export function requestLines(req: RequestSnapshot, at: Date): string {
+  const origin = getHeader(req.headers, 'origin');
+  if (origin !== undefined || req.httpVersion !== '1.1') return `${requestPathLine(req)}\n${requestReceivedLine(req, at)}`;
+  const second = Math.floor(at.getTime() / 1000);
+  if (second !== tailSecond) {
+    tailText = `] [HTTP/1.1] request received (at ${formatUtcTime(at)})`;
+    tailSecond = second;
+  }
+  return `<- ${req.path}\n   [${req.method}${tailText}`;
 }
 
 export function requestLogLines(req: RequestSnapshot, at: Date, verbose: RequestLogOptions): string[] {

@@ -54,7 +54,7 @@ export const DEFAULT_TIMEOUTS: ServerTimeouts = {
 export const PLAIN_HTTP_MAX_CONNECTIONS = 512;
 
 export interface ServerOptions {
-  /** console lines (request log, script output, warnings) */
+  /** console lines (request log, script output, warnings); one call may pass several, joined by `\n` */
   readonly log: (line: string) => void;
   /** defaults to the real filesystem (node/fs-source.ts) */
   readonly files?: DispatchEnv['files'];

@@ -61,7 +61,7 @@ export interface TestServer {
 
 export async function startTestServer(ws: Workspace, opts: Partial<ServerOptions> = {}): Promise<TestServer> {
   const logs: string[] = [];
-  const handle = await startServer(ws, { log: (line) => logs.push(line), ...opts });
+  const handle = await startServer(ws, { log: (text) => logs.push(...text.split('\n')), ...opts });
   return { handle, port: handle.addresses[0]!.port, logs, close: () => handle.close() };
 }
 
