@@ -7,7 +7,9 @@
 // is still busy reading when the rest arrive, instead of going back to sleep between them and being woken by
 // each write (a wake-up costs the writing server more than the write itself: +15 % requests a second on a small
 // rule answer under 50 connections in paired runs, and a lone client is answered as soon as before). The order
-// on a connection is node:http's: pipelined answers go out in request order whenever they are written.
+// on a connection is node:http's: pipelined answers go out in request order whenever they are written. An answer
+// that had to wait (a file request waits for the end of the poll phase it arrived in) is written when it is made:
+// those are released together already.
 //
 // A handler failure never reaches the process: it is logged and answered 500 once. A client that goes away
 // mid-body is dropped quietly.
