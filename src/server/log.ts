@@ -17,17 +17,9 @@ export interface RequestLogOptions {
   readonly body: boolean;
 }
 
-/** the last second formatted: requests arrive many to a second */
-let lastSecond = NaN;
-let lastText = '';
-
 export function formatUtcTime(at: Date): string {
-  const second = Math.floor(at.getTime() / 1000);
-  if (second === lastSecond) return lastText;
   const two = (n: number): string => String(n).padStart(2, '0');
-  lastText = `${two(at.getUTCHours())}:${two(at.getUTCMinutes())}:${two(at.getUTCSeconds())} UTC`;
-  lastSecond = second;
-  return lastText;
+  return `${two(at.getUTCHours())}:${two(at.getUTCMinutes())}:${two(at.getUTCSeconds())} UTC`;
 }
 
 /** `1.1` → `HTTP/1.1`; `2.0` → `HTTP/2` (the reference's spelling). */
@@ -44,28 +36,31 @@ export function requestPathLine(req: RequestSnapshot): string {
 export function requestReceivedLine(req: RequestSnapshot, at: Date): string {
   const origin = getHeader(req.headers, 'origin');
   const originPart = origin !== undefined ? ` [ORIGIN ${origin}]` : '';
-  const protocol = req.httpVersion === '1.1' ? 'HTTP/1.1' : protocolLabel(req.httpVersion);
-  return `   [${req.method}]${originPart} [${protocol}] request received (at ${formatUtcTime(at)})`;
+  return `   [${req.method}]${originPart}${receivedTail(req.httpVersion, at)}`;
 }
 
-/** the end of the second line for HTTP/1.1 in the last second: `] [HTTP/1.1] request received (at … UTC)` */
-let tailSecond = NaN;
-let tailText = '';
-
 /**
- * The two lines of a request logged without verbose output, as one string (`<- path`, a line break, the second
- * line): one write into the log batch instead of two, and the part after the method made once a second. The
- * same text as requestPathLine and requestReceivedLine (log.test.ts compares them).
+ * Both lines as one string (`<- path`, a line break, the second line): the listener's default entry, one write
+ * into the log batch instead of two.
  */
 export function requestLines(req: RequestSnapshot, at: Date): string {
-  const origin = getHeader(req.headers, 'origin');
-  if (origin !== undefined || req.httpVersion !== '1.1') return `${requestPathLine(req)}\n${requestReceivedLine(req, at)}`;
+  return `${requestPathLine(req)}\n${requestReceivedLine(req, at)}`;
+}
+
+/** the last tail made: requests arrive many to a second, nearly all on one protocol */
+let tailSecond = NaN;
+let tailVersion = '';
+let tailText = '';
+
+/** ` [HTTP/1.1] request received (at 23:51:01 UTC)`: the end of the second line, made once a second */
+function receivedTail(httpVersion: string, at: Date): string {
   const second = Math.floor(at.getTime() / 1000);
-  if (second !== tailSecond) {
-    tailText = `] [HTTP/1.1] request received (at ${formatUtcTime(at)})`;
+  if (second !== tailSecond || httpVersion !== tailVersion) {
+    tailText = ` [${protocolLabel(httpVersion)}] request received (at ${formatUtcTime(at)})`;
     tailSecond = second;
+    tailVersion = httpVersion;
   }
-  return `<- ${req.path}\n   [${req.method}${tailText}`;
+  return tailText;
 }
 
 export function requestLogLines(req: RequestSnapshot, at: Date, verbose: RequestLogOptions): string[] {
