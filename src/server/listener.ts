@@ -151,12 +151,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
   // bursts already (every file request of a turn is released together after its poll phase), and holding them
   // for the end of the next turn only delays them (2-3 % fewer requests a second on a small file, paired runs).
   const answerLater = (res: ServerResponse, method: string, outcome: Promise<Outcome>): Promise<void> =>
-    outcome.then((o) => (o.answer.delayMs > 0 ? answerAfterDelay(res, method, o) : writeNow(res, method, o)));
-
-  const writeNow = (res: ServerResponse, method: string, outcome: Outcome): void => {
-    if (res.destroyed || res.writableEnded) return;
-    write(res, method, outcome);
-  };
+    outcome.then((o) => (o.answer.delayMs > 0 ? answerAfter(o.answer.delayMs, res, method, o) : write(res, method, o)));
 
   const answerAfterDelay = (res: ServerResponse, method: string, outcome: Outcome): Maybe<void> => {
     const delay = outcome.answer.delayMs;
@@ -176,7 +171,6 @@ export function createListener(deps: ListenerDeps): RequestListener {
     if (batch.length === 0) return;
     ready = [];
     for (const { res, method, outcome } of batch) {
-      if (res.destroyed || res.writableEnded) continue;
       try {
         write(res, method, outcome);
       } catch (e) {
@@ -186,7 +180,6 @@ export function createListener(deps: ListenerDeps): RequestListener {
   };
 
   const answer = (res: ServerResponse, method: string, outcome: Outcome): void => {
-    if (res.destroyed || res.writableEnded) return;
     if (turnOpen) {
       ready.push({ res, method, outcome });
       return;
@@ -196,7 +189,9 @@ export function createListener(deps: ListenerDeps): RequestListener {
     write(res, method, outcome);
   };
 
+  /** writes the answer unless the response is gone or done (a client that left, a timeout's answer) */
   const write = (res: ServerResponse, method: string, outcome: Outcome): void => {
+    if (res.destroyed || res.writableEnded) return;
     writeAnswer(res, outcome.answer, method, { log: deps.log });
     publishTrace(outcome);
   };
