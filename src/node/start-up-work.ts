@@ -29,9 +29,14 @@ const GROWTH_WORTH_COMPACTING = 4 * 1024 * 1024;
  */
 const CHECKED_V8 = /^11\./;
 
-export async function asStartUpWork<T>(work: () => Promise<T>): Promise<T> {
+/** whether these V8 flags may be changed here: a checked V8 version, and the user gave Node none of them */
+function flagsAreOurs(): boolean {
   const given = [...process.execArgv, process.env['NODE_OPTIONS'] ?? ''].join(' ');
-  if (!CHECKED_V8.test(process.versions.v8) || OWN_FLAGS.test(given)) return work();
+  return CHECKED_V8.test(process.versions.v8) && !OWN_FLAGS.test(given);
+}
+
+export async function asStartUpWork<T>(work: () => Promise<T>): Promise<T> {
+  if (!flagsAreOurs()) return work();
   setFlagsFromString('--no-turbofan');
   setFlagsFromString('--semi-space-growth-factor=1');
   const before = getHeapStatistics().total_physical_size;
@@ -76,8 +81,7 @@ const CHECK_EVERY_MS = 100;
  * user gave Node flags about it. Returns a function that lets go.
  */
 export function holdYoungGeneration(everyMs = CHECK_EVERY_MS): () => void {
-  const given = [...process.execArgv, process.env['NODE_OPTIONS'] ?? ''].join(' ');
-  if (!CHECKED_V8.test(process.versions.v8) || OWN_FLAGS.test(given)) return () => {};
+  if (!flagsAreOurs()) return () => {};
   let held = false;
   const check = (): void => {
     const full = youngGenerationSize() >= YOUNG_GENERATION_CAP;
