@@ -15,7 +15,7 @@ function readVersion(): string {
   for (let i = 0; i < 6; i++) {
     try {
       const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
-      if (pkg.name === 'mock' && typeof pkg.version === 'string') return pkg.version;
+      if (pkg.name === 'folder-mock' && typeof pkg.version === 'string') return pkg.version;
     } catch {
       // not here; keep walking up
     }

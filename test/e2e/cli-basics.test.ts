@@ -16,7 +16,7 @@ function packageVersion(): string {
   for (const rel of ['../../package.json', '../../../package.json', '../../../../package.json']) {
     try {
       const pkg = JSON.parse(readFileSync(fileURLToPath(new URL(rel, import.meta.url)), 'utf8')) as { name: string; version: string };
-      if (pkg.name === 'mock') return pkg.version;
+      if (pkg.name === 'folder-mock') return pkg.version;
     } catch {
       // keep looking
     }
