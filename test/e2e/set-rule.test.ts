@@ -1,11 +1,12 @@
 // `mock set rule` end to end: the real program, spawned, in throw-away directories.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseTOML } from 'toml-eslint-parser';
+import { spawn } from 'node:child_process';
+import { otherUser } from '../helpers/as-other-user.js';
 import { MAIN_JS, makeTempDir, removeDir, runMock, writeTree, type RunResult } from '../helpers/mock-cli.js';
 
 const PAUSE_ENV = 'MOCK_TEST_PAUSE_BEFORE_COMMIT_MS';
@@ -35,19 +36,6 @@ async function getJson(dir: string, path: string, extra: readonly string[] = [])
   const r = await runMock(['get', path, '--format', 'json', ...extra], { cwd: dir });
   assert.equal(r.code, 0, r.stderr + r.stdout);
   return (JSON.parse(r.stdout) as { result: Record<string, unknown> }).result;
-}
-
-/** Runs the program as an unprivileged user when the tests run as root (so permissions apply). */
-function runAs(argv: readonly string[], cwd: string): Promise<RunResult> {
-  const asRoot = process.getuid?.() === 0;
-  return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, [MAIN_JS, ...argv], { cwd, stdio: ['ignore', 'pipe', 'pipe'], ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('close', (code, signal) => resolveRun({ code, signal, stdout, stderr }));
-  });
 }
 
 function listDir(dir: string): string[] {
@@ -455,14 +443,16 @@ describe('set rule: failed writes', () => {
     assert.deepEqual(listDir(dir), ['mock.toml', 'notadir']);
   });
 
-  it('a read-only folder: exit 1, kind io, the old file whole', async () => {
+  it('a read-only folder: exit 1, kind io, the old file whole', async (t) => {
+    // root ignores folder permissions: the program then runs as `nobody`, if `nobody` can run it here
+    const as = await otherUser();
+    if (!as.ok) return t.skip(as.reason);
     const dir = tempDir();
     assert.equal((await set(['--path', '/a', '--text', 'x'], dir)).code, 0);
     const beforeText = read(dir, 'mock-rule-set.toml');
     await chmod(dir, 0o555);
     try {
-      // root ignores folder permissions: run the program as `nobody` then
-      const r = await runAs(['set', 'rule', '--rule', '0', '--status', '201', '--format', 'json'], dir);
+      const r = await as.user.run(['set', 'rule', '--rule', '0', '--status', '201', '--format', 'json'], dir);
       assert.equal(r.code, 1, r.stdout + r.stderr);
       assert.equal(envelope(r).error?.kind, 'io');
       assert.match(envelope(r).error!.message, /^cannot write `\.\/mock-rule-set\.toml`: permission denied; nothing was written$/);
