@@ -1,7 +1,8 @@
-// Console-log redaction (SPEC 6): denylisted names keep their name and print their value as `[redacted]`.
-// Names are compared case-insensitively. Pure: no I/O, no state.
-import type { HeaderList } from '../shared/headers.js';
-import { isJsonObject, type Json, type JsonObject } from '../shared/json.js';
+// Redaction (SPEC 6): denylisted names keep their name and show their value as `[redacted]`. One set of
+// denylists and functions for the verbose console log (server/log.ts) and the request journal (journal/), so
+// both hide the same things. Names are compared case-insensitively. Pure: no I/O, no state.
+import type { HeaderList } from './headers.js';
+import { isJsonObject, type Json, type JsonObject } from './json.js';
 
 export const REDACTED = '[redacted]';
 
@@ -36,7 +37,10 @@ export function redactHeaders(headers: HeaderList): HeaderList {
   return headers.map(([name, value]) => [name, isDeniedHeader(name) ? REDACTED : value] as const);
 }
 
-/** `a=1&token=xyz` → `a=1&token=[redacted]`. Parameter names are compared after form-decoding; the raw text is kept otherwise. */
+/**
+ * `a=1&token=xyz` → `a=1&token=[redacted]`. Parameter names are compared after form-decoding; the raw text is kept
+ * otherwise. A query string and an `application/x-www-form-urlencoded` body share this syntax.
+ */
 export function redactQuery(query: string): string {
   if (query === '') return query;
   return query
