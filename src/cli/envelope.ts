@@ -2,9 +2,9 @@
 // field order, pretty-printed with a 2-space indent. Also the one table from error kind to exit code.
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { ErrorKind } from '../model/errors.js';
+import type { Wire } from '../shared/wire.js';
 
-/** Plain JSON as written to the wire (no bigint: every number here is an index or a count). */
-export type Wire = null | boolean | number | string | readonly Wire[] | { readonly [key: string]: Wire };
+export type { Wire };
 
 export const SCHEMA_VERSION = 1;
 
