@@ -65,6 +65,8 @@ export function captureResponseBody(bytes: Uint8Array, headers: HeaderList, meth
 
 function captureByClass(cls: BodyClass, type: string | null, bytes: Uint8Array, byteLength: number, opts: BodyCaptureOptions): CapturedBody {
   const whole = bytes.byteLength === byteLength;
+  // nothing of it was read (a refused body): its size and type are all there is
+  if (bytes.byteLength === 0) return bytesBody(byteLength, type);
   switch (cls) {
     case 'json': {
       if (byteLength > opts.bodyBytes || !whole) return bytesBody(byteLength, type);
