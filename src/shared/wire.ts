@@ -3,3 +3,6 @@
 
 /** Plain JSON as written to the wire (no bigint: encoders turn exact integers into numbers or text first). */
 export type Wire = null | boolean | number | string | readonly Wire[] | { readonly [key: string]: Wire };
+
+/** `schema` of every JSON envelope, `{schema, mock, result | error}` (the CLI's `--format json`, the HTTP API's answers) */
+export const SCHEMA_VERSION = 1;
