@@ -51,7 +51,8 @@ export function captureRequestBody(
   const cls = classify(type);
   if (parsed.kind === 'json') {
     if (byteLength > opts.bodyBytes || bytes.byteLength !== byteLength) return bytesBody(byteLength, type);
-    return jsonBody(plainJson(parsed.unchecked ?? parsed.value), byteLength, opts.redact);
+    // `unchecked` is JSON.parse's (no bigint); `value` may hold exact integers
+    return jsonBody(parsed.unchecked !== undefined ? (parsed.unchecked as JsonValue) : plainJson(parsed.value), byteLength, opts.redact);
   }
   return captureByClass(cls, type, bytes, byteLength, opts);
 }

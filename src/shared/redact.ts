@@ -62,20 +62,40 @@ function decodeQueryName(raw: string): string {
   }
 }
 
-/** The value of every denylisted object key, at any depth (objects inside arrays too), becomes "[redacted]". */
+/**
+ * The value of every denylisted object key, at any depth (objects inside arrays too), becomes "[redacted]".
+ * Copy on write: a value with nothing to redact comes back as it is (same object), and only the objects and
+ * arrays on the way to a redacted key are copied.
+ */
 export function redactJson(value: Json): Json {
-  if (Array.isArray(value)) return value.map(redactJson);
-  if (!isJsonObject(value)) return value;
-  const out: Record<string, Json> = {};
-  for (const key of Object.keys(value)) {
-    const v = (value as JsonObject)[key]!;
-    // defineProperty keeps a "__proto__" key an ordinary key
-    Object.defineProperty(out, key, {
-      value: isDeniedField(key) ? REDACTED : redactJson(v),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+  if (Array.isArray(value)) {
+    let out: Json[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i] as Json;
+      const r = redactJson(v);
+      if (out === undefined && r !== v) out = value.slice(0, i);
+      out?.push(r);
+    }
+    return out ?? value;
   }
-  return out;
+  if (!isJsonObject(value)) return value;
+  const keys = Object.keys(value);
+  let out: Record<string, Json> | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const v = (value as JsonObject)[key]!;
+    const r = isDeniedField(key) ? REDACTED : redactJson(v);
+    if (out === undefined && r !== v) {
+      out = {};
+      for (let k = 0; k < i; k++) setKey(out, keys[k]!, (value as JsonObject)[keys[k]!]!);
+    }
+    if (out !== undefined) setKey(out, key, r);
+  }
+  return out ?? value;
+}
+
+/** An own enumerable key, `__proto__` included (plain assignment of that one would set the prototype). */
+function setKey(o: Record<string, Json>, key: string, v: Json): void {
+  if (key === '__proto__') Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[key] = v;
 }
