@@ -68,6 +68,10 @@ test('answeredBy: dispatch stage with the served file, refused, and the entry fi
   assert.equal(rule.id, 1);
   assert.equal(rule.latencyMs, 3);
   assert.equal(rule.receivedAt.toISOString(), '2023-11-14T22:13:20.000Z');
+  const ruleFile = j.capture(await dispatched({ target: '/api/file' }, newEnv()));
+  assert.deepEqual(ruleFile.answeredBy, { kind: 'rule_set', ruleSetIndex: 0, ruleIndex: 3, servedFile: '/ws/data/page.json' });
+  assert.deepEqual((entryToWire(ruleFile) as { [k: string]: Wire })['answered_by'], { kind: 'rule_set', rule_set_index: 0, rule_index: 3, served_file: '/ws/data/page.json' });
+  assert.deepEqual(ruleFile.response.body, { kind: 'json', value: { token: REDACTED, list: [{ password: REDACTED }], ok: 1 }, byteLength: 61 });
   const file = j.capture(await dispatched({ target: '/hello.txt' }, newEnv()));
   assert.deepEqual(file.answeredBy, { kind: 'fallback', file: '/ws/data/hello.txt' });
   const miss = j.capture(await dispatched({ target: '/absent' }, newEnv()));
