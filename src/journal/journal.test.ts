@@ -1,6 +1,7 @@
 // The ring buffer: bounds, cursors, filters, reset, listeners and waits; a fake clock drives every timer.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { MockError } from '../model/errors.js';
 import { JournalClosedError, JournalOverflowError, JournalTimeoutError } from './errors.js';
 import type { Entry } from './entry.js';
@@ -231,4 +232,33 @@ test('waitFor: an entry already held, one that arrives later, a timeout listing 
   j.close();
   await assert.rejects(pending, (e: unknown) => e instanceof JournalClosedError && /the mock was closed/.test(e.message));
   assert.equal(clock.pending, 0, 'no timer left behind');
+});
+
+test('property: whatever arrives, the bounds hold and the held ids are the newest, consecutive', async () => {
+  const env = newEnv();
+  const pool = await Promise.all(
+    [0, 100, 3000, 20_000, 70_000].flatMap((n) => [
+      dispatched({ method: 'POST', target: '/api/cart', headers: [['content-type', 'application/json']], body: JSON.stringify({ d: 'x'.repeat(n) }) }, env),
+      dispatched({ method: 'POST', target: '/api/cart', headers: [['content-type', 'text/plain']], body: 'y'.repeat(n) }, env),
+    ]),
+  );
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 20 }),
+      fc.integer({ min: 64 * 1024, max: 512 * 1024 }),
+      fc.integer({ min: 0, max: 128 * 1024 }),
+      fc.array(fc.integer({ min: 0, max: pool.length - 1 }), { maxLength: 60 }),
+      (size, maxBytes, bodyBytes, picks) => {
+        const j = new Journal({ size, maxBytes, bodyBytes });
+        for (const p of picks) {
+          j.capture(pool[p]!);
+          if (j.estimatedBytes > maxBytes || j.length > size) return false;
+        }
+        const held = ids(j.requests());
+        const consecutive = held.every((id, k) => id === j.lastId - held.length + 1 + k);
+        return consecutive && j.query().dropped === j.lastId - held.length && held.length <= size;
+      },
+    ),
+    { numRuns: 150 },
+  );
 });
