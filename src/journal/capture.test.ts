@@ -8,7 +8,7 @@ import { REDACTED } from '../shared/redact.js';
 import type { Wire } from '../shared/wire.js';
 import { dispatched, newEnv, refused, SHOWN, WS } from './fixtures/exchanges.js';
 import { Journal } from './journal.js';
-import { entryToWire } from './wire.js';
+import { entrySummaryToWire, entryToWire } from './wire.js';
 
 const GET_SOURCE = { config: '/ws/mock.toml', ruleSets: ['/ws/rs0.toml', '/ws/rs1.toml'] };
 
@@ -68,6 +68,7 @@ test('answeredBy: dispatch stage with the served file, refused, and the entry fi
   assert.equal(rule.id, 1);
   assert.equal(rule.latencyMs, 3);
   assert.equal(rule.receivedAt.toISOString(), '2023-11-14T22:13:20.000Z');
+  assert.deepEqual(entrySummaryToWire(rule), { id: 1, method: 'GET', path: '/api/users', status: 200, stage: 'rule_set', latency_ms: 3, generation: 7 });
   const ruleFile = j.capture(await dispatched({ target: '/api/file' }, newEnv()));
   assert.deepEqual(ruleFile.answeredBy, { kind: 'rule_set', ruleSetIndex: 0, ruleIndex: 3, servedFile: '/ws/data/page.json' });
   assert.deepEqual((entryToWire(ruleFile) as { [k: string]: Wire })['answered_by'], { kind: 'rule_set', rule_set_index: 0, rule_index: 3, served_file: '/ws/data/page.json' });

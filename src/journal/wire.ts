@@ -71,3 +71,16 @@ export function answeredByToWire(a: AnsweredBy): Wire {
       return assertNever(a, 'answered_by');
   }
 }
+
+/** The short form of an entry for a live list (the inspector's `request` event): the row, not the detail. */
+export function entrySummaryToWire(e: Entry): Wire {
+  return {
+    id: e.id,
+    method: e.request.method,
+    path: e.request.path,
+    status: e.response.status,
+    stage: e.stage,
+    latency_ms: e.latencyMs,
+    generation: e.generation,
+  };
+}
