@@ -24,12 +24,9 @@ export interface JournalClock {
 
 export const SYSTEM_CLOCK: JournalClock = Object.freeze({
   now: () => Date.now(),
-  setTimeout: (fn: () => void, ms: number): unknown => {
-    const t = setTimeout(fn, ms);
-    // a pending wait never keeps the process alive by itself
-    t.unref?.();
-    return t;
-  },
+  // not unref'd: a pending wait settles (a timeout rejects) rather than vanish with an exiting process; close()
+  // clears every timer
+  setTimeout: (fn: () => void, ms: number): unknown => setTimeout(fn, ms),
   clearTimeout: (h: unknown) => clearTimeout(h as ReturnType<typeof setTimeout>),
 });
 
