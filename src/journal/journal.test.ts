@@ -78,6 +78,11 @@ test('a stale since throws JournalOverflowError naming the count dropped and the
     assert.equal(j.query({ since }).dropped, dropped, `query reports ${String(since)}`);
   }
   assert.deepEqual(ids(j.requests({ since: 97 })), [98, 99, 100]);
+  // a Date cursor counts evicted arrival times; the record holds the last `size` of them, so beyond it: a lower bound
+  const small = await filled({ size: 2 }, many(10));
+  assert.deepEqual([small.query({ since: new Date(T0 + 6500) }).dropped, small.query({ since: new Date(T0 + 6500) }).droppedExact], [1, true]);
+  assert.deepEqual([small.query({ since: new Date(T0) }).dropped, small.query({ since: new Date(T0) }).droppedExact], [2, false]);
+  assert.throws(() => small.requests({ since: new Date(T0) }), /^JournalOverflowError: at least 2 journal entries after 2023-11-14T22:13:20.000Z were evicted/);
 });
 
 test('eviction by bytes: the estimate never exceeds maxBytes, oldest go first', async () => {
