@@ -52,6 +52,8 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   server: (t, typeOnly) =>
     ['server/', 'dispatch/', 'model/', 'shared/', 'node/'].some((p) => t.startsWith(p)) || t.startsWith('node:') ||
     t === 'routing/rotation.ts' || (typeOnly && t === 'files/source.ts'),
+  // ARCHITECTURE §7: the request journal; pure (clock injected). It takes get's explain-view encoder from dispatch/.
+  journal: (t) => ['journal/', 'model/', 'shared/', 'dispatch/'].some((p) => t.startsWith(p)),
   cli: (t, _typeOnly, file) =>
     t.startsWith('server/') ? file === 'cli/commands/serve.ts' && t === 'server/start.ts' : !t.startsWith('.') && t !== 'main.ts',
   'main.ts': (t) => t === 'cli/run.ts' || t === 'cli/io.ts' || t.startsWith('node:'),
