@@ -2,11 +2,11 @@
 // Names are compared case-insensitively. Pure: no I/O, no state.
 import type { HeaderList } from '../shared/headers.js';
 import { isJsonObject, type Json, type JsonObject } from '../shared/json.js';
+import { HEADER_DENYLIST } from '../model/redaction.js';
+
+export { HEADER_DENYLIST };
 
 export const REDACTED = '[redacted]';
-
-/** Header values never printed. */
-export const HEADER_DENYLIST = ['authorization', 'cookie', 'set-cookie', 'proxy-authorization', 'x-api-key'] as const;
 
 /** Query-parameter values and JSON body object keys (recursive) never printed. */
 export const FIELD_DENYLIST = [
