@@ -39,7 +39,7 @@ export function checkArgs(args: SetRuleArgs): PlanFailure | undefined {
   const respond = args.status !== undefined || args.body !== undefined;
   const condition = args.urlPath !== undefined || args.method !== undefined || args.headers.length > 0;
   if (args.ruleIndex !== undefined) {
-    if (!respond && !condition && args.delayMs === undefined) return usage(SET_RULE_MESSAGES.nothingToChange());
+    if (!respond && !condition && args.delayMs === undefined && (args.respondHeaders ?? []).length === 0) return usage(SET_RULE_MESSAGES.nothingToChange());
     return undefined;
   }
   if (!respond) return usage(SET_RULE_MESSAGES.nothingToRespond());
