@@ -31,6 +31,9 @@ import { keptHeaders } from './headers.js';
 import { essenceOf, extensionFor, isJsonType, sameContentType, servedTypeFor } from './media.js';
 import { withPlannedFile } from './overlay.js';
 
+/** A decoded name that may name a directory entry (for writers that re-check what the plan checked). */
+export { isUsableSegment };
+
 /** The folder under the fallback directory that holds rule bodies (a dot folder: hidden from the file tree). */
 export const RECORDED_DIR = '.mock-recorded';
 /** The rule set recordings are appended to, in the config directory. */
