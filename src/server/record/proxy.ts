@@ -183,7 +183,10 @@ async function readAnswer(res: IncomingMessage, target: RecordTarget, cap: numbe
       async function* rest(): AsyncIterable<Buffer> {
         for (let n = await it.next(); n.done !== true; n = await it.next()) yield n.value;
       }
-      return { kind: 'stream', status, headers, head: chunks, rest: Readable.from(rest(), { objectMode: false }) };
+      const stream = Readable.from(rest(), { objectMode: false });
+      // a broken upstream must never become an uncaught 'error': the caller sees it as an early end or its own listener
+      stream.on('error', () => undefined);
+      return { kind: 'stream', status, headers, head: chunks, rest: stream };
     }
   }
   if (!res.complete) throw new Error(PROXY_MESSAGES.closed());
