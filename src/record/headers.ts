@@ -102,3 +102,13 @@ export function keptHeaders(headers: HeaderList, extra: readonly string[] = []):
   }
   return [...out];
 }
+
+/** RFC 9110 token characters: what a header name may hold. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** A `--record-header` name: the usage message when it is not a header name or is never kept, else undefined. */
+export function checkRecordHeader(name: string): string | undefined {
+  if (!TOKEN.test(name)) return `--record-header: '${name}' is not a valid HTTP header name`;
+  if (isNeverKept(name)) return `--record-header: '${name}' is never recorded (hop-by-hop, framing, a secret, CORS, date, server or vary)`;
+  return undefined;
+}

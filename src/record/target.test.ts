@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseRecordTarget } from './target.js';
+import { checkRecordLayout, parseRecordTarget } from './target.js';
 
 describe('parseRecordTarget', () => {
   const good: readonly [string, object][] = [
@@ -41,6 +41,26 @@ describe('parseRecordTarget', () => {
       const r = parseRecordTarget(given);
       assert.ok(!r.ok);
       assert.match(r.error, want);
+    });
+  }
+});
+
+describe('checkRecordLayout', () => {
+  const cases: readonly [string, string, boolean][] = [
+    ['/ws', '/ws', true],
+    ['/ws', '/ws/public', true],
+    ['/ws', '/ws/a/b', true],
+    ['/ws', '/wsx', false],
+    ['/ws', '/elsewhere', false],
+    ['/ws/cfg', '/ws', false],
+  ];
+  for (const [configDir, fallbackDir, fine] of cases) {
+    it(`${fallbackDir} under ${configDir}: ${fine ? 'fine' : 'refused'}`, () => {
+      const problem = checkRecordLayout(configDir, fallbackDir);
+      if (fine) assert.equal(problem, undefined);
+      else {
+        assert.ok(problem?.includes(fallbackDir) && problem.includes(configDir), problem);
+      }
     });
   }
 });

@@ -3,6 +3,7 @@
 // Owns: what counts as a record target (scheme http or https, a host, an optional port, an optional base path
 // that is prefixed to every forwarded path) and the one-line usage message for anything else.
 // Leaves out: flag parsing (cli/), connecting (server/record/proxy.ts).
+import { isInside } from '../files/paths.js';
 import { err, ok, type Result } from '../shared/result.js';
 
 export const RECORD_SCHEMES = ['http', 'https'] as const;
@@ -27,7 +28,17 @@ export const TARGET_MESSAGES = {
   form: (given: string) => `--record expects http(s)://host[:port][/base], got '${given}'`,
   scheme: (given: string, scheme: string) => `--record: unsupported scheme '${scheme}' in '${given}' (use http:// or https://)`,
   extra: (given: string, part: string) => `--record: '${given}' has ${part}; give only http(s)://host[:port][/base]`,
+  layout: (fallbackDir: string, configDir: string) =>
+    `--record: the fallback directory ${fallbackDir} is outside the config directory ${configDir}; recorded rules name their files relative to the config directory, so it must lie inside it`,
 } as const;
+
+/**
+ * Record mode needs the fallback directory inside the config directory (a rule's file_path is config-relative).
+ * Both absolute and canonical (realpaths); the message when not (exit 2), else undefined.
+ */
+export function checkRecordLayout(configDir: string, fallbackDir: string): string | undefined {
+  return isInside(fallbackDir, configDir) ? undefined : TARGET_MESSAGES.layout(fallbackDir, configDir);
+}
 
 /** `--record <url>` → the target, or the usage message (exit 2). */
 export function parseRecordTarget(given: string): Result<RecordTarget, string> {
