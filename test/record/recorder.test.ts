@@ -45,7 +45,7 @@ function setup(dir: string, fallback: string, upstream: Upstream, dryRun: boolea
   const target = parseRecordTarget(upstream.url);
   assert.ok(target.ok);
   const client = createProxyClient({ target: target.value, totalTimeoutMs });
-  const commitRule = createRuleCommitter({ configAbs: join(dir, 'mock.toml'), dryRun });
+  const commitRule = createRuleCommitter({ configAbs: join(dir, 'mock.toml'), dryRun, fallbackDir: fallback });
   return { client, recorder: createRecorder({ fallbackDir: fallback, dryRun, commitRule }) };
 }
 
@@ -302,5 +302,26 @@ describe('confinement, dry run, no overwrite', () => {
     assert.match(readFileSync(join(dir, 'mock-recorded.toml'), 'utf8'), /file_path = "\.mock-recorded\/PUT\/api\/things-2\.json"/);
     const r = await runMock(['validate'], { cwd: dir });
     assert.equal(r.code, 0, r.stderr + r.stdout);
+  });
+
+  it('a fresh directory: the bootstrapped config names the fallback directory in use, and replays', async () => {
+    const dir = makeTempDir('mock-record-boot-');
+    dirs.push(dir);
+    mkdirSync(join(dir, 'public'));
+    const { client, recorder } = setup(dir, join(dir, 'public'), up, false);
+    try {
+      await exchange(client, recorder, { method: 'GET', target: '/api/users' });
+      await exchange(client, recorder, { method: 'GET', target: '/teapot' });
+    } finally {
+      client.close();
+    }
+    assert.match(readFileSync(join(dir, 'mock.toml'), 'utf8'), /fallback_respond_dir = "public"\nrule_sets = \["mock-recorded\.toml"\]/);
+    const server = await startMock([], { cwd: dir });
+    try {
+      assert.equal((await fetchMock(server.url, 'GET', '/api/users')).status, 200);
+      assert.equal((await fetchMock(server.url, 'GET', '/teapot')).status, 418);
+    } finally {
+      await server.stop();
+    }
   });
 });

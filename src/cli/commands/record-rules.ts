@@ -19,6 +19,8 @@ export interface RuleCommitterOptions {
   readonly dryRun: boolean;
   /** default: mock-recorded.toml beside the config */
   readonly ruleSetAbs?: string;
+  /** the fallback directory in use (absolute, inside the config directory): a bootstrapped config names it */
+  readonly fallbackDir?: string;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -27,7 +29,15 @@ export function createRuleCommitter(o: RuleCommitterOptions): CommitRule {
   const configDir = dirname(o.configAbs);
   const ruleSetAbs = o.ruleSetAbs ?? join(configDir, RECORDED_RULE_SET);
   const shown = (abs: string): string => relative(configDir, abs).split(sep).join('/');
-  const target: RuleEditTarget = { configAbs: o.configAbs, configShown: shown(o.configAbs), ruleSetAbs, ruleSetShown: shown(ruleSetAbs), cwd: configDir };
+  const fallbackEntry = o.fallbackDir === undefined ? undefined : shown(o.fallbackDir) || '.';
+  const target: RuleEditTarget = {
+    configAbs: o.configAbs,
+    configShown: shown(o.configAbs),
+    ruleSetAbs,
+    ruleSetShown: shown(ruleSetAbs),
+    cwd: configDir,
+    ...(fallbackEntry === undefined ? {} : { bootstrapFallbackDir: fallbackEntry }),
+  };
   /** dry run: the texts as the earlier appends would have left them, and the bodies they would have written */
   let virtual: RuleEditSnapshots | undefined;
   const assumed = new Map<string, RespondFileStatus>();

@@ -147,6 +147,8 @@ export interface RuleEditTarget {
   readonly ruleSetAbs: string;
   readonly ruleSetShown: string;
   readonly cwd: string;
+  /** a bootstrapped config's service.fallback_respond_dir entry (default ".") */
+  readonly bootstrapFallbackDir?: string;
 }
 
 export interface RuleEditSnapshots {
@@ -196,7 +198,11 @@ export async function planRuleEdit(
   const entry = body === undefined ? undefined : body.kind === 'file' ? { kind: 'file_path' as const, value: fileEntry(cwd, respondDir, body.path) } : body;
   const planned = planSetRule(
     { ...args, ...(entry === undefined ? {} : { body: entry }) },
-    { config: { abs: configAbs, shown: configShown, text: snaps.config.text }, ruleSet: { abs: ruleSetAbs, shown: ruleSetShown, text: snaps.ruleSet.text } },
+    {
+      config: { abs: configAbs, shown: configShown, text: snaps.config.text },
+      ruleSet: { abs: ruleSetAbs, shown: ruleSetShown, text: snaps.ruleSet.text },
+      ...(target.bootstrapFallbackDir === undefined ? {} : { bootstrapFallbackDir: target.bootstrapFallbackDir }),
+    },
   );
   if (!planned.ok) return err(planned.error);
   const refused = await checkPlan(planned.value, { configAbs, configShown, ruleSetAbs, ruleSetShown, cwd, loadedBefore, strategy, baseCtx, ...(assumeFiles === undefined ? {} : { assumeFiles }) });

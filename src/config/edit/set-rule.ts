@@ -16,6 +16,8 @@ import { planRuleSet } from './rule-edit.js';
 export interface SetRuleInput {
   readonly config: FileState;
   readonly ruleSet: FileState;
+  /** a bootstrapped config's service.fallback_respond_dir (relative to its folder; default ".") */
+  readonly bootstrapFallbackDir?: string;
 }
 
 export interface SetRulePlan {
@@ -59,7 +61,7 @@ export function planSetRule(args: SetRuleArgs, input: SetRuleInput): Result<SetR
   if (bad !== undefined) return err(bad);
   const entry = ruleSetEntryFor(input.config.abs, input.ruleSet.abs);
 
-  const cfg = planConfig(args.ruleIndex, input.config, input.ruleSet, entry);
+  const cfg = planConfig(args.ruleIndex, input.config, input.ruleSet, entry, input.bootstrapFallbackDir);
   if (!cfg.ok) return cfg;
   const rs = planRuleSet(args, input.ruleSet);
   if (!rs.ok) return rs;

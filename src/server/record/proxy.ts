@@ -98,11 +98,13 @@ export function createProxyClient(options: ProxyOptions): ProxyClient {
   const forward = (req: ForwardRequest): Promise<ProxyResult> =>
     new Promise<ProxyResult>((resolve) => {
       let settled = false;
+      /** why we ended the exchange ourselves (a timeout): reported in place of the error that follows from it */
+      let aborted: string | undefined;
       const fail = (reason: string): void => {
         if (settled) return;
         settled = true;
         clearTimeout(total);
-        resolve(failedResult(target, reason));
+        resolve(failedResult(target, aborted ?? reason));
       };
       let outgoing: ReturnType<typeof httpRequest>;
       try {
@@ -120,6 +122,7 @@ export function createProxyClient(options: ProxyOptions): ProxyClient {
         return;
       }
       const abort = (reason: string): void => {
+        aborted ??= reason;
         outgoing.destroy(new Error(reason));
       };
       const total = setTimeout(() => abort(PROXY_MESSAGES.totalTimeout(totalMs)), totalMs);
