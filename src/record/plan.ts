@@ -135,7 +135,7 @@ export async function planRecording(x: Exchange, facts: PlanFacts): Promise<Reco
     let refused = false;
     for (const candidate of fileCandidates(names, ext)) {
       if (badJson && extensionOf(candidate[candidate.length - 1]!)?.toLowerCase() === 'json') continue;
-      const check = await servesAsIs(x, candidate, upstreamType, facts);
+      const check = await servesAsIs(req, candidate, bytes, upstreamType, facts);
       if (check === 'yes') return { kind: 'file', key, file: { names: candidate, bytes, status: 200 } };
       refused ||= check === 'outside';
     }
@@ -178,14 +178,19 @@ function fileCandidates(names: readonly string[], ext: string): (readonly string
  * Would file routing answer this request from `names`, with these bytes and this content type, were the file
  * written? 'outside' when the file would land outside the fallback directory (an outward symlink on the way).
  */
-async function servesAsIs(x: Exchange, names: readonly string[], upstreamType: string | undefined, facts: PlanFacts): Promise<'yes' | 'no' | 'outside'> {
+async function servesAsIs(
+  req: RecordRequest,
+  names: readonly string[],
+  bytes: Uint8Array,
+  upstreamType: string | undefined,
+  facts: PlanFacts,
+): Promise<'yes' | 'no' | 'outside'> {
   const root = facts.fallbackDir;
   const abs = joinPaths(root, names);
   if ((await facts.files.stat(abs)) !== undefined) return 'no'; // something is there already: never overwritten
-  const bytes = (x.response.body as { bytes: Uint8Array }).bytes;
   const view = withPlannedFile(facts.files, root, names, bytes);
   if (await escapes(facts, names, view)) return 'outside';
-  if ((await resolveFallbackFile(root, x.request.segments, view)) !== abs) return 'no';
+  if ((await resolveFallbackFile(root, req.segments, view)) !== abs) return 'no';
   const served = await fileBody(abs, view);
   if (served.kind !== 'ok' || !sameBytes(served.body, bytes)) return 'no';
   return upstreamType === undefined || sameContentType(upstreamType, served.contentType) ? 'yes' : 'no';

@@ -80,6 +80,9 @@ describe('proxy client over http', () => {
       // the answer's framing is its own; set-cookie reaches the client
       assert.equal(post.headers.find(([k]) => k === 'content-length'), undefined);
       assert.ok(post.headers.some(([k, v]) => k === 'set-cookie' && v === 'session=s3cret'));
+      const head = await client.forward({ method: 'HEAD', rawPath: '/api/users', query: '', headers: [] });
+      assert.equal(head.status, 200);
+      assert.equal(head.kind === 'answer' && head.body.byteLength, 0);
       const del = await client.forward({ method: 'DELETE', rawPath: '/api/users/7', query: '', headers: [] });
       assert.equal(del.status, 204);
       assert.equal(del.kind === 'answer' && del.body.byteLength, 0);

@@ -134,7 +134,7 @@ export function createProxyClient(options: ProxyOptions): ProxyClient {
       });
       outgoing.on('error', (e) => fail(reasonOf(e)));
       outgoing.on('response', (res) => {
-        readAnswer(res, target, cap).then(
+        readAnswer(res, req.method, target, cap).then(
           (result) => {
             if (settled) {
               res.destroy();
@@ -166,7 +166,7 @@ function outgoingHeaders(req: ForwardRequest, target: RecordTarget): OutgoingHtt
   return out;
 }
 
-async function readAnswer(res: IncomingMessage, target: RecordTarget, cap: number): Promise<ProxyResult> {
+async function readAnswer(res: IncomingMessage, method: string, target: RecordTarget, cap: number): Promise<ProxyResult> {
   const status = res.statusCode ?? 502;
   const raw: [string, string][] = [];
   for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) raw.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
@@ -175,6 +175,9 @@ async function readAnswer(res: IncomingMessage, target: RecordTarget, cap: numbe
   const headers = forwardedResponseHeaders(raw)
     .filter(([k]) => !(decode && k === 'content-encoding'))
     .map(([k, v]): [string, string] => (k === 'location' ? [k, clientLocation(v, target)] : [k, v]));
+  // a HEAD answer's content-length describes the GET body: pass it on
+  const length = method.toUpperCase() === 'HEAD' && !decode ? raw.find(([k]) => k === 'content-length') : undefined;
+  if (length !== undefined) headers.push(length);
   const source: AsyncIterable<Buffer> = decode ? decodeAll(res, codings) : res;
   const it = source[Symbol.asyncIterator]();
   const chunks: Buffer[] = [];
