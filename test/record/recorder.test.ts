@@ -98,7 +98,10 @@ describe('record, then replay without the target', () => {
     dir = makeTempDir('mock-record-');
     writeFileSync(join(dir, 'mock.toml'), MOCK_TOML);
     mkdirSync(join(dir, 'public'));
-    const { client, recorder } = setup(dir, join(dir, 'public'), up, false, 2_000);
+    const { client, recorder } = setup(dir, join(dir, 'public'), up, false);
+    const target = parseRecordTarget(up.url);
+    assert.ok(target.ok);
+    const hangClient = createProxyClient({ target: target.value, totalTimeoutMs: 1_000 });
     const sends: Sent[] = [
       { method: 'GET', target: '/api/users' },
       { method: 'GET', target: '/logo.png' },
@@ -118,9 +121,10 @@ describe('record, then replay without the target', () => {
       { method: 'GET', target: '/big' },
     ];
     try {
-      for (const s of sends) done.push(await exchange(client, recorder, s));
+      for (const s of sends) done.push(await exchange(s.target === '/hang' ? hangClient : client, recorder, s));
     } finally {
       client.close();
+      hangClient.close();
     }
     await up.close();
   });
