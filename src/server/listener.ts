@@ -46,6 +46,7 @@ interface ReadyAnswer {
   readonly res: ServerResponse;
   readonly method: string;
   readonly outcome: Outcome;
+  readonly live: LiveState;
 }
 
 export type DispatchFunction = (ws: Workspace, req: RequestSnapshot, env: DispatchEnv) => Maybe<Outcome>;
@@ -148,23 +149,23 @@ export function createListener(deps: ListenerDeps): RequestListener {
       } else for (const line of requestLogLines(snapshot, receivedAt, verbose)) deps.log(line);
     }
     const outcome = deps.dispatch(live.ws, snapshot, deps.env);
-    return outcome instanceof Promise ? answerLater(res, method, outcome) : answerAfterDelay(res, method, outcome);
+    return outcome instanceof Promise ? answerLater(res, method, outcome, live) : answerAfterDelay(res, method, outcome, live);
   };
 
   // An answer that waited (for the file gate, a read, a script) is written as soon as it is made: those come in
   // bursts already (every file request of a turn is released together after its poll phase), and holding them
   // for the end of the next turn only delays them (2-3 % fewer requests a second on a small file, paired runs).
-  const answerLater = (res: ServerResponse, method: string, outcome: Promise<Outcome>): Promise<void> =>
-    outcome.then((o) => (o.answer.delayMs > 0 ? answerAfter(o.answer.delayMs, res, method, o) : write(res, method, o)));
+  const answerLater = (res: ServerResponse, method: string, outcome: Promise<Outcome>, live: LiveState): Promise<void> =>
+    outcome.then((o) => (o.answer.delayMs > 0 ? answerAfter(o.answer.delayMs, res, method, o, live) : write(res, method, o, live)));
 
-  const answerAfterDelay = (res: ServerResponse, method: string, outcome: Outcome): Maybe<void> => {
+  const answerAfterDelay = (res: ServerResponse, method: string, outcome: Outcome, live: LiveState): Maybe<void> => {
     const delay = outcome.answer.delayMs;
-    if (delay > 0) return answerAfter(delay, res, method, outcome);
-    answer(res, method, outcome);
+    if (delay > 0) return answerAfter(delay, res, method, outcome, live);
+    answer(res, method, outcome, live);
   };
 
-  const answerAfter = (delay: number, res: ServerResponse, method: string, outcome: Outcome): Promise<void> =>
-    sleep(delay).then(() => answer(res, method, outcome));
+  const answerAfter = (delay: number, res: ServerResponse, method: string, outcome: Outcome, live: LiveState): Promise<void> =>
+    sleep(delay).then(() => answer(res, method, outcome, live));
 
   // Whether an answer was written in this turn already, and the answers made after it, in order.
   let turnOpen = false;
@@ -174,27 +175,30 @@ export function createListener(deps: ListenerDeps): RequestListener {
     const batch = ready;
     if (batch.length === 0) return;
     ready = [];
-    for (const { res, method, outcome } of batch) {
+    for (const { res, method, outcome, live } of batch) {
       try {
-        write(res, method, outcome);
+        write(res, method, outcome, live);
       } catch (e) {
         fail(res.req, res, e);
       }
     }
   };
 
-  const answer = (res: ServerResponse, method: string, outcome: Outcome): void => {
+  const answer = (res: ServerResponse, method: string, outcome: Outcome, live: LiveState): void => {
     if (turnOpen) {
-      ready.push({ res, method, outcome });
+      ready.push({ res, method, outcome, live });
       return;
     }
     turnOpen = true;
     setImmediate(endTurn);
-    write(res, method, outcome);
+    write(res, method, outcome, live);
   };
 
-  /** writes the answer unless the response is gone or done (a client that left, a timeout's answer) */
-  const write = (res: ServerResponse, method: string, outcome: Outcome): void => {
+  /**
+   * Writes the answer unless the response is gone or done (a client that left, a timeout's answer). `live` is
+   * what the request was served under (its workspace and generation), for whatever records the exchange.
+   */
+  const write = (res: ServerResponse, method: string, outcome: Outcome, _live: LiveState): void => {
     if (res.destroyed || res.writableEnded) return;
     writeAnswer(res, outcome.answer, method, { log: deps.log });
     publishTrace(outcome);
