@@ -8,7 +8,7 @@ import { fileDisplay } from './paths.js';
 import { RELOAD_MESSAGES, reloadText } from './render/reload.js';
 import { listeningUrl, type Listening } from './render/startup.js';
 
-/** Watch the live workspace's files; returns the started watcher (close it on shutdown). */
+/** A watcher for the live workspace's files, with printing wired; start() it once the startup lines are out. */
 export async function watchLive(
   live: LiveWorkspaceHandle,
   listening: readonly Listening[],
@@ -29,6 +29,5 @@ export async function watchLive(
     onReloadError: (e) => io.err(`mock: reload failed: ${e instanceof Error ? e.message : String(e)}\n`),
     unchangedSinceLoad,
   });
-  watcher.start();
   return watcher;
 }

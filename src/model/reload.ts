@@ -5,11 +5,14 @@ import type { Diagnostic } from './diagnostic.js';
 import type { Workspace } from './workspace.js';
 
 /**
- * What a load read: every file it read or looked for (absolute path), in the order it was read, mapped to a hash
- * of its bytes, or to MISSING_SOURCE when it was not there. Two equal sets mean nothing a load sees has changed.
+ * What a load read: every file it read or looked for (absolute path), in the order it was read, mapped to a
+ * content key: its whole content (compared as a string, so "identical" has no false positives and costs no hashing
+ * at startup), or MISSING_SOURCE when it was not there. Two equal sets mean nothing a load sees has changed.
  */
 export type SourceSet = ReadonlyMap<string, string>;
-export const MISSING_SOURCE = 'missing';
+/** the key of a file that was not there; a present file's key always starts with CONTENT_KEY_PREFIX */
+export const MISSING_SOURCE = '-';
+export const CONTENT_KEY_PREFIX = '=';
 
 export interface LoadFailureInfo {
   readonly kind: 'config_invalid' | 'config_unreadable';

@@ -1,6 +1,6 @@
 // A fast, non-cryptographic 53-bit string hash (two 32-bit multiply-xorshift lanes), as 14 hex digits.
-// Used to fingerprint decoded rules and file contents for "did this change?" questions, where an accidental
-// collision would at worst keep a round-robin counter or skip one reload; never for security.
+// Used to fingerprint decoded rules (routing/rotation.ts), where an accidental collision would at worst let two
+// round-robin groups share a counter; never for security.
 
 /** 14 lower-case hex digits for `text`. */
 export function hashText(text: string): string {
@@ -17,17 +17,3 @@ export function hashText(text: string): string {
   return n.toString(16).padStart(14, '0');
 }
 
-/** The same hash over bytes (each byte taken as one char code). */
-export function hashBytes(bytes: Uint8Array): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < bytes.length; i++) {
-    const c = bytes[i]!;
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  const n = 4294967296 * (2097151 & h2) + (h1 >>> 0);
-  return n.toString(16).padStart(14, '0') + ':' + bytes.length.toString(16);
-}

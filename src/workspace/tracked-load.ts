@@ -1,5 +1,5 @@
 // Loading for a live server: startup's own loadWorkspace(), told to record every file it reads or looks for,
-// so a reload can compare what it read (hashes) with what is serving, and can tell whether a file moved while it
+// so a reload can compare what it read (contents) with what is serving, and can tell whether a file moved while it
 // was being read (size or mtime changed between the read and the end of the load: a save in progress).
 //
 // Owns: the SourceSet of a load, the stability check, reload mode (an invalid `.json` respond target is a
@@ -7,9 +7,8 @@
 import { stat } from 'node:fs/promises';
 import { loadWorkspace, type LoadFailure, type LoadOptions } from '../config/load.js';
 import type { ReadTracker, TrackedRead } from '../config/read.js';
-import { MISSING_SOURCE, type LoadAttempt, type SourceSet, type WorkspaceLoad } from '../model/reload.js';
+import { CONTENT_KEY_PREFIX, MISSING_SOURCE, type LoadAttempt, type SourceSet, type WorkspaceLoad } from '../model/reload.js';
 import type { Workspace } from '../model/workspace.js';
-import { hashBytes } from '../shared/hash.js';
 import type { Result } from '../shared/result.js';
 
 export interface TrackedLoad {
@@ -23,7 +22,7 @@ export async function loadTracked(opts: LoadOptions, mode: 'start' | 'reload'): 
   const reads = new Map<string, TrackedRead>();
   const track: ReadTracker = { record: (abs, read) => void reads.set(abs, read) };
   const r = await loadWorkspace({ ...opts, track, invalidJsonTarget: mode === 'reload' ? 'warning' : 'error' });
-  const sources: SourceSet = new Map([...reads].map(([abs, read]) => [abs, read.kind === 'missing' ? MISSING_SOURCE : hashBytes(read.bytes)]));
+  const sources: SourceSet = new Map([...reads].map(([abs, read]) => [abs, read.kind === 'missing' ? MISSING_SOURCE : contentKey(read.bytes)]));
   const unchanged = (): Promise<boolean> => unchangedSince(reads);
   const stable = await unchanged();
   const attempt: LoadAttempt = r.ok
@@ -49,6 +48,11 @@ export async function loadForServe(opts: LoadOptions, watch: boolean): Promise<S
   const result: Result<Workspace, LoadFailure> =
     attempt.kind === 'loaded' ? { ok: true, value: attempt.workspace } : { ok: false, error: attempt.failure };
   return { result, live: { load: reloadLoader(opts), sources: attempt.sources, unchanged } };
+}
+
+/** the bytes as one string (latin1: one char per byte, a native copy), compared whole */
+function contentKey(bytes: Uint8Array): string {
+  return CONTENT_KEY_PREFIX + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
 
 async function unchangedSince(reads: ReadonlyMap<string, TrackedRead>): Promise<boolean> {

@@ -62,9 +62,9 @@ export class WorkspaceWatcher {
     if (check !== undefined) void check().then((same) => same || this.changed(), () => this.changed());
   }
 
-  /** how many files are watched */
+  /** how many files are watched (before start(): how many will be) */
   get watching(): number {
-    return this.fileCount;
+    return this.dirs.size === 0 && this.unsubscribe === undefined ? this.live.watchedFiles().length : this.fileCount;
   }
 
   /** how many directory handles are open */

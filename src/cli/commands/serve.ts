@@ -132,6 +132,10 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     ),
   );
 
+  // the watches open after the Listening line (not on the way to the first answer); an edit made before they
+  // are open is caught by the watcher's check that the files are still as loaded
+  watcher?.start();
+
   await shutdown;
   watcher?.close();
   letYoungGenerationGo();
