@@ -210,3 +210,30 @@ test('HEAD on the stream answers headers only; a foreign Host is refused', async
   assert.equal(h.status, 200);
   assert.equal((await raw(srv.port, 'GET', '/__mock/api/events', { host: 'evil.test' })).status, 403);
 });
+
+test('requestEventOf: a wire entry → the summary, no headers or bodies', async () => {
+  const { requestEventOf } = await import('./events.js');
+  const entry = {
+    id: 3,
+    received_at: '2026-01-01T00:00:00.000Z',
+    latency_ms: 2.25,
+    generation: 4,
+    request: { method: 'POST', path: '/a', target: '/a?token=[redacted]', query: [], headers: [{ name: 'authorization', value: '[redacted]' }], body: { kind: 'none' } },
+    response: { status: 201, headers: [], body: { kind: 'text', text: 'ok', byte_length: 2, truncated: false } },
+    stage: 'rule_set',
+    answered_by: { kind: 'rule_set', rule_set_index: 0, rule_index: 1 },
+    matched: { rule_index: 1, rule_set_file: './r.toml', rule_set_index: 0 },
+    why: { note: 'Answered from a rule set.', rule_sets: [] },
+  };
+  assert.deepEqual(requestEventOf(entry), {
+    id: 3,
+    method: 'POST',
+    path: '/a',
+    status: 201,
+    stage: 'rule_set',
+    latency_ms: 2.25,
+    generation: 4,
+    answered_by: { kind: 'rule_set', rule_set_index: 0, rule_index: 1 },
+    matched: { rule_index: 1, rule_set_file: './r.toml', rule_set_index: 0 },
+  });
+});

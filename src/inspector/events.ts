@@ -70,6 +70,28 @@ const MESSAGES = {
   busy: (max: number) => `too many event-stream clients (at most ${max}); close another inspector tab`,
 } as const;
 
+/**
+ * The `request` event of a journal entry in its wire form (`{id, latency_ms, generation, request: {method, path},
+ * response: {status}, stage, answered_by, matched, …}`): the summary a table row needs, never headers or bodies.
+ */
+export function requestEventOf(entry: { readonly [key: string]: Wire }): RequestEvent {
+  const req = entry['request'] as { readonly [key: string]: Wire } | undefined;
+  const res = entry['response'] as { readonly [key: string]: Wire } | undefined;
+  const n = (v: Wire | undefined): number => (typeof v === 'number' ? v : 0);
+  const s = (v: Wire | undefined): string => (typeof v === 'string' ? v : '');
+  return {
+    id: n(entry['id']),
+    method: s(req?.['method']),
+    path: s(req?.['path']),
+    status: n(res?.['status']),
+    stage: s(entry['stage']),
+    latency_ms: n(entry['latency_ms']),
+    generation: n(entry['generation']),
+    ...(entry['answered_by'] === undefined ? {} : { answered_by: entry['answered_by'] }),
+    ...(entry['matched'] === undefined ? {} : { matched: entry['matched'] }),
+  };
+}
+
 /** One event in the text/event-stream format; data is one line of JSON (JSON never contains a raw newline). */
 export function formatEvent(name: string, data: unknown, id?: number): string {
   return (id === undefined ? '' : `id: ${id}\n`) + `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;

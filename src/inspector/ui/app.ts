@@ -50,6 +50,12 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: 
   return e;
 }
 
+/** The full text as a tooltip, for cells that may be cut short (a title attribute is plain text, never markup). */
+function titled(e: HTMLElement): HTMLElement {
+  e.title = e.textContent ?? '';
+  return e;
+}
+
 function clear(e: Element): void {
   while (e.firstChild !== null) e.firstChild.remove();
 }
@@ -155,9 +161,9 @@ function renderRow(r: Row): HTMLTableRowElement {
   tr.append(
     el('td', 'n muted', String(r.id)),
     el('td', `method m-${/^[A-Z]+$/.test(r.method) ? r.method : 'X'}`, r.method),
-    el('td', 'path', r.path),
+    titled(el('td', 'path', r.path)),
     el('td', `n status ${statusClass(r.status)}`, r.status === 0 ? '–' : String(r.status)),
-    el('td', 'answered', r.answered),
+    titled(el('td', 'answered', r.answered)),
     el('td', 'n muted', r.latency === undefined ? '' : `${r.latency < 10 ? r.latency.toFixed(1) : Math.round(r.latency)} ms`),
     el('td', 'n muted', r.generation === undefined ? '' : String(r.generation)),
   );
@@ -185,7 +191,8 @@ function addRows(list: readonly Row[]): void {
 
 function updateCount(): void {
   const shown = [...rows.values()].filter((x) => !x.tr.hidden).length;
-  $('count').textContent = rows.size === 0 ? '' : shown === rows.size ? `${rows.size} requests` : `${shown} of ${rows.size} requests`;
+  const noun = rows.size === 1 ? 'request' : 'requests';
+  $('count').textContent = rows.size === 0 ? '' : shown === rows.size ? `${rows.size} ${noun}` : `${shown} of ${rows.size} ${noun}`;
   $('empty').hidden = rows.size > 0;
   const pause = $('pause');
   pause.textContent = paused ? (held.length > 0 ? `Resume (${held.length} new)` : 'Resume') : 'Pause';
