@@ -65,6 +65,10 @@ test('JSON routes answer in the envelope', async () => {
   assert.equal(r.headers['content-type'], 'application/json; charset=utf-8');
   assert.deepEqual(r.json, { schema: 1, mock: '9.9.9', result: { hello: '<you>' } });
   assert.deepEqual((await raw(srv.port, 'GET', '/__mock/api/items/a%20b')).json, { schema: 1, mock: '9.9.9', result: { id: 'a b' } });
+  const head = await raw(srv.port, 'HEAD', '/__mock/api/hello');
+  assert.equal(head.status, 200);
+  assert.equal(head.text, '');
+  assert.ok(Number(head.headers['content-length']) > 0);
   const c = await raw(srv.port, 'GET', '/__mock/api/conflict');
   assert.equal(c.status, 409);
   assert.deepEqual(c.json, { schema: 1, mock: '9.9.9', error: { kind: 'conflict', message: 'changed meanwhile' } });

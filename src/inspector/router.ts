@@ -86,7 +86,7 @@ export function createManagementHandler(options: ManagementOptions): (req: Incom
     const { status, body } = encodeAnswer(options.version, answer);
     if (res.headersSent || res.destroyed) return;
     res.writeHead(status, { ...JSON_HEADERS, ...extra, ...(status === 204 ? {} : { 'content-length': String(Buffer.byteLength(body)) }) });
-    res.end(status === 204 ? undefined : body);
+    res.end(status === 204 || res.req.method === 'HEAD' ? undefined : body);
   };
 
   const serveUi = async (req: IncomingMessage, res: ServerResponse, file: UiFile): Promise<void> => {

@@ -9,15 +9,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { createEventHub, type EventHub } from '../../src/inspector/events.js';
-import { fileTreeRoute } from '../../src/inspector/file-tree.js';
-import { rulesRoute } from '../../src/inspector/rules.js';
+import { createInspector, type EventHub } from '../../src/inspector/index.js';
 import { DEFAULTS } from '../../src/model/config.js';
 import { fakeJournal, type FakeJournal, type WireEntry } from '../helpers/fake-journal.js';
-import { startInspectorServer, type InspectorServer } from '../helpers/inspector-server.js';
+import { startHandlerServer, type InspectorServer } from '../helpers/inspector-server.js';
 import { runMock } from '../helpers/mock-cli.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+/** MOCK_TEST_CHROMIUM overrides the path, to check that a missing browser reports the tests skipped */
+const CHROMIUM = process.env['MOCK_TEST_CHROMIUM'] ?? '/usr/bin/chromium';
 const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (apt-get install chromium); browser tests skipped`;
 const XSS = '<img src=x onerror=alert(1)>';
 
@@ -117,14 +116,16 @@ before(async () => {
   const miss = await get('/nothing');
   entries.set('miss', entryOf('GET', '/nothing', miss, { kind: 'miss' }, [{ name: 'host', value: 'localhost:3001' }]));
 
-  hub = createEventHub({ pingMs: 1000 });
-  journal = fakeJournal(hub);
-  srv = await startInspectorServer([
-    ...journal.routes,
-    hub.route,
-    fileTreeRoute({ fallbackDir: () => ws, view: () => DEFAULTS.fileTreeView, mockUrl: () => 'http://127.0.0.1:3001' }),
-    rulesRoute({ cwd: () => ws, configPath: () => 'mock.toml' }),
-  ]);
+  journal = fakeJournal(() => hub);
+  const inspector = createInspector({
+    version: '9.9.9',
+    routes: journal.routes,
+    files: { fallbackDir: () => ws, view: () => DEFAULTS.fileTreeView, mockUrl: () => 'http://127.0.0.1:3001' },
+    rules: { cwd: () => ws, configPath: () => 'mock.toml' },
+    events: { pingMs: 1000 },
+  });
+  hub = inspector.events;
+  srv = await startHandlerServer(inspector.handler);
   const { chromium } = await import('playwright-core');
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -296,4 +297,6 @@ test('the page is under 60 KB in total', { skip: false }, async () => {
   const total = ['index.html', 'app.css', 'app.js'].reduce((n, f) => n + readFileSync(join(dir, f)).length, 0);
   assert.ok(total < 60 * 1024, `${total} bytes`);
   assert.ok(existsSync(join(dir, '..', '..', '..', 'bin', 'ui', 'app.js')), 'the bundle carries the page too');
+  const pkg = JSON.parse(readFileSync(join(dir, '..', '..', '..', '..', 'package.json'), 'utf8')) as { files: string[] };
+  assert.ok(pkg.files.some((f) => 'dist/bin/ui/app.js'.startsWith(f.replace(/\/?$/, '/'))), 'the package ships dist/bin/ui');
 });

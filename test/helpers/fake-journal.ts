@@ -14,7 +14,8 @@ export interface FakeJournal {
   add(entry: Omit<WireEntry, 'id'>): number;
 }
 
-export function fakeJournal(hub: EventHub): FakeJournal {
+/** `hub` is asked for the event hub when an event is published (it may be created after the journal). */
+export function fakeJournal(hub: () => EventHub): FakeJournal {
   const entries: WireEntry[] = [];
   let next = 1;
   return {
@@ -23,7 +24,7 @@ export function fakeJournal(hub: EventHub): FakeJournal {
       const id = next++;
       const full = { ...entry, id } as WireEntry;
       entries.push(full);
-      hub.request(requestEventOf(full));
+      hub().request(requestEventOf(full));
       return id;
     },
     routes: [
@@ -50,7 +51,7 @@ export function fakeJournal(hub: EventHub): FakeJournal {
         path: '/__mock/api/requests',
         handle: () => {
           entries.splice(0, entries.length);
-          hub.reset();
+          hub().reset();
           return { kind: 'empty' };
         },
       },

@@ -1,6 +1,6 @@
 // A real node:http server on 127.0.0.1 port 0 running the inspector's router with the given routes, and a raw
 // HTTP client that sets any Host/Origin header (fetch would refuse to), for the inspector's tests.
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createManagementHandler, type Route } from '../../src/inspector/router.js';
 
@@ -11,8 +11,13 @@ export interface InspectorServer {
   close(): Promise<void>;
 }
 
-export async function startInspectorServer(routes: readonly Route[], extra: { readonly uiDir?: string } = {}): Promise<InspectorServer> {
-  const server = createServer(createManagementHandler({ version: '9.9.9', routes, ...extra }));
+export function startInspectorServer(routes: readonly Route[], extra: { readonly uiDir?: string } = {}): Promise<InspectorServer> {
+  return startHandlerServer(createManagementHandler({ version: '9.9.9', routes, ...extra }));
+}
+
+/** A server for any request handler (createInspector's), on 127.0.0.1 port 0. */
+export async function startHandlerServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<InspectorServer> {
+  const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
