@@ -180,6 +180,10 @@ test('a click shows the why as mock get --why prints it, and [redacted] values a
     await page.waitForSelector('#detail h2.title:text-is("GET /nothing")', { timeout: 5000 });
     const missWhy = await page.$$eval('#detail pre.why > div', (ds) => ds.map((d) => (d.textContent === '\u00a0' ? '' : d.textContent ?? '')));
     assert.equal(missWhy.join('\n'), cliWhy.get('/nothing'));
+    await page.click('#rows tr[data-id="2"]');
+    await page.waitForSelector('#detail h2.title:text-is("GET /users")', { timeout: 5000 });
+    const fallbackWhy = await page.$$eval('#detail pre.why > div', (ds) => ds.map((d) => (d.textContent === '\u00a0' ? '' : d.textContent ?? '')));
+    assert.equal(fallbackWhy.join('\n'), cliWhy.get('/users'));
   }));
 
 test('a path, header and body carrying <img onerror> render as text: no dialog, no img', { skip }, () =>
