@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { createInspector, type EventHub } from '../../src/inspector/index.js';
+import { createInspector, result, type EventHub, type Route } from '../../src/inspector/index.js';
 import { DEFAULTS } from '../../src/model/config.js';
 import { fakeJournal, type FakeJournal, type WireEntry } from '../helpers/fake-journal.js';
 import { startHandlerServer, type InspectorServer } from '../helpers/inspector-server.js';
@@ -92,7 +92,8 @@ before(async () => {
   if (skip !== false) return;
   ws = mkdtempSync(join(tmpdir(), 'mock-page-'));
   shots = mkdtempSync(join(tmpdir(), 'mock-page-shots-'));
-  writeFileSync(join(ws, 'mock.toml'), '[service]\nrule_sets = ["rules.toml"]\n');
+  writeFileSync(join(ws, 'mock.toml'), '[service]\nrule_sets = ["rules.toml", "admin.toml"]\n');
+  writeFileSync(join(ws, 'admin.toml'), '[prefix]\nurl_path = "/admin"\n\n[[rules]]\nwhen.request.url_path = "/users"\nrespond.text = "admins"\n');
   writeFileSync(
     join(ws, 'rules.toml'),
     '# the users API\n[[rules]]\nwhen.request.url_path = "/api/users"\nwhen.request.method = "POST"\nrespond.text = "made"\n\n' +
@@ -117,9 +118,15 @@ before(async () => {
   entries.set('miss', entryOf('GET', '/nothing', miss, { kind: 'miss' }, [{ name: 'host', value: 'localhost:3001' }]));
 
   journal = fakeJournal(() => hub);
+  // what the live workspace's route is expected to give (its shape is the integrator's; the page reads prefixes)
+  const workspaceRoute: Route = {
+    method: 'GET',
+    path: '/__mock/api/workspace',
+    handle: () => result({ generation: 1, rule_sets: [{ index: 0, file: './rules.toml' }, { index: 1, file: './admin.toml', prefix: '/admin' }], last_reload: { ok: true, diagnostics: [] } }),
+  };
   const inspector = createInspector({
     version: '9.9.9',
-    routes: journal.routes,
+    routes: [...journal.routes, workspaceRoute],
     files: { fallbackDir: () => ws, view: () => DEFAULTS.fileTreeView, mockUrl: () => 'http://127.0.0.1:3001' },
     rules: { cwd: () => ws, configPath: () => 'mock.toml' },
     events: { pingMs: 1000 },
@@ -180,6 +187,7 @@ test('a click shows the why as mock get --why prints it, and [redacted] values a
     await page.waitForSelector('#detail h2.title:text-is("GET /nothing")', { timeout: 5000 });
     const missWhy = await page.$$eval('#detail pre.why > div', (ds) => ds.map((d) => (d.textContent === '\u00a0' ? '' : d.textContent ?? '')));
     assert.equal(missWhy.join('\n'), cliWhy.get('/nothing'));
+    assert.ok(missWhy.includes('  (prefix /admin does not claim this path; its rules were not consulted)'), missWhy.join('\n'));
     await page.click('#rows tr[data-id="2"]');
     await page.waitForSelector('#detail h2.title:text-is("GET /users")', { timeout: 5000 });
     const fallbackWhy = await page.$$eval('#detail pre.why > div', (ds) => ds.map((d) => (d.textContent === '\u00a0' ? '' : d.textContent ?? '')));

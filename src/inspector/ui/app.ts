@@ -220,6 +220,9 @@ interface WhyLine {
   mark?: 'ok' | 'fail' | 'match' | 'nomatch' | 'head';
 }
 
+/** Rule-set prefixes by index, from `/__mock/api/workspace` when it lists them (`rule_sets: [{prefix}]`). */
+const prefixes = new Map<number, string>();
+
 /** The lines of `mock get --why` after `-- Why --`, from the `why` object of `mock get --format json`. */
 function whyLines(why: unknown): WhyLine[] {
   const lines: WhyLine[] = [{ text: '-- Why --', mark: 'head' }, { text: str(field(why, 'note')) ?? '' }];
@@ -229,7 +232,9 @@ function whyLines(why: unknown): WhyLine[] {
     lines.push({ text: '' }, { text: `Rule set #${idx + 1} (${str(field(rs, 'rule_set_file')) ?? '?'}):`, mark: 'head' });
     const rules = field(rs, 'rules');
     if (!Array.isArray(rules) || rules.length === 0) {
-      lines.push({ text: '  (prefix does not claim this path; its rules were not consulted)' });
+      // the wire has no prefix today: shown when an encoder adds it (rule_sets[].prefix), else left out
+      const prefix = str(field(rs, 'prefix')) ?? prefixes.get(idx);
+      lines.push({ text: `  (prefix ${prefix === undefined ? '' : `${prefix} `}does not claim this path; its rules were not consulted)` });
       continue;
     }
     for (const rule of rules) {
@@ -577,7 +582,14 @@ async function start(): Promise<void> {
   }
   updateCount();
   const ws = await call('GET', `${API}/workspace`);
-  if (ws.ok) showReload(field(ws.result, 'last_reload'));
+  if (ws.ok) {
+    showReload(field(ws.result, 'last_reload'));
+    const sets = field(ws.result, 'rule_sets');
+    (Array.isArray(sets) ? sets : []).forEach((rs, i) => {
+      const p = str(field(rs, 'prefix'));
+      if (p !== undefined) prefixes.set(num(field(rs, 'index')) ?? i, p);
+    });
+  }
   const es = new EventSource(`${API}/events${since === undefined ? '' : `?since=${since}`}`);
   es.addEventListener('open', () => setConn('live', 'live'));
   es.addEventListener('error', () => setConn(es.readyState === EventSource.CLOSED ? 'down' : 'connecting', es.readyState === EventSource.CLOSED ? 'disconnected' : 'reconnecting…'));
