@@ -290,6 +290,31 @@ test('make rule prefills the rules POST and saves through set rule', { skip }, (
     assert.match((await page.textContent('form.rule-form .result')) ?? '', /--status must be a valid HTTP status code/);
   }));
 
+test('what answered, for every kind of answer', { skip }, () =>
+  step('labels', async () => {
+    const base = entries.get('miss')!;
+    const kinds: [WireEntry | string, string][] = [
+      [{ kind: 'middleware', index: 0, file: '/w/auth.rhai' }, 'middleware #1 (auth.rhai)'],
+      [{ kind: 'prefix_miss', rule_set_index: 1 }, 'prefix miss: rule set #2'],
+      [{ kind: 'options' }, 'OPTIONS'],
+      [{ kind: 'bad_request' }, 'bad JSON body'],
+      [{ kind: 'refused' }, 'refused (body too large)'],
+      [{ kind: 'proxied' }, 'proxied'],
+      [{ kind: 'fallback', file: 'api/orders.json' }, 'fallback: api/orders.json'],
+      [{ kind: 'fallback', file: '/w/data/users.json' }, 'fallback: users.json'],
+    ];
+    const ids = kinds.map(([answeredBy]) => journal.add({ ...base, answered_by: answeredBy as WireEntry }));
+    await page.waitForSelector(`#rows tr[data-id="${ids.at(-1)}"]`, { timeout: 5000 });
+    for (const [i, id] of ids.entries()) {
+      assert.equal(await page.textContent(`#rows tr[data-id="${id}"] td.answered`), kinds[i]![1]);
+    }
+    const refused = ids[4]!;
+    await page.click(`#rows tr[data-id="${refused}"]`);
+    await page.waitForSelector('#detail pre.why', { timeout: 5000 });
+    await page.click('#detail button.small');
+    await page.waitForSelector('#detail', { state: 'hidden', timeout: 5000 });
+  }));
+
 test('dark mode', { skip }, () =>
   step('dark', async () => {
     await page.emulateMedia({ colorScheme: 'dark' });
