@@ -318,6 +318,10 @@ test('what answered, for every kind of answer', { skip }, () =>
 test('dark mode', { skip }, () =>
   step('dark', async () => {
     await page.emulateMedia({ colorScheme: 'dark' });
+    await page.click('#clear');
+    await page.waitForSelector('#empty:not([hidden])', { timeout: 5000 });
+    for (const k of ['miss', 'fallback', 'rule']) journal.add(entries.get(k)!);
+    await page.waitForSelector('#rows tr:nth-child(3)', { timeout: 5000 });
     await page.click('#rows tr');
     await page.waitForSelector('#detail pre.why', { timeout: 5000 });
     type Styled = { ownerDocument: { defaultView: { getComputedStyle(e: unknown): { backgroundColor: string } } } };
