@@ -86,6 +86,13 @@ test('a JSON body is parsed; empty is undefined; bad JSON 400; over 1 MiB 413; D
   assert.equal(del.text, '');
 });
 
+test('a target like //host/path stays a path; an absolute-form target is parsed', async () => {
+  assert.equal((await raw(srv.port, 'GET', '//__mock/api/hello')).status, 404);
+  assert.equal((await raw(srv.port, 'GET', '//evil.test/__mock/api/hello')).status, 404);
+  const abs = await raw(srv.port, 'GET', `http://127.0.0.1:${srv.port}/__mock/api/hello?who=x`);
+  assert.deepEqual(abs.json, { schema: 1, mock: '9.9.9', result: { hello: 'x' } });
+});
+
 test('unknown path 404, wrong method 405 with Allow, a throwing route 500 and the server lives on', async () => {
   const nf = await raw(srv.port, 'GET', '/__mock/api/nothing');
   assert.equal(nf.status, 404);

@@ -116,7 +116,9 @@ export function createManagementHandler(options: ManagementOptions): (req: Incom
     }
     let url: URL;
     try {
-      url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+      // an origin-form target is appended (so `//x/y` stays the path `//x/y`, never a host); an absolute-form one parsed
+      const target = req.url ?? '/';
+      url = target.startsWith('/') ? new URL(`http://127.0.0.1:${port}${target}`) : new URL(target);
     } catch {
       sendJson(res, failure('usage', MESSAGES.notFound(req.url ?? ''), undefined, 400));
       return;
