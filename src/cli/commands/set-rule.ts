@@ -83,16 +83,26 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   const target = argv[0];
   if (target === undefined || target.startsWith('-')) return reportUsage(io, `${SET_PREFIX}: missing required subcommand`, SET_RULE_USAGE);
   if (target !== 'rule') return reportUsage(io, `${SET_PREFIX}: unknown target '${target}' (only 'rule' is supported)`, SET_RULE_USAGE);
-  const parsed = parseArgs(argv.slice(1), FLAGS, { prefix: PREFIX, root: false });
-  if (!parsed.ok) return reportUsage(io, parsed.error, SET_RULE_USAGE);
-  const flags = readFlags(parsed.value);
-  if (!flags.ok) return reportUsage(io, `${PREFIX}: ${flags.error}`, SET_RULE_USAGE);
-  const combo = checkArgs({ ...flags.value.args, ...(flags.value.body === undefined ? {} : { body: { kind: 'text', value: '' } }) });
-  if (combo !== undefined) return reportUsage(io, `${PREFIX}: ${combo.message}`, SET_RULE_USAGE);
-  const outcome = await setRule(flags.value, io);
+  const flags = parseSetRuleFlags(argv.slice(1));
+  if (!flags.ok) return reportUsage(io, flags.error, SET_RULE_USAGE);
+  const outcome = await setRule(flags.value, io.cwd);
   if (!outcome.ok) return reportFailure(io, PREFIX, flags.value.format, outcome.error);
   io.out(flags.value.format === 'json' ? successEnvelope(io.version(), setRuleResult(outcome.value)) : setRuleText(outcome.value));
   return 0;
+}
+
+/**
+ * The flags after `set rule`, parsed and checked (each flag, then their combination); the error is the usage
+ * message, `mock set rule: ` included. Shared by the command and the inspector's `POST /__mock/api/rules`.
+ */
+export function parseSetRuleFlags(argv: readonly string[]): Result<SetRuleFlags, string> {
+  const parsed = parseArgs(argv, FLAGS, { prefix: PREFIX, root: false });
+  if (!parsed.ok) return err(parsed.error);
+  const flags = readFlags(parsed.value);
+  if (!flags.ok) return err(`${PREFIX}: ${flags.error}`);
+  const combo = checkArgs({ ...flags.value.args, ...(flags.value.body === undefined ? {} : { body: { kind: 'text', value: '' } }) });
+  if (combo !== undefined) return err(`${PREFIX}: ${combo.message}`);
+  return flags;
 }
 
 // --- the command -----------------------------------------------------------------------------------------
@@ -110,8 +120,8 @@ const MESSAGES = {
   editRefused: (shown: string) => `refused: the edit would leave ${q(shown)} unable to load; nothing was written`,
 } as const;
 
-async function setRule(flags: SetRuleFlags, io: Io): Promise<Result<SetRuleView, Failure>> {
-  const cwd = io.cwd;
+/** Plan, check and (unless --dry-run) write the edit, paths resolved against `cwd`: the command without its output. */
+export async function setRule(flags: SetRuleFlags, cwd: string): Promise<Result<SetRuleView, Failure>> {
   const configShown = flags.config ?? `./${ROOT_CONFIG_FILE}`;
   const ruleSetShown = flags.ruleSet ?? `./${RULE_SET_FILE}`;
   const target: RuleEditTarget = { configAbs: resolve(cwd, configShown), configShown, ruleSetAbs: resolve(cwd, ruleSetShown), ruleSetShown, cwd };

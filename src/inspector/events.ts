@@ -1,0 +1,198 @@
+// The inspector's Server-Sent Events stream, `GET /__mock/api/events`, on the management listener only (the mock
+// port sends no events).
+//
+// Owns: the clients (at most `maxClients`, then 503), the three events — `request` (id = the journal id, so a
+// reconnecting EventSource's `Last-Event-ID` replays what the journal still holds), `reload`, `reset` — a comment
+// ping every `pingMs`, and the bound on memory: a client with more than `maxUnsentBytes` written but not yet taken
+// by the kernel is dropped (its EventSource reconnects and replays), so a client that never reads cannot grow the
+// process. A new client is also sent the last reload when it failed, so a page opened during a broken edit shows it.
+// Leaves out: where events come from (the caller calls request()/reload()/reset()) and what is replayed (the
+// `replay` source, the journal in the real program).
+import type { ServerResponse } from 'node:http';
+import { failure, type Wire } from './envelope.js';
+import type { Route, RouteContext } from './router.js';
+import { EVENT_HEADERS } from './security.js';
+
+/** The `request` event's data (snake_case, as on the wire). `answered_by` and `matched` let a page label a row. */
+export interface RequestEvent {
+  readonly id: number;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly stage: string;
+  readonly latency_ms: number;
+  readonly generation: number;
+  readonly answered_by?: Wire;
+  readonly matched?: Wire;
+}
+
+/** The `reload` event's data: a reload's outcome (diagnostics as `diagnosticToWire` gives them). */
+export interface ReloadEvent {
+  readonly generation: number;
+  readonly ok: boolean;
+  readonly diagnostics: readonly Wire[];
+}
+
+export interface EventHubOptions {
+  /**
+   * The request events after journal id `afterId`, oldest first (what the journal still holds). Throwing (the
+   * entries after that id were evicted) makes the client get a `reset` event instead: it must reload its list.
+   */
+  readonly replay?: (afterId: number) => readonly RequestEvent[];
+  /** default 15 s */
+  readonly pingMs?: number;
+  /** default 16 */
+  readonly maxClients?: number;
+  /** default 1 MiB */
+  readonly maxUnsentBytes?: number;
+  /** the EventSource reconnection delay sent to clients; default 1 s */
+  readonly retryMs?: number;
+}
+
+export interface EventHub {
+  /** `GET /__mock/api/events`, for the router's table */
+  readonly route: Route;
+  request(event: RequestEvent): void;
+  reload(event: ReloadEvent): void;
+  reset(): void;
+  /** clients connected now */
+  readonly clientCount: number;
+  /** clients dropped so far for falling behind */
+  readonly droppedCount: number;
+  /** end every stream and stop the ping */
+  close(): void;
+}
+
+export const EVENTS_PATH = '/__mock/api/events';
+export const EVENT_DEFAULTS = { pingMs: 15_000, maxClients: 16, maxUnsentBytes: 1024 * 1024, retryMs: 1000 } as const;
+
+const MESSAGES = {
+  busy: (max: number) => `too many event-stream clients (at most ${max}); close another inspector tab`,
+} as const;
+
+/**
+ * The `request` event of a journal entry in its wire form (`{id, latency_ms, generation, request: {method, path},
+ * response: {status}, stage, answered_by, matched, …}`): the summary a table row needs, never headers or bodies.
+ */
+export function requestEventOf(entry: { readonly [key: string]: Wire }): RequestEvent {
+  const req = entry['request'] as { readonly [key: string]: Wire } | undefined;
+  const res = entry['response'] as { readonly [key: string]: Wire } | undefined;
+  const n = (v: Wire | undefined): number => (typeof v === 'number' ? v : 0);
+  const s = (v: Wire | undefined): string => (typeof v === 'string' ? v : '');
+  return {
+    id: n(entry['id']),
+    method: s(req?.['method']),
+    path: s(req?.['path']),
+    status: n(res?.['status']),
+    stage: s(entry['stage']),
+    latency_ms: n(entry['latency_ms']),
+    generation: n(entry['generation']),
+    ...(entry['answered_by'] === undefined ? {} : { answered_by: entry['answered_by'] }),
+    ...(entry['matched'] === undefined ? {} : { matched: entry['matched'] }),
+  };
+}
+
+/** One event in the text/event-stream format; data is one line of JSON (JSON never contains a raw newline). */
+export function formatEvent(name: string, data: unknown, id?: number): string {
+  return (id === undefined ? '' : `id: ${id}\n`) + `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** A Last-Event-ID (header) or `since` (query; EventSource cannot set headers on its first connection). */
+export function resumeId(header: string | undefined, since: string | null): number | undefined {
+  const raw = header ?? since ?? undefined;
+  if (raw === undefined || !/^\d{1,15}$/.test(raw.trim())) return undefined;
+  return Number(raw.trim());
+}
+
+export function createEventHub(options: EventHubOptions = {}): EventHub {
+  const pingMs = options.pingMs ?? EVENT_DEFAULTS.pingMs;
+  const maxClients = options.maxClients ?? EVENT_DEFAULTS.maxClients;
+  const maxUnsent = options.maxUnsentBytes ?? EVENT_DEFAULTS.maxUnsentBytes;
+  const retryMs = options.retryMs ?? EVENT_DEFAULTS.retryMs;
+  const clients = new Set<ServerResponse>();
+  let dropped = 0;
+  let lastFailedReload: ReloadEvent | undefined;
+  let timer: NodeJS.Timeout | undefined;
+
+  const remove = (res: ServerResponse): void => {
+    clients.delete(res);
+    if (clients.size === 0 && timer !== undefined) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+
+  /** Write to one client; drop it when it has fallen more than maxUnsent behind. */
+  const send = (res: ServerResponse, text: string): void => {
+    if (res.destroyed || res.writableEnded) return remove(res);
+    res.write(text);
+    if (res.writableLength > maxUnsent) {
+      dropped++;
+      remove(res);
+      res.destroy();
+    }
+  };
+
+  const broadcast = (text: string): void => {
+    for (const res of clients) send(res, text);
+  };
+
+  const open = (ctx: RouteContext): 'handled' | ReturnType<typeof failure> => {
+    if (clients.size >= maxClients) return failure('io', MESSAGES.busy(maxClients), undefined, 503);
+    const { res, req } = ctx;
+    res.writeHead(200, EVENT_HEADERS);
+    if (ctx.method === 'HEAD') {
+      res.end();
+      return 'handled';
+    }
+    req.socket.setNoDelay(true);
+    req.socket.setKeepAlive(true);
+    clients.add(res);
+    res.on('close', () => remove(res));
+    timer ??= setInterval(() => broadcast(': ping\n\n'), pingMs).unref();
+    send(res, `retry: ${retryMs}\n: connected\n\n`);
+    if (lastFailedReload !== undefined) send(res, formatEvent('reload', lastFailedReload));
+    const after = resumeId(header(req.headers['last-event-id']), ctx.url.searchParams.get('since'));
+    if (after !== undefined && options.replay !== undefined) {
+      let events: readonly RequestEvent[];
+      try {
+        events = options.replay(after);
+      } catch {
+        send(res, formatEvent('reset', {}));
+        return 'handled';
+      }
+      for (const e of events) send(res, formatEvent('request', e, e.id));
+    }
+    return 'handled';
+  };
+
+  return {
+    route: { method: 'GET', path: EVENTS_PATH, handle: open },
+    request: (e) => {
+      if (clients.size > 0) broadcast(formatEvent('request', e, e.id));
+    },
+    reload: (e) => {
+      lastFailedReload = e.ok ? undefined : e;
+      broadcast(formatEvent('reload', e));
+    },
+    reset: () => broadcast(formatEvent('reset', {})),
+    get clientCount() {
+      return clients.size;
+    },
+    get droppedCount() {
+      return dropped;
+    },
+    close: () => {
+      for (const res of [...clients]) {
+        remove(res);
+        res.end();
+      }
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}
+
+function header(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}

@@ -1,0 +1,53 @@
+// The inspector as one piece for the management listener: the page, the event stream, the file tree, the rules
+// POST and whatever routes the caller adds (the journal's), behind the security checks, as one request handler.
+//
+// Use (the listener binds it; this module never listens):
+//   const inspector = createInspector({ version, files: {...}, rules: {...}, replay, routes: journalRoutes });
+//   const server = http.createServer(inspector.handler).listen(port, '127.0.0.1');
+//   journal.subscribe((entry) => inspector.events.request(requestEventOf(toWire(entry))));
+//   live.onReloaded((r) => inspector.events.reload({ generation: r.generation, ok: r.ok, diagnostics: r.diagnostics.map(diagnosticToWire) }));
+//   on DELETE /__mock/api/requests and POST /__mock/api/reset: inspector.events.reset();
+//   on close: inspector.close() (ends the event streams), then server.close().
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createEventHub, type EventHub, type EventHubOptions } from './events.js';
+import { fileTreeRoute, type FileTreeOptions } from './file-tree.js';
+import { createManagementHandler, type Route } from './router.js';
+import { rulesRoute, type RulesOptions } from './rules.js';
+
+export { requestEventOf, type EventHub, type ReloadEvent, type RequestEvent } from './events.js';
+export { failure, result, type JsonAnswer, type Wire } from './envelope.js';
+export type { Route, RouteContext } from './router.js';
+
+export interface InspectorOptions {
+  /** the program version, for the envelope's `mock` field */
+  readonly version: string;
+  /** routes mounted beside the inspector's own: the journal's (`/__mock/api/requests…`, `/__mock/api/reset`), `/__mock/api/workspace` */
+  readonly routes?: readonly Route[];
+  /** `GET /__mock/api/files` */
+  readonly files: FileTreeOptions;
+  /** `POST /__mock/api/rules` */
+  readonly rules: RulesOptions;
+  /** the event stream's replay source and limits (see EventHubOptions) */
+  readonly events?: EventHubOptions;
+  /** the page's folder; default: ui/ beside the router (dist/bin/ui in the bundle) */
+  readonly uiDir?: string;
+}
+
+export interface Inspector {
+  /** the management listener's request handler */
+  readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** publish request, reload and reset events */
+  readonly events: EventHub;
+  /** end every event stream (call before closing the listener, so it can close) */
+  close(): void;
+}
+
+export function createInspector(options: InspectorOptions): Inspector {
+  const events = createEventHub(options.events);
+  const handler = createManagementHandler({
+    version: options.version,
+    routes: [...(options.routes ?? []), events.route, fileTreeRoute(options.files), rulesRoute(options.rules)],
+    ...(options.uiDir === undefined ? {} : { uiDir: options.uiDir }),
+  });
+  return { handler, events, close: () => events.close() };
+}

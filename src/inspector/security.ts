@@ -1,0 +1,121 @@
+// The management listener's request checks and response headers, as pure functions of the request's method and
+// headers (no I/O): they run before any route.
+//
+// Owns: the Host check against DNS rebinding (only `127.0.0.1:<port>` and `localhost:<port>`), OPTIONS → 405 (no
+// CORS preflight is ever granted), the cross-origin guard on state-changing methods (POST, DELETE: `Origin` absent
+// or our own, `Sec-Fetch-Site` absent or `same-origin`, an `x-mock-client` header, a JSON content type on any
+// body), and the fixed header sets of the page, its assets and the JSON answers. No answer carries an
+// `access-control-*` header: cross-origin pages can neither read nor preflight anything here.
+// Leaves out: routing, bodies and the listener itself (router.ts).
+
+/** A request as far as these checks need it: lower-case header names, as node:http gives them. */
+export interface GuardInput {
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** the port the management listener is bound to */
+  readonly port: number;
+  /** whether the request carries a body (a Content-Length above 0 or any Transfer-Encoding) */
+  readonly hasBody: boolean;
+}
+
+export interface Refusal {
+  readonly ok: false;
+  readonly status: 403 | 405 | 415;
+  readonly kind: 'usage';
+  readonly message: string;
+  /** the Allow header of a 405 */
+  readonly allow?: string;
+}
+export type GuardVerdict = { readonly ok: true } | Refusal;
+
+/** Methods that change state: they need the cross-origin guard. */
+export const STATE_CHANGING = ['POST', 'DELETE'] as const;
+/** Methods the listener answers at all. */
+export const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'DELETE'] as const;
+/** The header a same-origin script must add; a cross-origin page cannot send it without a preflight we refuse. */
+export const CLIENT_HEADER = 'x-mock-client';
+
+export const SECURITY_MESSAGES = {
+  host: (host: string) => `Host \`${host}\` is not this listener (use http://127.0.0.1:<port>/ or http://localhost:<port>/)`,
+  options: 'OPTIONS is not answered here: the management listener grants no cross-origin access',
+  method: (m: string) => `method ${m} is not allowed here`,
+  origin: (origin: string) => `cross-origin request refused (Origin \`${origin}\`)`,
+  fetchSite: (site: string) => `cross-site request refused (Sec-Fetch-Site \`${site}\`)`,
+  clientHeader: `a state-changing request needs the \`${CLIENT_HEADER}\` header`,
+  contentType: (type: string) => `a request body must be JSON (Content-Type application/json), got \`${type}\``,
+} as const;
+
+function one(v: string | readonly string[] | undefined): string | undefined {
+  return typeof v === 'string' ? v : v?.[0];
+}
+
+/** The Host header names this listener: `127.0.0.1:<port>` or `localhost:<port>` (case-insensitive name). */
+export function hostAllowed(host: string | undefined, port: number): boolean {
+  if (host === undefined) return false;
+  const h = host.toLowerCase();
+  return h === `127.0.0.1:${port}` || h === `localhost:${port}`;
+}
+
+/** The Origin header is our own (scheme http, one of our two host names, our port). */
+export function originIsOwn(origin: string, port: number): boolean {
+  const o = origin.toLowerCase();
+  return o === `http://127.0.0.1:${port}` || o === `http://localhost:${port}`;
+}
+
+/** `application/json`, or any `+json` type, parameters allowed. */
+export function isJsonContentType(type: string | undefined): boolean {
+  if (type === undefined) return false;
+  const essence = type.split(';', 1)[0]!.trim().toLowerCase();
+  return essence === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(essence);
+}
+
+/** Every check that precedes routing, in order: Host, method, then the state-changing guard. */
+export function guardRequest(input: GuardInput): GuardVerdict {
+  const host = one(input.headers['host']);
+  if (!hostAllowed(host, input.port)) return refuse(403, SECURITY_MESSAGES.host(host ?? ''));
+  const method = input.method.toUpperCase();
+  if (method === 'OPTIONS') return { ...refuse(405, SECURITY_MESSAGES.options), allow: ALLOWED_METHODS.join(', ') };
+  if (!(ALLOWED_METHODS as readonly string[]).includes(method)) return { ...refuse(405, SECURITY_MESSAGES.method(method)), allow: ALLOWED_METHODS.join(', ') };
+  if (!(STATE_CHANGING as readonly string[]).includes(method)) return { ok: true };
+  const origin = one(input.headers['origin']);
+  if (origin !== undefined && !originIsOwn(origin, input.port)) return refuse(403, SECURITY_MESSAGES.origin(origin));
+  const site = one(input.headers['sec-fetch-site']);
+  if (site !== undefined && site.toLowerCase() !== 'same-origin') return refuse(403, SECURITY_MESSAGES.fetchSite(site));
+  if (one(input.headers[CLIENT_HEADER]) === undefined) return refuse(403, SECURITY_MESSAGES.clientHeader);
+  if (input.hasBody) {
+    const type = one(input.headers['content-type']);
+    if (!isJsonContentType(type)) return refuse(415, SECURITY_MESSAGES.contentType(type ?? '(none)'));
+  }
+  return { ok: true };
+}
+
+function refuse(status: 403 | 405 | 415, message: string): Refusal {
+  return { ok: false, status, kind: 'usage', message };
+}
+
+/** Headers on every answer of the listener. */
+export const COMMON_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+} as const;
+
+/** The page and its assets: nothing but our own scripts, styles and fetches; never framed. */
+export const PAGE_HEADERS = {
+  ...COMMON_HEADERS,
+  'content-security-policy': "default-src 'self'; frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+} as const;
+
+/** JSON answers (envelopes). */
+export const JSON_HEADERS = {
+  ...COMMON_HEADERS,
+  'content-type': 'application/json; charset=utf-8',
+} as const;
+
+/** The event stream. */
+export const EVENT_HEADERS = {
+  ...COMMON_HEADERS,
+  'content-type': 'text/event-stream; charset=utf-8',
+  connection: 'keep-alive',
+} as const;

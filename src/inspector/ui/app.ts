@@ -1,0 +1,667 @@
+// The inspector page: the live request table (from the journal routes and the event stream), the detail of one
+// exchange with its why as `mock get --why` prints it, "make rule" (the rules POST), the reload banner and the
+// file tree. No framework: DOM calls only, and request data is only ever put on the page through textContent
+// (or attribute values that are not URLs, scripts or styles), never parsed as HTML.
+
+// --- wire shapes (tolerant: only what is shown is read) ---------------------------------------------------
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Obj = { [key: string]: Json };
+
+interface Row {
+  id: number;
+  method: string;
+  path: string;
+  status: number;
+  stage: string;
+  latency: number | undefined;
+  generation: number | undefined;
+  answered: string;
+}
+
+const API = '/__mock/api';
+const MAX_ROWS = 2000;
+const CLIENT_HEADERS = { 'x-mock-client': 'inspector' } as const;
+const OK = '\u2713';
+const FAIL = '\u2717';
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const field = (o: unknown, ...names: string[]): Json | undefined => {
+  if (!isObj(o)) return undefined;
+  for (const n of names) if (n in o) return o[n];
+  return undefined;
+};
+
+// --- DOM helpers -------------------------------------------------------------------------------------------
+
+function $(id: string): HTMLElement {
+  const e = document.getElementById(id);
+  if (e === null) throw new Error(`#${id} missing`);
+  return e;
+}
+
+/** An element with a class and text (textContent: never parsed). */
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls !== undefined && cls !== '') e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/** The full text as a tooltip, for cells that may be cut short (a title attribute is plain text, never markup). */
+function titled(e: HTMLElement): HTMLElement {
+  e.title = e.textContent ?? '';
+  return e;
+}
+
+function clear(e: Element): void {
+  while (e.firstChild !== null) e.firstChild.remove();
+}
+
+// --- envelope calls ----------------------------------------------------------------------------------------
+
+type Answer = { ok: true; result: Json } | { ok: false; status: number; message: string; diagnostics: Json[] };
+
+async function call(method: string, path: string, body?: unknown): Promise<Answer> {
+  try {
+    const init: RequestInit = { method, headers: method === 'GET' ? {} : { ...CLIENT_HEADERS, ...(body === undefined ? {} : { 'content-type': 'application/json' }) } };
+    if (body !== undefined) init.body = JSON.stringify(body);
+    const res = await fetch(path, init);
+    if (res.status === 204) return { ok: true, result: null };
+    const env: unknown = await res.json().catch(() => undefined);
+    const err = field(env, 'error');
+    if (!res.ok || err !== undefined) {
+      const diags = field(err, 'diagnostics');
+      return { ok: false, status: res.status, message: str(field(err, 'message')) ?? `HTTP ${res.status}`, diagnostics: Array.isArray(diags) ? diags : [] };
+    }
+    return { ok: true, result: field(env, 'result') ?? null };
+  } catch (e) {
+    return { ok: false, status: 0, message: e instanceof Error ? e.message : String(e), diagnostics: [] };
+  }
+}
+
+// --- what answered -----------------------------------------------------------------------------------------
+
+const tail = (file: string): string => (/^([A-Za-z]:)?[\\/]/.test(file) ? file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1) : file);
+
+/** `rule set #1, rule #2`, `fallback: users.json`, `miss`, … from answered_by (or, lacking it, stage and matched). */
+function answeredLabel(answeredBy: unknown, stage: string, matched: unknown): string {
+  if (typeof answeredBy === 'string') return answeredBy;
+  const kind = str(field(answeredBy, 'kind', 'stage')) ?? stage;
+  const rsi = num(field(answeredBy, 'rule_set_index', 'ruleSetIndex')) ?? num(field(matched, 'rule_set_index'));
+  const ri = num(field(answeredBy, 'rule_index', 'ruleIndex')) ?? num(field(matched, 'rule_index'));
+  const file = str(field(answeredBy, 'file', 'path'));
+  switch (kind) {
+    case 'rule_set':
+      return rsi !== undefined && ri !== undefined ? `rule set #${rsi + 1}, rule #${ri + 1}` : 'rule set';
+    case 'fallback':
+      return file !== undefined ? `fallback: ${tail(file)}` : 'fallback';
+    case 'dyn_route':
+      return file !== undefined ? `fallback: ${tail(file)}` : 'fallback';
+    case 'miss':
+      return 'miss';
+    case 'middleware': {
+      const i = num(field(answeredBy, 'index'));
+      return `middleware${i === undefined ? '' : ` #${i + 1}`}${file === undefined ? '' : ` (${tail(file)})`}`;
+    }
+    case 'prefix_miss':
+      return `prefix miss${rsi === undefined ? '' : `: rule set #${rsi + 1}`}`;
+    case 'options':
+      return 'OPTIONS';
+    case 'bad_request':
+      return 'bad JSON body';
+    case 'refused':
+      return 'refused (body too large)';
+    case 'proxied':
+      return 'proxied';
+    default:
+      return kind;
+  }
+}
+
+function rowFromEntry(e: unknown): Row | undefined {
+  const id = num(field(e, 'id'));
+  if (id === undefined) return undefined;
+  const req = field(e, 'request');
+  const stage = str(field(e, 'stage')) ?? '';
+  return {
+    id,
+    method: str(field(req, 'method')) ?? str(field(e, 'method')) ?? '',
+    path: str(field(req, 'path')) ?? str(field(e, 'path')) ?? '',
+    status: num(field(field(e, 'response'), 'status')) ?? num(field(e, 'status')) ?? 0,
+    stage,
+    latency: num(field(e, 'latency_ms')),
+    generation: num(field(e, 'generation')),
+    answered: answeredLabel(field(e, 'answered_by'), stage, field(e, 'matched')),
+  };
+}
+
+// --- the table ---------------------------------------------------------------------------------------------
+
+const rows = new Map<number, { row: Row; tr: HTMLTableRowElement }>();
+let paused = false;
+let held: Row[] = [];
+let selected: number | undefined;
+
+const statusClass = (s: number): string => (s >= 500 ? 's5' : s >= 400 ? 's4' : s >= 300 ? 's3' : s >= 200 ? 's2' : 's1');
+
+function matchesFilter(r: Row): boolean {
+  const q = (($('filter') as HTMLInputElement).value ?? '').trim().toLowerCase();
+  if (q === '') return true;
+  const hay = `${r.method} ${r.path} ${r.status} ${r.answered} ${r.stage} gen${r.generation ?? ''}`.toLowerCase();
+  return q.split(/\s+/).every((t) => hay.includes(t));
+}
+
+function renderRow(r: Row): HTMLTableRowElement {
+  const tr = el('tr', r.answered === 'miss' || r.stage === 'miss' ? 'miss' : '');
+  tr.dataset['id'] = String(r.id);
+  tr.tabIndex = 0;
+  tr.append(
+    el('td', 'n muted', String(r.id)),
+    el('td', `method m-${/^[A-Z]+$/.test(r.method) ? r.method : 'X'}`, r.method),
+    titled(el('td', 'path', r.path)),
+    el('td', `n status ${statusClass(r.status)}`, r.status === 0 ? '–' : String(r.status)),
+    titled(el('td', 'answered', r.answered)),
+    el('td', 'n muted', r.latency === undefined ? '' : `${r.latency < 10 ? r.latency.toFixed(1) : Math.round(r.latency)} ms`),
+    el('td', 'n muted', r.generation === undefined ? '' : String(r.generation)),
+  );
+  tr.hidden = !matchesFilter(r);
+  if (r.id === selected) tr.classList.add('selected');
+  return tr;
+}
+
+function addRows(list: readonly Row[]): void {
+  const body = $('rows');
+  for (const r of list) {
+    if (rows.has(r.id)) continue;
+    const tr = renderRow(r);
+    rows.set(r.id, { row: r, tr });
+    // newest first: ids only grow, so a new row goes on top
+    body.insertBefore(tr, body.firstChild);
+  }
+  while (rows.size > MAX_ROWS) {
+    const oldest = Math.min(...rows.keys());
+    rows.get(oldest)?.tr.remove();
+    rows.delete(oldest);
+  }
+  updateCount();
+}
+
+function updateCount(): void {
+  const shown = [...rows.values()].filter((x) => !x.tr.hidden).length;
+  const noun = rows.size === 1 ? 'request' : 'requests';
+  $('count').textContent = rows.size === 0 ? '' : shown === rows.size ? `${rows.size} ${noun}` : `${shown} of ${rows.size} ${noun}`;
+  $('empty').hidden = rows.size > 0;
+  const pause = $('pause');
+  pause.textContent = paused ? (held.length > 0 ? `Resume (${held.length} new)` : 'Resume') : 'Pause';
+}
+
+function receive(r: Row): void {
+  if (paused) {
+    held.push(r);
+    updateCount();
+  } else addRows([r]);
+}
+
+function clearTable(): void {
+  rows.clear();
+  held = [];
+  clear($('rows'));
+  closeDetail();
+  updateCount();
+}
+
+// --- the why, as `mock get --why` prints it ----------------------------------------------------------------
+
+interface WhyLine {
+  text: string;
+  mark?: 'ok' | 'fail' | 'match' | 'nomatch' | 'head';
+}
+
+/** Rule-set prefixes by index, from `/__mock/api/workspace` when it lists them (`rule_sets: [{prefix}]`). */
+const prefixes = new Map<number, string>();
+
+/** The lines of `mock get --why` after `-- Why --`, from the `why` object of `mock get --format json`. */
+function whyLines(why: unknown): WhyLine[] {
+  const lines: WhyLine[] = [{ text: '-- Why --', mark: 'head' }, { text: str(field(why, 'note')) ?? '' }];
+  const sets = field(why, 'rule_sets');
+  for (const rs of Array.isArray(sets) ? sets : []) {
+    const idx = num(field(rs, 'rule_set_index')) ?? 0;
+    lines.push({ text: '' }, { text: `Rule set #${idx + 1} (${str(field(rs, 'rule_set_file')) ?? '?'}):`, mark: 'head' });
+    const rules = field(rs, 'rules');
+    if (!Array.isArray(rules) || rules.length === 0) {
+      // the wire has no prefix today: shown when an encoder adds it (rule_sets[].prefix), else left out
+      const prefix = str(field(rs, 'prefix')) ?? prefixes.get(idx);
+      lines.push({ text: `  (prefix ${prefix === undefined ? '' : `${prefix} `}does not claim this path; its rules were not consulted)` });
+      continue;
+    }
+    for (const rule of rules) {
+      const matched = field(rule, 'matched') === true;
+      lines.push({ text: `  Rule #${(num(field(rule, 'rule_index')) ?? 0) + 1}: ${matched ? 'MATCH' : 'NO MATCH'}`, mark: matched ? 'match' : 'nomatch' });
+      const conds = field(rule, 'conditions');
+      for (const c of Array.isArray(conds) ? conds : []) {
+        const ok = field(c, 'matched') === true;
+        const actual = field(c, 'actual');
+        lines.push({
+          text: `    ${ok ? OK : FAIL}  ${str(field(c, 'name')) ?? ''} ${str(field(c, 'expectation')) ?? ''} (actual: ${typeof actual === 'string' ? actual : '(absent)'})`,
+          mark: ok ? 'ok' : 'fail',
+        });
+      }
+    }
+  }
+  return lines;
+}
+
+// --- headers and bodies ------------------------------------------------------------------------------------
+
+function headerPairs(h: unknown): [string, string][] {
+  if (Array.isArray(h)) {
+    return h.flatMap((x): [string, string][] => {
+      if (Array.isArray(x)) return [[String(x[0] ?? ''), String(x[1] ?? '')]];
+      const n = str(field(x, 'name'));
+      return n === undefined ? [] : [[n, String(field(x, 'value') ?? '')]];
+    });
+  }
+  if (isObj(h)) return Object.entries(h).flatMap(([k, v]): [string, string][] => (Array.isArray(v) ? v.map((x): [string, string] => [k, String(x)]) : [[k, String(v)]]));
+  return [];
+}
+
+function headersTable(h: unknown): HTMLElement {
+  const pairs = headerPairs(h);
+  if (pairs.length === 0) return el('p', 'muted', '(no headers)');
+  const t = el('table', 'kv');
+  for (const [k, v] of pairs) {
+    const tr = el('tr');
+    tr.append(el('th', '', k), el('td', v === '[redacted]' ? 'redacted' : '', v));
+    t.append(tr);
+  }
+  return t;
+}
+
+/** A body as text, and a note (`json, 42 bytes`); the value's own strings keep `[redacted]` as it is. */
+function bodyText(b: unknown): { text: string; note: string } {
+  const kind = str(field(b, 'kind', 'type')) ?? (b === undefined || b === null ? 'none' : '');
+  const bytes = num(field(b, 'byte_length', 'byteLength'));
+  const size = bytes === undefined ? '' : `, ${bytes} bytes`;
+  switch (kind) {
+    case 'none':
+      return { text: '', note: 'no body' };
+    case 'json':
+      return { text: JSON.stringify(field(b, 'value') ?? null, null, 2), note: `json${size}` };
+    case 'text':
+      return { text: str(field(b, 'text')) ?? '', note: `text${size}${field(b, 'truncated') === true ? ', truncated' : ''}` };
+    case 'bytes':
+      return { text: '', note: `${str(field(b, 'content_type', 'contentType')) ?? 'binary'}${size} (not shown)` };
+    default:
+      return { text: typeof b === 'string' ? b : JSON.stringify(b, null, 2), note: kind };
+  }
+}
+
+function bodyBlock(b: unknown): HTMLElement[] {
+  const { text, note } = bodyText(b);
+  const out: HTMLElement[] = [el('p', 'muted small', note)];
+  if (text !== '') {
+    const pre = el('pre', 'code');
+    // each line its own text node, so [redacted] values can be marked without parsing anything as HTML
+    for (const part of text.split(/(\[redacted\])/)) pre.append(part === '[redacted]' ? el('span', 'redacted', part) : document.createTextNode(part));
+    out.push(pre);
+  }
+  return out;
+}
+
+// --- the detail pane ---------------------------------------------------------------------------------------
+
+function closeDetail(): void {
+  selected = undefined;
+  const d = $('detail');
+  d.hidden = true;
+  clear(d);
+  document.querySelector('tr.selected')?.classList.remove('selected');
+  document.body.classList.remove('with-detail');
+}
+
+async function openDetail(id: number): Promise<void> {
+  selected = id;
+  document.querySelector('tr.selected')?.classList.remove('selected');
+  rows.get(id)?.tr.classList.add('selected');
+  const d = $('detail');
+  d.hidden = false;
+  document.body.classList.add('with-detail');
+  clear(d);
+  d.append(el('p', 'muted', 'Loading…'));
+  const a = await call('GET', `${API}/requests/${id}`);
+  if (selected !== id) return;
+  clear(d);
+  if (!a.ok) {
+    d.append(detailHead(`#${id}`), el('p', 'error', a.status === 404 ? `Request #${id} is no longer in the journal.` : a.message));
+    return;
+  }
+  const entry = field(a.result, 'entry') ?? a.result;
+  const row = rowFromEntry(entry);
+  const req = field(entry, 'request');
+  const res = field(entry, 'response');
+  d.append(detailHead(row === undefined ? `#${id}` : `${row.method} ${str(field(req, 'target')) ?? row.path}`));
+  if (row !== undefined) {
+    const facts = el('p', 'facts');
+    facts.append(
+      el('span', `status ${statusClass(row.status)}`, String(row.status)),
+      el('span', '', row.answered),
+      el('span', 'muted', row.latency === undefined ? '' : `${row.latency.toFixed(1)} ms`),
+      el('span', 'muted', row.generation === undefined ? '' : `generation ${row.generation}`),
+      el('span', 'muted', str(field(entry, 'received_at')) ?? ''),
+    );
+    d.append(facts);
+  }
+  const why = field(entry, 'why');
+  const whySec = section('Why');
+  if (why === undefined || why === null) whySec.append(el('p', 'muted', str(field(entry, 'answered_by')) === 'refused' ? 'Refused before dispatch: no why.' : 'No why recorded.'));
+  else {
+    const pre = el('pre', 'why');
+    for (const l of whyLines(why)) pre.append(el('div', l.mark ?? '', l.text === '' ? '\u00a0' : l.text));
+    whySec.append(pre);
+  }
+  const reqSec = section('Request');
+  reqSec.append(headersTable(field(req, 'headers')), ...bodyBlock(field(req, 'body')));
+  const resSec = section('Response');
+  resSec.append(headersTable(field(res, 'headers')), ...bodyBlock(field(res, 'body')));
+  const make = el('button', 'primary', 'Make rule…');
+  make.type = 'button';
+  make.addEventListener('click', () => {
+    make.remove();
+    d.append(ruleForm(entry));
+  });
+  d.append(whySec, reqSec, resSec, make);
+}
+
+function detailHead(title: string): HTMLElement {
+  const h = el('div', 'pane-head');
+  const x = el('button', 'small', '×');
+  x.type = 'button';
+  x.title = 'Close (Esc)';
+  x.addEventListener('click', closeDetail);
+  h.append(el('h2', 'title', title), x);
+  return h;
+}
+
+function section(title: string): HTMLElement {
+  const s = el('section', 'part');
+  s.append(el('h3', '', title));
+  return s;
+}
+
+// --- make rule (POST /__mock/api/rules) --------------------------------------------------------------------
+
+function input(label: string, name: string, value: string, attrs: Record<string, string> = {}): HTMLLabelElement {
+  const l = el('label', '', label);
+  const i = el('input');
+  i.name = name;
+  i.value = value;
+  for (const [k, v] of Object.entries(attrs)) i.setAttribute(k, v);
+  l.append(i);
+  return l;
+}
+
+function ruleForm(entry: unknown): HTMLElement {
+  const req = field(entry, 'request');
+  const res = field(entry, 'response');
+  const method = (str(field(req, 'method')) ?? 'GET').toUpperCase();
+  const body = field(res, 'body');
+  const bodyKind = str(field(body, 'kind', 'type'));
+  const form = el('form', 'rule-form');
+  form.append(el('h3', '', 'Make rule'));
+  form.append(
+    input('Rule set', 'rule_set', str(field(field(entry, 'matched'), 'rule_set_file')) ?? '', { placeholder: './mock-rule-set.toml' }),
+    input('Path', 'path', str(field(req, 'path')) ?? '/'),
+  );
+  const m = el('label', '', 'Method');
+  const sel = el('select');
+  sel.name = 'method';
+  for (const x of ['', 'GET', 'POST', 'PUT', 'DELETE']) {
+    const o = el('option', '', x === '' ? '(any)' : x);
+    o.value = x;
+    o.selected = x === method;
+    sel.append(o);
+  }
+  m.append(sel);
+  const kindLabel = el('label', '', 'Body');
+  const kind = el('select');
+  kind.name = 'kind';
+  for (const x of ['json', 'text', 'none']) {
+    const o = el('option', '', x);
+    o.value = x;
+    o.selected = x === (bodyKind === 'json' ? 'json' : bodyKind === 'text' ? 'text' : 'none');
+    kind.append(o);
+  }
+  kindLabel.append(kind);
+  form.append(m, input('Status', 'status', String(num(field(res, 'status')) ?? 200), { inputmode: 'numeric' }), kindLabel, input('Delay (ms)', 'delay', '', { inputmode: 'numeric' }));
+  const ta = el('textarea');
+  ta.name = 'body';
+  ta.rows = 6;
+  ta.spellcheck = false;
+  ta.value = bodyKind === 'json' || bodyKind === 'text' ? bodyText(body).text : '';
+  form.append(ta);
+  const out = el('div', 'result');
+  const actions = el('div', 'actions');
+  const preview = el('button', '', 'Preview');
+  preview.type = 'button';
+  const save = el('button', 'primary', 'Add rule');
+  save.type = 'submit';
+  actions.append(preview, save);
+  form.append(actions, out);
+  const send = async (dryRun: boolean): Promise<void> => {
+    const f = new FormData(form);
+    const get = (k: string): string => String(f.get(k) ?? '').trim();
+    const payload: Record<string, unknown> = { path: get('path') };
+    if (get('rule_set') !== '') payload['rule_set'] = get('rule_set');
+    if (get('method') !== '') payload['method'] = get('method');
+    if (get('status') !== '') payload['status'] = /^\d+$/.test(get('status')) ? Number(get('status')) : get('status');
+    if (get('delay') !== '') payload['delay'] = /^\d+$/.test(get('delay')) ? Number(get('delay')) : get('delay');
+    const k = get('kind');
+    if (k === 'json' || k === 'text') payload[k] = String(f.get('body') ?? '');
+    if (dryRun) payload['dry_run'] = true;
+    clear(out);
+    out.append(el('p', 'muted', dryRun ? 'Checking…' : 'Saving…'));
+    const a = await call('POST', `${API}/rules`, payload);
+    clear(out);
+    if (!a.ok) {
+      out.append(el('p', 'error', a.message));
+      for (const dg of a.diagnostics) out.append(el('p', 'error small', diagnosticText(dg)));
+      return;
+    }
+    const changes = field(a.result, 'changes');
+    out.append(el('p', 'ok', dryRun ? `Would change ${str(field(a.result, 'rule_set')) ?? ''}:` : `Saved to ${(field(a.result, 'changed_files') as string[] | undefined)?.join(', ') ?? ''}.`));
+    for (const c of Array.isArray(changes) ? changes : []) out.append(el('p', 'small', `• ${str(field(c, 'summary')) ?? ''}`));
+  };
+  preview.addEventListener('click', () => void send(true));
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    void send(false);
+  });
+  return form;
+}
+
+function diagnosticText(d: unknown): string {
+  const file = str(field(d, 'file'));
+  const line = num(field(d, 'line'));
+  const col = num(field(d, 'column'));
+  const where = file === undefined ? '' : `${file}${line === undefined ? '' : `:${line}${col === undefined ? '' : `:${col}`}`}: `;
+  return `${where}${str(field(d, 'message')) ?? ''}`;
+}
+
+// --- reload banner -----------------------------------------------------------------------------------------
+
+function showReload(r: unknown): void {
+  const banner = $('banner');
+  if (field(r, 'ok') !== false) {
+    banner.hidden = true;
+    return;
+  }
+  const gen = num(field(r, 'generation'));
+  $('banner-title').textContent = `Reload failed${gen === undefined ? '' : ` \u2014 generation ${gen} keeps serving`}. Fix the file and save:`;
+  const list = $('banner-list');
+  clear(list);
+  const diags = field(r, 'diagnostics');
+  for (const dg of Array.isArray(diags) ? diags : []) list.append(el('li', '', diagnosticText(dg)));
+  banner.hidden = false;
+}
+
+// --- file tree ---------------------------------------------------------------------------------------------
+
+let treeDir = '';
+
+async function loadTree(dir: string): Promise<void> {
+  treeDir = dir;
+  const tree = $('tree');
+  const a = await call('GET', `${API}/files?dir=${encodeURIComponent(dir)}`);
+  if (dir !== treeDir) return;
+  clear(tree);
+  const crumbs = $('crumbs');
+  clear(crumbs);
+  const parts = dir === '' ? [] : dir.split('/');
+  const crumb = (label: string, to: string): void => {
+    const b = el('button', 'link', label);
+    b.type = 'button';
+    b.addEventListener('click', () => void loadTree(to));
+    crumbs.append(b);
+  };
+  crumb('root', '');
+  parts.forEach((p, i) => {
+    crumbs.append(el('span', 'muted', '/'));
+    crumb(p, parts.slice(0, i + 1).join('/'));
+  });
+  if (!a.ok) {
+    tree.append(el('li', 'muted', a.status === 404 && dir === '' ? 'No file listing here.' : a.message));
+    return;
+  }
+  const base = str(field(a.result, 'mock_url'));
+  const entries = field(a.result, 'entries');
+  for (const e of Array.isArray(entries) ? entries : []) {
+    const name = str(field(e, 'name')) ?? '';
+    const kind = str(field(e, 'kind')) ?? 'file';
+    const li = el('li', `k-${kind}`);
+    if (kind === 'dir') {
+      const b = el('button', 'link', `${name}/`);
+      b.type = 'button';
+      b.addEventListener('click', () => void loadTree(dir === '' ? name : `${dir}/${name}`));
+      li.append(b);
+    } else {
+      const url = str(field(e, 'url')) ?? '';
+      if (base !== undefined && /^https?:\/\//.test(base) && url.startsWith('/')) {
+        const link = el('a', '', name);
+        link.href = base + url;
+        link.target = '_blank';
+        link.rel = 'noopener noreferrer';
+        li.append(link);
+      } else li.append(el('span', '', name));
+      const size = num(field(e, 'size'));
+      if (size !== undefined && kind === 'file') li.append(el('span', 'size muted', size < 1024 ? `${size} B` : `${(size / 1024).toFixed(1)} KB`));
+    }
+    tree.append(li);
+  }
+  if (field(a.result, 'truncated') === true) tree.append(el('li', 'muted', '… more entries not shown'));
+  if (!Array.isArray(entries) || entries.length === 0) tree.append(el('li', 'muted', '(empty)'));
+}
+
+// --- the stream --------------------------------------------------------------------------------------------
+
+function setConn(state: 'live' | 'connecting' | 'down', text: string): void {
+  const c = $('conn');
+  c.dataset['state'] = state;
+  c.textContent = text;
+}
+
+async function start(): Promise<void> {
+  const first = await call('GET', `${API}/requests?limit=${MAX_ROWS}`);
+  let since: number | undefined;
+  if (first.ok) {
+    const list = field(first.result, 'entries');
+    addRows((Array.isArray(list) ? list : []).map(rowFromEntry).filter((r): r is Row => r !== undefined));
+    since = num(field(first.result, 'last_id'));
+  }
+  updateCount();
+  const ws = await call('GET', `${API}/workspace`);
+  if (ws.ok) {
+    showReload(field(ws.result, 'last_reload'));
+    const sets = field(ws.result, 'rule_sets');
+    (Array.isArray(sets) ? sets : []).forEach((rs, i) => {
+      const p = str(field(rs, 'prefix'));
+      if (p !== undefined) prefixes.set(num(field(rs, 'index')) ?? i, p);
+    });
+  }
+  const es = new EventSource(`${API}/events${since === undefined ? '' : `?since=${since}`}`);
+  es.addEventListener('open', () => setConn('live', 'live'));
+  es.addEventListener('error', () => setConn(es.readyState === EventSource.CLOSED ? 'down' : 'connecting', es.readyState === EventSource.CLOSED ? 'disconnected' : 'reconnecting…'));
+  es.addEventListener('request', (ev) => {
+    const r = rowFromEntry(parse(ev));
+    if (r !== undefined) receive(r);
+  });
+  es.addEventListener('reload', (ev) => {
+    const data = parse(ev);
+    showReload(data);
+    if (field(data, 'ok') === true) void loadTree(treeDir);
+  });
+  es.addEventListener('reset', () => {
+    clearTable();
+    void call('GET', `${API}/requests?limit=${MAX_ROWS}`).then((a) => {
+      const list = a.ok ? field(a.result, 'entries') : undefined;
+      addRows((Array.isArray(list) ? list : []).map(rowFromEntry).filter((r): r is Row => r !== undefined));
+    });
+  });
+}
+
+function parse(ev: Event): unknown {
+  try {
+    return JSON.parse(String((ev as MessageEvent).data));
+  } catch {
+    return undefined;
+  }
+}
+
+function wire(): void {
+  $('rows').addEventListener('click', (ev) => {
+    const tr = (ev.target as Element).closest('tr');
+    const id = Number(tr?.dataset['id']);
+    if (Number.isSafeInteger(id)) void openDetail(id);
+  });
+  $('rows').addEventListener('keydown', (ev) => {
+    const tr = (ev.target as Element).closest('tr');
+    if (tr === null) return;
+    if (ev.key === 'Enter') void openDetail(Number(tr.dataset['id']));
+    const next = ev.key === 'ArrowDown' ? tr.nextElementSibling : ev.key === 'ArrowUp' ? tr.previousElementSibling : null;
+    if (next instanceof HTMLElement) {
+      ev.preventDefault();
+      next.focus();
+      void openDetail(Number(next.dataset['id']));
+    }
+  });
+  $('filter').addEventListener('input', () => {
+    for (const { row, tr } of rows.values()) tr.hidden = !matchesFilter(row);
+    updateCount();
+  });
+  $('pause').addEventListener('click', () => {
+    paused = !paused;
+    $('pause').setAttribute('aria-pressed', String(paused));
+    if (!paused) {
+      addRows(held);
+      held = [];
+    }
+    updateCount();
+  });
+  $('clear').addEventListener('click', () => {
+    void call('DELETE', `${API}/requests`).then(() => clearTable());
+  });
+  $('tree-refresh').addEventListener('click', () => void loadTree(treeDir));
+  document.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape') closeDetail();
+    if (ev.key === '/' && document.activeElement?.tagName !== 'INPUT' && document.activeElement?.tagName !== 'TEXTAREA') {
+      ev.preventDefault();
+      $('filter').focus();
+    }
+  });
+}
+
+wire();
+void start();
+void loadTree('');
