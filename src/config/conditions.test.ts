@@ -78,7 +78,7 @@ test('url_path: a bare string is equal; regex and wild_card compile once, with n
 });
 
 test('method: one of GET POST PUT DELETE, exactly', () => {
-  for (const m of ['GET', 'POST', 'PUT', 'DELETE']) assert.deepEqual(one(`method = "${m}"`), { on: 'method', value: m });
+  for (const m of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD']) assert.deepEqual(one(`method = "${m}"`), { on: 'method', value: m });
   const cases: [string, RegExp, string | undefined][] = [
     ['method = "get"', /unknown value `get`; expected one of `GET`, `POST`, `PUT`, `DELETE`/, 'GET'],
     ['method = "PATCH"', /unknown value `PATCH`/, undefined],
