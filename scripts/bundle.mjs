@@ -12,6 +12,7 @@ import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,8 +38,14 @@ const bundled = join(out, 'mock.cjs');
 // and it is kept ASCII: V8 holds a script's source for lazy compilation, and one character above U+00FF (a `…` in a
 // comment) makes the whole 700 KB source a two-byte string (1.4 MB resident in every process). Escaping is exact in
 // strings, regular expressions, comments and identifiers; esbuild already escapes most strings itself.
+// A dependency's `import("fs")` of a Node built-in stays a dynamic import in esbuild's CommonJS output, and main.cjs
+// runs the bundle as a vm.Script, where dynamic import() is not available: such imports become require()s.
+const builtins = new Set(builtinModules);
 const ascii = readFileSync(bundled, 'utf8')
   .replace(/^#![^\n]*\n/, '')
+  .replace(/\bimport\("((?:node:)?[a-z_/]+)"\)/g, (m, name) =>
+    builtins.has(name.replace(/^node:/, '')) ? `Promise.resolve(require("${name}")).then((m) => ({ default: m, ...m }))` : m,
+  )
   .replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 writeFileSync(bundled, ascii);
 copyFileSync(join(root, 'scripts', 'bin-loader.cjs'), join(out, 'main.cjs'));
