@@ -1,0 +1,70 @@
+// A documented response → the bodies it can answer with: the media type chosen, and each body variant (the
+// `example`, else every named `examples` entry, else one value from the schema: its own examples or a value
+// generated from it by openapi-sampler, which is deterministic). JSON media types give JSON values (written
+// to files); other media types give text only when the example is a string. Anything else is a reason.
+import { sample } from 'openapi-sampler';
+import { entriesOf, isObj, objAt, type Obj } from './document.js';
+import { REASONS } from './messages.js';
+
+export interface BodyVariant {
+  /** the `examples` key; undefined for `example` or a schema-made value */
+  readonly name?: string;
+  readonly value: unknown;
+}
+
+export type ResponseBody =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'json'; readonly mediaType: string; readonly variants: readonly BodyVariant[] }
+  | { readonly kind: 'text'; readonly mediaType: string; readonly variants: readonly (BodyVariant & { readonly value: string })[] };
+
+export interface BodyOutcome {
+  /** undefined: the response cannot be answered (see skipped) */
+  readonly body?: ResponseBody;
+  /** parts left out, each with its reason */
+  readonly skipped: readonly string[];
+}
+
+export function isJsonMediaType(t: string): boolean {
+  const base = t.split(';')[0]!.trim().toLowerCase();
+  return base === 'application/json' || base.endsWith('+json') || base === '*/*';
+}
+
+export function responseBody(response: Obj, doc: Obj): BodyOutcome {
+  const content = entriesOf(objAt(response, 'content')).filter(([, m]) => isObj(m)) as (readonly [string, Obj])[];
+  if (content.length === 0) return { body: { kind: 'none' }, skipped: [] };
+  const skipped: string[] = [];
+  const json = content.find(([t]) => isJsonMediaType(t));
+  const chosen = json ?? content[0]!;
+  for (const [t] of content) if (t !== chosen[0]) skipped.push(REASONS.otherMediaType(t, chosen[0]));
+  const [type, media] = chosen;
+  const mediaType = type === '*/*' ? 'application/json' : type;
+  const found = variantsOf(media, doc, skipped);
+  if (found === undefined) return { skipped };
+  if (json !== undefined) return { body: { kind: 'json', mediaType, variants: found }, skipped };
+  const texts = found.filter((v): v is BodyVariant & { value: string } => typeof v.value === 'string');
+  for (const v of found) if (typeof v.value !== 'string') skipped.push(REASONS.nonStringExample(type, v.name));
+  if (texts.length === 0) return { skipped: [...skipped, REASONS.noTextBody(type)] };
+  return { body: { kind: 'text', mediaType, variants: texts }, skipped };
+}
+
+function variantsOf(media: Obj, doc: Obj, skipped: string[]): readonly BodyVariant[] | undefined {
+  if (media['example'] !== undefined) return [{ value: media['example'] }];
+  const named: BodyVariant[] = [];
+  for (const [name, ex] of entriesOf(objAt(media, 'examples'))) {
+    if (!isObj(ex)) continue;
+    if (ex['value'] !== undefined) named.push({ name, value: ex['value'] });
+    else if (typeof ex['externalValue'] === 'string') skipped.push(REASONS.externalExample(name, ex['externalValue']));
+  }
+  if (named.length > 0) return named;
+  const schema = objAt(media, 'schema');
+  if (schema === undefined) {
+    skipped.push(REASONS.noSchema());
+    return [{ value: {} }];
+  }
+  try {
+    return [{ value: sample(schema as Parameters<typeof sample>[0], { skipWriteOnly: true, quiet: true }, doc) }];
+  } catch (e) {
+    skipped.push(REASONS.sampleFailed(e instanceof Error ? e.message : String(e)));
+    return undefined;
+  }
+}
