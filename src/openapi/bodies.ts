@@ -10,6 +10,8 @@ export interface BodyVariant {
   /** the `examples` key; undefined for `example` or a schema-made value */
   readonly name?: string;
   readonly value: unknown;
+  /** made from the schema by the sampler, not written in the document */
+  readonly generated?: true;
 }
 
 export type ResponseBody =
@@ -41,8 +43,11 @@ export function responseBody(response: Obj, doc: Obj): BodyOutcome {
   const found = variantsOf(media, doc, skipped);
   if (found === undefined) return { skipped };
   if (json !== undefined) return { body: { kind: 'json', mediaType, variants: found }, skipped };
-  const texts = found.filter((v): v is BodyVariant & { value: string } => typeof v.value === 'string');
-  for (const v of found) if (typeof v.value !== 'string') skipped.push(REASONS.nonStringExample(type, v.name));
+  // a generated string stands in for text only: for binary media types it would be a wrong body
+  const usable = (v: BodyVariant): v is BodyVariant & { value: string } =>
+    typeof v.value === 'string' && (v.generated !== true || type.toLowerCase().startsWith('text/'));
+  const texts = found.filter(usable);
+  for (const v of found) if (!usable(v) && v.generated !== true) skipped.push(REASONS.nonStringExample(type, v.name));
   if (texts.length === 0) return { skipped: [...skipped, REASONS.noTextBody(type)] };
   return { body: { kind: 'text', mediaType, variants: texts }, skipped };
 }
@@ -61,8 +66,10 @@ function variantsOf(media: Obj, doc: Obj, skipped: string[]): readonly BodyVaria
     skipped.push(REASONS.noSchema());
     return [{ value: {} }];
   }
+  if (schema['example'] !== undefined) return [{ value: schema['example'] }];
+  if (Array.isArray(schema['examples']) && schema['examples'].length > 0) return [{ value: schema['examples'][0] }];
   try {
-    return [{ value: sample(schema as Parameters<typeof sample>[0], { skipWriteOnly: true, quiet: true }, doc) }];
+    return [{ generated: true, value: sample(schema as Parameters<typeof sample>[0], { skipWriteOnly: true, quiet: true }, doc) }];
   } catch (e) {
     skipped.push(REASONS.sampleFailed(e instanceof Error ? e.message : String(e)));
     return undefined;

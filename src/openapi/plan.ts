@@ -55,7 +55,7 @@ export interface ImportPlan {
   readonly openapi: string;
   readonly basePath?: string;
   readonly ruleSet: PlannedFile;
-  /** the response files, in rule order */
+  /** the response files, operation by operation (the default answer's first) */
   readonly files: readonly PlannedFile[];
   readonly operations: readonly OperationReport[];
 }

@@ -155,8 +155,10 @@ function explain(raw: unknown, l: Located, cwd: string, abs: string): string {
     const hash = parent.indexOf('#');
     const file = hash < 0 ? parent : parent.slice(0, hash);
     const pointer = hash < 0 ? '' : parent.slice(hash + 1);
-    const where = file === abs || file === '' ? at(l, pointer) : `${displayOf(cwd, file)}#${pointer}`;
-    return LOAD_MESSAGES.refMissing(where, e.targetRef ?? '?', message);
+    const inMain = file === abs || file === '';
+    const where = inMain ? at(l, pointer) : `${displayOf(cwd, file)}#${pointer}`;
+    const written = inMain ? refs.find((r) => r.pointer === `${pointer}/$ref`)?.ref : undefined;
+    return LOAD_MESSAGES.refMissing(where, written ?? e.targetRef ?? '?', message);
   }
   if (e.name === 'ResolverError' && e.source !== undefined) {
     const target = e.source;
