@@ -139,7 +139,10 @@ function checkPlan(plan: ImportPlan, configText: string, configAbs: string, cwd:
   return { kind: 'internal', message: MESSAGES.internal(plan.ruleSet.path), diagnostics: settled.error.filter((d) => d.severity === 'error') };
 }
 
-/** Response files first (each created exclusively), then the rule set and the config, atomically. */
+/** at most this many response files are written at once */
+const WRITE_BATCH = 64;
+
+/** Response files first (each created exclusively, many at a time), then the rule set and the config, atomically. */
 async function writeAll(plan: ImportPlan, cwd: string, config: Awaited<ReturnType<typeof readSnapshot>>, configAfter: string): Promise<Failure | undefined> {
   const created: string[] = [];
   const undo = async (): Promise<void> => {
@@ -147,23 +150,18 @@ async function writeAll(plan: ImportPlan, cwd: string, config: Awaited<ReturnTyp
   };
   const dirs = [...new Set(plan.files.map((f) => dirname(resolve(cwd, f.path))))];
   try {
-    for (const d of dirs) await mkdir(d, { recursive: true });
+    for (let i = 0; i < dirs.length; i += WRITE_BATCH) await Promise.all(dirs.slice(i, i + WRITE_BATCH).map((d) => mkdir(d, { recursive: true })));
   } catch (e) {
     return { kind: 'io', message: MESSAGES.write('responses/', systemReason(e)) };
   }
-  for (const f of plan.files) {
-    const abs = resolve(cwd, f.path);
-    const temp = join(dirname(abs), `.${basename(abs)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-    try {
-      await writeFile(temp, f.text, { flag: 'wx' });
-      await link(temp, abs);
-      created.push(abs);
-    } catch (e) {
+  for (let i = 0; i < plan.files.length; i += WRITE_BATCH) {
+    const results = await Promise.all(plan.files.slice(i, i + WRITE_BATCH).map((f) => createFile(resolve(cwd, f.path), f.text)));
+    for (const [j, r] of results.entries()) if (r === undefined) created.push(resolve(cwd, plan.files[i + j]!.path));
+    const bad = results.findIndex((r) => r !== undefined);
+    if (bad >= 0) {
       await undo();
-      const exists = typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'EEXIST';
-      return exists ? { kind: 'conflict', message: MESSAGES.exists(f.path) } : { kind: 'io', message: MESSAGES.write(f.path, systemReason(e)) };
-    } finally {
-      await unlink(temp).catch(() => undefined);
+      const shown = plan.files[i + bad]!.path;
+      return results[bad] === 'EEXIST' ? { kind: 'conflict', message: MESSAGES.exists(shown) } : { kind: 'io', message: MESSAGES.write(shown, results[bad]!) };
     }
   }
   const ruleSetAbs = resolve(cwd, plan.ruleSet.path);
@@ -173,4 +171,19 @@ async function writeAll(plan: ImportPlan, cwd: string, config: Awaited<ReturnTyp
   ]);
   if (failure !== undefined) await undo();
   return failure;
+}
+
+/** A new file, whole or not at all (temp file, then a hard link: never over an existing one). undefined: done;
+ * 'EEXIST': the name is taken; else the reason it failed. */
+async function createFile(abs: string, text: string): Promise<string | undefined> {
+  const temp = join(dirname(abs), `.${basename(abs)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await writeFile(temp, text, { flag: 'wx' });
+    await link(temp, abs);
+    return undefined;
+  } catch (e) {
+    return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'EEXIST' ? 'EEXIST' : systemReason(e);
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
 }

@@ -101,25 +101,29 @@ export async function loadOpenApi(cwd: string, given: string): Promise<Result<Lo
   } catch (e) {
     return err({ kind: 'config_unreadable', message: LOAD_MESSAGES.unreadable(given, systemReason(e)) });
   }
-  const lines = new LineCounter();
-  const parsed = parseDocument(text.replace(/^\uFEFF/, ''), { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const l: Located = { text: parsed, lines, shown: given };
-  if (parsed.errors.length > 0) {
-    const e = parsed.errors[0]!;
-    const { line, col } = lines.linePos(e.pos[0]);
-    return err({ kind: 'config_invalid', message: LOAD_MESSAGES.notParsed(`${given}:${line}:${col}`, e.message.split('\n')[0]!) });
-  }
-  let data: unknown;
-  try {
-    data = parsed.toJS({ maxAliasCount: 10_000 });
-  } catch (e) {
-    return err({ kind: 'config_invalid', message: LOAD_MESSAGES.notParsed(given, e instanceof Error ? e.message : String(e)) });
+  const source = text.replace(/^\uFEFF/, '');
+  // JSON parses much faster as JSON; the YAML parse (for line numbers) is then made only if a problem needs one
+  let data: unknown = parseJsonQuietly(source);
+  let located: Located | undefined;
+  const locate = (): Located => (located ??= locatedOf(source, given));
+  if (data === undefined) {
+    const l = locate();
+    if (l.text.errors.length > 0) {
+      const e = l.text.errors[0]!;
+      const { line, col } = l.lines.linePos(e.pos[0]);
+      return err({ kind: 'config_invalid', message: LOAD_MESSAGES.notParsed(`${given}:${line}:${col}`, e.message.split('\n')[0]!) });
+    }
+    try {
+      data = l.text.toJS({ maxAliasCount: 10_000 });
+    } catch (e) {
+      return err({ kind: 'config_invalid', message: LOAD_MESSAGES.notParsed(given, e instanceof Error ? e.message : String(e)) });
+    }
   }
   if (!isObj(data)) return err({ kind: 'config_invalid', message: LOAD_MESSAGES.notObject(given) });
-  if (data['swagger'] !== undefined) return err({ kind: 'config_invalid', message: LOAD_MESSAGES.swagger2(at(l, '/swagger'), String(data['swagger'])) });
+  if (data['swagger'] !== undefined) return err({ kind: 'config_invalid', message: LOAD_MESSAGES.swagger2(at(locate(), '/swagger'), String(data['swagger'])) });
   if (data['openapi'] === undefined) return err({ kind: 'config_invalid', message: LOAD_MESSAGES.notOpenApi(given) });
   const version = String(data['openapi']);
-  if (!/^3\.[01]\.\d+/.test(version)) return err({ kind: 'config_invalid', message: LOAD_MESSAGES.badVersion(at(l, '/openapi'), version) });
+  if (!/^3\.[01]\.\d+/.test(version)) return err({ kind: 'config_invalid', message: LOAD_MESSAGES.badVersion(at(locate(), '/openapi'), version) });
 
   try {
     const api: unknown = await SwaggerParser.validate(abs, data as never, {
@@ -128,8 +132,22 @@ export async function loadOpenApi(cwd: string, given: string): Promise<Result<Lo
     });
     return ok({ doc: api as Obj, abs });
   } catch (e) {
-    return err({ kind: 'config_invalid', message: explain(e, l, cwd, abs) });
+    return err({ kind: 'config_invalid', message: explain(e, locate(), cwd, abs) });
   }
+}
+
+function parseJsonQuietly(text: string): unknown {
+  if (!/^\s*\{/.test(text)) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function locatedOf(text: string, shown: string): Located {
+  const lines = new LineCounter();
+  return { text: parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true }), lines, shown };
 }
 
 interface ParserErrorShape {
