@@ -94,7 +94,7 @@ function statusOf(key: string): number | undefined {
 function sortResponses(op: Obj, notes: string[]): { readonly main: Documented & { readonly status: number }; readonly others: readonly (Documented & { readonly status: number })[] } | undefined {
   const all: Documented[] = [];
   for (const [key, response] of entriesOf(objAt(op, 'responses'))) {
-    if (!isObj(response)) continue;
+    if (!isObj(response) || key.startsWith('x-')) continue;
     const status = statusOf(key);
     all.push(status === undefined ? { key, response } : { key, status, response });
   }
