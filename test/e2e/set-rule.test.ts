@@ -180,6 +180,24 @@ describe('set rule: append and edit each field', () => {
   });
 });
 
+describe('set rule: PATCH and HEAD', () => {
+  it('--method patch / head write the method; get -m answers from those rules only', async () => {
+    const dir = tempDir();
+    for (const [m, text] of [['patch', 'patched'], ['head', 'headed']] as const) {
+      const r = await set(['--path', '/p', '--method', m, '--text', text], dir);
+      assert.equal(r.code, 0, r.stderr);
+    }
+    assert.match(read(dir, 'mock-rule-set.toml'), /when\.request\.method = "PATCH"\n[\s\S]*when\.request\.method = "HEAD"\n/);
+    const patch = await getJson(dir, '/p', ['-m', 'PATCH']);
+    assert.equal((patch['response'] as { body: string }).body, 'patched');
+    const head = await getJson(dir, '/p', ['-m', 'HEAD']);
+    assert.equal((head['response'] as { status: number }).status, 200);
+    assert.equal((head['matched'] as { rule_index: number }).rule_index, 1);
+    const get = await getJson(dir, '/p');
+    assert.equal((get['response'] as { status: number }).status, 404);
+  });
+});
+
 describe('set rule: comments and formatting are kept byte for byte', () => {
   const RULE_SET = `# Demo rules - hand written
 strategy = { weighted_random = { seed = 7 } }
