@@ -261,12 +261,17 @@ describe('mock --init --from: broken documents exit 2 with the location, and not
     });
   }
 
-  it('a missing file, and --from without --init', async () => {
+  it('a missing file (text and JSON envelope), and --from without --init', async () => {
     const root = makeTempDir('mock-openapi-');
     try {
       const r = await runMock(['--init', '--from', 'nope.yaml', '--yes'], { cwd: root });
       assert.equal(r.code, 2);
       assert.match(r.stderr, /^mock --init: cannot read `nope\.yaml`: /);
+      const j = await runMock(['--init', '--from', 'nope.yaml', '--format', 'json'], { cwd: root });
+      assert.equal(j.code, 2);
+      const envelope = JSON.parse(j.stdout) as { error: { kind: string; message: string } };
+      assert.equal(envelope.error.kind, 'config_unreadable');
+      assert.match(envelope.error.message, /^cannot read `nope\.yaml`: /);
       const u = await runMock(['--from', 'x.yaml'], { cwd: root });
       assert.equal(u.code, 2);
       assert.match(u.stderr, /^mock: --from goes with --init --from <file>\nUsage: /);
