@@ -75,3 +75,42 @@ function variantsOf(media: Obj, doc: Obj, skipped: string[]): readonly BodyVaria
     return undefined;
   }
 }
+
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * The response's documented headers with a value: the header's `example`, its first `examples` entry, its
+ * schema's example, or one made from the schema. `content-type` is the media type's business (OpenAPI ignores
+ * it here); a value that is not a string, number or boolean, or not valid in a header, is left out with the reason.
+ */
+export function responseHeaders(response: Obj, doc: Obj): { readonly headers: readonly (readonly [string, string])[]; readonly skipped: readonly string[] } {
+  const headers: [string, string][] = [];
+  const skipped: string[] = [];
+  for (const [name, h] of entriesOf(objAt(response, 'headers'))) {
+    if (!isObj(h) || name.toLowerCase() === 'content-type') continue;
+    const value = headerValue(h, doc);
+    const text = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+    if (!HEADER_NAME.test(name) || text === undefined || !HEADER_VALUE.test(text)) {
+      skipped.push(REASONS.headerLeftOut(name));
+      continue;
+    }
+    headers.push([name.toLowerCase(), text]);
+  }
+  return { headers, skipped };
+}
+
+function headerValue(h: Obj, doc: Obj): unknown {
+  if (h['example'] !== undefined) return h['example'];
+  const named = entriesOf(objAt(h, 'examples')).map(([, e]) => (isObj(e) ? e['value'] : undefined)).find((v) => v !== undefined);
+  if (named !== undefined) return named;
+  const schema = objAt(h, 'schema');
+  if (schema === undefined) return undefined;
+  if (schema['example'] !== undefined) return schema['example'];
+  if (Array.isArray(schema['examples']) && schema['examples'].length > 0) return schema['examples'][0];
+  try {
+    return sample(schema as Parameters<typeof sample>[0], { quiet: true }, doc);
+  } catch {
+    return undefined;
+  }
+}

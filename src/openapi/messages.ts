@@ -10,6 +10,7 @@ export const REASONS = {
   externalExample: (name: string, url: string) => `example ${q(name)} left out: its value is external (${url}) and is not fetched`,
   noSchema: () => 'no schema and no example: answered with {}',
   sampleFailed: (why: string) => `no example, and none could be made from the schema: ${why}`,
+  headerLeftOut: (name: string) => `response header ${q(name)} left out: no example or schema gives it a single text value`,
   optionsMethod: () => 'OPTIONS is answered by the server itself (CORS preflight); a rule for it could never match',
   unsupportedMethod: (m: string) => `${m} is not a method a rule can match`,
   queryInPath: () => 'the path holds a query string; a response that depends on query parameters cannot be expressed',

@@ -191,6 +191,36 @@ test('planImport: names already taken get -2, -3, …; mock.toml is never a rule
   assert.equal(planImport(DOC, opts({ basePath: '' })).basePath, undefined);
 });
 
+test('planImport: documented response headers with a value are answered; others are noted', () => {
+  const plan = planImport(
+    {
+      openapi: '3.0.3',
+      info: { title: 'H', version: '1' },
+      paths: {
+        '/h': {
+          post: {
+            responses: {
+              '201': {
+                description: 'made',
+                headers: {
+                  Location: { example: '/h/1' },
+                  'X-Count': { schema: { type: 'integer' } },
+                  'Content-Type': { example: 'text/html' },
+                  'X-Obj': { schema: { type: 'object' } },
+                  'X-Named': { examples: { a: { value: true } } },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    opts(),
+  );
+  assert.match(plan.ruleSet.text, /respond\.status = 201\nrespond\.headers = \{ location = "\/h\/1", x-count = "0", x-named = "true" \}\n/);
+  assert.deepEqual(plan.operations[0]!.notes, ['response `201`: response header `X-Obj` left out: no example or schema gives it a single text value']);
+});
+
 test('planImport: the Prefer regexes select exactly their token', () => {
   const plan = planImport(
     {

@@ -8,7 +8,7 @@
 // documented one). Operations are ordered literal paths first, then templated ones by OpenAPI's precedence.
 // Left out: reading, resolving and validating the document, and writing (the CLI does those).
 import { isMethod, type Method } from '../model/operators.js';
-import { responseBody, type ResponseBody } from './bodies.js';
+import { responseBody, responseHeaders, type ResponseBody } from './bodies.js';
 import { entriesOf, isObj, objAt, operationLabel, operationsOf, operationSummary, strAt, type Obj, type Operation } from './document.js';
 import { REASONS } from './messages.js';
 import { basePathOf, escapeRegex, operationFolder, orderOperations, safeName, titleSlug, urlPathCondition } from './paths.js';
@@ -189,9 +189,9 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
     notes.push(...mainBody.skipped.map((s) => `response \`${sorted.main.key}\`: ${s}`));
     const folder = folders.take(operationFolder(o), '');
     const opFiles: PlannedFile[] = [];
-    const answersOf = (status: number, body: ResponseBody): readonly Answer[] => {
-      if (body.kind === 'none') return [{ status, body: { kind: 'none' }, headers: [] }];
-      const headers: [string, string][] = [];
+    const answersOf = (status: number, body: ResponseBody, documented: readonly (readonly [string, string])[]): readonly Answer[] => {
+      if (body.kind === 'none') return [{ status, body: { kind: 'none' }, headers: documented }];
+      const headers: (readonly [string, string])[] = [...documented];
       if (body.kind === 'text' || body.mediaType.split(';')[0]!.trim().toLowerCase() !== APPLICATION_JSON) headers.push(['content-type', body.mediaType]);
       return body.variants.map((v) => {
         const extra = v.name === undefined ? {} : { example: v.name };
@@ -218,13 +218,18 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
       headers: [...a.headers, ...(extra.headers ?? [])],
     });
 
-    const mainAnswers = answersOf(sorted.main.status, mainBody.body);
+    const headersOf = (key: string, response: Obj): readonly (readonly [string, string])[] => {
+      const h = responseHeaders(response, doc);
+      notes.push(...h.skipped.map((s) => `response \`${key}\`: ${s}`));
+      return h.headers;
+    };
+    const mainAnswers = answersOf(sorted.main.status, mainBody.body, headersOf(sorted.main.key, sorted.main.response));
     const otherAnswers: { readonly key: string; readonly answers: readonly Answer[] }[] = [];
     for (const d of sorted.others) {
       const b = responseBody(d.response, doc);
       notes.push(...b.skipped.map((s) => `response \`${d.key}\`: ${s}`));
       if (b.body === undefined) continue;
-      otherAnswers.push({ key: d.key, answers: answersOf(d.status, b.body) });
+      otherAnswers.push({ key: d.key, answers: answersOf(d.status, b.body, headersOf(d.key, d.response)) });
     }
 
     const opRules: RuleSpec[] = [];

@@ -191,6 +191,14 @@ describe('mock --init --from: the pet store specifics', () => {
     assert.equal((await send(server.port, { path: '/v1/pets/42/extra' })).status, 404);
   });
 
+  it('documented response headers are answered with their examples', async () => {
+    const res = await send(server.port, { method: 'POST', path: '/v1/pets', headers: { authorization: 'Bearer t' } });
+    assert.equal(res.status, 201);
+    assert.equal(header(res, 'location'), '/v1/pets/7');
+    assert.equal(header(res, 'x-rate-limit'), '100');
+    assert.equal(header(res, 'x-trace'), undefined);
+  });
+
   it('HEAD answers like GET without a body; PATCH matches its own rule', async () => {
     const head = await send(server.port, { method: 'HEAD', path: '/v1/pets/42' });
     assert.equal(head.status, 200);
