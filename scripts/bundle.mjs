@@ -7,6 +7,7 @@
 //   main.cjs        the entry `bin.mock` names (scripts/bin-loader.cjs): runs mock.cjs through that cache
 //   ui/             the inspector's page (src/inspector/ui: index.html, app.css, and app.js compiled from app.ts by
 //                   its own tsconfig), also copied beside the compiled router in dist/src/inspector/ui/
+//   openapi.cjs     `mock --init --from` and its dependencies, required by mock.cjs only when that command runs
 // Why: Node's ES module loader opens, reads and compiles every module file separately, and compiling is most of
 // a command's start-up; with one file and its code cache, `mock get` starts ~25 % sooner and the server answers
 // its first request sooner. The end-to-end tests spawn dist/bin/main.cjs, so they test what users run.
@@ -14,6 +15,7 @@ import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,10 +23,11 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'dist', 'bin');
 rmSync(out, { recursive: true, force: true });
-await build({
+// `mock --init --from` (an OpenAPI parser, a JSON-schema validator, a YAML parser: over 1 MB) is bundled apart, in
+// openapi.cjs beside mock.cjs, and required only when it runs: every other command starts without reading it.
+const OPENAPI_ENTRY = /[\\/]cli[\\/]commands[\\/]init-openapi\.js$/;
+const common = {
   absWorkingDir: root,
-  entryPoints: ['dist/src/main.js'],
-  outfile: 'dist/bin/mock.cjs',
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -33,16 +36,40 @@ await build({
   define: { 'import.meta.url': '__mockFileUrl' },
   banner: { js: "const __mockFileUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
+};
+await build({
+  ...common,
+  entryPoints: ['dist/src/main.js'],
+  outfile: 'dist/bin/mock.cjs',
+  plugins: [
+    {
+      name: 'openapi-apart',
+      setup(b) {
+        b.onResolve({ filter: /init-openapi\.js$/ }, (args) =>
+          OPENAPI_ENTRY.test(join(args.resolveDir, args.path)) ? { path: './openapi.cjs', external: true } : undefined,
+        );
+      },
+    },
+  ],
 });
+await build({ ...common, entryPoints: ['dist/src/cli/commands/init-openapi.js'], outfile: 'dist/bin/openapi.cjs' });
 // mock.cjs is not run directly (main.cjs runs it): its first line must be code, not main.ts's #! line
 const bundled = join(out, 'mock.cjs');
 // and it is kept ASCII: V8 holds a script's source for lazy compilation, and one character above U+00FF (a `…` in a
 // comment) makes the whole 700 KB source a two-byte string (1.4 MB resident in every process). Escaping is exact in
 // strings, regular expressions, comments and identifiers; esbuild already escapes most strings itself.
-const ascii = readFileSync(bundled, 'utf8')
-  .replace(/^#![^\n]*\n/, '')
-  .replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-writeFileSync(bundled, ascii);
+// A dynamic import() of a Node built-in (in a dependency) or of openapi.cjs stays an import() in esbuild's CommonJS
+// output, and main.cjs runs the bundle as a vm.Script, where import() is not available: they become require()s.
+const builtins = new Set(builtinModules);
+for (const file of [bundled, join(out, 'openapi.cjs')]) {
+  const ascii = readFileSync(file, 'utf8')
+    .replace(/^#![^\n]*\n/, '')
+    .replace(/\bimport\("((?:node:)?[a-z_/]+|\.\/openapi\.cjs)"\)/g, (m, name) =>
+      builtins.has(name.replace(/^node:/, '')) || name === './openapi.cjs' ? `Promise.resolve(require("${name}")).then((m) => ({ default: m, ...m }))` : m,
+    )
+    .replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  writeFileSync(file, ascii);
+}
 copyFileSync(join(root, 'scripts', 'bin-loader.cjs'), join(out, 'main.cjs'));
 chmodSync(join(out, 'main.cjs'), 0o755);
 

@@ -17,8 +17,10 @@
 //   check(res, ctx) - null when the answer is right, else a short reason
 //   parseBody       - the bare server must collect and JSON.parse the body
 
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const FLAVOURS = {
   mock: { config: 'mock.toml', ruleSet: 'mock-rule-set.toml', middleware: 'mock-middleware.rhai' },
@@ -307,7 +309,50 @@ export const SCENARIOS = [
     canonical: () => json('{"rule":1999}'),
     check(res) { return expect200Json(res, (v) => v.rule === 1999, 'rule 1999'); },
   },
+  {
+    // the workspace `mock --init --from` makes of a 1,000-operation document (issue 23); the request hits one
+    // of the last templated operations (two parameters, an anchored regex over the whole path)
+    id: 'l_openapi1000', letter: 'l', title: 'OpenAPI import, 1,000 operations, templated op', target: 0.7, expectStatus: 200,
+    setup(dir, names, flavour) {
+      write(dir, 'openapi.json', openApiDocument(1000));
+      if (flavour === 'mock') {
+        const r = spawnSync(process.execPath, [MOCK_ENTRY, '--init', '--from', 'openapi.json', '--yes'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+        if (r.status !== 0) throw new Error(`mock --init --from failed (${r.status}): ${r.stderr}`);
+        return;
+      }
+      // apimock-rs has no import: the same rules by hand (no status with file_path, regexes without ^)
+      write(dir, names.config, rootConfig({ ruleSets: [names.ruleSet], fallback: '.' }));
+      const out = ['prefix.url_path = "/api"\n'];
+      for (let i = 0; i < 500; i++) out.push(`[[rules]]\nwhen.request.method = "GET"\nwhen.request.url_path = "/r${i}"\nrespond.json = '[]'\n`);
+      for (const two of [false, true]) {
+        for (let i = two ? 1 : 0; i < 500; i += 2) {
+          const re = `api/r${i}/[^/]+${two ? '/s/[^/]+' : ''}$`;
+          out.push(`[[rules]]\nwhen.request.method = "GET"\nwhen.request.url_path = { value = "${re}", op = "regex" }\nrespond.json = '{"id":0,"name":"string"}'\n`);
+        }
+      }
+      write(dir, names.ruleSet, out.join('\n'));
+    },
+    request: { method: 'GET', path: '/api/r499/7/s/8' },
+    canonical: () => json('{\n  "id": 0,\n  "name": "string"\n}\n'),
+    check(res) { return expect200Json(res, (v) => v.id === 0 && v.name === 'string', 'operation get499'); },
+  },
 ];
+
+/** the program the OpenAPI workload imports with (the bench builds it first) */
+const MOCK_ENTRY = fileURLToPath(new URL('../../dist/bin/main.cjs', import.meta.url));
+
+/** An OpenAPI 3.1 document with `n` GET operations: half literal paths, half templated (one or two parameters). */
+function openApiDocument(n) {
+  const item = { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' } } };
+  const paths = {};
+  for (let i = 0; i < n / 2; i++) {
+    paths[`/r${i}`] = { get: { operationId: `list${i}`, responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: item, maxItems: 0 } } } } } } };
+    paths[`/r${i}/{id}${i % 2 === 0 ? '' : '/s/{sub}'}`] = {
+      get: { operationId: `get${i}`, responses: { 200: { description: 'ok', content: { 'application/json': { schema: item } } }, 404: { description: 'none' } } },
+    };
+  }
+  return JSON.stringify({ openapi: '3.1.0', info: { title: 'Bench', version: '1' }, servers: [{ url: '/api' }], paths });
+}
 
 // ---- CLI cold-start workspace (validate, get) ----------------------------
 

@@ -1,6 +1,7 @@
 // Help texts and one-line usages (reference §9.1, adapted). `set` prints its own (cli/commands/set-rule.ts).
 
-export const ROOT_USAGE = 'mock [serve] [-p <port>] [-d <dir>] [-c <config>] [--no-watch] [--init [--yes] [--middleware]]';
+export const ROOT_USAGE =
+  'mock [serve] [-p <port>] [-d <dir>] [-c <config>] [--no-watch] [--init [--yes] [--middleware | --from <openapi file> [--dry-run] [--format text|json]]]';
 
 export const ROOT_HELP = `${ROOT_USAGE}
 
@@ -19,6 +20,12 @@ respect, never required.
   --init               Scaffold a starting config in the current directory
   --yes                With --init, skip prompts and accept defaults
   --middleware         With --init, also scaffold a middleware file
+  --from <file>        With --init, make the workspace from an OpenAPI 3.0/3.1
+                       document (YAML or JSON): one rule per operation and
+                       response, bodies as JSON files under responses/; in a
+                       folder with mock.toml, adds a rule set to it instead
+  --dry-run            With --init --from, show what would be written; write nothing
+  --format text|json   With --init --from: text (default) or the JSON envelope
   -h, --help           Print this help and exit
   --version            Print the version and exit
 

@@ -26,7 +26,8 @@ function tomlString(s: string): string {
   return JSON.stringify(s);
 }
 
-export function rootConfigText(a: InitAnswers): string {
+/** `ruleSets`: the rule-set files listed (default: the quickstart one); commented out when a.ruleSet is off. */
+export function rootConfigText(a: InitAnswers, ruleSets: readonly string[] = [RULE_SET_FILE]): string {
   const tls = a.tls
     ? `[listener.tls]\ncert = "./cert.pem"\nkey = "./key.pem"\n# port = 3002\n`
     : `# [listener.tls]\n# cert = "./cert.pem"\n# key = "./key.pem"\n# # port = 3002\n`;
@@ -41,7 +42,7 @@ ${tls}
 verbose = { header = true, body = true }
 
 [service]
-${a.ruleSet ? '' : '# '}rule_sets = ["${RULE_SET_FILE}"]
+${a.ruleSet ? '' : '# '}rule_sets = [${ruleSets.map(tomlString).join(', ')}]
 ${a.middleware ? `middlewares = ["${MIDDLEWARE_FILE}"]` : '# middlewares = []'}
 fallback_respond_dir = ${tomlString(a.fallbackDir)}
 `;

@@ -77,11 +77,11 @@ test('url_path: a bare string is equal; regex and wild_card compile once, with n
   }
 });
 
-test('method: one of GET POST PUT DELETE, exactly', () => {
-  for (const m of ['GET', 'POST', 'PUT', 'DELETE']) assert.deepEqual(one(`method = "${m}"`), { on: 'method', value: m });
+test('method: one of GET POST PUT DELETE PATCH HEAD, exactly', () => {
+  for (const m of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD']) assert.deepEqual(one(`method = "${m}"`), { on: 'method', value: m });
   const cases: [string, RegExp, string | undefined][] = [
-    ['method = "get"', /unknown value `get`; expected one of `GET`, `POST`, `PUT`, `DELETE`/, 'GET'],
-    ['method = "PATCH"', /unknown value `PATCH`/, undefined],
+    ['method = "get"', /unknown value `get`; expected one of `GET`, `POST`, `PUT`, `DELETE`, `PATCH`, `HEAD`/, 'GET'],
+    ['method = "TRACE"', /unknown value `TRACE`/, undefined],
     ['method = ["GET"]', /must be a string, found an array/, undefined],
     ['method = { value = "GET" }', /must be a string, found a table/, undefined],
   ];

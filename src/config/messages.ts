@@ -55,7 +55,6 @@ export const MESSAGES = {
   respondNoBody: (rule: number) => `rule #${rule}: \`respond\` needs one of \`file_path\`, \`text\`, \`json\` or \`status\``,
   respondExclusive: (rule: number, keys: readonly string[]) =>
     `rule #${rule}: ${list(keys)} are mutually exclusive; exactly one of \`file_path\`, \`text\`, \`json\` may be set`,
-  respondStatusWithFile: (rule: number) => `rule #${rule}: \`status\` cannot be used with \`file_path\`; only with \`text\` or \`json\``,
   respondJsonInvalid: (rule: number, reason: string) => `rule #${rule}: \`respond.json\` is not valid JSON: ${reason}`,
   respondJsonOutOfRange: (rule: number, literal: string) =>
     `rule #${rule}: \`respond.json\` holds the integer ${literal}, which is out of range (beyond 64 bits)`,

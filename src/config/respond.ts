@@ -1,6 +1,6 @@
 // A rule's `respond` table → Respond (SPEC 2.2; reference §3).
-//   exactly one of file_path / text / json, or status alone (empty body); status with file_path is refused;
-//   status 100..999; headers string → string (names lower-cased, HTTP-valid); delay a non-negative integer.
+//   exactly one of file_path / text / json, or status alone (empty body); status goes with any of them
+//   (apimock-rs refuses it with file_path; mock allows it, reference §12.22); status 100..999; headers string → string (names lower-cased, HTTP-valid); delay a non-negative integer.
 // file_path resolves against the respond directory (the root config's folder, joined with
 // prefix.respond_dir) and must stay inside it; its existence is checked later through a RespondFileRef.
 import type { Respond, RespondBody } from '../model/answer.js';
@@ -53,10 +53,6 @@ export function decodeRespond(node: TomlNode, path: KeyPath, rc: RespondContext)
   } else if (present.length === 0 && !node.entries.has('status') && !hasUnknownKey(node, RESPOND_KEYS)) {
     // (with an unknown key, that key is most likely the intended body and is reported already)
     report(ctx, 'missing_key', MESSAGES.respondNoBody(rule), node.offset, path);
-    failed = true;
-  }
-  if (node.entries.has('status') && node.entries.has('file_path')) {
-    report(ctx, 'invalid_value', MESSAGES.respondStatusWithFile(rule), node.entries.get('status')!.keyOffset, [...path, 'status']);
     failed = true;
   }
 

@@ -111,7 +111,6 @@ test('respond refusals', () => {
     ['text = "a"\njson = "{}"', /rule #1: `text`, `json` are mutually exclusive/],
     ['text = "a"\njson = "{}"\nfile_path = "d.json"', /`file_path`, `text`, `json` are mutually exclusive/],
     ['headers = { a = "b" }', /rule #1: `respond` needs one of `file_path`, `text`, `json` or `status`/],
-    ['file_path = "d.json"\nstatus = 200', /`status` cannot be used with `file_path`/],
     ['status = 99', /must be an integer from 100 to 999, found 99/],
     ['status = 1000', /found 1000/],
     ['status = -1', /found -1/],

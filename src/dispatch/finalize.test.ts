@@ -23,7 +23,7 @@ test('default header set, CORS star, content-type and content-length', () => {
     'content-type',
     'content-length',
   ]);
-  assert.equal(get(a.headers, 'access-control-allow-methods'), 'GET, POST, PUT, DELETE, OPTIONS');
+  assert.equal(get(a.headers, 'access-control-allow-methods'), 'GET, POST, PUT, DELETE, PATCH, OPTIONS');
   assert.equal(get(a.headers, 'content-length'), '5');
   assert.equal(get(a.headers, 'access-control-allow-origin'), '*');
   assert.equal(get(a.headers, 'vary'), '*');

@@ -17,7 +17,7 @@ export interface Draft {
 
 export const DEFAULT_HEADERS: HeaderList = [
   ['access-control-allow-headers', '*'],
-  ['access-control-allow-methods', 'GET, POST, PUT, DELETE, OPTIONS'],
+  ['access-control-allow-methods', 'GET, POST, PUT, DELETE, PATCH, OPTIONS'],
   ['access-control-max-age', '86400'],
   ['cache-control', 'no-store'],
   ['connection', 'keep-alive'],

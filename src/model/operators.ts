@@ -58,7 +58,7 @@ export function isBodyOp(s: string): s is BodyOp {
 }
 
 /** Methods a rule's `when.request.method` may name. */
-export const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
+export const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'] as const;
 export type Method = (typeof METHODS)[number];
 export function isMethod(s: string): s is Method {
   return (METHODS as readonly string[]).includes(s);

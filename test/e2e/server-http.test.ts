@@ -51,7 +51,7 @@ function ours(r: { headers: readonly (readonly [string, string])[] }): [string, 
 
 const DEFAULTS: [string, string][] = [
   ['access-control-allow-headers', '*'],
-  ['access-control-allow-methods', 'GET, POST, PUT, DELETE, OPTIONS'],
+  ['access-control-allow-methods', 'GET, POST, PUT, DELETE, PATCH, OPTIONS'],
   ['access-control-max-age', '86400'],
   ['cache-control', 'no-store'],
   ['x-content-type-options', 'nosniff'],

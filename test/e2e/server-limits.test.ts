@@ -7,7 +7,7 @@ import { header, makeWorkspace, parseResponses, rawExchange, send, startTestServ
 
 const DEFAULTS: [string, string][] = [
   ['access-control-allow-headers', '*'],
-  ['access-control-allow-methods', 'GET, POST, PUT, DELETE, OPTIONS'],
+  ['access-control-allow-methods', 'GET, POST, PUT, DELETE, PATCH, OPTIONS'],
   ['access-control-max-age', '86400'],
   ['cache-control', 'no-store'],
   ['x-content-type-options', 'nosniff'],

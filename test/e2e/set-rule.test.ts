@@ -137,17 +137,15 @@ describe('set rule: append and edit each field', () => {
     });
   }
 
-  it('--file (relative to the current directory) replaces the body; status must go first, so it is refused while a status is set', async () => {
-    const refused = await set(['--rule', '0', '--file', 'data.json'], dir);
-    assert.equal(refused.code, 2);
-    assert.match(refused.stderr, /refused: the edit would leave `\.\/mock-rule-set\.toml` unable to load; nothing was written/);
-    assert.match(refused.stderr, /status/);
-    // a rule without a status takes --file
-    const r = await set(['--path', '/f', '--file', 'data.json'], dir);
+  it('--file (relative to the current directory) goes with --status: the file is answered with that status', async () => {
+    const r = await set(['--path', '/f', '--status', '202', '--file', 'data.json'], dir);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(read(dir, 'mock-rule-set.toml'), /respond\.file_path = "data\.json"\n$/);
+    assert.match(read(dir, 'mock-rule-set.toml'), /respond\.status = 202\nrespond\.file_path = "data\.json"\n$/);
     const res = await getJson(dir, '/f');
+    assert.equal((res['response'] as { status: number }).status, 202);
     assert.equal((res['response'] as { body: string }).body, '{"from":"file"}\n');
+    const v = await runMock(['validate'], { cwd: dir });
+    assert.equal(v.code, 0, v.stderr + v.stdout);
   });
 
   it('running from a sub-folder: --file is taken relative to the current directory', async () => {
@@ -167,6 +165,24 @@ describe('set rule: append and edit each field', () => {
     assert.equal(envelope(r).result?.['requires_reload'], false);
     assert.equal(read(dir, 'mock-rule-set.toml'), beforeText);
     assert.equal(statSync(join(dir, 'mock-rule-set.toml')).mtimeMs, mtime);
+  });
+});
+
+describe('set rule: PATCH and HEAD', () => {
+  it('--method patch / head write the method; get -m answers from those rules only', async () => {
+    const dir = tempDir();
+    for (const [m, text] of [['patch', 'patched'], ['head', 'headed']] as const) {
+      const r = await set(['--path', '/p', '--method', m, '--text', text], dir);
+      assert.equal(r.code, 0, r.stderr);
+    }
+    assert.match(read(dir, 'mock-rule-set.toml'), /when\.request\.method = "PATCH"\n[\s\S]*when\.request\.method = "HEAD"\n/);
+    const patch = await getJson(dir, '/p', ['-m', 'PATCH']);
+    assert.equal((patch['response'] as { body: string }).body, 'patched');
+    const head = await getJson(dir, '/p', ['-m', 'HEAD']);
+    assert.equal((head['response'] as { status: number }).status, 200);
+    assert.equal((head['matched'] as { rule_index: number }).rule_index, 1);
+    const get = await getJson(dir, '/p');
+    assert.equal((get['response'] as { status: number }).status, 404);
   });
 });
 
@@ -314,7 +330,7 @@ describe('set rule: bad invocations exit 2 and write nothing', () => {
     { name: 'status abc', argv: ['set', 'rule', '--path', '/a', '--status', 'abc'], stderr: /got 'abc'/ },
     { name: 'negative delay', argv: ['set', 'rule', '--rule', '0', '--delay', '-1'], stderr: /--delay must be a whole number of milliseconds/ },
     { name: 'negative rule', argv: ['set', 'rule', '--rule', '-1', '--status', '200'], stderr: /--rule must be a 0-based rule index/ },
-    { name: 'method HEAD', argv: ['set', 'rule', '--path', '/a', '--text', 'x', '--method', 'head'], stderr: /unsupported HTTP method `head` \u2014 supported: GET, POST, PUT, DELETE/ },
+    { name: 'method TRACE', argv: ['set', 'rule', '--path', '/a', '--text', 'x', '--method', 'trace'], stderr: /unsupported HTTP method `trace` \u2014 supported: GET, POST, PUT, DELETE, PATCH, HEAD/ },
     { name: 'malformed header', argv: ['set', 'rule', '--path', '/a', '--text', 'x', '-H', 'novalue'], stderr: /--header \/ -H expects "Name: value", got 'novalue'/ },
     { name: 'a flag given twice', argv: ['set', 'rule', '--path', '/a', '--path', '/b', '--text', 'x'], stderr: /--path was given more than once/ },
     { name: 'a stray word', argv: ['set', 'rule', 'extra', '--path', '/a', '--text', 'x'], stderr: /unexpected argument 'extra'/ },

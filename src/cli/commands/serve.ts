@@ -7,7 +7,7 @@ import type { LoadOptions } from '../../config/load.js';
 import { prepareWorkspace } from '../../dispatch/dispatch.js';
 import { MockError } from '../../model/errors.js';
 import { asStartUpWork, holdYoungGeneration } from '../../node/start-up-work.js';
-import { type FlagSpec, flagValue, hasFlag, parsePort, parseArgs } from '../args.js';
+import { type FlagSpec, flagValue, hasFlag, parseFormat, parsePort, parseArgs } from '../args.js';
 import { exitCodeFor } from '../envelope.js';
 import { ROOT_USAGE } from '../help.js';
 import type { Io } from '../io.js';
@@ -27,7 +27,13 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
   { long: 'yes', takesValue: false },
   { long: 'middleware', takesValue: false },
   { long: 'no-watch', takesValue: false },
+  { long: 'from', takesValue: true, path: true },
+  { long: 'dry-run', takesValue: false },
+  { long: 'format', takesValue: true },
 ];
+
+/** flags that only go with `--init --from <file>` */
+const FROM_ONLY = ['dry-run', 'format'] as const;
 
 /** under load, the request log is written at most once per this many milliseconds… */
 const LOG_BATCH_MS = 10;
@@ -40,6 +46,18 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   const args = parsed.value;
   if (args.positionals.length > 0) return reportUsage(io, `${PREFIX}: unexpected argument '${args.positionals[0]}'`, ROOT_USAGE);
 
+  const from = flagValue(args, 'from');
+  const stray = from === undefined ? FROM_ONLY.find((f) => hasFlag(args, f)) : hasFlag(args, 'middleware') ? 'middleware' : undefined;
+  if ((from !== undefined && !hasFlag(args, 'init')) || stray !== undefined) {
+    const flag = from !== undefined && !hasFlag(args, 'init') ? 'from' : stray!;
+    return reportUsage(io, `${PREFIX}: --${flag} ${flag === 'middleware' ? 'does not go with --from' : 'goes with --init --from <file>'}`, ROOT_USAGE);
+  }
+  if (from !== undefined) {
+    const format = parseFormat(args, PREFIX);
+    if (!format.ok) return reportUsage(io, format.error, ROOT_USAGE);
+    const { runOpenApiInit } = await import('./init-openapi.js');
+    return runOpenApiInit({ from, yes: hasFlag(args, 'yes'), dryRun: hasFlag(args, 'dry-run'), format: format.value }, io);
+  }
   if (hasFlag(args, 'init')) {
     const { runInit } = await import('./init.js');
     return runInit({ yes: hasFlag(args, 'yes'), middleware: hasFlag(args, 'middleware') }, io);

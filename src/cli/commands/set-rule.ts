@@ -49,9 +49,9 @@ process-local id - so matched.rule_set_file and matched.rule_index from
   --rule-set <path>     The rule-set file to add to or edit within, relative to the current directory (default: ./mock-rule-set.toml, created if absent)
   --rule <n>            Edit the existing rule at this 0-based index, instead of adding a new one
   --path <url_path>     The rule's url_path condition (an exact match)
-  --method <METHOD>     The rule's method condition: GET, POST, PUT or DELETE (any case)
+  --method <METHOD>     The rule's method condition: GET, POST, PUT, DELETE, PATCH or HEAD (any case)
   --header, -H "Name: value"  Add a header condition (op equal); repeatable. With --rule, layers onto the existing rule's conditions rather than replacing them
-  --status <code>       The response status code (100-999)
+  --status <code>       The response status code (100-999), with any body (--json, --text or --file) or alone
   --json <value>        The response body, as JSON (validated). Writes respond.json, served as application/json
   --text <value>        The response body, as plain text
   --file <path>         The response body, served from a file (a path relative to the current directory)

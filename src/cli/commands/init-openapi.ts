@@ -1,0 +1,189 @@
+// `mock --init --from <file>`: an OpenAPI 3.0/3.1 document → a workspace that answers every operation.
+// The document is read and validated (openapi-load.ts), mapped purely (openapi/plan.ts), and the result is
+// checked with the loader's own decoders before anything is written. In a folder without mock.toml it writes
+// the whole workspace; with one, it adds the rule set and lists it in service.rule_sets through `set rule`'s
+// planner (comments and formatting kept). No file is ever overwritten: the plan picks free names (-2, -3, …),
+// response files are created exclusively (temp file, then a hard link), and the rule set and config go in
+// atomically through set rule's commit, config last, so the config never lists what is not there. A failure
+// removes the response files this run created.
+import { existsSync } from 'node:fs';
+import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join, resolve } from 'node:path';
+import { planConfig } from '../../config/edit/config-edit.js';
+import { decodeRootConfig } from '../../config/root-config.js';
+import { checkRuleSetFiles, decodeRuleSetDraft, settleRuleSet } from '../../config/rule-set.js';
+import { ROOT_CONFIG_FILE } from '../../model/config.js';
+import { DEFAULT_STRATEGY } from '../../model/strategy.js';
+import { planImport, type ImportPlan } from '../../openapi/plan.js';
+import { basePathOf, titleSlug } from '../../openapi/paths.js';
+import { err, ok, type Result } from '../../shared/result.js';
+import type { OutputFormat } from '../args.js';
+import { successEnvelope } from '../envelope.js';
+import { INIT_DEFAULTS, rootConfigText, type InitAnswers } from '../init-files.js';
+import type { Io } from '../io.js';
+import { importResult, importText, type ImportView } from '../render/init-openapi.js';
+import { reportFailure, type Failure } from '../report.js';
+import { systemReason } from '../request.js';
+import { loadOpenApi } from './openapi-load.js';
+import { askOpenApi, type OpenApiAnswers } from './init-openapi-prompts.js';
+import { commitFiles, readSnapshot } from './set-rule-commit.js';
+
+const PREFIX = 'mock --init';
+
+export interface OpenApiInitOptions {
+  /** the document, as given */
+  readonly from: string;
+  readonly yes: boolean;
+  readonly dryRun: boolean;
+  readonly format: OutputFormat;
+}
+
+export async function runOpenApiInit(o: OpenApiInitOptions, io: Io): Promise<number> {
+  const outcome = await importDocument(o, io);
+  if (!outcome.ok) return reportFailure(io, PREFIX, o.format, outcome.error);
+  if (outcome.value === undefined) {
+    io.err(`${PREFIX}: cancelled; nothing was written\n`);
+    return 1;
+  }
+  io.out(o.format === 'json' ? successEnvelope(io.version(), importResult(outcome.value)) : importText(outcome.value));
+  return 0;
+}
+
+const MESSAGES = {
+  internal: (shown: string) => `the rule set made from the document would not load (a bug in mock; please report it): ${shown}`,
+  configInvalid: (shown: string) => `the root config ${shown} does not load; fix it first (nothing was written)`,
+  unreadable: (shown: string, why: string) => `cannot read ${shown}: ${why}`,
+  exists: (shown: string) => `${shown} appeared while importing; nothing was written (run it again)`,
+  write: (shown: string, why: string) => `cannot write ${shown}: ${why}; nothing was written`,
+} as const;
+
+/** undefined: the user cancelled a prompt */
+async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<ImportView | undefined, Failure>> {
+  const loaded = await loadOpenApi(io.cwd, o.from);
+  if (!loaded.ok) return loaded;
+  const doc = loaded.value.doc;
+  const configAbs = resolve(io.cwd, ROOT_CONFIG_FILE);
+  const configShown = `./${ROOT_CONFIG_FILE}`;
+  const config = await readSnapshot(configAbs, configShown);
+  if (config.problem !== undefined) return err({ kind: 'config_unreadable', message: MESSAGES.unreadable(configShown, config.problem) });
+  const fresh = config.text === undefined;
+  if (!fresh) {
+    const root = decodeRootConfig(config.text!, configAbs, io.cwd);
+    const errors = root.decode.diagnostics.filter((d) => d.severity === 'error');
+    if (errors.length > 0) return err({ kind: 'config_invalid', message: MESSAGES.configInvalid(configShown), diagnostics: errors });
+  }
+
+  let answers: OpenApiAnswers = { listener: INIT_DEFAULTS, ruleSetName: titleSlug(doc), basePath: basePathOf(doc) ?? '' };
+  if (!o.yes && !o.dryRun && o.format === 'text' && io.interactive) {
+    const asked = await askOpenApi(answers, fresh);
+    if (asked === undefined) return ok(undefined);
+    answers = asked;
+  }
+
+  const plan = planImport(doc, {
+    source: o.from,
+    command: `mock --init --from ${o.from}`,
+    ruleSetName: answers.ruleSetName,
+    basePath: answers.basePath,
+    taken: (p) => existsSync(resolve(io.cwd, p)),
+  });
+
+  const ruleSetAbs = resolve(io.cwd, plan.ruleSet.path);
+  let configAfter: string;
+  if (fresh) {
+    const listener: InitAnswers = { ...answers.listener, ruleSet: true, middleware: false, tls: false };
+    configAfter = rootConfigText(listener, [plan.ruleSet.path]);
+  } else {
+    const planned = planConfig(undefined, { abs: configAbs, shown: configShown, text: config.text }, { abs: ruleSetAbs, shown: plan.ruleSet.path, text: undefined }, plan.ruleSet.path);
+    if (!planned.ok) return err(planned.error);
+    configAfter = planned.value.after ?? config.text!;
+  }
+  const checked = checkPlan(plan, configAfter, configAbs, io.cwd);
+  if (checked !== undefined) return err(checked);
+
+  const view: ImportView = {
+    dryRun: o.dryRun,
+    source: o.from,
+    plan,
+    configShown,
+    configCreated: fresh,
+  };
+  if (o.dryRun) return ok(view);
+  const written = await writeAll(plan, io.cwd, config, configAfter);
+  if (written !== undefined) return err(written);
+  return ok(view);
+}
+
+/** The edited config and the new rule set must load with the loader's own decoders (files known from the plan). */
+function checkPlan(plan: ImportPlan, configText: string, configAbs: string, cwd: string): Failure | undefined {
+  const root = decodeRootConfig(configText, configAbs, cwd);
+  const rootErrors = root.decode.diagnostics.filter((d) => d.severity === 'error');
+  if (rootErrors.length > 0) return { kind: 'internal', message: MESSAGES.internal(ROOT_CONFIG_FILE), diagnostics: rootErrors };
+  const baseDir = dirname(configAbs);
+  const ruleSetAbs = resolve(baseDir, plan.ruleSet.path);
+  const index = root.ruleSets.findIndex((e) => e.path === ruleSetAbs);
+  const draft = decodeRuleSetDraft(plan.ruleSet.text, ruleSetAbs, {
+    index: Math.max(0, index),
+    entry: plan.ruleSet.path,
+    baseDir,
+    defaultStrategy: root.config.service.strategy ?? DEFAULT_STRATEGY,
+  });
+  const texts = new Map(plan.files.map((f) => [resolve(baseDir, f.path), f.text]));
+  checkRuleSetFiles(draft, {
+    respondFile: (p) => (texts.has(p) ? { kind: 'file', path: p, text: texts.get(p)! } : { kind: 'missing' }),
+    isDir: () => true,
+  });
+  const settled = settleRuleSet(draft);
+  if (settled.ok) return undefined;
+  return { kind: 'internal', message: MESSAGES.internal(plan.ruleSet.path), diagnostics: settled.error.filter((d) => d.severity === 'error') };
+}
+
+/** at most this many response files are written at once */
+const WRITE_BATCH = 64;
+
+/** Response files first (each created exclusively, many at a time), then the rule set and the config, atomically. */
+async function writeAll(plan: ImportPlan, cwd: string, config: Awaited<ReturnType<typeof readSnapshot>>, configAfter: string): Promise<Failure | undefined> {
+  const created: string[] = [];
+  const undo = async (): Promise<void> => {
+    await Promise.all(created.map((p) => unlink(p).catch(() => undefined)));
+  };
+  const dirs = [...new Set(plan.files.map((f) => dirname(resolve(cwd, f.path))))];
+  try {
+    for (let i = 0; i < dirs.length; i += WRITE_BATCH) await Promise.all(dirs.slice(i, i + WRITE_BATCH).map((d) => mkdir(d, { recursive: true })));
+  } catch (e) {
+    return { kind: 'io', message: MESSAGES.write('responses/', systemReason(e)) };
+  }
+  for (let i = 0; i < plan.files.length; i += WRITE_BATCH) {
+    const results = await Promise.all(plan.files.slice(i, i + WRITE_BATCH).map((f) => createFile(resolve(cwd, f.path), f.text)));
+    for (const [j, r] of results.entries()) if (r === undefined) created.push(resolve(cwd, plan.files[i + j]!.path));
+    const bad = results.findIndex((r) => r !== undefined);
+    if (bad >= 0) {
+      await undo();
+      const shown = plan.files[i + bad]!.path;
+      return results[bad] === 'EEXIST' ? { kind: 'conflict', message: MESSAGES.exists(shown) } : { kind: 'io', message: MESSAGES.write(shown, results[bad]!) };
+    }
+  }
+  const ruleSetAbs = resolve(cwd, plan.ruleSet.path);
+  const failure = await commitFiles([
+    { snapshot: { abs: ruleSetAbs, shown: plan.ruleSet.path, bom: false }, after: plan.ruleSet.text },
+    { snapshot: config, after: configAfter },
+  ]);
+  if (failure !== undefined) await undo();
+  return failure;
+}
+
+/** A new file, whole or not at all (temp file, then a hard link: never over an existing one). undefined: done;
+ * 'EEXIST': the name is taken; else the reason it failed. */
+async function createFile(abs: string, text: string): Promise<string | undefined> {
+  const temp = join(dirname(abs), `.${basename(abs)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await writeFile(temp, text, { flag: 'wx' });
+    await link(temp, abs);
+    return undefined;
+  } catch (e) {
+    return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'EEXIST' ? 'EEXIST' : systemReason(e);
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+}

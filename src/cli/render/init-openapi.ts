@@ -1,0 +1,69 @@
+// What `mock --init --from` prints: text (a summary line, one line per operation, the files) or the JSON
+// envelope's result (one entry per operation: written or skipped, with its rules, files and notes).
+import type { ImportPlan, OperationReport } from '../../openapi/plan.js';
+import type { Wire } from '../envelope.js';
+
+export interface ImportView {
+  readonly dryRun: boolean;
+  /** the document as given */
+  readonly source: string;
+  readonly plan: ImportPlan;
+  readonly configShown: string;
+  /** the config is new (else service.rule_sets gets the new rule set) */
+  readonly configCreated: boolean;
+}
+
+function createdFiles(v: ImportView): string[] {
+  const out = [v.plan.ruleSet.path, ...v.plan.files.map((f) => f.path)];
+  return v.configCreated ? [v.configShown.replace(/^\.\//, ''), ...out] : out;
+}
+
+export function importResult(v: ImportView): Wire {
+  const p = v.plan;
+  return {
+    dry_run: v.dryRun,
+    document: { file: v.source, title: p.title, version: p.version, openapi: p.openapi },
+    rule_set: p.ruleSet.path,
+    prefix: p.basePath ?? null,
+    created_files: createdFiles(v),
+    changed_files: v.configCreated ? [] : [v.configShown.replace(/^\.\//, '')],
+    operations: p.operations.map(operationWire),
+  };
+}
+
+function operationWire(o: OperationReport): Wire {
+  return { operation: o.operation, method: o.method, path: o.path, outcome: o.outcome, rules: o.rules, files: [...o.files], notes: [...o.notes] };
+}
+
+export function importText(v: ImportView): string {
+  const p = v.plan;
+  const written = p.operations.filter((o) => o.outcome === 'written');
+  const skipped = p.operations.length - written.length;
+  const rules = written.reduce((n, o) => n + o.rules, 0);
+  const lines: string[] = [];
+  lines.push(
+    `${v.dryRun ? 'Would import' : 'Imported'} ${p.title}${p.version === '' ? '' : ` ${p.version}`} (OpenAPI ${p.openapi}) from ${v.source}: ` +
+      `${written.length} operation${written.length === 1 ? '' : 's'} answered, ${skipped} skipped; ${rules} rules, ${p.files.length} response files.`,
+  );
+  lines.push('');
+  const width = Math.min(40, Math.max(0, ...p.operations.map((o) => o.operation.length)));
+  for (const o of p.operations) {
+    const where = `${o.method} ${o.path}`;
+    if (o.outcome === 'written') lines.push(`  written  ${o.operation.padEnd(width)}  ${where} (${o.rules} rule${o.rules === 1 ? '' : 's'})`);
+    else lines.push(`  skipped  ${o.operation.padEnd(width)}  ${where}: ${o.notes[0] ?? ''}`);
+    const notes = o.outcome === 'written' ? o.notes : o.notes.slice(1);
+    for (const n of notes) lines.push(`           - ${n}`);
+  }
+  lines.push('');
+  lines.push(v.dryRun ? 'Would write (--dry-run, nothing written):' : 'Written:');
+  if (v.configCreated) lines.push(`  - ${v.configShown} (new)`);
+  else lines.push(`  - ${v.configShown} (service.rule_sets lists ${p.ruleSet.path})`);
+  lines.push(`  - ./${p.ruleSet.path} (new)`);
+  if (p.files.length > 0) lines.push(`  - ${p.files.length} response file${p.files.length === 1 ? '' : 's'} under ./responses/ (new)`);
+  lines.push('');
+  if (!v.dryRun) {
+    lines.push('Start the server with `mock`; each operation answers its first 2xx response.');
+    lines.push('Send `Prefer: code=<status>` (or `Prefer: example=<name>`) for the other documented responses.');
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,116 @@
+// A documented response → the bodies it can answer with: the media type chosen, and each body variant (the
+// `example`, else every named `examples` entry, else one value from the schema: its own examples or a value
+// generated from it by openapi-sampler, which is deterministic). JSON media types give JSON values (written
+// to files); other media types give text only when the example is a string. Anything else is a reason.
+import { sample } from 'openapi-sampler';
+import { entriesOf, isObj, objAt, type Obj } from './document.js';
+import { REASONS } from './messages.js';
+
+export interface BodyVariant {
+  /** the `examples` key; undefined for `example` or a schema-made value */
+  readonly name?: string;
+  readonly value: unknown;
+  /** made from the schema by the sampler, not written in the document */
+  readonly generated?: true;
+}
+
+export type ResponseBody =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'json'; readonly mediaType: string; readonly variants: readonly BodyVariant[] }
+  | { readonly kind: 'text'; readonly mediaType: string; readonly variants: readonly (BodyVariant & { readonly value: string })[] };
+
+export interface BodyOutcome {
+  /** undefined: the response cannot be answered (see skipped) */
+  readonly body?: ResponseBody;
+  /** parts left out, each with its reason */
+  readonly skipped: readonly string[];
+}
+
+export function isJsonMediaType(t: string): boolean {
+  const base = t.split(';')[0]!.trim().toLowerCase();
+  return base === 'application/json' || base.endsWith('+json') || base === '*/*';
+}
+
+export function responseBody(response: Obj, doc: Obj): BodyOutcome {
+  const content = entriesOf(objAt(response, 'content')).filter(([, m]) => isObj(m)) as (readonly [string, Obj])[];
+  if (content.length === 0) return { body: { kind: 'none' }, skipped: [] };
+  const skipped: string[] = [];
+  const json = content.find(([t]) => isJsonMediaType(t));
+  const chosen = json ?? content[0]!;
+  for (const [t] of content) if (t !== chosen[0]) skipped.push(REASONS.otherMediaType(t, chosen[0]));
+  const [type, media] = chosen;
+  const mediaType = type === '*/*' ? 'application/json' : type;
+  const found = variantsOf(media, doc, skipped);
+  if (found === undefined) return { skipped };
+  if (json !== undefined) return { body: { kind: 'json', mediaType, variants: found }, skipped };
+  // a generated string stands in for text only: for binary media types it would be a wrong body
+  const usable = (v: BodyVariant): v is BodyVariant & { value: string } =>
+    typeof v.value === 'string' && (v.generated !== true || type.toLowerCase().startsWith('text/'));
+  const texts = found.filter(usable);
+  for (const v of found) if (!usable(v) && v.generated !== true) skipped.push(REASONS.nonStringExample(type, v.name));
+  if (texts.length === 0) return { skipped: [...skipped, REASONS.noTextBody(type)] };
+  return { body: { kind: 'text', mediaType, variants: texts }, skipped };
+}
+
+function variantsOf(media: Obj, doc: Obj, skipped: string[]): readonly BodyVariant[] | undefined {
+  if (media['example'] !== undefined) return [{ value: media['example'] }];
+  const named: BodyVariant[] = [];
+  for (const [name, ex] of entriesOf(objAt(media, 'examples'))) {
+    if (!isObj(ex)) continue;
+    if (ex['value'] !== undefined) named.push({ name, value: ex['value'] });
+    else if (typeof ex['externalValue'] === 'string') skipped.push(REASONS.externalExample(name, ex['externalValue']));
+  }
+  if (named.length > 0) return named;
+  const schema = objAt(media, 'schema');
+  if (schema === undefined) {
+    skipped.push(REASONS.noSchema());
+    return [{ value: {} }];
+  }
+  if (schema['example'] !== undefined) return [{ value: schema['example'] }];
+  if (Array.isArray(schema['examples']) && schema['examples'].length > 0) return [{ value: schema['examples'][0] }];
+  try {
+    return [{ generated: true, value: sample(schema as Parameters<typeof sample>[0], { skipWriteOnly: true, quiet: true }, doc) }];
+  } catch (e) {
+    skipped.push(REASONS.sampleFailed(e instanceof Error ? e.message : String(e)));
+    return undefined;
+  }
+}
+
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * The response's documented headers with a value: the header's `example`, its first `examples` entry, its
+ * schema's example, or one made from the schema. `content-type` is the media type's business (OpenAPI ignores
+ * it here); a value that is not a string, number or boolean, or not valid in a header, is left out with the reason.
+ */
+export function responseHeaders(response: Obj, doc: Obj): { readonly headers: readonly (readonly [string, string])[]; readonly skipped: readonly string[] } {
+  const headers: [string, string][] = [];
+  const skipped: string[] = [];
+  for (const [name, h] of entriesOf(objAt(response, 'headers'))) {
+    if (!isObj(h) || name.toLowerCase() === 'content-type') continue;
+    const value = headerValue(h, doc);
+    const text = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+    if (!HEADER_NAME.test(name) || text === undefined || !HEADER_VALUE.test(text)) {
+      skipped.push(REASONS.headerLeftOut(name));
+      continue;
+    }
+    headers.push([name.toLowerCase(), text]);
+  }
+  return { headers, skipped };
+}
+
+function headerValue(h: Obj, doc: Obj): unknown {
+  if (h['example'] !== undefined) return h['example'];
+  const named = entriesOf(objAt(h, 'examples')).map(([, e]) => (isObj(e) ? e['value'] : undefined)).find((v) => v !== undefined);
+  if (named !== undefined) return named;
+  const schema = objAt(h, 'schema');
+  if (schema === undefined) return undefined;
+  if (schema['example'] !== undefined) return schema['example'];
+  if (Array.isArray(schema['examples']) && schema['examples'].length > 0) return schema['examples'][0];
+  try {
+    return sample(schema as Parameters<typeof sample>[0], { quiet: true }, doc);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,59 @@
+// The OpenAPI document as the mapping sees it: a dereferenced JSON tree (the CLI parses, resolves and validates
+// it first), read through small total accessors, and the operations it holds, in document order.
+// Left out: parsing, `$ref` resolution and schema validation (the library the CLI calls does those).
+
+export type Obj = { readonly [key: string]: unknown };
+
+export function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function objAt(o: Obj, key: string): Obj | undefined {
+  const v = o[key];
+  return isObj(v) ? v : undefined;
+}
+
+export function strAt(o: Obj, key: string): string | undefined {
+  const v = o[key];
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function entriesOf(o: Obj | undefined): readonly (readonly [string, unknown])[] {
+  return o === undefined ? [] : Object.entries(o);
+}
+
+/** The HTTP methods a path item may hold, in the order OpenAPI lists them. */
+export const PATH_ITEM_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export interface Operation {
+  /** upper case */
+  readonly method: string;
+  /** the path template as written in the document */
+  readonly path: string;
+  readonly op: Obj;
+  /** 0-based position in the document */
+  readonly order: number;
+}
+
+export function operationsOf(doc: Obj): readonly Operation[] {
+  const out: Operation[] = [];
+  for (const [path, item] of entriesOf(objAt(doc, 'paths'))) {
+    if (!isObj(item)) continue;
+    for (const m of PATH_ITEM_METHODS) {
+      const op = objAt(item, m);
+      if (op !== undefined) out.push({ method: m.toUpperCase(), path, op, order: out.length });
+    }
+  }
+  return out;
+}
+
+/** The name an operation is shown by: its operationId, else `METHOD path`. */
+export function operationLabel(o: Operation): string {
+  return strAt(o.op, 'operationId') ?? `${o.method} ${o.path}`;
+}
+
+/** The first line of the operation's summary (else of its description), trimmed; '' when it has neither. */
+export function operationSummary(o: Operation): string {
+  const text = strAt(o.op, 'summary') ?? strAt(o.op, 'description') ?? '';
+  return (text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '').trim();
+}

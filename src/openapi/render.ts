@@ -1,0 +1,83 @@
+// The imported rule set as TOML text: a header comment, `prefix.url_path`, `strategy = "first_match"`, then one
+// commented `[[rules]]` table per rule, keys as dotted keys so each rule reads top to bottom.
+import type { Method } from '../model/operators.js';
+import type { UrlPathCondition } from './paths.js';
+
+export type RuleBody = { readonly kind: 'file'; readonly path: string } | { readonly kind: 'text'; readonly text: string } | { readonly kind: 'none' };
+
+export interface RuleSpec {
+  /** comment lines, without the leading `# ` */
+  readonly comment: readonly string[];
+  readonly method: Method;
+  readonly urlPath: UrlPathCondition;
+  /** a regex the `prefer` request header must match */
+  readonly prefer?: string;
+  /** lower-case request headers that must be absent */
+  readonly absent: readonly string[];
+  readonly status: number;
+  readonly body: RuleBody;
+  readonly headers: readonly (readonly [string, string])[];
+}
+
+export interface RuleSetText {
+  readonly header: readonly string[];
+  readonly basePath?: string;
+  readonly rules: readonly RuleSpec[];
+}
+
+/** A TOML basic string (control characters escaped). */
+export function tomlString(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '"') out += '\\"';
+    else if (ch === '\\') out += '\\\\';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\t') out += '\\t';
+    else if (c < 0x20 || c === 0x7f) out += '\\u' + c.toString(16).toUpperCase().padStart(4, '0');
+    else out += ch;
+  }
+  return out + '"';
+}
+
+/** A TOML literal string when the text allows one (no `'`, no control characters: regexes stay readable). */
+export function tomlLiteral(s: string): string {
+  return /^[^'\x00-\x08\x0a-\x1f\x7f]*$/.test(s) ? `'${s}'` : tomlString(s);
+}
+
+/** A key, bare when TOML allows it. */
+export function tomlKey(k: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(k) ? k : tomlString(k);
+}
+
+function comment(line: string): string {
+  return line === '' ? '#' : `# ${line.replace(/[\r\n]+/g, ' ')}`;
+}
+
+function ruleText(r: RuleSpec): string {
+  const lines = r.comment.map(comment);
+  lines.push('[[rules]]');
+  lines.push(`when.request.method = ${tomlString(r.method)}`);
+  lines.push(
+    r.urlPath.op === 'equal'
+      ? `when.request.url_path = ${tomlString(r.urlPath.value)}`
+      : `when.request.url_path = { value = ${tomlLiteral(r.urlPath.value)}, op = "regex" }`,
+  );
+  for (const h of r.absent) lines.push(`when.request.headers.${tomlKey(h)} = { value = "", op = "absent" }`);
+  if (r.prefer !== undefined) lines.push(`when.request.headers.prefer = { value = ${tomlLiteral(r.prefer)}, op = "regex" }`);
+  if (r.status !== 200 || r.body.kind === 'none') lines.push(`respond.status = ${r.status}`);
+  if (r.body.kind === 'file') lines.push(`respond.file_path = ${tomlString(r.body.path)}`);
+  else if (r.body.kind === 'text') lines.push(`respond.text = ${tomlString(r.body.text)}`);
+  if (r.headers.length > 0) {
+    lines.push(`respond.headers = { ${r.headers.map(([k, v]) => `${tomlKey(k)} = ${tomlString(v)}`).join(', ')} }`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function renderRuleSet(rs: RuleSetText): string {
+  let out = rs.header.map(comment).join('\n') + '\n\n';
+  out += 'strategy = "first_match"\n';
+  if (rs.basePath !== undefined) out += `prefix.url_path = ${tomlString(rs.basePath)}\n`;
+  for (const r of rs.rules) out += '\n' + ruleText(r);
+  return out;
+}
