@@ -1,5 +1,7 @@
 // when.request.{url_path, method, headers, body} → Condition[] (SPEC 2.2, 2.4; reference §4).
-// Every regex and wild card is compiled here, once; url_path operands are normalised here, once.
+// Every regex and wild card is compiled here, once; url_path operands are normalised here, once:
+// equal / starts_with (and negations) join the prefix and get one leading '/'; ends_with, contains (and
+// negations) and regex keep the value as written; a wild card not starting with '/', '*' or '?' gets a '/'.
 // Conditions keep the order written. Unknown keys at every level are reported with the allowed list.
 import type { BodyCondition, Condition, HeaderCondition, UrlPathCondition } from '../model/rule-set.js';
 import { BODY_OPS, HEADER_OPS, METHODS, URL_PATH_OPS, type UrlPathOp } from '../model/operators.js';
@@ -81,18 +83,19 @@ function decodeUrlPath(node: TomlNode, path: KeyPath, ctx: DecodeContext, prefix
   switch (op) {
     case 'contains':
     case 'not_contains':
+    case 'ends_with':
+    case 'not_ends_with':
       return { ...base, compareTo: value };
     case 'regex':
     case 'not_regex': {
       const pattern = compileRegex(value, valueNode, bare ? path : [...path, 'value'], ctx);
       return pattern && { ...base, compareTo: value, pattern };
     }
-    case 'wild_card':
-      if (!/^[/*?]/.test(value)) {
-        report(ctx, 'invalid_wild_card', MESSAGES.wildCardNeverMatches(value), valueNode.offset, [...path, 'value']);
-        return undefined;
-      }
-      return { ...base, compareTo: value, pattern: wildcardToRegExp(value) };
+    case 'wild_card': {
+      // `api/*` means `/api/*` (SPEC 2.2: with or without the leading slash, the same request)
+      const anchored = /^[/*?]/.test(value) ? value : '/' + value;
+      return { ...base, compareTo: anchored, pattern: wildcardToRegExp(anchored) };
+    }
     default:
       return { ...base, compareTo: joinUrlPath(prefix, value) };
   }

@@ -42,12 +42,12 @@ export interface UrlPathCondition {
   /** written as a bare string (display: `equal "<value>"`) */
   readonly bare: boolean;
   /**
-   * What the request path is compared with. For equal / starts_with / ends_with and their negations:
-   * the rule set's prefix joined with the value, one leading '/', one trailing '/' removed.
-   * For contains / not_contains: the raw value. Unused for regex / not_regex / wild_card (see pattern).
+   * What the request path is compared with. For equal / starts_with and their negations: the rule set's
+   * prefix joined with the value, one leading '/', one trailing '/' removed. For ends_with / contains and
+   * their negations: the value as written. Unused for regex / not_regex / wild_card (see pattern).
    */
   readonly compareTo: string;
-  /** compiled at load for regex, not_regex and wild_card; never given an extra leading '/' */
+  /** compiled at load for regex, not_regex and wild_card; a wild card not starting with '/', '*' or '?' gets a '/' */
   readonly pattern?: RegExp;
 }
 

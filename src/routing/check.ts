@@ -172,8 +172,8 @@ function actualValue(cond: Condition, req: RequestSnapshot): string | undefined 
 }
 
 /**
- * equal / starts_with / ends_with and their negations compare with `compareTo` (prefix joined, slashes
- * normalised at load); contains / not_contains with the raw value; regex / wild_card use the pattern.
+ * equal / starts_with and their negations compare with `compareTo` (prefix joined, slashes normalised at
+ * load); ends_with / contains and their negations with the value as written; regex / wild_card use the pattern.
  */
 function testUrlPath(cond: UrlPathCondition, path: string): boolean {
   const operand = cond.op === 'contains' || cond.op === 'not_contains' ? cond.value : cond.compareTo;

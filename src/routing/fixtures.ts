@@ -43,8 +43,11 @@ function patternFor(op: string, value: string): RegExp | undefined {
 }
 
 export function urlPath(value: string, op: UrlPathOp = 'equal', opts: { bare?: boolean; prefix?: string } = {}): UrlPathCondition {
-  const compareTo = op === 'contains' || op === 'not_contains' ? value : normaliseRulePath(value, opts.prefix);
-  const pattern = patternFor(op, value);
+  const asWritten = op === 'contains' || op === 'not_contains' || op === 'ends_with' || op === 'not_ends_with' || op === 'regex' || op === 'not_regex';
+  // a url_path wild card not starting with '/', '*' or '?' is anchored at the root
+  const glob = op === 'wild_card' && !/^[/*?]/.test(value) ? '/' + value : value;
+  const compareTo = op === 'wild_card' ? glob : asWritten ? value : normaliseRulePath(value, opts.prefix);
+  const pattern = patternFor(op, glob);
   return { on: 'url_path', op, value, bare: opts.bare ?? false, compareTo, ...(pattern ? { pattern } : {}) };
 }
 
