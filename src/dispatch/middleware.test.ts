@@ -18,7 +18,7 @@ function script(source: string, name = 'mw1.rhai'): MiddlewareScript {
 function request(path: string, json?: Json): RequestSnapshot {
   const body: RequestBody = json === undefined ? { kind: 'none' } : { kind: 'json', value: json, byteLength: 10 };
   const segments = path.split('/').filter((s) => s !== '');
-  return { method: 'POST', rawPath: path, segments, escapesRoot: false, path, query: '', headers: [], body, httpVersion: '1.1' };
+  return { method: 'POST', rawPath: path, segments, path, query: '', headers: [], body, httpVersion: '1.1' };
 }
 
 function answer(sources: string[], req: RequestSnapshot, maxOperations = 1_000_000): { hit: MiddlewareAnswer | undefined; logs: string[] } {

@@ -30,14 +30,13 @@ export function snapshotFrom(raw: RawRequest): RequestSnapshot {
   const query = qi >= 0 ? target.slice(qi + 1) : '';
   const rawPath = rawPath0.startsWith('/') ? rawPath0 : '/' + rawPath0;
   let segments: string[];
-  let escapesRoot = false;
   let path: string;
   if (!rawPath.includes('%') && !rawPath.includes('/.')) {
     // nothing to decode and no dot-segment: the path is already normal (the common case, without copies)
     segments = rawPath.slice(1).split('/');
     path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
   } else {
-    ({ segments, escapesRoot } = normaliseSegments(rawPath));
+    segments = normaliseSegments(rawPath);
     path = '/' + segments.join('/');
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   }
@@ -51,7 +50,6 @@ export function snapshotFrom(raw: RawRequest): RequestSnapshot {
     method: raw.method.toUpperCase(),
     rawPath,
     segments,
-    escapesRoot,
     path,
     query,
     headers,
@@ -71,12 +69,15 @@ function lowerName(name: string): string {
   return lower;
 }
 
-/** Per-segment percent-decoding ('+' kept), then dot-segment removal (decoding first, so %2e%2e is a '..'). */
-export function normaliseSegments(rawPath: string): { segments: string[]; escapesRoot: boolean } {
+/**
+ * Per-segment percent-decoding ('+' kept), then dot-segment removal (decoding first, so %2e%2e is a '..').
+ * As remove_dot_segments does, a '..' at the root has nothing to remove and is dropped: `/../x` is `/x`.
+ * Nothing can therefore climb above the root; file routing also refuses a '..' segment (confinement).
+ */
+export function normaliseSegments(rawPath: string): string[] {
   const parts = rawPath.split('/');
   parts.shift(); // the empty piece before the leading '/'
   const out: string[] = [];
-  let escapesRoot = false;
   for (let i = 0; i < parts.length; i++) {
     const seg = decodeSegment(parts[i]!);
     const last = i === parts.length - 1;
@@ -85,14 +86,13 @@ export function normaliseSegments(rawPath: string): { segments: string[]; escape
       continue;
     }
     if (seg === '..') {
-      if (out.length === 0) escapesRoot = true;
-      else out.pop();
+      out.pop(); // nothing to remove at the root
       if (last) out.push('');
       continue;
     }
     out.push(seg);
   }
-  return { segments: out, escapesRoot };
+  return out;
 }
 
 const HEX = /^[0-9a-fA-F]{2}$/;

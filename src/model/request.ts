@@ -12,12 +12,10 @@ export interface RequestSnapshot {
   readonly rawPath: string;
   /**
    * Path segments after per-segment percent-decoding ('+' kept; invalid UTF-8 becomes U+FFFD)
-   * and dot-segment removal. Empty segments are kept. A segment may contain '/' or '\' when
+   * and dot-segment removal (a '..' at the root has nothing to remove and is dropped). Empty segments are kept. A segment may contain '/' or '\' when
    * they were percent-encoded; file routing refuses such segments.
    */
   readonly segments: readonly string[];
-  /** true when a '..' would climb above the root: file routing answers 404 */
-  readonly escapesRoot: boolean;
   /** canonical form for rule matching and scripts: '/' + segments joined by '/', one trailing '/' removed */
   readonly path: string;
   /** raw query, without '?' ('' when none) */

@@ -118,7 +118,6 @@ export function req(parts: RequestParts = {}): RequestSnapshot {
     method: parts.method ?? 'GET',
     rawPath: path,
     segments: path.split('/').slice(1),
-    escapesRoot: false,
     path,
     query: '',
     headers: (parts.headers ?? []).map(([k, v]) => [k.toLowerCase(), v] as const),
