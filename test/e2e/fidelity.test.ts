@@ -4,6 +4,7 @@
 // larger than the body cap.
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { makeTempDir, removeDir, runMock, startMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
 
@@ -141,5 +142,89 @@ describe('url_path values as written', () => {
   test('validate accepts the slash-less wild card', async () => {
     const r = await runMock(['validate'], { cwd: ws });
     assert.equal(r.code, 0, r.stdout + r.stderr);
+  });
+});
+
+/**
+ * Write `parts` on a raw socket one after another (each waits for the previous to be flushed, plus `gapMs`),
+ * then wait up to `deadlineMs` for the server to close the connection. The text received, and whether it came
+ * before the deadline.
+ */
+function rawSocket(port: number, parts: readonly string[], deadlineMs: number, gapMs = 50): Promise<{ text: string; closed: boolean }> {
+  return new Promise((resolve) => {
+    let text = '';
+    let settled = false;
+    const socket = connect(port, '127.0.0.1');
+    const finish = (closed: boolean): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ text, closed });
+    };
+    const timer = setTimeout(() => finish(false), deadlineMs);
+    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+    socket.on('error', () => finish(true));
+    socket.on('close', () => finish(true));
+    socket.on('connect', () => {
+      const next = (i: number): void => {
+        if (i >= parts.length || settled) return;
+        socket.write(parts[i]!, () => setTimeout(() => next(i + 1), gapMs));
+      };
+      next(0);
+    });
+  });
+}
+
+describe('a chunk size over the body cap is refused when its line is read', () => {
+  let capped: RunningMock;
+  let dir: string;
+  const TOO_LARGE = 'request body exceeds the configured limit (16 bytes)';
+  const HEAD = 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+
+  before(async () => {
+    dir = makeTempDir('mock-fidelity-chunk-');
+    await writeTree(dir, {
+      'mock.toml': '[service]\nrule_sets = ["rs.toml"]\nmax_request_body_bytes = 16\n',
+      'rs.toml': '[[rules]]\nwhen.request.url_path = "/echo"\nwhen.request.body.json.a = { value = "1" }\nrespond.text = "a is 1"\n',
+    });
+    capped = await startMock([], { cwd: dir });
+  });
+
+  after(async () => {
+    await capped?.stop();
+    await removeDir(dir);
+  });
+
+  /** The first response's status line and body; the server must answer and close within 5 s (its own timeout is 120 s). */
+  async function refusedAtOnce(parts: readonly string[]): Promise<void> {
+    const r = await rawSocket(capped.port, parts, 5000);
+    assert.ok(r.closed, `no answer within 5 s to ${JSON.stringify(parts)}: ${JSON.stringify(r.text)}`);
+    assert.match(r.text, /^HTTP\/1\.1 413 Payload Too Large\r\n/, JSON.stringify(parts));
+    assert.ok(r.text.endsWith('\r\n\r\n' + TOO_LARGE), r.text);
+  }
+
+  test('2^63 declared with the head, after it, or after a first chunk, never sending the data', async () => {
+    await refusedAtOnce([HEAD + '8000000000000000\r\n']);
+    await refusedAtOnce([HEAD, '8000000000000000\r\n']);
+    await refusedAtOnce([HEAD, '80000000', '00000000;ext=1\r\n']);
+    await refusedAtOnce([HEAD + '5\r\n{"a":\r\n', '8000000000000000\r\n']);
+    // one byte more than is left of the cap
+    await refusedAtOnce([HEAD + '8\r\n{"a":1, \r\n9\r\n']);
+  });
+
+  test('a chunked body within the cap is read and answered, and the connection goes on', async () => {
+    const body = HEAD + '4\r\n{"a"\r\n3\r\n:1}\r\n0\r\n\r\n';
+    const next = 'GET /other HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n';
+    for (const parts of [[body + next], [body, next], [HEAD, '4\r\n{"a"\r\n', '3\r\n:1}\r\n0\r\n\r\n' + next]]) {
+      const r = await rawSocket(capped.port, parts, 10_000);
+      assert.ok(r.closed, JSON.stringify(r.text));
+      const statuses = [...r.text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1]);
+      assert.deepEqual(statuses, ['200', '404'], r.text);
+      assert.match(r.text, /\r\n\r\na is 1HTTP\/1\.1 404/);
+    }
+    // exactly the cap in one chunk
+    const exact = await rawSocket(capped.port, [HEAD.replace('Host: x', 'Host: x\r\nConnection: close') + '10\r\n{"a":1,"b":"xx"}\r\n0\r\n\r\n'], 10_000);
+    assert.match(exact.text, /^HTTP\/1\.1 200 OK\r\n[\s\S]*a is 1$/);
   });
 });
