@@ -5,7 +5,7 @@
 // Conditions keep the order written. Unknown keys at every level are reported with the allowed list.
 import type { BodyCondition, Condition, HeaderCondition, UrlPathCondition } from '../model/rule-set.js';
 import { BODY_OPS, HEADER_OPS, METHODS, URL_PATH_OPS, type UrlPathOp } from '../model/operators.js';
-import { parseJson, type Json } from '../shared/json.js';
+import { parseTypedJson, type TypedJson } from '../shared/json.js';
 import { compileRustRegex } from '../shared/rust-regex.js';
 import { wildcardToRegExp } from '../shared/wildcard.js';
 import { oneOf, record, report, strict, string, unknownKey, wrongType, type DecodeContext, type KeyPath } from './decode.js';
@@ -208,9 +208,10 @@ function decodeBodyCondition(bodyPath: string, entry: { keyOffset: number; node:
   return [c];
 }
 
-function tryParseJson(text: string): Json | undefined {
+/** The rule's value as JSON, numbers typed by their lexemes as the request body's are (`42` vs `42.0`). */
+function tryParseJson(text: string): TypedJson | undefined {
   try {
-    return parseJson(text);
+    return parseTypedJson(text);
   } catch {
     return undefined;
   }

@@ -1,7 +1,7 @@
 // RequestSnapshot: what every stage sees. Built once per request by snapshotFrom() in dispatch/snapshot.ts,
 // the ONE normaliser, used by the server adapter and by `mock get` alike.
 import type { HeaderList } from '../shared/headers.js';
-import type { Json } from '../shared/json.js';
+import type { Json, TypedJson } from '../shared/json.js';
 
 export type { HeaderList };
 
@@ -37,6 +37,11 @@ export interface JsonRequestBody {
    * when asked): a part of it that holds no integer beyond 2^53 is exact as it is.
    */
   readonly unchecked?: Json;
+  /**
+   * The same body with each number typed by its lexeme (a JsonFloat for `42.0` or `1e3`), when it may hold a
+   * number written that way; undefined when it cannot (then `value` is typed as it is). Built when first asked for.
+   */
+  readonly typed?: TypedJson | undefined;
 }
 
 export type RequestBody =

@@ -1,5 +1,5 @@
 // Rule sets as loaded: conditions compiled once, at load (regex, wild_card, body paths).
-import type { Json } from '../shared/json.js';
+import type { TypedJson } from '../shared/json.js';
 import type { Respond } from './answer.js';
 import type { BodyOp, HeaderOp, Method, UrlPathOp } from './operators.js';
 import type { Strategy } from './strategy.js';
@@ -75,8 +75,8 @@ export interface BodyCondition {
   readonly op: BodyOp;
   /** as written (always a string in TOML) */
   readonly value: string;
-  /** `value` parsed as JSON when it parses (equal_typed, array_contains, structural_contains) */
-  readonly parsed?: Json;
+  /** `value` parsed as JSON, numbers typed by their lexemes (`42` vs `42.0`), when it parses (equal_typed, array_contains, structural_contains) */
+  readonly parsed?: TypedJson;
   readonly pattern?: RegExp;
 }
 

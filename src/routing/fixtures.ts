@@ -5,7 +5,7 @@ import type { BodyOp, HeaderOp, Method, UrlPathOp } from '../model/operators.js'
 import type { RequestBody, RequestSnapshot } from '../model/request.js';
 import type { BodyCondition, Condition, HeaderCondition, Rule, RuleSet, UrlPathCondition } from '../model/rule-set.js';
 import type { Strategy } from '../model/strategy.js';
-import { parseJson, type Json } from '../shared/json.js';
+import { mayHoldIntegralFloat, parseJson, parseTypedJson, type TypedJson } from '../shared/json.js';
 
 /** What the loader does to a url_path value: prefix joined, one leading '/', one trailing '/' dropped, '..' deleted. */
 export function normaliseRulePath(value: string, prefix = ''): string {
@@ -61,9 +61,9 @@ export function header(name: string, op: HeaderOp = 'equal', value = ''): Header
 }
 
 export function body(path: string, op: BodyOp, value: string): BodyCondition {
-  let parsed: Json | undefined;
+  let parsed: TypedJson | undefined;
   try {
-    parsed = parseJson(value);
+    parsed = parseTypedJson(value);
   } catch {
     parsed = undefined;
   }
@@ -112,7 +112,10 @@ export interface RequestParts {
 export function req(parts: RequestParts = {}): RequestSnapshot {
   const path = parts.path ?? '/';
   let b: RequestBody = { kind: 'none' };
-  if (parts.json !== undefined) b = { kind: 'json', value: parseJson(parts.json), byteLength: parts.json.length };
+  if (parts.json !== undefined) {
+    const typed = mayHoldIntegralFloat(parts.json) ? { typed: parseTypedJson(parts.json) } : {};
+    b = { kind: 'json', value: parseJson(parts.json), byteLength: parts.json.length, ...typed };
+  }
   else if (parts.bytes) b = { kind: 'bytes', byteLength: 3 };
   return {
     method: parts.method ?? 'GET',

@@ -21,6 +21,36 @@ when.request.url_path = { value = ".xml", op = "ends_with" }
 respond.text = "xml"
 `;
 
+const TYPED = `
+prefix.url_path = "/typed"
+
+[[rules]]
+when.request.url_path = "/int"
+when.request.body.json.n = { value = "42", op = "equal_typed" }
+respond.text = "typed int"
+
+[[rules]]
+when.request.url_path = "/int"
+when.request.body.json.n = { value = "42.0", op = "equal_typed" }
+respond.text = "typed float"
+
+[[rules]]
+when.request.url_path = "/integer"
+when.request.body.json.n = { value = "42", op = "equal_integer" }
+respond.text = "integer"
+
+[[rules]]
+when.request.url_path = "/list"
+when.request.body.json.items = { value = "2.0", op = "array_contains" }
+respond.text = "has 2.0"
+`;
+
+const SCRIPT = `
+if url_path == "/script/types" {
+    return #{ text: \`\${type_of(body.x)} \${body.x} \${type_of(body.y)} \${body.y} \${type_of(body.z[0])}\` };
+}
+`;
+
 const PAGES = `
 prefix.url_path = "/pages"
 
@@ -44,10 +74,12 @@ respond.text = "api create"
 before(async () => {
   ws = makeTempDir('mock-fidelity-');
   await writeTree(ws, {
-    'mock.toml': '[service]\nrule_sets = ["rules.toml", "api.toml", "pages.toml"]\nfallback_respond_dir = "root"\n',
+    'mock.toml': '[service]\nrule_sets = ["rules.toml", "api.toml", "pages.toml", "typed.toml"]\nmiddlewares = ["mw.rhai"]\nfallback_respond_dir = "root"\n',
     'rules.toml': RULES,
     'api.toml': PREFIXED,
     'pages.toml': PAGES,
+    'typed.toml': TYPED,
+    'mw.rhai': SCRIPT,
     'root/data.json': '{"data": 1}\n',
     'root/sub/inner.json': '{"inner": 1}\n',
     'secret.json': '{"secret": "outside"}\n',
@@ -60,16 +92,17 @@ after(async () => {
   await removeDir(ws);
 });
 
-/** A GET with the request target sent exactly as given (fetch would remove the dot segments itself). */
-function rawGet(target: string, m: RunningMock = server): Promise<{ status: number; body: string }> {
+/** A request with the target sent exactly as given (fetch would remove the dot segments itself); a JSON body POSTs. */
+function rawGet(target: string, json?: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: m.port, path: target, method: 'GET', agent: false }, (res) => {
+    const headers = json === undefined ? {} : { 'content-type': 'application/json' };
+    const req = request({ host: '127.0.0.1', port: server.port, path: target, method: json === undefined ? 'GET' : 'POST', headers, agent: false }, (res) => {
       let body = '';
       res.setEncoding('utf8').on('data', (d: string) => (body += d));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(json);
   });
 }
 
@@ -84,12 +117,12 @@ async function get(target: string, extra: readonly string[] = []): Promise<{ sta
   return { status: env.result.response.status, body: env.result.response.body, stage: env.result.stage };
 }
 
-/** Ask `mock get` and the running server the same request; both must give `status` and `body`. */
-async function both(target: string, status: number, body: string): Promise<void> {
-  const g = await get(target);
-  assert.deepEqual([g.status, g.body], [status, body], `mock get ${target}`);
-  const s = await rawGet(target);
-  assert.deepEqual([s.status, s.body], [status, body], `server ${target}`);
+/** Ask `mock get` and the running server the same request (a POST when `json` is given); both must give `status` and `body`. */
+async function both(target: string, status: number, body: string, json?: string): Promise<void> {
+  const g = await get(target, json === undefined ? [] : ['-m', 'POST', '-b', json]);
+  assert.deepEqual([g.status, g.body], [status, body], `mock get ${target} ${json ?? ''}`);
+  const s = await rawGet(target, json);
+  assert.deepEqual([s.status, s.body], [status, body], `server ${target} ${json ?? ''}`);
 }
 
 describe('dot segments at the root are dropped, as remove_dot_segments does', () => {
@@ -142,6 +175,34 @@ describe('url_path values as written', () => {
   test('validate accepts the slash-less wild card', async () => {
     const r = await runMock(['validate'], { cwd: ws });
     assert.equal(r.code, 0, r.stdout + r.stderr);
+  });
+});
+
+describe('integers and floats stay apart, by their lexemes', () => {
+  test('equal_typed tells 42 from 42.0 on both sides: the body number and the rule value', async () => {
+    await both('/typed/int', 200, 'typed int', '{"n":42}');
+    await both('/typed/int', 200, 'typed float', '{"n":42.0}');
+    await both('/typed/int', 200, 'typed float', '{"n":4.2e1}');
+    await both('/typed/int', 404, '', '{"n":"42"}');
+  });
+
+  test('equal_integer refuses a number written as a float; array_contains finds 2.0, not 2', async () => {
+    await both('/typed/integer', 200, 'integer', '{"n":42}');
+    await both('/typed/integer', 404, '', '{"n":42.0}');
+    await both('/typed/integer', 404, '', '{"n":4.2e1}');
+    await both('/typed/list', 200, 'has 2.0', '{"items":[1,2.0]}');
+    await both('/typed/list', 404, '', '{"items":[1,2]}');
+  });
+
+  test('--why shows the body number as it was written', async () => {
+    const r = await runMock(['get', '/typed/integer', '-m', 'POST', '-b', '{"n":42.0}', '--why'], { cwd: ws });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /42\.0/);
+  });
+
+  test('a script sees 5.0 and 1e3 as f64 and 5 as i64', async () => {
+    await both('/script/types', 200, 'f64 5.0 i64 5 f64', '{"x":5.0,"y":5,"z":[1e3]}');
+    await both('/script/types', 200, 'i64 5 i64 5 f64', '{"x":5,"y":5,"z":[1.5]}');
   });
 });
 
