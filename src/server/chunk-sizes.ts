@@ -9,6 +9,8 @@
 
 export type ChunkWatch = 'reading' | 'too_large' | 'done' | 'lost';
 
+/** hex digits of the largest chunk size Node's parser reads (2^64 - 1) */
+const MAX_SIZE_DIGITS = 16;
 const CR = 13;
 const LF = 10;
 const SEMICOLON = 59;
@@ -33,6 +35,8 @@ export class ChunkSizeFollower {
   private at: At = AT.size;
   /** digits read on the current size line */
   private digits = 0;
+  /** of those, the digits from the first non-zero one on */
+  private significant = 0;
   /** the size being read, or the payload bytes still to come */
   private size = 0;
   /** payload bytes declared by the size lines read so far */
@@ -55,8 +59,11 @@ export class ChunkSizeFollower {
           const v = hexValue(b);
           if (v >= 0) {
             this.digits++;
+            if (v > 0 || this.significant > 0) this.significant++;
             // saturates just past the cap: the exact value of a size that is refused anyway does not matter
             this.size = Math.min(this.size * 16 + v, this.cap + 1);
+            // beyond 64 bits the parser refuses the line itself (400), in whatever packet it comes
+            if (this.significant > MAX_SIZE_DIGITS) this.state = 'lost';
           } else if (this.digits > 0 && (b === CR || b === SEMICOLON)) this.sizeRead(b);
           else this.state = 'lost';
           break;
@@ -80,7 +87,7 @@ export class ChunkSizeFollower {
           this.expect(b, CR, AT.dataLf);
           break;
         case AT.dataLf:
-          if (this.expect(b, LF, AT.size)) this.digits = 0;
+          if (this.expect(b, LF, AT.size)) this.digits = this.significant = 0;
           break;
         case AT.trailerStart:
           this.at = b === CR ? AT.finalLf : AT.trailer;
