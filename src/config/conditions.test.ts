@@ -30,18 +30,19 @@ test('url_path compareTo: prefix joined, one leading slash, one trailing slash r
     [undefined, '/a/b//', 'equal', '/a/b/'],
     [undefined, '', 'equal', '/'],
     [undefined, '/', 'equal', '/'],
-    [undefined, 'x', 'ends_with', '/x'],
+    [undefined, 'x', 'ends_with', 'x'],
     [undefined, '/api', 'starts_with', '/api'],
     [undefined, '/api/', 'not_starts_with', '/api'],
     [undefined, 'users', 'not_equal', '/users'],
-    [undefined, '.json', 'not_ends_with', '/.json'],
+    [undefined, '.json', 'not_ends_with', '.json'],
+    ['/api', '.json', 'ends_with', '.json'],
     [undefined, 'a/b/', 'contains', 'a/b/'],
     [undefined, 'x', 'not_contains', 'x'],
     ['/api', '/users', 'equal', '/api/users'],
     ['/api', 'users', 'equal', '/api/users'],
     ['/api', '', 'equal', '/api'],
     ['/api', '/', 'equal', '/api'],
-    ['/widgets', '/create', 'ends_with', '/widgets/create'],
+    ['/widgets', '/create', 'ends_with', '/create'],
     ['/api', 'users', 'contains', 'users'],
     ['/', '/x', 'equal', '/x'],
     ['/', '', 'starts_with', '/'],
@@ -58,7 +59,7 @@ test('url_path compareTo: prefix joined, one leading slash, one trailing slash r
   }
 });
 
-test('url_path: a bare string is equal; regex and wild_card compile once, with no leading slash added', () => {
+test('url_path: a bare string is equal; regex and wild_card compile once; a wild card not starting with / * ? is rooted', () => {
   const bare = one('url_path = "users/"', '/api');
   assert.deepEqual(bare, { on: 'url_path', op: 'equal', value: 'users/', bare: true, compareTo: '/api/users' });
 
@@ -69,6 +70,8 @@ test('url_path: a bare string is equal; regex and wild_card compile once, with n
     ['wild_card', '/api/*', [['/api/1/2', true], ['/apix', false]]],
     ['wild_card', '*.json', [['/a/b.json', true], ['/a/b.csv', false]]],
     ['wild_card', '?x', [['/x', true]]],
+    ['wild_card', 'api/*', [['/api/1', true], ['api/1', false], ['/x/api/1', false]]],
+    ['wild_card', 'wild-card/???/*', [['/wild-card/abc/x', true], ['/wild-card/ab/x', false]]],
   ];
   for (const [op, value, probes] of cases) {
     const c = one(`url_path = { value = "${value}", op = "${op}" }`, '/ignored');
@@ -200,7 +203,7 @@ test('body: wrong shapes are reported', () => {
   }
 });
 
-test('url_path: wrong shapes, unknown ops and impossible patterns are reported', () => {
+test('url_path: wrong shapes, unknown ops and invalid patterns are reported', () => {
   const cases: [string, RegExp][] = [
     ['url_path = { value = "/a", op = "exists" }', /unknown value `exists`; expected one of `equal`.*`not_regex`$/],
     ['url_path = { op = "equal" }', /missing required key `value` in `rules\[0\]\.when\.request\.url_path`/],
@@ -208,7 +211,6 @@ test('url_path: wrong shapes, unknown ops and impossible patterns are reported',
     ['url_path = 1', /must be a string or a table such as/],
     ['url_path = { value = "/a", opp = "equal" }', /unknown key `opp`/],
     ['url_path = { value = "(?P<x", op = "regex" }', /invalid regex/],
-    ['url_path = { value = "api/*", op = "wild_card" }', /can never match/],
   ];
   for (const [line, message] of cases) {
     const { value, ctx } = decode(line);

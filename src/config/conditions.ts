@@ -1,9 +1,11 @@
 // when.request.{url_path, method, headers, body} → Condition[] (SPEC 2.2, 2.4; reference §4).
-// Every regex and wild card is compiled here, once; url_path operands are normalised here, once.
+// Every regex and wild card is compiled here, once; url_path operands are normalised here, once:
+// equal / starts_with (and negations) join the prefix and get one leading '/'; ends_with, contains (and
+// negations) and regex keep the value as written; a wild card not starting with '/', '*' or '?' gets a '/'.
 // Conditions keep the order written. Unknown keys at every level are reported with the allowed list.
 import type { BodyCondition, Condition, HeaderCondition, UrlPathCondition } from '../model/rule-set.js';
 import { BODY_OPS, HEADER_OPS, METHODS, URL_PATH_OPS, type UrlPathOp } from '../model/operators.js';
-import { parseJson, type Json } from '../shared/json.js';
+import { parseTypedJson, type TypedJson } from '../shared/json.js';
 import { compileRustRegex } from '../shared/rust-regex.js';
 import { wildcardToRegExp } from '../shared/wildcard.js';
 import { oneOf, record, report, strict, string, unknownKey, wrongType, type DecodeContext, type KeyPath } from './decode.js';
@@ -81,18 +83,19 @@ function decodeUrlPath(node: TomlNode, path: KeyPath, ctx: DecodeContext, prefix
   switch (op) {
     case 'contains':
     case 'not_contains':
+    case 'ends_with':
+    case 'not_ends_with':
       return { ...base, compareTo: value };
     case 'regex':
     case 'not_regex': {
       const pattern = compileRegex(value, valueNode, bare ? path : [...path, 'value'], ctx);
       return pattern && { ...base, compareTo: value, pattern };
     }
-    case 'wild_card':
-      if (!/^[/*?]/.test(value)) {
-        report(ctx, 'invalid_wild_card', MESSAGES.wildCardNeverMatches(value), valueNode.offset, [...path, 'value']);
-        return undefined;
-      }
-      return { ...base, compareTo: value, pattern: wildcardToRegExp(value) };
+    case 'wild_card': {
+      // `api/*` means `/api/*` (SPEC 2.2: with or without the leading slash, the same request)
+      const anchored = /^[/*?]/.test(value) ? value : '/' + value;
+      return { ...base, compareTo: anchored, pattern: wildcardToRegExp(anchored) };
+    }
     default:
       return { ...base, compareTo: joinUrlPath(prefix, value) };
   }
@@ -205,9 +208,10 @@ function decodeBodyCondition(bodyPath: string, entry: { keyOffset: number; node:
   return [c];
 }
 
-function tryParseJson(text: string): Json | undefined {
+/** The rule's value as JSON, numbers typed by their lexemes as the request body's are (`42` vs `42.0`). */
+function tryParseJson(text: string): TypedJson | undefined {
   try {
-    return parseJson(text);
+    return parseTypedJson(text);
   } catch {
     return undefined;
   }

@@ -46,8 +46,6 @@ export const MESSAGES = {
   bodyPathNested: (path: string, inner: string) =>
     `body condition ${q(path)} holds a nested table ${q(inner)}; quote a dotted path in TOML, e.g. "${path}.${inner}" = { value = "…" }`,
   invalidRegex: (pattern: string, reason: string) => `invalid regex ${q(pattern)}: ${reason}`,
-  wildCardNeverMatches: (pattern: string) =>
-    `url_path wild_card ${q(pattern)} can never match: request paths start with \`/\` (write ${q('/' + pattern)})`,
   invalidHeaderName: (name: string) => `${q(name)} is not a valid HTTP header name`,
   invalidHeaderValue: (name: string) => `the value of header ${q(name)} contains characters not allowed in HTTP (such as CR or LF)`,
 

@@ -101,7 +101,10 @@ test('stages in order: OPTIONS first, then rule sets, then the fallback director
     ['POST', '/anything', [['content-type', 'application/json']], '{"customer":', 400, 'bad_request', ''],
     ['GET', '/', [], undefined, 200, 'fallback', '{"root":true}'],
     ['GET', '/table', [], undefined, 200, 'fallback', '[{"id":"1","name":"a, b"}]'],
+    // a '..' at the root is dropped (remove_dot_segments), never climbing out of the fallback directory
     ['GET', '/../data/index.json', [], undefined, 404, 'miss', ''],
+    ['GET', '/../index.json', [], undefined, 200, 'fallback', '{"root":true}'],
+    ['GET', '/%2e%2e/table', [], undefined, 200, 'fallback', '[{"id":"1","name":"a, b"}]'],
   ];
   for (const [method, target, headers, body, status, stage, bodyText] of cases) {
     const o = await ask(method, target, headers, body);

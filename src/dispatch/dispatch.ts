@@ -162,7 +162,6 @@ function stageRuleSets(
 const MISS: Staged = Object.freeze({ draft: emptyDraft(404), stage: Object.freeze({ kind: 'miss' }) });
 
 function stageFallback(ws: Workspace, req: RequestSnapshot, env: DispatchEnv): Maybe<Staged> {
-  if (req.escapesRoot) return MISS;
   const root = ws.fallbackDir;
   const { files } = env;
   // The whole resolution is a pure function of the request segments and the disk: a FileSource that can vouch

@@ -7,6 +7,7 @@ import type { Json } from '../shared/json.js';
 import type { RequestBody, RequestSnapshot } from '../model/request.js';
 import type { MiddlewareScript } from '../model/workspace.js';
 import { answerFromMiddleware, resolvePath, type MiddlewareAnswer } from './middleware.js';
+import { snapshotFrom } from './snapshot.js';
 
 const DIR = '/ws/scripts';
 
@@ -18,7 +19,7 @@ function script(source: string, name = 'mw1.rhai'): MiddlewareScript {
 function request(path: string, json?: Json): RequestSnapshot {
   const body: RequestBody = json === undefined ? { kind: 'none' } : { kind: 'json', value: json, byteLength: 10 };
   const segments = path.split('/').filter((s) => s !== '');
-  return { method: 'POST', rawPath: path, segments, escapesRoot: false, path, query: '', headers: [], body, httpVersion: '1.1' };
+  return { method: 'POST', rawPath: path, segments, path, query: '', headers: [], body, httpVersion: '1.1' };
 }
 
 function answer(sources: string[], req: RequestSnapshot, maxOperations = 1_000_000): { hit: MiddlewareAnswer | undefined; logs: string[] } {
@@ -106,6 +107,16 @@ describe('globals', () => {
     const src = '#{ text: `${type_of(body)} ${body.id + 1} ${body.tags[1]} ${body.missing}` }';
     const req = request('/x', { id: 9007199254740993n, tags: ['a', 'b'] });
     assert.deepEqual(answer([src], req).hit?.respond.body, { kind: 'text', text: 'map 9007199254740994 b ' });
+  });
+
+  test('a body number is f64 when written as a float (5.0, 1e3) and i64 when written as an integer', () => {
+    const src = '#{ text: `${type_of(body.f)} ${body.f} ${type_of(body.e)} ${body.e} ${type_of(body.i)} ${body.i} ${type_of(body.h)} ${type_of(body.a[1])} ${body.f / 2}` }';
+    const text = '{"f":5.0,"e":1e3,"i":5,"h":1.5,"a":[1,2.0]}';
+    const req = { ...request('/x'), body: snapshotFrom({ method: 'POST', target: '/x', headers: [], body: new TextEncoder().encode(text) }).body };
+    assert.deepEqual(answer([src], req).hit?.respond.body, { kind: 'text', text: 'f64 5.0 f64 1000.0 i64 5 f64 f64 2.5' });
+    // without any such number the body converts as it is (integers stay i64)
+    const plain = { ...request('/x'), body: snapshotFrom({ method: 'POST', target: '/x', headers: [], body: new TextEncoder().encode('{"f":5,"h":1.5}') }).body };
+    assert.deepEqual(answer(['#{ text: `${type_of(body.f)} ${type_of(body.h)}` }'], plain).hit?.respond.body, { kind: 'text', text: 'i64 f64' });
   });
 
   test('a change to body in one script is not seen by the next', () => {

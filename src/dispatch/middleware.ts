@@ -37,7 +37,7 @@ export function answerFromMiddleware(
 ): MiddlewareAnswer | undefined {
   if (middlewares.length === 0) return undefined;
   const globals: Record<string, Value> = { url_path: req.path };
-  if (req.body.kind === 'json') globals['body'] = fromJson(req.body.value);
+  if (req.body.kind === 'json') globals['body'] = fromJson(req.body.typed ?? req.body.value); // `5.0` an f64, `5` an i64
   for (let index = 0; index < middlewares.length; index++) {
     const mw = middlewares[index] as MiddlewareScript;
     const prefix = `middleware \`${mw.entry}\``;

@@ -1,7 +1,7 @@
 // snapshotFrom: the ONE normaliser from raw request parts to a RequestSnapshot.
 // The server adapter and `mock get` both call it, so both see exactly the same request.
 import type { HeaderList } from '../shared/headers.js';
-import { exactJson, JsonSyntaxError, parseJson, type Json } from '../shared/json.js';
+import { exactJson, JsonSyntaxError, mayHoldIntegralFloat, parseJson, parseTypedJson, type Json, type TypedJson } from '../shared/json.js';
 import type { JsonRequestBody, RequestBody, RequestSnapshot } from '../model/request.js';
 
 export interface RawRequest {
@@ -30,14 +30,13 @@ export function snapshotFrom(raw: RawRequest): RequestSnapshot {
   const query = qi >= 0 ? target.slice(qi + 1) : '';
   const rawPath = rawPath0.startsWith('/') ? rawPath0 : '/' + rawPath0;
   let segments: string[];
-  let escapesRoot = false;
   let path: string;
   if (!rawPath.includes('%') && !rawPath.includes('/.')) {
     // nothing to decode and no dot-segment: the path is already normal (the common case, without copies)
     segments = rawPath.slice(1).split('/');
     path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
   } else {
-    ({ segments, escapesRoot } = normaliseSegments(rawPath));
+    segments = normaliseSegments(rawPath);
     path = '/' + segments.join('/');
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   }
@@ -51,7 +50,6 @@ export function snapshotFrom(raw: RawRequest): RequestSnapshot {
     method: raw.method.toUpperCase(),
     rawPath,
     segments,
-    escapesRoot,
     path,
     query,
     headers,
@@ -71,12 +69,15 @@ function lowerName(name: string): string {
   return lower;
 }
 
-/** Per-segment percent-decoding ('+' kept), then dot-segment removal (decoding first, so %2e%2e is a '..'). */
-export function normaliseSegments(rawPath: string): { segments: string[]; escapesRoot: boolean } {
+/**
+ * Per-segment percent-decoding ('+' kept), then dot-segment removal (decoding first, so %2e%2e is a '..').
+ * As remove_dot_segments does, a '..' at the root has nothing to remove and is dropped: `/../x` is `/x`.
+ * Nothing can therefore climb above the root; file routing also refuses a '..' segment (confinement).
+ */
+export function normaliseSegments(rawPath: string): string[] {
   const parts = rawPath.split('/');
   parts.shift(); // the empty piece before the leading '/'
   const out: string[] = [];
-  let escapesRoot = false;
   for (let i = 0; i < parts.length; i++) {
     const seg = decodeSegment(parts[i]!);
     const last = i === parts.length - 1;
@@ -85,14 +86,13 @@ export function normaliseSegments(rawPath: string): { segments: string[]; escape
       continue;
     }
     if (seg === '..') {
-      if (out.length === 0) escapesRoot = true;
-      else out.pop();
+      out.pop(); // nothing to remove at the root
       if (last) out.push('');
       continue;
     }
     out.push(seg);
   }
-  return { segments: out, escapesRoot };
+  return out;
 }
 
 const HEX = /^[0-9a-fA-F]{2}$/;
@@ -157,7 +157,8 @@ function parseBody(body: Uint8Array | undefined, headers: HeaderList): RequestBo
 function notParsed(text: string, declaredJson: boolean, byteLength: number): RequestBody {
   try {
     const value = parseJson(text);
-    return value === null ? NO_BODY : { kind: 'json', value, byteLength };
+    if (value === null) return NO_BODY;
+    return mayHoldIntegralFloat(text) ? { kind: 'json', value, byteLength, typed: parseTypedJson(text) } : { kind: 'json', value, byteLength };
   } catch (e) {
     if (!declaredJson) return { kind: 'bytes', byteLength };
     const message = e instanceof JsonSyntaxError || e instanceof Error ? e.message : String(e);
@@ -169,10 +170,13 @@ function notParsed(text: string, declaredJson: boolean, byteLength: number): Req
  * A JSON body as JSON.parse gave it. Made exact (integers beyond 2^53 as bigint, see exactJson) only when `value`
  * is first asked for: body conditions resolve their paths in `unchecked` and need the exact form only for a part
  * that holds such an integer (body-path.ts), so the common request never walks its whole body for them.
+ * Likewise `typed` (numbers typed by their lexemes) is built only when a condition that tells 42 from 42.0, or a
+ * script, first asks, and is parsed only when the text may hold a number such as `42.0` at all.
  */
 class ParsedJsonBody implements JsonRequestBody {
   readonly kind = 'json';
   private exact: Json | undefined;
+  private typedValue: TypedJson | undefined | typeof NOT_YET = NOT_YET;
   constructor(
     private readonly text: string,
     readonly unchecked: Json,
@@ -181,4 +185,10 @@ class ParsedJsonBody implements JsonRequestBody {
   get value(): Json {
     return (this.exact ??= exactJson(this.text, this.unchecked));
   }
+  get typed(): TypedJson | undefined {
+    if (this.typedValue === NOT_YET) this.typedValue = mayHoldIntegralFloat(this.text) ? parseTypedJson(this.text) : undefined;
+    return this.typedValue;
+  }
 }
+
+const NOT_YET: unique symbol = Symbol('not built yet');

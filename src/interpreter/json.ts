@@ -8,7 +8,11 @@ import { Char, FnPtr, INT_MAX, INT_MIN, RangeValue, sortedKeys, type RMap, type 
 
 const I64_LIMIT = 2 ** 63;
 
-/** Plain JS JSON data (numbers, bigints, strings, booleans, null, arrays, objects) → Value. */
+/**
+ * Plain JS JSON data (numbers, bigints, strings, booleans, null, arrays, objects) → Value. A number with an
+ * integer value is an INT, unless it comes as a Number object: the host's mark for a number written as a
+ * float (`5.0`, `1e3`), which stays a FLOAT.
+ */
 export function fromJson(json: unknown): Value {
   switch (typeof json) {
     case 'boolean':
@@ -20,6 +24,7 @@ export function fromJson(json: unknown): Value {
       return json >= INT_MIN && json <= INT_MAX ? json : Number(json);
     case 'object': {
       if (json === null) return null;
+      if (json instanceof Number) return json.valueOf();
       if (Array.isArray(json)) return json.map(fromJson);
       const out: RMap = new Map();
       for (const [k, v] of Object.entries(json)) out.set(k, fromJson(v));

@@ -10,7 +10,6 @@ export const DIAGNOSTIC_CODES = [
   'file_unreadable',
   'invalid_json_file',
   'invalid_regex',
-  'invalid_wild_card',
   'script_syntax',
   'tls_material',
   'body_path',

@@ -1,7 +1,7 @@
 // RequestSnapshot: what every stage sees. Built once per request by snapshotFrom() in dispatch/snapshot.ts,
 // the ONE normaliser, used by the server adapter and by `mock get` alike.
 import type { HeaderList } from '../shared/headers.js';
-import type { Json } from '../shared/json.js';
+import type { Json, TypedJson } from '../shared/json.js';
 
 export type { HeaderList };
 
@@ -12,12 +12,10 @@ export interface RequestSnapshot {
   readonly rawPath: string;
   /**
    * Path segments after per-segment percent-decoding ('+' kept; invalid UTF-8 becomes U+FFFD)
-   * and dot-segment removal. Empty segments are kept. A segment may contain '/' or '\' when
+   * and dot-segment removal (a '..' at the root has nothing to remove and is dropped). Empty segments are kept. A segment may contain '/' or '\' when
    * they were percent-encoded; file routing refuses such segments.
    */
   readonly segments: readonly string[];
-  /** true when a '..' would climb above the root: file routing answers 404 */
-  readonly escapesRoot: boolean;
   /** canonical form for rule matching and scripts: '/' + segments joined by '/', one trailing '/' removed */
   readonly path: string;
   /** raw query, without '?' ('' when none) */
@@ -39,6 +37,11 @@ export interface JsonRequestBody {
    * when asked): a part of it that holds no integer beyond 2^53 is exact as it is.
    */
   readonly unchecked?: Json;
+  /**
+   * The same body with each number typed by its lexeme (a JsonFloat for `42.0` or `1e3`), when it may hold a
+   * number written that way; undefined when it cannot (then `value` is typed as it is). Built when first asked for.
+   */
+  readonly typed?: TypedJson | undefined;
 }
 
 export type RequestBody =

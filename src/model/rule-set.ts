@@ -1,5 +1,5 @@
 // Rule sets as loaded: conditions compiled once, at load (regex, wild_card, body paths).
-import type { Json } from '../shared/json.js';
+import type { TypedJson } from '../shared/json.js';
 import type { Respond } from './answer.js';
 import type { BodyOp, HeaderOp, Method, UrlPathOp } from './operators.js';
 import type { Strategy } from './strategy.js';
@@ -42,12 +42,12 @@ export interface UrlPathCondition {
   /** written as a bare string (display: `equal "<value>"`) */
   readonly bare: boolean;
   /**
-   * What the request path is compared with. For equal / starts_with / ends_with and their negations:
-   * the rule set's prefix joined with the value, one leading '/', one trailing '/' removed.
-   * For contains / not_contains: the raw value. Unused for regex / not_regex / wild_card (see pattern).
+   * What the request path is compared with. For equal / starts_with and their negations: the rule set's
+   * prefix joined with the value, one leading '/', one trailing '/' removed. For ends_with / contains and
+   * their negations: the value as written. Unused for regex / not_regex / wild_card (see pattern).
    */
   readonly compareTo: string;
-  /** compiled at load for regex, not_regex and wild_card; never given an extra leading '/' */
+  /** compiled at load for regex, not_regex and wild_card; a wild card not starting with '/', '*' or '?' gets a '/' */
   readonly pattern?: RegExp;
 }
 
@@ -75,8 +75,8 @@ export interface BodyCondition {
   readonly op: BodyOp;
   /** as written (always a string in TOML) */
   readonly value: string;
-  /** `value` parsed as JSON when it parses (equal_typed, array_contains, structural_contains) */
-  readonly parsed?: Json;
+  /** `value` parsed as JSON, numbers typed by their lexemes (`42` vs `42.0`), when it parses (equal_typed, array_contains, structural_contains) */
+  readonly parsed?: TypedJson;
   readonly pattern?: RegExp;
 }
 

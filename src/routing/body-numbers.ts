@@ -1,6 +1,6 @@
 // Number parsing for body conditions, with the reference's (Rust's) rules rather than JavaScript's
 // forgiving Number(): no surrounding whitespace, no hex, no empty string.
-import type { Json } from '../shared/json.js';
+import { JsonFloat, type TypedJson } from '../shared/json.js';
 
 const F64 = /^[+-]?(?:inf|infinity|nan|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)$/i;
 
@@ -29,8 +29,9 @@ function inI64(n: bigint): bigint | undefined {
 }
 
 /** A body value as f64: a number, or a string that parses as one. Booleans, null, arrays, objects: undefined. */
-export function bodyAsF64(v: Json): number | undefined {
+export function bodyAsF64(v: TypedJson): number | undefined {
   if (typeof v === 'number') return v;
+  if (v instanceof JsonFloat) return v.valueOf();
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'string') return parseF64(v);
   return undefined;
@@ -39,8 +40,9 @@ export function bodyAsF64(v: Json): number | undefined {
 /**
  * A body value as an exact i64: an integer number (a JS number outside the safe range must have been
  * written as a float, since integer literals that large parse as bigint), or a string that parses as i64.
+ * A number written as a float (`42.0`, a JsonFloat when typed) is not an integer, whatever its value.
  */
-export function bodyAsI64(v: Json): bigint | undefined {
+export function bodyAsI64(v: TypedJson): bigint | undefined {
   if (typeof v === 'number') return Number.isSafeInteger(v) ? BigInt(v) : undefined;
   if (typeof v === 'bigint') return inI64(v);
   if (typeof v === 'string') return parseI64(v);

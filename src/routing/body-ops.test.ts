@@ -9,6 +9,9 @@ type Case = readonly [BodyOp, string, string, string, boolean];
 
 const B = '{"s":"gold","n":42,"f":1.5,"ns":"42","neg":-3,"t":true,"z":null,"o":{"x":1},"arr":[1,2,"x",{"k":1,"j":2}],"e":[],"big":12345678901234567890,"i64max":9223372036854775807,"huge":18446744073709551616,"sp":" 10","c":"c","str11":"11","exp":"1e1","nested":{"deep":{"v":"yes"}},"objs":[{"a":1,"b":{"c":2,"d":3},"l":[1,2]},{"a":2}]}';
 
+/** numbers written as integers and as floats */
+const F = '{"i":42,"f":42.0,"e":1e3,"ef":1.5e1,"h":1.5,"arr":[1,2.0,{"k":3.0}],"objs":[{"a":1.0},{"a":2}],"big":9007199254740993,"bigf":9007199254740993.0,"sf":"42.0"}';
+
 const cases: readonly Case[] = [
   // equal / equal_string: stringified comparison
   ['equal', B, 's', 'gold', true],
@@ -150,6 +153,46 @@ const cases: readonly Case[] = [
   ['structural_contains', B, 'arr', '"2"', false],
   ['structural_contains', B, 'o', '{"x":1}', false],
   ['structural_contains', B, 'nested', '{"deep":{}}', false],
+  // integers and floats stay apart: the body's lexemes and the rule value's lexemes decide (serde_json)
+  ['equal_typed', F, 'i', '42', true],
+  ['equal_typed', F, 'i', '42.0', false],
+  ['equal_typed', F, 'f', '42.0', true],
+  ['equal_typed', F, 'f', '42', false],
+  ['equal_typed', F, 'f', '4.2e1', true],
+  ['equal_typed', F, 'e', '1000.0', true],
+  ['equal_typed', F, 'e', '1E3', true],
+  ['equal_typed', F, 'e', '1000', false],
+  ['equal_typed', F, 'ef', '15.0', true],
+  ['equal_typed', F, 'h', '1.5', true],
+  ['equal_typed', F, 'h', '15e-1', true],
+  ['equal_typed', F, 'arr', '[1,2.0,{"k":3.0}]', true],
+  ['equal_typed', F, 'arr', '[1,2,{"k":3}]', false],
+  ['equal_typed', F, 'arr', '[1.0,2.0,{"k":3.0}]', false],
+  ['equal_typed', F, 'big', '9007199254740993', true],
+  ['equal_typed', F, 'bigf', '9007199254740993', false],
+  ['equal_typed', F, 'bigf', '9007199254740992.0', true],
+  ['equal_typed', '{"s":"v1.0","n":42}', 'n', '42', true],
+  ['equal_typed', '{"s":"v1.0","n":42}', 'n', '42.0', false],
+  ['equal_integer', F, 'i', '42', true],
+  ['equal_integer', F, 'f', '42', false],
+  ['equal_integer', F, 'e', '1000', false],
+  ['equal_integer', F, 'sf', '42', false],
+  ['equal_integer', F, 'big', '9007199254740993', true],
+  ['equal_integer', '{"s":"v1.0","n":42}', 'n', '42', true],
+  ['array_contains', F, 'arr', '1', true],
+  ['array_contains', F, 'arr', '1.0', false],
+  ['array_contains', F, 'arr', '2', false],
+  ['array_contains', F, 'arr', '2.0', true],
+  ['array_contains', F, 'arr', '{"k":3.0}', true],
+  ['array_contains', F, 'arr', '{"k":3}', false],
+  ['structural_contains', F, 'objs', '{"a":1}', false],
+  ['structural_contains', F, 'objs', '{"a":1.0}', true],
+  ['structural_contains', F, 'objs', '{"a":2}', true],
+  ['structural_contains', F, 'objs', '{"a":2.0}', false],
+  // the operators that compare text or f64 do not tell them apart (equal compares the printed number)
+  ['equal', F, 'f', '42', true],
+  ['equal_number', F, 'f', '42', true],
+  ['greater_or_equal', F, 'e', '1000', true],
 ];
 
 test('body operators on resolved values', () => {
@@ -184,6 +227,19 @@ test('no JSON body: every body condition false, absent included', () => {
     }
   }
   assert.equal(checkCondition(body('a', 'absent', ''), req({ json: '{}' })).ok, true);
+});
+
+test('actual shows a number as the operator compared it: typed for equal_typed, as printed for equal', () => {
+  const table: readonly [string, string, string][] = [
+    ['f', 'equal_typed', '42.0'],
+    ['e', 'equal_integer', '1000.0'],
+    ['i', 'equal_typed', '42'],
+    ['arr', 'array_contains', '[1,2.0,{"k":3.0}]'],
+    ['bigf', 'equal_typed', '9007199254740992.0'],
+    ['f', 'equal', '42'],
+    ['f', 'exists', '42'],
+  ];
+  for (const [path, op, want] of table) assert.equal(checkCondition(body(path, op as BodyOp, '42'), req({ json: F })).actual, want, `${op} ${path}`);
 });
 
 test('actual is the compact JSON of the resolved value', () => {

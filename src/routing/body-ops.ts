@@ -1,16 +1,23 @@
 // The 25 body.json operators (reference §4.4), applied to a value already resolved from the body.
 // No JSON body, or an unresolved path, is decided in check.ts: there every operator is false except
-// `absent` on an unresolved path.
+// `absent` on an unresolved path. The operators that tell 42 from 42.0 (LEXEME_TYPED) get the value with its
+// numbers typed by their lexemes; the others compare text or f64, where 42 and 42.0 are the same.
 import type { BodyCondition } from '../model/rule-set.js';
-import { stringifyJson, isJsonObject, type Json } from '../shared/json.js';
+import type { BodyOp } from '../model/operators.js';
+import { stringifyJson, isTypedJsonObject, type TypedJson } from '../shared/json.js';
 import { assertNever } from '../shared/result.js';
 import { bodyAsF64, bodyAsI64, parseF64, parseI64 } from './body-numbers.js';
 import { parseUsize } from './body-path.js';
 import { jsonEqual, jsonSuperset } from './json-compare.js';
 import { testString } from './string-ops.js';
 
+/** The operators whose value is resolved with its numbers typed by their lexemes (`42` is not `42.0`). */
+export function comparesLexemeTypes(op: BodyOp): boolean {
+  return op === 'equal_typed' || op === 'equal_integer' || op === 'array_contains' || op === 'structural_contains';
+}
+
 /** The string form several operators compare: a JSON string without quotes, anything else as compact JSON. */
-export function stringifyForCompare(v: Json): string {
+export function stringifyForCompare(v: TypedJson): string {
   if (typeof v === 'string') return v;
   // the common scalars without a trip through JSON.stringify (same text for finite numbers)
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
@@ -19,7 +26,7 @@ export function stringifyForCompare(v: Json): string {
 }
 
 /** Test a body operator on a resolved value. */
-export function testBody(cond: BodyCondition, actual: Json): boolean {
+export function testBody(cond: BodyCondition, actual: TypedJson): boolean {
   const op = cond.op;
   switch (op) {
     case 'equal':
@@ -56,7 +63,7 @@ export function testBody(cond: BodyCondition, actual: Json): boolean {
       return arrayLength(actual, cond.value, (len, n) => len >= n);
     case 'array_contains': {
       const needle = needleOf(cond);
-      return Array.isArray(actual) && (actual as readonly Json[]).some((e) => jsonEqual(e, needle));
+      return Array.isArray(actual) && (actual as readonly TypedJson[]).some((e) => jsonEqual(e, needle));
     }
     case 'equal_integer': {
       const a = bodyAsI64(actual);
@@ -64,30 +71,30 @@ export function testBody(cond: BodyCondition, actual: Json): boolean {
       return a !== undefined && b !== undefined && a === b;
     }
     case 'map_has_key':
-      return isJsonObject(actual) && Object.hasOwn(actual, cond.value);
+      return isTypedJsonObject(actual) && Object.hasOwn(actual, cond.value);
     case 'map_does_not_have_key':
-      return isJsonObject(actual) && !Object.hasOwn(actual, cond.value);
+      return isTypedJsonObject(actual) && !Object.hasOwn(actual, cond.value);
     case 'structural_contains': {
       const needle = needleOf(cond);
-      return Array.isArray(actual) && (actual as readonly Json[]).some((e) => jsonSuperset(e, needle));
+      return Array.isArray(actual) && (actual as readonly TypedJson[]).some((e) => jsonSuperset(e, needle));
     }
     default:
       return assertNever(op, 'body operator');
   }
 }
 
-function compareF64(actual: Json, value: string, cmp: (a: number, b: number) => boolean): boolean {
+function compareF64(actual: TypedJson, value: string, cmp: (a: number, b: number) => boolean): boolean {
   const a = bodyAsF64(actual);
   const b = parseF64(value);
   return a !== undefined && b !== undefined && cmp(a, b);
 }
 
-function arrayLength(actual: Json, value: string, cmp: (len: number, n: number) => boolean): boolean {
+function arrayLength(actual: TypedJson, value: string, cmp: (len: number, n: number) => boolean): boolean {
   const n = parseUsize(value);
   return Array.isArray(actual) && n !== undefined && cmp(actual.length, n);
 }
 
 /** `value` parsed as JSON when it parses, else the text itself as a JSON string (`x` finds `"x"`). */
-function needleOf(cond: BodyCondition): Json {
+function needleOf(cond: BodyCondition): TypedJson {
   return cond.parsed !== undefined ? cond.parsed : cond.value;
 }

@@ -15,7 +15,7 @@ interface Case {
 }
 
 // url_path: the loader normalises compareTo; these mirror reference §4.1's observed table, with the
-// spec's resolution of the regex / ends_with quirks (no '/' prepended to patterns).
+// resolution of the regex / ends_with quirks (§12.12: compared as written; a slash-less wild card is rooted).
 const urlPathCases: readonly Case[] = [
   { name: 'bare without slash', cond: urlPath('a/b', 'equal', { bare: true }), req: { path: '/a/b' }, ok: true, actual: '/a/b' },
   { name: 'trailing slash in rule', cond: urlPath('/a/b/'), req: { path: '/a/b' }, ok: true },
@@ -31,9 +31,15 @@ const urlPathCases: readonly Case[] = [
   { name: 'not_starts_with', cond: urlPath('/api', 'not_starts_with'), req: { path: '/web' }, ok: true },
   { name: 'not_starts_with miss', cond: urlPath('/api', 'not_starts_with'), req: { path: '/api/1' }, ok: false },
   { name: 'ends_with x', cond: urlPath('x', 'ends_with'), req: { path: '/x' }, ok: true },
-  { name: 'ends_with .json normalised', cond: urlPath('.json', 'ends_with'), req: { path: '/x.json' }, ok: false },
+  { name: 'ends_with .json as written', cond: urlPath('.json', 'ends_with'), req: { path: '/x.json' }, ok: true },
+  { name: 'ends_with .json under a prefix', cond: urlPath('.json', 'ends_with', { prefix: '/api' }), req: { path: '/api/a/x.json' }, ok: true },
+  { name: 'ends_with .json miss', cond: urlPath('.json', 'ends_with'), req: { path: '/x.csv' }, ok: false },
+  { name: 'ends_with no slash added', cond: urlPath('x', 'ends_with'), req: { path: '/ax' }, ok: true },
   { name: 'ends_with prefixed', cond: urlPath('/create', 'ends_with', { prefix: '/widgets' }), req: { path: '/widgets/create' }, ok: true },
-  { name: 'ends_with prefixed miss', cond: urlPath('/create', 'ends_with', { prefix: '/widgets' }), req: { path: '/gadgets/create' }, ok: false },
+  { name: 'ends_with prefix not joined', cond: urlPath('/create', 'ends_with', { prefix: '/widgets' }), req: { path: '/gadgets/create' }, ok: true },
+  { name: 'ends_with prefixed miss', cond: urlPath('/create', 'ends_with', { prefix: '/widgets' }), req: { path: '/widgets/created' }, ok: false },
+  { name: 'not_ends_with .json', cond: urlPath('.json', 'not_ends_with'), req: { path: '/x.json' }, ok: false },
+  { name: 'not_ends_with .json other', cond: urlPath('.json', 'not_ends_with'), req: { path: '/x.csv' }, ok: true },
   { name: 'not_ends_with', cond: urlPath('/x', 'not_ends_with'), req: { path: '/y' }, ok: true },
   { name: 'not_ends_with miss', cond: urlPath('/x', 'not_ends_with'), req: { path: '/a/x' }, ok: false },
   { name: 'contains raw value', cond: urlPath('sers/4', 'contains'), req: { path: '/users/42' }, ok: true },
@@ -47,7 +53,10 @@ const urlPathCases: readonly Case[] = [
   { name: 'not_regex', cond: urlPath('\\d', 'not_regex'), req: { path: '/api/x' }, ok: true },
   { name: 'not_regex miss', cond: urlPath('\\d', 'not_regex'), req: { path: '/api/1' }, ok: false },
   { name: 'wild_card crosses /', cond: urlPath('/api/*', 'wild_card'), req: { path: '/api/1/2' }, ok: true },
-  { name: 'wild_card no leading slash added', cond: urlPath('api/*', 'wild_card'), req: { path: '/api/1' }, ok: false },
+  { name: 'wild_card without slash is rooted', cond: urlPath('api/*', 'wild_card'), req: { path: '/api/1' }, ok: true },
+  { name: 'wild_card without slash, ???', cond: urlPath('wild-card/???/*', 'wild_card'), req: { path: '/wild-card/abc/d' }, ok: true },
+  { name: 'wild_card without slash is rooted, miss', cond: urlPath('api/*', 'wild_card'), req: { path: '/v1/api/1' }, ok: false },
+  { name: 'wild_card starting with * as written', cond: urlPath('*api/*', 'wild_card'), req: { path: '/v1/api/1' }, ok: true },
   { name: 'wild_card miss', cond: urlPath('/api/?', 'wild_card'), req: { path: '/api/12' }, ok: false },
 ];
 

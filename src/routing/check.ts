@@ -7,10 +7,10 @@
 // wild cards, body paths and typed values all arrive compiled on the Condition.
 import type { RequestSnapshot } from '../model/request.js';
 import type { BodyCondition, Condition, ConditionCheck, UrlPathCondition } from '../model/rule-set.js';
-import { stringifyJson, type Json } from '../shared/json.js';
+import { stringifyJson, type TypedJson } from '../shared/json.js';
 import { assertNever } from '../shared/result.js';
-import { stringifyForCompare, testBody } from './body-ops.js';
-import { resolveInBody } from './body-path.js';
+import { comparesLexemeTypes, stringifyForCompare, testBody } from './body-ops.js';
+import { resolveInBody, resolveTypedInBody } from './body-path.js';
 import { firstHeaderValue, testHeader } from './header-ops.js';
 import { testPattern, testString } from './string-ops.js';
 
@@ -172,8 +172,8 @@ function actualValue(cond: Condition, req: RequestSnapshot): string | undefined 
 }
 
 /**
- * equal / starts_with / ends_with and their negations compare with `compareTo` (prefix joined, slashes
- * normalised at load); contains / not_contains with the raw value; regex / wild_card use the pattern.
+ * equal / starts_with and their negations compare with `compareTo` (prefix joined, slashes normalised at
+ * load); ends_with / contains and their negations with the value as written; regex / wild_card use the pattern.
  */
 function testUrlPath(cond: UrlPathCondition, path: string): boolean {
   const operand = cond.op === 'contains' || cond.op === 'not_contains' ? cond.value : cond.compareTo;
@@ -182,12 +182,16 @@ function testUrlPath(cond: UrlPathCondition, path: string): boolean {
 
 const NO_JSON_BODY: unique symbol = Symbol('no JSON body');
 
-/** The body value the condition's path resolves to; undefined when unresolved; NO_JSON_BODY without a JSON body. */
-function resolveBody(cond: BodyCondition, req: RequestSnapshot): Json | undefined | typeof NO_JSON_BODY {
-  return req.body.kind === 'json' ? resolveInBody(req.body, cond.segments) : NO_JSON_BODY;
+/**
+ * The body value the condition's path resolves to (numbers typed by their lexemes for the operators that tell
+ * 42 from 42.0); undefined when unresolved; NO_JSON_BODY without a JSON body.
+ */
+function resolveBody(cond: BodyCondition, req: RequestSnapshot): TypedJson | undefined | typeof NO_JSON_BODY {
+  if (req.body.kind !== 'json') return NO_JSON_BODY;
+  return comparesLexemeTypes(cond.op) ? resolveTypedInBody(req.body, cond.segments) : resolveInBody(req.body, cond.segments);
 }
 
-function bodyHolds(cond: BodyCondition, resolved: Json | undefined | typeof NO_JSON_BODY): boolean {
+function bodyHolds(cond: BodyCondition, resolved: TypedJson | undefined | typeof NO_JSON_BODY): boolean {
   // No JSON body: every body condition is false, `absent` included.
   if (resolved === NO_JSON_BODY) return false;
   // Unresolved path: every operator is false except `absent`, negations included.

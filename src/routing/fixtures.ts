@@ -5,7 +5,7 @@ import type { BodyOp, HeaderOp, Method, UrlPathOp } from '../model/operators.js'
 import type { RequestBody, RequestSnapshot } from '../model/request.js';
 import type { BodyCondition, Condition, HeaderCondition, Rule, RuleSet, UrlPathCondition } from '../model/rule-set.js';
 import type { Strategy } from '../model/strategy.js';
-import { parseJson, type Json } from '../shared/json.js';
+import { mayHoldIntegralFloat, parseJson, parseTypedJson, type TypedJson } from '../shared/json.js';
 
 /** What the loader does to a url_path value: prefix joined, one leading '/', one trailing '/' dropped, '..' deleted. */
 export function normaliseRulePath(value: string, prefix = ''): string {
@@ -43,8 +43,11 @@ function patternFor(op: string, value: string): RegExp | undefined {
 }
 
 export function urlPath(value: string, op: UrlPathOp = 'equal', opts: { bare?: boolean; prefix?: string } = {}): UrlPathCondition {
-  const compareTo = op === 'contains' || op === 'not_contains' ? value : normaliseRulePath(value, opts.prefix);
-  const pattern = patternFor(op, value);
+  const asWritten = op === 'contains' || op === 'not_contains' || op === 'ends_with' || op === 'not_ends_with' || op === 'regex' || op === 'not_regex';
+  // a url_path wild card not starting with '/', '*' or '?' is anchored at the root
+  const glob = op === 'wild_card' && !/^[/*?]/.test(value) ? '/' + value : value;
+  const compareTo = op === 'wild_card' ? glob : asWritten ? value : normaliseRulePath(value, opts.prefix);
+  const pattern = patternFor(op, glob);
   return { on: 'url_path', op, value, bare: opts.bare ?? false, compareTo, ...(pattern ? { pattern } : {}) };
 }
 
@@ -58,9 +61,9 @@ export function header(name: string, op: HeaderOp = 'equal', value = ''): Header
 }
 
 export function body(path: string, op: BodyOp, value: string): BodyCondition {
-  let parsed: Json | undefined;
+  let parsed: TypedJson | undefined;
   try {
-    parsed = parseJson(value);
+    parsed = parseTypedJson(value);
   } catch {
     parsed = undefined;
   }
@@ -109,13 +112,15 @@ export interface RequestParts {
 export function req(parts: RequestParts = {}): RequestSnapshot {
   const path = parts.path ?? '/';
   let b: RequestBody = { kind: 'none' };
-  if (parts.json !== undefined) b = { kind: 'json', value: parseJson(parts.json), byteLength: parts.json.length };
+  if (parts.json !== undefined) {
+    const typed = mayHoldIntegralFloat(parts.json) ? { typed: parseTypedJson(parts.json) } : {};
+    b = { kind: 'json', value: parseJson(parts.json), byteLength: parts.json.length, ...typed };
+  }
   else if (parts.bytes) b = { kind: 'bytes', byteLength: 3 };
   return {
     method: parts.method ?? 'GET',
     rawPath: path,
     segments: path.split('/').slice(1),
-    escapesRoot: false,
     path,
     query: '',
     headers: (parts.headers ?? []).map(([k, v]) => [k.toLowerCase(), v] as const),

@@ -1,12 +1,15 @@
 // Reading a request body under service.max_request_body_bytes (SPEC 7, 8).
 //
-// A declared Content-Length over the cap is refused from the header alone, before a byte of the body is read.
+// A declared Content-Length over the cap is refused from the header alone, before a byte of the body is read;
+// so is a chunk whose size line declares more than the cap allows (chunk-sizes.ts follows the size lines).
 // Otherwise bytes are counted as they arrive (chunked uploads included) and collecting stops the moment the
 // count passes the cap: what was gathered is dropped, and whatever still arrives is discarded unread until the
 // connection closes (see linger.ts), so refusing a huge upload never holds more than the cap.
 // A body of exactly the cap is accepted.
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { BodyReader, SocketActivity } from './activity.js';
+import { bodyStartIn, ChunkSizeFollower } from './chunk-sizes.js';
 
 export type BodyRead =
   | { readonly kind: 'ok'; readonly bytes: Uint8Array }
@@ -59,6 +62,39 @@ export function readBody<C>(
   req.on('end', onEnd);
   req.on('error', onError);
   req.on('close', onClose);
+  if (req.headers['transfer-encoding'] !== undefined) followChunkSizes(req, cap, collector as BodyCollector<unknown>);
+}
+
+/** Node's HTTP parser, as it hangs on the socket: the bytes it is reading right now. */
+type ParsedSocket = Socket & { parser?: { getCurrentBuffer?: () => Buffer } | null };
+
+/**
+ * A chunked body: refuse it as soon as a size line declares more than the cap allows. The size lines are read
+ * from the raw bytes: first the packet the parser is reading now (the request's head ends in it, and the body
+ * may start there), then every later packet of the connection until the body ends. Reading the socket's bytes
+ * in JavaScript takes the connection off Node's native read path, so only a chunked request pays for it.
+ */
+function followChunkSizes(req: IncomingMessage, cap: number, collector: BodyCollector<unknown>): void {
+  const socket = req.socket as ParsedSocket;
+  const packet = socket.parser?.getCurrentBuffer?.();
+  if (packet === undefined) return;
+  const names: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) names.push(req.rawHeaders[i]!);
+  const start = bodyStartIn(packet, `${req.method} ${req.url} HTTP/${req.httpVersion}\r\n`, names);
+  if (start === undefined) return;
+  const follower = new ChunkSizeFollower(cap);
+  const status = follower.feed(packet, start);
+  if (status === 'too_large') return collector.finish(TOO_LARGE);
+  if (status !== 'reading') return;
+  const onSocketData = (chunk: Buffer): void => {
+    const now = follower.feed(chunk);
+    if (now === 'too_large') collector.finish(TOO_LARGE);
+    else if (now !== 'reading') collector.stopFollowing();
+  };
+  collector.following = () => socket.removeListener('data', onSocketData);
+  // Now, while the parser reads this packet: Node then hands every later packet to JavaScript, this listener
+  // included (it does not see this packet again). Added any later, the socket would stall.
+  socket.on('data', onSocketData);
 }
 
 function onData(this: Collecting, chunk: Buffer): void {
@@ -81,6 +117,8 @@ class BodyCollector<C> implements BodyReader {
   private total = 0;
   private settled = false;
   readonly socket: object;
+  /** while the chunk-size lines are followed: stops following them */
+  following: (() => void) | undefined;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -113,10 +151,17 @@ class BodyCollector<C> implements BodyReader {
     return true;
   }
 
+  stopFollowing(): void {
+    const stop = this.following;
+    this.following = undefined;
+    stop?.();
+  }
+
   finish(result: BodyRead): void {
     if (this.settled) return;
     this.settled = true;
     this.chunks = [];
+    if (this.following !== undefined) this.stopFollowing();
     this.activity?.doneReading(this.socket, this);
     // The listeners stay (they do nothing once settled): removing four is a cost on every request with a body.
     // The rest of a refused body is read and thrown away, never kept.

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { editDistance, suggest } from './did-you-mean.js';
-import { parseJson, prettyJson, stringifyJson } from './json.js';
+import { JsonFloat, mayHoldIntegralFloat, parseJson, parseTypedJson, prettyJson, stringifyJson } from './json.js';
 import { xorshift64 } from './prng.js';
 import { lineColumnAt } from './position.js';
 import { getHeader, setHeader } from './headers.js';
@@ -43,6 +43,55 @@ test('parseJson keeps big integers exact and order of keys', () => {
   // __proto__ is an ordinary key
   const p = parseJson('{"__proto__":{"x":1},"y":12345678901234567}');
   assert.equal(Object.keys(p as object).includes('__proto__'), true);
+});
+
+function holdsJsonFloat(v: unknown): boolean {
+  if (v instanceof JsonFloat) return true;
+  return typeof v === 'object' && v !== null && Object.values(v).some(holdsJsonFloat);
+}
+
+test('parseTypedJson types each number by its lexeme; parseJson does not', () => {
+  const cases: [string, string, boolean][] = [
+    // text, compact typed text, whether a JsonFloat is at the top
+    ['42', '42', false],
+    ['42.0', '42.0', true],
+    ['-42.00', '-42.0', true],
+    ['1e3', '1000.0', true],
+    ['1E+3', '1000.0', true],
+    ['1.5e1', '15.0', true],
+    ['1.5', '1.5', false],
+    ['15e-1', '1.5', false],
+    ['-0.0', '-0.0', true],
+    ['1e16', '1e16', true],
+    ['1.5e20', '1.5e20', true],
+    ['9007199254740993', '9007199254740993', false],
+    ['{"a":[1,2.0,{"b":3e0}],"c":"4.0"}', '{"a":[1,2.0,{"b":3.0}],"c":"4.0"}', false],
+  ];
+  for (const [text, compact, top] of cases) {
+    const typed = parseTypedJson(text);
+    assert.equal(stringifyJson(typed), compact, text);
+    assert.equal(typed instanceof JsonFloat, top, `${text} top`);
+    assert.equal(holdsJsonFloat(typed), compact.includes('.0') || compact.includes('e'), `${text}: typed holds a JsonFloat`);
+    assert.equal(holdsJsonFloat(parseJson(text)), false, `${text}: parseJson stays untyped`);
+  }
+  assert.equal(parseJson('42.0'), 42);
+  assert.equal((parseTypedJson('42.0') as JsonFloat).valueOf(), 42);
+  assert.throws(() => parseTypedJson('{"a":'), /offset/);
+});
+
+test('mayHoldIntegralFloat: yes for every text with a float lexeme of integer value (strings may say yes too)', () => {
+  const cases: [string, boolean][] = [
+    ['{"a":42}', false],
+    ['{"a":1.5,"b":9.99,"c":0.05,"d":1.05}', false],
+    ['{"a":42.0}', true],
+    ['[42.00]', true],
+    ['42.0', true],
+    ['{"a":1e3}', true],
+    ['{"a":1.5E-2}', true],
+    ['{"s":"v1.0 "}', true],
+    ['{"s":"1.05"}', false],
+  ];
+  for (const [text, want] of cases) assert.equal(mayHoldIntegralFloat(text), want, text);
 });
 
 test('prettyJson indents by two spaces', () => {

@@ -108,7 +108,7 @@ describe('trace channel', () => {
   test('rule and middleware stages', async () => {
     const ws = makeWorkspace();
     const answer = (status: number): Outcome['answer'] =>
-      finalize({ status, body: new Uint8Array(0), headers: [], delayMs: 0 }, { method: 'GET', rawPath: '/', segments: [''], escapesRoot: false, path: '/', query: '', headers: [], body: { kind: 'none' }, httpVersion: '1.1' }, ws.cors);
+      finalize({ status, body: new Uint8Array(0), headers: [], delayMs: 0 }, { method: 'GET', rawPath: '/', segments: [''], path: '/', query: '', headers: [], body: { kind: 'none' }, httpVersion: '1.1' }, ws.cors);
     const server = await startTestServer(ws, {
       dispatch: async (_w, req) =>
         req.path === '/rule'
