@@ -38,13 +38,15 @@ export { isUsableSegment };
 export const RECORDED_DIR = '.mock-recorded';
 /** The rule set recordings are appended to, in the config directory. */
 export const RECORDED_RULE_SET = 'mock-recorded.toml';
+/** Proxied but never recorded (issue: a PATCH or HEAD answer says little about the resource). */
+const NOT_RECORDED_METHODS: ReadonlySet<string> = new Set(['PATCH', 'HEAD']);
 /** Bodies above this are proxied as a stream and never saved. */
 export const MAX_SAVED_BODY_BYTES = 32 * 1024 * 1024;
 /** A non-200 UTF-8 body up to this many bytes is written inline as `respond.text`; a longer one as a file. */
 export const TEXT_INLINE_MAX = 64 * 1024;
 
 /** The request as dispatch saw it (a RequestSnapshot has all of these). */
-export type RecordRequest = Pick<RequestSnapshot, 'method' | 'rawPath' | 'segments' | 'escapesRoot' | 'path' | 'query' | 'headers'>;
+export type RecordRequest = Pick<RequestSnapshot, 'method' | 'rawPath' | 'segments' | 'path' | 'query' | 'headers'>;
 
 export type RecordBody =
   | { readonly kind: 'bytes'; readonly bytes: Uint8Array }
@@ -118,10 +120,11 @@ export async function planRecording(x: Exchange, facts: PlanFacts): Promise<Reco
   const key = recordKey(req.method, req.path);
   const skip = (reason: SkipReason): RecordPlan => ({ kind: 'skip', key, reason });
   const method = req.method.toUpperCase();
-  if (!isMethod(method)) return skip('method');
+  // PATCH and HEAD are proxied, never recorded; a method rules cannot match is not recorded either
+  if (!isMethod(method) || NOT_RECORDED_METHODS.has(method)) return skip('method');
   if (facts.recorded.has(key)) return skip('recorded');
   if (res.body.kind !== 'bytes') return skip(res.body.kind);
-  if (req.escapesRoot || req.segments.some((s) => s !== '' && !isUsableSegment(s))) return skip('unsafe_path');
+  if (req.segments.some((s) => s !== '' && !isUsableSegment(s))) return skip('unsafe_path');
   const names = req.segments.filter((s) => s !== '');
   const bytes = res.body.bytes;
 
