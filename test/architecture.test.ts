@@ -35,7 +35,7 @@ const IO_MODULES = new Set(['node:fs', 'node:fs/promises', 'node:http', 'node:ht
 /** §5 rule 12: the only places that may touch the filesystem, the network or the process. */
 const IO_ALLOWED = (file: string): boolean =>
   file === 'main.ts' || file.startsWith('node/') || file.startsWith('server/') || file === 'config/read.ts' || file.startsWith('cli/commands/') ||
-  file.startsWith('inspector/');
+  file.startsWith('workspace/') || file.startsWith('inspector/');
 
 /** module → may it import this src-relative target (or external package)? */
 const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: string) => boolean>> = {
@@ -49,10 +49,17 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     ['toml-eslint-parser', 'smol-toml', 'json5'].includes(t) || t.startsWith('node:'),
   dispatch: (t) => ['dispatch/', 'model/', 'shared/', 'routing/', 'files/'].some((p) => t.startsWith(p)) || t === 'interpreter/index.ts',
   node: (t) => t.startsWith('node/') || t.startsWith('model/') || t === 'files/source.ts' || t.startsWith('node:'),
-  // the server also owns its RotationState (§4) and names the FileSource port type
-  server: (t, typeOnly) =>
+  // the server also owns its RotationState (§4) and names the FileSource port type; its record mode plans through record/
+  server: (t, typeOnly, file) =>
     ['server/', 'dispatch/', 'model/', 'shared/', 'node/'].some((p) => t.startsWith(p)) || t.startsWith('node:') ||
-    t === 'routing/rotation.ts' || (typeOnly && t === 'files/source.ts'),
+    t === 'routing/rotation.ts' || (typeOnly && t === 'files/source.ts') ||
+    (file.startsWith('server/record/') && t.startsWith('record/')),
+  // ARCHITECTURE §7: the request journal; pure (clock injected). It takes get's explain-view encoder from dispatch/.
+  journal: (t) => ['journal/', 'model/', 'shared/', 'dispatch/'].some((p) => t.startsWith(p)),
+  // §7: record mode's pure planning; the proxying and writing are in server/record/
+  record: (t) => ['record/', 'model/', 'shared/', 'files/', 'config/edit/'].some((p) => t.startsWith(p)),
+  // the live workspace's watcher and tracked loading (§7): it loads through config/ so the server need not
+  workspace: (t) => ['workspace/', 'config/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t.startsWith('node:'),
   // the management listener's routes (§7): server-side I/O like server/; the rules POST runs `set rule`'s own
   // function and envelope; the file tree reuses the file router's confinement
   inspector: (t) =>
@@ -75,7 +82,7 @@ test('every import in src/ follows the allowed-dependencies table', () => {
     }
     for (const { spec, typeOnly } of importsOf(readFileSync(abs, 'utf8'))) {
       const target = spec.startsWith('.') ? posix.normalize(posix.join(posix.dirname(file), spec)).replace(/\.js$/, '.ts') : spec;
-      if (IO_MODULES.has(target) && !IO_ALLOWED(file)) violations.push(`${file}: imports ${target} (I/O only in node/, server/, inspector/, config/read.ts, cli/commands/, main.ts)`);
+      if (IO_MODULES.has(target) && !IO_ALLOWED(file)) violations.push(`${file}: imports ${target} (I/O only in node/, server/, workspace/, inspector/, config/read.ts, cli/commands/, main.ts)`);
       else if (!rule(target, typeOnly, file)) violations.push(`${file}: may not import ${target}`);
     }
   }

@@ -2,11 +2,9 @@
 // field order, pretty-printed with a 2-space indent. Also the one table from error kind to exit code.
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { ErrorKind } from '../model/errors.js';
+import { SCHEMA_VERSION, type Wire } from '../shared/wire.js';
 
-/** Plain JSON as written to the wire (no bigint: every number here is an index or a count). */
-export type Wire = null | boolean | number | string | readonly Wire[] | { readonly [key: string]: Wire };
-
-export const SCHEMA_VERSION = 1;
+export { SCHEMA_VERSION, type Wire };
 
 /** Exit code per error kind: the only place this mapping lives. */
 export const EXIT_CODES: Readonly<Record<ErrorKind, number>> = {

@@ -1,6 +1,6 @@
 // Help texts and one-line usages (reference §9.1, adapted). `set` prints its own (cli/commands/set-rule.ts).
 
-export const ROOT_USAGE = 'mock [serve] [-p <port>] [-d <dir>] [-c <config>] [--init [--yes] [--middleware]]';
+export const ROOT_USAGE = 'mock [serve] [-p <port>] [-d <dir>] [-c <config>] [--no-watch] [--init [--yes] [--middleware]]';
 
 export const ROOT_HELP = `${ROOT_USAGE}
 
@@ -13,6 +13,9 @@ respect, never required.
                        the same as one prefixed with ./)
   -p, --port <port>    Listen on a custom port (0 picks a free one)
   -d, --dir <dir>      Serve a custom fallback directory instead of ./
+  --no-watch           Do not watch mock.toml, rule sets and scripts: edits
+                       then need a restart (by default they apply live,
+                       and an invalid edit keeps the last good config)
   --init               Scaffold a starting config in the current directory
   --yes                With --init, skip prompts and accept defaults
   --middleware         With --init, also scaffold a middleware file

@@ -3,6 +3,8 @@
 // given bare), `cfg/rs.toml` for `-c cfg/mock.toml`, absolute when either part is. `get` reports that same
 // string as matched.rule_set_file, and `set rule --rule-set` resolves it against the current directory.
 import { isAbsolute, posix, relative, sep } from 'node:path';
+import type { ShownPaths } from '../dispatch/explain-view.js';
+import type { Workspace } from '../model/workspace.js';
 
 /** The config path as the user gave it, or `./<relative>` for an auto-discovered one. */
 export function configDisplay(cwd: string, given: string | undefined, configFile: string | undefined): string | undefined {
@@ -25,6 +27,25 @@ export function fileDisplay(cwd: string, file: string): string {
   const rel = relative(cwd, file);
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return file;
   return './' + toPosix(rel);
+}
+
+/**
+ * How `get` names a workspace's rule sets and scripts (matched.rule_set_file, the why): for anything else that
+ * shows an explanation of the same workspace (the request journal), so both name files alike.
+ * `given` is the -c path as the user gave it (undefined when auto-discovered or zero-config).
+ */
+export function shownPathsFor(cwd: string, given: string | undefined, ws: Workspace): ShownPaths {
+  const configShown = configDisplay(cwd, given, ws.configFile);
+  return {
+    ruleSet: (i) => {
+      const rs = ws.ruleSets[i];
+      return rs === undefined ? `#${i + 1}` : entryDisplay(configShown, rs.entry, rs.file);
+    },
+    middleware: (i) => {
+      const mw = ws.middlewares[i];
+      return mw === undefined ? `#${i + 1}` : entryDisplay(configShown, mw.entry, mw.file);
+    },
+  };
 }
 
 function toPosix(p: string): string {

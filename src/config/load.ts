@@ -12,7 +12,7 @@ import type { MiddlewareScript, Workspace } from '../model/workspace.js';
 import { err, ok, type Result } from '../shared/result.js';
 import { report, type DecodeContext } from './decode.js';
 import { MESSAGES } from './messages.js';
-import { dirOf, pathKind, readTextFile, resolvePath, respondFileStatus, type TextRead } from './read.js';
+import { dirOf, pathKind, readTextFile, resolvePath, respondFileStatus, type ReadTracker, type TextRead } from './read.js';
 import type { RespondFileStatus } from './respond-files.js';
 import { decodeRootConfig, defaultConfig, type PathEntry } from './root-config.js';
 import { checkRuleSetFiles, decodeRuleSetDraft, settleRuleSet, sortByPosition, type RuleSetContext } from './rule-set.js';
@@ -26,6 +26,19 @@ export interface LoadOptions {
   readonly dir?: string;
   /** -p override */
   readonly port?: number;
+  /** told of every file read or looked for (a live reload compares and watches them) */
+  readonly track?: ReadTracker;
+  /**
+   * 'warning' on a live reload: a `.json` respond target that does not parse is reported but does not stop the
+   * load (the file is served as written), so a half-edited data file never blocks a rules edit. Default 'error'.
+   */
+  readonly invalidJsonTarget?: 'error' | 'warning';
+}
+
+/** How the files of one load are read. */
+interface ReadMode {
+  readonly track: ReadTracker | undefined;
+  readonly invalidJsonTarget: 'error' | 'warning';
 }
 
 export interface LoadFailure {
@@ -40,7 +53,8 @@ export async function loadWorkspace(opts: LoadOptions): Promise<Result<Workspace
   const cwd = opts.cwd;
   const entry = opts.configPath ?? ROOT_CONFIG_FILE;
   const configFile = resolvePath(cwd, entry);
-  const read = await readTextFile(configFile);
+  const mode: ReadMode = { track: opts.track, invalidJsonTarget: opts.invalidJsonTarget ?? 'error' };
+  const read = await readTextFile(configFile, mode.track);
   if (read.kind === 'missing' && opts.configPath === undefined) return loadZeroConfig(opts);
   if (read.kind !== 'ok') return err(unreadable(entry, configFile, read));
 
@@ -56,8 +70,8 @@ export async function loadWorkspace(opts: LoadOptions): Promise<Result<Workspace
 
   const strategy = config.service.strategy;
   const [ruleSets, middlewares] = await Promise.all([
-    Promise.all(root.ruleSets.map((e, i) => loadListedRuleSet(e, { index: i, entry: e.entry, baseDir, defaultStrategy: strategy }, root.decode))),
-    Promise.all(root.middlewares.map((e, i) => loadMiddleware(e, i, root.decode))),
+    Promise.all(root.ruleSets.map((e, i) => loadListedRuleSet(e, { index: i, entry: e.entry, baseDir, defaultStrategy: strategy }, root.decode, mode))),
+    Promise.all(root.middlewares.map((e, i) => loadMiddleware(e, i, root.decode, mode))),
     Promise.all(checks),
   ]);
 
@@ -97,7 +111,7 @@ export async function loadRuleSetFile(path: string, opts: { cwd: string; baseDir
     return err({ kind: 'config_unreadable', message: d.message, diagnostics: [d] });
   }
   const baseDir = opts.baseDir === undefined ? dirOf(file) : resolvePath(opts.cwd, opts.baseDir);
-  const r = await decodeRuleSetFromText(read.text, file, { index: 0, entry: path, baseDir, defaultStrategy: DEFAULT_STRATEGY });
+  const r = await decodeRuleSetFromText(read.text, file, { index: 0, entry: path, baseDir, defaultStrategy: DEFAULT_STRATEGY }, STRICT);
   if (r.ruleSet === undefined) return failure(r.diagnostics);
   return ok(freezeDeep(r.ruleSet));
 }
@@ -152,35 +166,48 @@ interface Loaded<T> {
 }
 
 /** A rule set listed in mock.toml: a missing file is reported at its entry there. */
-async function loadListedRuleSet(e: PathEntry, rsc: RuleSetContext, rootDecode: DecodeContext): Promise<Loaded<RuleSet>> {
-  const read = await readTextFile(e.path);
+async function loadListedRuleSet(e: PathEntry, rsc: RuleSetContext, rootDecode: DecodeContext, mode: ReadMode): Promise<Loaded<RuleSet>> {
+  const read = await readTextFile(e.path, mode.track);
   const at = ['service', 'rule_sets', rsc.index];
   if (read.kind === 'missing') report(rootDecode, 'file_not_found', MESSAGES.ruleSetMissing(e.entry), e.offset, at);
   if (read.kind === 'unreadable') report(rootDecode, 'file_unreadable', MESSAGES.ruleSetUnreadable(e.entry, read.reason), e.offset, at);
   if (read.kind !== 'ok') return { diagnostics: [] };
-  return decodeRuleSetFromText(read.text, e.path, rsc);
+  return decodeRuleSetFromText(read.text, e.path, rsc, mode);
 }
 
+const STRICT: ReadMode = { track: undefined, invalidJsonTarget: 'error' };
+
 /** Decode, then gather respond-file facts from disk, then check them: the same path as decodeRuleSetText. */
-async function decodeRuleSetFromText(text: string, file: string, rsc: RuleSetContext): Promise<Loaded<RuleSet>> {
+async function decodeRuleSetFromText(text: string, file: string, rsc: RuleSetContext, mode: ReadMode): Promise<Loaded<RuleSet>> {
   const draft = decodeRuleSetDraft(text, file, rsc);
   const files = new Map<string, RespondFileStatus>();
   const dirs = new Map<string, boolean>();
   await Promise.all([
-    ...draft.fileRefs.map(async (r) => void files.set(r.path, await respondFileStatus(r.path))),
+    ...draft.fileRefs.map(async (r) => void files.set(r.path, await respondFileStatus(r.path, mode.track))),
     ...draft.dirRefs.map(async (r) => void dirs.set(r.path, (await pathKind(r.path)) === 'dir')),
   ]);
   checkRuleSetFiles(draft, {
     respondFile: (abs) => files.get(abs) ?? { kind: 'missing' },
     isDir: (abs) => dirs.get(abs) ?? false,
   });
+  if (mode.invalidJsonTarget === 'warning') downgradeInvalidJson(draft.decode.diagnostics);
   const settled = settleRuleSet(draft);
   if (!settled.ok) return { diagnostics: settled.error };
   return { diagnostics: settled.value.warnings, ruleSet: settled.value.ruleSet };
 }
 
-async function loadMiddleware(e: PathEntry, index: number, rootDecode: DecodeContext): Promise<{ diagnostics: Diagnostic[]; script?: MiddlewareScript }> {
-  const read = await readTextFile(e.path);
+/** Reload mode: an invalid `.json` respond target becomes a warning saying what that means. */
+function downgradeInvalidJson(diagnostics: Diagnostic[]): void {
+  for (let i = 0; i < diagnostics.length; i++) {
+    const d = diagnostics[i]!;
+    if (d.code === 'invalid_json_file' && d.severity === 'error') {
+      diagnostics[i] = { ...d, severity: 'warning', message: MESSAGES.invalidJsonOnReload(d.message) };
+    }
+  }
+}
+
+async function loadMiddleware(e: PathEntry, index: number, rootDecode: DecodeContext, mode: ReadMode): Promise<{ diagnostics: Diagnostic[]; script?: MiddlewareScript }> {
+  const read = await readTextFile(e.path, mode.track);
   const at = ['service', 'middlewares', index];
   if (read.kind === 'missing') report(rootDecode, 'file_not_found', MESSAGES.scriptMissing(e.entry), e.offset, at);
   if (read.kind === 'unreadable') report(rootDecode, 'file_unreadable', MESSAGES.scriptUnreadable(e.entry, read.reason), e.offset, at);

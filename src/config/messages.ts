@@ -69,6 +69,7 @@ export const MESSAGES = {
     `rule #${rule}: respond file ${q(entry)} is outside the respond directory ${q(base)}`,
   respondFileInvalidJson: (rule: number, entry: string, reason: string) =>
     `rule #${rule}: respond file ${q(entry)} is not valid JSON: ${reason}`,
+  invalidJsonOnReload: (message: string) => `${message} (served as written until fixed; the next start will refuse it)`,
   respondDirMissing: (entry: string) => `\`prefix.respond_dir\` ${q(entry)} does not exist or is not a directory`,
 
   // summaries (LoadFailure.message)

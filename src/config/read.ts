@@ -12,16 +12,34 @@ export type TextRead =
 
 export type PathKind = 'file' | 'dir' | 'other' | 'missing';
 
+/** A file as one load saw it: its bytes with the size and mtime stat gave just before they were read. */
+export type TrackedRead =
+  | { readonly kind: 'file'; readonly bytes: Uint8Array; readonly size: number; readonly mtimeMs: number }
+  | { readonly kind: 'missing' };
+
+/** Told of every file a load reads or looks for (live reload: what to watch, and what changed). */
+export interface ReadTracker {
+  record(abs: string, read: TrackedRead): void;
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Read a UTF-8 text file (a leading BOM is dropped). */
-export async function readTextFile(abs: string): Promise<TextRead> {
+/** Read a UTF-8 text file (a leading BOM is dropped). With a tracker, the read is recorded (stat first). */
+export async function readTextFile(abs: string, track?: ReadTracker): Promise<TextRead> {
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(abs);
+    if (track === undefined) bytes = await readFile(abs);
+    else {
+      const before = await stat(abs);
+      bytes = await readFile(abs);
+      track.record(abs, { kind: 'file', bytes, size: before.size, mtimeMs: before.mtimeMs });
+    }
   } catch (e) {
     const code = errorCode(e);
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      track?.record(abs, { kind: 'missing' });
+      return { kind: 'missing' };
+    }
     if (code === 'EISDIR') return { kind: 'unreadable', reason: 'it is a directory' };
     return { kind: 'unreadable', reason: code ?? String(e) };
   }
@@ -46,9 +64,12 @@ const INDEX_FILES = ['index.json', 'index.json5', 'index.csv', 'index.html'] as 
 const JSON_EXTENSIONS = new Set(['.json', '.json5']);
 
 /** What a rule's respond.file_path names: the file that would be served, with its text when it is JSON. */
-export async function respondFileStatus(abs: string): Promise<RespondFileStatus> {
+export async function respondFileStatus(abs: string, track?: ReadTracker): Promise<RespondFileStatus> {
   const kind = await pathKind(abs);
-  if (kind === 'missing') return { kind: 'missing' };
+  if (kind === 'missing') {
+    if (JSON_EXTENSIONS.has(extname(abs).toLowerCase())) track?.record(abs, { kind: 'missing' });
+    return { kind: 'missing' };
+  }
   let file = abs;
   if (kind === 'dir') {
     const names = await listNames(abs);
@@ -57,7 +78,7 @@ export async function respondFileStatus(abs: string): Promise<RespondFileStatus>
     file = join(abs, index);
   }
   if (!JSON_EXTENSIONS.has(extname(file).toLowerCase())) return { kind: 'file', path: file };
-  const read = await readTextFile(file);
+  const read = await readTextFile(file, track);
   if (read.kind === 'missing') return { kind: 'missing' };
   if (read.kind === 'unreadable') return { kind: 'unreadable', path: file, reason: read.reason };
   return { kind: 'file', path: file, text: read.text };

@@ -8,7 +8,7 @@ import type { Condition, ConditionCheck, Rule, RuleCheck, RuleSet } from '../mod
 import { checkCondition, compileCondition, type CompiledCondition } from './check.js';
 import { candidateRules, preparePathIndex } from './path-index.js';
 import { claims } from './prefix.js';
-import type { RotationState } from './rotation.js';
+import { fingerprintRuleSet, type RotationState } from './rotation.js';
 import { selectWinner } from './strategy.js';
 
 export interface EvaluateContext {
@@ -43,6 +43,7 @@ export interface RuleSetEvaluation {
 export function prepareRuleSet(ruleSet: RuleSet): void {
   compiledRules(ruleSet);
   preparePathIndex(ruleSet);
+  fingerprintRuleSet(ruleSet);
 }
 
 const NOT_CLAIMED: RuleSetEvaluation = { underPrefix: false, winner: undefined, matches: [] };

@@ -84,11 +84,11 @@ export function rule(conditions: readonly Condition[], opts: { priority?: number
 
 export function ruleSet(
   rules: readonly Omit<Rule, 'index'>[],
-  opts: { strategy?: Strategy; prefix?: string; index?: number } = {},
+  opts: { strategy?: Strategy; prefix?: string; index?: number; file?: string } = {},
 ): RuleSet {
   return {
     index: opts.index ?? 0,
-    file: '/abs/rs.toml',
+    file: opts.file ?? '/abs/rs.toml',
     entry: 'rs.toml',
     strategy: opts.strategy ?? { kind: 'first_match' },
     rules: rules.map((r, index) => ({ ...r, index })),

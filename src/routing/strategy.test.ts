@@ -156,10 +156,10 @@ test('round_robin: cycles per match group in file order', () => {
   assert.deepEqual(onlyB, ['b2', 'b3', 'b4', 'b2', 'b3', 'b4', 'b2', 'b3', 'b4']);
 });
 
-test('round_robin: the same rule indices in another rule set are another group', () => {
+test('round_robin: the same rules in another rule-set file are another group', () => {
   const rotation = new RotationState();
-  const rs0 = ruleSet([rule([]), rule([])], { strategy: { kind: 'round_robin' }, index: 0 });
-  const rs1 = ruleSet([rule([]), rule([])], { strategy: { kind: 'round_robin' }, index: 1 });
+  const rs0 = ruleSet([rule([]), rule([])], { strategy: { kind: 'round_robin' }, index: 0, file: '/abs/a.toml' });
+  const rs1 = ruleSet([rule([]), rule([])], { strategy: { kind: 'round_robin' }, index: 1, file: '/abs/b.toml' });
   const ctx = { rotation, random: never };
   assert.deepEqual(
     [selectWinner([0, 1], rs0, ctx), selectWinner([0, 1], rs1, ctx), selectWinner([0, 1], rs0, ctx), selectWinner([0, 1], rs1, ctx)],

@@ -37,7 +37,7 @@ export function selectWinner(matches: readonly number[], ruleSet: RuleSet, ctx: 
     case 'uniform_random':
       return matches[chooser(s.seed, ctx.random).below(matches.length)];
     case 'round_robin':
-      return matches[ctx.rotation.next(matchGroupKey(ruleSet.index, matches), matches.length)];
+      return matches[ctx.rotation.next(matchGroupKey(ruleSet, matches), matches.length)];
     default:
       return assertNever(s, 'strategy');
   }

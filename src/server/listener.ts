@@ -1,4 +1,6 @@
-// One request through the server: (req, res) → OPTIONS first (before the body and before the size cap) →
+// One request through the server: (req, res) → read the live workspace once (server/live.ts: that LiveState
+// serves the request to its end, body cap, dispatch, delay and log, even if a reload swaps it meanwhile) →
+// OPTIONS first (before the body and before the size cap) →
 // read the body under the cap (413 before buffering) → snapshotFrom → request log → dispatch → sleep
 // answer.delayMs (a timer, never blocking) → write status, headers and body in one go → trace event.
 //
@@ -23,6 +25,7 @@ import type { Workspace } from '../model/workspace.js';
 import { chain, type Maybe } from '../shared/maybe.js';
 import type { SocketActivity } from './activity.js';
 import { exceedsDeclared, readBody, type BodyRead } from './body.js';
+import type { LiveState } from './live.js';
 import { requestLines, requestLogLines } from './log.js';
 import { publishTrace } from './trace.js';
 import { writeAnswer } from './write.js';
@@ -35,6 +38,7 @@ interface Reading {
   readonly res: ServerResponse;
   readonly method: string;
   readonly receivedAt: Date;
+  readonly live: LiveState;
 }
 
 /** an answer made, to be written at the end of the turn */
@@ -42,12 +46,14 @@ interface ReadyAnswer {
   readonly res: ServerResponse;
   readonly method: string;
   readonly outcome: Outcome;
+  readonly live: LiveState;
 }
 
 export type DispatchFunction = (ws: Workspace, req: RequestSnapshot, env: DispatchEnv) => Maybe<Outcome>;
 
 export interface ListenerDeps {
-  readonly ws: Workspace;
+  /** `current` is read once per request (a LiveWorkspace, or any holder of one LiveState) */
+  readonly live: { readonly current: LiveState };
   readonly env: DispatchEnv;
   readonly dispatch: DispatchFunction;
   readonly log: (line: string) => void;
@@ -71,9 +77,6 @@ export interface RequestListener {
 }
 
 export function createListener(deps: ListenerDeps): RequestListener {
-  const { ws } = deps;
-  const cap = ws.config.service.maxRequestBodyBytes;
-  const verbose = ws.config.log.verbose;
   const sleeping = new Map<NodeJS.Timeout, () => void>();
 
   const sleep = (ms: number): Promise<void> => {
@@ -88,8 +91,8 @@ export function createListener(deps: ListenerDeps): RequestListener {
   };
 
   /** Answer `status` with a plain-text body and the full header set, then close the connection. */
-  const refuse = (req: IncomingMessage, res: ServerResponse, status: number, text: string): void => {
-    const answer = finalize(textDraft(status, text), snapshotOf(req), ws.cors);
+  const refuse = (req: IncomingMessage, res: ServerResponse, live: LiveState, status: number, text: string): void => {
+    const answer = finalize(textDraft(status, text), snapshotOf(req), live.ws.cors);
     writeAnswer(res, answer, req.method ?? 'GET', { close: true, log: deps.log });
   };
 
@@ -97,22 +100,23 @@ export function createListener(deps: ListenerDeps): RequestListener {
   // written in the same turn it arrived in, without a promise.
   const handle = (req: IncomingMessage, res: ServerResponse): Maybe<void> => {
     const receivedAt = deps.now();
+    const live = deps.live.current;
     const method = req.method ?? 'GET';
-    if (req.httpVersionMajor !== 1) return refuse(req, res, 505, LISTENER_MESSAGES.versionNotSupported);
-    if (method === 'OPTIONS') return answerOptions(req, res);
+    if (req.httpVersionMajor !== 1) return refuse(req, res, live, 505, LISTENER_MESSAGES.versionNotSupported);
+    if (method === 'OPTIONS') return answerOptions(req, res, live);
     // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): nothing to read.
     const h = req.headers;
     if (h['transfer-encoding'] === undefined && (h['content-length'] === undefined || h['content-length'] === '0')) {
-      return afterBody(req, res, method, receivedAt, NO_BODY);
+      return afterBody(req, res, method, receivedAt, live, NO_BODY);
     }
-    readBody(req, cap, { req, res, method, receivedAt }, bodyRead, deps.activity);
+    readBody(req, live.cap, { req, res, method, receivedAt, live }, bodyRead, deps.activity);
   };
 
   // The body is in (or refused): from the request's events, so a failure is caught here, not left to the emitter.
   // (Callbacks and a shared function rather than promises and closures: this is every request with a body.)
   const bodyRead = (p: Reading, body: BodyRead): void => {
     try {
-      const pending = afterBody(p.req, p.res, p.method, p.receivedAt, body);
+      const pending = afterBody(p.req, p.res, p.method, p.receivedAt, p.live, body);
       if (pending instanceof Promise) pending.catch((e: unknown) => fail(p.req, p.res, e));
     } catch (e) {
       fail(p.req, p.res, e);
@@ -120,47 +124,48 @@ export function createListener(deps: ListenerDeps): RequestListener {
   };
 
   // Answered before the body is read; a body too big to skip cheaply closes the connection instead.
-  const answerOptions = (req: IncomingMessage, res: ServerResponse): Maybe<void> =>
-    chain(deps.dispatch(ws, snapshotOf(req), deps.env), (outcome) => {
-      writeAnswer(res, outcome.answer, 'OPTIONS', { close: exceedsDeclared(req, cap), log: deps.log });
+  const answerOptions = (req: IncomingMessage, res: ServerResponse, live: LiveState): Maybe<void> =>
+    chain(deps.dispatch(live.ws, snapshotOf(req), deps.env), (outcome) => {
+      writeAnswer(res, outcome.answer, 'OPTIONS', { close: exceedsDeclared(req, live.cap), log: deps.log });
     });
 
-  const afterBody = (req: IncomingMessage, res: ServerResponse, method: string, receivedAt: Date, body: BodyRead): Maybe<void> => {
+  const afterBody = (req: IncomingMessage, res: ServerResponse, method: string, receivedAt: Date, live: LiveState, body: BodyRead): Maybe<void> => {
     switch (body.kind) {
       case 'aborted':
         res.destroy();
         return;
       case 'too_large':
-        return refuse(req, res, 413, LISTENER_MESSAGES.tooLarge(cap));
+        return refuse(req, res, live, 413, LISTENER_MESSAGES.tooLarge(live.cap));
       case 'malformed':
-        return refuse(req, res, body.status, (STATUS_CODES[body.status] ?? 'bad request').toLowerCase());
+        return refuse(req, res, live, body.status, (STATUS_CODES[body.status] ?? 'bad request').toLowerCase());
       case 'ok':
         break;
     }
     const snapshot = snapshotOf(req, body.bytes);
     if (snapshot.body.kind !== 'invalid_json') {
+      const verbose = live.verbose;
       if (!verbose.header && !verbose.body) {
         deps.log(requestLines(snapshot, receivedAt));
       } else for (const line of requestLogLines(snapshot, receivedAt, verbose)) deps.log(line);
     }
-    const outcome = deps.dispatch(ws, snapshot, deps.env);
-    return outcome instanceof Promise ? answerLater(res, method, outcome) : answerAfterDelay(res, method, outcome);
+    const outcome = deps.dispatch(live.ws, snapshot, deps.env);
+    return outcome instanceof Promise ? answerLater(res, method, outcome, live) : answerAfterDelay(res, method, outcome, live);
   };
 
   // An answer that waited (for the file gate, a read, a script) is written as soon as it is made: those come in
   // bursts already (every file request of a turn is released together after its poll phase), and holding them
   // for the end of the next turn only delays them (2-3 % fewer requests a second on a small file, paired runs).
-  const answerLater = (res: ServerResponse, method: string, outcome: Promise<Outcome>): Promise<void> =>
-    outcome.then((o) => (o.answer.delayMs > 0 ? answerAfter(o.answer.delayMs, res, method, o) : write(res, method, o)));
+  const answerLater = (res: ServerResponse, method: string, outcome: Promise<Outcome>, live: LiveState): Promise<void> =>
+    outcome.then((o) => (o.answer.delayMs > 0 ? answerAfter(o.answer.delayMs, res, method, o, live) : write(res, method, o, live)));
 
-  const answerAfterDelay = (res: ServerResponse, method: string, outcome: Outcome): Maybe<void> => {
+  const answerAfterDelay = (res: ServerResponse, method: string, outcome: Outcome, live: LiveState): Maybe<void> => {
     const delay = outcome.answer.delayMs;
-    if (delay > 0) return answerAfter(delay, res, method, outcome);
-    answer(res, method, outcome);
+    if (delay > 0) return answerAfter(delay, res, method, outcome, live);
+    answer(res, method, outcome, live);
   };
 
-  const answerAfter = (delay: number, res: ServerResponse, method: string, outcome: Outcome): Promise<void> =>
-    sleep(delay).then(() => answer(res, method, outcome));
+  const answerAfter = (delay: number, res: ServerResponse, method: string, outcome: Outcome, live: LiveState): Promise<void> =>
+    sleep(delay).then(() => answer(res, method, outcome, live));
 
   // Whether an answer was written in this turn already, and the answers made after it, in order.
   let turnOpen = false;
@@ -170,27 +175,30 @@ export function createListener(deps: ListenerDeps): RequestListener {
     const batch = ready;
     if (batch.length === 0) return;
     ready = [];
-    for (const { res, method, outcome } of batch) {
+    for (const { res, method, outcome, live } of batch) {
       try {
-        write(res, method, outcome);
+        write(res, method, outcome, live);
       } catch (e) {
         fail(res.req, res, e);
       }
     }
   };
 
-  const answer = (res: ServerResponse, method: string, outcome: Outcome): void => {
+  const answer = (res: ServerResponse, method: string, outcome: Outcome, live: LiveState): void => {
     if (turnOpen) {
-      ready.push({ res, method, outcome });
+      ready.push({ res, method, outcome, live });
       return;
     }
     turnOpen = true;
     setImmediate(endTurn);
-    write(res, method, outcome);
+    write(res, method, outcome, live);
   };
 
-  /** writes the answer unless the response is gone or done (a client that left, a timeout's answer) */
-  const write = (res: ServerResponse, method: string, outcome: Outcome): void => {
+  /**
+   * Writes the answer unless the response is gone or done (a client that left, a timeout's answer). `live` is
+   * what the request was served under (its workspace and generation), for whatever records the exchange.
+   */
+  const write = (res: ServerResponse, method: string, outcome: Outcome, _live: LiveState): void => {
     if (res.destroyed || res.writableEnded) return;
     writeAnswer(res, outcome.answer, method, { log: deps.log });
     publishTrace(outcome);
@@ -203,7 +211,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
       return;
     }
     try {
-      refuse(req, res, 500, LISTENER_MESSAGES.internalError);
+      refuse(req, res, deps.live.current, 500, LISTENER_MESSAGES.internalError);
     } catch {
       res.destroy();
     }
@@ -231,7 +239,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
   return {
     onRequest,
     onCheckContinue(req, res) {
-      if (req.method !== 'OPTIONS' && !exceedsDeclared(req, cap)) {
+      if (req.method !== 'OPTIONS' && !exceedsDeclared(req, deps.live.current.cap)) {
         try {
           res.writeContinue();
         } catch {

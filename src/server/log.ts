@@ -10,7 +10,7 @@
 import type { RequestSnapshot } from '../model/request.js';
 import { getHeader } from '../shared/headers.js';
 import { prettyJson } from '../shared/json.js';
-import { redactHeaders, redactJson, redactQuery } from './redact.js';
+import { redactHeaders, redactJson, redactQuery } from '../shared/redact.js';
 
 export interface RequestLogOptions {
   readonly header: boolean;

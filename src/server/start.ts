@@ -18,7 +18,8 @@ import { MockError } from '../model/errors.js';
 import type { Config } from '../model/config.js';
 import type { Workspace } from '../model/workspace.js';
 import { createFsSource } from '../node/fs-source.js';
-import { RotationState } from '../routing/rotation.js';
+import type { LiveWorkspaceHandle } from '../model/reload.js';
+import { LiveWorkspace, type LiveWorkspaceOptions } from './live.js';
 import { SocketActivity } from './activity.js';
 import { attachClientErrorHandler } from './client-error.js';
 import { ConnectionGate } from './gate.js';
@@ -69,10 +70,14 @@ export interface ServerOptions {
   readonly timeouts?: Partial<ServerTimeouts>;
   /** bound on plain HTTP connections in flight (default PLAIN_HTTP_MAX_CONNECTIONS) */
   readonly plainMaxConnections?: number;
+  /** how the live workspace reloads (server/live.ts); without it the workspace never changes */
+  readonly live?: LiveWorkspaceOptions;
 }
 
 export interface ServerHandle {
   readonly addresses: readonly ListeningAddress[];
+  /** the workspace being served: its generation, reload() and onReload() */
+  readonly live: LiveWorkspaceHandle;
   close(): Promise<void>;
 }
 
@@ -131,11 +136,12 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   }
   const tlsGate = terminator;
 
+  const live = new LiveWorkspace(ws, opts.live);
   const listener = createListener({
-    ws,
+    live,
     env: {
       files: opts.files ?? createFsSource(),
-      rotation: new RotationState(),
+      rotation: live.rotation,
       random: opts.random ?? Math.random,
       log: opts.log,
       ...(opts.scriptTimeLimitMs !== undefined ? { scriptTimeLimitMs: opts.scriptTimeLimitMs } : {}),
@@ -194,6 +200,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   let closing: Promise<void> | undefined;
   return {
     addresses,
+    live,
     close: () => (closing ??= shutDown()),
   };
 }

@@ -77,9 +77,12 @@ export interface RunningMock {
 
 const LISTENING = /^Listening on (https?):\/\/(\[[^\]]+\]|[^:\s]+):(\d+) \.\.\.$/;
 
-/** Starts `mock <args> -p 0` (unless args name a port) and waits for its `Listening on` line. */
-export function startMock(args: readonly string[], opts: { readonly cwd: string; readonly env?: Readonly<Record<string, string>> }): Promise<RunningMock> {
-  const hasPort = args.some((a) => a === '-p' || a === '--port' || a.startsWith('--port=') || a.startsWith('-p='));
+/** Starts `mock <args> -p 0` (unless args name a port, or autoPort is false) and waits for its `Listening on` line. */
+export function startMock(
+  args: readonly string[],
+  opts: { readonly cwd: string; readonly env?: Readonly<Record<string, string>>; /** false: no `-p 0` added (the config's port) */ readonly autoPort?: boolean },
+): Promise<RunningMock> {
+  const hasPort = opts.autoPort === false || args.some((a) => a === '-p' || a === '--port' || a.startsWith('--port=') || a.startsWith('-p='));
   const child = spawn(process.execPath, [MAIN_JS, ...args, ...(hasPort ? [] : ['-p', '0'])], {
     cwd: opts.cwd,
     env: { ...process.env, NO_COLOR: '1', ...opts.env },

@@ -10,9 +10,8 @@ import { type FlagSpec, flagValue, hasFlag, parseArgs, parseFormat } from '../ar
 import { successEnvelope } from '../envelope.js';
 import { GET_USAGE } from '../help.js';
 import type { Io } from '../io.js';
-import { configDisplay, entryDisplay } from '../paths.js';
+import { shownPathsFor } from '../paths.js';
 import { getResult, getText } from '../render/get.js';
-import type { ShownPaths } from '../render/why.js';
 import { reportFailure, reportUsage } from '../report.js';
 import { REQUEST_FLAGS, requestFromFlags } from '../request.js';
 
@@ -46,17 +45,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     return reportFailure(io, PREFIX, format.value, { kind: f.kind, message: `failed to load config: ${f.message}`, diagnostics: f.diagnostics });
   }
   const ws = loaded.value;
-  const configShown = configDisplay(io.cwd, configPath, ws.configFile);
-  const shown: ShownPaths = {
-    ruleSet: (i) => {
-      const rs = ws.ruleSets[i];
-      return rs === undefined ? `#${i + 1}` : entryDisplay(configShown, rs.entry, rs.file);
-    },
-    middleware: (i) => {
-      const mw = ws.middlewares[i];
-      return mw === undefined ? `#${i + 1}` : entryDisplay(configShown, mw.entry, mw.file);
-    },
-  };
+  const shown = shownPathsFor(io.cwd, configPath, ws);
 
   const req = snapshotFrom(raw.value);
   const outcome = await dispatch(

@@ -1,8 +1,9 @@
 // `mock` / `mock serve` (identical in every respect): load the workspace (./mock.toml when present, else
 // zero-config), bind every listener, print the startup lines, serve until SIGINT or SIGTERM (exit 0).
+// Unless --no-watch, the workspace is live: workspace/watch.ts reloads it on edits (docs/live-reload.md).
 // A config problem exits 2 before anything binds; a bind failure (port in use …) exits 1.
 // `--init` hands over to the init command instead.
-import { loadWorkspace } from '../../config/load.js';
+import type { LoadOptions } from '../../config/load.js';
 import { prepareWorkspace } from '../../dispatch/dispatch.js';
 import { MockError } from '../../model/errors.js';
 import { asStartUpWork, holdYoungGeneration } from '../../node/start-up-work.js';
@@ -13,6 +14,8 @@ import type { Io } from '../io.js';
 import { configDisplay, entryDisplay } from '../paths.js';
 import { startupText } from '../render/startup.js';
 import { printDiagnostics, reportFailure, reportUsage } from '../report.js';
+import { loadForServe } from '../../workspace/tracked-load.js';
+import { watchLive } from '../live-reload.js';
 
 const PREFIX = 'mock';
 
@@ -23,6 +26,7 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
   { long: 'init', takesValue: false },
   { long: 'yes', takesValue: false },
   { long: 'middleware', takesValue: false },
+  { long: 'no-watch', takesValue: false },
 ];
 
 /** under load, the request log is written at most once per this many milliseconds… */
@@ -48,16 +52,18 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
   const configPath = flagValue(args, 'config');
   const dir = flagValue(args, 'dir');
-  const loaded = await asStartUpWork(async () => {
-    const r = await loadWorkspace({
-      cwd: io.cwd,
-      ...(configPath !== undefined ? { configPath } : {}),
-      ...(dir !== undefined ? { dir } : {}),
-      ...(port !== undefined ? { port } : {}),
-    });
-    if (r.ok) prepareWorkspace(r.value);
+  const loadOptions: LoadOptions = {
+    cwd: io.cwd,
+    ...(configPath !== undefined ? { configPath } : {}),
+    ...(dir !== undefined ? { dir } : {}),
+    ...(port !== undefined ? { port } : {}),
+  };
+  const startup = await asStartUpWork(async () => {
+    const r = await loadForServe(loadOptions, !hasFlag(args, 'no-watch'));
+    if (r.result.ok) prepareWorkspace(r.result.value);
     return r;
   });
+  const loaded = startup.result;
   if (!loaded.ok) {
     const f = loaded.error;
     return reportFailure(io, PREFIX, 'text', { kind: f.kind, message: `failed to load config: ${f.message}`, diagnostics: f.diagnostics });
@@ -101,7 +107,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   };
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    server = await startServer(ws, { log });
+    server = await startServer(ws, { log, ...(startup.live !== undefined ? { live: startup.live } : {}) });
   } catch (e) {
     if (!(e instanceof MockError)) throw e;
     return reportFailure(io, PREFIX, 'text', { kind: e.kind, message: e.message, diagnostics: e.diagnostics });
@@ -111,6 +117,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   // listen for SIGINT / SIGTERM before announcing the port: a caller may signal as soon as it reads it
   const shutdown = new Promise<void>((done) => io.onShutdown(done));
   const configShown = configDisplay(io.cwd, configPath, ws.configFile);
+  const watcher = startup.live === undefined ? undefined : await watchLive(server.live, server.addresses, io, log, startup.live.unchanged);
   io.out(
     startupText(
       ws,
@@ -121,10 +128,16 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         fallbackDir: ws.fallbackDir,
       },
       server.addresses,
+      watcher?.watching,
     ),
   );
 
+  // the watches open after the Listening line (not on the way to the first answer); an edit made before they
+  // are open is caught by the watcher's check that the files are still as loaded
+  watcher?.start();
+
   await shutdown;
+  watcher?.close();
   letYoungGenerationGo();
   flush();
   try {

@@ -124,60 +124,18 @@ const MESSAGES = {
 export async function setRule(flags: SetRuleFlags, cwd: string): Promise<Result<SetRuleView, Failure>> {
   const configShown = flags.config ?? `./${ROOT_CONFIG_FILE}`;
   const ruleSetShown = flags.ruleSet ?? `./${RULE_SET_FILE}`;
-  const configAbs = resolve(cwd, configShown);
-  const ruleSetAbs = resolve(cwd, ruleSetShown);
-  const configDir = dirname(configAbs);
-  if (ruleSetAbs === configAbs) return err({ kind: 'usage', message: MESSAGES.sameFile(ruleSetShown) });
-  if (!flags.allowOutside && !isWithin(configDir, ruleSetAbs)) return err({ kind: 'usage', message: MESSAGES.outside(ruleSetShown) });
+  const target: RuleEditTarget = { configAbs: resolve(cwd, configShown), configShown, ruleSetAbs: resolve(cwd, ruleSetShown), ruleSetShown, cwd };
+  if (target.ruleSetAbs === target.configAbs) return err({ kind: 'usage', message: MESSAGES.sameFile(ruleSetShown) });
+  if (!flags.allowOutside && !isWithin(dirname(target.configAbs), target.ruleSetAbs)) return err({ kind: 'usage', message: MESSAGES.outside(ruleSetShown) });
 
-  const [configSnap, ruleSetSnap] = await Promise.all([readSnapshot(configAbs, configShown), readSnapshot(ruleSetAbs, ruleSetShown)]);
-  for (const s of [configSnap, ruleSetSnap]) {
-    if (s.problem !== undefined) return err({ kind: 'config_unreadable', message: MESSAGES.unreadable(s.shown, s.problem) });
-  }
-
-  // the root config as it is: it must load, and it says which strategy rule sets inherit
-  let strategy: Strategy = DEFAULT_STRATEGY;
-  let listedIndex = -1;
-  if (configSnap.text !== undefined) {
-    const root = decodeRootConfig(configSnap.text, configAbs, cwd);
-    const errors = errorsOf(root.decode.diagnostics);
-    if (errors.length > 0) return err({ kind: 'config_invalid', message: MESSAGES.configInvalid(configShown), diagnostics: errors });
-    strategy = root.config.service.strategy;
-    listedIndex = root.ruleSets.findIndex((e) => e.path === ruleSetAbs);
-  }
-
-  // the rule set as it is: whether it loads now, and where respond.file_path resolves
-  const baseCtx = (index: number, entry: string): RuleSetContext => ({ index, entry, baseDir: configDir, defaultStrategy: strategy });
-  let respondDir = configDir;
-  let loadedBefore = true;
-  if (ruleSetSnap.text !== undefined) {
-    const before = await checkRuleSet(ruleSetSnap.text, ruleSetAbs, baseCtx(Math.max(0, listedIndex), ruleSetShown));
-    loadedBefore = before.errors.length === 0;
-    respondDir = before.respondDir ?? configDir;
-  }
-
-  const body = flags.body === undefined ? undefined : flags.body.kind === 'file' ? { kind: 'file_path' as const, value: fileEntry(cwd, respondDir, flags.body.path) } : flags.body;
-  const args: SetRuleArgs = { ...flags.args, ...(body === undefined ? {} : { body }) };
-  const planned = planSetRule(args, {
-    config: { abs: configAbs, shown: configShown, text: configSnap.text },
-    ruleSet: { abs: ruleSetAbs, shown: ruleSetShown, text: ruleSetSnap.text },
-  });
+  const [configSnap, ruleSetSnap] = await Promise.all([readSnapshot(target.configAbs, configShown), readSnapshot(target.ruleSetAbs, ruleSetShown)]);
+  const planned = await planRuleEdit(target, { config: configSnap, ruleSet: ruleSetSnap }, flags.args, flags.body);
   if (!planned.ok) return err(planned.error);
   const plan = planned.value;
 
-  const refused = await checkPlan(plan, { configAbs, configShown, ruleSetAbs, ruleSetShown, cwd, loadedBefore, strategy, baseCtx });
-  if (refused !== undefined) return err(refused);
-
   let changedFiles: string[] = [];
   if (!flags.dryRun && plan.files.length > 0) {
-    const snaps = new Map<string, Snapshot>([
-      [configAbs, configSnap],
-      [ruleSetAbs, ruleSetSnap],
-    ]);
-    const failure = await commitFiles(
-      plan.files.map((f) => ({ snapshot: snaps.get(f.abs)!, after: f.after })),
-      pauseMs(),
-    );
+    const failure = await commitRuleEdit(plan, { config: configSnap, ruleSet: ruleSetSnap });
     if (failure !== undefined) return err(failure);
     changedFiles = plan.files.map((f) => f.shown);
   }
@@ -192,6 +150,87 @@ export async function setRule(flags: SetRuleFlags, cwd: string): Promise<Result<
   });
 }
 
+/** The two files a rule edit touches, absolute and as shown, and the directory relative paths start from. */
+export interface RuleEditTarget {
+  readonly configAbs: string;
+  readonly configShown: string;
+  readonly ruleSetAbs: string;
+  readonly ruleSetShown: string;
+  readonly cwd: string;
+  /** a bootstrapped config's service.fallback_respond_dir entry (default ".") */
+  readonly bootstrapFallbackDir?: string;
+}
+
+export interface RuleEditSnapshots {
+  readonly config: Snapshot;
+  readonly ruleSet: Snapshot;
+}
+
+/**
+ * Plan a rule edit over the files as read (`snaps`) and check that every file it writes still loads.
+ * A `file` body is relative to `target.cwd`; `assumeFiles` are respond files taken as they will be (not read).
+ * Shared by `set rule` and record mode (cli/commands/record-rules.ts).
+ */
+export async function planRuleEdit(
+  target: RuleEditTarget,
+  snaps: RuleEditSnapshots,
+  args: Omit<SetRuleArgs, 'body'>,
+  body: SetRuleFlags['body'],
+  assumeFiles?: ReadonlyMap<string, RespondFileStatus>,
+): Promise<Result<SetRulePlan, Failure>> {
+  const { configAbs, configShown, ruleSetAbs, ruleSetShown, cwd } = target;
+  const configDir = dirname(configAbs);
+  for (const s of [snaps.config, snaps.ruleSet]) {
+    if (s.problem !== undefined) return err({ kind: 'config_unreadable', message: MESSAGES.unreadable(s.shown, s.problem) });
+  }
+
+  // the root config as it is: it must load, and it says which strategy rule sets inherit
+  let strategy: Strategy = DEFAULT_STRATEGY;
+  let listedIndex = -1;
+  if (snaps.config.text !== undefined) {
+    const root = decodeRootConfig(snaps.config.text, configAbs, cwd);
+    const errors = errorsOf(root.decode.diagnostics);
+    if (errors.length > 0) return err({ kind: 'config_invalid', message: MESSAGES.configInvalid(configShown), diagnostics: errors });
+    strategy = root.config.service.strategy;
+    listedIndex = root.ruleSets.findIndex((e) => e.path === ruleSetAbs);
+  }
+
+  // the rule set as it is: whether it loads now, and where respond.file_path resolves
+  const baseCtx = (index: number, entry: string): RuleSetContext => ({ index, entry, baseDir: configDir, defaultStrategy: strategy });
+  let respondDir = configDir;
+  let loadedBefore = true;
+  if (snaps.ruleSet.text !== undefined) {
+    const before = await checkRuleSet(snaps.ruleSet.text, ruleSetAbs, baseCtx(Math.max(0, listedIndex), ruleSetShown), assumeFiles);
+    loadedBefore = before.errors.length === 0;
+    respondDir = before.respondDir ?? configDir;
+  }
+
+  const entry = body === undefined ? undefined : body.kind === 'file' ? { kind: 'file_path' as const, value: fileEntry(cwd, respondDir, body.path) } : body;
+  const planned = planSetRule(
+    { ...args, ...(entry === undefined ? {} : { body: entry }) },
+    {
+      config: { abs: configAbs, shown: configShown, text: snaps.config.text },
+      ruleSet: { abs: ruleSetAbs, shown: ruleSetShown, text: snaps.ruleSet.text },
+      ...(target.bootstrapFallbackDir === undefined ? {} : { bootstrapFallbackDir: target.bootstrapFallbackDir }),
+    },
+  );
+  if (!planned.ok) return err(planned.error);
+  const refused = await checkPlan(planned.value, { configAbs, configShown, ruleSetAbs, ruleSetShown, cwd, loadedBefore, strategy, baseCtx, ...(assumeFiles === undefined ? {} : { assumeFiles }) });
+  return refused === undefined ? planned : err(refused);
+}
+
+/** Write a planned edit atomically, refusing (conflict) when a file changed since `snaps` were read. */
+export async function commitRuleEdit(plan: SetRulePlan, snaps: RuleEditSnapshots): Promise<Failure | undefined> {
+  const byPath = new Map<string, Snapshot>([
+    [snaps.config.abs, snaps.config],
+    [snaps.ruleSet.abs, snaps.ruleSet],
+  ]);
+  return commitFiles(
+    plan.files.map((f) => ({ snapshot: byPath.get(f.abs)!, after: f.after })),
+    pauseMs(),
+  );
+}
+
 interface CheckContext {
   readonly configAbs: string;
   readonly configShown: string;
@@ -201,6 +240,7 @@ interface CheckContext {
   readonly loadedBefore: boolean;
   readonly strategy: Strategy;
   readonly baseCtx: (index: number, entry: string) => RuleSetContext;
+  readonly assumeFiles?: ReadonlyMap<string, RespondFileStatus>;
 }
 
 /** Every file the plan writes must load with the loader's own decoders (respond files checked on disk). */
@@ -216,7 +256,7 @@ async function checkPlan(plan: SetRulePlan, c: CheckContext): Promise<Failure | 
   const ruleSet = plan.files.find((f) => f.abs === c.ruleSetAbs);
   if (ruleSet === undefined) return undefined;
   const ctx = { ...c.baseCtx(plan.ruleSetIndex, plan.ruleSetEntry), defaultStrategy: strategy };
-  const after = await checkRuleSet(ruleSet.after, c.ruleSetAbs, ctx);
+  const after = await checkRuleSet(ruleSet.after, c.ruleSetAbs, ctx, c.assumeFiles);
   if (after.errors.length === 0) return undefined;
   return c.loadedBefore
     ? { kind: 'usage', message: MESSAGES.editRefused(c.ruleSetShown), diagnostics: after.errors }
@@ -224,12 +264,17 @@ async function checkPlan(plan: SetRulePlan, c: CheckContext): Promise<Failure | 
 }
 
 /** Decode a rule-set text as the loader does, with its respond files and respond_dir checked on disk. */
-async function checkRuleSet(text: string, file: string, ctx: RuleSetContext): Promise<{ errors: Diagnostic[]; respondDir?: string }> {
+async function checkRuleSet(
+  text: string,
+  file: string,
+  ctx: RuleSetContext,
+  assumeFiles?: ReadonlyMap<string, RespondFileStatus>,
+): Promise<{ errors: Diagnostic[]; respondDir?: string }> {
   const draft = decodeRuleSetDraft(text, file, ctx);
   const statuses = new Map<string, RespondFileStatus>();
   const dirs = new Map<string, boolean>();
   await Promise.all([
-    ...draft.fileRefs.map(async (r) => void statuses.set(r.path, await respondFileStatus(r.path))),
+    ...draft.fileRefs.map(async (r) => void statuses.set(r.path, assumeFiles?.get(r.path) ?? (await respondFileStatus(r.path)))),
     ...draft.dirRefs.map(async (r) => void dirs.set(r.path, (await pathKind(r.path)) === 'dir')),
   ]);
   checkRuleSetFiles(draft, { respondFile: (p) => statuses.get(p) ?? { kind: 'missing' }, isDir: (p) => dirs.get(p) ?? false });

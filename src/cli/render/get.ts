@@ -1,5 +1,6 @@
 // `mock get` output (SPEC 4.4, 4.5; reference §9.3): the dispatch Outcome as text or as envelope data.
 import type { Outcome, Stage } from '../../dispatch/dispatch.js';
+import { matchedToWire, matchedView, stageName } from '../../dispatch/explain-view.js';
 import type { Workspace } from '../../model/workspace.js';
 import { decodeLossy } from '../../shared/utf8.js';
 import { assertNever } from '../../shared/result.js';
@@ -46,17 +47,6 @@ export function answeredBy(stage: Stage, shown: ShownPaths): string {
   }
 }
 
-/** The wire value of `stage`: `dyn_route` for a fallback hit or miss, as the reference reports it. */
-export function stageName(stage: Stage): string {
-  switch (stage.kind) {
-    case 'fallback':
-    case 'miss':
-      return 'dyn_route';
-    default:
-      return stage.kind;
-  }
-}
-
 export function getText(view: GetView, why: boolean): string {
   const { answer, stage } = view.outcome;
   let out = `${view.method} ${view.path}\n\nStatus: ${answer.status}\nHeaders:\n`;
@@ -70,12 +60,8 @@ export function getText(view: GetView, why: boolean): string {
 /** `result` of the get envelope, fields in SPEC 4.5 order; `why` always included. */
 export function getResult(view: GetView, source: { readonly config: string; readonly ruleSets: readonly string[] }): Wire {
   const { answer, stage } = view.outcome;
-  const matched: Wire =
-    stage.kind === 'rule_set'
-      ? { rule_index: stage.ruleIndex, rule_set_file: view.shown.ruleSet(stage.ruleSetIndex), rule_set_index: stage.ruleSetIndex }
-      : null;
   return {
-    matched,
+    matched: matchedToWire(matchedView(stage, view.shown)),
     request: { method: view.method, path: view.path },
     response: {
       body: shownBody(view),

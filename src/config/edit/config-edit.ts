@@ -15,26 +15,32 @@ export interface ConfigPlan {
   readonly change?: Change;
 }
 
-/** A minimal root config listing one rule set. */
-export function bootstrapConfigText(entry: string): string {
+/** A minimal root config listing one rule set; `fallbackDir` is the service.fallback_respond_dir entry. */
+export function bootstrapConfigText(entry: string, fallbackDir = '.'): string {
   return (
     '[listener]\n' +
     'ip_address = "127.0.0.1"\n' +
     'port = 3001\n' +
     '\n' +
     '[service]\n' +
-    'fallback_respond_dir = "."\n' +
+    `fallback_respond_dir = ${tomlBasicString(fallbackDir)}\n` +
     `rule_sets = [${tomlBasicString(entry)}]\n`
   );
 }
 
-export function planConfig(ruleIndex: number | undefined, config: FileState, ruleSet: FileState, entry: string): Result<ConfigPlan, PlanFailure> {
+export function planConfig(
+  ruleIndex: number | undefined,
+  config: FileState,
+  ruleSet: FileState,
+  entry: string,
+  fallbackDir?: string,
+): Result<ConfigPlan, PlanFailure> {
   const target = `root config ${q(config.shown)}`;
   if (config.text === undefined) {
     if (ruleIndex !== undefined) return err({ kind: 'usage', message: SET_RULE_MESSAGES.notListedNoConfig(ruleSet.shown, config.shown) });
     return ok({
       ruleSetIndex: 0,
-      after: bootstrapConfigText(entry),
+      after: bootstrapConfigText(entry, fallbackDir),
       change: { kind: 'Added', target, summary: `new file listing rule set #1 (${entry})` },
     });
   }

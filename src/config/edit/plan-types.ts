@@ -22,6 +22,8 @@ export interface SetRuleArgs {
   readonly status?: number;
   /** `value` is written as given (for file_path: already relative to the config's folder) */
   readonly body?: { readonly kind: BodyKind; readonly value: string };
+  /** respond.headers entries (names lower-cased), written after the body; record mode's kept headers */
+  readonly respondHeaders?: readonly HeaderArg[];
   readonly delayMs?: number;
 }
 

@@ -19,6 +19,7 @@ const P = {
   headers: ['when', 'request', 'headers'],
   status: ['respond', 'status'],
   respond: ['respond'],
+  respondHeaders: ['respond', 'headers'],
   delay: ['respond', 'delay_response_milliseconds'],
 } as const;
 
@@ -50,6 +51,7 @@ export function newRuleText(args: SetRuleArgs): string {
   for (const h of dedupeHeaders(args.headers)) line([...P.headers, h.name], headerCondition(h.value));
   if (args.status !== undefined) line(P.status, String(args.status));
   if (args.body !== undefined) line([...P.respond, args.body.kind], bodyText(args.body.kind, args.body.value));
+  for (const h of dedupeHeaders(args.respondHeaders ?? [])) line([...P.respondHeaders, h.name], tomlBasicString(h.value));
   if (args.delayMs !== undefined) line(P.delay, String(args.delayMs));
   return lines.join('\n') + '\n';
 }
@@ -62,6 +64,7 @@ function newRuleData(args: SetRuleArgs): Record<string, unknown> {
   for (const h of dedupeHeaders(args.headers)) setIn(rule, [...P.headers, h.name], { value: h.value, op: 'equal' });
   if (args.status !== undefined) setIn(rule, P.status, args.status);
   if (args.body !== undefined) setIn(rule, [...P.respond, args.body.kind], args.body.value);
+  for (const h of dedupeHeaders(args.respondHeaders ?? [])) setIn(rule, [...P.respondHeaders, h.name], h.value);
   if (args.delayMs !== undefined) setIn(rule, P.delay, args.delayMs);
   return rule;
 }
@@ -116,6 +119,7 @@ class RuleEditor {
     for (const h of dedupeHeaders(args.headers)) this.setHeader(h);
     if (args.status !== undefined) this.setScalar(P.status, args.status, String(args.status));
     if (args.body !== undefined) this.setBody(args.body.kind, args.body.value);
+    for (const h of dedupeHeaders(args.respondHeaders ?? [])) this.setScalar([...P.respondHeaders, h.name], h.value, tomlBasicString(h.value), P.respondHeaders);
     if (args.delayMs !== undefined) this.setScalar(P.delay, args.delayMs, String(args.delayMs));
   }
 

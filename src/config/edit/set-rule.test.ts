@@ -177,6 +177,18 @@ const GOLDEN: readonly { name: string; before: string; args: Partial<SetRuleArgs
     after: '[[rules]]\nwhen.request.url_path = "/a"\nrespond.text = "a"\n\n[prefix]\nurl_path = "/api"\n\n[[rules]]\nwhen.request.url_path = "/b"\nrespond.status = 204\n',
   },
   {
+    name: 'append: respond headers after the body, names as keys',
+    before: '',
+    args: { urlPath: '/u', method: 'POST', status: 201, body: { kind: 'text', value: '{}' }, respondHeaders: [{ name: 'content-type', value: 'application/json' }, { name: 'location', value: '/u/1' }] },
+    after: '[[rules]]\nwhen.request.url_path = "/u"\nwhen.request.method = "POST"\nrespond.status = 201\nrespond.text = "{}"\nrespond.headers.content-type = "application/json"\nrespond.headers.location = "/u/1"\n',
+  },
+  {
+    name: 'dotted: a respond header is added to an existing rule',
+    before: DOTTED,
+    args: { ruleIndex: 0, respondHeaders: [{ name: 'x-total-count', value: '3' }] },
+    after: DOTTED.replace('respond.text = "x" # body\n', 'respond.text = "x" # body\nrespond.headers.x-total-count = "3"\n'),
+  },
+  {
     name: 'strings: text with quotes, backslashes and newlines is escaped; json with a quote uses a basic string',
     before: '',
     args: { urlPath: '/q', body: { kind: 'json', value: `{"a":"it's"}` } },

@@ -16,6 +16,8 @@ import { planRuleSet } from './rule-edit.js';
 export interface SetRuleInput {
   readonly config: FileState;
   readonly ruleSet: FileState;
+  /** a bootstrapped config's service.fallback_respond_dir (relative to its folder; default ".") */
+  readonly bootstrapFallbackDir?: string;
 }
 
 export interface SetRulePlan {
@@ -39,7 +41,7 @@ export function checkArgs(args: SetRuleArgs): PlanFailure | undefined {
   const respond = args.status !== undefined || args.body !== undefined;
   const condition = args.urlPath !== undefined || args.method !== undefined || args.headers.length > 0;
   if (args.ruleIndex !== undefined) {
-    if (!respond && !condition && args.delayMs === undefined) return usage(SET_RULE_MESSAGES.nothingToChange());
+    if (!respond && !condition && args.delayMs === undefined && (args.respondHeaders ?? []).length === 0) return usage(SET_RULE_MESSAGES.nothingToChange());
     return undefined;
   }
   if (!respond) return usage(SET_RULE_MESSAGES.nothingToRespond());
@@ -59,7 +61,7 @@ export function planSetRule(args: SetRuleArgs, input: SetRuleInput): Result<SetR
   if (bad !== undefined) return err(bad);
   const entry = ruleSetEntryFor(input.config.abs, input.ruleSet.abs);
 
-  const cfg = planConfig(args.ruleIndex, input.config, input.ruleSet, entry);
+  const cfg = planConfig(args.ruleIndex, input.config, input.ruleSet, entry, input.bootstrapFallbackDir);
   if (!cfg.ok) return cfg;
   const rs = planRuleSet(args, input.ruleSet);
   if (!rs.ok) return rs;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Json } from '../shared/json.js';
+import type { Json } from './json.js';
 import { FIELD_DENYLIST, HEADER_DENYLIST, REDACTED, redactHeaders, redactJson, redactQuery } from './redact.js';
 
 test('header denylist redacts values case-insensitively, keeps names and order', () => {

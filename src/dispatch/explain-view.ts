@@ -1,0 +1,139 @@
+// What a dispatch Outcome says about who answered and why, as data: the `stage`, `matched` and `why` of
+// `mock get --format json` (SPEC 4.5; reference §9.3), and of every request journal entry. One encoder for both,
+// so an entry's why is, field for field, what `get` prints for the same request. The views are camelCase data
+// (the journal hands them to library callers); the *ToWire functions give the snake_case wire form, in the
+// field order `get` prints. Everything is reshaped from what dispatch() and the real matcher reported
+// (Outcome.stage, Outcome.explanation): no condition is re-checked. Text rendering stays in cli/render/why.ts.
+import type { RuleCheck } from '../model/rule-set.js';
+import type { Workspace } from '../model/workspace.js';
+import { describeCondition } from '../routing/describe.js';
+import { assertNever } from '../shared/result.js';
+import type { Wire } from '../shared/wire.js';
+import type { Outcome, Stage } from './dispatch.js';
+import type { RuleSetExplanation } from './explain.js';
+
+/** How rule set and middleware files are shown (`get`: relative to the current directory, as `set rule --rule-set` takes them). */
+export interface ShownPaths {
+  ruleSet(index: number): string;
+  middleware(index: number): string;
+}
+
+/** The wire values of `stage`; a fallback hit and a miss are both `dyn_route`, as the reference reports them. */
+export const STAGE_NAMES = ['options', 'bad_request', 'middleware', 'rule_set', 'prefix_miss', 'dyn_route'] as const;
+export type StageName = (typeof STAGE_NAMES)[number];
+
+/** The rule that answered (0-based indices), or null in views when no rule did. */
+export interface MatchedView {
+  readonly ruleSetIndex: number;
+  readonly ruleSetFile: string;
+  readonly ruleIndex: number;
+}
+
+export interface WhyConditionView {
+  /** `url_path`, `method`, `header:<name>`, `body.json:<path>` */
+  readonly name: string;
+  readonly expectation: string;
+  /** the value the matcher saw; null when absent */
+  readonly actual: string | null;
+  readonly matched: boolean;
+}
+
+export interface WhyRuleView {
+  readonly ruleIndex: number;
+  readonly matched: boolean;
+  readonly conditions: readonly WhyConditionView[];
+}
+
+export interface WhyRuleSetView {
+  readonly ruleSetIndex: number;
+  readonly ruleSetFile: string;
+  /** empty when the rule set's prefix did not claim the path */
+  readonly rules: readonly WhyRuleView[];
+}
+
+export interface WhyView {
+  /** one sentence on which stage answered */
+  readonly note: string;
+  /** the rule sets consulted, in order, up to and including the one that answered */
+  readonly ruleSets: readonly WhyRuleSetView[];
+}
+
+export function stageName(stage: Stage): StageName {
+  switch (stage.kind) {
+    case 'fallback':
+    case 'miss':
+      return 'dyn_route';
+    default:
+      return stage.kind;
+  }
+}
+
+export function matchedView(stage: Stage, shown: ShownPaths): MatchedView | null {
+  if (stage.kind !== 'rule_set') return null;
+  return { ruleSetIndex: stage.ruleSetIndex, ruleSetFile: shown.ruleSet(stage.ruleSetIndex), ruleIndex: stage.ruleIndex };
+}
+
+export function whyNote(stage: Stage, ws: Workspace, shown: ShownPaths): string {
+  switch (stage.kind) {
+    case 'options':
+      return 'OPTIONS request \u2014 handled directly, no rule-set matching involved.';
+    case 'bad_request':
+      return 'The request body is declared as JSON but does not parse \u2014 answered 400 before any script or rule set.';
+    case 'middleware':
+      return `Answered by middleware #${stage.index + 1} (${shown.middleware(stage.index)}), before any rule set.`;
+    case 'rule_set':
+      return 'Answered from a rule set.';
+    case 'prefix_miss': {
+      const prefix = ws.ruleSets[stage.ruleSetIndex]?.prefix ?? '';
+      return `Rule set #${stage.ruleSetIndex + 1} claims this path by its prefix (${prefix}) and no rule matched \u2014 answered 404.`;
+    }
+    case 'fallback':
+    case 'miss':
+      return 'No rule set matched; answered from the fallback directory (dyn_route).';
+    default:
+      return assertNever(stage, 'stage');
+  }
+}
+
+/** The why of an Outcome dispatched with `{ explain: true }` (without it, `ruleSets` is empty). */
+export function whyView(outcome: Outcome, ws: Workspace, shown: ShownPaths): WhyView {
+  return {
+    note: whyNote(outcome.stage, ws, shown),
+    ruleSets: (outcome.explanation?.ruleSets ?? []).map((rs) => whyRuleSetView(rs, shown)),
+  };
+}
+
+function whyRuleSetView(rs: RuleSetExplanation, shown: ShownPaths): WhyRuleSetView {
+  return { ruleSetIndex: rs.ruleSetIndex, ruleSetFile: shown.ruleSet(rs.ruleSetIndex), rules: rs.rules.map(whyRuleView) };
+}
+
+export function whyRuleView(rule: RuleCheck): WhyRuleView {
+  return {
+    ruleIndex: rule.ruleIndex,
+    matched: rule.matched,
+    conditions: rule.conditions.map(({ condition, check }) => {
+      const d = describeCondition(condition);
+      return { name: d.name, expectation: d.expectation, actual: check.actual ?? null, matched: check.ok };
+    }),
+  };
+}
+
+/** `matched` as `get` prints it: keys in alphabetical order. */
+export function matchedToWire(m: MatchedView | null): Wire {
+  return m === null ? null : { rule_index: m.ruleIndex, rule_set_file: m.ruleSetFile, rule_set_index: m.ruleSetIndex };
+}
+
+export function whyToWire(why: WhyView): Wire {
+  return {
+    note: why.note,
+    rule_sets: why.ruleSets.map((rs) => ({ rule_set_index: rs.ruleSetIndex, rule_set_file: rs.ruleSetFile, rules: rs.rules.map(whyRuleToWire) })),
+  };
+}
+
+export function whyRuleToWire(rule: WhyRuleView): Wire {
+  return {
+    rule_index: rule.ruleIndex,
+    matched: rule.matched,
+    conditions: rule.conditions.map((c) => ({ name: c.name, expectation: c.expectation, actual: c.actual, matched: c.matched })),
+  };
+}

@@ -1,0 +1,89 @@
+// The request journal's entry: one HTTP exchange as the server saw it, after its last byte. camelCase data for
+// library callers (journal/wire.ts gives the snake_case wire form). `stage`, `matched` and `why` are the views
+// `mock get --format json` prints (dispatch/explain-view.ts): the explanation dispatch computed while answering,
+// never a recomputed one. Values are plain JSON (JSON.stringify works on an entry); what was redacted reads
+// `[redacted]`. Entries are frozen (shallowly: the objects of the entry, not a JSON body's own values).
+import type { Stage } from '../dispatch/dispatch.js';
+import { STAGE_NAMES, type MatchedView, type WhyView } from '../dispatch/explain-view.js';
+import type { HeaderList } from '../shared/headers.js';
+import type { Wire } from '../shared/wire.js';
+
+/** A JSON body's value as JSON.parse gives it (integers beyond 2^53 rounded, as there). */
+export type JsonValue = Wire;
+
+/**
+ * A captured body. `byteLength` is always the body's full size; the captured part is at most the journal's
+ * `bodyBytes`. `text` bodies are text/*, XML and form bodies (and JSON-typed text that does not parse);
+ * a JSON body over the cap, and any other type, is `bytes` (size and type only).
+ */
+export type CapturedBody =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'json'; readonly value: JsonValue; readonly byteLength: number }
+  | { readonly kind: 'text'; readonly text: string; readonly byteLength: number; readonly truncated: boolean }
+  | { readonly kind: 'bytes'; readonly byteLength: number; readonly contentType: string | null };
+
+export interface RequestRecord {
+  /** upper-case */
+  readonly method: string;
+  /** canonical path, as rules match it (percent-decoded, dot segments removed, no trailing '/') */
+  readonly path: string;
+  /** the request target as received (path and query), denylisted query values redacted */
+  readonly target: string;
+  /** raw query without '?', denylisted values redacted ('' when none) */
+  readonly query: string;
+  /** names lower-cased, arrival order kept, denylisted values redacted */
+  readonly headers: HeaderList;
+  readonly body: CapturedBody;
+}
+
+export interface ResponseRecord {
+  readonly status: number;
+  /** as written, denylisted values (`set-cookie`) redacted */
+  readonly headers: HeaderList;
+  /** `none` for HEAD and for empty bodies */
+  readonly body: CapturedBody;
+}
+
+/**
+ * Who answered: dispatch's Stage (absolute paths) with the file whose bytes were served, a 413 refusal made
+ * before dispatch, or record mode's proxy (`target`: the upstream URL; `saved`: what was written, null if nothing).
+ */
+export type AnsweredBy =
+  | (Stage & { readonly servedFile?: string })
+  | { readonly kind: 'refused' }
+  | { readonly kind: 'proxied'; readonly target: string; readonly saved: string | null };
+
+export type AnsweredByKind = AnsweredBy['kind'];
+
+/** `stage` values: those of `mock get --format json`, plus `refused` (a 413, answered before dispatch). */
+export const JOURNAL_STAGES = [...STAGE_NAMES, 'refused'] as const;
+export type JournalStage = (typeof JOURNAL_STAGES)[number];
+
+/** What the `stage` filter accepts: a stage name or an answeredBy kind (`fallback` and `miss` split `dyn_route`). */
+export const STAGE_FILTER_VALUES = [
+  ...JOURNAL_STAGES,
+  ...(['fallback', 'miss', 'proxied'] as const),
+] as const;
+export type StageFilterValue = (typeof STAGE_FILTER_VALUES)[number];
+
+export function isStageFilterValue(s: string): s is StageFilterValue {
+  return (STAGE_FILTER_VALUES as readonly string[]).includes(s);
+}
+
+export interface Entry {
+  /** counts from 1, never reused (not even after reset) */
+  readonly id: number;
+  /** when the request arrived */
+  readonly receivedAt: Date;
+  /** from arrival to the last byte written */
+  readonly latencyMs: number;
+  /** the workspace generation that answered */
+  readonly generation: number;
+  readonly request: RequestRecord;
+  readonly response: ResponseRecord;
+  readonly stage: JournalStage;
+  readonly answeredBy: AnsweredBy;
+  /** the rule that answered, or null */
+  readonly matched: MatchedView | null;
+  readonly why: WhyView;
+}

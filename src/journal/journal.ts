@@ -1,0 +1,312 @@
+// Journal: the bounded ring buffer of exchanges, newest last. At most `size` entries and `maxBytes` by the
+// estimate (estimate.ts); the oldest are evicted first. Ids count from 1 and are never reused, so the retained
+// entries always hold consecutive ids: a `since` cursor tells exactly how many of its successors were evicted,
+// and `requests()` throws JournalOverflowError rather than answer short. Listeners hear every capture (the
+// inspector's event stream); waitFor() resolves on the capture that matches, from an event, never a poll.
+// Pure but for the injected clock (now, timers). What it leaves out: reading requests off the wire (the server
+// does), HTTP (http-routes.ts), the rotation counters (the server owns them).
+import { MockError } from '../model/errors.js';
+import { entryFrom, withoutBodies, type Exchange } from './capture.js';
+import type { Entry } from './entry.js';
+import { STAGE_FILTER_VALUES } from './entry.js';
+import { JournalClosedError, JournalOverflowError, JournalTimeoutError, JOURNAL_MESSAGES, TIMEOUT_LISTED } from './errors.js';
+import { EvictionRecord } from './evictions.js';
+import { ENTRY_OVERHEAD_BYTES, estimateBytes } from './estimate.js';
+import { compileFilter, filterProblems, type EntryTest, type RequestFilter } from './filter.js';
+import { journalLimits, type JournalLimits } from './limits.js';
+
+export interface JournalClock {
+  /** epoch milliseconds */
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const SYSTEM_CLOCK: JournalClock = Object.freeze({
+  now: () => Date.now(),
+  // not unref'd: a pending wait settles (a timeout rejects) rather than vanish with an exiting process; close()
+  // clears every timer
+  setTimeout: (fn: () => void, ms: number): unknown => setTimeout(fn, ms),
+  clearTimeout: (h: unknown) => clearTimeout(h as ReturnType<typeof setTimeout>),
+});
+
+export interface JournalOptions extends Partial<JournalLimits> {
+  /** redact denylisted values at capture (default true); false stores them as received */
+  readonly redact?: boolean;
+  readonly clock?: JournalClock;
+  /** a subscriber threw: it is reported here, and the capture goes on */
+  readonly onListenerError?: (error: unknown) => void;
+}
+
+export type JournalEvent =
+  | { readonly kind: 'entry'; readonly entry: Entry }
+  /** the journal was reset: entries up to `lastId` are gone */
+  | { readonly kind: 'reset'; readonly lastId: number };
+
+export type JournalListener = (event: JournalEvent) => void;
+
+export interface QueryResult {
+  /** oldest first */
+  readonly entries: readonly Entry[];
+  /** the cursor for the next query: the last entry returned when `limit` cut the list, else the newest id */
+  readonly lastId: number;
+  /** entries after the cursor (after the last reset, without `since`) evicted before this query */
+  readonly dropped: number;
+  /** false when `dropped` is a lower bound (a Date cursor older than what the eviction record remembers) */
+  readonly droppedExact: boolean;
+}
+
+export type Lookup =
+  | { readonly kind: 'found'; readonly entry: Entry }
+  | { readonly kind: 'evicted' }
+  /** removed by reset() */
+  | { readonly kind: 'reset' }
+  /** not a journal id (yet) */
+  | { readonly kind: 'unknown' };
+
+export interface WaitOptions {
+  /** default 2000 */
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+export const DEFAULT_WAIT_MS = 2000;
+
+interface Waiter {
+  readonly test: EntryTest;
+  readonly resolve: (e: Entry) => void;
+  readonly reject: (e: unknown) => void;
+  readonly filter: RequestFilter;
+  timer: unknown;
+}
+
+export class Journal {
+  readonly limits: JournalLimits;
+  readonly redact: boolean;
+  private readonly clock: JournalClock;
+  private readonly onListenerError: (error: unknown) => void;
+  /** ring of retained entries and their estimates; the oldest at `head` */
+  private readonly ring: (Entry | undefined)[];
+  private readonly sizes: Float64Array;
+  private head = 0;
+  private count = 0;
+  private totalBytes = 0;
+  private nextId = 1;
+  /** the last id at the last reset: entries up to it were removed on purpose, not evicted */
+  private resetFloor = 0;
+  /** arrival times of evicted entries, for Date cursors */
+  private readonly evictions: EvictionRecord;
+  private readonly listeners = new Set<JournalListener>();
+  private readonly waiters = new Set<Waiter>();
+  private closed = false;
+
+  constructor(opts: JournalOptions = {}) {
+    const { redact, clock, onListenerError, ...given } = opts;
+    const limits = journalLimits(given);
+    if (!limits.ok) throw new MockError('usage', limits.error.join('; '));
+    this.limits = limits.value;
+    this.redact = redact ?? true;
+    this.clock = clock ?? SYSTEM_CLOCK;
+    this.onListenerError = onListenerError ?? (() => {});
+    this.ring = new Array<Entry | undefined>(this.limits.size);
+    this.sizes = new Float64Array(this.limits.size);
+    this.evictions = new EvictionRecord(this.limits.size);
+  }
+
+  /** the newest id given out (0 before the first capture): a cursor for `since` */
+  get lastId(): number {
+    return this.nextId - 1;
+  }
+
+  /** how many entries are held */
+  get length(): number {
+    return this.count;
+  }
+
+  /** the held entries' estimated size in bytes (never above `limits.maxBytes`) */
+  get estimatedBytes(): number {
+    return this.totalBytes;
+  }
+
+  /** Record one finished exchange; returns its entry (also when it alone exceeded maxBytes and was dropped at once). */
+  capture(ex: Exchange): Entry {
+    const { bodyBytes, maxBytes } = this.limits;
+    const id = this.nextId++;
+    let entry = entryFrom(ex, id, { bodyBytes, redact: this.redact, now: () => this.clock.now() });
+    let bytes = ENTRY_OVERHEAD_BYTES + estimateBytes(entry);
+    if (bytes > maxBytes) {
+      entry = withoutBodies(entry);
+      bytes = ENTRY_OVERHEAD_BYTES + estimateBytes(entry);
+    }
+    if (bytes > maxBytes) {
+      // too big to keep even alone (a huge why): everything before it goes, and it is dropped itself
+      while (this.count > 0) this.evictOldest();
+      this.evictions.record(entry.receivedAt.getTime());
+    } else {
+      while (this.count > 0 && (this.count >= this.limits.size || this.totalBytes + bytes > maxBytes)) this.evictOldest();
+      const at = (this.head + this.count) % this.limits.size;
+      this.ring[at] = entry;
+      this.sizes[at] = bytes;
+      this.count++;
+      this.totalBytes += bytes;
+    }
+    this.emit({ kind: 'entry', entry });
+    this.settleWaiters(entry);
+    return entry;
+  }
+
+  /** Entries matching `filter`, oldest first, with the cursor and what was evicted. Never throws on overflow. */
+  query(filter: RequestFilter = {}): QueryResult {
+    this.checkFilter(filter);
+    const test = compileFilter(filter);
+    const limit = filter.limit ?? Infinity;
+    const entries: Entry[] = [];
+    let lastId = this.lastId;
+    for (let k = this.startIndex(filter.since); k < this.count; k++) {
+      const e = this.ring[(this.head + k) % this.limits.size]!;
+      if (!test(e)) continue;
+      if (entries.length >= limit) {
+        lastId = entries[entries.length - 1]!.id;
+        break;
+      }
+      entries.push(e);
+    }
+    const { dropped, exact } = this.droppedAfter(filter.since);
+    return { entries, lastId, dropped, droppedExact: exact };
+  }
+
+  /** Entries matching `filter`, oldest first. Throws JournalOverflowError when entries after a `since` cursor were evicted. */
+  requests(filter: RequestFilter = {}): readonly Entry[] {
+    const r = this.query(filter);
+    if (filter.since !== undefined && r.dropped > 0) throw new JournalOverflowError(r.dropped, r.droppedExact, filter.since, this.limits.size);
+    return r.entries;
+  }
+
+  /** One entry by id, or why there is none. */
+  lookup(id: number): Lookup {
+    const first = this.firstId();
+    if (Number.isSafeInteger(id) && id >= first && id < this.nextId) {
+      const e = this.ring[(this.head + (id - first)) % this.limits.size];
+      if (e !== undefined) return { kind: 'found', entry: e };
+    }
+    if (!Number.isSafeInteger(id) || id < 1 || id >= this.nextId) return { kind: 'unknown' };
+    return id <= this.resetFloor ? { kind: 'reset' } : { kind: 'evicted' };
+  }
+
+  /** Forget every entry; ids keep counting. Listeners hear `reset`. */
+  reset(): void {
+    this.ring.fill(undefined);
+    this.head = 0;
+    this.count = 0;
+    this.totalBytes = 0;
+    this.resetFloor = this.lastId;
+    this.evictions.clear();
+    this.emit({ kind: 'reset', lastId: this.lastId });
+  }
+
+  /** Hear every capture and reset, in order; returns the unsubscribe function. */
+  subscribe(listener: JournalListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * The oldest entry matching `filter` (`limit` aside), already held or captured before `timeoutMs`. Pass
+   * `since: journal.lastId` (taken before causing the request) to wait for a new one only. Rejects with
+   * JournalTimeoutError listing the last 10 entries, JournalOverflowError for a stale cursor, the signal's
+   * reason when aborted, JournalClosedError after close().
+   */
+  waitFor(filter: RequestFilter = {}, opts: WaitOptions = {}): Promise<Entry> {
+    try {
+      if (this.closed) throw new JournalClosedError(filter);
+      const found = this.requests({ ...filter, limit: 1 })[0];
+      if (found !== undefined) return Promise.resolve(found);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_WAIT_MS;
+    if (!(timeoutMs >= 0 && Number.isFinite(timeoutMs))) return Promise.reject(new MockError('usage', `timeoutMs must be a number of 0 or more (got ${timeoutMs})`));
+    const { signal } = opts;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<Entry>((resolve, reject) => {
+      const onAbort = (): void => finish(() => reject(signal?.reason));
+      const finish = (settle: () => void): void => {
+        if (!this.waiters.delete(waiter)) return;
+        this.clock.clearTimeout(waiter.timer);
+        signal?.removeEventListener('abort', onAbort);
+        settle();
+      };
+      const waiter: Waiter = {
+        test: compileFilter(filter),
+        filter,
+        resolve: (e) => finish(() => resolve(e)),
+        reject: (e) => finish(() => reject(e)),
+        timer: undefined,
+      };
+      this.waiters.add(waiter);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      waiter.timer = this.clock.setTimeout(() => waiter.reject(new JournalTimeoutError(filter, timeoutMs, this.newest(TIMEOUT_LISTED), this.count)), timeoutMs);
+    });
+  }
+
+  /** Reject every pending wait and drop the listeners (the mock is closing). Captures after it are still kept. */
+  close(): void {
+    this.closed = true;
+    for (const w of [...this.waiters]) w.reject(new JournalClosedError(w.filter));
+    this.listeners.clear();
+  }
+
+  /** the newest `n` entries, oldest first */
+  newest(n: number): readonly Entry[] {
+    const out: Entry[] = [];
+    for (let k = Math.max(0, this.count - n); k < this.count; k++) out.push(this.ring[(this.head + k) % this.limits.size]!);
+    return out;
+  }
+
+  private firstId(): number {
+    return this.nextId - this.count;
+  }
+
+  /** where an id cursor starts in the ring (entries are consecutive, so no scan is needed) */
+  private startIndex(since: RequestFilter['since']): number {
+    if (typeof since !== 'number') return 0;
+    return Math.min(this.count, Math.max(0, since + 1 - this.firstId()));
+  }
+
+  private droppedAfter(since: RequestFilter['since']): { dropped: number; exact: boolean } {
+    const firstHeld = this.firstId();
+    if (since instanceof Date) return this.evictions.countSince(since.getTime());
+    const from = Math.max(since ?? 0, this.resetFloor);
+    return { dropped: Math.max(0, firstHeld - 1 - from), exact: true };
+  }
+
+  private evictOldest(): void {
+    const e = this.ring[this.head]!;
+    this.totalBytes -= this.sizes[this.head]!;
+    this.ring[this.head] = undefined;
+    this.head = (this.head + 1) % this.limits.size;
+    this.count--;
+    if (this.count === 0) this.totalBytes = 0; // no float drift survives an empty journal
+    this.evictions.record(e.receivedAt.getTime());
+  }
+
+  private emit(event: JournalEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(event);
+      } catch (e) {
+        this.onListenerError(e);
+      }
+    }
+  }
+
+  private settleWaiters(entry: Entry): void {
+    if (this.waiters.size === 0) return;
+    for (const w of [...this.waiters]) if (w.test(entry)) w.resolve(entry);
+  }
+
+  private checkFilter(filter: RequestFilter): void {
+    const problems = filterProblems(filter, STAGE_FILTER_VALUES);
+    if (problems.length > 0) throw new MockError('usage', JOURNAL_MESSAGES.badFilter(problems));
+  }
+}

@@ -1,0 +1,86 @@
+// Entries on the wire: snake_case, headers as `{name, value}` lists (as in `mock get --format json`), times as
+// ISO 8601, `stage`, `matched` and `why` through get's own wire functions (dispatch/explain-view.ts), so an
+// entry's why is byte-for-byte what `get` prints for the same request. `answered_by` (not `source`: in get's
+// envelope `source` names the config files).
+import { matchedToWire, whyToWire } from '../dispatch/explain-view.js';
+import type { HeaderList } from '../shared/headers.js';
+import { assertNever } from '../shared/result.js';
+import type { Wire } from '../shared/wire.js';
+import type { AnsweredBy, CapturedBody, Entry } from './entry.js';
+
+export function entryToWire(e: Entry): Wire {
+  return {
+    id: e.id,
+    received_at: e.receivedAt.toISOString(),
+    latency_ms: e.latencyMs,
+    generation: e.generation,
+    request: {
+      method: e.request.method,
+      path: e.request.path,
+      target: e.request.target,
+      query: e.request.query,
+      headers: headersToWire(e.request.headers),
+      body: bodyToWire(e.request.body),
+    },
+    response: { status: e.response.status, headers: headersToWire(e.response.headers), body: bodyToWire(e.response.body) },
+    stage: e.stage,
+    answered_by: answeredByToWire(e.answeredBy),
+    matched: matchedToWire(e.matched),
+    why: whyToWire(e.why),
+  };
+}
+
+export function headersToWire(h: HeaderList): Wire {
+  return h.map(([name, value]) => ({ name, value }));
+}
+
+export function bodyToWire(b: CapturedBody): Wire {
+  switch (b.kind) {
+    case 'none':
+      return { kind: 'none' };
+    case 'json':
+      return { kind: 'json', value: b.value, byte_length: b.byteLength };
+    case 'text':
+      return { kind: 'text', text: b.text, byte_length: b.byteLength, truncated: b.truncated };
+    case 'bytes':
+      return { kind: 'bytes', byte_length: b.byteLength, content_type: b.contentType };
+    default:
+      return assertNever(b, 'body');
+  }
+}
+
+export function answeredByToWire(a: AnsweredBy): Wire {
+  const served = (o: Record<string, Wire>): Wire => ('servedFile' in a && a.servedFile !== undefined ? { ...o, served_file: a.servedFile } : o);
+  switch (a.kind) {
+    case 'options':
+    case 'bad_request':
+    case 'miss':
+    case 'refused':
+      return served({ kind: a.kind });
+    case 'middleware':
+      return served({ kind: a.kind, index: a.index, file: a.file });
+    case 'rule_set':
+      return served({ kind: a.kind, rule_set_index: a.ruleSetIndex, rule_index: a.ruleIndex });
+    case 'prefix_miss':
+      return served({ kind: a.kind, rule_set_index: a.ruleSetIndex });
+    case 'fallback':
+      return served({ kind: a.kind, file: a.file });
+    case 'proxied':
+      return { kind: a.kind, target: a.target, saved: a.saved };
+    default:
+      return assertNever(a, 'answered_by');
+  }
+}
+
+/** The short form of an entry for a live list (the inspector's `request` event): the row, not the detail. */
+export function entrySummaryToWire(e: Entry): Wire {
+  return {
+    id: e.id,
+    method: e.request.method,
+    path: e.request.path,
+    status: e.response.status,
+    stage: e.stage,
+    latency_ms: e.latencyMs,
+    generation: e.generation,
+  };
+}

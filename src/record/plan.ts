@@ -1,0 +1,247 @@
+// planRecording: one proxied exchange → how record mode saves it: a plain file under the fallback directory,
+// a rule for `mock-recorded.toml`, or nothing (with the reason). Pure: the disk is seen only through the
+// FileSource port, and file routing's own resolver and content-type table decide whether a plain file would
+// replay the answer.
+//
+// The rules, in order:
+// - Only GET, POST, PUT and DELETE can be matched by a rule: HEAD, PATCH and every other method are not saved.
+//   Each method and path is saved once (the first recording wins: queries are not matched).
+// - A body that was streamed (over the cap) or arrived in an encoding the proxy could not undo is not saved.
+//   A path that climbs above the root or holds an encoded separator is not saved.
+// - GET 200 with a body → a plain file at the URL path (decoded and normalised as file routing does), its last
+//   segment given an extension from the content type when it has none (`/` → `index.<ext>`, and for a page,
+//   `<path>/index.html`), kept only when file routing would serve that URL from that file, byte for byte, with
+//   the same content type, and no kept header would be lost.
+// - Anything else → a rule: `url_path`, `method` and the kept headers, plus
+//   status 200 with a body: `file_path` under `<fallback>/.mock-recorded/<METHOD>/<path>.<ext>`;
+//   any other status with a UTF-8 body up to TEXT_INLINE_MAX: `status`, `text` and the content type;
+//   an empty body: `status` alone; any other body: `status` with a `file_path`.
+// - Declared JSON that does not parse is saved as `.txt` with an explicit content type.
+// Leaves out: proxying, writing, choosing a free name for a rule's body file (server/record/), TOML (config/edit/).
+import { resolveFallbackFile, INDEX_FILES } from '../files/lookup.js';
+import { extensionOf, isInside, isUsableSegment, joinPaths } from '../files/paths.js';
+import { fileBody } from '../files/serve.js';
+import type { FileSource } from '../files/source.js';
+import { isMethod, type Method } from '../model/operators.js';
+import type { RequestSnapshot } from '../model/request.js';
+import type { HeaderList } from '../shared/headers.js';
+import { parseJson } from '../shared/json.js';
+import { isValidUtf8 } from '../shared/utf8.js';
+import { keptHeaders } from './headers.js';
+import { essenceOf, extensionFor, isJsonType, sameContentType, servedTypeFor } from './media.js';
+import { withPlannedFile } from './overlay.js';
+
+/** A decoded name that may name a directory entry (for writers that re-check what the plan checked). */
+export { isUsableSegment };
+
+/** The folder under the fallback directory that holds rule bodies (a dot folder: hidden from the file tree). */
+export const RECORDED_DIR = '.mock-recorded';
+/** The rule set recordings are appended to, in the config directory. */
+export const RECORDED_RULE_SET = 'mock-recorded.toml';
+/** Bodies above this are proxied as a stream and never saved. */
+export const MAX_SAVED_BODY_BYTES = 32 * 1024 * 1024;
+/** A non-200 UTF-8 body up to this many bytes is written inline as `respond.text`; a longer one as a file. */
+export const TEXT_INLINE_MAX = 64 * 1024;
+
+/** The request as dispatch saw it (a RequestSnapshot has all of these). */
+export type RecordRequest = Pick<RequestSnapshot, 'method' | 'rawPath' | 'segments' | 'escapesRoot' | 'path' | 'query' | 'headers'>;
+
+export type RecordBody =
+  | { readonly kind: 'bytes'; readonly bytes: Uint8Array }
+  /** over the cap: passed to the client as it came */
+  | { readonly kind: 'streamed' }
+  /** a content-encoding the proxy could not decode: passed on encoded */
+  | { readonly kind: 'encoded'; readonly encoding: string };
+
+export interface RecordResponse {
+  readonly status: number;
+  /** as passed to the client (a `location` on the target's origin already made a path) */
+  readonly headers: HeaderList;
+  readonly body: RecordBody;
+}
+
+export interface Exchange {
+  readonly request: RecordRequest;
+  readonly response: RecordResponse;
+}
+
+export interface PlanFacts {
+  /** absolute */
+  readonly fallbackDir: string;
+  /** the disk as file routing sees it */
+  readonly files: FileSource;
+  /** keys (recordKey) of what was already saved */
+  readonly recorded: ReadonlySet<string>;
+  /** `--record-header` names */
+  readonly keepHeaders?: readonly string[];
+}
+
+export const SKIP_REASONS = ['method', 'recorded', 'streamed', 'encoded', 'unsafe_path', 'outside'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/** A file under the fallback directory: `names` are the path's parts below it (decoded, as on disk). */
+export interface PlannedFile {
+  readonly names: readonly string[];
+  readonly bytes: Uint8Array;
+  readonly status: number;
+}
+
+export type PlannedBody =
+  | { readonly kind: 'empty' }
+  | { readonly kind: 'text'; readonly text: string }
+  /** `names` below the fallback directory, starting with RECORDED_DIR and the method */
+  | ({ readonly kind: 'file' } & Omit<PlannedFile, 'status'>);
+
+export interface PlannedRule {
+  /** the canonical request path, written as a bare (exact) url_path */
+  readonly urlPath: string;
+  readonly method: Method;
+  /** undefined: the default, 200 */
+  readonly status?: number;
+  readonly body: PlannedBody;
+  /** respond.headers: a content type the body would not get by itself first, then the kept headers */
+  readonly headers: HeaderList;
+}
+
+export type RecordPlan =
+  | { readonly kind: 'file'; readonly key: string; readonly file: PlannedFile }
+  | { readonly kind: 'rule'; readonly key: string; readonly rule: PlannedRule }
+  | { readonly kind: 'skip'; readonly key: string; readonly reason: SkipReason };
+
+/** What "once per method and path" counts: the method and the canonical path (no query). */
+export function recordKey(method: string, path: string): string {
+  return `${method.toUpperCase()} ${path}`;
+}
+
+export async function planRecording(x: Exchange, facts: PlanFacts): Promise<RecordPlan> {
+  const { request: req, response: res } = x;
+  const key = recordKey(req.method, req.path);
+  const skip = (reason: SkipReason): RecordPlan => ({ kind: 'skip', key, reason });
+  const method = req.method.toUpperCase();
+  if (!isMethod(method)) return skip('method');
+  if (facts.recorded.has(key)) return skip('recorded');
+  if (res.body.kind !== 'bytes') return skip(res.body.kind);
+  if (req.escapesRoot || req.segments.some((s) => s !== '' && !isUsableSegment(s))) return skip('unsafe_path');
+  const names = req.segments.filter((s) => s !== '');
+  const bytes = res.body.bytes;
+
+  const utf8 = isValidUtf8(bytes);
+  const upstreamType = contentTypeOf(res.headers);
+  const badJson = isJsonType(upstreamType) && !(utf8 && parsesAsJson(bytes));
+  const ext = extensionFor(upstreamType, utf8, badJson);
+  const kept = keptHeaders(res.headers, facts.keepHeaders);
+
+  if (method === 'GET' && res.status === 200 && bytes.byteLength > 0 && kept.length === 0) {
+    let refused = false;
+    for (const candidate of fileCandidates(names, ext)) {
+      if (badJson && extensionOf(candidate[candidate.length - 1]!)?.toLowerCase() === 'json') continue;
+      const check = await servesAsIs(req, candidate, bytes, upstreamType, facts);
+      if (check === 'yes') return { kind: 'file', key, file: { names: candidate, bytes, status: 200 } };
+      refused ||= check === 'outside';
+    }
+    if (refused) return skip('outside');
+  }
+
+  const rule = ruleFor(method, req.path, names, res.status, bytes, { utf8, upstreamType, ext, kept });
+  if (rule.body.kind === 'file' && (await escapes(facts, rule.body.names))) return skip('outside');
+  return { kind: 'rule', key, rule };
+}
+
+function contentTypeOf(headers: HeaderList): string | undefined {
+  for (const [k, v] of headers) if (k.toLowerCase() === 'content-type') return v;
+  return undefined;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function parsesAsJson(bytes: Uint8Array): boolean {
+  try {
+    parseJson(decoder.decode(bytes));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Where a plain file could live: the path with the extension added (or as is), then a page's `index.<ext>`. */
+function fileCandidates(names: readonly string[], ext: string): (readonly string[])[] {
+  const index = `index.${ext}`;
+  if (names.length === 0) return [[index]];
+  const last = names[names.length - 1]!;
+  if (extensionOf(last) !== undefined) return [names];
+  const out: (readonly string[])[] = [[...names.slice(0, -1), `${last}.${ext}`]];
+  if ((INDEX_FILES as readonly string[]).includes(index) && ext !== 'json') out.push([...names, index]);
+  return out;
+}
+
+/**
+ * Would file routing answer this request from `names`, with these bytes and this content type, were the file
+ * written? 'outside' when the file would land outside the fallback directory (an outward symlink on the way).
+ */
+async function servesAsIs(
+  req: RecordRequest,
+  names: readonly string[],
+  bytes: Uint8Array,
+  upstreamType: string | undefined,
+  facts: PlanFacts,
+): Promise<'yes' | 'no' | 'outside'> {
+  const root = facts.fallbackDir;
+  const abs = joinPaths(root, names);
+  if ((await facts.files.stat(abs)) !== undefined) return 'no'; // something is there already: never overwritten
+  const view = withPlannedFile(facts.files, root, names, bytes);
+  if (await escapes(facts, names, view)) return 'outside';
+  if ((await resolveFallbackFile(root, req.segments, view)) !== abs) return 'no';
+  const served = await fileBody(abs, view);
+  if (served.kind !== 'ok' || !sameBytes(served.body, bytes)) return 'no';
+  return upstreamType === undefined || sameContentType(upstreamType, served.contentType) ? 'yes' : 'no';
+}
+
+/** The planned file's canonical path would not lie inside the fallback directory's. */
+async function escapes(facts: PlanFacts, names: readonly string[], view?: FileSource): Promise<boolean> {
+  const files = view ?? withPlannedFile(facts.files, facts.fallbackDir, names, new Uint8Array(0));
+  const [real, rootReal] = await Promise.all([files.realpath(joinPaths(facts.fallbackDir, names)), facts.files.realpath(facts.fallbackDir)]);
+  return real === undefined || rootReal === undefined || real === rootReal || !isInside(real, rootReal);
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+interface BodyFacts {
+  readonly utf8: boolean;
+  readonly upstreamType: string | undefined;
+  readonly ext: string;
+  readonly kept: HeaderList;
+}
+
+const BODYLESS = (status: number): boolean => status < 200 || status === 204 || status === 304;
+
+function ruleFor(method: Method, urlPath: string, names: readonly string[], status: number, bytes: Uint8Array, f: BodyFacts): PlannedRule {
+  const base = { urlPath, method };
+  /** the upstream content type, unless the body gets the same one by itself */
+  const typeUnless = (served: string | undefined): HeaderList =>
+    f.upstreamType === undefined || essenceOf(f.upstreamType) === '' || (served !== undefined && sameContentType(f.upstreamType, served))
+      ? []
+      : [['content-type', f.upstreamType]];
+  if (bytes.byteLength === 0 || BODYLESS(status)) {
+    const type = BODYLESS(status) ? [] : typeUnless(undefined);
+    return { ...base, status, body: { kind: 'empty' }, headers: [...type, ...f.kept] };
+  }
+  if (status !== 200 && f.utf8 && bytes.byteLength <= TEXT_INLINE_MAX) {
+    const text = decoder.decode(bytes);
+    return { ...base, status, body: { kind: 'text', text }, headers: [...typeUnless(servedTypeFor('txt', true)), ...f.kept] };
+  }
+  const file = { kind: 'file', names: recordedNames(method, names, f.ext), bytes } as const;
+  const headers = [...typeUnless(servedTypeFor(f.ext, f.utf8)), ...f.kept];
+  return status === 200 ? { ...base, body: file, headers } : { ...base, status, body: file, headers };
+}
+
+/** `.mock-recorded/<METHOD>/<path>.<ext>`; a last segment that already ends in `.<ext>` keeps its name. */
+export function recordedNames(method: Method, names: readonly string[], ext: string): readonly string[] {
+  if (names.length === 0) return [RECORDED_DIR, method, `index.${ext}`];
+  const last = names[names.length - 1]!;
+  const named = extensionOf(last)?.toLowerCase() === ext ? last : `${last}.${ext}`;
+  return [RECORDED_DIR, method, ...names.slice(0, -1), named];
+}

@@ -1,0 +1,142 @@
+// Writing a recorded body under the fallback directory, through the same confinement serving applies: every
+// name a usable segment (no `..`, no separator, no NUL), every directory on the way — existing or made here —
+// canonically inside the directory's canonical path (an outward symlink is refused), and nothing overwritten:
+// the bytes go to a temp file in the final directory first (fsynced), then `link()` puts them at the name,
+// which fails if anything is there already.
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { copyFile, link, lstat, mkdir, open, realpath, unlink } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { isUsableSegment } from '../../record/plan.js';
+
+export type WriteOutcome =
+  /** `names` as written (the last may have a `-2`… suffix when `unique`); `abs` the file's path */
+  | { readonly kind: 'written'; readonly names: readonly string[]; readonly abs: string }
+  | { readonly kind: 'refused'; readonly reason: 'outside' | 'exists' | 'unsafe_path' }
+  | { readonly kind: 'failed'; readonly message: string };
+
+export interface ConfinedWrite {
+  /** absolute; must exist */
+  readonly root: string;
+  readonly names: readonly string[];
+  readonly bytes: Uint8Array;
+  /** a taken name is not a refusal: the next free `<stem>-<n>.<ext>` is used */
+  readonly unique: boolean;
+  /** decide the name and check the way, but create nothing */
+  readonly dryRun: boolean;
+}
+
+const MAX_SUFFIX = 1000;
+
+export async function writeConfined(w: ConfinedWrite): Promise<WriteOutcome> {
+  if (w.names.length === 0 || !w.names.every((n) => n !== '' && isUsableSegment(n))) return { kind: 'refused', reason: 'unsafe_path' };
+  try {
+    const rootReal = await realpath(w.root);
+    let dir = rootReal;
+    let missing = false;
+    for (const name of w.names.slice(0, -1)) {
+      const next = join(dir, name);
+      if (!missing && (await kindOf(next)) === undefined) {
+        if (w.dryRun) missing = true;
+        else await mkdir(next).catch((e: unknown) => (codeOf(e) === 'EEXIST' ? undefined : Promise.reject(e)));
+      }
+      if (missing) {
+        dir = next;
+        continue;
+      }
+      const real = await realpath(next);
+      if (!isStrictlyInside(real, rootReal)) return { kind: 'refused', reason: 'outside' };
+      if ((await kindOf(real)) !== 'dir') return { kind: 'refused', reason: 'exists' };
+      dir = real;
+    }
+    const last = w.names[w.names.length - 1]!;
+    for (let n = 1; n <= (w.unique ? MAX_SUFFIX : 1); n++) {
+      const name = n === 1 ? last : suffixed(last, n);
+      const abs = join(dir, name);
+      const names = [...w.names.slice(0, -1), name];
+      if (w.dryRun || missing) {
+        if (missing || (await kindOf(abs)) === undefined) return { kind: 'written', names, abs };
+        continue;
+      }
+      if (await place(dir, abs, w.bytes)) return { kind: 'written', names, abs };
+    }
+    return { kind: 'refused', reason: 'exists' };
+  } catch (e) {
+    return { kind: 'failed', message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** Temp file, fsync, then link to `abs`; false when `abs` is taken. */
+async function place(dir: string, abs: string, bytes: Uint8Array): Promise<boolean> {
+  const temp = join(dir, `.mock-recording.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const fh = await open(temp, 'wx', 0o644);
+  try {
+    try {
+      await fh.writeFile(bytes);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    try {
+      await link(temp, abs);
+    } catch (e) {
+      const code = codeOf(e);
+      if (code === 'EEXIST') return false;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw e;
+      // no hard links here: an exclusive copy still never overwrites
+      try {
+        await copyFile(temp, abs, constants.COPYFILE_EXCL);
+      } catch (e2) {
+        if (codeOf(e2) === 'EEXIST') return false;
+        throw e2;
+      }
+    }
+    await syncDir(dir);
+    return true;
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+}
+
+function isStrictlyInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel !== '' && rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel);
+}
+
+/** `users.json` → `users-2.json`; `index` → `index-2`. */
+function suffixed(name: string, n: number): string {
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 ? `${name}-${n}` : `${name.slice(0, dot)}-${n}${name.slice(dot)}`;
+}
+
+async function kindOf(path: string): Promise<'file' | 'dir' | 'other' | undefined> {
+  try {
+    const st = await lstat(path);
+    if (st.isSymbolicLink()) {
+      const target = await realpath(path).catch(() => undefined);
+      if (target === undefined) return 'other'; // a dangling link is still a taken name
+      return kindOf(target);
+    }
+    return st.isFile() ? 'file' : st.isDirectory() ? 'dir' : 'other';
+  } catch (e) {
+    if (codeOf(e) === 'ENOENT') return undefined;
+    throw e;
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const fh = await open(dir, 'r');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    // not every platform can fsync a directory
+  }
+}
+
+function codeOf(e: unknown): string | undefined {
+  return typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined;
+}

@@ -1,0 +1,36 @@
+// A FileSource over the disk with no caching, for planning recordings: each plan sees the disk as it is now
+// (the serving source's caches are tuned for the request path, not for what was written a moment ago).
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import type { DirEntry, FileSource, FileStat } from '../../files/source.js';
+
+const MISSING = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ELOOP', 'ENAMETOOLONG']);
+
+async function orMissing<T>(work: Promise<T>): Promise<T | undefined> {
+  try {
+    return await work;
+  } catch (e) {
+    const code = typeof e === 'object' && e !== null && 'code' in e ? String(e.code) : '';
+    if (MISSING.has(code)) return undefined;
+    throw e;
+  }
+}
+
+export function diskSource(): FileSource {
+  return {
+    async stat(path): Promise<FileStat | undefined> {
+      const st = await orMissing(stat(path));
+      if (st === undefined) return undefined;
+      return { kind: st.isFile() ? 'file' : st.isDirectory() ? 'dir' : 'other', size: st.size, mtimeMs: st.mtimeMs };
+    },
+    async read(path) {
+      return orMissing(readFile(path));
+    },
+    async list(dir): Promise<readonly DirEntry[] | undefined> {
+      const entries = await orMissing(readdir(dir, { withFileTypes: true }));
+      return entries?.map((e) => ({ name: e.name, kind: e.isFile() ? 'file' : e.isDirectory() ? 'dir' : 'other' }));
+    },
+    async realpath(path) {
+      return orMissing(realpath(path));
+    },
+  };
+}

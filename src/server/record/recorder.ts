@@ -1,0 +1,148 @@
+// The recorder: one proxied exchange → planned (record/plan.ts), then written — a plain file under the fallback
+// directory, or a rule appended through the injected CommitRule (with its body file written first, under
+// `<fallback>/.mock-recorded/`) — or, in a dry run, only described. Returns the lines to print and what was
+// saved. Exchanges are handled one at a time, in arrival order, so "first recording wins" holds under
+// concurrency and rule numbers follow one another.
+//
+// Lines: `recorded api/users.json (200, 1234 B)`, `recorded rule #3 in mock-recorded.toml: POST /api/users → 201`;
+// in a dry run `would write …` and `would append rule #3 to mock-recorded.toml: …`; `not saved: <request> — <why>`.
+import { unlink } from 'node:fs/promises';
+import type { FileSource } from '../../files/source.js';
+import type { AppendBody, CommitRule } from '../../record/commit-port.js';
+import { planRecording, recordKey, type Exchange, type PlannedRule, type RecordRequest, type SkipReason } from '../../record/plan.js';
+import { diskSource } from './disk-source.js';
+import { writeConfined, type WriteOutcome } from './confined-write.js';
+
+export interface RecorderOptions {
+  /** absolute */
+  readonly fallbackDir: string;
+  readonly dryRun: boolean;
+  /** appends a rule (cli/commands/record-rules.ts: createRuleCommitter, with the same dryRun) */
+  readonly commitRule: CommitRule;
+  /** `--record-header` names */
+  readonly keepHeaders?: readonly string[];
+  /** how planning sees the disk (default: uncached, the disk as it is) */
+  readonly files?: FileSource;
+}
+
+/** What a recording became, for the journal's `answered_by.saved`. */
+export type Saved =
+  /** `file` relative to the fallback directory, '/'-separated */
+  | { readonly kind: 'file'; readonly file: string }
+  | { readonly kind: 'rule'; readonly ruleSet: string; readonly ruleNumber: number; readonly file?: string };
+
+export interface RecordOutcome {
+  /** lines for the console, in order */
+  readonly lines: readonly string[];
+  /** undefined: nothing saved (skipped, failed, or a dry run) */
+  readonly saved?: Saved;
+  /** a dry run: what would have been saved */
+  readonly wouldSave?: Saved;
+}
+
+export interface Recorder {
+  /** plan and save one exchange; never rejects */
+  record(x: Exchange): Promise<RecordOutcome>;
+  /** resolves once every exchange handed over so far is done */
+  idle(): Promise<void>;
+}
+
+const SKIP_MESSAGES: Readonly<Record<SkipReason, (arg: string) => string>> = {
+  method: (m: string) => `${m} is never recorded`,
+  recorded: (key: string) => `${key} is recorded already (the first recording wins; queries are not matched)`,
+  streamed: () => 'the body is over 32 MiB (streamed, not saved)',
+  encoded: () => 'the body came in a content-encoding mock cannot decode',
+  unsafe_path: () => 'the path climbs above the fallback directory or holds an encoded separator',
+  outside: () => 'the file would land outside the fallback directory (an outward symlink)',
+};
+
+export const RECORD_MESSAGES = {
+  wrote: (dry: boolean, file: string, status: number, bytes: number) => `${dry ? 'would write' : 'recorded'} ${file} (${status}, ${bytes} B)`,
+  rule: (dry: boolean, n: number, ruleSet: string, method: string, path: string, status: number) =>
+    dry ? `would append rule #${n} to ${ruleSet}: ${method} ${path} → ${status}` : `recorded rule #${n} in ${ruleSet}: ${method} ${path} → ${status}`,
+  notSaved: (request: string, why: string) => `not saved: ${request} — ${why}`,
+  skip: SKIP_MESSAGES,
+  exists: (file: string) => `${file} exists already (nothing is overwritten)`,
+  writeFailed: (file: string, message: string) => `cannot write ${file}: ${message}`,
+  ruleFailed: (message: string) => `cannot append the rule: ${message}`,
+} as const;
+
+export function createRecorder(o: RecorderOptions): Recorder {
+  const files = o.files ?? diskSource();
+  const recorded = new Set<string>();
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const recordOne = async (x: Exchange): Promise<RecordOutcome> => {
+    const shownRequest = requestLine(x.request);
+    const notSaved = (why: string): RecordOutcome => ({ lines: [RECORD_MESSAGES.notSaved(shownRequest, why)] });
+    let plan;
+    try {
+      plan = await planRecording(x, { fallbackDir: o.fallbackDir, files, recorded, ...(o.keepHeaders ? { keepHeaders: o.keepHeaders } : {}) });
+    } catch (e) {
+      return notSaved(e instanceof Error ? e.message : String(e));
+    }
+    if (plan.kind === 'skip') {
+      const why = RECORD_MESSAGES.skip[plan.reason];
+      return notSaved(why(plan.reason === 'method' ? x.request.method.toUpperCase() : recordKey(x.request.method, x.request.path)));
+    }
+    if (plan.kind === 'file') {
+      const w = await writeConfined({ root: o.fallbackDir, names: plan.file.names, bytes: plan.file.bytes, unique: false, dryRun: o.dryRun });
+      const shown = plan.file.names.join('/');
+      if (w.kind !== 'written') return notSaved(writeProblem(w, shown));
+      recorded.add(plan.key);
+      const saved: Saved = { kind: 'file', file: w.names.join('/') };
+      return { lines: [RECORD_MESSAGES.wrote(o.dryRun, saved.file, plan.file.status, plan.file.bytes.byteLength)], ...(o.dryRun ? { wouldSave: saved } : { saved }) };
+    }
+    return recordRule(plan.key, plan.rule, notSaved);
+  };
+
+  const recordRule = async (key: string, rule: PlannedRule, notSaved: (why: string) => RecordOutcome): Promise<RecordOutcome> => {
+    const lines: string[] = [];
+    let body: AppendBody;
+    let written: string | undefined;
+    let file: string | undefined;
+    if (rule.body.kind === 'file') {
+      const w = await writeConfined({ root: o.fallbackDir, names: rule.body.names, bytes: rule.body.bytes, unique: true, dryRun: o.dryRun });
+      if (w.kind !== 'written') return notSaved(writeProblem(w, rule.body.names.join('/')));
+      file = w.names.join('/');
+      if (!o.dryRun) written = w.abs;
+      lines.push(RECORD_MESSAGES.wrote(o.dryRun, file, rule.status ?? 200, rule.body.bytes.byteLength));
+      body = { kind: 'file', abs: w.abs, bytes: rule.body.bytes };
+    } else body = rule.body;
+    const appended = await o.commitRule({ urlPath: rule.urlPath, method: rule.method, ...(rule.status === undefined ? {} : { status: rule.status }), body, headers: rule.headers });
+    if (!appended.ok) {
+      if (written !== undefined) await removeQuietly(written);
+      return notSaved(RECORD_MESSAGES.ruleFailed(appended.error));
+    }
+    recorded.add(key);
+    const { ruleNumber, ruleSet } = appended.value;
+    lines.push(RECORD_MESSAGES.rule(o.dryRun, ruleNumber, ruleSet, rule.method, rule.urlPath, rule.status ?? 200));
+    const saved: Saved = { kind: 'rule', ruleSet, ruleNumber, ...(file === undefined ? {} : { file }) };
+    return { lines, ...(o.dryRun ? { wouldSave: saved } : { saved }) };
+  };
+
+  return {
+    record(x) {
+      const run = queue.then(() => recordOne(x));
+      queue = run.catch(() => undefined);
+      return run.catch((e: unknown) => ({ lines: [RECORD_MESSAGES.notSaved(requestLine(x.request), e instanceof Error ? e.message : String(e))] }));
+    },
+    async idle() {
+      await queue;
+    },
+  };
+}
+
+function requestLine(r: RecordRequest): string {
+  return `${r.method.toUpperCase()} ${r.rawPath}${r.query === '' ? '' : '?' + r.query}`;
+}
+
+function writeProblem(w: Exclude<WriteOutcome, { kind: 'written' }>, shown: string): string {
+  if (w.kind === 'failed') return RECORD_MESSAGES.writeFailed(shown, w.message);
+  if (w.reason === 'exists') return RECORD_MESSAGES.exists(shown);
+  return RECORD_MESSAGES.skip[w.reason]('');
+}
+
+async function removeQuietly(abs: string): Promise<void> {
+  await unlink(abs).catch(() => undefined);
+}
