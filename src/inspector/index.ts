@@ -10,9 +10,9 @@
 //     events: { replay: journalReplay(journal) },
 //   });
 //   const unsubscribe = connectJournal(journal, inspector.events);   // request + reset events
-//   live.onReloaded((r) => inspector.events.reload({ generation: r.generation, ok: r.ok, diagnostics: r.diagnostics.map(diagnosticToWire) }));
+//   const unsubscribeLive = connectLive(live, inspector.events);      // reload events (server/live.ts's onReload)
 //   http.createServer(inspector.handler).listen(port, '127.0.0.1');
-//   on close: unsubscribe(); inspector.close() (ends the event streams); then the server's close().
+//   on close: unsubscribe(); unsubscribeLive(); inspector.close() (ends the event streams); then the server's close().
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createEventHub, type EventHub, type EventHubOptions } from './events.js';
 import { fileTreeRoute, type FileTreeOptions } from './file-tree.js';
@@ -21,6 +21,7 @@ import { rulesRoute, type RulesOptions } from './rules.js';
 
 export { requestEventOf, type EventHub, type ReloadEvent, type RequestEvent } from './events.js';
 export { connectJournal, journalReplay, journalRoutes, requestEventOfEntry } from './journal-bridge.js';
+export { connectLive, reloadEventOf } from './live-bridge.js';
 export { failure, result, type JsonAnswer, type Wire } from './envelope.js';
 export type { Route, RouteContext } from './router.js';
 
