@@ -4,7 +4,7 @@
 // Use (the listener binds it; this module never listens):
 //   const inspector = createInspector({
 //     version,
-//     routes: [...journalRoutes({ journal, version, resetRotation }), workspaceRoute],
+//     routes: [...journalRoutes({ journal, version, resetRotation }), wsRoute],   // wsRoute = workspaceRoute(live)
 //     files: { fallbackDir: () => live.ws.config.service.fallbackRespondDir, view: () => live.ws.config.fileTreeView, mockUrl: () => mockBaseUrl },
 //     rules: { cwd: () => process.cwd(), configPath: () => configFlag, onWritten: () => live.reloadNow() },
 //     events: { replay: journalReplay(journal) },
@@ -12,7 +12,7 @@
 //   const unsubscribe = connectJournal(journal, inspector.events);   // request + reset events
 //   const unsubscribeLive = connectLive(live, inspector.events);      // reload events (server/live.ts's onReload)
 //   http.createServer(inspector.handler).listen(port, '127.0.0.1');
-//   on close: unsubscribe(); unsubscribeLive(); inspector.close() (ends the event streams); then the server's close().
+//   on close: unsubscribe(); unsubscribeLive(); wsRoute.close(); inspector.close() (ends the event streams); then the server's close().
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createEventHub, type EventHub, type EventHubOptions } from './events.js';
 import { fileTreeRoute, type FileTreeOptions } from './file-tree.js';
@@ -21,7 +21,7 @@ import { rulesRoute, type RulesOptions } from './rules.js';
 
 export { requestEventOf, type EventHub, type ReloadEvent, type RequestEvent } from './events.js';
 export { connectJournal, journalReplay, journalRoutes, requestEventOfEntry } from './journal-bridge.js';
-export { connectLive, reloadEventOf } from './live-bridge.js';
+export { connectLive, reloadEventOf, workspaceRoute } from './live-bridge.js';
 export { failure, result, type JsonAnswer, type Wire } from './envelope.js';
 export type { Route, RouteContext } from './router.js';
 
