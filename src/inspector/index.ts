@@ -5,8 +5,8 @@
 //   const inspector = createInspector({
 //     version,
 //     routes: [...journalRoutes({ journal, version, resetRotation }), wsRoute],   // wsRoute = workspaceRoute(live)
-//     files: { fallbackDir: () => live.ws.config.service.fallbackRespondDir, view: () => live.ws.config.fileTreeView, mockUrl: () => mockBaseUrl },
-//     rules: { cwd: () => process.cwd(), configPath: () => configFlag, onWritten: () => live.reloadNow() },
+//     files: { fallbackDir: () => live.workspace.fallbackDir, view: () => live.workspace.config.fileTreeView, mockUrl: () => mockBaseUrl },
+//     rules: { cwd: () => process.cwd(), configPath: () => configFlag, onWritten: async () => void (await live.reload()) },
 //     events: { replay: journalReplay(journal) },
 //   });
 //   const unsubscribe = connectJournal(journal, inspector.events);   // request + reset events
