@@ -4,13 +4,14 @@
 
 import type { Assign, Expr, Global, Index, Prop } from './ast.js';
 import type { AssignOp } from './token.js';
+import { BUILTINS, GETTERS, type Builtin } from './builtins/registry.js';
 import { RuntimeFault } from './errors.js';
 import { evalExpr, mismatch, own } from './evaluate-expr.js';
 import type { Machine } from './machine.js';
 import { binaryOp, checkArrayLength, checkArraySize, checkMapSize, checkStringSize, type ArithOp } from './operators.js';
 import { DerivedRef, SlotRef, TempRef, readSlot, writeSlot, type Ref } from './refs.js';
 import { toDisplay } from './format.js';
-import { Char, FnPtr, RangeValue, charLength, charOf, deepClone, hasSurrogates, toChars, typeName, type Value } from './values.js';
+import { Char, FnPtr, RangeValue, charLength, charOf, deepClone, hasSurrogates, tagOf, toChars, typeName, type Value } from './values.js';
 
 function notFoundVar(name: string, offset: number): RuntimeFault {
   return new RuntimeFault('ErrorVariableNotFound', `Variable not found: ${name}`, offset, null, [['variable', name]]);
@@ -31,7 +32,7 @@ export function readThis(m: Machine, offset: number): Value {
 export function evalProp(m: Machine, e: Prop): Value {
   const obj = evalExpr(m, e.target);
   if (obj === null && e.safe) return null;
-  return getProp(obj, e.name, e.nameStart);
+  return getProp(m, obj, e.name, e.nameStart);
 }
 
 function utf8Length(s: string): number {
@@ -69,13 +70,17 @@ function getter(obj: Value, name: string): Value | undefined {
   return undefined;
 }
 
-export function getProp(obj: Value, name: string, offset: number): Value {
+export function getProp(m: Machine, obj: Value, name: string, offset: number): Value {
   if (obj instanceof Map) {
     const v = obj.get(name);
     return v === undefined ? null : v;
   }
   const v = getter(obj, name);
   if (v !== undefined) return v;
+  if (GETTERS.has(name)) {
+    const handler = BUILTINS.get(name)?.[tagOf(obj)];
+    if (handler !== undefined) return callGetter(m, handler, obj, offset);
+  }
   throw new RuntimeFault(
     'ErrorDotExpr',
     `Unknown property '${name}' - a getter is not registered for type '${typeName(obj)}'`,
@@ -83,6 +88,15 @@ export function getProp(obj: Value, name: string, offset: number): Value {
     null,
     [['property', name]],
   );
+}
+
+function callGetter(m: Machine, handler: Builtin, obj: Value, offset: number): Value {
+  try {
+    return handler(m, [obj], null);
+  } catch (x) {
+    if (x instanceof RuntimeFault && x.offset < 0) x.offset = offset;
+    throw x;
+  }
 }
 
 function setProp(m: Machine, parent: Ref, name: string, v: Value, offset: number): void {
@@ -212,7 +226,7 @@ export function refOf(m: Machine, e: Expr): Ref {
       const parent = refOf(m, e.target);
       const read = (): Value => {
         const obj = parent.get();
-        return obj === null && e.safe ? null : getProp(obj, e.name, e.nameStart);
+        return obj === null && e.safe ? null : getProp(m, obj, e.name, e.nameStart);
       };
       return new DerivedRef(read, (v) => setProp(m, parent, e.name, v, e.nameStart), parent.constName);
     }

@@ -47,6 +47,8 @@ export interface RunOptions {
   readonly timeLimitMs?: number;
   readonly print?: (text: string) => void;
   readonly debug?: (text: string) => void;
+  /** the monotonic clock `timestamp()` reads, in milliseconds; defaults to `performance.now` */
+  readonly clock?: () => number;
 }
 
 export type Completion = { readonly ok: true; readonly value: Value } | { readonly ok: false; readonly error: ScriptError };
@@ -85,7 +87,7 @@ export function run(script: Script, globals: Readonly<Record<string, Value>>, op
   const program = script.program;
   const scope = new Map<string, Value>();
   for (const [k, v] of Object.entries(globals)) if (v !== undefined) scope.set(k, deepClone(v));
-  const m = new Machine(program, scope, limitsFrom(options), { print: options.print, debug: options.debug, now });
+  const m = new Machine(program, scope, limitsFrom(options), { print: options.print, debug: options.debug, now, clock: options.clock ?? now });
   try {
     const value = execBlock(m, program.main.body);
     return { ok: true, value: m.signal === RETURN ? m.signalValue : value };

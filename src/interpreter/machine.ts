@@ -18,6 +18,8 @@ export interface Hooks {
   readonly print?: ((text: string) => void) | undefined;
   readonly debug?: ((text: string) => void) | undefined;
   readonly now: () => number;
+  /** what `timestamp()` reads */
+  readonly clock: () => number;
 }
 
 /** `Machine.signal` values: a pending jump set by a `return`/`break`/`continue` statement. */
@@ -89,5 +91,9 @@ export class Machine implements CallContext {
 
   debug(text: string): void {
     this.hooks.debug?.(text);
+  }
+
+  clock(): number {
+    return this.hooks.clock();
   }
 }

@@ -4,3 +4,4 @@ import './math.js';
 import './string.js';
 import './array.js';
 import './map.js';
+import './time.js';

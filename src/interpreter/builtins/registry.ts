@@ -19,6 +19,8 @@ export interface CallContext {
   hasFunction(name: string, arity: number): boolean;
   print(text: string): void;
   debug(text: string): void;
+  /** the run's monotonic clock, in milliseconds */
+  clock(): number;
 }
 
 export type Builtin = (ctx: CallContext, args: Value[], self: Ref | null) => Value;
@@ -45,6 +47,15 @@ export function define(name: string, keys: DispatchKey | readonly DispatchKey[],
   }
   if (nonPure) NON_PURE_NAMES.add(name);
 }
+
+/**
+ * Builtins that Rhai also registers as property getters (`n.is_odd`, `x.floor`, `t.elapsed`): a
+ * property of that name on a non-map value calls the builtin with the value alone.
+ */
+export const GETTERS: ReadonlySet<string> = new Set([
+  'is_odd', 'is_even', 'is_zero', 'is_nan', 'is_finite', 'is_infinite', 'floor', 'ceiling', 'round', 'int', 'fraction',
+  'elapsed',
+]);
 
 /** Whether some builtin of this name mutates its first argument (which is then passed by reference). */
 export function mayMutate(name: string): boolean {
