@@ -4,7 +4,7 @@
 // when the code runs at the top level, otherwise "Variable not found").
 
 import type { AssignOp, BinaryOp } from './token.js';
-import type { Value } from './values.js';
+import type { FnPtr, Value } from './values.js';
 
 export interface Span {
   readonly start: number;
@@ -56,6 +56,13 @@ export interface Global extends Span {
   readonly name: string;
   /** false inside `fn` bodies, which cannot see the host's globals */
   readonly visible: boolean;
+  /** set after parsing when a script function has this name: the name is a function pointer */
+  fnPtr: FnPtr | null;
+}
+/** `global::NAME`: a top-level `const`, read from anywhere (a function, a closure) */
+export interface GlobalConst extends Span {
+  readonly type: 'GlobalConst';
+  readonly name: string;
 }
 export interface This extends Span {
   readonly type: 'This';
@@ -188,6 +195,7 @@ export type Expr =
   | MapLit
   | Var
   | Global
+  | GlobalConst
   | This
   | Unary
   | Binary
@@ -211,6 +219,8 @@ export interface Let extends Span {
   readonly type: 'Let';
   readonly decl: VarDecl;
   readonly init: Expr | null;
+  /** a top-level `const` in a script that reads `global::`: also stored for `global::NAME` */
+  toGlobal: boolean;
 }
 export interface Assign extends Span {
   readonly type: 'Assign';

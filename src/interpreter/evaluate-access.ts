@@ -2,7 +2,7 @@
 // chars and integer bits. Reads of a property missing from a map give `()`; properties of other
 // types are getters (`len`, `is_empty`…), and anything else is Rhai's "Unknown property" error.
 
-import type { Assign, Expr, Global, Index, Prop } from './ast.js';
+import type { Assign, Expr, Global, GlobalConst, Index, Prop } from './ast.js';
 import type { AssignOp } from './token.js';
 import { BUILTINS, GETTERS, type Builtin } from './builtins/registry.js';
 import { RuntimeFault } from './errors.js';
@@ -11,6 +11,7 @@ import type { Machine } from './machine.js';
 import { binaryOp, checkArrayLength, checkArraySize, checkMapSize, checkStringSize, type ArithOp } from './operators.js';
 import { DerivedRef, SlotRef, TempRef, readSlot, writeSlot, type Ref } from './refs.js';
 import { toDisplay } from './format.js';
+import { replaceSlice, sliceString } from './string-slice.js';
 import { Char, FnPtr, RangeValue, charLength, charOf, deepClone, hasSurrogates, tagOf, toChars, typeName, type Value } from './values.js';
 
 function notFoundVar(name: string, offset: number): RuntimeFault {
@@ -18,8 +19,15 @@ function notFoundVar(name: string, offset: number): RuntimeFault {
 }
 
 export function readGlobal(m: Machine, e: Global): Value {
+  if (e.fnPtr !== null) return e.fnPtr;
   const v = e.visible ? m.globals.get(e.name) : undefined;
   if (v === undefined) throw notFoundVar(e.name, e.start);
+  return v;
+}
+
+export function readGlobalConst(m: Machine, e: GlobalConst): Value {
+  const v = m.constants?.get(e.name);
+  if (v === undefined) throw notFoundVar('global::' + e.name, e.start);
   return v;
 }
 
@@ -172,6 +180,7 @@ export function indexGet(obj: Value, idx: Value, offset: number): Value {
     return v === undefined ? null : v;
   }
   if (typeof obj === 'string') {
+    if (idx instanceof RangeValue) return sliceString(obj, idx, offset);
     const i = intIndex(idx, offset);
     if (!hasSurrogates(obj)) return charOf(obj[position('String', obj.length, i, offset)] as string);
     const chars = toChars(obj);
@@ -188,6 +197,9 @@ function indexSet(m: Machine, parent: Ref, idx: Value, v: Value, offset: number)
   } else if (obj instanceof Map) {
     obj.set(mapKey(idx, offset), v);
     checkMapSize(m.limits, obj, offset);
+  } else if (typeof obj === 'string' && idx instanceof RangeValue) {
+    if (typeof v !== 'string') throw mismatch('string', v, offset);
+    parent.set(replaceSlice(obj, idx, v, offset));
   } else if (typeof obj === 'string') {
     if (!(v instanceof Char)) throw mismatch('char', v, offset);
     const chars = toChars(obj);
@@ -213,6 +225,7 @@ export function refOf(m: Machine, e: Expr): Ref {
     case 'Var':
       return new SlotRef(m.frame.slots, e.decl);
     case 'Global': {
+      if (e.fnPtr !== null) return new TempRef(e.fnPtr);
       if (!e.visible || !m.globals.has(e.name)) throw notFoundVar(e.name, e.start);
       const globals = m.globals;
       return new DerivedRef(() => globals.get(e.name) ?? null, (v) => globals.set(e.name, v), null);

@@ -25,9 +25,12 @@ export function execBlock(m: Machine, block: Block): Value {
 
 function execStmt(m: Machine, s: Stmt): Value {
   switch (s.type) {
-    case 'Let':
-      bindSlot(m.frame.slots, s.decl, s.init === null ? null : own(s.init, evalExpr(m, s.init)));
+    case 'Let': {
+      const v = s.init === null ? null : own(s.init, evalExpr(m, s.init));
+      bindSlot(m.frame.slots, s.decl, v);
+      if (s.toGlobal) m.setConstant(s.decl.name, deepClone(v));
       return null;
+    }
     case 'Assign':
       assign(m, s);
       return null;

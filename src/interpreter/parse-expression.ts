@@ -2,10 +2,11 @@
 // postfix chains (`.prop`, `.method()`, `[i]` and their `?.`/`?[` forms) and primaries. Statement
 // expressions (`if`, `switch`, loops, `try`, blocks) are delegated to parse-statement.ts.
 
-import type { ArrayLit, Block, Call, ClosureExpr, Expr, FnDef, Interpolated, MapLit, Stmt, VarDecl } from './ast.js';
+import type { ArrayLit, Block, Call, ClosureExpr, Expr, FnDef, Global, Interpolated, MapLit, Stmt, VarDecl } from './ast.js';
 import type { ParserState } from './parser-state.js';
 import { parseBlock, parseBlockBody, parseStatement, parseStatementExpression, STATEMENT_EXPRESSIONS } from './parse-statement.js';
 import { PRECEDENCE, RESERVED, bindsRight, isBinaryOp, type BinaryOp, type Token } from './token.js';
+import { unsupported } from './unsupported.js';
 import { charOf } from './values.js';
 
 export function parseExpr(p: ParserState, minPrec = 0): Expr {
@@ -17,11 +18,28 @@ export function parseExpr(p: ParserState, minPrec = 0): Expr {
     const prec = PRECEDENCE[op];
     if (prec < minPrec) break;
     const opTok = p.next();
-    const right = parseExpr(p, bindsRight(op) ? prec : prec + 1);
+    const right = rightOperand(p, op, prec);
     left = makeBinary(op, left, right, opTok.start);
   }
   p.leaveNesting();
   return left;
+}
+
+/** Tokens after which `x..` / `x..=` has no end (an open range, as Rhai parses it). */
+const RANGE_ENDS: ReadonlySet<string> = new Set([']', ')', '}', ',', ';', '=>']);
+/** Statements that may follow `??` (`x ?? break`, `x ?? return 1`). */
+const JUMPS: ReadonlySet<string> = new Set(['break', 'continue', 'return', 'throw']);
+
+function rightOperand(p: ParserState, op: BinaryOp, prec: number): Expr {
+  const t = p.peek();
+  if ((op === '..' || op === '..=') && t.kind === 'punct' && RANGE_ENDS.has(t.text)) {
+    return { type: 'Literal', value: null, start: t.start, end: t.start };
+  }
+  if (op === '??' && t.kind === 'keyword' && JUMPS.has(t.text)) {
+    const stmt = parseStatement(p);
+    return { type: 'Block', body: [stmt], start: stmt.start, end: stmt.end };
+  }
+  return parseExpr(p, bindsRight(op) ? prec : prec + 1);
 }
 
 function binaryOpAt(t: Token): BinaryOp | null {
@@ -133,17 +151,32 @@ function parseKeywordPrimary(p: ParserState, t: Token): Expr {
       return { type: 'This', start: t.start, end: t.end };
     case 'fn':
       return p.fail('Function definitions must be at global level and cannot be inside a block or another function');
+    case 'global':
+      return parseGlobalConst(p, t);
     case 'import':
     case 'export':
-    case 'global':
-      return p.fail(`Modules are not supported: '${t.text}'`);
+      return p.fail(unsupported('modules', t.text));
     default:
       return STATEMENT_EXPRESSIONS.has(t.text) ? parseStatementExpression(p) : p.unexpected();
   }
 }
 
+function parseGlobalConst(p: ParserState, t: Token): Expr {
+  p.next();
+  if (!p.eat('::')) p.fail(unsupported('modules', 'global'), t.start);
+  const name = p.peek();
+  if (name.kind !== 'ident') p.fail('Expecting name of a variable', name.start);
+  p.next();
+  p.readsGlobalModule = true;
+  return { type: 'GlobalConst', name: name.text, start: t.start, end: name.end };
+}
+
 function parsePunctPrimary(p: ParserState, t: Token): Expr {
   switch (t.text) {
+    case '..':
+    case '..=':
+      // `..x` is `0..x`: the operator is left for the binary loop
+      return { type: 'Literal', value: 0n, start: t.start, end: t.start };
     case '(': {
       p.next();
       if (p.eat(')')) return { type: 'Literal', value: null, start: t.start, end: p.lastEnd };
@@ -169,7 +202,7 @@ function parseIdentifier(p: ParserState): Expr {
   const t = p.next();
   const name = t.text;
   if (RESERVED.has(name)) p.fail(`'${name}' is a reserved keyword`, t.start);
-  if (p.is('::')) p.fail(`Modules are not supported: '${name}::'`);
+  if (p.is('::')) p.fail(unsupported('modules', `${name}::`));
   if (p.is('(')) {
     const args = parseArgs(p, name);
     const span = { start: t.start, end: p.lastEnd };
@@ -185,7 +218,9 @@ function parseIdentifier(p: ParserState): Expr {
   const span = { start: t.start, end: t.end };
   const r = p.scope.resolve(name);
   if (typeof r === 'object') return { type: 'Var', name, decl: r, ...span };
-  return { type: 'Global', name, visible: r === 'global', ...span };
+  const global: Global = { type: 'Global', name, visible: r === 'global', fnPtr: null, ...span };
+  p.globals.push(global);
+  return global;
 }
 
 function parseArrayLit(p: ParserState): ArrayLit {

@@ -14,6 +14,8 @@ export interface CallContext {
   readonly limits: Limits;
   /** call a function pointer (closure, script function or builtin) */
   callFn(fp: FnPtr, args: Value[]): Value;
+  /** call a function pointer with `this` bound to the given place */
+  callFnWithThis(fp: FnPtr, self: Ref, args: Value[]): Value;
   /** whether calling the pointer with `n` more arguments reaches a function */
   acceptsArgs(fp: FnPtr, n: number): boolean;
   hasFunction(name: string, arity: number): boolean;
