@@ -1,6 +1,7 @@
 // The text literals of the lexer: normal strings (escapes, `\` line continuation, `""` for one
 // quote), raw strings (`#"…"#` with any number of `#`, no escapes), chars, and back-tick strings
-// with `${…}` interpolation (each interpolation is lexed into its own token list by `scan`).
+// with `${…}` interpolation (each interpolation is lexed into its own token list by `scan`; `\${`
+// is a literal `${`).
 
 import { SyntaxFault } from './errors.js';
 import type { BacktickPart, Token } from './token.js';
@@ -147,6 +148,12 @@ export abstract class TextLexer {
         }
         this.pos++;
         break;
+      }
+      if (ch === '\\' && src.startsWith('${', this.pos + 1)) {
+        // `\${` is a literal `${`
+        text += '${';
+        this.pos += 3;
+        continue;
       }
       if (ch === '$' && src[this.pos + 1] === '{') {
         if (text.length > 0) parts.push({ kind: 'text', text });

@@ -10,6 +10,9 @@ const RADIX: ReadonlyMap<string, number> = new Map([
   ['x', 16],
   ['o', 8],
   ['b', 2],
+  ['X', 16],
+  ['O', 8],
+  ['B', 2],
 ]);
 const I64_MAX = 2n ** 63n - 1n;
 

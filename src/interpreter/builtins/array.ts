@@ -197,6 +197,16 @@ define('find', 'array', (c, a) => {
   const hit = xs.find((_x, i) => truthy(callItem(c, fp, xs, i)));
   return hit === undefined ? null : deepClone(hit);
 });
+define('find_map', 'array', (c, a) => {
+  arity(a, 2);
+  const fp = asFn(a[1]);
+  const xs = arr(a);
+  for (let i = 0; i < xs.length; i++) {
+    const r = callItem(c, fp, xs, i);
+    if (r !== null) return r;
+  }
+  return null;
+});
 define('some', 'array', (c, a) => {
   arity(a, 2);
   const fp = callback(a[1]);
