@@ -7,7 +7,7 @@ import type { ConformanceTable } from './table.js';
 
 export const BY_HAND: readonly ConformanceTable[] = [
   {
-    rhaiFile: 'tests/string.rs',
+    from: 'tests/string.rs',
     rows: [
       // UnknownOperator("#") at 1:19: the raw string ends at `"#`, the second `#` is left over
       ['#"Test string: \\"##', "SYNTAX Unknown operator: '#' @1:19"],
@@ -18,11 +18,11 @@ export const BY_HAND: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/float.rs',
+    from: 'tests/float.rs',
     rows: [['let x = 0.; let y = 1.; x > y', 'false']],
   },
   {
-    rhaiFile: 'tests/time.rs',
+    from: 'tests/time.rs',
     rows: [
       ['type_of(timestamp())', '"timestamp"'],
       ['let time = timestamp(); let x = 10_000; while x > 0 { x -= 1; } elapsed(time) < 10.0', 'true'],
@@ -32,7 +32,7 @@ export const BY_HAND: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/functions.rs',
+    from: 'tests/functions.rs',
     rows: [
       ['const ANSWER = 42; fn foo() { global::ANSWER } foo()', '42'],
       ['fn foo() { global::ANSWER } { const ANSWER = 42; foo() }', "ERR Variable not found: global::ANSWER in call to function 'foo'"],
@@ -41,7 +41,7 @@ export const BY_HAND: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/fn_ptr.rs',
+    from: 'tests/fn_ptr.rs',
     rows: [
       ['fn foo(x) { this += x; } let f = Fn("foo"); let x = 40; x.call(f, 2); x', '42'],
       ['fn foo(x) { this += x; } let f = Fn("foo"); call(f, 2); x', "ERR 'this' not bound in call to function 'foo'"],
@@ -50,7 +50,7 @@ export const BY_HAND: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/looping.rs',
+    from: 'tests/looping.rs',
     rows: [
       ['for n in 0..10 { let x = if n <= 5 { n }; x ?? break 42; }', '42'],
       ['let x = 0; break;', 'SYNTAX Break statement should only be used inside a loop'],
@@ -59,7 +59,7 @@ export const BY_HAND: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/switch.rs',
+    from: 'tests/switch.rs',
     rows: [
       ['let x = 42; switch 2 { 1 => (), 2 if x < 40 => \'a\', 42 => true, _ => 123 }', '123'],
       ['let x = 42; switch 2 { 1 => (), 2 if x > 40 => \'a\', 42 => true, _ => 123 }', "'a'"],

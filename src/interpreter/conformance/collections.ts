@@ -5,7 +5,7 @@ import type { ConformanceTable } from './table.js';
 
 export const COLLECTIONS: readonly ConformanceTable[] = [
   {
-    rhaiFile: 'tests/arrays.rs',
+    from: 'tests/arrays.rs',
     rows: [
       ['let x = [1, 2, 3]; x[1]', '2'],
       ['let x = [1, 2, 3,]; x[1]', '2'],
@@ -54,7 +54,7 @@ export const COLLECTIONS: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/maps.rs',
+    from: 'tests/maps.rs',
     rows: [
       ['let x = #{a: 1, b: 2, c: 3}; x["b"]', '2'],
       ['let x = #{a: 1, b: 2, c: 3,}; x["b"]', '2'],
@@ -73,7 +73,7 @@ export const COLLECTIONS: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/for.rs',
+    from: 'tests/for.rs',
     rows: [
       ['\n                    let sum1 = 0;\n                    let sum2 = 0;\n                    let inputs = [1, 2, 3, 4, 5];\n\n                    for x in inputs {\n                        sum1 += x;\n                    }\n\n                    for x in range(1, 6) {\n                        sum2 += x;\n                    }\n\n                    for x in range(1, 6, 3) {\n                        sum2 += x;\n                    }\n\n                    sum1 + sum2\n                ', '35'],
       ['\n                    let sum = 0;\n                    let inputs = [1, 2, 3, 4, 5];\n\n                    for (x, i) in inputs {\n                        sum += x * (i + 1);\n                    }\n                    sum\n                ', '55'],

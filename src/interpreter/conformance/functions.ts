@@ -5,7 +5,7 @@ import type { ConformanceTable } from './table.js';
 
 export const FUNCTIONS: readonly ConformanceTable[] = [
   {
-    rhaiFile: 'tests/functions.rs',
+    from: 'tests/functions.rs',
     rows: [
       ['fn add_me(a, b) { a+b } add_me(3, 4)', '7'],
       ['fn add_me(a, b,) { a+b } add_me(3, 4,)', '7'],
@@ -33,14 +33,14 @@ export const FUNCTIONS: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/fn_ptr.rs',
+    from: 'tests/fn_ptr.rs',
     rows: [
       ['\n                    fn foo(x) { this += x; }\n\n                    let f = Fn("foo");\n                    let x = 40;\n                    x.call(f, 2);\n                    x\n                ', '42'],
       ['\n                    fn foo(x) { x + 1 }\n                    let f = foo;\n                    let g = 42;\n                    g = foo;\n                    call(f, 39) + call(g, 1)\n                ', '42'],
     ],
   },
   {
-    rhaiFile: 'tests/closures.rs',
+    from: 'tests/closures.rs',
     rows: [
       ['\n                    let x = 8;\n\n                    let res = |y, z| {\n                        let w = 12;\n\n                        return (|| x + y + z + w).call();\n                    }.curry(15).call(2);\n\n                    res + (|| x - 3).call()\n                ', '42'],
       ['\n                    let a = 41;\n                    let foo = |x| { a += x };\n                    foo.call(1);\n                    a\n                ', '42'],
@@ -49,13 +49,13 @@ export const FUNCTIONS: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/method_call.rs',
+    from: 'tests/method_call.rs',
     rows: [
       ['let x = -123; x.abs(); x', '-123'],
     ],
   },
   {
-    rhaiFile: 'tests/native.rs',
+    from: 'tests/native.rs',
     rows: [
       ['let x = "hello, "; let y = "world"; x + y', '"hello, world"'],
       ['let x = "hello"; let y = (); x + y', '"hello"'],
@@ -63,7 +63,7 @@ export const FUNCTIONS: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/get_set.rs',
+    from: 'tests/get_set.rs',
     rows: [
       ['let x = \'x\'; x?.type_of()', '"char"'],
     ],

@@ -5,7 +5,7 @@ import type { ConformanceTable } from './table.js';
 
 export const LANGUAGE: readonly ConformanceTable[] = [
   {
-    rhaiFile: 'tests/assignments.rs',
+    from: 'tests/assignments.rs',
     rows: [
       ['let x = 42; x = 123; x', '123'],
       ['let x = 42; x += 123; x', '165'],
@@ -14,7 +14,7 @@ export const LANGUAGE: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/bool_op.rs',
+    from: 'tests/bool_op.rs',
     rows: [
       ['true && (false || true)', 'true'],
       ['true & (false | true)', 'true'],
@@ -27,7 +27,7 @@ export const LANGUAGE: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/compound_equality.rs',
+    from: 'tests/compound_equality.rs',
     rows: [
       ['let x = 16; x |= 74; x', '90'],
       ['let x = true; x |= false; x', 'true'],
@@ -45,13 +45,13 @@ export const LANGUAGE: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/constants.rs',
+    from: 'tests/constants.rs',
     rows: [
       ['const x = 123; x', '123'],
     ],
   },
   {
-    rhaiFile: 'tests/if_block.rs',
+    from: 'tests/if_block.rs',
     rows: [
       ['if true { 55 }', '55'],
       ['if false { 55 } else { 44 }', '44'],
@@ -62,7 +62,7 @@ export const LANGUAGE: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/looping.rs',
+    from: 'tests/looping.rs',
     rows: [
       ['\n                    let x = 0;\n                    let i = 0;\n\n                    loop {\n                        if i < 10 {\n                            i += 1;\n                            if x > 20 { continue; }\n                            x += i;\n                        } else {\n                            break;\n                        }\n                    }\n\n                    x\n                ', '21'],
       ['\n                    for n in 0..10 {\n                        let x = if n <= 5 { n };\n                        x ?? break 42;\n                    }\n                ', '42'],
@@ -70,7 +70,7 @@ export const LANGUAGE: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/not.rs',
+    from: 'tests/not.rs',
     rows: [
       ['let not_true = !true; not_true', 'false'],
       ['fn not(x) { !x } not(false)', 'true'],
@@ -78,7 +78,7 @@ export const LANGUAGE: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/ops.rs',
+    from: 'tests/ops.rs',
     rows: [
       ['60 + 5', '65'],
       ['(1 + 2) * (6 - 4) / 2', '3'],
@@ -92,14 +92,14 @@ export const LANGUAGE: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/switch.rs',
+    from: 'tests/switch.rs',
     rows: [
       ['switch 2 { 1 => (), 2 => \'a\', 42 => true }', '\'a\''],
       ['switch 3 { 1 => (), 2 => \'a\', 42 => true, _ => 123 }', '123'],
     ],
   },
   {
-    rhaiFile: 'tests/throw.rs',
+    from: 'tests/throw.rs',
     rows: [
       ['try { throw 42; } catch (x) { return x; }', '42'],
       ['try { throw 42; } catch { return 123; }', '123'],
@@ -111,13 +111,13 @@ export const LANGUAGE: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/unit.rs',
+    from: 'tests/unit.rs',
     rows: [
       ['let x = (); let y = (); x == y', 'true'],
     ],
   },
   {
-    rhaiFile: 'tests/var_scope.rs',
+    from: 'tests/var_scope.rs',
     rows: [
       ['\n                let x = 42;\n                is_def_var("x")\n            ', 'true'],
       ['\n                let x = 42;\n                is_def_var("y")\n            ', 'false'],
@@ -126,13 +126,13 @@ export const LANGUAGE: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/while_loop.rs',
+    from: 'tests/while_loop.rs',
     rows: [
       ['do { break 42; } while false', '42'],
     ],
   },
   {
-    rhaiFile: 'tests/types.rs',
+    from: 'tests/types.rs',
     rows: [
       ['type_of(60 + 5)', '"i64"'],
       ['type_of(1.0 + 2.0)', '"f64"'],
@@ -144,7 +144,7 @@ export const LANGUAGE: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/optimizer.rs',
+    from: 'tests/optimizer.rs',
     rows: [
       ['\n                    const X = 0;\n                    const X = 40 + 2 - 1 + 1;\n                    X\n                ', '42'],
       ['if true { 42 } else { 123 }', '42'],
@@ -154,7 +154,7 @@ export const LANGUAGE: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/data_size.rs',
+    from: 'tests/data_size.rs',
     rows: [
       ['\n                    let x = "hello, ";\n                    let y = "world!";\n                    x + y\n                ', '"hello, world!"'],
       ['\n                    let x = 42;\n                    let y = [];\n                    let f = || x;\n                    for n in 0..10 {\n                        y += x;\n                    }\n                    len(y)\n                ', '10'],

@@ -5,7 +5,7 @@ import type { ConformanceTable } from './table.js';
 
 export const NUMBERS: readonly ConformanceTable[] = [
   {
-    rhaiFile: 'tests/binary_ops.rs',
+    from: 'tests/binary_ops.rs',
     rows: [
       ['10 + 4', '14'],
       ['10 - 4', '6'],
@@ -118,7 +118,7 @@ export const NUMBERS: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/float.rs',
+    from: 'tests/float.rs',
     rows: [
       ['let x = 0.0; let y = 1.0; x < y', 'true'],
       ['let x = 0.0; let y = 1.0; x > y', 'false'],
@@ -137,7 +137,7 @@ export const NUMBERS: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/math.rs',
+    from: 'tests/math.rs',
     rows: [
       ['1 + 2', '3'],
       ['1 - 2', '-1'],
@@ -150,7 +150,7 @@ export const NUMBERS: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/number_literals.rs',
+    from: 'tests/number_literals.rs',
     rows: [
       ['42', '42'],
       ['let x = 0xf; x', '15'],
@@ -167,7 +167,7 @@ export const NUMBERS: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/power_of.rs',
+    from: 'tests/power_of.rs',
     rows: [
       ['2 ** 3', '8'],
       ['(-2 ** 3)', '-8'],
@@ -179,7 +179,7 @@ export const NUMBERS: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/bit_fields.rs',
+    from: 'tests/bit_fields.rs',
     rows: [
       ['4 << 2', '16'],
       ['9 >> 1', '4'],
@@ -190,14 +190,14 @@ export const NUMBERS: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/time.rs',
+    from: 'tests/time.rs',
     rows: [
       ['type_of(timestamp())', '"timestamp"'],
       ['\n                let time1 = timestamp();\n                for x in 0..10000 {}\n                let time2 = timestamp();\n                time1 <= time2\n            ', 'true'],
     ],
   },
   {
-    rhaiFile: 'tests/unary_minus.rs',
+    from: 'tests/unary_minus.rs',
     rows: [
       ['let x = -5; x', '-5'],
       ['fn neg(x) { -x } neg(5)', '-5'],
@@ -205,7 +205,7 @@ export const NUMBERS: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/unary_after_binary.rs',
+    from: 'tests/unary_after_binary.rs',
     rows: [
       ['10 % +4', '2'],
       ['10 << +4', '160'],
@@ -216,14 +216,14 @@ export const NUMBERS: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/decrement.rs',
+    from: 'tests/decrement.rs',
     rows: [
       ['let x = 10; x -= 7; x', '3'],
       ['let s = "test"; s -= \'s\'; s', '"tet"'],
     ],
   },
   {
-    rhaiFile: 'tests/increment.rs',
+    from: 'tests/increment.rs',
     rows: [
       ['let x = 1; x += 2; x', '3'],
       ['let s = "test"; s += "ing"; s', '"testing"'],

@@ -5,7 +5,7 @@ import type { ConformanceTable } from './table.js';
 
 export const STRINGS: readonly ConformanceTable[] = [
   {
-    rhaiFile: 'tests/string.rs',
+    from: 'tests/string.rs',
     rows: [
       ['"Test string: \\u2764"', '"Test string: ❤"'],
       ['"Test string: ""\\u2764"""', '"Test string: \\"❤\\""'],
@@ -110,7 +110,7 @@ export const STRINGS: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/chars.rs',
+    from: 'tests/chars.rs',
     rows: [
       ['\'y\'', '\'y\''],
       ['\'"\'', '\'"\''],
@@ -120,7 +120,7 @@ export const STRINGS: readonly ConformanceTable[] = [
     ],
   },
   {
-    rhaiFile: 'tests/comments.rs',
+    from: 'tests/comments.rs',
     rows: [
       ['let x = 42; x // I am a single line comment, yay!', '42'],
       ['\n                    let /* I am a\n                        multi-line\n                            comment, yay!\n                        */ x = 42; x\n                ', '42'],

@@ -11,6 +11,6 @@ export const RHAI_RELEASE = '1.25.0';
 
 export interface ConformanceTable {
   /** the Rhai test file the rows come from, at tag v1.25.0 */
-  readonly rhaiFile: string;
+  readonly from: string;
   readonly rows: readonly Case[];
 }
