@@ -21,14 +21,22 @@ function callDual(ctx: CallContext, fp: FnPtr, args: Value[], index: number): Va
   return ctx.callFn(fp, args);
 }
 
+/** Calls a callback for the item at `at` (its index is `index`, by default `at`). */
+type ItemCall = (xs: Value[], at: number, index?: number) => Value;
+
 /**
- * Call for one item, as Rhai does: a function that takes no argument sees (a copy of) the item as
- * `this`, else it gets a copy of the item (and its index when it takes two).
+ * How to call `fp` for each item, decided once per array function, as Rhai does: a function that
+ * takes no argument sees (a copy of) the item as `this`, else it gets a copy of the item (and its
+ * index when it takes two).
  */
-function callItem(ctx: CallContext, fp: FnPtr, xs: Value[], at: number, index = at): Value {
-  const item = xs[at] as Value;
-  if (ctx.acceptsArgs(fp, 0) && !ctx.acceptsArgs(fp, 1)) return ctx.callFnWithThis(fp, new TempRef(deepClone(item)), []);
-  return callDual(ctx, fp, [deepClone(item)], index);
+function itemCaller(ctx: CallContext, fp: FnPtr): ItemCall {
+  if (ctx.acceptsArgs(fp, 0) && !ctx.acceptsArgs(fp, 1)) {
+    return (xs, at) => ctx.callFnWithThis(fp, new TempRef(deepClone(xs[at] as Value)), []);
+  }
+  if (!ctx.acceptsArgs(fp, 1) && ctx.acceptsArgs(fp, 2)) {
+    return (xs, at, index = at) => ctx.callFn(fp, [deepClone(xs[at] as Value), BigInt(index)]);
+  }
+  return (xs, at) => ctx.callFn(fp, [deepClone(xs[at] as Value)]);
 }
 
 /**
@@ -133,10 +141,10 @@ define('drain', 'array', (c, a) => {
   arity(a, 2, 3);
   const xs = arr(a);
   if (a[1] instanceof FnPtr || (a.length === 2 && typeof a[1] === 'string')) {
-    const fp = callback(a[1]);
+    const call = itemCaller(c, callback(a[1]));
     const out: Value[] = [];
     for (let i = 0, x = 0; x < xs.length; i++) {
-      if (truthy(callItem(c, fp, xs, x, i))) out.push(...xs.splice(x, 1));
+      if (truthy(call(xs, x, i))) out.push(...xs.splice(x, 1));
       else x++;
     }
     return out;
@@ -148,10 +156,10 @@ define('retain', 'array', (c, a) => {
   arity(a, 2, 3);
   const xs = arr(a);
   if (a[1] instanceof FnPtr || (a.length === 2 && typeof a[1] === 'string')) {
-    const fp = callback(a[1]);
+    const call = itemCaller(c, callback(a[1]));
     const out: Value[] = [];
     for (let i = 0, x = 0; x < xs.length; i++) {
-      if (truthy(callItem(c, fp, xs, x, i))) x++;
+      if (truthy(call(xs, x, i))) x++;
       else out.push(...xs.splice(x, 1));
     }
     return out;
@@ -180,42 +188,42 @@ define('split', 'array', (_c, a) => {
 
 define('map', 'array', (c, a) => {
   arity(a, 2);
-  const fp = callback(a[1]);
+  const call = itemCaller(c, callback(a[1]));
   const xs = arr(a);
-  return xs.map((_x, i) => callItem(c, fp, xs, i));
+  return xs.map((_x, i) => call(xs, i));
 });
 define('filter', 'array', (c, a) => {
   arity(a, 2);
-  const fp = callback(a[1]);
+  const call = itemCaller(c, callback(a[1]));
   const xs = arr(a);
-  return xs.filter((_x, i) => truthy(callItem(c, fp, xs, i))).map(deepClone);
+  return xs.filter((_x, i) => truthy(call(xs, i))).map(deepClone);
 });
 define('find', 'array', (c, a) => {
   arity(a, 2);
-  const fp = asFn(a[1]);
+  const call = itemCaller(c, asFn(a[1]));
   const xs = arr(a);
-  const hit = xs.find((_x, i) => truthy(callItem(c, fp, xs, i)));
+  const hit = xs.find((_x, i) => truthy(call(xs, i)));
   return hit === undefined ? null : deepClone(hit);
 });
 define('find_map', 'array', (c, a) => {
   arity(a, 2);
-  const fp = asFn(a[1]);
+  const call = itemCaller(c, asFn(a[1]));
   const xs = arr(a);
   for (let i = 0; i < xs.length; i++) {
-    const r = callItem(c, fp, xs, i);
+    const r = call(xs, i);
     if (r !== null) return r;
   }
   return null;
 });
 define('some', 'array', (c, a) => {
   arity(a, 2);
-  const fp = callback(a[1]);
-  return arr(a).some((_x, i, xs) => truthy(callItem(c, fp, xs, i)));
+  const call = itemCaller(c, callback(a[1]));
+  return arr(a).some((_x, i, xs) => truthy(call(xs, i)));
 });
 define('all', 'array', (c, a) => {
   arity(a, 2);
-  const fp = callback(a[1]);
-  return arr(a).every((_x, i, xs) => truthy(callItem(c, fp, xs, i)));
+  const call = itemCaller(c, callback(a[1]));
+  return arr(a).every((_x, i, xs) => truthy(call(xs, i)));
 });
 define('contains', 'array', (_c, a) => (arity(a, 2), arr(a).some((x) => equals(x, a[1] as Value))));
 define('index_of', 'array', (c, a) => {
@@ -225,8 +233,9 @@ define('index_of', 'array', (c, a) => {
   let target = a[1] as Value;
   // a string names the callback when a script function of that name exists; else it is a value
   if (typeof target === 'string' && (c.hasFunction(target, 1) || c.hasFunction(target, 2))) target = callback(target);
+  const call = target instanceof FnPtr ? itemCaller(c, target) : null;
   for (let i = start; i < xs.length; i++) {
-    const hit = target instanceof FnPtr ? truthy(callItem(c, target, xs, i)) : equals(xs[i] as Value, target);
+    const hit = call !== null ? truthy(call(xs, i)) : equals(xs[i] as Value, target);
     if (hit) return BigInt(i);
   }
   return -1n;
@@ -246,11 +255,12 @@ function reduce(c: CallContext, a: Value[], reverse: boolean): Value {
   arity(a, 2, 3);
   const xs = arr(a);
   const fp = callback(a[1]);
+  // a one-parameter reducer gets the accumulator and sees the item as `this`
+  const withThis = c.acceptsArgs(fp, 1) && !c.acceptsArgs(fp, 2);
   let acc: Value = a.length === 3 ? deepClone(a[2] as Value) : null;
   for (let k = 0; k < xs.length; k++) {
     const i = reverse ? xs.length - 1 - k : k;
-    // a one-parameter reducer gets the accumulator and sees the item as `this`
-    if (c.acceptsArgs(fp, 1) && !c.acceptsArgs(fp, 2)) acc = c.callFnWithThis(fp, new TempRef(deepClone(xs[i] as Value)), [acc]);
+    if (withThis) acc = c.callFnWithThis(fp, new TempRef(deepClone(xs[i] as Value)), [acc]);
     else acc = callDual(c, fp, [acc, deepClone(xs[i] as Value)], i);
   }
   return acc;
