@@ -1,12 +1,24 @@
 // Public surface of the Rhai interpreter: a standalone library that imports nothing outside this
-// folder.
+// folder. It follows Rhai 1.25 (the release apimock-rs 6.x embeds); conformance/ holds the cases of
+// that release's test suite as tables, and docs/rhai.md describes the language for users.
 //
 //   compile(source, fileName) → Script          throws ScriptError (phase 'syntax') with line/column
 //   run(script, globals, options) → Completion   never throws for script faults
 //   fromJson(json) → Value, toJson(value) → plain JS JSON data
 //
-// What is deliberately not here: modules (`import`/`export`), `eval`, custom types, BLOBs,
-// timestamps, decimal numbers, and any access to files, network, clock or process.
+// Supported: the whole script language (literals including raw strings `#"…"#` and `""` in strings,
+// all operators with Rhai's rules — checked i64, float epsilon comparisons, shifts by ≥ 64 —,
+// `if`/`switch`/loops, `x ?? break|continue|return|throw`, functions, closures, function pointers
+// including bare function names, `global::NAME` constants, `try`/`catch`, string range indexing),
+// timestamps, and the standard packages' functions on numbers, strings, arrays and maps (getters also
+// as properties: `n.is_odd`, `t.elapsed`).
+//
+// Not supported, refused by `compile` with the feature named (unsupported.ts): modules
+// (`import`/`export`/`x::`), `eval`, BLOBs, decimal numbers. Custom types need a host to register
+// them, so none exist here. Also left out: bit-field ranges (`n[1..3]`, `get_bits`…), float ranges.
+//
+// The interpreter never reads the clock itself except through RunOptions.clock (timestamps) and the
+// time limit, and has no access to files, network or process.
 
 import './builtins/all.js';
 import type { Program } from './ast.js';
