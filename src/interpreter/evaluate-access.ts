@@ -11,8 +11,9 @@ import type { Machine } from './machine.js';
 import { binaryOp, checkArrayLength, checkArraySize, checkMapSize, checkStringSize, type ArithOp } from './operators.js';
 import { DerivedRef, SlotRef, TempRef, readSlot, writeSlot, type Ref } from './refs.js';
 import { toDisplay } from './format.js';
+import { getter } from './getters.js';
 import { replaceSlice, sliceString } from './string-slice.js';
-import { Char, FnPtr, RangeValue, charLength, charOf, deepClone, hasSurrogates, tagOf, toChars, typeName, type Value } from './values.js';
+import { Char, RangeValue, charOf, deepClone, hasSurrogates, tagOf, toChars, typeName, type Value } from './values.js';
 
 function notFoundVar(name: string, offset: number): RuntimeFault {
   return new RuntimeFault('ErrorVariableNotFound', `Variable not found: ${name}`, offset, null, [['variable', name]]);
@@ -41,41 +42,6 @@ export function evalProp(m: Machine, e: Prop): Value {
   const obj = evalExpr(m, e.target);
   if (obj === null && e.safe) return null;
   return getProp(m, obj, e.name, e.nameStart);
-}
-
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
-
-function getter(obj: Value, name: string): Value | undefined {
-  if (typeof obj === 'string') {
-    if (name === 'len') return BigInt(charLength(obj));
-    if (name === 'bytes') return BigInt(utf8Length(obj));
-    if (name === 'is_empty') return obj.length === 0;
-  } else if (Array.isArray(obj)) {
-    if (name === 'len') return BigInt(obj.length);
-    if (name === 'is_empty') return obj.length === 0;
-  } else if (obj instanceof FnPtr) {
-    if (name === 'name') return obj.name;
-    if (name === 'is_anonymous') return obj.closure !== null;
-  } else if (obj instanceof RangeValue) {
-    if (name === 'start') return obj.start;
-    if (name === 'end') return obj.end;
-    if (name === 'is_inclusive') return obj.inclusive;
-    if (name === 'is_exclusive') return !obj.inclusive;
-    if (name === 'is_empty') return obj.inclusive ? obj.start > obj.end : obj.start >= obj.end;
-  }
-  return undefined;
 }
 
 export function getProp(m: Machine, obj: Value, name: string, offset: number): Value {

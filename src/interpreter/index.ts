@@ -17,8 +17,9 @@
 // (`import`/`export`/`x::`), `eval`, BLOBs, decimal numbers. Custom types need a host to register
 // them, so none exist here. Also left out: bit-field ranges (`n[1..3]`, `get_bits`…), float ranges.
 //
-// The interpreter never reads the clock itself except through RunOptions.clock (timestamps) and the
-// time limit, and has no access to files, network or process.
+// Clocks come in through run(): RunOptions.clock for timestamps (performance.now unless the host or
+// a test gives one) and the time limit's; nothing deeper reads a clock, and nothing touches files,
+// network or process.
 
 import './builtins/all.js';
 import type { Program } from './ast.js';

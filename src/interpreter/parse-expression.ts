@@ -2,9 +2,10 @@
 // postfix chains (`.prop`, `.method()`, `[i]` and their `?.`/`?[` forms) and primaries. Statement
 // expressions (`if`, `switch`, loops, `try`, blocks) are delegated to parse-statement.ts.
 
-import type { ArrayLit, Block, Call, ClosureExpr, Expr, FnDef, Global, Interpolated, MapLit, Stmt, VarDecl } from './ast.js';
+import type { Block, Call, ClosureExpr, Expr, FnDef, Global, VarDecl } from './ast.js';
+import { parseArrayLit, parseInterpolated, parseMapLit } from './parse-literals.js';
 import type { ParserState } from './parser-state.js';
-import { parseBlock, parseBlockBody, parseStatement, parseStatementExpression, STATEMENT_EXPRESSIONS } from './parse-statement.js';
+import { parseBlock, parseStatement, parseStatementExpression, STATEMENT_EXPRESSIONS } from './parse-statement.js';
 import { PRECEDENCE, RESERVED, bindsRight, isBinaryOp, type BinaryOp, type Token } from './token.js';
 import { unsupported } from './unsupported.js';
 import { charOf } from './values.js';
@@ -223,41 +224,6 @@ function parseIdentifier(p: ParserState): Expr {
   return global;
 }
 
-function parseArrayLit(p: ParserState): ArrayLit {
-  const start = p.next().start;
-  const items: Expr[] = [];
-  while (!p.is(']')) {
-    if (p.peek().kind === 'eof') p.unexpected("Expecting ']' to end this array literal");
-    items.push(parseExpr(p));
-    if (!p.eat(',') && !p.is(']')) {
-      p.unexpected(p.peek().kind === 'eof' ? "Expecting ']' to end this array literal" : "Expecting ',' to separate the items of this array literal");
-    }
-  }
-  p.next();
-  return { type: 'ArrayLit', items, start, end: p.lastEnd };
-}
-
-function parseMapLit(p: ParserState): MapLit {
-  const start = p.next().start;
-  const entries: { key: string; value: Expr }[] = [];
-  const seen = new Set<string>();
-  while (!p.is('}')) {
-    const k = p.peek();
-    if (k.kind === 'eof') p.unexpected("Expecting '}' to end this object map literal");
-    if (k.kind !== 'ident' && k.kind !== 'string') p.fail('Expecting name of a property', k.start);
-    p.next();
-    if (seen.has(k.text)) p.fail(`Duplicated property for object map literal: ${k.text}`, k.start);
-    seen.add(k.text);
-    p.expect(':', `to follow the property '${k.text}' in this object map literal`);
-    entries.push({ key: k.text, value: parseExpr(p) });
-    if (!p.eat(',') && !p.is('}')) {
-      p.unexpected(p.peek().kind === 'eof' ? "Expecting '}' to end this object map literal" : "Expecting ',' to separate the items of this object map literal");
-    }
-  }
-  p.next();
-  return { type: 'MapLit', entries, start, end: p.lastEnd };
-}
-
 function parseClosure(p: ParserState): ClosureExpr {
   const open = p.next();
   const name = p.anonName();
@@ -288,20 +254,4 @@ function parseClosure(p: ParserState): ClosureExpr {
     };
     return { type: 'Closure', def, captures: scope.captures.map((c) => c.source), start: open.start, end: body.end };
   });
-}
-
-function parseInterpolated(p: ParserState, t: Token): Expr {
-  const parts: Expr[] = [];
-  for (const part of t.parts ?? []) {
-    if (part.kind === 'text') {
-      parts.push({ type: 'Literal', value: part.text, start: t.start, end: t.end });
-      continue;
-    }
-    const body: Stmt[] = p.withTokens(part.tokens, () => p.inBlock(() => parseBlockBody(p, 'eof')));
-    parts.push({ type: 'Block', body, start: part.start, end: part.end });
-  }
-  const only = parts[0];
-  if (parts.length === 1 && only !== undefined && only.type === 'Literal') return { ...only, start: t.start, end: t.end };
-  const node: Interpolated = { type: 'Interpolated', parts, start: t.start, end: t.end };
-  return node;
 }
