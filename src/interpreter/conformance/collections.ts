@@ -1,5 +1,5 @@
 // Rhai 1.25.0, arrays (callbacks by closure, pointer or name; `this`), maps, `for` loops: the cases of tests/arrays.rs, tests/maps.rs, tests/for.rs that need
-// no host (no registered function or type), one row each. Made from the tag's sources; see table.ts.
+// no host (no registered function or type, no engine option), one row each. Made from the tag's sources; see table.ts.
 
 import type { ConformanceTable } from './table.js';
 
@@ -51,6 +51,12 @@ export const COLLECTIONS: readonly ConformanceTable[] = [
       ['index_of([1,2,3], "foo")', '-1'],
       ['\n             fn is_two(x) { x == 2 }\n             [1,2,3,2].index_of("is_two")\n         ', '1'],
       ['\n             fn is_two(x) { x == 2 }\n             [1,2,3,2].index_of("is_two", 2)\n         ', '3'],
+      ['let y = []; y[-3]', 'FAILS'],
+      ['let y = []; y[0]', 'FAILS'],
+      ['let y = []; y[1]', 'FAILS'],
+      ['let y = [1, 2, 3]; y[3]', 'FAILS'],
+      ['let y = [1, 2, 3]; y[-4]', 'FAILS'],
+      ['[1, 2, 3][0][\'x\']', 'COMPILES'],
     ],
   },
   {
@@ -70,6 +76,9 @@ export const COLLECTIONS: readonly ConformanceTable[] = [
       ['\n                    let x = #{a: 1, b: 2, c: 3};\n                    let y = #{b: 42, d: 9};\n                    x.mixin(y);\n                    x.len() + x.b\n                ', '46'],
       ['\n                    let x = #{a: 1, b: 2, c: 3};\n                    x += #{b: 42, d: 9};\n                    x.len() + x.b\n                ', '46'],
       ['#{a:[#{b:42}]}.to_json()', '"{\\"a\\":[{\\"b\\":42}]}"'],
+      ['let y = #{a: 1, b: 2, c: 3}; y.z', 'OK'],
+      ['let y = #{`a${1}`: 1}; y.a1', 'SYNTAX'],
+      ['#{a:1, b:2, c:3}["a"][\'x\']', 'COMPILES'],
     ],
   },
   {

@@ -1,5 +1,5 @@
-// Rhai 1.25.0, string and char literals (raw, `""`, back-ticks), indexing by char and range, printing: the cases of tests/string.rs, tests/chars.rs, tests/print.rs, tests/comments.rs, tests/tokens.rs that need
-// no host (no registered function or type), one row each. Made from the tag's sources; see table.ts.
+// Rhai 1.25.0, string and char literals (raw, `""`, back-ticks), indexing by char and range, printing: the cases of tests/string.rs, tests/chars.rs, tests/print.rs, tests/comments.rs that need
+// no host (no registered function or type, no engine option), one row each. Made from the tag's sources; see table.ts.
 
 import type { ConformanceTable } from './table.js';
 
@@ -107,6 +107,8 @@ export const STRINGS: readonly ConformanceTable[] = [
       ['\n                    const x = 42;\n                    `hello ${x}`\n                ', '"hello 42"'],
       ['\n                    const x = 20;\n                    `hello ${let y = x + 1; `${y * 2}`} worlds!`\n                ', '"hello 42 worlds!"'],
       ['\n                    let x = 42;\n                    let y = 123;\n                \n                `\nUndeniable logic:\n1) Hello, ${let w = `${x} world`; if x > 1 { w += "s" } w}!\n2) If ${y} > ${x} then it is ${y > x}!\n`\n                ', '"Undeniable logic:\\n1) Hello, 42 worlds!\\n2) If 123 > 42 then it is true!\\n"'],
+      ['#"Test string: \\"##', 'FAILS'],
+      ['baz("hello")', 'ERR'],
     ],
   },
   {
@@ -117,6 +119,15 @@ export const STRINGS: readonly ConformanceTable[] = [
       ['\'\\u2764\'', '\'❤\''],
       ['let x="hello"; x[2]', '\'l\''],
       ['let y="hello"; y[2]=\'$\'; y', '"he$lo"'],
+      ['\'\\uhello\'', 'FAILS'],
+      ['\'\'', 'FAILS'],
+    ],
+  },
+  {
+    from: 'tests/print.rs',
+    rows: [
+      ['print(40 + 2)', 'OK'],
+      ['let x = "hello!"; debug(x)', 'COMPILES'],
     ],
   },
   {
@@ -124,6 +135,8 @@ export const STRINGS: readonly ConformanceTable[] = [
     rows: [
       ['let x = 42; x // I am a single line comment, yay!', '42'],
       ['\n                    let /* I am a\n                        multi-line\n                            comment, yay!\n                        */ x = 42; x\n                ', '42'],
+      ['/* Hello world */', 'OK'],
+      ['fn/*', 'SYNTAX'],
     ],
   },
 ];
