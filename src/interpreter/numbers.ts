@@ -12,21 +12,15 @@ const U32_MAX = 4294967295n;
 
 /**
  * The scale Rhai divides a difference by: 1 when either side is zero (an absolute comparison),
- * else the larger magnitude. Rust's `max` ignores a NaN operand, so this does too.
+ * else the larger magnitude. (Rhai also answers for a zero scale, which cannot occur: with a NaN
+ * operand every comparison is false either way, and Rust's NaN-ignoring `max` changes nothing.)
  */
 function scale(x: number, y: number): number {
-  if (x * y === 0) return 1;
-  const ax = Math.abs(x);
-  const ay = Math.abs(y);
-  if (Number.isNaN(ax)) return ay;
-  if (Number.isNaN(ay)) return ax;
-  return ax > ay ? ax : ay;
+  return x * y === 0 ? 1 : Math.max(Math.abs(x), Math.abs(y));
 }
 
 export function floatEquals(x: number, y: number): boolean {
-  const max = scale(x, y);
-  if (max === 0) return true;
-  return Math.abs(x - y) / max <= EPSILON;
+  return Math.abs(x - y) / scale(x, y) <= EPSILON;
 }
 
 type FloatOp = Exclude<BinaryOp, '&&' | '||' | '??'>;
@@ -47,33 +41,19 @@ export function floatOp(op: FloatOp, l: number, r: number): Value | undefined {
     case '**':
       return Math.pow(l, r);
     case '==':
-      return floatEquals(l, r);
-    case '!=': {
-      const max = scale(l, r);
-      return max === 0 ? false : Math.abs(l - r) / max > EPSILON;
-    }
-    case '<':
-    case '<=':
+      return Math.abs(l - r) / scale(l, r) <= EPSILON;
+    case '!=':
+      return Math.abs(l - r) / scale(l, r) > EPSILON;
     case '>':
+      return (l - r) / scale(l, r) > EPSILON;
     case '>=':
-      return floatCompare(op, l, r);
+      return (l - r) / scale(l, r) > -EPSILON;
+    case '<':
+      return (r - l) / scale(l, r) > EPSILON;
+    case '<=':
+      return (r - l) / scale(l, r) > -EPSILON;
     default:
       return undefined;
-  }
-}
-
-function floatCompare(op: '<' | '<=' | '>' | '>=', x: number, y: number): boolean {
-  const max = scale(x, y);
-  if (max === 0) return op === '<=' || op === '>=';
-  switch (op) {
-    case '>':
-      return (x - y) / max > EPSILON;
-    case '>=':
-      return (x - y) / max > -EPSILON;
-    case '<':
-      return (y - x) / max > EPSILON;
-    case '<=':
-      return (y - x) / max > -EPSILON;
   }
 }
 
