@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BOOK } from './conformance/book.js';
-import { BY_HAND } from './conformance/by-hand.js';
+import { BY_HAND, WITH_SCOPE } from './conformance/by-hand.js';
 import { COLLECTIONS } from './conformance/collections.js';
 import { FUNCTIONS } from './conformance/functions.js';
 import { LANGUAGE } from './conformance/language.js';
@@ -14,7 +14,7 @@ import { STRINGS } from './conformance/strings.js';
 import { RHAI_RELEASE, type ConformanceTable } from './conformance/table.js';
 import { check } from './fixtures/harness.js';
 
-const TABLES: readonly ConformanceTable[] = [...NUMBERS, ...STRINGS, ...COLLECTIONS, ...FUNCTIONS, ...LANGUAGE, ...BY_HAND, ...BOOK];
+const TABLES: readonly ConformanceTable[] = [...NUMBERS, ...STRINGS, ...COLLECTIONS, ...FUNCTIONS, ...LANGUAGE, ...BY_HAND, ...WITH_SCOPE, ...BOOK];
 
 function fixedClock(): () => number {
   let ms = 1_000_000;
@@ -26,7 +26,7 @@ describe(`conformance with Rhai ${RHAI_RELEASE}`, () => {
     describe(table.from, () => {
       table.rows.forEach(([source, expected], i) => {
         const title = `${i + 1}: ${source.length > 60 ? source.slice(0, 57) + '...' : source}`;
-        test(title.replace(/\s+/g, ' '), () => check(source, expected, {}, { clock: fixedClock() }));
+        test(title.replace(/\s+/g, ' '), () => check(source, expected, { ...table.globals }, { clock: fixedClock() }));
       });
     });
   }

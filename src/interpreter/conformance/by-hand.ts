@@ -3,6 +3,7 @@
 // `let` statements before the script), and callbacks a test registers from Rust (`do_stuff(f)`
 // calls `f`, written here as `f.call()`). One row per case, as in the generated tables.
 
+import type { Value } from '../values.js';
 import type { ConformanceTable } from './table.js';
 
 export const BY_HAND: readonly ConformanceTable[] = [
@@ -86,6 +87,44 @@ export const BY_HAND: readonly ConformanceTable[] = [
       ['let x = 42; switch 5 { \'a\' => true, 4 | 5 | 6 => 42, 0..10 => 123, 2..12 => \'z\', _ => \'x\' }', '42'],
       ['let x = 42; switch 5 { \'a\' => true, 2..12 => \'z\', 0..10 if x+2==1+2 => print(40+2), _ => \'x\' }', "'z'"],
       ['let x = 42; switch 5 { \'a\' => true, 0..10 if x+2==1+2 => print(40+2), 2..12 => \'z\', _ => \'x\' }', "'z'"],
+    ],
+  },
+];
+
+/** Tests that push variables into a Scope: the variables become the script's globals. */
+export const WITH_SCOPE: readonly ConformanceTable[] = [
+  {
+    from: 'tests/string.rs',
+    globals: { x: 'foo', y: 'foo', z: 'foo' },
+    rows: [
+      ['x == "foo"', 'true'],
+      ['y == "foo"', 'true'],
+      ['z == "foo"', 'true'],
+    ],
+  },
+  {
+    from: 'tests/closures.rs',
+    globals: { x: 42n },
+    rows: [['let f = || { x }; f.call()', '42']],
+  },
+  {
+    from: 'tests/maps.rs',
+    globals: {
+      map: new Map<string, Value>([['a', 1n], ['b', true], ['c', 42n], ['$d e f!', 'hello'], ['z', null]]),
+    },
+    rows: [['let s = ""; for key in keys(map) { s += key; } s.len', '11']],
+  },
+  {
+    from: 'tests/parse_json.rs',
+    rows: [
+      [
+        'let map = parse_json("{\\"name\\": \\"John Doe\\", \\"age\\": 43, \\"address\\": {\\"street\\": \\"10 Downing Street\\", \\"city\\": \\"London\\"}, \\"phones\\": [\\"+44 1234567\\", \\"+44 2345678\\"]}"); [map.len(), map.name, map.age, map.phones, map.address.city, map.address.street]',
+        '[4, "John Doe", 43, ["+44 1234567", "+44 2345678"], "London", "10 Downing Street"]',
+      ],
+      [
+        'let map = parse_json("{\\"positive_exp\\": 1.23e4, \\"negative_exp\\": 1.5e-5, \\"capital_e\\": 2.5E+10, \\"integer_exp\\": 3e2, \\"zero_exp\\": 4.2e0}"); [map.len(), map.positive_exp, map.negative_exp, map.capital_e, map.integer_exp, map.zero_exp]',
+        '[5, 12300.0, 1.5e-5, 25000000000.0, 300.0, 4.2]',
+      ],
     ],
   },
 ];

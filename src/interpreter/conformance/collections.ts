@@ -76,6 +76,8 @@ export const COLLECTIONS: readonly ConformanceTable[] = [
       ['\n                    let x = #{a: 1, b: 2, c: 3};\n                    let y = #{b: 42, d: 9};\n                    x.mixin(y);\n                    x.len() + x.b\n                ', '46'],
       ['\n                    let x = #{a: 1, b: 2, c: 3};\n                    x += #{b: 42, d: 9};\n                    x.len() + x.b\n                ', '46'],
       ['#{a:[#{b:42}]}.to_json()', '"{\\"a\\":[{\\"b\\":42}]}"'],
+      ['#{a:[Fn("abc")]}.to_json()', '"{\\"a\\":[\\"abc\\"]}"'],
+      ['#{a:[Fn("abc").curry(42).curry(123)]}.to_json()', '"{\\"a\\":[[\\"abc\\",42,123]]}"'],
       ['let y = #{a: 1, b: 2, c: 3}; y.z', 'OK'],
       ['let y = #{`a${1}`: 1}; y.a1', 'SYNTAX'],
       ['#{a:1, b:2, c:3}["a"][\'x\']', 'COMPILES'],
