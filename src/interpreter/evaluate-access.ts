@@ -11,6 +11,7 @@ import type { Machine } from './machine.js';
 import { binaryOp, checkArrayLength, checkArraySize, checkMapSize, checkStringSize, type ArithOp } from './operators.js';
 import { DerivedRef, SlotRef, TempRef, readSlot, writeSlot, type Ref } from './refs.js';
 import { toDisplay } from './format.js';
+import { readBits, writeBits } from './bit-field.js';
 import { getter } from './getters.js';
 import { replaceSlice, sliceString } from './string-slice.js';
 import { Char, RangeValue, charOf, deepClone, hasSurrogates, tagOf, toChars, typeName, type Value } from './values.js';
@@ -152,7 +153,10 @@ export function indexGet(obj: Value, idx: Value, offset: number): Value {
     const chars = toChars(obj);
     return charOf(chars[position('String', chars.length, i, offset)] as string);
   }
-  if (typeof obj === 'bigint') return ((BigInt.asUintN(64, obj) >> bitIndex(intIndex(idx, offset), offset)) & 1n) === 1n;
+  if (typeof obj === 'bigint') {
+    if (idx instanceof RangeValue) return readBits(obj, idx, offset);
+    return ((BigInt.asUintN(64, obj) >> bitIndex(intIndex(idx, offset), offset)) & 1n) === 1n;
+  }
   throw indexingType(obj, offset);
 }
 
@@ -171,6 +175,9 @@ function indexSet(m: Machine, parent: Ref, idx: Value, v: Value, offset: number)
     const chars = toChars(obj);
     chars[position('String', chars.length, intIndex(idx, offset), offset)] = v.ch;
     parent.set(chars.join(''));
+  } else if (typeof obj === 'bigint' && idx instanceof RangeValue) {
+    if (typeof v !== 'bigint') throw mismatch('i64', v, offset);
+    parent.set(writeBits(obj, idx, v, offset));
   } else if (typeof obj === 'bigint') {
     if (typeof v !== 'boolean') throw mismatch('bool', v, offset);
     const bit = 1n << bitIndex(intIndex(idx, offset), offset);

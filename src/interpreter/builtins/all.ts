@@ -5,3 +5,4 @@ import './string.js';
 import './array.js';
 import './map.js';
 import './time.js';
+import './bits.js';
