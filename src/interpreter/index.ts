@@ -15,7 +15,7 @@
 //
 // Not supported, refused by `compile` with the feature named (unsupported.ts): modules
 // (`import`/`export`/`x::`), `eval`, BLOBs, decimal numbers. Custom types need a host to register
-// them, so none exist here. Also left out: float ranges, `chars(s, range)`.
+// them, so none exist here.
 //
 // Clocks come in through run(): RunOptions.clock for timestamps (performance.now unless the host or
 // a test gives one) and the time limit's; nothing deeper reads a clock, and nothing touches files,

@@ -56,7 +56,7 @@ export function define(name: string, keys: DispatchKey | readonly DispatchKey[],
  */
 export const GETTERS: ReadonlySet<string> = new Set([
   'is_odd', 'is_even', 'is_zero', 'is_nan', 'is_finite', 'is_infinite', 'floor', 'ceiling', 'round', 'int', 'fraction',
-  'elapsed', 'bits',
+  'elapsed', 'bits', 'chars',
 ]);
 
 /** Whether some builtin of this name mutates its first argument (which is then passed by reference). */
