@@ -22,6 +22,13 @@ export function parseArrayLit(p: ParserState): ArrayLit {
   return { type: 'ArrayLit', items, start, end: p.lastEnd };
 }
 
+/** A map literal's key: a name, a string, or a back-tick string without interpolation. */
+function mapKey(k: Token): string | null {
+  if (k.kind === 'ident' || k.kind === 'string') return k.text;
+  const only = k.kind === 'backtick' && k.parts?.length === 1 ? k.parts[0] : undefined;
+  return only?.kind === 'text' ? only.text : null;
+}
+
 export function parseMapLit(p: ParserState): MapLit {
   const start = p.next().start;
   const entries: { key: string; value: Expr }[] = [];
@@ -29,12 +36,13 @@ export function parseMapLit(p: ParserState): MapLit {
   while (!p.is('}')) {
     const k = p.peek();
     if (k.kind === 'eof') p.unexpected("Expecting '}' to end this object map literal");
-    if (k.kind !== 'ident' && k.kind !== 'string') p.fail('Expecting name of a property', k.start);
+    const key = mapKey(k);
+    if (key === null) p.fail('Expecting name of a property', k.start);
     p.next();
-    if (seen.has(k.text)) p.fail(`Duplicated property for object map literal: ${k.text}`, k.start);
-    seen.add(k.text);
-    p.expect(':', `to follow the property '${k.text}' in this object map literal`);
-    entries.push({ key: k.text, value: parseExpr(p) });
+    if (seen.has(key)) p.fail(`Duplicated property for object map literal: ${key}`, k.start);
+    seen.add(key);
+    p.expect(':', `to follow the property '${key}' in this object map literal`);
+    entries.push({ key, value: parseExpr(p) });
     if (!p.eat(',') && !p.is('}')) {
       p.unexpected(p.peek().kind === 'eof' ? "Expecting '}' to end this object map literal" : "Expecting ',' to separate the items of this object map literal");
     }

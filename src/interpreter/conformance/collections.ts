@@ -69,6 +69,7 @@ export const COLLECTIONS: readonly ConformanceTable[] = [
       ['let y = #{a: 1, b: 2, c: 3}; y.a = 5; y.a', '5'],
       ['let y = #{a: #{x:9, y:8, z:7}, b: 2, c: 3}; (y.a).z', '7'],
       ['let y = #{a: #{x:9, y:8, z:7}, b: 2, c: 3}; (y.a).z = 42; y.a.z', '42'],
+      ['\n                    let y = #{`a\nb`: 1};\n                    y["a\\nb"]\n                ', '1'],
       ['let y = #{a: 1, b: 2, c: 3}; "c" in y', 'true'],
       ['let y = #{a: 1, b: 2, c: 3}; "b" in y', 'true'],
       ['let y = #{a: 1, b: 2, c: 3}; "z" in y', 'false'],
