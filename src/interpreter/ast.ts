@@ -86,19 +86,22 @@ export interface Logical extends Span {
   readonly right: Expr;
   readonly opStart: number;
 }
-export interface Index extends Span {
+/** What `?.`/`?[` skip when they meet `()`: the rest of the chain, up to the node marked root. */
+export interface ChainLink {
+  /** `?.` / `?[` */
+  readonly safe: boolean;
+  /** the outermost access of a chain that has a `?.`/`?[`: a short-circuit ends here, with `()` */
+  chainRoot: boolean;
+}
+export interface Index extends Span, ChainLink {
   readonly type: 'Index';
   readonly target: Expr;
   readonly index: Expr;
-  /** `?[` */
-  readonly safe: boolean;
 }
-export interface Prop extends Span {
+export interface Prop extends Span, ChainLink {
   readonly type: 'Prop';
   readonly target: Expr;
   readonly name: string;
-  /** `?.` */
-  readonly safe: boolean;
   readonly nameStart: number;
 }
 export interface Call extends Span {
@@ -110,12 +113,11 @@ export interface Call extends Span {
   /** a visible variable of the same name (it may hold a function pointer) */
   readonly fnVar: VarDecl | null;
 }
-export interface MethodCall extends Span {
+export interface MethodCall extends Span, ChainLink {
   readonly type: 'MethodCall';
   readonly target: Expr;
   readonly name: string;
   readonly args: readonly Expr[];
-  readonly safe: boolean;
   readonly nameStart: number;
 }
 export interface IsDefVar extends Span {

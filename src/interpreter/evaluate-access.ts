@@ -2,7 +2,7 @@
 // chars and integer bits. Reads of a property missing from a map give `()`; properties of other
 // types are getters (`len`, `is_empty`…), and anything else is Rhai's "Unknown property" error.
 
-import type { Assign, Expr, Global, GlobalConst, Index, Prop } from './ast.js';
+import type { Assign, ChainLink, Expr, Global, GlobalConst, Index, Prop } from './ast.js';
 import type { AssignOp } from './token.js';
 import { BUILTINS, GETTERS, type Builtin } from './builtins/registry.js';
 import { RuntimeFault } from './errors.js';
@@ -10,6 +10,7 @@ import { evalExpr, mismatch, own } from './evaluate-expr.js';
 import type { Machine } from './machine.js';
 import { binaryOp, checkArrayLength, checkArraySize, checkMapSize, checkStringSize, type ArithOp } from './operators.js';
 import { DerivedRef, SlotRef, TempRef, readSlot, writeSlot, type Ref } from './refs.js';
+import { SHORT_CIRCUIT } from './signals.js';
 import { toDisplay } from './format.js';
 import { readBits, writeBits } from './bit-field.js';
 import { getter } from './getters.js';
@@ -39,9 +40,29 @@ export function readThis(m: Machine, offset: number): Value {
   return ref.get();
 }
 
+/** A safe link met `()`: the chain's value is `()` (thrown up to the chain's root from inner links). */
+export function shortCircuit(e: ChainLink): null {
+  if (e.chainRoot) return null;
+  throw SHORT_CIRCUIT;
+}
+
+/** Evaluate a chain's root, ending a short-circuit from an inner link with `()`. */
+export function atChainRoot<E extends ChainLink>(m: Machine, e: E, evaluate: (m: Machine, e: E) => Value): Value {
+  try {
+    return evaluate(m, e);
+  } catch (x) {
+    if (x === SHORT_CIRCUIT) return null;
+    throw x;
+  }
+}
+
 export function evalProp(m: Machine, e: Prop): Value {
+  return e.chainRoot ? atChainRoot(m, e, propValue) : propValue(m, e);
+}
+
+function propValue(m: Machine, e: Prop): Value {
   const obj = evalExpr(m, e.target);
-  if (obj === null && e.safe) return null;
+  if (obj === null && e.safe) return shortCircuit(e);
   return getProp(m, obj, e.name, e.nameStart);
 }
 
@@ -91,8 +112,12 @@ function setProp(m: Machine, parent: Ref, name: string, v: Value, offset: number
 }
 
 export function evalIndex(m: Machine, e: Index): Value {
+  return e.chainRoot ? atChainRoot(m, e, indexValue) : indexValue(m, e);
+}
+
+function indexValue(m: Machine, e: Index): Value {
   const obj = evalExpr(m, e.target);
-  if (obj === null && e.safe) return null;
+  if (obj === null && e.safe) return shortCircuit(e);
   const idx = evalExpr(m, e.index);
   return indexGet(obj, idx, e.index.start);
 }
@@ -192,6 +217,30 @@ export function isPlace(e: Expr): boolean {
   return e.type === 'Var' || e.type === 'Global' || e.type === 'This' || e.type === 'Prop' || e.type === 'Index';
 }
 
+/** The place a chain link names; at a chain's root, a short-circuit reads `()` and writes nothing. */
+function chainRef(e: ChainLink, read: () => Value, write: (v: Value) => void, constName: string | null): Ref {
+  if (!e.chainRoot) return new DerivedRef(read, write, constName);
+  const ended = (x: unknown): null => {
+    if (x === SHORT_CIRCUIT) return null;
+    throw x;
+  };
+  const safeRead = (): Value => {
+    try {
+      return read();
+    } catch (x) {
+      return ended(x);
+    }
+  };
+  const safeWrite = (v: Value): void => {
+    try {
+      write(v);
+    } catch (x) {
+      ended(x);
+    }
+  };
+  return new DerivedRef(safeRead, safeWrite, constName);
+}
+
 /** A reference to the place an expression names; a temporary for other expressions. */
 export function refOf(m: Machine, e: Expr): Ref {
   switch (e.type) {
@@ -212,18 +261,21 @@ export function refOf(m: Machine, e: Expr): Ref {
       const parent = refOf(m, e.target);
       const read = (): Value => {
         const obj = parent.get();
-        return obj === null && e.safe ? null : getProp(m, obj, e.name, e.nameStart);
+        return obj === null && e.safe ? shortCircuit(e) : getProp(m, obj, e.name, e.nameStart);
       };
-      return new DerivedRef(read, (v) => setProp(m, parent, e.name, v, e.nameStart), parent.constName);
+      // assigning through a safe link that meets `()` does nothing
+      const write = (v: Value): void => void (e.safe && parent.get() === null ? null : setProp(m, parent, e.name, v, e.nameStart));
+      return chainRef(e, read, write, parent.constName);
     }
     case 'Index': {
       const parent = refOf(m, e.target);
       const idx = evalExpr(m, e.index);
       const read = (): Value => {
         const obj = parent.get();
-        return obj === null && e.safe ? null : indexGet(obj, idx, e.index.start);
+        return obj === null && e.safe ? shortCircuit(e) : indexGet(obj, idx, e.index.start);
       };
-      return new DerivedRef(read, (v) => indexSet(m, parent, idx, v, e.index.start), parent.constName);
+      const write = (v: Value): void => void (e.safe && parent.get() === null ? null : indexSet(m, parent, idx, v, e.index.start));
+      return chainRef(e, read, write, parent.constName);
     }
     default:
       return new TempRef(evalExpr(m, e));

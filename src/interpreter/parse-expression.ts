@@ -2,7 +2,7 @@
 // postfix chains (`.prop`, `.method()`, `[i]` and their `?.`/`?[` forms) and primaries. Statement
 // expressions (`if`, `switch`, loops, `try`, blocks) are delegated to parse-statement.ts.
 
-import type { Block, Call, ClosureExpr, Expr, FnDef, Global, VarDecl } from './ast.js';
+import type { Block, Call, ClosureExpr, Expr, FnDef, Global, Index, MethodCall, Prop, VarDecl } from './ast.js';
 import { parseArrayLit, parseInterpolated, parseMapLit } from './parse-literals.js';
 import type { ParserState } from './parser-state.js';
 import { parseBlock, parseStatement, parseStatementExpression, STATEMENT_EXPRESSIONS } from './parse-statement.js';
@@ -72,7 +72,21 @@ function parseUnary(p: ParserState): Expr {
   return parsePostfix(p, parsePrimary(p));
 }
 
-function parsePostfix(p: ParserState, expr: Expr): Expr {
+/** `.prop`, `.method()`, `[i]` and their `?.`/`?[` forms; a chain with a safe link gets its root marked. */
+function parsePostfix(p: ParserState, first: Expr): Expr {
+  const expr = parseChain(p, first);
+  if (expr !== first && hasSafeLink(expr, first)) (expr as Prop | Index | MethodCall).chainRoot = true;
+  return expr;
+}
+
+function hasSafeLink(e: Expr, stop: Expr): boolean {
+  for (let x = e; x !== stop && (x.type === 'Prop' || x.type === 'Index' || x.type === 'MethodCall'); x = x.target) {
+    if (x.safe) return true;
+  }
+  return false;
+}
+
+function parseChain(p: ParserState, expr: Expr): Expr {
   for (;;) {
     const t = p.peek();
     if (t.kind !== 'punct') return expr;
@@ -84,15 +98,15 @@ function parsePostfix(p: ParserState, expr: Expr): Expr {
       const safe = t.text === '?.';
       if (p.is('(')) {
         const args = parseArgs(p, name.text);
-        expr = { type: 'MethodCall', target: expr, name: name.text, args, safe, nameStart: name.start, start: expr.start, end: p.lastEnd };
+        expr = { type: 'MethodCall', target: expr, name: name.text, args, safe, chainRoot: false, nameStart: name.start, start: expr.start, end: p.lastEnd };
       } else {
-        expr = { type: 'Prop', target: expr, name: name.text, safe, nameStart: name.start, start: expr.start, end: name.end };
+        expr = { type: 'Prop', target: expr, name: name.text, safe, chainRoot: false, nameStart: name.start, start: expr.start, end: name.end };
       }
     } else if (t.text === '[' || t.text === '?[') {
       p.next();
       const index = parseExpr(p);
       p.expect(']', 'for a matching [ in this index expression');
-      expr = { type: 'Index', target: expr, index, safe: t.text === '?[', start: expr.start, end: p.lastEnd };
+      expr = { type: 'Index', target: expr, index, safe: t.text === '?[', chainRoot: false, start: expr.start, end: p.lastEnd };
     } else {
       return expr;
     }

@@ -51,6 +51,16 @@ export const BY_HAND: readonly ConformanceTable[] = [
     ],
   },
   {
+    // test_get_set_elvis: `?.` on `()` skips the rest of the chain (no host needed for these)
+    from: 'tests/get_set.rs',
+    rows: [
+      ['let x = (); x?.foo.bar.baz', '()'],
+      ['let x = (); x?.foo(1,2,3)', '()'],
+      ['let x = #{a:()}; x.a?.foo.bar.baz', '()'],
+      ["let x = 'x'; x?.type_of()", '"char"'],
+    ],
+  },
+  {
     from: 'tests/looping.rs',
     rows: [
       ['for n in 0..10 { let x = if n <= 5 { n }; x ?? break 42; }', '42'],

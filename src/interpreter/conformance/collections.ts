@@ -57,6 +57,7 @@ export const COLLECTIONS: readonly ConformanceTable[] = [
       ['let y = [1, 2, 3]; y[3]', 'FAILS'],
       ['let y = [1, 2, 3]; y[-4]', 'FAILS'],
       ['[1, 2, 3][0][\'x\']', 'COMPILES'],
+      ['let x = (); x?[2] = 42', 'OK'],
     ],
   },
   {
