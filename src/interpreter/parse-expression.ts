@@ -8,7 +8,7 @@ import type { ParserState } from './parser-state.js';
 import { parseBlock, parseStatement, parseStatementExpression, STATEMENT_EXPRESSIONS } from './parse-statement.js';
 import { PRECEDENCE, RESERVED, bindsRight, isBinaryOp, type BinaryOp, type Token } from './token.js';
 import { unsupported } from './unsupported.js';
-import { charOf } from './values.js';
+import { Char, charOf } from './values.js';
 
 export function parseExpr(p: ParserState, minPrec = 0): Expr {
   p.enterNesting();
@@ -105,12 +105,43 @@ function parseChain(p: ParserState, expr: Expr): Expr {
     } else if (t.text === '[' || t.text === '?[') {
       p.next();
       const index = parseExpr(p);
+      checkIndexType(p, expr, index);
       p.expect(']', 'for a matching [ in this index expression');
       expr = { type: 'Index', target: expr, index, safe: t.text === '?[', chainRoot: false, start: expr.start, end: p.lastEnd };
     } else {
       return expr;
     }
   }
+}
+
+/** What an index literal is, for Rhai's compile-time check of literal indexing (null: not checked). */
+function literalKind(e: Expr): string | null {
+  if (e.type === 'Logical' && e.op !== '??') return 'a boolean';
+  if (e.type === 'Interpolated') return 'a string';
+  if (e.type !== 'Literal') return null;
+  const v = e.value;
+  if (typeof v === 'bigint') return 'a number';
+  if (typeof v === 'number') return 'a float';
+  if (typeof v === 'string') return 'a string';
+  if (typeof v === 'boolean') return 'a boolean';
+  if (v === null) return '()';
+  return v instanceof Char ? 'a character' : null;
+}
+
+/** Rhai refuses, at compile time, a literal index of the wrong type on a literal map, array, string or integer. */
+function checkIndexType(p: ParserState, target: Expr, index: Expr): void {
+  const kind = literalKind(index);
+  if (kind === null) return;
+  if (target.type === 'MapLit') {
+    if (kind !== 'a string') p.fail(`Object map expects string index, not ${kind}`, index.start);
+    return;
+  }
+  const indexable =
+    target.type === 'ArrayLit' || target.type === 'Interpolated' ||
+    (target.type === 'Literal' && (typeof target.value === 'bigint' || typeof target.value === 'string'));
+  if (!indexable || kind === 'a number') return;
+  if (kind === 'a string') p.fail('Array, string or bit-field expects numeric index, not a string', index.start);
+  p.fail(`Array, string or bit-field expects integer index, not ${kind}`, index.start);
 }
 
 function parseArgs(p: ParserState, name: string): Expr[] {
