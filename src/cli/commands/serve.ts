@@ -6,7 +6,8 @@ import { loadWorkspace } from '../../config/load.js';
 import { prepareWorkspace } from '../../dispatch/dispatch.js';
 import { MockError } from '../../model/errors.js';
 import { asStartUpWork, holdYoungGeneration } from '../../node/start-up-work.js';
-import { type FlagSpec, flagValue, hasFlag, parsePort, parseArgs } from '../args.js';
+import { SERVE_FLAGS } from '../flags.js';
+import { flagValue, hasFlag, parsePort, parseArgs } from '../args.js';
 import { exitCodeFor } from '../envelope.js';
 import { ROOT_USAGE } from '../help.js';
 import type { Io } from '../io.js';
@@ -16,14 +17,7 @@ import { printDiagnostics, reportFailure, reportUsage } from '../report.js';
 
 const PREFIX = 'mock';
 
-export const SERVE_FLAGS: readonly FlagSpec[] = [
-  { long: 'config', short: 'c', takesValue: true, path: true },
-  { long: 'port', short: 'p', takesValue: true },
-  { long: 'dir', short: 'd', takesValue: true, path: true },
-  { long: 'init', takesValue: false },
-  { long: 'yes', takesValue: false },
-  { long: 'middleware', takesValue: false },
-];
+export { SERVE_FLAGS };
 
 /** under load, the request log is written at most once per this many milliseconds… */
 const LOG_BATCH_MS = 10;
