@@ -48,7 +48,7 @@ const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function typeText(s: ShapeMeta): string {
   if (s.values !== undefined) return s.values.length <= 6 ? `one of ${s.values.map((v) => code(v)).join(', ')}` : `string (${s.values.length} values, below)`;
-  if (s.node.kind === 'union') return s.node.options.map(typeText).join(', or ');
+  if (s.node.kind === 'union') return [...new Set(s.node.options.map(typeText))].join(', or ');
   return s.type;
 }
 

@@ -4,10 +4,11 @@
 // `when.request` and `respond` are decoded by hand with the rule's context (prefix, respond folder) from the
 // leaf shapes here; the schema states their cross-key rules (anyOf/not). Left to the loader: file existence,
 // regex and wild-card compilation, `respond.json` text and `.json` file validity.
-import { BODY_OPS, HEADER_OPS, METHODS, URL_PATH_OPS } from '../../model/operators.js';
+import { BODY_OPS, HEADER_OPS, METHODS, URL_PATH_OPS, type BodyOp, type HeaderOp, type UrlPathOp } from '../../model/operators.js';
 import type { HeaderList } from '../../shared/headers.js';
 import { anything, array, described, int, later, map, oneOf, record, report, shape, strict, string, union, wrongType, type KeyPath, type Shape } from '../decode.js';
 import { MESSAGES } from '../messages.js';
+import { BODY_OP_DOCS, STRING_OP_DOCS } from './operator-docs.js';
 import { decodeStrategy } from '../strategy.js';
 
 /** RFC 9110 token characters */
@@ -27,7 +28,7 @@ export const urlPathTable = strict(
   record(
     {
       value: value('The path (or pattern) to compare the request path with.', '"/api/users"'),
-      op: described(oneOf(URL_PATH_OPS), { doc: 'How to compare.', default: 'equal' }),
+      op: described(oneOf(URL_PATH_OPS), { doc: 'How to compare.', default: 'equal', enumDocs: (op) => STRING_OP_DOCS[op as UrlPathOp] }),
     },
     { required: ['value'] },
   ),
@@ -36,7 +37,7 @@ export const urlPathTable = strict(
 export const headerTable = strict(
   record({
     value: value('The value to compare the header with (not needed for `exists` / `absent`).', '"Bearer secret"'),
-    op: described(oneOf(HEADER_OPS), { doc: 'How to compare.', default: 'equal' }),
+    op: described(oneOf(HEADER_OPS), { doc: 'How to compare.', default: 'equal', enumDocs: (op) => STRING_OP_DOCS[op as HeaderOp] }),
   }),
 );
 
@@ -44,7 +45,7 @@ export const bodyTable = strict(
   record(
     {
       value: value('The value to compare with, as text (JSON text for typed, number and structural operators).', '"gold"'),
-      op: described(oneOf(BODY_OPS), { doc: 'How to compare.', default: 'equal' }),
+      op: described(oneOf(BODY_OPS), { doc: 'How to compare.', default: 'equal', enumDocs: (op) => BODY_OP_DOCS[op as BodyOp] }),
     },
     { required: ['value'] },
   ),
