@@ -144,10 +144,11 @@ export const respondTable = record(
 
 export const ruleTable = record(
   {
-    when: described(record({ request: described(later(requestShape), { doc: 'Conditions on the request; all must hold.' }) }, { required: ['request'] }), {
+    when: described(record({ request: described(later(requestShape), { doc: 'Conditions on the request; all must hold.', example: '{ url_path = "/api/users", method = "GET" }' }) }, { required: ['request'] }), {
       doc: 'When the rule applies.',
+      example: '{ request = { url_path = "/api/users" } }',
     }),
-    respond: described(later(respondTable), { doc: 'The answer: one of `file_path`, `text`, `json`, or `status` alone.' }),
+    respond: described(later(respondTable), { doc: 'The answer: one of `file_path`, `text`, `json`, or `status` alone.', example: '{ status = 201, json = \'{ "id": 3 }\' }' }),
     priority: described(int(-2_147_483_648, 2_147_483_647), { doc: 'Used by the `priority` strategy: the highest wins.', default: 0, example: '10' }),
     weight: described(int(0, 4_294_967_295), { doc: 'Used by `weighted_random`: the share of picks.', default: 1, example: '9' }),
   },
