@@ -61,7 +61,7 @@ export function decodeRequest(node: TomlNode, path: KeyPath, ctx: DecodeContext,
 
 // ---- url_path --------------------------------------------------------------------------------------
 
-const methodDecoder = methodShape;
+const methodDecoder = methodShape.decode;
 
 function decodeUrlPath(node: TomlNode, path: KeyPath, ctx: DecodeContext, prefix: string | undefined): UrlPathCondition | undefined {
   let value: string;

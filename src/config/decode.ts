@@ -112,12 +112,13 @@ export function int(min: number, max: number): Shape<number> {
 
 /** An array whose items all decode; a failing item is reported and dropped. */
 export function array<T>(item: Shape<T>): Shape<T[]> {
+  const decodeItem = item.decode;
   return shape<T[]>(
     (node, path, ctx) => {
       if (node.kind !== 'array') return wrongType(ctx, node, path, 'an array');
       const out: T[] = [];
       node.items.forEach((child, i) => {
-        const v = item(child, [...path, i], ctx);
+        const v = decodeItem(child, [...path, i], ctx);
         if (v !== undefined) out.push(v);
       });
       return out;
@@ -140,9 +141,10 @@ export function oneOf<const V extends string>(values: readonly V[]): Shape<V> {
 
 /** The same decoder, but undefined when it reported any error (a table with one bad field fails whole). */
 export function strict<T>(decoder: Shape<T>): Shape<T> {
+  const decode = decoder.decode;
   return shape<T>((node, path, ctx) => {
     const before = ctx.diagnostics.length;
-    const v = decoder(node, path, ctx);
+    const v = decode(node, path, ctx);
     for (let i = before; i < ctx.diagnostics.length; i++) if (ctx.diagnostics[i]!.severity === 'error') return undefined;
     return v;
   }, { ...pickMeta(decoder), doc: decoder.doc });
@@ -193,12 +195,15 @@ export interface RecordOptions<F extends Fields> {
 export function record<F extends Fields>(fields: F, opts: RecordOptions<F> = {}): Shape<Decoded<F>> {
   const allowed = Object.keys(fields);
   const required = opts.required ?? [];
+  /** each field's working decoder (a described field's doc wrapper is skipped) */
+  const decoders: Record<string, Decoder<unknown>> = Object.create(null) as Record<string, Decoder<unknown>>;
+  for (const k of allowed) decoders[k] = fields[k]!.decode;
   const decode: Decoder<Decoded<F>> = (node, path, ctx) => {
     if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table');
     const out: Record<string, unknown> = {};
     let suggested: Set<string> | undefined; // made only when a key is unknown (rare; this runs per table)
     node.entries.forEach((entry, key) => {
-      const decode = fields[key];
+      const decode = decoders[key];
       if (decode === undefined) {
         const s = unknownKey(ctx, key, entry.keyOffset, path, allowed);
         if (s !== undefined) (suggested ??= new Set()).add(s);

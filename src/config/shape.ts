@@ -44,12 +44,14 @@ export type Shape<T> = Decoder<T> & ShapeMeta & { readonly decode: Decoder<T> };
 interface MakeMeta extends Omit<ShapeMeta, 'doc' | 'node'> {
   readonly doc?: string;
   readonly node?: ShapeNode;
+  /** the decoder that does the work, when `decode` only forwards to it */
+  readonly decode?: Decoder<unknown>;
 }
 
 /** A shape from a decoder and its description. The decoder object itself is the shape (no wrapper). */
 export function shape<T>(decode: Decoder<T>, meta: MakeMeta): Shape<T> {
   const out = decode as Shape<T>;
-  Object.assign(out, { doc: '', node: { kind: 'leaf' }, ...meta, decode });
+  Object.assign(out, { doc: '', node: { kind: 'leaf' }, ...meta, decode: meta.decode ?? decode });
   return out;
 }
 
@@ -69,9 +71,11 @@ export interface Describe {
  * `markdownDescription` (VS Code) and `x-taplo.docs` (Taplo's hover), and `default`.
  */
 export function described<T>(inner: Shape<T>, d: Describe): Shape<T> {
+  // its own object, to carry this key's doc; the combinators call `.decode`, the inner decoder itself
   const decode: Decoder<T> = (node, path, ctx) => inner(node, path, ctx);
   const meta: MakeMeta = {
     ...pickMeta(inner),
+    decode: inner.decode,
     doc: d.doc,
     ...(d.default === undefined ? {} : { default: d.default }),
     ...(d.example === undefined ? {} : { example: d.example }),
