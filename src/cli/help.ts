@@ -8,10 +8,13 @@ export function flagLabel(f: FlagSpec): string {
   return `--${f.long}${f.short === undefined ? '' : `, -${f.short}`}${f.value === undefined ? '' : ` ${f.value}`}`;
 }
 
-/** Flag lines: the label, padded to a common column (long labels get two spaces), then the doc. */
-export function flagLines(flags: readonly FlagSpec[]): string {
+/**
+ * Flag lines: the label, padded to a common column (at least `minWidth`; a label longer than 24 characters
+ * just gets two spaces), then the doc.
+ */
+export function flagLines(flags: readonly FlagSpec[], minWidth = 0): string {
   const shown = flags.filter((f) => f.hidden !== true);
-  const width = Math.max(...shown.map((f) => flagLabel(f).length).filter((n) => n <= 24));
+  const width = Math.max(minWidth, ...shown.map((f) => flagLabel(f).length).filter((n) => n <= 24));
   return shown.map((f) => `  ${flagLabel(f).padEnd(width)}  ${f.doc ?? ''}`.trimEnd() + '\n').join('');
 }
 
@@ -49,7 +52,7 @@ percent-decoding and query handling. Response delays are not applied.
 A rule set using a random or round-robin strategy answers as a freshly
 started server would.
 
-${flagLines(GET_FLAGS)}
+${flagLines(GET_FLAGS, 20)}
 In JSON, matched.rule_set_file is the rule set's path relative to the
 current directory (or absolute); pass it to 'mock set rule --rule-set'
 as is, with matched.rule_index as --rule.
@@ -70,7 +73,7 @@ Builds a synthetic request from the flags below and checks it against
 a rule set directly - no server, no network request. Every rule is
 checked; the winner (marked ★) is chosen by the rule set's strategy.
 
-${flagLines(MATCH_TEST_FLAGS)}
+${flagLines(MATCH_TEST_FLAGS, 26)}
 Exit codes: 0 matched, 1 no rule matched, 2 an argument or input error.
 `;
 

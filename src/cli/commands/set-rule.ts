@@ -46,7 +46,7 @@ Addressing is by (rule-set file, 0-based rule index) - never a
 process-local id - so matched.rule_set_file and matched.rule_index from
 'mock get --format json' can be passed to --rule-set/--rule unmodified.
 
-${flagLines(FLAGS)}
+${flagLines(FLAGS, 20)}
 --json, --text and --file are mutually exclusive; with --rule, the one
 given replaces whichever body the rule had. Flags not given leave that
 part of the rule as it was. An edit that would leave a file that does
