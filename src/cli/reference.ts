@@ -7,7 +7,7 @@ import { toJsonSchema, schemaText } from '../config/schema/json-schema.js';
 import { toMarkdown } from '../config/schema/markdown.js';
 import { BODY_OP_DOCS, STRING_OP_DOCS } from '../config/shapes/operator-docs.js';
 import { rootShape } from '../config/shapes/root.js';
-import { ruleSetShape } from '../config/shapes/rule-set.js';
+import { RESPOND_BODY_KEYS, ruleSetShape, STATUS_WITH_FILE_PATH } from '../config/shapes/rule-set.js';
 import { BARE_STRATEGIES, TABLE_ONLY_STRATEGIES } from '../config/strategy.js';
 import { ROOT_CONFIG_FILE, RULE_SET_FILE } from '../model/config.js';
 import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../model/diagnostic.js';
@@ -92,8 +92,8 @@ const RULE_SET_INTRO = `A rule-set file, named in \`service.rule_sets\`. \`[[rul
 among the matching ones. Editors check it with [schema/mock-rule-set.schema.json](../../schema/mock-rule-set.schema.json).
 Operators: [operators.md](operators.md).
 
-\`respond\` takes exactly one of \`file_path\`, \`text\`, \`json\`, or \`status\` alone (an empty body); \`status\` goes with
-\`text\` or \`json\`. \`when.request\` needs at least one condition. Header and body-path keys are names, so any key is
+\`respond\` takes exactly one of ${RESPOND_BODY_KEYS.map(code).join(', ')}, or \`status\` alone (an empty body); \`status\` goes with
+${STATUS_WITH_FILE_PATH ? 'any of them' : '`text` or `json`'}. \`when.request\` needs at least one condition. Header and body-path keys are names, so any key is
 taken there (header names must be HTTP tokens).
 
 ${AUTHORITY}`;

@@ -35,6 +35,8 @@ export interface ShapeMeta {
   readonly bounds?: Bounds;
   /** a string vocabulary (oneOf) */
   readonly values?: readonly string[];
+  /** a longer Markdown text, after the doc (hovers and the reference) */
+  readonly long?: string;
   /** the JSON Schema fragment, annotations included */
   schema(): JsonSchema;
 }
@@ -79,6 +81,7 @@ export function described<T>(inner: Shape<T>, d: Describe): Shape<T> {
     doc: d.doc,
     ...(d.default === undefined ? {} : { default: d.default }),
     ...(d.example === undefined ? {} : { example: d.example }),
+    ...(d.long === undefined ? {} : { long: d.long }),
     schema: () => annotate(inner.schema(), inner, d),
   };
   return shape(decode, meta);

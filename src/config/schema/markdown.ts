@@ -75,7 +75,7 @@ export function toMarkdown(shape: Shape<unknown> | ShapeMeta, opts: MarkdownOpti
   for (const row of rows) {
     const s = row.shape;
     const def = s.default === undefined ? (row.required ? 'required' : '') : code(JSON.stringify(s.default));
-    out += `| ${code(row.path)} | ${cell(typeText(s))} | ${cell(def)} | ${cell(s.doc)} | ${cell(exampleText(row))} |\n`;
+    out += `| ${code(row.path)} | ${cell(typeText(s))} | ${cell(def)} | ${cell(s.long === undefined ? s.doc : `${s.doc} ${s.long}`)} | ${cell(exampleText(row))} |\n`;
     if (s.values !== undefined && s.values.length > 6) lists.push(row);
   }
   for (const row of lists) out += `\n## ${code(row.path)} values\n\n${row.shape.values!.map((v) => `- ${code(v)}`).join('\n')}\n`;

@@ -5,7 +5,7 @@ import { DEFAULTS } from '../../model/config.js';
 import { array, bool, described, int, record, report, shape, string, union, wrongType, type Shape } from '../decode.js';
 import { IPV4, isIpAddress } from '../ip-address.js';
 import { MESSAGES } from '../messages.js';
-import { decodeStrategy } from '../strategy.js';
+import { BARE_STRATEGIES, decodeStrategy, TABLE_ONLY_STRATEGIES } from '../strategy.js';
 
 /** A string with where it was written (path entries are checked against the disk later). */
 const located = shape<{ value: string; offset: number }>(
@@ -65,7 +65,10 @@ export const rootShape = described(
       record({
         ip_address: described(ipAddress, { doc: 'Address to listen on (`::1`, `0.0.0.0` for every interface).', default: DEFAULTS.ipAddress }),
         port: described(port, { doc: 'Port to listen on; 0 picks a free one. HTTPS only when `[listener.tls]` has no `port`.', default: DEFAULTS.port }),
-        tls: described(tlsShape, { doc: 'Serve HTTPS with this certificate and key.' }),
+        tls: described(tlsShape, {
+          doc: 'Serve HTTPS with this certificate and key.',
+          long: 'With `port`: plain HTTP on `listener.port` and HTTPS on `listener.tls.port`. Without it: `listener.port` serves HTTPS only. A key or certificate that does not load stops the server before it listens.',
+        }),
       }),
       { doc: 'Where the server listens.' },
     ),
@@ -90,6 +93,7 @@ export const rootShape = described(
           doc: 'How a rule set picks among matching rules; a rule set\'s own `strategy` overrides it.',
           default: 'first_match',
           example: '{ weighted_random = { seed = 7 } }',
+          long: `A name (${BARE_STRATEGIES.map((n) => `\`"${n}"\``).join(', ')}) or a table naming one strategy, such as \`{ weighted_random = { seed = 7 } }\`; ${TABLE_ONLY_STRATEGIES.map((n) => `\`${n}\``).join(', ')} takes the table form only.`,
         }),
         cors_allow_credentials_origins: described(array(string), {
           doc: 'Origins, besides `http://localhost:*`, that may send credentials (cookies) cross-origin.',

@@ -56,7 +56,11 @@ export const requestShape = record(
   {
     url_path: described(
       union([described(string, { doc: 'An exact path (op `equal`).' }), described(urlPathTable, { doc: 'A path and an operator.' })], later(string), 'string or table'),
-      { doc: 'The URL path condition: a string for an exact match, or `{ value, op }`. The rule set\'s prefix is joined in front.', example: '{ value = "/api", op = "starts_with" }' },
+      {
+        doc: 'The URL path condition: a string for an exact match, or `{ value, op }`. The rule set\'s prefix is joined in front.',
+        example: '{ value = "/api", op = "starts_with" }',
+        long: '`"/users"` and `"users"` match the same path. `wild_card`: `*` any run of characters (`/` included), `?` one character. `regex` uses Rust syntax and is not anchored unless you anchor it.',
+      },
     ),
     method: methodShape,
     headers: described(map('header name', described(headerTable, { doc: 'One header condition.' }), later(anything), HEADER_NAME), {
@@ -68,6 +72,7 @@ export const requestShape = record(
         json: described(map('dotted path', described(bodyTable, { doc: 'One JSON body condition.' }), later(anything)), {
           doc: 'Conditions on the JSON request body, keyed by a quoted dotted path (`"items.0.sku"`).',
           example: '{ "customer.tier" = { value = "gold" } }',
+          long: 'Quote the path: `body.json."customer.tier" = { value = "gold" }`. Unquoted, TOML makes nested tables, which the loader refuses. A number segment indexes an array; `$` is a literal key, not JSONPath.',
         }),
       }),
       { doc: 'Conditions on the request body.' },
@@ -148,7 +153,11 @@ export const ruleTable = record(
       doc: 'When the rule applies.',
       example: '{ request = { url_path = "/api/users" } }',
     }),
-    respond: described(later(respondTable), { doc: 'The answer: one of `file_path`, `text`, `json`, or `status` alone.', example: '{ status = 201, json = \'{ "id": 3 }\' }' }),
+    respond: described(later(respondTable), {
+      doc: 'The answer: one of `file_path`, `text`, `json`, or `status` alone.',
+      example: '{ status = 201, json = \'{ "id": 3 }\' }',
+      long: `\`status\` goes with ${STATUS_WITH_FILE_PATH ? 'any body' : '`text` or `json` (not with `file_path`)'}; \`headers\` are added to the answer, and a \`content-type\` there wins over the derived one.`,
+    }),
     priority: described(int(-2_147_483_648, 2_147_483_647), { doc: 'Used by the `priority` strategy: the highest wins.', default: 0, example: '10' }),
     weight: described(int(0, 4_294_967_295), { doc: 'Used by `weighted_random`: the share of picks.', default: 1, example: '9' }),
   },
