@@ -119,10 +119,10 @@ function operatorsPage(): string {
 }
 
 function flagTable(flags: readonly FlagSpec[]): string {
-  let out = '| Flag | Short | Value | Repeatable | Description |\n|---|---|---|---|---|\n';
+  let out = '| Flag | Short | Value | Description |\n|---|---|---|---|\n';
   for (const f of flags) {
     const doc = (f.doc ?? '') + (f.hidden === true ? ' (hidden)' : '');
-    out += `| ${code('--' + f.long)} | ${f.short === undefined ? '' : code('-' + f.short)} | ${f.value === undefined ? '' : code(f.value)} | ${f.repeat === true && f.long === 'header' ? 'yes' : ''} | ${cell(doc)} |\n`;
+    out += `| ${code('--' + f.long)} | ${f.short === undefined ? '' : code('-' + f.short)} | ${f.value === undefined ? '' : code(f.value)} | ${cell(doc)} |\n`;
   }
   return out;
 }
