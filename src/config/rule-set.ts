@@ -12,7 +12,7 @@ import { MESSAGES } from './messages.js';
 import { resolvePath } from './read.js';
 import { decodeRespond } from './respond.js';
 import { checkDir, checkRespondFile, type DirRef, type RespondFileRef, type RespondFileStatus } from './respond-files.js';
-import { ruleSetShape, ruleTable } from './shapes/rule-set.js';
+import { RULE_DEFAULTS, ruleSetShape, ruleTable } from './shapes/rule-set.js';
 import { parseTomlLazily, type TomlNode } from './toml.js';
 
 export interface RuleSetContext {
@@ -120,8 +120,8 @@ function decodeRule(node: TomlNode, path: KeyPath, index: number, rc: RuleContex
     label: request.label,
     conditions: request.conditions,
     respond,
-    priority: t.priority ?? 0,
-    weight: t.weight ?? 1,
+    priority: t.priority ?? RULE_DEFAULTS.priority,
+    weight: t.weight ?? RULE_DEFAULTS.weight,
   };
 }
 

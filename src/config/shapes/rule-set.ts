@@ -145,6 +145,9 @@ export const respondTable = record(
   },
 );
 
+/** What a rule gets when it leaves `priority` or `weight` out (the loader applies them; the schema states them). */
+export const RULE_DEFAULTS = { priority: 0, weight: 1 } as const;
+
 // ---- the file --------------------------------------------------------------------------------------
 
 export const ruleTable = record(
@@ -158,8 +161,8 @@ export const ruleTable = record(
       example: '{ status = 201, json = \'{ "id": 3 }\' }',
       long: `\`status\` goes with ${STATUS_WITH_FILE_PATH ? 'any body' : '`text` or `json` (not with `file_path`)'}; \`headers\` are added to the answer, and a \`content-type\` there wins over the derived one.`,
     }),
-    priority: described(int(-2_147_483_648, 2_147_483_647), { doc: 'Used by the `priority` strategy: the highest wins.', default: 0, example: '10' }),
-    weight: described(int(0, 4_294_967_295), { doc: 'Used by `weighted_random`: the share of picks.', default: 1, example: '9' }),
+    priority: described(int(-2_147_483_648, 2_147_483_647), { doc: 'Used by the `priority` strategy: the highest wins.', default: RULE_DEFAULTS.priority, example: '10' }),
+    weight: described(int(0, 4_294_967_295), { doc: 'Used by `weighted_random`: the share of picks.', default: RULE_DEFAULTS.weight, example: '9' }),
   },
   { required: ['when', 'respond'] },
 );
