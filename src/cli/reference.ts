@@ -46,7 +46,6 @@ const DIAGNOSTIC_DOCS: Readonly<Record<DiagnosticCode, string>> = {
   file_unreadable: 'A file the config names cannot be read.',
   invalid_json_file: 'A `.json` respond file is not valid JSON.',
   invalid_regex: 'A `regex` / `not_regex` value does not compile.',
-  invalid_wild_card: 'A `wild_card` url_path that can never match.',
   script_syntax: 'A middleware script does not compile.',
   tls_material: 'A TLS certificate or key cannot be loaded.',
   body_path: 'A body path written in a way that will not do what it seems (`$.a`, an unquoted dotted key).',

@@ -4,17 +4,17 @@ import type { BodyOp, HeaderOp } from '../../model/operators.js';
 
 /** url_path and header operators (a string compared with the request's). */
 export const STRING_OP_DOCS: Readonly<Record<HeaderOp, string>> = {
-  equal: 'Equal to `value`.',
+  equal: 'Equal to `value` (a url_path value is joined to the prefix and gets its leading `/`).',
   not_equal: 'Not equal to `value`.',
-  starts_with: 'Starts with `value`.',
+  starts_with: 'Starts with `value` (a url_path value is joined to the prefix and gets its leading `/`).',
   not_starts_with: 'Does not start with `value`.',
-  ends_with: 'Ends with `value`.',
-  not_ends_with: 'Does not end with `value`.',
+  ends_with: 'Ends with `value`, compared as written (`".json"` matches `/x.json`).',
+  not_ends_with: 'Does not end with `value`, compared as written.',
   contains: 'Contains `value`.',
   not_contains: 'Does not contain `value`.',
-  wild_card: '`value` is a wild card: `*` any run of characters, `?` one character.',
+  wild_card: '`value` is a wild card: `*` any run of characters, `?` one character; a url_path value not starting with `/`, `*` or `?` gets a `/`.',
   regex: '`value` is a regular expression (Rust syntax) that matches somewhere.',
-  not_regex: '`value` is a regular expression that does not match.',
+  not_regex: '`value` is a regular expression that matches nowhere.',
   exists: 'The header is present (any value; headers only).',
   absent: 'The header is not present (headers only).',
 };
