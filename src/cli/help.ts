@@ -1,7 +1,7 @@
 // Help texts and one-line usages (reference §9.1, adapted). `set` prints its own (cli/commands/set-rule.ts).
 
 export const ROOT_USAGE =
-  'mock [serve] [-p <port>] [-d <dir>] [-c <config>] [--no-watch] [--init [--yes] [--middleware | --from <openapi file> [--dry-run] [--format text|json]]]';
+  'mock [serve] [-p <port>] [-d <dir>] [-c <config>] [--no-watch] [--record <url> [--dry-run] [--record-header <name>]... [--record-insecure]] [--init [--yes] [--middleware | --from <openapi file> [--dry-run] [--format text|json]]]';
 
 export const ROOT_HELP = `${ROOT_USAGE}
 
@@ -24,7 +24,18 @@ respect, never required.
                        document (YAML or JSON): one rule per operation and
                        response, bodies as JSON files under responses/; in a
                        folder with mock.toml, adds a rule set to it instead
-  --dry-run            With --init --from, show what would be written; write nothing
+  --record <url>       Record mode: forward what the workspace does not answer
+                       to http(s)://host[:port][/base] and save each answer as
+                       a file under the fallback directory or a rule in
+                       mock-recorded.toml (served from the next request on)
+  --record-header <name>
+                       With --record, also keep this response header
+                       (repeatable)
+  --record-insecure    With --record, do not verify an https target's
+                       certificate
+  --dry-run            With --record, forward but write nothing (print what
+                       would be written); with --init --from, show what would
+                       be written; write nothing
   --format text|json   With --init --from: text (default) or the JSON envelope
   -h, --help           Print this help and exit
   --version            Print the version and exit

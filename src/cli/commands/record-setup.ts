@@ -56,6 +56,8 @@ export const RECORD_SETUP_MESSAGES = {
   on: (target: string, dry: boolean) =>
     `[record] ${target} (misses are forwarded there${dry ? '; dry run: nothing is written' : ' and saved'})`,
   insecure: (target: string) => `[record] --record-insecure: the certificate of ${target} is not verified`,
+  dirWithoutConfig: (dir: string) =>
+    `[record] no mock.toml yet: replay with the same -d ${dir} (the first recorded rule creates a mock.toml naming it)`,
 } as const;
 
 /** The record flags, checked (undefined: no --record), or a usage message. */
@@ -110,6 +112,7 @@ export async function recordSetup(
   };
   const shown = flags.target.origin + flags.target.basePath;
   const lines = [RECORD_SETUP_MESSAGES.on(shown, flags.dryRun), ...(flags.insecure ? [RECORD_SETUP_MESSAGES.insecure(shown)] : [])];
+  if (load.dir !== undefined && ws.configFile === undefined && fallbackDir !== configDir) lines.push(RECORD_SETUP_MESSAGES.dirWithoutConfig(load.dir));
   return ok({ setup, lines });
 }
 

@@ -161,6 +161,8 @@ function send(res: ServerResponse, result: ProxyResult): void {
     if (result.kind === 'stream') result.rest.destroy();
     return;
   }
+  // a client that leaves mid-stream ends the upstream read too
+  if (result.kind === 'stream') res.once('close', () => result.rest.destroy());
   writeProxied(res, result);
 }
 
