@@ -93,7 +93,7 @@ describe('mock --record: record, then replay without the target', () => {
         { method: 'GET', path: '/pre/unknown' },
         { method: 'GET', path: '/pre/unknown' },
       ]) {
-        done.push({ sent: s, got: await ask(m, s) });
+        done.push({ sent: s, got: await ask(m, s, { authorization: 'Bearer t0ken-x' }) });
       }
       await lineMatching(m, /^not saved: GET \/big/);
       seenAfterRecording = up.seen.length;
@@ -157,6 +157,15 @@ describe('mock --record: record, then replay without the target', () => {
     assert.equal(done.find((d) => d.sent.path === '/teapot')!.got.status, 418);
   });
 
+  it('the target got the body bytes and the credentials, with its own host', () => {
+    const post = up.seen.find((x) => x.method === 'POST')!;
+    assert.equal(post.url, '/v2/api/users');
+    assert.equal(post.body.toString(), '{"name":"Ann"}');
+    assert.equal(post.headers['authorization'], 'Bearer t0ken-x');
+    assert.equal(post.headers['host'], `127.0.0.1:${up.port}`);
+    assert.equal(post.headers['accept-encoding'], 'identity');
+  });
+
   it('a query variant is answered by the first recording, not proxied', () => {
     assert.equal(up.seen.filter((x) => x.url.startsWith('/v2/search')).length, 1);
     const [a, b] = ['/search?q=a', '/search?q=b'].map((p) => done.find((d) => d.sent.path === p)!.got);
@@ -178,7 +187,7 @@ describe('mock --record: record, then replay without the target', () => {
     const rules = readFileSync(join(dir, 'mock-recorded.toml'), 'utf8');
     assert.match(rules, /respond\.headers\.x-request-id = "r-1"/);
     const all = [...snapshot(dir).entries()].filter(([, h]) => h !== 'dir').map(([k]) => readFileSync(join(dir, k), 'latin1'));
-    assert.doesNotMatch(all.join('\n'), /s3cret|set-cookie/i);
+    assert.doesNotMatch(all.join('\n'), /s3cret|set-cookie|t0ken|authorization/i);
   });
 
   it('mock validate exits 0', async () => {
@@ -305,6 +314,22 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
       await m.stop();
     }
     assert.equal(readFileSync(join(dir, 'public', '.mock-recorded', 'PUT', 'api', 'things.json'), 'utf8'), 'old');
+  });
+
+  it('with --no-watch a saved rule still answers the next request (record mode reloads the workspace itself)', async () => {
+    const dir = workspace('mock-record-e2e-nowatch-');
+    const m = await startMock(['--record', up.url, '--no-watch'], { cwd: dir });
+    try {
+      assert.ok(!m.stdoutLines.some((l) => l.startsWith('Watching ')), m.stdoutLines.join('\n'));
+      const first = await ask(m, { method: 'GET', path: '/teapot' });
+      const seen = up.seen.length;
+      const second = await ask(m, { method: 'GET', path: '/teapot' });
+      assert.equal(up.seen.length, seen, 'the second request never reached the target');
+      assert.equal(second.status, 418);
+      assert.equal(second.body.toString(), first.body.toString());
+    } finally {
+      await m.stop();
+    }
   });
 
   it('upstream down: 502 text/plain naming the error, nothing written', async () => {
