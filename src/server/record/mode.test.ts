@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { DEFAULT_HEADERS } from '../../dispatch/finalize.js';
 import { snapshotFrom } from '../../dispatch/snapshot.js';
 import type { Workspace } from '../../model/workspace.js';
 import type { HeaderList } from '../../shared/headers.js';
 import { withMockHeaders } from './mode.js';
 
 const ws = { cors: { allowedOrigins: ['https://app.example'] } } as unknown as Workspace;
-const CORS_DEFAULTS: HeaderList = [
-  ['access-control-allow-headers', '*'],
-  ['access-control-allow-methods', 'GET, POST, PUT, DELETE, PATCH, OPTIONS'],
-  ['access-control-max-age', '86400'],
-];
+/** mock's own access-control-allow-headers / -methods / max-age, as finalize gives every answer */
+const CORS_DEFAULTS: HeaderList = DEFAULT_HEADERS.filter(([k]) => k.startsWith('access-control-'));
 
 describe('withMockHeaders: the upstream headers with mock CORS in place of its own', () => {
   const cases: readonly { name: string; upstream: HeaderList; request: HeaderList; want: HeaderList }[] = [
