@@ -92,6 +92,7 @@ describe('mock --record: record, then replay without the target', () => {
         { method: 'GET', path: '/big' },
         { method: 'GET', path: '/pre/unknown' },
         { method: 'GET', path: '/pre/unknown' },
+        { method: 'POST', path: '/pre/unknown', body: '{}' },
       ]) {
         done.push({ sent: s, got: await ask(m, s, { authorization: 'Bearer t0ken-x' }) });
       }
@@ -175,6 +176,7 @@ describe('mock --record: record, then replay without the target', () => {
   it('prefix misses and nothing else stayed away from the target', () => {
     assert.equal(up.seen.filter((s) => s.url.includes('/pre/')).length, 0);
     const pre = done.filter((d) => d.sent.path === '/pre/unknown');
+    assert.equal(pre.length, 3);
     for (const d of pre) assert.equal(d.got.status, 404);
     assert.equal(up.seen.length, seenAfterRecording);
   });

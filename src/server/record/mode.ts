@@ -136,9 +136,8 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
     const stage = outcome.stage;
     if (stage.kind === 'miss') return proxy(outcome, x);
     if (stage.kind === 'prefix_miss') {
-      const key = `${x.snapshot.method} ${x.snapshot.path}`;
-      if (!prefixMissesSaid.has(key)) {
-        prefixMissesSaid.add(key);
+      if (!prefixMissesSaid.has(x.snapshot.path)) {
+        prefixMissesSaid.add(x.snapshot.path);
         hooks.log(RECORD_MODE_MESSAGES.prefixMiss(x.snapshot.method, x.snapshot.path));
       }
     }
