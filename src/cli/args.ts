@@ -17,8 +17,12 @@ export interface FlagSpec {
   readonly repeat?: boolean;
   /** a path flag: an explicit empty value is an error */
   readonly path?: boolean;
-  /** accepted but left out of suggestions (removed flags that get their own message) */
+  /** accepted but left out of suggestions and --help (removed flags that get their own message) */
   readonly hidden?: boolean;
+  /** the value's placeholder in --help: '<path>', 'text|json' */
+  readonly value?: string;
+  /** one line for --help and docs/reference/cli.md (every command's flag has one: cli/flags.test.ts) */
+  readonly doc?: string;
 }
 
 export interface ParsedArgs {

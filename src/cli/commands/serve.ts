@@ -7,7 +7,8 @@ import type { LoadOptions } from '../../config/load.js';
 import { prepareWorkspace } from '../../dispatch/dispatch.js';
 import { MockError } from '../../model/errors.js';
 import { asStartUpWork, holdYoungGeneration } from '../../node/start-up-work.js';
-import { type FlagSpec, flagValue, hasFlag, parseFormat, parsePort, parseArgs } from '../args.js';
+import { SERVE_FLAGS } from '../flags.js';
+import { flagValue, hasFlag, parseFormat, parsePort, parseArgs } from '../args.js';
 import { exitCodeFor } from '../envelope.js';
 import { ROOT_USAGE } from '../help.js';
 import type { Io } from '../io.js';
@@ -20,21 +21,7 @@ import { recordFlags, recordSetup } from './record-setup.js';
 
 const PREFIX = 'mock';
 
-export const SERVE_FLAGS: readonly FlagSpec[] = [
-  { long: 'config', short: 'c', takesValue: true, path: true },
-  { long: 'port', short: 'p', takesValue: true },
-  { long: 'dir', short: 'd', takesValue: true, path: true },
-  { long: 'init', takesValue: false },
-  { long: 'yes', takesValue: false },
-  { long: 'middleware', takesValue: false },
-  { long: 'no-watch', takesValue: false },
-  { long: 'from', takesValue: true, path: true },
-  { long: 'dry-run', takesValue: false },
-  { long: 'format', takesValue: true },
-  { long: 'record', takesValue: true },
-  { long: 'record-header', takesValue: true, repeat: true },
-  { long: 'record-insecure', takesValue: false },
-];
+export { SERVE_FLAGS };
 
 /** flags that only go with `--init --from <file>` (`--dry-run` also with `--record`) */
 const FROM_ONLY = ['dry-run', 'format'] as const;
