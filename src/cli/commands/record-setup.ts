@@ -6,7 +6,7 @@
 // Layout errors (exit 2): the fallback directory outside the config directory (rule file_paths are
 // config-relative); `-d` naming another directory than the config's `fallback_respond_dir` (what is recorded
 // there would not be served by a plain `mock` run). Without a config file, `-d` is allowed: the first recorded
-// rule bootstraps a mock.toml naming that directory.
+// rule bootstraps a mock.toml naming that directory (a startup line says to replay with the same -d until then).
 //
 // Test-only: MOCK_RECORD_CONNECT_TIMEOUT_MS and MOCK_RECORD_TOTAL_TIMEOUT_MS replace the 5 s / 30 s limits.
 import { realpath } from 'node:fs/promises';
