@@ -49,11 +49,12 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     ['toml-eslint-parser', 'smol-toml', 'json5'].includes(t) || t.startsWith('node:'),
   dispatch: (t) => ['dispatch/', 'model/', 'shared/', 'routing/', 'files/'].some((p) => t.startsWith(p)) || t === 'interpreter/index.ts',
   node: (t) => t.startsWith('node/') || t.startsWith('model/') || t === 'files/source.ts' || t.startsWith('node:'),
-  // the server also owns its RotationState (§4) and names the FileSource port type; its record mode plans through record/
+  // the server also owns its RotationState (§4) and names the FileSource port type; its record mode plans through record/;
+  // it captures exchanges into the request journal
   server: (t, typeOnly, file) =>
     ['server/', 'dispatch/', 'model/', 'shared/', 'node/'].some((p) => t.startsWith(p)) || t.startsWith('node:') ||
     t === 'routing/rotation.ts' || (typeOnly && t === 'files/source.ts') ||
-    (file.startsWith('server/record/') && t.startsWith('record/')),
+    (file.startsWith('server/record/') && t.startsWith('record/')) || t.startsWith('journal/'),
   // ARCHITECTURE §7: the request journal; pure (clock injected). It takes get's explain-view encoder from dispatch/.
   journal: (t) => ['journal/', 'model/', 'shared/', 'dispatch/'].some((p) => t.startsWith(p)),
   // §7: record mode's pure planning; the proxying and writing are in server/record/

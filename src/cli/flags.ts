@@ -25,7 +25,19 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
     value: '<file>',
     doc: 'With --init, make the workspace from an OpenAPI 3.0/3.1 document (YAML or JSON): one rule per operation and response, bodies as JSON files under responses/; in a folder with mock.toml, adds a rule set to it instead',
   },
-  { long: 'dry-run', takesValue: false, doc: 'With --init --from, show what would be written; write nothing' },
+  {
+    long: 'record',
+    takesValue: true,
+    value: '<url>',
+    doc: 'Record mode: forward what the workspace does not answer to http(s)://host[:port][/base] and save each answer as a file under the fallback directory or a rule in mock-recorded.toml, served from the next request on',
+  },
+  { long: 'record-header', takesValue: true, repeat: true, value: '<name>', doc: 'With --record, also keep this response header; repeatable' },
+  { long: 'record-insecure', takesValue: false, doc: "With --record, do not verify an https target's certificate" },
+  {
+    long: 'dry-run',
+    takesValue: false,
+    doc: 'With --record, forward but write nothing (print what would be written); with --init --from, show what would be written; write nothing',
+  },
   { long: 'format', takesValue: true, value: 'text|json', doc: 'With --init --from: text (default) or the JSON envelope' },
 ];
 

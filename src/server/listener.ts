@@ -17,6 +17,7 @@
 // mid-body is dropped quietly.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { DispatchEnv, Outcome } from '../dispatch/dispatch.js';
+import type { Journal } from '../journal/journal.js';
 import { finalize } from '../dispatch/finalize.js';
 import { textDraft } from '../dispatch/respond.js';
 import { snapshotFrom } from '../dispatch/snapshot.js';
@@ -27,6 +28,7 @@ import type { SocketActivity } from './activity.js';
 import { exceedsDeclared, readBody, type BodyRead } from './body.js';
 import type { LiveState } from './live.js';
 import { requestLines, requestLogLines } from './log.js';
+import type { RecordMode } from './record/mode.js';
 import { publishTrace } from './trace.js';
 import { writeAnswer } from './write.js';
 
@@ -59,6 +61,10 @@ export interface ListenerDeps {
   readonly log: (line: string) => void;
   readonly now: () => Date;
   readonly activity: SocketActivity;
+  /** the request journal, when one is kept */
+  readonly journal?: Journal;
+  /** `--record`: misses are proxied to the target and saved (server/record/mode.ts); without it, no added work */
+  readonly record?: RecordMode;
 }
 
 export const LISTENER_MESSAGES = {
@@ -78,6 +84,7 @@ export interface RequestListener {
 
 export function createListener(deps: ListenerDeps): RequestListener {
   const sleeping = new Map<NodeJS.Timeout, () => void>();
+  const record = deps.record;
 
   const sleep = (ms: number): Promise<void> => {
     if (!(ms > 0)) return Promise.resolve();
@@ -149,6 +156,10 @@ export function createListener(deps: ListenerDeps): RequestListener {
       } else for (const line of requestLogLines(snapshot, receivedAt, verbose)) deps.log(line);
     }
     const outcome = deps.dispatch(live.ws, snapshot, deps.env);
+    if (record !== undefined) {
+      const x = { req, res, snapshot, body: body.bytes, live, receivedAt, journal: deps.journal };
+      return record.route(outcome, x, (o) => answerAfterDelay(res, method, o, live));
+    }
     return outcome instanceof Promise ? answerLater(res, method, outcome, live) : answerAfterDelay(res, method, outcome, live);
   };
 

@@ -24,6 +24,7 @@ import { SocketActivity } from './activity.js';
 import { attachClientErrorHandler } from './client-error.js';
 import { ConnectionGate } from './gate.js';
 import { createListener, type DispatchFunction } from './listener.js';
+import type { RecordSettings } from './record/mode.js';
 import type { TlsTerminator } from './tls.js';
 
 export interface ListeningAddress {
@@ -72,6 +73,8 @@ export interface ServerOptions {
   readonly plainMaxConnections?: number;
   /** how the live workspace reloads (server/live.ts); without it the workspace never changes */
   readonly live?: LiveWorkspaceOptions;
+  /** `--record`: misses are forwarded to the target and saved (server/record/mode.ts, loaded only then) */
+  readonly record?: RecordSettings;
 }
 
 export interface ServerHandle {
@@ -137,7 +140,10 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   const tlsGate = terminator;
 
   const live = new LiveWorkspace(ws, opts.live);
+  const record =
+    opts.record === undefined ? undefined : (await import('./record/mode.js')).createRecordMode(opts.record, { log: opts.log, reload: () => live.reload() });
   const listener = createListener({
+    ...(record !== undefined ? { record } : {}),
     live,
     env: {
       files: opts.files ?? createFsSource(),
@@ -174,6 +180,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     // Every connection the engine serves sits on a gated socket, so this ends them all.
     for (const gate of gates) gate.destroyAll();
     listener.close();
+    await record?.close();
     terminator?.close();
     engine.close();
     await closed;

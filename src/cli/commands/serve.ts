@@ -17,12 +17,13 @@ import { startupText } from '../render/startup.js';
 import { printDiagnostics, reportFailure, reportUsage } from '../report.js';
 import { loadForServe } from '../../workspace/tracked-load.js';
 import { watchLive } from '../live-reload.js';
+import { recordFlags, recordSetup } from './record-setup.js';
 
 const PREFIX = 'mock';
 
 export { SERVE_FLAGS };
 
-/** flags that only go with `--init --from <file>` */
+/** flags that only go with `--init --from <file>` (`--dry-run` also with `--record`) */
 const FROM_ONLY = ['dry-run', 'format'] as const;
 
 /** under load, the request log is written at most once per this many milliseconds… */
@@ -37,10 +38,13 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   if (args.positionals.length > 0) return reportUsage(io, `${PREFIX}: unexpected argument '${args.positionals[0]}'`, ROOT_USAGE);
 
   const from = flagValue(args, 'from');
-  const stray = from === undefined ? FROM_ONLY.find((f) => hasFlag(args, f)) : hasFlag(args, 'middleware') ? 'middleware' : undefined;
+  const record = recordFlags(args);
+  if (!record.ok) return reportUsage(io, `${PREFIX}: ${record.error}`, ROOT_USAGE);
+  const stray = from === undefined ? FROM_ONLY.find((f) => hasFlag(args, f) && !(f === 'dry-run' && record.value !== undefined)) : hasFlag(args, 'middleware') ? 'middleware' : undefined;
   if ((from !== undefined && !hasFlag(args, 'init')) || stray !== undefined) {
     const flag = from !== undefined && !hasFlag(args, 'init') ? 'from' : stray!;
-    return reportUsage(io, `${PREFIX}: --${flag} ${flag === 'middleware' ? 'does not go with --from' : 'goes with --init --from <file>'}`, ROOT_USAGE);
+    const goesWith = flag === 'dry-run' ? '--record <url> or --init --from <file>' : '--init --from <file>';
+    return reportUsage(io, `${PREFIX}: --${flag} ${flag === 'middleware' ? 'does not go with --from' : `goes with ${goesWith}`}`, ROOT_USAGE);
   }
   if (from !== undefined) {
     const format = parseFormat(args, PREFIX);
@@ -67,7 +71,8 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     ...(port !== undefined ? { port } : {}),
   };
   const startup = await asStartUpWork(async () => {
-    const r = await loadForServe(loadOptions, !hasFlag(args, 'no-watch'));
+    // record mode reloads after a saved rule: it needs the tracked loader even without the watcher
+    const r = await loadForServe(loadOptions, !hasFlag(args, 'no-watch') || record.value !== undefined);
     if (r.result.ok) prepareWorkspace(r.result.value);
     return r;
   });
@@ -78,6 +83,8 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
   const ws = loaded.value;
   printDiagnostics(io, ws.warnings);
+  const recording = record.value === undefined ? undefined : await recordSetup(record.value, ws, loadOptions, process.env);
+  if (recording !== undefined && !recording.ok) return reportUsage(io, `${PREFIX}: ${recording.error}`, ROOT_USAGE);
 
   const { startServer } = await import('../../server/start.js');
   // Console writes to a file or pipe are synchronous in Node: the request log is batched, in order, into one
@@ -115,7 +122,11 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   };
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    server = await startServer(ws, { log, ...(startup.live !== undefined ? { live: startup.live } : {}) });
+    server = await startServer(ws, {
+      log,
+      ...(startup.live !== undefined ? { live: startup.live } : {}),
+      ...(recording !== undefined ? { record: recording.value.setup } : {}),
+    });
   } catch (e) {
     if (!(e instanceof MockError)) throw e;
     return reportFailure(io, PREFIX, 'text', { kind: e.kind, message: e.message, diagnostics: e.diagnostics });
@@ -125,7 +136,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   // listen for SIGINT / SIGTERM before announcing the port: a caller may signal as soon as it reads it
   const shutdown = new Promise<void>((done) => io.onShutdown(done));
   const configShown = configDisplay(io.cwd, configPath, ws.configFile);
-  const watcher = startup.live === undefined ? undefined : await watchLive(server.live, server.addresses, io, log, startup.live.unchanged);
+  const watcher = startup.live === undefined || hasFlag(args, 'no-watch') ? undefined : await watchLive(server.live, server.addresses, io, log, startup.live.unchanged);
   io.out(
     startupText(
       ws,
@@ -137,6 +148,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       },
       server.addresses,
       watcher?.watching,
+      recording?.value.lines,
     ),
   );
 

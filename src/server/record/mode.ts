@@ -1,0 +1,190 @@
+// Record mode in the server: what the listener hands over after dispatch. A `miss` is forwarded to the target
+// (proxy.ts), recorded (recorder.ts) and then answered with the upstream's answer; a `prefix_miss` is answered
+// as usual (a recording there could never be served) and logged once per path; every other outcome passes on
+// untouched. Created only when `--record` is given: without it the listener never calls here.
+//
+// Order for a whole answer: record first (a saved rule is followed by a reload of the live workspace), then
+// write the answer, so the client's next request is answered from the recording. A streamed answer (over the
+// cap) is written first and never saved. A failed forward is a 502 naming the error; nothing is written.
+//
+// Headers: the upstream's end-to-end headers, with its `access-control-*` and `vary` replaced by mock's own
+// CORS headers (as finalize gives every answer), and mock's `cache-control` / `x-content-type-options` when the
+// upstream sent none, so a browser app sees the same headers while recording as on replay.
+//
+// Leaves out: planning (record/plan.ts), writing files and rules (recorder.ts and the injected CommitRule).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Outcome } from '../../dispatch/dispatch.js';
+import type { ShownPaths } from '../../dispatch/explain-view.js';
+import { corsHeaders, DEFAULT_HEADERS } from '../../dispatch/finalize.js';
+import type { Journal } from '../../journal/journal.js';
+import type { RequestSnapshot } from '../../model/request.js';
+import type { Workspace } from '../../model/workspace.js';
+import type { CommitRule } from '../../record/commit-port.js';
+import type { RecordTarget } from '../../record/target.js';
+import type { HeaderList } from '../../shared/headers.js';
+import type { Maybe } from '../../shared/maybe.js';
+import type { LiveState } from '../live.js';
+import { createProxyClient, recordResponseOf, type ProxyResult } from './proxy.js';
+import { createRecorder, type Saved } from './recorder.js';
+import { writeProxied } from './respond.js';
+
+export interface RecordSettings {
+  readonly target: RecordTarget;
+  /** HTTPS: do not verify the target's certificate */
+  readonly insecure: boolean;
+  readonly dryRun: boolean;
+  /** `--record-header` names */
+  readonly keepHeaders: readonly string[];
+  /** absolute, inside the config directory */
+  readonly fallbackDir: string;
+  readonly commitRule: CommitRule;
+  readonly connectTimeoutMs?: number;
+  readonly totalTimeoutMs?: number;
+  /** how the journal names a workspace's rule sets and scripts (as `get` does) */
+  readonly shownFor?: (ws: Workspace) => ShownPaths;
+}
+
+export interface RecordHooks {
+  readonly log: (line: string) => void;
+  /** reload the live workspace (after a saved rule) */
+  readonly reload: () => Promise<unknown>;
+}
+
+/** One request, as the listener has it after dispatch. */
+export interface MissContext {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly snapshot: RequestSnapshot;
+  /** the body bytes as read */
+  readonly body: Uint8Array;
+  readonly live: LiveState;
+  readonly receivedAt: Date;
+  readonly journal?: Journal | undefined;
+}
+
+export interface RecordMode {
+  /** Route a dispatched outcome: a miss is proxied; anything else goes to `answer` as usual. */
+  route(outcome: Maybe<Outcome>, x: MissContext, answer: (o: Outcome) => Maybe<void>): Maybe<void>;
+  /** close idle upstream connections; resolves once pending recordings are done */
+  close(): Promise<void>;
+}
+
+export const RECORD_MODE_MESSAGES = {
+  prefixMiss: (method: string, path: string) =>
+    `not proxied: ${method} ${path} — a rule set's url_path_prefix claims this path, so a recording there could never be served (said once per path)`,
+  failed: (request: string, reason: string) => `not saved: ${request} — the target failed: ${reason}`,
+} as const;
+
+const NO_SHOWN: ShownPaths = { ruleSet: (i) => `#${i + 1}`, middleware: (i) => `#${i + 1}` };
+
+export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordMode {
+  const client = createProxyClient({
+    target: s.target,
+    insecure: s.insecure,
+    ...(s.connectTimeoutMs !== undefined ? { connectTimeoutMs: s.connectTimeoutMs } : {}),
+    ...(s.totalTimeoutMs !== undefined ? { totalTimeoutMs: s.totalTimeoutMs } : {}),
+  });
+  const recorder = createRecorder({ fallbackDir: s.fallbackDir, dryRun: s.dryRun, commitRule: s.commitRule, keepHeaders: s.keepHeaders });
+  const targetShown = s.target.origin + s.target.basePath;
+  const prefixMissesSaid = new Set<string>();
+  const logAll = (lines: readonly string[]): void => {
+    for (const l of lines) hooks.log(l);
+  };
+
+  const proxy = async (outcome: Outcome, x: MissContext): Promise<void> => {
+    const { snapshot } = x;
+    const result = await client.forward({
+      method: snapshot.method,
+      rawPath: snapshot.rawPath,
+      query: snapshot.query,
+      headers: snapshot.headers,
+      ...(x.body.byteLength > 0 ? { body: x.body } : {}),
+    });
+    const headers = withMockHeaders(result.headers, snapshot, x.live.ws);
+    let saved: Saved | undefined;
+    if (result.kind === 'stream') {
+      send(x.res, { ...result, headers });
+      logAll((await recorder.record({ request: snapshot, response: recordResponseOf(result)! })).lines);
+    } else if (result.kind === 'failed') {
+      hooks.log(RECORD_MODE_MESSAGES.failed(requestShown(snapshot), result.error));
+      send(x.res, { ...result, headers });
+    } else {
+      const recorded = await recorder.record({ request: snapshot, response: recordResponseOf(result)! });
+      logAll(recorded.lines);
+      saved = recorded.saved;
+      if (saved?.kind === 'rule') await hooks.reload().catch(() => undefined);
+      send(x.res, { ...result, headers });
+    }
+    if (x.journal !== undefined) {
+      x.journal.capture({
+        receivedAt: x.receivedAt,
+        generation: x.live.generation,
+        request: { snapshot, target: x.req.url ?? '/', body: x.body },
+        response: { status: result.status, headers, body: result.kind === 'stream' ? new Uint8Array(0) : result.body },
+        answerer: {
+          kind: 'proxied',
+          target: targetShown,
+          saved: savedShown(saved),
+          outcome,
+          context: { ws: x.live.ws, shown: s.shownFor?.(x.live.ws) ?? NO_SHOWN },
+        },
+      });
+    }
+  };
+
+  const decide = (outcome: Outcome, x: MissContext, answer: (o: Outcome) => Maybe<void>): Maybe<void> => {
+    const stage = outcome.stage;
+    if (stage.kind === 'miss') return proxy(outcome, x);
+    if (stage.kind === 'prefix_miss') {
+      if (!prefixMissesSaid.has(x.snapshot.path)) {
+        prefixMissesSaid.add(x.snapshot.path);
+        hooks.log(RECORD_MODE_MESSAGES.prefixMiss(x.snapshot.method, x.snapshot.path));
+      }
+    }
+    return answer(outcome);
+  };
+
+  return {
+    route(outcome, x, answer) {
+      return outcome instanceof Promise ? outcome.then((o) => decide(o, x, answer)) : decide(outcome, x, answer);
+    },
+    async close() {
+      await recorder.idle();
+      client.close();
+    },
+  };
+}
+
+function send(res: ServerResponse, result: ProxyResult): void {
+  if (res.destroyed || res.writableEnded) {
+    if (result.kind === 'stream') result.rest.destroy();
+    return;
+  }
+  // a client that leaves mid-stream ends the upstream read too
+  if (result.kind === 'stream') res.once('close', () => result.rest.destroy());
+  writeProxied(res, result);
+}
+
+/** `api/users.json`, `mock-recorded.toml#3` (its body file after a space), or null: nothing saved. */
+function savedShown(saved: Saved | undefined): string | null {
+  if (saved === undefined) return null;
+  if (saved.kind === 'file') return saved.file;
+  return `${saved.ruleSet}#${saved.ruleNumber}${saved.file === undefined ? '' : ' ' + saved.file}`;
+}
+
+function requestShown(r: RequestSnapshot): string {
+  return `${r.method} ${r.rawPath}${r.query === '' ? '' : '?' + r.query}`;
+}
+
+const REPLACED = (name: string): boolean => name.startsWith('access-control-') || name === 'vary';
+const ADDED_UNLESS_SENT = DEFAULT_HEADERS.filter(([k]) => k === 'cache-control' || k === 'x-content-type-options');
+
+/** The upstream's headers with mock's CORS headers in place of its own (see the header comment). */
+export function withMockHeaders(upstream: HeaderList, req: RequestSnapshot, ws: Workspace): HeaderList {
+  const out: [string, string][] = [];
+  for (const [k, v] of upstream) if (!REPLACED(k)) out.push([k, v]);
+  for (const [k, v] of ADDED_UNLESS_SENT) if (!out.some(([n]) => n === k)) out.push([k, v]);
+  for (const [k, v] of DEFAULT_HEADERS) if (k.startsWith('access-control-')) out.push([k, v]);
+  for (const [k, v] of corsHeaders(req, ws.cors)) out.push([k, v]);
+  return out;
+}
