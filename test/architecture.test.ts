@@ -53,7 +53,7 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   server: (t, typeOnly, file) =>
     ['server/', 'dispatch/', 'model/', 'shared/', 'node/'].some((p) => t.startsWith(p)) || t.startsWith('node:') ||
     t === 'routing/rotation.ts' || (typeOnly && t === 'files/source.ts') ||
-    (file.startsWith('server/record/') && t.startsWith('record/')),
+    (file.startsWith('server/record/') && t.startsWith('record/')) || (typeOnly && t.startsWith('journal/')),
   // ARCHITECTURE §7: the request journal; pure (clock injected). It takes get's explain-view encoder from dispatch/.
   journal: (t) => ['journal/', 'model/', 'shared/', 'dispatch/'].some((p) => t.startsWith(p)),
   // §7: record mode's pure planning; the proxying and writing are in server/record/
