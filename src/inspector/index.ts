@@ -2,12 +2,17 @@
 // POST and whatever routes the caller adds (the journal's), behind the security checks, as one request handler.
 //
 // Use (the listener binds it; this module never listens):
-//   const inspector = createInspector({ version, files: {...}, rules: {...}, replay, routes: journalRoutes });
-//   const server = http.createServer(inspector.handler).listen(port, '127.0.0.1');
-//   journal.subscribe((entry) => inspector.events.request(requestEventOf(toWire(entry))));
-//   live.onReloaded((r) => inspector.events.reload({ generation: r.generation, ok: r.ok, diagnostics: r.diagnostics.map(diagnosticToWire) }));
-//   on DELETE /__mock/api/requests and POST /__mock/api/reset: inspector.events.reset();
-//   on close: inspector.close() (ends the event streams), then server.close().
+//   const inspector = createInspector({
+//     version,
+//     routes: [...journalRoutes({ journal, version, resetRotation }), wsRoute],   // wsRoute = workspaceRoute(live)
+//     files: { fallbackDir: () => live.workspace.fallbackDir, view: () => live.workspace.config.fileTreeView, mockUrl: () => mockBaseUrl },
+//     rules: { cwd: () => process.cwd(), configPath: () => configFlag, onWritten: async () => void (await live.reload()) },
+//     events: { replay: journalReplay(journal) },
+//   });
+//   const unsubscribe = connectJournal(journal, inspector.events);   // request + reset events
+//   const unsubscribeLive = connectLive(live, inspector.events);      // reload events (server/live.ts's onReload)
+//   http.createServer(inspector.handler).listen(port, '127.0.0.1');
+//   on close: unsubscribe(); unsubscribeLive(); wsRoute.close(); inspector.close() (ends the event streams); then the server's close().
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createEventHub, type EventHub, type EventHubOptions } from './events.js';
 import { fileTreeRoute, type FileTreeOptions } from './file-tree.js';
@@ -15,6 +20,8 @@ import { createManagementHandler, type Route } from './router.js';
 import { rulesRoute, type RulesOptions } from './rules.js';
 
 export { requestEventOf, type EventHub, type ReloadEvent, type RequestEvent } from './events.js';
+export { connectJournal, journalReplay, journalRoutes, requestEventOfEntry } from './journal-bridge.js';
+export { connectLive, reloadEventOf, workspaceRoute } from './live-bridge.js';
 export { failure, result, type JsonAnswer, type Wire } from './envelope.js';
 export type { Route, RouteContext } from './router.js';
 

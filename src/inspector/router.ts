@@ -24,6 +24,8 @@ export interface RouteContext {
   readonly params: readonly string[];
   /** the JSON body (undefined when there is none); read once, bounded by `maxBodyBytes` */
   body(): Promise<unknown>;
+  /** the body as text ('' when there is none), for routes that parse it themselves; same bound */
+  text(): Promise<string>;
 }
 
 /**
@@ -146,8 +148,9 @@ export function createManagementHandler(options: ManagementOptions): (req: Incom
       }
       return;
     }
-    let bodyRead: Promise<unknown> | undefined;
-    const ctx: RouteContext = { req, res, url, method, params: hit.params!, body: () => (bodyRead ??= readJsonBody(req, maxBody)) };
+    let bodyRead: Promise<string> | undefined;
+    const text = (): Promise<string> => (bodyRead ??= readBody(req, maxBody));
+    const ctx: RouteContext = { req, res, url, method, params: hit.params!, text, body: () => text().then(parseJson) };
     let answer: JsonAnswer | 'handled';
     try {
       answer = await hit.r.handle(ctx);
@@ -182,8 +185,8 @@ function matchPath(pattern: string | RegExp, path: string): readonly string[] | 
   }
 }
 
-/** The body as JSON: undefined when empty; a BodyError (413, 400) when too large or not JSON. */
-function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+/** The body as text; a BodyError (413) when it is over `limit` bytes. */
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -206,13 +209,17 @@ function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
     req.on('end', () => {
       if (done) return;
       done = true;
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() === '') return resolve(undefined);
-      try {
-        resolve(JSON.parse(text));
-      } catch (e) {
-        reject(new BodyError(failure('usage', MESSAGES.badJson(e instanceof Error ? e.message : String(e)), undefined, 400)));
-      }
+      resolve(Buffer.concat(chunks).toString('utf8'));
     });
   });
+}
+
+/** JSON text → value; undefined when blank; a BodyError (400) when not JSON. */
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new BodyError(failure('usage', MESSAGES.badJson(e instanceof Error ? e.message : String(e)), undefined, 400));
+  }
 }

@@ -1,0 +1,52 @@
+// The request journal (journal/) on the management listener: its pure HTTP routes mounted as router routes, its
+// captures and resets turned into the event stream's `request` and `reset` events, and its entries as the
+// stream's `Last-Event-ID` replay source.
+// Leaves out: the routes' own logic (journal/http-routes.ts) and capturing (the listener feeds the journal).
+import { handleJournalRoute, JOURNAL_ROUTES, type JournalRouteDeps } from '../journal/http-routes.js';
+import type { Journal } from '../journal/journal.js';
+import { answeredByToWire, entrySummaryToWire } from '../journal/wire.js';
+import type { Entry } from '../journal/entry.js';
+import type { EventHub, RequestEvent } from './events.js';
+import type { Route, RouteContext } from './router.js';
+import { COMMON_HEADERS } from './security.js';
+
+/** The `request` event of an entry: the journal's row form plus what answered (for the table's label). */
+export function requestEventOfEntry(e: Entry): RequestEvent {
+  return { ...(entrySummaryToWire(e) as unknown as RequestEvent), answered_by: answeredByToWire(e.answeredBy) };
+}
+
+/** The journal's routes: GET/DELETE /__mock/api/requests, GET /__mock/api/requests/<id>, POST /__mock/api/reset. */
+export function journalRoutes(deps: JournalRouteDeps): Route[] {
+  const handle = async (ctx: RouteContext): Promise<'handled'> => {
+    const body = ctx.method === 'POST' ? await ctx.text() : '';
+    const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
+    const answer = handleJournalRoute({ method, target: ctx.url.pathname + ctx.url.search, body }, deps);
+    if (answer === undefined) throw new Error(`the journal has no route for ${ctx.url.pathname}`);
+    const headers: Record<string, string> = { ...COMMON_HEADERS };
+    for (const [name, value] of answer.headers) headers[name.toLowerCase()] = value;
+    if (answer.status !== 204) headers['content-length'] = String(Buffer.byteLength(answer.body));
+    ctx.res.writeHead(answer.status, headers);
+    ctx.res.end(answer.status === 204 || ctx.method === 'HEAD' ? undefined : answer.body);
+    return 'handled';
+  };
+  const entry = new RegExp(`^${JOURNAL_ROUTES.entryPrefix.replaceAll('/', '\\/')}([^/]+)$`);
+  return [
+    { method: 'GET', path: JOURNAL_ROUTES.requests, handle },
+    { method: 'DELETE', path: JOURNAL_ROUTES.requests, handle },
+    { method: 'GET', path: entry, handle },
+    { method: 'POST', path: JOURNAL_ROUTES.reset, handle },
+  ];
+}
+
+/** The replay source for the event hub: entries after `afterId`; throws (→ a `reset` event) when some were evicted. */
+export function journalReplay(journal: Journal): (afterId: number) => readonly RequestEvent[] {
+  return (afterId) => journal.requests({ since: afterId }).map(requestEventOfEntry);
+}
+
+/** Publish each capture and reset on the hub (nothing is encoded while no client listens); returns the unsubscribe. */
+export function connectJournal(journal: Journal, events: EventHub): () => void {
+  return journal.subscribe((ev) => {
+    if (ev.kind === 'reset') events.reset();
+    else if (events.clientCount > 0) events.request(requestEventOfEntry(ev.entry));
+  });
+}

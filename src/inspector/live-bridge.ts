@@ -1,0 +1,55 @@
+// The live workspace (server/live.ts, through its model/reload.ts handle) on the event stream: each applied or
+// rejected reload becomes a `reload` event, `{generation, ok, diagnostics}`, diagnostics in the envelope's wire
+// form (file, line, column as `mock validate --format json` gives them). An applied reload's warnings are sent
+// too (ok stays true: the page shows a banner only while a reload is failing). Also `GET /__mock/api/workspace`.
+import { diagnosticToWire } from '../cli/envelope.js';
+import type { LiveWorkspaceHandle, ReloadEvent as LiveReloadEvent } from '../model/reload.js';
+import { result } from './envelope.js';
+import type { EventHub, ReloadEvent } from './events.js';
+import type { Route } from './router.js';
+
+export function reloadEventOf(e: LiveReloadEvent): ReloadEvent {
+  return e.kind === 'applied'
+    ? { generation: e.generation, ok: true, diagnostics: e.warnings.map(diagnosticToWire) }
+    : { generation: e.generation, ok: false, diagnostics: e.diagnostics.map(diagnosticToWire) };
+}
+
+/** Publish every reload on the hub; returns the unsubscribe function. */
+export function connectLive(live: Pick<LiveWorkspaceHandle, 'onReload'>, events: EventHub): () => void {
+  return live.onReload((e) => events.reload(reloadEventOf(e)));
+}
+
+export const WORKSPACE_PATH = '/__mock/api/workspace';
+
+/**
+ * `GET /__mock/api/workspace`: the live generation, its rule sets (index, file as written, absolute path, prefix,
+ * strategy, rule count), middlewares, fallback directory and the last reload `{ok, generation, diagnostics}` (ok
+ * until a reload is rejected). Subscribes to the live workspace; call `close()` to unsubscribe.
+ */
+export function workspaceRoute(live: Pick<LiveWorkspaceHandle, 'onReload' | 'generation' | 'workspace'>): Route & { close(): void } {
+  let last: ReloadEvent = { generation: live.generation, ok: true, diagnostics: [] };
+  const off = live.onReload((e) => (last = reloadEventOf(e)));
+  return {
+    method: 'GET',
+    path: WORKSPACE_PATH,
+    close: off,
+    handle: () => {
+      const ws = live.workspace;
+      return result({
+        generation: live.generation,
+        config_file: ws.configFile ?? null,
+        rule_sets: ws.ruleSets.map((rs) => ({
+          index: rs.index,
+          entry: rs.entry,
+          file: rs.file,
+          prefix: rs.prefix ?? null,
+          strategy: rs.strategy.kind,
+          rules: rs.rules.length,
+        })),
+        middlewares: ws.middlewares.map((m, index) => ({ index, entry: m.entry, file: m.file })),
+        fallback_dir: ws.fallbackDir,
+        last_reload: { ok: last.ok, generation: last.generation, diagnostics: [...last.diagnostics] },
+      });
+    },
+  };
+}
