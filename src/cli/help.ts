@@ -1,7 +1,7 @@
 // Help texts and one-line usages (reference §9.1, adapted). `set` prints its own (cli/commands/set-rule.ts).
 
 export const ROOT_USAGE =
-  'mock [serve] [-p <port>] [-d <dir>] [-c <config>] [--no-watch] [--init [--yes] [--middleware | --from <openapi file> [--dry-run] [--format text|json]]]';
+  'mock [serve] [-p <port>] [-d <dir>] [-c <config>] [--no-watch] [--inspect[=<port>] [--journal-size <n>] [--journal-max-bytes <n>]] [--init [--yes] [--middleware | --from <openapi file> [--dry-run] [--format text|json]]]';
 
 export const ROOT_HELP = `${ROOT_USAGE}
 
@@ -17,6 +17,13 @@ respect, never required.
   --no-watch           Do not watch mock.toml, rule sets and scripts: edits
                        then need a restart (by default they apply live,
                        and an invalid edit keeps the last good config)
+  --inspect[=<port>]   Open the inspector on http://127.0.0.1:<port>/ (a
+                       free port when none is given; loopback only): every
+                       request with the rule that answered and why, live
+  --journal-size <n>   With --inspect, keep the last <n> requests (default
+                       1000, at most 100000)
+  --journal-max-bytes <n>  With --inspect, keep at most <n> bytes of
+                       requests in all (default 33554432, i.e. 32 MiB)
   --init               Scaffold a starting config in the current directory
   --yes                With --init, skip prompts and accept defaults
   --middleware         With --init, also scaffold a middleware file

@@ -3,9 +3,8 @@
 // Unless --no-watch, the workspace is live: workspace/watch.ts reloads it on edits (docs/live-reload.md).
 // A config problem exits 2 before anything binds; a bind failure (port in use …) exits 1.
 // `--init` hands over to the init command instead.
-import type { LoadOptions } from '../../config/load.js';
-import { prepareWorkspace } from '../../dispatch/dispatch.js';
 import { MockError } from '../../model/errors.js';
+import { launch, type Launched } from '../../library/launch.js';
 import { asStartUpWork, holdYoungGeneration } from '../../node/start-up-work.js';
 import { type FlagSpec, flagValue, hasFlag, parseFormat, parsePort, parseArgs } from '../args.js';
 import { exitCodeFor } from '../envelope.js';
@@ -14,8 +13,8 @@ import type { Io } from '../io.js';
 import { configDisplay, entryDisplay } from '../paths.js';
 import { startupText } from '../render/startup.js';
 import { printDiagnostics, reportFailure, reportUsage } from '../report.js';
-import { loadForServe } from '../../workspace/tracked-load.js';
-import { watchLive } from '../live-reload.js';
+import { printReloads, watchFailureLines } from '../live-reload.js';
+import { parseInspectFlags, INSPECT_MESSAGES } from '../inspect-flags.js';
 
 const PREFIX = 'mock';
 
@@ -30,6 +29,9 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
   { long: 'from', takesValue: true, path: true },
   { long: 'dry-run', takesValue: false },
   { long: 'format', takesValue: true },
+  { long: 'inspect', takesValue: true, optionalValue: true },
+  { long: 'journal-size', takesValue: true },
+  { long: 'journal-max-bytes', takesValue: true },
 ];
 
 /** flags that only go with `--init --from <file>` */
@@ -68,28 +70,11 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   if (portText !== undefined && port === undefined) {
     return reportUsage(io, `${PREFIX}: invalid value for --port: '${portText}' (expected 0..65535)`, ROOT_USAGE);
   }
+  const inspect = parseInspectFlags(args, PREFIX);
+  if (!inspect.ok) return reportUsage(io, inspect.error, ROOT_USAGE);
   const configPath = flagValue(args, 'config');
   const dir = flagValue(args, 'dir');
-  const loadOptions: LoadOptions = {
-    cwd: io.cwd,
-    ...(configPath !== undefined ? { configPath } : {}),
-    ...(dir !== undefined ? { dir } : {}),
-    ...(port !== undefined ? { port } : {}),
-  };
-  const startup = await asStartUpWork(async () => {
-    const r = await loadForServe(loadOptions, !hasFlag(args, 'no-watch'));
-    if (r.result.ok) prepareWorkspace(r.result.value);
-    return r;
-  });
-  const loaded = startup.result;
-  if (!loaded.ok) {
-    const f = loaded.error;
-    return reportFailure(io, PREFIX, 'text', { kind: f.kind, message: `failed to load config: ${f.message}`, diagnostics: f.diagnostics });
-  }
-  const ws = loaded.value;
-  printDiagnostics(io, ws.warnings);
-
-  const { startServer } = await import('../../server/start.js');
+  const watch = !hasFlag(args, 'no-watch');
   // Console writes to a file or pipe are synchronous in Node: the request log is batched, in order, into one
   // write per event-loop turn when the server is quiet, and at most one per LOG_BATCH_MS under load, so logging
   // costs a syscall per batch rather than one per line (or per turn, which under load is every few requests).
@@ -123,19 +108,34 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     if (since >= LOG_BATCH_MS || since < 0) setImmediate(flush);
     else setTimeout(flush, LOG_BATCH_MS - since);
   };
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let launched: Launched;
   try {
-    server = await startServer(ws, { log, ...(startup.live !== undefined ? { live: startup.live } : {}) });
+    launched = await launch({
+      cwd: io.cwd,
+      ...(configPath !== undefined ? { configPath } : {}),
+      ...(dir !== undefined ? { dir } : {}),
+      ...(port !== undefined ? { port } : {}),
+      reloadable: watch || inspect.value !== undefined,
+      watch,
+      ...(inspect.value !== undefined ? { journal: inspect.value.journal, inspect: inspect.value.port } : {}),
+      log,
+      version: io.version(),
+      ...watchFailureLines(io),
+      wrapLoad: asStartUpWork,
+    });
   } catch (e) {
     if (!(e instanceof MockError)) throw e;
     return reportFailure(io, PREFIX, 'text', { kind: e.kind, message: e.message, diagnostics: e.diagnostics });
   }
+  const { ws, server, watcher, management } = launched;
+  printDiagnostics(io, ws.warnings);
   const letYoungGenerationGo = holdYoungGeneration();
 
   // listen for SIGINT / SIGTERM before announcing the port: a caller may signal as soon as it reads it
   const shutdown = new Promise<void>((done) => io.onShutdown(done));
   const configShown = configDisplay(io.cwd, configPath, ws.configFile);
-  const watcher = startup.live === undefined ? undefined : await watchLive(server.live, server.addresses, io, log, startup.live.unchanged);
+  if (watcher !== undefined) printReloads(server.live, server.addresses, io, log);
+  if (management !== undefined) io.out(INSPECT_MESSAGES.listening(management.url));
   io.out(
     startupText(
       ws,
@@ -155,11 +155,10 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   watcher?.start();
 
   await shutdown;
-  watcher?.close();
   letYoungGenerationGo();
   flush();
   try {
-    await server.close();
+    await launched.close();
   } catch (e) {
     flush();
     io.err(`${PREFIX}: error while closing: ${e instanceof Error ? e.message : String(e)}\n`);
