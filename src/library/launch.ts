@@ -8,7 +8,7 @@
 // `log` gets the request log; the CLI prints its startup lines itself), signals and process exit (the CLI's).
 import { prepareWorkspace } from '../dispatch/dispatch.js';
 import type { ShownPaths } from '../dispatch/explain-view.js';
-import { Journal, type JournalOptions } from '../journal/journal.js';
+import type { Journal, JournalOptions } from '../journal/journal.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { MockError } from '../model/errors.js';
 import type { Workspace } from '../model/workspace.js';
@@ -16,7 +16,7 @@ import { shownPathsFor } from '../cli/paths.js';
 import type { ListeningAddress, ServerHandle } from '../server/start.js';
 import { loadForServe, type ServeLoad } from '../workspace/tracked-load.js';
 import type { WorkspaceWatcher } from '../workspace/watch.js';
-import { reserveManagement, type Management } from './management.js';
+import type { Management } from './management.js';
 
 export interface LaunchSpec {
   /** absolute: where the config, the fallback directory and rules POSTs resolve */
@@ -42,6 +42,8 @@ export interface LaunchSpec {
   /** told of watch failures and failed reloads (the CLI prints them on stderr) */
   readonly onWatchFailed?: (dir: string, code: string) => void;
   readonly onReloadError?: (error: unknown) => void;
+  /** told of the loaded workspace before anything binds (the CLI prints its warnings) */
+  readonly onLoaded?: (ws: Workspace) => void;
   /** wraps the startup load (the CLI's start-up tuning) */
   readonly wrapLoad?: (load: () => Promise<ServeLoad>) => Promise<ServeLoad>;
 }
@@ -89,6 +91,7 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
     throw new MockError(f.kind, LAUNCH_MESSAGES.loadFailed(f.message), f.diagnostics);
   }
   const ws = withHost(loaded.result.value, spec.host);
+  spec.onLoaded?.(ws);
   if (spec.inspect !== undefined && spec.inspect !== 0 && ownPorts(ws).includes(spec.inspect)) {
     throw new MockError('usage', LAUNCH_MESSAGES.samePort(spec.inspect));
   }
@@ -99,10 +102,11 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
     if (s === undefined) shownByWs.set(w, (s = shownPathsFor(spec.cwd, spec.configPath, w)));
     return s;
   };
-  const journal = spec.journal === undefined ? undefined : new Journal(spec.journal);
+  // the journal and the management listener are loaded only when asked for: `mock serve` without --inspect never reads them
+  const journal = spec.journal === undefined ? undefined : new (await import('../journal/journal.js')).Journal(spec.journal);
 
   // the inspector binds first: a busy port stops everything before the mock binds
-  const reserved = spec.inspect !== undefined && journal !== undefined ? await reserveManagement(spec.inspect) : undefined;
+  const reserved = spec.inspect !== undefined && journal !== undefined ? await (await import('./management.js')).reserveManagement(spec.inspect) : undefined;
   const { startServer } = await import('../server/start.js');
   const live = loaded.live;
   let s: ServerHandle;

@@ -2,6 +2,8 @@
 // zero-config), bind every listener, print the startup lines, serve until SIGINT or SIGTERM (exit 0).
 // Unless --no-watch, the workspace is live: workspace/watch.ts reloads it on edits (docs/live-reload.md).
 // A config problem exits 2 before anything binds; a bind failure (port in use …) exits 1.
+// `--inspect[=<port>]` adds the management listener on 127.0.0.1 and a request journal (library/launch.ts, the
+// one start-up path the library's startMock() shares: this command is that plus its stdout lines and signals).
 // `--init` hands over to the init command instead.
 import { MockError } from '../../model/errors.js';
 import { launch, type Launched } from '../../library/launch.js';
@@ -122,13 +124,13 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       version: io.version(),
       ...watchFailureLines(io),
       wrapLoad: asStartUpWork,
+      onLoaded: (loaded) => printDiagnostics(io, loaded.warnings),
     });
   } catch (e) {
     if (!(e instanceof MockError)) throw e;
     return reportFailure(io, PREFIX, 'text', { kind: e.kind, message: e.message, diagnostics: e.diagnostics });
   }
   const { ws, server, watcher, management } = launched;
-  printDiagnostics(io, ws.warnings);
   const letYoungGenerationGo = holdYoungGeneration();
 
   // listen for SIGINT / SIGTERM before announcing the port: a caller may signal as soon as it reads it
