@@ -17,6 +17,7 @@ import type { ListeningAddress, ServerHandle } from '../server/start.js';
 import { loadForServe, type ServeLoad } from '../workspace/tracked-load.js';
 import type { WorkspaceWatcher } from '../workspace/watch.js';
 import type { Management } from './management.js';
+import { trackRestores, type RestoreTracking } from './restores.js';
 
 export interface LaunchSpec {
   /** absolute: where the config, the fallback directory and rules POSTs resolve */
@@ -52,6 +53,8 @@ export interface Launched {
   /** the workspace loaded at startup */
   readonly ws: Workspace;
   readonly server: ServerHandle;
+  /** the server's live workspace, reloads that undo a broken edit noticed (restores.ts): reload through this one */
+  readonly live: RestoreTracking;
   readonly addresses: readonly ListeningAddress[];
   readonly journal: Journal | undefined;
   readonly management: Management | undefined;
@@ -108,25 +111,26 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
   // the inspector binds first: a busy port stops everything before the mock binds
   const reserved = spec.inspect !== undefined && journal !== undefined ? await (await import('./management.js')).reserveManagement(spec.inspect) : undefined;
   const { startServer } = await import('../server/start.js');
-  const live = loaded.live;
+  const loadedLive = loaded.live;
   let s: ServerHandle;
   try {
     s = await startServer(ws, {
       log: spec.log,
-      ...(live !== undefined ? { live: { load: async () => withHostAttempt(await live.load(), spec.host), sources: live.sources } } : {}),
+      ...(loadedLive !== undefined ? { live: { load: async () => withHostAttempt(await loadedLive.load(), spec.host), sources: loadedLive.sources } } : {}),
       ...(journal !== undefined ? { journal, shownPaths } : {}),
     });
   } catch (e) {
     await reserved?.close();
     throw e;
   }
+  const live = trackRestores(s.live);
   const management =
     reserved === undefined || journal === undefined
       ? undefined
       : reserved.mount({
           version: spec.version,
           journal,
-          live: s.live,
+          live,
           resetRotation: () => void s.rotation.prune(() => false),
           cwd: spec.cwd,
           configPath: spec.configPath,
@@ -135,12 +139,12 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
         });
 
   let watcher: WorkspaceWatcher | undefined;
-  if (spec.watch && live !== undefined) {
+  if (spec.watch && loadedLive !== undefined) {
     const { WorkspaceWatcher } = await import('../workspace/watch.js');
-    watcher = new WorkspaceWatcher(s.live, {
+    watcher = new WorkspaceWatcher(live, {
       onWatchFailed: spec.onWatchFailed ?? (() => {}),
       onReloadError: spec.onReloadError ?? (() => {}),
-      unchangedSinceLoad: live.unchanged,
+      unchangedSinceLoad: loadedLive.unchanged,
     });
   }
 
@@ -148,6 +152,7 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
   return {
     ws,
     server: s,
+    live,
     addresses: s.addresses,
     journal,
     management,

@@ -5,19 +5,17 @@
 //
 // Owns: binding (loopback only, whatever listener.ip_address says), mounting the routes, wiring the events, and
 // closing (event streams first, then every connection). Leaves out: the routes' own logic (journal/http-routes.ts,
-// inspector/*), the security checks (inspector/security.ts, run by the inspector's router before any route).
+// inspector/*, the journal bridge), the security checks (inspector/security.ts, run by the router before any route).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { diagnosticToWire } from '../cli/envelope.js';
-import { createInspector, requestEventOf, type RequestEvent, type Route, type RouteContext, type Wire } from '../inspector/index.js';
-import type { Entry } from '../journal/entry.js';
+import { connectJournal, createInspector, journalReplay, journalRoutes } from '../inspector/index.js';
 import { JSON_HEADERS } from '../inspector/security.js';
-import { handleJournalRoute, JOURNAL_ROUTES, type JournalHttpResponse } from '../journal/http-routes.js';
 import type { Journal } from '../journal/journal.js';
-import { entryToWire } from '../journal/wire.js';
+import type { Diagnostic } from '../model/diagnostic.js';
 import { MockError } from '../model/errors.js';
-import type { LiveWorkspaceHandle } from '../model/reload.js';
 import type { Workspace } from '../model/workspace.js';
+import type { RestoreTracking } from './restores.js';
 import { workspaceRoute, type LastReload } from './workspace-route.js';
 
 /** The only address the management listener ever binds. */
@@ -26,7 +24,7 @@ export const MANAGEMENT_HOST = '127.0.0.1';
 export interface ManagementOptions {
   readonly version: string;
   readonly journal: Journal;
-  readonly live: LiveWorkspaceHandle;
+  readonly live: RestoreTracking;
   /** restart the round-robin counters */
   readonly resetRotation: () => void;
   /** where relative paths of a rules POST resolve (the workspace folder) */
@@ -97,7 +95,10 @@ function mountInspector(o: ManagementOptions): { handler: (req: IncomingMessage,
   let lastReload: LastReload = { ok: true, diagnostics: [] };
   const inspector = createInspector({
     version: o.version,
-    routes: [...journalRoutesFor(o), workspaceRoute({ live: o.live, last: () => lastReload, shownPaths: o.shownPaths })],
+    routes: [
+      ...journalRoutes({ journal: o.journal, version: o.version, resetRotation: o.resetRotation }),
+      workspaceRoute({ live: o.live, last: () => lastReload, shownPaths: o.shownPaths }),
+    ],
     files: {
       fallbackDir: () => o.live.workspace.fallbackDir,
       view: () => o.live.workspace.config.fileTreeView,
@@ -109,64 +110,24 @@ function mountInspector(o: ManagementOptions): { handler: (req: IncomingMessage,
       // the rule answers as soon as the POST has answered: the workspace is reloaded first
       onWritten: async () => void (await o.live.reload()),
     },
-    events: {
-      replay: (afterId) => o.journal.requests({ since: afterId }).map(eventOf),
-    },
+    events: { replay: journalReplay(o.journal) },
   });
-  const unsubscribe = o.journal.subscribe((event) => {
-    if (event.kind === 'reset') inspector.events.reset();
-    else inspector.events.request(eventOf(event.entry));
-  });
-  const stopReloads = o.live.onReload((event) => {
-    const diagnostics = event.kind === 'applied' ? event.warnings : event.diagnostics;
-    lastReload = { ok: event.kind === 'applied', diagnostics };
-    inspector.events.reload({ generation: event.generation, ok: event.kind === 'applied', diagnostics: diagnostics.map(diagnosticToWire) });
-  });
+  const publish = (generation: number, ok: boolean, diagnostics: readonly Diagnostic[]): void => {
+    lastReload = { ok, generation, diagnostics };
+    inspector.events.reload({ generation, ok, diagnostics: diagnostics.map(diagnosticToWire) });
+  };
+  const stops = [
+    connectJournal(o.journal, inspector.events),
+    o.live.onReload((e) => (e.kind === 'applied' ? publish(e.generation, true, e.warnings) : publish(e.generation, false, e.diagnostics))),
+    o.live.onRestored((generation) => publish(generation, true, [])),
+  ];
   return {
     handler: inspector.handler,
     stop: () => {
-      unsubscribe();
-      stopReloads();
+      for (const stop of stops) stop();
       inspector.close();
     },
   };
-}
-
-function eventOf(e: Entry): RequestEvent {
-  return requestEventOf(entryToWire(e) as { readonly [k: string]: Wire });
-}
-
-/** The journal's HTTP routes (journal/http-routes.ts) as inspector routes, answered as that module writes them. */
-function journalRoutesFor(o: ManagementOptions): Route[] {
-  const deps = { journal: o.journal, version: o.version, resetRotation: o.resetRotation };
-  const answer = async (ctx: RouteContext): Promise<'handled'> => {
-    const body = ctx.method === 'POST' ? await ctx.body() : undefined;
-    const r = handleJournalRoute(
-      { method: ctx.method === 'HEAD' ? 'GET' : ctx.method, target: ctx.url.pathname + ctx.url.search, body: body === undefined ? '' : JSON.stringify(body) },
-      deps,
-    );
-    write(ctx.res, ctx.req, r);
-    return 'handled';
-  };
-  const entry = new RegExp(`^${JOURNAL_ROUTES.entryPrefix.replace(/\//g, '\\/')}[^/]*$`);
-  return [
-    { method: 'GET', path: JOURNAL_ROUTES.requests, handle: answer },
-    { method: 'DELETE', path: JOURNAL_ROUTES.requests, handle: answer },
-    { method: 'GET', path: entry, handle: answer },
-    { method: 'POST', path: JOURNAL_ROUTES.reset, handle: answer },
-  ];
-}
-
-function write(res: ServerResponse, req: IncomingMessage, r: JournalHttpResponse | undefined): void {
-  if (res.headersSent || res.destroyed) return;
-  const status = r?.status ?? 404;
-  const headers: Record<string, string> = { ...JSON_HEADERS };
-  for (const [name, value] of r?.headers ?? []) headers[name] = value;
-  if (status === 204) delete headers['content-type'];
-  const body = r?.body ?? '';
-  if (status !== 204) headers['content-length'] = String(Buffer.byteLength(body));
-  res.writeHead(status, headers);
-  res.end(status === 204 || req.method === 'HEAD' ? undefined : body);
 }
 
 function listen(server: Server, port: number): Promise<number> {

@@ -143,7 +143,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
       server.rotation.prune(() => false);
     },
     reload: async () => {
-      const r = await server.live.reload();
+      const r = await launched.live.reload();
       return { ok: r.ok, generation: r.generation, diagnostics: r.diagnostics };
     },
     close: () => launched.close(CLOSE_GRACE_MS),

