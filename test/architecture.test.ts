@@ -105,3 +105,27 @@ test('the import scanner sees static, type-only, re-export and dynamic imports',
     { spec: './d.js', typeOnly: false },
   ]);
 });
+
+/** ARCHITECTURE §7: the shapes and the schema walkers sit on the decoder kit, model/ and shared/ only (no I/O, no loader). */
+const SHAPE_KIT = new Set(['config/decode.ts', 'config/shape.ts', 'config/messages.ts', 'config/toml.ts', 'config/ip-address.ts', 'config/strategy.ts']);
+const SUBFOLDER_RULES: Readonly<Record<string, (target: string) => boolean>> = {
+  'config/shapes/': (t) => t.startsWith('config/shapes/') || t.startsWith('model/') || t.startsWith('shared/') || SHAPE_KIT.has(t),
+  'config/schema/': (t) => t.startsWith('config/schema/') || t.startsWith('model/') || t.startsWith('shared/') || SHAPE_KIT.has(t),
+};
+
+test('config/shapes/ and config/schema/ import only the decoder kit, model/ and shared/', () => {
+  const violations: string[] = [];
+  let checked = 0;
+  for (const abs of walk(SRC)) {
+    const file = relative(SRC, abs).split('\\').join('/');
+    const folder = Object.keys(SUBFOLDER_RULES).find((f) => file.startsWith(f));
+    if (folder === undefined) continue;
+    checked++;
+    for (const { spec } of importsOf(readFileSync(abs, 'utf8'))) {
+      const target = spec.startsWith('.') ? posix.normalize(posix.join(posix.dirname(file), spec)).replace(/\.js$/, '.ts') : spec;
+      if (!SUBFOLDER_RULES[folder]!(target)) violations.push(`${file}: may not import ${target}`);
+    }
+  }
+  assert.deepEqual(violations, []);
+  assert.ok(checked >= 4, `only ${checked} files checked`);
+});

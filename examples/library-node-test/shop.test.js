@@ -4,7 +4,7 @@ import { after, before, beforeEach, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startMock } from 'folder-mock';
 
-const root = fileURLToPath(new URL('../shop', import.meta.url));
+const root = fileURLToPath(new URL('../library-shop', import.meta.url));
 let m;
 before(async () => (m = await startMock({ root })));
 after(() => m.close());

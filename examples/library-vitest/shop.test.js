@@ -3,7 +3,7 @@ import { afterAll as after, beforeAll as before, beforeEach, expect, test } from
 import { fileURLToPath } from 'node:url';
 import { startMock } from 'folder-mock';
 
-const root = fileURLToPath(new URL('../shop', import.meta.url));
+const root = fileURLToPath(new URL('../library-shop', import.meta.url));
 let m;
 before(async () => (m = await startMock({ root })));
 after(() => m.close());

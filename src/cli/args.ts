@@ -19,8 +19,12 @@ export interface FlagSpec {
   readonly path?: boolean;
   /** a flag whose value is optional and only ever given inline (`--inspect`, `--inspect=4000`); alone it is '' */
   readonly optionalValue?: boolean;
-  /** accepted but left out of suggestions (removed flags that get their own message) */
+  /** accepted but left out of suggestions and --help (removed flags that get their own message) */
   readonly hidden?: boolean;
+  /** the value's placeholder in --help: '<path>', 'text|json' */
+  readonly value?: string;
+  /** one line for --help and docs/reference/cli.md (every command's flag has one: cli/flags.test.ts) */
+  readonly doc?: string;
 }
 
 export interface ParsedArgs {

@@ -1,4 +1,23 @@
-// Help texts and one-line usages (reference §9.1, adapted). `set` prints its own (cli/commands/set-rule.ts).
+// Help texts and one-line usages (reference §9.1, adapted). The flag lines are generated from the flag tables
+// (cli/flags.ts), which docs/reference/cli.md is generated from too; the prose around them is written here.
+import type { FlagSpec } from './args.js';
+import { GET_FLAGS, MATCH_TEST_FLAGS, META_FLAGS, SERVE_FLAGS, VALIDATE_FLAGS } from './flags.js';
+
+/** `--config, -c <path>` */
+export function flagLabel(f: FlagSpec): string {
+  const value = f.value === undefined ? '' : f.optionalValue === true ? f.value : ` ${f.value}`;
+  return `--${f.long}${f.short === undefined ? '' : `, -${f.short}`}${value}`;
+}
+
+/**
+ * Flag lines: the label, padded to a common column (at least `minWidth`; a label longer than 24 characters
+ * just gets two spaces), then the doc.
+ */
+export function flagLines(flags: readonly FlagSpec[], minWidth = 0): string {
+  const shown = flags.filter((f) => f.hidden !== true);
+  const width = Math.max(minWidth, ...shown.map((f) => flagLabel(f).length).filter((n) => n <= 24));
+  return shown.map((f) => `  ${flagLabel(f).padEnd(width)}  ${f.doc ?? ''}`.trimEnd() + '\n').join('');
+}
 
 export const ROOT_USAGE =
   'mock [serve] [-p <port>] [-d <dir>] [-c <config>] [--no-watch] [--inspect[=<port>] [--journal-size <n>] [--journal-max-bytes <n>]] [--init [--yes] [--middleware | --from <openapi file> [--dry-run] [--format text|json]]]';
@@ -10,32 +29,7 @@ serves ./ by URL path on port 3001, or ./mock.toml if it exists.
 \`serve\` is the explicit spelling of the same thing - identical in every
 respect, never required.
 
-  -c, --config <path>  Load a config file (a bare relative path resolves
-                       the same as one prefixed with ./)
-  -p, --port <port>    Listen on a custom port (0 picks a free one)
-  -d, --dir <dir>      Serve a custom fallback directory instead of ./
-  --no-watch           Do not watch mock.toml, rule sets and scripts: edits
-                       then need a restart (by default they apply live,
-                       and an invalid edit keeps the last good config)
-  --inspect[=<port>]   Open the inspector on http://127.0.0.1:<port>/ (a
-                       free port when none is given; loopback only): every
-                       request with the rule that answered and why, live
-  --journal-size <n>   With --inspect, keep the last <n> requests (default
-                       1000, at most 100000)
-  --journal-max-bytes <n>  With --inspect, keep at most <n> bytes of
-                       requests in all (default 33554432, i.e. 32 MiB)
-  --init               Scaffold a starting config in the current directory
-  --yes                With --init, skip prompts and accept defaults
-  --middleware         With --init, also scaffold a middleware file
-  --from <file>        With --init, make the workspace from an OpenAPI 3.0/3.1
-                       document (YAML or JSON): one rule per operation and
-                       response, bodies as JSON files under responses/; in a
-                       folder with mock.toml, adds a rule set to it instead
-  --dry-run            With --init --from, show what would be written; write nothing
-  --format text|json   With --init --from: text (default) or the JSON envelope
-  -h, --help           Print this help and exit
-  --version            Print the version and exit
-
+${flagLines([...SERVE_FLAGS, ...META_FLAGS])}
 Subcommands:
   serve       Start the server - the explicit spelling of bare mock
   get         What would the server return for this request? No server
@@ -60,14 +54,7 @@ percent-decoding and query handling. Response delays are not applied.
 A rule set using a random or round-robin strategy answers as a freshly
 started server would.
 
-  --config, -c <path>   The root config to answer from (default: ./mock.toml, or zero-config if absent)
-  --method, -m <METHOD> The request's HTTP method (default: GET)
-  --header, -H "Name: value"  Add a header; repeatable
-  --body, -b <json>     The request's JSON body, inline (sent as application/json unless -H sets a content-type)
-  --body-file <path>    The request's JSON body, from a file
-  --why                 Explain which stage and rule decided the answer, with every condition checked. Off by default in text, always included with --format json
-  --format text|json    text (default): human-readable. json: the response envelope, with provenance
-
+${flagLines(GET_FLAGS, 20)}
 In JSON, matched.rule_set_file is the rule set's path relative to the
 current directory (or absolute); pass it to 'mock set rule --rule-set'
 as is, with matched.rule_index as --rule.
@@ -88,16 +75,7 @@ Builds a synthetic request from the flags below and checks it against
 a rule set directly - no server, no network request. Every rule is
 checked; the winner (marked ★) is chosen by the rule set's strategy.
 
-  --rule-set, -r <path>       Required. The rule-set file to check against
-  --rule <n>                  Check only this rule, 1-based
-  --path, -p <url_path>       The synthetic request's URL path (default: /)
-  --method, -m <METHOD>       The synthetic request's HTTP method (default: GET)
-  --header, -H "Name: value"  Add a header; repeatable
-  --body, -b <json>           The synthetic request's JSON body, inline
-  --body-file <path>          The synthetic request's JSON body, from a file
-  --quiet, -q                 Print nothing; only the exit code tells the result
-  --format text|json          text (default): the breakdown below. json: the response envelope
-
+${flagLines(MATCH_TEST_FLAGS, 26)}
 Exit codes: 0 matched, 1 no rule matched, 2 an argument or input error.
 `;
 
@@ -109,11 +87,7 @@ Loads the whole workspace - root config, every rule set, middleware
 script and response file it references, and the TLS cert and key - and
 reports diagnostics, without binding a port.
 
-  --config, -c <path>  The root config to validate (default: ./mock.toml)
-  --strict             Treat warnings as failures too
-  --quiet              Suppress non-error output
-  --format text|json   text (default): human-readable. json: the response envelope
-
+${flagLines(VALIDATE_FLAGS)}
 --json was removed; use --format json instead.
 
 Exit codes: 0 clean, 1 warnings under --strict, 2 the config couldn't be loaded, or a bad invocation.

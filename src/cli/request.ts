@@ -10,12 +10,7 @@ import type { Io } from './io.js';
 /** An HTTP token (RFC 9110): what a method or a header name may contain. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-export const REQUEST_FLAGS = [
-  { long: 'method', short: 'm', takesValue: true },
-  { long: 'header', short: 'H', takesValue: true, repeat: true },
-  { long: 'body', short: 'b', takesValue: true },
-  { long: 'body-file', takesValue: true, path: true },
-] as const;
+export { REQUEST_FLAGS } from './flags.js';
 
 /** Builds the raw request; the error is a full message (with the `mock <cmd>: ` prefix). */
 export async function requestFromFlags(args: ParsedArgs, target: string, io: Io, prefix: string): Promise<Result<RawRequest, string>> {

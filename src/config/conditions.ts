@@ -4,15 +4,19 @@
 // negations) and regex keep the value as written; a wild card not starting with '/', '*' or '?' gets a '/'.
 // Conditions keep the order written. Unknown keys at every level are reported with the allowed list.
 import type { BodyCondition, Condition, HeaderCondition, UrlPathCondition } from '../model/rule-set.js';
-import { BODY_OPS, HEADER_OPS, METHODS, URL_PATH_OPS, type UrlPathOp } from '../model/operators.js';
+import type { UrlPathOp } from '../model/operators.js';
 import { parseTypedJson, type TypedJson } from '../shared/json.js';
 import { compileRustRegex } from '../shared/rust-regex.js';
 import { wildcardToRegExp } from '../shared/wildcard.js';
-import { oneOf, record, report, strict, string, unknownKey, wrongType, type DecodeContext, type KeyPath } from './decode.js';
+import { report, unknownKey, wrongType, type DecodeContext, type KeyPath } from './decode.js';
 import { MESSAGES } from './messages.js';
+import { bodyTable, HEADER_NAME, headerTable, methodShape, requestShape, urlPathTable } from './shapes/rule-set.js';
 import type { TomlNode } from './toml.js';
 
-export const REQUEST_KEYS = ['url_path', 'method', 'headers', 'body'] as const;
+export { HEADER_NAME };
+
+/** the keys of `when.request`, in the order the shape declares them */
+export const REQUEST_KEYS = Object.keys(requestShape.node.kind === 'record' ? requestShape.node.fields : {});
 export const ANY_PATH_LABEL = '(any path)';
 
 export interface DecodedRequest {
@@ -59,8 +63,7 @@ export function decodeRequest(node: TomlNode, path: KeyPath, ctx: DecodeContext,
 
 // ---- url_path --------------------------------------------------------------------------------------
 
-const methodDecoder = oneOf(METHODS);
-const urlPathTable = strict(record({ value: string, op: oneOf(URL_PATH_OPS) }, { required: ['value'] }));
+const methodDecoder = methodShape.decode;
 
 function decodeUrlPath(node: TomlNode, path: KeyPath, ctx: DecodeContext, prefix: string | undefined): UrlPathCondition | undefined {
   let value: string;
@@ -123,10 +126,7 @@ function compileRegex(pattern: string, node: TomlNode, path: KeyPath, ctx: Decod
 
 // ---- headers ---------------------------------------------------------------------------------------
 
-const headerTable = strict(record({ value: string, op: oneOf(HEADER_OPS) }));
 const HEADER_SHAPE = 'a table such as { value = "…", op = "equal" }';
-/** RFC 9110 token characters */
-export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 function decodeHeaders(node: TomlNode, path: KeyPath, ctx: DecodeContext): HeaderCondition[] {
   if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table of header names') ?? [];
@@ -158,7 +158,6 @@ function decodeHeaders(node: TomlNode, path: KeyPath, ctx: DecodeContext): Heade
 // ---- body.json -------------------------------------------------------------------------------------
 
 const BODY_KEYS = ['json'] as const;
-const bodyTable = strict(record({ value: string, op: oneOf(BODY_OPS) }, { required: ['value'] }));
 const BODY_SHAPE = 'a table such as { value = "gold", op = "equal" }';
 
 function decodeBody(node: TomlNode, path: KeyPath, ctx: DecodeContext): BodyCondition[] {

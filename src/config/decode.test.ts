@@ -87,3 +87,18 @@ test('describePath renders keys and indices', () => {
   assert.equal(describePath(['service', 'rule_sets', 0]), 'service.rule_sets[0]');
   assert.equal(describePath(['rules', 2, 'when', 'request']), 'rules[2].when.request');
 });
+
+test('record: a key named like an Object.prototype member is an unknown key, not a decoder', () => {
+  const { value, ctx } = run(record({ a: int(0, 9) }), 'v = { constructor = 1, toString = 2, a = 3 }');
+  assert.deepEqual(value, { a: 3 });
+  assert.deepEqual(ctx.diagnostics.map((d) => d.code), ['unknown_key', 'unknown_key']);
+});
+
+test('described: a field keeps its decoder, and its schema gains the doc and default', async () => {
+  const { described, string: str } = await import('./decode.js');
+  const s = described(int(0, 9), { doc: 'A digit.', default: 3 });
+  assert.equal(run(record({ a: s }), 'v = { a = 4 }').value?.a, 4);
+  assert.match(run(s, 'v = 10').ctx.diagnostics[0]!.message, /from 0 to 9, found 10/);
+  assert.deepEqual(s.schema(), { description: 'A digit.\n\nDefault: `3`.', markdownDescription: 'A digit.\n\nDefault: `3`.', type: 'integer', minimum: 0, maximum: 9, default: 3 });
+  assert.equal(described(str, { doc: 'x' }).type, 'string');
+});

@@ -1,7 +1,8 @@
 // Is a string a literal IPv4 or IPv6 address (what listener.ip_address may be)? Host names are not.
 
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
-const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
+/** an exact IPv4 address (the schema uses its source too) */
+export const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
 const HEX_GROUP = /^[0-9a-fA-F]{1,4}$/;
 
 export function isIpAddress(s: string): boolean {

@@ -4,20 +4,16 @@
 // file_path resolves against the respond directory (the root config's folder, joined with
 // prefix.respond_dir) and must stay inside it; its existence is checked later through a RespondFileRef.
 import type { Respond, RespondBody } from '../model/answer.js';
-import type { HeaderList } from '../shared/headers.js';
-import { hasUnknownKey, int, record, report, string, wrongType, type DecodeContext, type KeyPath } from './decode.js';
-import { HEADER_NAME } from './conditions.js';
+import { hasUnknownKey, report, type DecodeContext, type KeyPath } from './decode.js';
 import { minifyJsonLiteral } from './json-literal.js';
 import { MESSAGES } from './messages.js';
 import { isWithin, resolvePath } from './read.js';
 import type { RespondFileRef } from './respond-files.js';
+import { MAX_DELAY_MS, RESPOND_BODY_KEYS, respondTable } from './shapes/rule-set.js';
 import type { TomlNode } from './toml.js';
 
-/** setTimeout's ceiling: longer delays would fire at once */
-export const MAX_DELAY_MS = 2_147_483_647;
-const BODY_KEYS = ['file_path', 'text', 'json'] as const;
-/** characters Node accepts in a header value */
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+export { MAX_DELAY_MS };
+const BODY_KEYS = RESPOND_BODY_KEYS;
 
 export interface RespondContext {
   readonly decode: DecodeContext;
@@ -29,16 +25,7 @@ export interface RespondContext {
   readonly fileRefs: RespondFileRef[];
 }
 
-const respondFields = {
-  file_path: string,
-  text: string,
-  json: string,
-  status: int(100, 999),
-  headers: decodeHeaderMap,
-  delay_response_milliseconds: int(0, MAX_DELAY_MS),
-};
-const RESPOND_KEYS = Object.keys(respondFields);
-const respondTable = record(respondFields);
+const RESPOND_KEYS = Object.keys(respondTable.node.kind === 'record' ? respondTable.node.fields : {});
 
 export function decodeRespond(node: TomlNode, path: KeyPath, rc: RespondContext): Respond | undefined {
   const ctx = rc.decode;
@@ -96,30 +83,4 @@ function decodeFileBody(entry: string, node: TomlNode, path: KeyPath, rc: Respon
   // the offset is read only if the file turns out to be missing (a lazily located tree parses again for it)
   rc.fileRefs.push({ rule: rc.rule, entry, path: abs, get offset() { return node.offset; }, keyPath: path });
   return { kind: 'file', path: abs, confineTo: rc.respondDir };
-}
-
-function decodeHeaderMap(node: TomlNode, path: KeyPath, ctx: DecodeContext): HeaderList | undefined {
-  if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table of header names to strings');
-  const out: (readonly [string, string])[] = [];
-  let ok = true;
-  for (const [name, entry] of node.entries) {
-    const at: KeyPath = [...path, name];
-    if (!HEADER_NAME.test(name)) {
-      report(ctx, 'invalid_value', MESSAGES.invalidHeaderName(name), entry.keyOffset, at);
-      ok = false;
-      continue;
-    }
-    if (entry.node.kind !== 'string') {
-      wrongType(ctx, entry.node, at, 'a string');
-      ok = false;
-      continue;
-    }
-    if (!HEADER_VALUE.test(entry.node.value)) {
-      report(ctx, 'invalid_value', MESSAGES.invalidHeaderValue(name), entry.node.offset, at);
-      ok = false;
-      continue;
-    }
-    out.push([name.toLowerCase(), entry.node.value]);
-  }
-  return ok ? out : undefined;
 }

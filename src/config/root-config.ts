@@ -1,14 +1,14 @@
 // mock.toml → Config (SPEC 2.1) with every default from DEFAULTS. Any table may be partial; unknown keys
 // are errors at every level. Paths in [service] resolve against the config file's folder ("." included);
-// TLS cert and key resolve against the process's current directory. Files are not touched here:
+// TLS cert and key resolve against the process's current directory. The keys, types and bounds are the shape's
+// (config/shapes/root.ts). Files are not touched here:
 // the offsets of path entries are returned so that load.ts can point at them when a file is missing.
 import { DEFAULTS, type Config, type TlsConfig } from '../model/config.js';
 import { DEFAULT_STRATEGY } from '../model/strategy.js';
-import { array, bool, int, record, report, string, wrongType, type DecodeContext, type Decoder } from './decode.js';
-import { isIpAddress } from './ip-address.js';
+import { report, type DecodeContext } from './decode.js';
 import { MESSAGES } from './messages.js';
 import { dirOf, resolvePath } from './read.js';
-import { decodeStrategy } from './strategy.js';
+import { rootShape } from './shapes/root.js';
 import { parseToml, type TomlNode } from './toml.js';
 
 /** A path entry as written, with its absolute form and where it is in mock.toml. */
@@ -30,61 +30,6 @@ export interface RootConfigDecode {
   readonly tlsCert?: PathEntry;
   readonly tlsKey?: PathEntry;
 }
-
-const located: Decoder<{ value: string; offset: number }> = (node, path, ctx) => {
-  const v = string(node, path, ctx);
-  return v === undefined ? undefined : { value: v, offset: node.offset };
-};
-
-const ipAddress: Decoder<string> = (node, path, ctx) => {
-  const v = string(node, path, ctx);
-  if (v === undefined) return undefined;
-  if (isIpAddress(v)) return v;
-  report(ctx, 'invalid_value', MESSAGES.invalidIp(v), node.offset, path);
-  return undefined;
-};
-
-/** `include` takes one glob or an array of globs. */
-const globs: Decoder<string[]> = (node, path, ctx) => {
-  if (node.kind === 'string') return [node.value];
-  if (node.kind === 'array') return array(string)(node, path, ctx);
-  return wrongType(ctx, node, path, 'a glob string or an array of glob strings');
-};
-
-const port = int(0, 65535);
-const rootTable = record({
-  listener: record({
-    ip_address: ipAddress,
-    port,
-    tls: record(
-      {
-        cert: located,
-        key: located,
-        port,
-        handshake_timeout_seconds: int(1, 2_147_483),
-        max_connections: int(1, 2_147_483_647),
-      },
-      { required: ['cert', 'key'] },
-    ),
-  }),
-  service: record({
-    rule_sets: array(located),
-    middlewares: array(located),
-    fallback_respond_dir: located,
-    strategy: decodeStrategy,
-    cors_allow_credentials_origins: array(string),
-    max_request_body_bytes: int(0, Number.MAX_SAFE_INTEGER),
-    middleware_max_operations: int(1, Number.MAX_SAFE_INTEGER),
-  }),
-  log: record({ verbose: record({ header: bool, body: bool }) }),
-  file_tree_view: record({
-    show_hidden: bool,
-    builtin_excludes: bool,
-    extra_excludes: array(string),
-    include: globs,
-    respect_gitignore: bool,
-  }),
-});
 
 /** The config with every default: what zero-config mode runs with. `baseDir` is where "." points. */
 export function defaultConfig(baseDir: string): Config {
@@ -117,7 +62,7 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
     report(decode, 'toml_syntax', MESSAGES.tomlSyntax(e.message), e.offset, []);
     return { config: defaults, decode, parsed: false, ruleSets: [], middlewares: [] };
   }
-  const t = rootTable(parsed.value as TomlNode, [], decode) ?? {};
+  const t = rootShape(parsed.value as TomlNode, [], decode) ?? {};
   const inConfigDir = (e: { value: string; offset: number }): PathEntry => ({ entry: e.value, path: resolvePath(configDir, e.value), offset: e.offset });
   const inCwd = (e: { value: string; offset: number }): PathEntry => ({ entry: e.value, path: resolvePath(cwd, e.value), offset: e.offset });
 

@@ -1,18 +1,18 @@
 // One rule-set file → RuleSet (SPEC 2.2). Top-level keys: prefix, default, rules, strategy (and guard,
 // accepted and ignored). Each [[rules]] entry: when.request (conditions), respond, priority, weight.
-// The decoder is pure: respond files are collected as references and checked once file facts are known,
+// Keys, types and bounds are the shapes' (config/shapes/rule-set.ts). The decoder is pure: respond files are collected as references and checked once file facts are known,
 // so loading from disk (async) and `set rule` (any injected check) share this one code path.
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Rule, RuleSet } from '../model/rule-set.js';
 import type { Strategy } from '../model/strategy.js';
 import { err, ok, type Result } from '../shared/result.js';
 import { canonicalPath, decodeRequest } from './conditions.js';
-import { anything, int, record, report, string, wrongType, type DecodeContext, type Decoder, type KeyPath } from './decode.js';
+import { report, wrongType, type DecodeContext, type KeyPath } from './decode.js';
 import { MESSAGES } from './messages.js';
 import { resolvePath } from './read.js';
 import { decodeRespond } from './respond.js';
 import { checkDir, checkRespondFile, type DirRef, type RespondFileRef, type RespondFileStatus } from './respond-files.js';
-import { decodeStrategy } from './strategy.js';
+import { RULE_DEFAULTS, ruleSetShape, ruleTable } from './shapes/rule-set.js';
 import { parseTomlLazily, type TomlNode } from './toml.js';
 
 export interface RuleSetContext {
@@ -35,17 +35,7 @@ export interface RuleSetDraft {
   readonly dirRefs: readonly DirRef[];
 }
 
-const TOP_LEVEL = ['prefix', 'default', 'rules', 'strategy', 'guard'] as const;
-const prefixTable = record({ url_path: string, respond_dir: string });
-const defaultTable = record({ delay_response_milliseconds: int(0, 2_147_483_647) });
-const ruleFields = ['when', 'respond', 'priority', 'weight'] as const;
-const whenTable = record({ request: anything }, { required: ['request'] });
-const priorityInt = int(-2_147_483_648, 2_147_483_647);
-const weightInt = int(0, 4_294_967_295);
-const ruleTable = record({ when: whenTable, respond: anything, priority: priorityInt, weight: weightInt } satisfies Record<
-  (typeof ruleFields)[number],
-  Decoder<unknown>
->, { required: ['when', 'respond'] });
+const topTable = ruleSetShape;
 
 /** Decode one rule-set file's text. Pure; respond files are only collected (see checkRuleSetFiles). */
 export function decodeRuleSetDraft(text: string, file: string, rsc: RuleSetContext): RuleSetDraft {
@@ -59,13 +49,7 @@ export function decodeRuleSetDraft(text: string, file: string, rsc: RuleSetConte
     return { ruleSet: undefined, decode, fileRefs, dirRefs };
   }
   const root = parsed.value;
-  const top = record({
-    prefix: prefixTable,
-    default: defaultTable,
-    rules: anything,
-    strategy: decodeStrategy,
-    guard: anything,
-  } satisfies Record<(typeof TOP_LEVEL)[number], Decoder<unknown>>)(root, [], decode) ?? {};
+  const top = topTable(root, [], decode) ?? {};
 
   let prefix: string | undefined;
   if (top.prefix?.url_path !== undefined) prefix = canonicalPath(top.prefix.url_path);
@@ -136,8 +120,8 @@ function decodeRule(node: TomlNode, path: KeyPath, index: number, rc: RuleContex
     label: request.label,
     conditions: request.conditions,
     respond,
-    priority: t.priority ?? 0,
-    weight: t.weight ?? 1,
+    priority: t.priority ?? RULE_DEFAULTS.priority,
+    weight: t.weight ?? RULE_DEFAULTS.weight,
   };
 }
 

@@ -4,19 +4,60 @@
 //   { priority = { tiebreaker = "first_match" | "uniform_random" } }   table form only; bare "priority" is refused
 //   { weighted_random = { seed = N } } | { uniform_random = { seed = N } }   seed optional, 0 ≤ N < 2^64
 //   { first_match = {} } | { round_robin = {} }
-import { STRATEGY_NAMES, TIEBREAKERS, type Strategy } from '../model/strategy.js';
+// The shape (decodeStrategy) carries the schema of every form: a bare name, or a one-key table.
+import { STRATEGY_NAMES, TIEBREAKERS, type Strategy, type StrategyName } from '../model/strategy.js';
 import { suggest } from '../shared/did-you-mean.js';
-import { bigInt, invalidValue, oneOf, record, report, strict, wrongType, type Decoder, type KeyPath, type DecodeContext } from './decode.js';
+import {
+  bigInt,
+  described,
+  invalidValue,
+  oneOf,
+  record,
+  report,
+  strict,
+  union,
+  wrongType,
+  type Decoder,
+  type KeyPath,
+  type DecodeContext,
+  type Shape,
+} from './decode.js';
 import { MESSAGES } from './messages.js';
 import type { TomlNode } from './toml.js';
 
 const U64_MAX = (1n << 64n) - 1n;
 
-const emptyTable = strict(record({}));
-const priorityTable = strict(record({ tiebreaker: oneOf(TIEBREAKERS) }));
-const randomTable = strict(record({ seed: bigInt(0n, U64_MAX) }));
+/** Strategies that take parameters the bare name cannot give: only their table form is accepted. */
+export const TABLE_ONLY_STRATEGIES: readonly StrategyName[] = ['priority'];
+export const BARE_STRATEGIES = STRATEGY_NAMES.filter((n) => !TABLE_ONLY_STRATEGIES.includes(n));
 
-export const decodeStrategy: Decoder<Strategy> = (node, path, ctx) => {
+const emptyTable = strict(record({}));
+const priorityTable = strict(
+  record({
+    tiebreaker: described(oneOf(TIEBREAKERS), { doc: 'How rules of equal priority are chosen between.', default: 'first_match' }),
+  }),
+);
+const randomTable = strict(
+  record({ seed: described(bigInt(0n, U64_MAX), { doc: 'Fixes the random sequence: the same seed picks the same rules in the same order.', example: '7' }) }),
+);
+/** The table form's inner table, per strategy name. */
+const INNER: Readonly<Record<StrategyName, Shape<unknown>>> = {
+  first_match: emptyTable,
+  priority: priorityTable,
+  weighted_random: randomTable,
+  uniform_random: randomTable,
+  round_robin: emptyTable,
+};
+
+const INNER_EXAMPLE: Readonly<Record<StrategyName, string>> = {
+  first_match: '{}',
+  priority: '{ tiebreaker = "uniform_random" }',
+  weighted_random: '{ seed = 7 }',
+  uniform_random: '{ seed = 7 }',
+  round_robin: '{}',
+};
+
+const decode: Decoder<Strategy> = (node, path, ctx) => {
   if (node.kind === 'string') return fromName(node, node.value, path, ctx);
   if (node.kind !== 'table') return wrongType(ctx, node, path, 'a strategy name or table');
   const entries = [...node.entries];
@@ -50,15 +91,21 @@ export const decodeStrategy: Decoder<Strategy> = (node, path, ctx) => {
 };
 
 function fromName(node: TomlNode, name: string, path: KeyPath, ctx: DecodeContext): Strategy | undefined {
-  switch (name) {
-    case 'first_match':
-    case 'round_robin':
-    case 'weighted_random':
-    case 'uniform_random':
-      return { kind: name };
-    case 'priority':
-      return invalidValue(ctx, node, path, MESSAGES.strategyNeedsTable(name));
-    default:
-      return invalidValue(ctx, node, path, MESSAGES.strategyUnknown(name, STRATEGY_NAMES), suggest(name, STRATEGY_NAMES));
-  }
+  if ((BARE_STRATEGIES as readonly string[]).includes(name)) return { kind: name } as Strategy;
+  if ((STRATEGY_NAMES as readonly string[]).includes(name)) return invalidValue(ctx, node, path, MESSAGES.strategyNeedsTable(name));
+  return invalidValue(ctx, node, path, MESSAGES.strategyUnknown(name, STRATEGY_NAMES), suggest(name, STRATEGY_NAMES));
 }
+
+/** Every form the decoder takes: a bare name (not a table-only one) or a table naming exactly one strategy. */
+export const decodeStrategy: Shape<Strategy> = union(
+  [
+    described(oneOf(BARE_STRATEGIES), { doc: 'A strategy by name.' }),
+    ...STRATEGY_NAMES.map((name) =>
+      described(record({ [name]: described(INNER[name], { doc: `The \`${name}\` strategy's parameters.`, example: INNER_EXAMPLE[name] }) }, { required: [name] }), {
+        doc: `The table form of \`${name}\`.`,
+      }),
+    ),
+  ],
+  decode,
+  'strategy name or table',
+);

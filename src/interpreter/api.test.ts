@@ -115,3 +115,17 @@ test('a middleware-sized script costs microseconds per run', () => {
 test('run rejects objects that compile() did not make', () => {
   assert.throws(() => run({ fileName: 'x' }, {}), TypeError);
 });
+
+test('timestamps read the clock given in the run options, and only when a script asks', () => {
+  const readings = [5_000, 7_500];
+  let reads = 0;
+  const clock = (): number => readings[reads++] ?? 0;
+  const script = compile('let t = timestamp(); [type_of(t), t.elapsed]', 'clock.rhai');
+  const done = run(script, {}, { clock });
+  assert.ok(done.ok);
+  if (!done.ok) return;
+  assert.equal(valueToDebug(done.value), '["timestamp", 2.5]');
+  assert.equal(reads, 2);
+  run(compile('let x = 1 + 1; x', 'no-clock.rhai'), {}, { clock });
+  assert.equal(reads, 2);
+});

@@ -4,7 +4,7 @@
 // when the code runs at the top level, otherwise "Variable not found").
 
 import type { AssignOp, BinaryOp } from './token.js';
-import type { Value } from './values.js';
+import type { FnPtr, Value } from './values.js';
 
 export interface Span {
   readonly start: number;
@@ -56,6 +56,13 @@ export interface Global extends Span {
   readonly name: string;
   /** false inside `fn` bodies, which cannot see the host's globals */
   readonly visible: boolean;
+  /** set after parsing when a script function has this name: the name is a function pointer */
+  fnPtr: FnPtr | null;
+}
+/** `global::NAME`: a top-level `const`, read from anywhere (a function, a closure) */
+export interface GlobalConst extends Span {
+  readonly type: 'GlobalConst';
+  readonly name: string;
 }
 export interface This extends Span {
   readonly type: 'This';
@@ -79,19 +86,22 @@ export interface Logical extends Span {
   readonly right: Expr;
   readonly opStart: number;
 }
-export interface Index extends Span {
+/** What `?.`/`?[` skip when they meet `()`: the rest of the chain, up to the node marked root. */
+export interface ChainLink {
+  /** `?.` / `?[` */
+  readonly safe: boolean;
+  /** the outermost access of a chain that has a `?.`/`?[`: a short-circuit ends here, with `()` */
+  chainRoot: boolean;
+}
+export interface Index extends Span, ChainLink {
   readonly type: 'Index';
   readonly target: Expr;
   readonly index: Expr;
-  /** `?[` */
-  readonly safe: boolean;
 }
-export interface Prop extends Span {
+export interface Prop extends Span, ChainLink {
   readonly type: 'Prop';
   readonly target: Expr;
   readonly name: string;
-  /** `?.` */
-  readonly safe: boolean;
   readonly nameStart: number;
 }
 export interface Call extends Span {
@@ -103,12 +113,11 @@ export interface Call extends Span {
   /** a visible variable of the same name (it may hold a function pointer) */
   readonly fnVar: VarDecl | null;
 }
-export interface MethodCall extends Span {
+export interface MethodCall extends Span, ChainLink {
   readonly type: 'MethodCall';
   readonly target: Expr;
   readonly name: string;
   readonly args: readonly Expr[];
-  readonly safe: boolean;
   readonly nameStart: number;
 }
 export interface IsDefVar extends Span {
@@ -188,6 +197,7 @@ export type Expr =
   | MapLit
   | Var
   | Global
+  | GlobalConst
   | This
   | Unary
   | Binary
@@ -211,6 +221,8 @@ export interface Let extends Span {
   readonly type: 'Let';
   readonly decl: VarDecl;
   readonly init: Expr | null;
+  /** a top-level `const` in a script that reads `global::`: also stored for `global::NAME` */
+  toGlobal: boolean;
 }
 export interface Assign extends Span {
   readonly type: 'Assign';

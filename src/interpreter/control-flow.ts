@@ -118,6 +118,7 @@ function expr(e: Expr, ctx: Context): void {
     case 'Literal':
     case 'Var':
     case 'Global':
+    case 'GlobalConst':
     case 'This':
       return;
   }

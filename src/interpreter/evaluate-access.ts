@@ -2,23 +2,35 @@
 // chars and integer bits. Reads of a property missing from a map give `()`; properties of other
 // types are getters (`len`, `is_empty`…), and anything else is Rhai's "Unknown property" error.
 
-import type { Assign, Expr, Global, Index, Prop } from './ast.js';
+import type { Assign, ChainLink, Expr, Global, GlobalConst, Index, Prop } from './ast.js';
 import type { AssignOp } from './token.js';
+import { BUILTINS, GETTERS, type Builtin } from './builtins/registry.js';
 import { RuntimeFault } from './errors.js';
 import { evalExpr, mismatch, own } from './evaluate-expr.js';
 import type { Machine } from './machine.js';
 import { binaryOp, checkArrayLength, checkArraySize, checkMapSize, checkStringSize, type ArithOp } from './operators.js';
 import { DerivedRef, SlotRef, TempRef, readSlot, writeSlot, type Ref } from './refs.js';
+import { SHORT_CIRCUIT } from './signals.js';
 import { toDisplay } from './format.js';
-import { Char, FnPtr, RangeValue, charLength, charOf, deepClone, hasSurrogates, toChars, typeName, type Value } from './values.js';
+import { readBits, writeBits } from './bit-field.js';
+import { getter } from './getters.js';
+import { replaceSlice, sliceString } from './string-slice.js';
+import { Char, RangeValue, charOf, deepClone, hasSurrogates, tagOf, toChars, typeName, type Value } from './values.js';
 
 function notFoundVar(name: string, offset: number): RuntimeFault {
   return new RuntimeFault('ErrorVariableNotFound', `Variable not found: ${name}`, offset, null, [['variable', name]]);
 }
 
 export function readGlobal(m: Machine, e: Global): Value {
+  if (e.fnPtr !== null) return e.fnPtr;
   const v = e.visible ? m.globals.get(e.name) : undefined;
   if (v === undefined) throw notFoundVar(e.name, e.start);
+  return v;
+}
+
+export function readGlobalConst(m: Machine, e: GlobalConst): Value {
+  const v = m.constants?.get(e.name);
+  if (v === undefined) throw notFoundVar('global::' + e.name, e.start);
   return v;
 }
 
@@ -28,54 +40,43 @@ export function readThis(m: Machine, offset: number): Value {
   return ref.get();
 }
 
+/** A safe link met `()`: the chain's value is `()` (thrown up to the chain's root from inner links). */
+export function shortCircuit(e: ChainLink): null {
+  if (e.chainRoot) return null;
+  throw SHORT_CIRCUIT;
+}
+
+/** Evaluate a chain's root, ending a short-circuit from an inner link with `()`. */
+export function atChainRoot<E extends ChainLink>(m: Machine, e: E, evaluate: (m: Machine, e: E) => Value): Value {
+  try {
+    return evaluate(m, e);
+  } catch (x) {
+    if (x === SHORT_CIRCUIT) return null;
+    throw x;
+  }
+}
+
 export function evalProp(m: Machine, e: Prop): Value {
+  return e.chainRoot ? atChainRoot(m, e, propValue) : propValue(m, e);
+}
+
+function propValue(m: Machine, e: Prop): Value {
   const obj = evalExpr(m, e.target);
-  if (obj === null && e.safe) return null;
-  return getProp(obj, e.name, e.nameStart);
+  if (obj === null && e.safe) return shortCircuit(e);
+  return getProp(m, obj, e.name, e.nameStart);
 }
 
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
-
-function getter(obj: Value, name: string): Value | undefined {
-  if (typeof obj === 'string') {
-    if (name === 'len') return BigInt(charLength(obj));
-    if (name === 'bytes') return BigInt(utf8Length(obj));
-    if (name === 'is_empty') return obj.length === 0;
-  } else if (Array.isArray(obj)) {
-    if (name === 'len') return BigInt(obj.length);
-    if (name === 'is_empty') return obj.length === 0;
-  } else if (obj instanceof FnPtr) {
-    if (name === 'name') return obj.name;
-    if (name === 'is_anonymous') return obj.closure !== null;
-  } else if (obj instanceof RangeValue) {
-    if (name === 'start') return obj.start;
-    if (name === 'end') return obj.end;
-    if (name === 'is_inclusive') return obj.inclusive;
-    if (name === 'is_exclusive') return !obj.inclusive;
-    if (name === 'is_empty') return obj.inclusive ? obj.start > obj.end : obj.start >= obj.end;
-  }
-  return undefined;
-}
-
-export function getProp(obj: Value, name: string, offset: number): Value {
+export function getProp(m: Machine, obj: Value, name: string, offset: number): Value {
   if (obj instanceof Map) {
     const v = obj.get(name);
     return v === undefined ? null : v;
   }
   const v = getter(obj, name);
   if (v !== undefined) return v;
+  if (GETTERS.has(name)) {
+    const handler = BUILTINS.get(name)?.[tagOf(obj)];
+    if (handler !== undefined) return callGetter(m, handler, obj, offset);
+  }
   throw new RuntimeFault(
     'ErrorDotExpr',
     `Unknown property '${name}' - a getter is not registered for type '${typeName(obj)}'`,
@@ -83,6 +84,15 @@ export function getProp(obj: Value, name: string, offset: number): Value {
     null,
     [['property', name]],
   );
+}
+
+function callGetter(m: Machine, handler: Builtin, obj: Value, offset: number): Value {
+  try {
+    return handler(m, [obj], null);
+  } catch (x) {
+    if (x instanceof RuntimeFault && x.offset < 0) x.offset = offset;
+    throw x;
+  }
 }
 
 function setProp(m: Machine, parent: Ref, name: string, v: Value, offset: number): void {
@@ -102,8 +112,12 @@ function setProp(m: Machine, parent: Ref, name: string, v: Value, offset: number
 }
 
 export function evalIndex(m: Machine, e: Index): Value {
+  return e.chainRoot ? atChainRoot(m, e, indexValue) : indexValue(m, e);
+}
+
+function indexValue(m: Machine, e: Index): Value {
   const obj = evalExpr(m, e.target);
-  if (obj === null && e.safe) return null;
+  if (obj === null && e.safe) return shortCircuit(e);
   const idx = evalExpr(m, e.index);
   return indexGet(obj, idx, e.index.start);
 }
@@ -158,12 +172,16 @@ export function indexGet(obj: Value, idx: Value, offset: number): Value {
     return v === undefined ? null : v;
   }
   if (typeof obj === 'string') {
+    if (idx instanceof RangeValue) return sliceString(obj, idx, offset);
     const i = intIndex(idx, offset);
     if (!hasSurrogates(obj)) return charOf(obj[position('String', obj.length, i, offset)] as string);
     const chars = toChars(obj);
     return charOf(chars[position('String', chars.length, i, offset)] as string);
   }
-  if (typeof obj === 'bigint') return ((BigInt.asUintN(64, obj) >> bitIndex(intIndex(idx, offset), offset)) & 1n) === 1n;
+  if (typeof obj === 'bigint') {
+    if (idx instanceof RangeValue) return readBits(obj, idx, offset);
+    return ((BigInt.asUintN(64, obj) >> bitIndex(intIndex(idx, offset), offset)) & 1n) === 1n;
+  }
   throw indexingType(obj, offset);
 }
 
@@ -174,11 +192,17 @@ function indexSet(m: Machine, parent: Ref, idx: Value, v: Value, offset: number)
   } else if (obj instanceof Map) {
     obj.set(mapKey(idx, offset), v);
     checkMapSize(m.limits, obj, offset);
+  } else if (typeof obj === 'string' && idx instanceof RangeValue) {
+    if (typeof v !== 'string') throw mismatch('string', v, offset);
+    parent.set(replaceSlice(obj, idx, v, offset));
   } else if (typeof obj === 'string') {
     if (!(v instanceof Char)) throw mismatch('char', v, offset);
     const chars = toChars(obj);
     chars[position('String', chars.length, intIndex(idx, offset), offset)] = v.ch;
     parent.set(chars.join(''));
+  } else if (typeof obj === 'bigint' && idx instanceof RangeValue) {
+    if (typeof v !== 'bigint') throw mismatch('i64', v, offset);
+    parent.set(writeBits(obj, idx, v, offset));
   } else if (typeof obj === 'bigint') {
     if (typeof v !== 'boolean') throw mismatch('bool', v, offset);
     const bit = 1n << bitIndex(intIndex(idx, offset), offset);
@@ -193,12 +217,37 @@ export function isPlace(e: Expr): boolean {
   return e.type === 'Var' || e.type === 'Global' || e.type === 'This' || e.type === 'Prop' || e.type === 'Index';
 }
 
+/** The place a chain link names; at a chain's root, a short-circuit reads `()` and writes nothing. */
+function chainRef(e: ChainLink, read: () => Value, write: (v: Value) => void, constName: string | null): Ref {
+  if (!e.chainRoot) return new DerivedRef(read, write, constName);
+  const ended = (x: unknown): null => {
+    if (x === SHORT_CIRCUIT) return null;
+    throw x;
+  };
+  const safeRead = (): Value => {
+    try {
+      return read();
+    } catch (x) {
+      return ended(x);
+    }
+  };
+  const safeWrite = (v: Value): void => {
+    try {
+      write(v);
+    } catch (x) {
+      ended(x);
+    }
+  };
+  return new DerivedRef(safeRead, safeWrite, constName);
+}
+
 /** A reference to the place an expression names; a temporary for other expressions. */
 export function refOf(m: Machine, e: Expr): Ref {
   switch (e.type) {
     case 'Var':
       return new SlotRef(m.frame.slots, e.decl);
     case 'Global': {
+      if (e.fnPtr !== null) return new TempRef(e.fnPtr);
       if (!e.visible || !m.globals.has(e.name)) throw notFoundVar(e.name, e.start);
       const globals = m.globals;
       return new DerivedRef(() => globals.get(e.name) ?? null, (v) => globals.set(e.name, v), null);
@@ -212,18 +261,21 @@ export function refOf(m: Machine, e: Expr): Ref {
       const parent = refOf(m, e.target);
       const read = (): Value => {
         const obj = parent.get();
-        return obj === null && e.safe ? null : getProp(obj, e.name, e.nameStart);
+        return obj === null && e.safe ? shortCircuit(e) : getProp(m, obj, e.name, e.nameStart);
       };
-      return new DerivedRef(read, (v) => setProp(m, parent, e.name, v, e.nameStart), parent.constName);
+      // assigning through a safe link that meets `()` does nothing
+      const write = (v: Value): void => void (e.safe && parent.get() === null ? null : setProp(m, parent, e.name, v, e.nameStart));
+      return chainRef(e, read, write, parent.constName);
     }
     case 'Index': {
       const parent = refOf(m, e.target);
       const idx = evalExpr(m, e.index);
       const read = (): Value => {
         const obj = parent.get();
-        return obj === null && e.safe ? null : indexGet(obj, idx, e.index.start);
+        return obj === null && e.safe ? shortCircuit(e) : indexGet(obj, idx, e.index.start);
       };
-      return new DerivedRef(read, (v) => indexSet(m, parent, idx, v, e.index.start), parent.constName);
+      const write = (v: Value): void => void (e.safe && parent.get() === null ? null : indexSet(m, parent, idx, v, e.index.start));
+      return chainRef(e, read, write, parent.constName);
     }
     default:
       return new TempRef(evalExpr(m, e));

@@ -9,7 +9,7 @@
 import { fnKey, type Call, type Expr, type FnDef, type MethodCall } from './ast.js';
 import { BUILTINS, MISMATCH, isNonPure, mayMutate, type Handlers } from './builtins/registry.js';
 import { RuntimeFault } from './errors.js';
-import { isPlace, refOf } from './evaluate-access.js';
+import { atChainRoot, isPlace, refOf, shortCircuit } from './evaluate-access.js';
 import { evalExpr, own } from './evaluate-expr.js';
 import { execBlock } from './evaluate-stmt.js';
 import { NONE, RETURN, type Machine } from './machine.js';
@@ -58,10 +58,14 @@ export function evalCall(m: Machine, e: Call): Value {
 }
 
 export function evalMethodCall(m: Machine, e: MethodCall): Value {
+  return e.chainRoot ? atChainRoot(m, e, methodCall) : methodCall(m, e);
+}
+
+function methodCall(m: Machine, e: MethodCall): Value {
   m.tick(e.start);
   const ref = isPlace(e.target) ? refOf(m, e.target) : null;
   const recv = ref !== null ? ref.get() : evalExpr(m, e.target);
-  if (recv === null && e.safe) return null;
+  if (recv === null && e.safe) return shortCircuit(e);
   const args = evalArgs(m, e.args);
   const offset = e.nameStart;
   if (e.name === 'call' && !(recv instanceof FnPtr) && args[0] instanceof FnPtr) {

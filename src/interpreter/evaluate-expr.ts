@@ -4,7 +4,7 @@
 
 import type { Expr, IsDefVar, Logical } from './ast.js';
 import { RuntimeFault } from './errors.js';
-import { evalIndex, evalProp, readGlobal, readThis } from './evaluate-access.js';
+import { evalIndex, evalProp, readGlobal, readGlobalConst, readThis } from './evaluate-access.js';
 import { evalCall, evalMethodCall } from './evaluate-call.js';
 import { evalDo, evalFor, evalLoop, evalWhile } from './evaluate-loop.js';
 import { evalSwitch, evalTry, execBlock } from './evaluate-stmt.js';
@@ -43,6 +43,8 @@ export function evalExpr(m: Machine, e: Expr): Value {
       return readSlot(m.frame.slots, e.decl);
     case 'Global':
       return readGlobal(m, e);
+    case 'GlobalConst':
+      return readGlobalConst(m, e);
     case 'This':
       return readThis(m, e.start);
     case 'Binary': {

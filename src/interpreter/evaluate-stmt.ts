@@ -1,7 +1,7 @@
 // Statements, blocks, `switch` and `try`. A block's value is the value of its last statement
 // (`()` for `let` and assignments). Every statement counts one operation.
 
-import type { Block, Stmt, Switch, Try } from './ast.js';
+import type { Block, Stmt, Switch, SwitchCase, Try } from './ast.js';
 import { RuntimeFault, callContext, lineColumn } from './errors.js';
 import { assign } from './evaluate-access.js';
 import { evalBool, evalExpr, own } from './evaluate-expr.js';
@@ -25,9 +25,12 @@ export function execBlock(m: Machine, block: Block): Value {
 
 function execStmt(m: Machine, s: Stmt): Value {
   switch (s.type) {
-    case 'Let':
-      bindSlot(m.frame.slots, s.decl, s.init === null ? null : own(s.init, evalExpr(m, s.init)));
+    case 'Let': {
+      const v = s.init === null ? null : own(s.init, evalExpr(m, s.init));
+      bindSlot(m.frame.slots, s.decl, v);
+      if (s.toGlobal) m.setConstant(s.decl.name, deepClone(v));
       return null;
+    }
     case 'Assign':
       assign(m, s);
       return null;
@@ -68,15 +71,22 @@ export function evalSwitch(m: Machine, e: Switch): Value {
       if (c !== undefined && (c.guard === null || evalBool(m, c.guard))) return execStmt(m, c.body);
     }
   }
-  if (typeof subject === 'bigint') {
+  // Rhai 1.25 tries the range cases only when no exact case matched the value (even if every
+  // matching case's condition was false); a float is matched against them as a float
+  if (candidates === undefined && (typeof subject === 'bigint' || typeof subject === 'number')) {
     for (const i of e.rangeCases) {
       const c = e.cases[i];
       if (c === undefined) continue;
-      const hit = c.ranges.some((r) => subject >= r.start && (r.inclusive ? subject <= r.end : subject < r.end));
+      const hit = c.ranges.some((r) => inRange(subject, r));
       if (hit && (c.guard === null || evalBool(m, c.guard))) return execStmt(m, c.body);
     }
   }
   return e.fallback === null ? null : execStmt(m, e.fallback);
+}
+
+function inRange(v: bigint | number, r: SwitchCase['ranges'][number]): boolean {
+  if (typeof v === 'bigint') return v >= r.start && (r.inclusive ? v <= r.end : v < r.end);
+  return v >= Number(r.start) && (r.inclusive ? v <= Number(r.end) : v < Number(r.end));
 }
 
 /** The value a `catch (err)` receives: the thrown value, or a map describing a system error. */

@@ -124,6 +124,8 @@ export function toDisplay(v: Value): string {
       return fnText(v as FnPtr);
     case 'range':
       return rangeText(v as RangeValue);
+    case 'timestamp':
+      return '<timestamp>';
     default:
       return toDebug(v);
   }

@@ -111,7 +111,7 @@ const builtins: Case[] = [
   ['"abc".foo(1, "x")', 'ERR Function not found: foo (string, i64, string) @1:7'],
   ['abs("x")', 'ERR Function not found: abs (string)'],
   ['[1].push()', 'ERR Function not found: push (array)'],
-  ['eval("1")', 'ERR Function not found: eval (string)'],
+  ['eval("1")', "SYNTAX Dynamic evaluation is not supported: 'eval' @1:1"],
 ];
 
 runCases('script functions', scriptFunctions);

@@ -1,12 +1,25 @@
 // Public surface of the Rhai interpreter: a standalone library that imports nothing outside this
-// folder.
+// folder. It follows Rhai 1.25 (the release apimock-rs 6.x embeds); conformance/ holds the cases of
+// that release's test suite as tables, and docs/rhai.md describes the language for users.
 //
 //   compile(source, fileName) → Script          throws ScriptError (phase 'syntax') with line/column
 //   run(script, globals, options) → Completion   never throws for script faults
 //   fromJson(json) → Value, toJson(value) → plain JS JSON data
 //
-// What is deliberately not here: modules (`import`/`export`), `eval`, custom types, BLOBs,
-// timestamps, decimal numbers, and any access to files, network, clock or process.
+// Supported: the whole script language (literals including raw strings `#"…"#` and `""` in strings,
+// all operators with Rhai's rules — checked i64, float epsilon comparisons, shifts by ≥ 64 —,
+// `if`/`switch`/loops, `x ?? break|continue|return|throw`, functions, closures, function pointers
+// including bare function names, `global::NAME` constants, `try`/`catch`, string range indexing),
+// timestamps, and the standard packages' functions on numbers, strings, arrays and maps (getters also
+// as properties: `n.is_odd`, `t.elapsed`).
+//
+// Not supported, refused by `compile` with the feature named (unsupported.ts): modules
+// (`import`/`export`/`x::`), `eval`, BLOBs, decimal numbers. Custom types need a host to register
+// them, so none exist here.
+//
+// Clocks come in through run(): RunOptions.clock for timestamps (performance.now unless the host or
+// a test gives one) and the time limit's; nothing deeper reads a clock, and nothing touches files,
+// network or process.
 
 import './builtins/all.js';
 import type { Program } from './ast.js';
@@ -47,6 +60,8 @@ export interface RunOptions {
   readonly timeLimitMs?: number;
   readonly print?: (text: string) => void;
   readonly debug?: (text: string) => void;
+  /** the monotonic clock `timestamp()` reads, in milliseconds; defaults to `performance.now` */
+  readonly clock?: () => number;
 }
 
 export type Completion = { readonly ok: true; readonly value: Value } | { readonly ok: false; readonly error: ScriptError };
@@ -85,7 +100,7 @@ export function run(script: Script, globals: Readonly<Record<string, Value>>, op
   const program = script.program;
   const scope = new Map<string, Value>();
   for (const [k, v] of Object.entries(globals)) if (v !== undefined) scope.set(k, deepClone(v));
-  const m = new Machine(program, scope, limitsFrom(options), { print: options.print, debug: options.debug, now });
+  const m = new Machine(program, scope, limitsFrom(options), { print: options.print, debug: options.debug, now, clock: options.clock ?? now });
   try {
     const value = execBlock(m, program.main.body);
     return { ok: true, value: m.signal === RETURN ? m.signalValue : value };

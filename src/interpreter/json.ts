@@ -63,6 +63,8 @@ export function toJsonText(v: Value): string {
   if (v instanceof Char) return JSON.stringify(v.ch);
   if (Array.isArray(v)) return '[' + v.map(toJsonText).join(',') + ']';
   if (v instanceof Map) return '{' + sortedKeys(v).map((k) => JSON.stringify(k) + ':' + toJsonText(v.get(k) ?? null)).join(',') + '}';
+  // a function pointer is its name, or [name, curried…]
+  if (v instanceof FnPtr) return v.curry.length === 0 ? JSON.stringify(v.name) : toJsonText([v.name, ...v.curry]);
   return JSON.stringify(toJson(v));
 }
 

@@ -1,16 +1,18 @@
 // Source text → tokens with offsets. Handles `//`, `///`, `//!` and nested `/* */` comments,
-// normal strings with escapes and `\` line continuation, back-tick strings with `${…}`
-// interpolation (each interpolation is lexed into its own token list), chars, and numbers
-// (decimal with `_`, hex/octal/binary, floats with fraction or exponent).
+// symbols, identifiers and numbers (decimal with `_`, hex/octal/binary, floats with fraction or
+// exponent, `5.` as a float). Text literals are lexed by the base class in lexer-strings.ts.
 
-import { SyntaxFault } from './errors.js';
-import { KEYWORDS, SYMBOLS, isIdentPart, isIdentStart, type BacktickPart, type Token } from './token.js';
+import { TextLexer } from './lexer-strings.js';
+import { KEYWORDS, SYMBOLS, isIdentPart, isIdentStart, type Token } from './token.js';
 
 const U64_MAX = 2n ** 64n - 1n;
 const RADIX: ReadonlyMap<string, number> = new Map([
   ['x', 16],
   ['o', 8],
   ['b', 2],
+  ['X', 16],
+  ['O', 8],
+  ['B', 2],
 ]);
 const I64_MAX = 2n ** 63n - 1n;
 
@@ -20,14 +22,7 @@ export function tokenize(src: string): Token[] {
   return lexer.scan(false);
 }
 
-class Lexer {
-  pos = 0;
-  constructor(readonly src: string) {}
-
-  fail(message: string, offset: number): never {
-    throw new SyntaxFault(message, offset);
-  }
-
+class Lexer extends TextLexer {
   skipLine(): void {
     while (this.pos < this.src.length && this.src.charCodeAt(this.pos) !== 10) this.pos++;
   }
@@ -104,6 +99,11 @@ class Lexer {
     if (c === 34) return this.string(start);
     if (c === 39) return this.char(start);
     if (c === 96) return this.backtick(start);
+    if (c === 35 /* # */ && this.src[start + 1] !== '{') {
+      const raw = this.raw(start);
+      if (raw !== null) return raw;
+      return this.fail("Unknown operator: '#'", start);
+    }
     for (const sym of SYMBOLS) {
       if (this.src.startsWith(sym, start)) {
         if (sym === '!in' && isIdentPart(this.src.charCodeAt(start + 3))) continue;
@@ -137,6 +137,11 @@ class Lexer {
       isFloat = true;
       p++;
       while (p < src.length && (isDigit(src.charCodeAt(p)) || src[p] === '_')) p++;
+    } else if (src[p] === '.' && src[p + 1] !== '.' && !isIdentStart(src.charCodeAt(p + 1))) {
+      // `5.` is a float unless a property, method or range follows
+      this.pos = p + 1;
+      const text = src.slice(start, p + 1);
+      return { kind: 'float', text, start, end: p + 1, float: Number(text.replace(/_/g, '').slice(0, -1)) };
     }
     if (src[p] === 'e' || src[p] === 'E') {
       const sign = src[p + 1] === '+' || src[p + 1] === '-' ? 1 : 0;
@@ -154,135 +159,6 @@ class Lexer {
       if (value <= I64_MAX) return { kind: 'int', text, start, end: p, int: value };
     }
     return { kind: 'float', text, start, end: p, float: Number(clean) };
-  }
-
-  /** One escape sequence after a backslash at `this.pos - 1`; returns the decoded text. */
-  escape(escStart: number): string {
-    const src = this.src;
-    const e = src[this.pos];
-    this.pos++;
-    switch (e) {
-      case 'n':
-        return '\n';
-      case 't':
-        return '\t';
-      case 'r':
-        return '\r';
-      case '\\':
-        return '\\';
-      case '"':
-        return '"';
-      case "'":
-        return "'";
-      case '0':
-        return '\0';
-      case 'x':
-      case 'u':
-      case 'U': {
-        const len = e === 'x' ? 2 : e === 'u' ? 4 : 8;
-        const hex = src.slice(this.pos, this.pos + len);
-        const cp = /^[0-9a-fA-F]+$/.test(hex) && hex.length === len ? parseInt(hex, 16) : NaN;
-        if (Number.isNaN(cp) || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
-          this.fail(`Invalid escape sequence: '\\${e}${hex}'`, escStart);
-        }
-        this.pos += len;
-        return String.fromCodePoint(cp);
-      }
-      default:
-        return this.fail(`Invalid escape sequence: '\\${e ?? ''}'`, escStart);
-    }
-  }
-
-  string(start: number): Token {
-    const src = this.src;
-    const quoteColumn = start - (src.lastIndexOf('\n', start - 1) + 1);
-    this.pos = start + 1;
-    let out = '';
-    for (;;) {
-      if (this.pos >= src.length) this.fail('Open string is not terminated', start);
-      const ch = src[this.pos] as string;
-      if (ch === '"') {
-        this.pos++;
-        return { kind: 'string', text: out, start, end: this.pos };
-      }
-      if (ch === '\n') this.fail('Open string is not terminated', start);
-      if (ch === '\\') {
-        const escStart = this.pos;
-        this.pos++;
-        const next = src[this.pos];
-        if (next === '\n' || (next === '\r' && src[this.pos + 1] === '\n')) {
-          this.pos += next === '\n' ? 1 : 2;
-          let skipped = 0;
-          while (skipped <= quoteColumn && (src[this.pos] === ' ' || src[this.pos] === '\t')) {
-            this.pos++;
-            skipped++;
-          }
-          continue;
-        }
-        out += this.escape(escStart);
-        continue;
-      }
-      out += ch;
-      this.pos++;
-    }
-  }
-
-  char(start: number): Token {
-    const src = this.src;
-    this.pos = start + 1;
-    let out = '';
-    for (;;) {
-      if (this.pos >= src.length || src[this.pos] === '\n') this.fail('Open string is not terminated', start);
-      const ch = src[this.pos] as string;
-      if (ch === "'") break;
-      if (ch === '\\') {
-        const escStart = this.pos;
-        this.pos++;
-        out += this.escape(escStart);
-      } else {
-        out += ch;
-        this.pos++;
-      }
-    }
-    this.pos++;
-    const count = Array.from(out).length;
-    if (count !== 1) this.fail(`Invalid character: '${out}'`, start);
-    return { kind: 'char', text: out, start, end: this.pos };
-  }
-
-  backtick(start: number): Token {
-    const src = this.src;
-    this.pos = start + 1;
-    if (src[this.pos] === '\n') this.pos++;
-    else if (src[this.pos] === '\r' && src[this.pos + 1] === '\n') this.pos += 2;
-    const parts: BacktickPart[] = [];
-    let text = '';
-    for (;;) {
-      if (this.pos >= src.length) this.fail('Open string is not terminated', start);
-      const ch = src[this.pos] as string;
-      if (ch === '`') {
-        if (src[this.pos + 1] === '`') {
-          text += '`';
-          this.pos += 2;
-          continue;
-        }
-        this.pos++;
-        break;
-      }
-      if (ch === '$' && src[this.pos + 1] === '{') {
-        if (text.length > 0) parts.push({ kind: 'text', text });
-        text = '';
-        const codeStart = this.pos;
-        this.pos += 2;
-        const tokens = this.scan(true, start);
-        parts.push({ kind: 'code', tokens, start: codeStart, end: this.pos });
-        continue;
-      }
-      text += ch;
-      this.pos++;
-    }
-    if (text.length > 0 || parts.length === 0) parts.push({ kind: 'text', text });
-    return { kind: 'backtick', text: '`', start, end: this.pos, parts };
   }
 }
 

@@ -18,6 +18,8 @@ export interface Hooks {
   readonly print?: ((text: string) => void) | undefined;
   readonly debug?: ((text: string) => void) | undefined;
   readonly now: () => number;
+  /** what `timestamp()` reads */
+  readonly clock: () => number;
 }
 
 /** `Machine.signal` values: a pending jump set by a `return`/`break`/`continue` statement. */
@@ -41,6 +43,8 @@ export class Machine implements CallContext {
   callOffset = 0;
   /** faults being handled by `catch` blocks, innermost last (for a bare `throw;`) */
   readonly caught: RuntimeFault[] = [];
+  /** top-level constants for `global::NAME`, made when the first one is stored */
+  constants: Map<string, Value> | null = null;
   private readonly maxOps: number;
   private readonly deadline: number;
 
@@ -72,6 +76,10 @@ export class Machine implements CallContext {
     return callFnPtr(this, fp, args, null, this.callOffset);
   }
 
+  callFnWithThis(fp: FnPtr, self: Ref, args: Value[]): Value {
+    return callFnPtr(this, fp, args, self, this.callOffset);
+  }
+
   acceptsArgs(fp: FnPtr, n: number): boolean {
     const total = fp.curry.length + n;
     if (fp.closure !== null) return fp.closure.def.params.length === total;
@@ -89,5 +97,13 @@ export class Machine implements CallContext {
 
   debug(text: string): void {
     this.hooks.debug?.(text);
+  }
+
+  setConstant(name: string, v: Value): void {
+    (this.constants ??= new Map()).set(name, v);
+  }
+
+  clock(): number {
+    return this.hooks.clock();
   }
 }

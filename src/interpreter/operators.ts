@@ -6,9 +6,11 @@
 import { RuntimeFault } from './errors.js';
 import { toDisplay } from './format.js';
 import type { Limits } from './limits.js';
+import { timestampOp } from './timestamps.js';
+import { floatEquals, floatOp, shiftLeft, shiftRight } from './numbers.js';
 import type { BinaryOp } from './token.js';
 import {
-  Char, FnPtr, INT_MAX, INT_MIN, RangeValue, charLength, compareStrings, deepClone, tagOf, typeName, type RMap, type Value,
+  Char, FnPtr, INT_MAX, INT_MIN, RangeValue, Timestamp, charLength, compareStrings, deepClone, tagOf, typeName, type RMap, type Value,
 } from './values.js';
 
 export type ArithOp = Exclude<BinaryOp, '&&' | '||' | '??'>;
@@ -55,7 +57,16 @@ export function binaryOp(limits: Limits, op: ArithOp, l: Value, r: Value, offset
     const f = floatOp(op, Number(l), Number(r));
     if (f !== undefined) return f;
   }
+  if (l instanceof Timestamp) {
+    const t = timestampOpAt(op, l, r, offset);
+    if (t !== undefined) return t;
+  }
   switch (op) {
+    case '..':
+    case '..=':
+      // `x..` and `x..=` with nothing after them: open to the end
+      if (typeof l === 'bigint' && r === null) return new RangeValue(l, INT_MAX, op === '..=');
+      break;
     case '+':
       return add(limits, l, r, offset);
     case '-':
@@ -89,6 +100,15 @@ export function binaryOp(limits: Limits, op: ArithOp, l: Value, r: Value, offset
   throw notFound(op, [l, r], offset);
 }
 
+function timestampOpAt(op: ArithOp, l: Timestamp, r: Value, offset: number): Value | undefined {
+  try {
+    return timestampOp(op, l, r);
+  } catch (x) {
+    if (x instanceof RuntimeFault) x.offset = offset;
+    throw x;
+  }
+}
+
 function intOp(op: ArithOp, l: bigint, r: bigint, offset: number): Value {
   switch (op) {
     case '+':
@@ -106,8 +126,9 @@ function intOp(op: ArithOp, l: bigint, r: bigint, offset: number): Value {
     case '**':
       return power(l, r, offset);
     case '<<':
+      return shiftLeft(l, r);
     case '>>':
-      return shift(op, l, r, offset);
+      return shiftRight(l, r);
     case '&':
       return l & r;
     case '|':
@@ -146,51 +167,6 @@ function power(l: bigint, r: bigint, offset: number): bigint {
   return v;
 }
 
-function shift(op: '<<' | '>>', l: bigint, r: bigint, offset: number): bigint {
-  let left = op === '<<';
-  let n = r;
-  if (n < 0n) {
-    left = !left;
-    n = -n;
-  }
-  if (n >= 64n) {
-    const what = op === '<<' ? 'Left' : 'Right';
-    throw arith(`${what}-shift by too many bits: ${l} ${op} ${r}`, offset);
-  }
-  return left ? BigInt.asIntN(64, l << n) : l >> n;
-}
-
-function floatOp(op: ArithOp, l: number, r: number): Value | undefined {
-  switch (op) {
-    case '+':
-      return l + r;
-    case '-':
-      return l - r;
-    case '*':
-      return l * r;
-    case '/':
-      return l / r;
-    case '%':
-      return l % r;
-    case '**':
-      return Math.pow(l, r);
-    case '==':
-      return l === r;
-    case '!=':
-      return l !== r;
-    case '<':
-      return l < r;
-    case '<=':
-      return l <= r;
-    case '>':
-      return l > r;
-    case '>=':
-      return l >= r;
-    default:
-      return undefined;
-  }
-}
-
 function add(limits: Limits, l: Value, r: Value, offset: number): Value {
   if (typeof l === 'string') {
     if (typeof r === 'string') return checkStringSize(limits, l + r, offset);
@@ -223,11 +199,12 @@ function charStringOrder(c: Char, s: string): number {
 }
 
 export function equals(a: Value, b: Value): boolean {
+  if (typeof a === 'number' && typeof b === 'number') return floatEquals(a, b);
   if (a === b) return true;
   const ta = tagOf(a);
   const tb = tagOf(b);
   if (ta !== tb) {
-    if ((ta === 'int' || ta === 'float') && (tb === 'int' || tb === 'float')) return Number(a) === Number(b);
+    if ((ta === 'int' || ta === 'float') && (tb === 'int' || tb === 'float')) return floatEquals(Number(a), Number(b));
     if (ta === 'char' && tb === 'string') return charStringOrder(a as Char, b as string) === 0;
     if (ta === 'string' && tb === 'char') return charStringOrder(b as Char, a as string) === 0;
     return false;
@@ -255,6 +232,8 @@ export function equals(a: Value, b: Value): boolean {
       const y = b as FnPtr;
       return x.name === y.name && x.closure === y.closure && equals([...x.curry], [...y.curry]);
     }
+    case 'timestamp':
+      return (a as Timestamp).ms === (b as Timestamp).ms;
     case 'range': {
       const x = a as RangeValue;
       const y = b as RangeValue;

@@ -2,11 +2,13 @@
 // postfix chains (`.prop`, `.method()`, `[i]` and their `?.`/`?[` forms) and primaries. Statement
 // expressions (`if`, `switch`, loops, `try`, blocks) are delegated to parse-statement.ts.
 
-import type { ArrayLit, Block, Call, ClosureExpr, Expr, FnDef, Interpolated, MapLit, Stmt, VarDecl } from './ast.js';
+import type { Block, Call, ClosureExpr, Expr, FnDef, Global, Index, MethodCall, Prop, VarDecl } from './ast.js';
+import { parseArrayLit, parseInterpolated, parseMapLit } from './parse-literals.js';
 import type { ParserState } from './parser-state.js';
-import { parseBlock, parseBlockBody, parseStatement, parseStatementExpression, STATEMENT_EXPRESSIONS } from './parse-statement.js';
+import { parseBlock, parseStatement, parseStatementExpression, STATEMENT_EXPRESSIONS } from './parse-statement.js';
 import { PRECEDENCE, RESERVED, bindsRight, isBinaryOp, type BinaryOp, type Token } from './token.js';
-import { charOf } from './values.js';
+import { unsupported } from './unsupported.js';
+import { Char, charOf } from './values.js';
 
 export function parseExpr(p: ParserState, minPrec = 0): Expr {
   p.enterNesting();
@@ -17,11 +19,28 @@ export function parseExpr(p: ParserState, minPrec = 0): Expr {
     const prec = PRECEDENCE[op];
     if (prec < minPrec) break;
     const opTok = p.next();
-    const right = parseExpr(p, bindsRight(op) ? prec : prec + 1);
+    const right = rightOperand(p, op, prec);
     left = makeBinary(op, left, right, opTok.start);
   }
   p.leaveNesting();
   return left;
+}
+
+/** Tokens after which `x..` / `x..=` has no end (an open range, as Rhai parses it). */
+const RANGE_ENDS: ReadonlySet<string> = new Set([']', ')', '}', ',', ';', '=>']);
+/** Statements that may follow `??` (`x ?? break`, `x ?? return 1`). */
+const JUMPS: ReadonlySet<string> = new Set(['break', 'continue', 'return', 'throw']);
+
+function rightOperand(p: ParserState, op: BinaryOp, prec: number): Expr {
+  const t = p.peek();
+  if ((op === '..' || op === '..=') && t.kind === 'punct' && RANGE_ENDS.has(t.text)) {
+    return { type: 'Literal', value: null, start: t.start, end: t.start };
+  }
+  if (op === '??' && t.kind === 'keyword' && JUMPS.has(t.text)) {
+    const stmt = parseStatement(p);
+    return { type: 'Block', body: [stmt], start: stmt.start, end: stmt.end };
+  }
+  return parseExpr(p, bindsRight(op) ? prec : prec + 1);
 }
 
 function binaryOpAt(t: Token): BinaryOp | null {
@@ -53,7 +72,21 @@ function parseUnary(p: ParserState): Expr {
   return parsePostfix(p, parsePrimary(p));
 }
 
-function parsePostfix(p: ParserState, expr: Expr): Expr {
+/** `.prop`, `.method()`, `[i]` and their `?.`/`?[` forms; a chain with a safe link gets its root marked. */
+function parsePostfix(p: ParserState, first: Expr): Expr {
+  const expr = parseChain(p, first);
+  if (expr !== first && hasSafeLink(expr, first)) (expr as Prop | Index | MethodCall).chainRoot = true;
+  return expr;
+}
+
+function hasSafeLink(e: Expr, stop: Expr): boolean {
+  for (let x = e; x !== stop && (x.type === 'Prop' || x.type === 'Index' || x.type === 'MethodCall'); x = x.target) {
+    if (x.safe) return true;
+  }
+  return false;
+}
+
+function parseChain(p: ParserState, expr: Expr): Expr {
   for (;;) {
     const t = p.peek();
     if (t.kind !== 'punct') return expr;
@@ -65,19 +98,50 @@ function parsePostfix(p: ParserState, expr: Expr): Expr {
       const safe = t.text === '?.';
       if (p.is('(')) {
         const args = parseArgs(p, name.text);
-        expr = { type: 'MethodCall', target: expr, name: name.text, args, safe, nameStart: name.start, start: expr.start, end: p.lastEnd };
+        expr = { type: 'MethodCall', target: expr, name: name.text, args, safe, chainRoot: false, nameStart: name.start, start: expr.start, end: p.lastEnd };
       } else {
-        expr = { type: 'Prop', target: expr, name: name.text, safe, nameStart: name.start, start: expr.start, end: name.end };
+        expr = { type: 'Prop', target: expr, name: name.text, safe, chainRoot: false, nameStart: name.start, start: expr.start, end: name.end };
       }
     } else if (t.text === '[' || t.text === '?[') {
       p.next();
       const index = parseExpr(p);
+      checkIndexType(p, expr, index);
       p.expect(']', 'for a matching [ in this index expression');
-      expr = { type: 'Index', target: expr, index, safe: t.text === '?[', start: expr.start, end: p.lastEnd };
+      expr = { type: 'Index', target: expr, index, safe: t.text === '?[', chainRoot: false, start: expr.start, end: p.lastEnd };
     } else {
       return expr;
     }
   }
+}
+
+/** What an index literal is, for Rhai's compile-time check of literal indexing (null: not checked). */
+function literalKind(e: Expr): string | null {
+  if (e.type === 'Logical' && e.op !== '??') return 'a boolean';
+  if (e.type === 'Interpolated') return 'a string';
+  if (e.type !== 'Literal') return null;
+  const v = e.value;
+  if (typeof v === 'bigint') return 'a number';
+  if (typeof v === 'number') return 'a float';
+  if (typeof v === 'string') return 'a string';
+  if (typeof v === 'boolean') return 'a boolean';
+  if (v === null) return '()';
+  return v instanceof Char ? 'a character' : null;
+}
+
+/** Rhai refuses, at compile time, a literal index of the wrong type on a literal map, array, string or integer. */
+function checkIndexType(p: ParserState, target: Expr, index: Expr): void {
+  const kind = literalKind(index);
+  if (kind === null) return;
+  if (target.type === 'MapLit') {
+    if (kind !== 'a string') p.fail(`Object map expects string index, not ${kind}`, index.start);
+    return;
+  }
+  const indexable =
+    target.type === 'ArrayLit' || target.type === 'Interpolated' ||
+    (target.type === 'Literal' && (typeof target.value === 'bigint' || typeof target.value === 'string'));
+  if (!indexable || kind === 'a number') return;
+  if (kind === 'a string') p.fail('Array, string or bit-field expects numeric index, not a string', index.start);
+  p.fail(`Array, string or bit-field expects integer index, not ${kind}`, index.start);
 }
 
 function parseArgs(p: ParserState, name: string): Expr[] {
@@ -133,17 +197,32 @@ function parseKeywordPrimary(p: ParserState, t: Token): Expr {
       return { type: 'This', start: t.start, end: t.end };
     case 'fn':
       return p.fail('Function definitions must be at global level and cannot be inside a block or another function');
+    case 'global':
+      return parseGlobalConst(p, t);
     case 'import':
     case 'export':
-    case 'global':
-      return p.fail(`Modules are not supported: '${t.text}'`);
+      return p.fail(unsupported('modules', t.text));
     default:
       return STATEMENT_EXPRESSIONS.has(t.text) ? parseStatementExpression(p) : p.unexpected();
   }
 }
 
+function parseGlobalConst(p: ParserState, t: Token): Expr {
+  p.next();
+  if (!p.eat('::')) p.fail(unsupported('modules', 'global'), t.start);
+  const name = p.peek();
+  if (name.kind !== 'ident') p.fail('Expecting name of a variable', name.start);
+  p.next();
+  p.readsGlobalModule = true;
+  return { type: 'GlobalConst', name: name.text, start: t.start, end: name.end };
+}
+
 function parsePunctPrimary(p: ParserState, t: Token): Expr {
   switch (t.text) {
+    case '..':
+    case '..=':
+      // `..x` is `0..x`: the operator is left for the binary loop
+      return { type: 'Literal', value: 0n, start: t.start, end: t.start };
     case '(': {
       p.next();
       if (p.eat(')')) return { type: 'Literal', value: null, start: t.start, end: p.lastEnd };
@@ -169,7 +248,7 @@ function parseIdentifier(p: ParserState): Expr {
   const t = p.next();
   const name = t.text;
   if (RESERVED.has(name)) p.fail(`'${name}' is a reserved keyword`, t.start);
-  if (p.is('::')) p.fail(`Modules are not supported: '${name}::'`);
+  if (p.is('::')) p.fail(unsupported('modules', `${name}::`));
   if (p.is('(')) {
     const args = parseArgs(p, name);
     const span = { start: t.start, end: p.lastEnd };
@@ -185,42 +264,9 @@ function parseIdentifier(p: ParserState): Expr {
   const span = { start: t.start, end: t.end };
   const r = p.scope.resolve(name);
   if (typeof r === 'object') return { type: 'Var', name, decl: r, ...span };
-  return { type: 'Global', name, visible: r === 'global', ...span };
-}
-
-function parseArrayLit(p: ParserState): ArrayLit {
-  const start = p.next().start;
-  const items: Expr[] = [];
-  while (!p.is(']')) {
-    if (p.peek().kind === 'eof') p.unexpected("Expecting ']' to end this array literal");
-    items.push(parseExpr(p));
-    if (!p.eat(',') && !p.is(']')) {
-      p.unexpected(p.peek().kind === 'eof' ? "Expecting ']' to end this array literal" : "Expecting ',' to separate the items of this array literal");
-    }
-  }
-  p.next();
-  return { type: 'ArrayLit', items, start, end: p.lastEnd };
-}
-
-function parseMapLit(p: ParserState): MapLit {
-  const start = p.next().start;
-  const entries: { key: string; value: Expr }[] = [];
-  const seen = new Set<string>();
-  while (!p.is('}')) {
-    const k = p.peek();
-    if (k.kind === 'eof') p.unexpected("Expecting '}' to end this object map literal");
-    if (k.kind !== 'ident' && k.kind !== 'string') p.fail('Expecting name of a property', k.start);
-    p.next();
-    if (seen.has(k.text)) p.fail(`Duplicated property for object map literal: ${k.text}`, k.start);
-    seen.add(k.text);
-    p.expect(':', `to follow the property '${k.text}' in this object map literal`);
-    entries.push({ key: k.text, value: parseExpr(p) });
-    if (!p.eat(',') && !p.is('}')) {
-      p.unexpected(p.peek().kind === 'eof' ? "Expecting '}' to end this object map literal" : "Expecting ',' to separate the items of this object map literal");
-    }
-  }
-  p.next();
-  return { type: 'MapLit', entries, start, end: p.lastEnd };
+  const global: Global = { type: 'Global', name, visible: r === 'global', fnPtr: null, ...span };
+  p.globals.push(global);
+  return global;
 }
 
 function parseClosure(p: ParserState): ClosureExpr {
@@ -253,20 +299,4 @@ function parseClosure(p: ParserState): ClosureExpr {
     };
     return { type: 'Closure', def, captures: scope.captures.map((c) => c.source), start: open.start, end: body.end };
   });
-}
-
-function parseInterpolated(p: ParserState, t: Token): Expr {
-  const parts: Expr[] = [];
-  for (const part of t.parts ?? []) {
-    if (part.kind === 'text') {
-      parts.push({ type: 'Literal', value: part.text, start: t.start, end: t.end });
-      continue;
-    }
-    const body: Stmt[] = p.withTokens(part.tokens, () => p.inBlock(() => parseBlockBody(p, 'eof')));
-    parts.push({ type: 'Block', body, start: part.start, end: part.end });
-  }
-  const only = parts[0];
-  if (parts.length === 1 && only !== undefined && only.type === 'Literal') return { ...only, start: t.start, end: t.end };
-  const node: Interpolated = { type: 'Interpolated', parts, start: t.start, end: t.end };
-  return node;
 }

@@ -9,6 +9,7 @@ import { parseExpr } from './parse-expression.js';
 import { parseSwitch } from './parse-switch.js';
 import type { ParserState } from './parser-state.js';
 import { RESERVED, isAssignOp } from './token.js';
+import { unsupported } from './unsupported.js';
 
 const SELF_TERMINATED: ReadonlySet<string> = new Set(['Block', 'If', 'Switch', 'While', 'Loop', 'Do', 'For', 'Try']);
 
@@ -70,7 +71,7 @@ export function parseStatement(p: ParserState): Stmt {
         return { type: 'Continue', viaSignal: false, start: t.start, end: t.end };
       case 'import':
       case 'export':
-        return p.fail(`Modules are not supported: '${t.text}'`);
+        return p.fail(unsupported('modules', t.text));
       default:
         if (STATEMENT_EXPRESSIONS.has(t.text)) return parseStatementExpression(p);
         break;
@@ -116,7 +117,9 @@ function parseLet(p: ParserState): Let {
   const { name } = variableName(p);
   const init = p.eat('=') ? parseExpr(p) : null;
   const decl = p.scope.declare(name, kw.text === 'const');
-  return { type: 'Let', decl, init, start: kw.start, end: p.lastEnd };
+  const s: Let = { type: 'Let', decl, init, toGlobal: false, start: kw.start, end: p.lastEnd };
+  if (decl.isConst && p.scope.kind === 'script' && p.scope.atTopBlock) p.topConsts.push(s);
+  return s;
 }
 
 function parseFnDef(p: ParserState): void {

@@ -44,7 +44,7 @@ export function parseSwitch(p: ParserState): Switch {
           continue;
         }
         const value = constantValue(p, pattern);
-        if (sawRange && typeof value === 'bigint') p.fail('Numeric switch case cannot follow a range case', pattern.start);
+        if (sawRange && (typeof value === 'bigint' || typeof value === 'number')) p.fail('Numeric switch case cannot follow a range case', pattern.start);
         values.push(value);
       } while (p.eat('|'));
       const guard = p.eat('if') ? parseExpr(p) : null;

@@ -1,7 +1,7 @@
 // Parser state shared by the statement and expression parsers: the token cursor, error helpers,
 // the current function scope, loop nesting, and the calls to link to script functions afterwards.
 
-import type { Call, FnDef } from './ast.js';
+import type { Call, FnDef, Global, Let } from './ast.js';
 import { SyntaxFault } from './errors.js';
 import { FnScope, type ScopeKind } from './scope.js';
 import type { Token } from './token.js';
@@ -17,6 +17,11 @@ export class ParserState {
   loopDepth = 0;
   depth = 0;
   readonly calls: Call[] = [];
+  /** names resolved to no variable: function pointers when a script function has that name */
+  readonly globals: Global[] = [];
+  /** top-level `const` statements, and whether anything reads `global::` */
+  readonly topConsts: Let[] = [];
+  readsGlobalModule = false;
   readonly functions = new Map<string, FnDef>();
   private anonCount = 0;
 

@@ -35,6 +35,11 @@ export class FnScope {
     return this.kind === 'closure' && this.parent !== null && this.parent.seesGlobals;
   }
 
+  /** no block is open inside this function */
+  get atTopBlock(): boolean {
+    return this.blocks.length === 1;
+  }
+
   pushBlock(): void {
     this.blocks.push(new Map());
   }

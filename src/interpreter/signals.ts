@@ -15,6 +15,11 @@ export class ReturnSignal {
   constructor(readonly value: Value) {}
 }
 
+/** A `?.`/`?[` met `()`: the rest of the chain is skipped (caught at the chain's root). */
+export class ShortCircuit {}
+
+export const SHORT_CIRCUIT = new ShortCircuit();
+
 export class ExitSignal {
   constructor(readonly value: Value) {}
 }

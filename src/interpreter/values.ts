@@ -5,6 +5,7 @@
 //   string  → string               char  → Char (one Unicode scalar)
 //   array   → Value[]              map   → Map<string, Value> (insertion order kept)
 //   Fn      → FnPtr                range → RangeValue
+//   timestamp → Timestamp (a reading of the run's monotonic clock, in milliseconds)
 //
 // Arrays and maps have value semantics in Rhai: they are copied when stored. The evaluator copies
 // at the points where a value is stored (see `own` in evaluate-expr.ts); values read from a
@@ -34,6 +35,11 @@ export class RangeValue {
   ) {}
 }
 
+/** Rhai's `timestamp`: an instant of the run's monotonic clock (`RunOptions.clock`), in ms. */
+export class Timestamp {
+  constructor(readonly ms: number) {}
+}
+
 /** A captured variable shared between a closure and the scope that created it. */
 export class Cell {
   constructor(public value: Value) {}
@@ -53,7 +59,7 @@ export class FnPtr {
 }
 
 export type RMap = Map<string, Value>;
-export type Value = null | boolean | bigint | number | string | Char | Value[] | RMap | FnPtr | RangeValue;
+export type Value = null | boolean | bigint | number | string | Char | Value[] | RMap | FnPtr | RangeValue | Timestamp;
 
 /** The unit value `()`. */
 export const UNIT = null;
@@ -61,7 +67,7 @@ export const UNIT = null;
 export const INT_MIN = -(2n ** 63n);
 export const INT_MAX = 2n ** 63n - 1n;
 
-export type TypeTag = 'unit' | 'bool' | 'int' | 'float' | 'string' | 'char' | 'array' | 'map' | 'fn' | 'range';
+export type TypeTag = 'unit' | 'bool' | 'int' | 'float' | 'string' | 'char' | 'array' | 'map' | 'fn' | 'range' | 'timestamp';
 
 export function tagOf(v: Value): TypeTag {
   switch (typeof v) {
@@ -79,6 +85,7 @@ export function tagOf(v: Value): TypeTag {
       if (v instanceof Map) return 'map';
       if (v instanceof Char) return 'char';
       if (v instanceof FnPtr) return 'fn';
+      if (v instanceof Timestamp) return 'timestamp';
       return 'range';
   }
 }
@@ -94,6 +101,7 @@ const TYPE_NAMES: Readonly<Record<TypeTag, string>> = {
   map: 'map',
   fn: 'Fn',
   range: 'range',
+  timestamp: 'timestamp',
 };
 
 /** Rhai's `type_of` name. */

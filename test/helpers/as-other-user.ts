@@ -7,7 +7,7 @@
 // copy once; if it cannot (Node.js itself out of its reach, a private temp directory, no setuid allowed in this
 // sandbox), the caller gets the reason to skip with, never a failure that is not the product's.
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MAIN_JS, makeTempDir, type RunResult } from './mock-cli.js';
 
@@ -58,16 +58,20 @@ function copyProgram(): string {
   process.on('exit', () => rmSync(home, { recursive: true, force: true }));
   chmodSync(home, 0o755);
   const bin = join(home, 'bin');
-  mkdirSync(bin, { mode: 0o755 });
-  chmodSync(bin, 0o755);
-  for (const f of readdirSync(binDir)) {
-    copyFileSync(join(binDir, f), join(bin, f));
-    chmodSync(join(bin, f), 0o644);
-  }
+  cpSync(binDir, bin, { recursive: true });
+  openToAll(bin);
   // the version the program prints comes from the nearest package.json above it that names it
   writeFileSync(join(home, 'package.json'), JSON.stringify({ name: 'folder-mock', version: programVersion() }));
   chmodSync(join(home, 'package.json'), 0o644);
   return join(bin, 'main.cjs');
+}
+
+/** Folders 0755, files 0644, all the way down (the copy must be readable whatever the umask). */
+function openToAll(path: string): void {
+  if (statSync(path).isDirectory()) {
+    chmodSync(path, 0o755);
+    for (const f of readdirSync(path)) openToAll(join(path, f));
+  } else chmodSync(path, 0o644);
 }
 
 function programVersion(): string {

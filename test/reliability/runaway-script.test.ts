@@ -1,6 +1,6 @@
 // Issue 8, figure 6: runaway scripts. A middleware that runs `loop {}` on one path, under load on other paths:
 // every request to it answers within the script budget by falling through to the next stage, and the latency of
-// the other requests meanwhile is measured (their p99 goes in the README). Scripts run on the server's one
+// the other requests meanwhile is measured (their p99 goes in docs/reliability.md). Scripts run on the server's one
 // thread, so while a script spins, everything else waits: the budget bounds that wait.
 //
 // Two budgets are exercised: the default operation budget (service.middleware_max_operations, 10,000,000), and

@@ -6,23 +6,19 @@ import { dispatch } from '../../dispatch/dispatch.js';
 import { snapshotFrom } from '../../dispatch/snapshot.js';
 import { createFsSource } from '../../node/fs-source.js';
 import { RotationState } from '../../routing/rotation.js';
-import { type FlagSpec, flagValue, hasFlag, parseArgs, parseFormat } from '../args.js';
+import { GET_FLAGS } from '../flags.js';
+import { flagValue, hasFlag, parseArgs, parseFormat } from '../args.js';
 import { successEnvelope } from '../envelope.js';
 import { GET_USAGE } from '../help.js';
 import type { Io } from '../io.js';
 import { shownPathsFor } from '../paths.js';
 import { getResult, getText } from '../render/get.js';
 import { reportFailure, reportUsage } from '../report.js';
-import { REQUEST_FLAGS, requestFromFlags } from '../request.js';
+import { requestFromFlags } from '../request.js';
 
 const PREFIX = 'mock get';
 
-const FLAGS: readonly FlagSpec[] = [
-  { long: 'config', short: 'c', takesValue: true, path: true },
-  ...REQUEST_FLAGS,
-  { long: 'why', takesValue: false },
-  { long: 'format', takesValue: true },
-];
+const FLAGS = GET_FLAGS;
 
 export const ZERO_CONFIG_SOURCE = '(zero-config, no file)';
 

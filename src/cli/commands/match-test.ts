@@ -6,24 +6,18 @@ import { snapshotFrom } from '../../dispatch/snapshot.js';
 import type { RuleCheck } from '../../model/rule-set.js';
 import { evaluateRuleSet } from '../../routing/evaluate.js';
 import { RotationState } from '../../routing/rotation.js';
-import { type FlagSpec, flagValue, hasFlag, parseArgs, parseFormat } from '../args.js';
+import { MATCH_TEST_FLAGS } from '../flags.js';
+import { flagValue, hasFlag, parseArgs, parseFormat } from '../args.js';
 import { successEnvelope } from '../envelope.js';
 import { MATCH_TEST_USAGE } from '../help.js';
 import type { Io } from '../io.js';
 import { type MatchView, matchTestResult, matchTestText } from '../render/match-test.js';
 import { reportFailure, reportUsage } from '../report.js';
-import { REQUEST_FLAGS, requestFromFlags } from '../request.js';
+import { requestFromFlags } from '../request.js';
 
 const PREFIX = 'mock match-test';
 
-const FLAGS: readonly FlagSpec[] = [
-  { long: 'rule-set', short: 'r', takesValue: true, path: true },
-  { long: 'rule', takesValue: true },
-  { long: 'path', short: 'p', takesValue: true },
-  ...REQUEST_FLAGS,
-  { long: 'quiet', short: 'q', takesValue: false },
-  { long: 'format', takesValue: true },
-];
+const FLAGS = MATCH_TEST_FLAGS;
 
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   const parsed = parseArgs(argv, FLAGS, { prefix: PREFIX, root: false });

@@ -8,7 +8,8 @@
 import { MockError } from '../../model/errors.js';
 import { launch, type Launched } from '../../library/launch.js';
 import { asStartUpWork, holdYoungGeneration } from '../../node/start-up-work.js';
-import { type FlagSpec, flagValue, hasFlag, parseFormat, parsePort, parseArgs } from '../args.js';
+import { SERVE_FLAGS } from '../flags.js';
+import { flagValue, hasFlag, parseFormat, parsePort, parseArgs } from '../args.js';
 import { exitCodeFor } from '../envelope.js';
 import { ROOT_USAGE } from '../help.js';
 import type { Io } from '../io.js';
@@ -20,21 +21,7 @@ import { parseInspectFlags, INSPECT_MESSAGES } from '../inspect-flags.js';
 
 const PREFIX = 'mock';
 
-export const SERVE_FLAGS: readonly FlagSpec[] = [
-  { long: 'config', short: 'c', takesValue: true, path: true },
-  { long: 'port', short: 'p', takesValue: true },
-  { long: 'dir', short: 'd', takesValue: true, path: true },
-  { long: 'init', takesValue: false },
-  { long: 'yes', takesValue: false },
-  { long: 'middleware', takesValue: false },
-  { long: 'no-watch', takesValue: false },
-  { long: 'from', takesValue: true, path: true },
-  { long: 'dry-run', takesValue: false },
-  { long: 'format', takesValue: true },
-  { long: 'inspect', takesValue: true, optionalValue: true },
-  { long: 'journal-size', takesValue: true },
-  { long: 'journal-max-bytes', takesValue: true },
-];
+export { SERVE_FLAGS };
 
 /** flags that only go with `--init --from <file>` */
 const FROM_ONLY = ['dry-run', 'format'] as const;

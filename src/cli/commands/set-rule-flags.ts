@@ -7,27 +7,13 @@ import { isMethod, METHODS, type Method } from '../../model/operators.js';
 import { JsonSyntaxError, parseJson } from '../../shared/json.js';
 import { lineColumnAt } from '../../shared/position.js';
 import { err, ok, type Result } from '../../shared/result.js';
-import { flagValues, hasFlag, parseFormat, type FlagSpec, type OutputFormat, type ParsedArgs } from '../args.js';
+import { SET_RULE_FLAGS } from '../flags.js';
+import { flagValues, hasFlag, parseFormat, type OutputFormat, type ParsedArgs } from '../args.js';
 
 export const PREFIX = 'mock set rule';
 
-/** Every flag is `repeat` so that a flag given twice can be refused (only -H repeats). */
-export const FLAGS: readonly FlagSpec[] = [
-  { long: 'config', short: 'c', takesValue: true, path: true, repeat: true },
-  { long: 'rule-set', takesValue: true, path: true, repeat: true },
-  { long: 'rule', takesValue: true, repeat: true },
-  { long: 'path', takesValue: true, repeat: true },
-  { long: 'method', takesValue: true, repeat: true },
-  { long: 'header', short: 'H', takesValue: true, repeat: true },
-  { long: 'status', takesValue: true, repeat: true },
-  { long: 'json', takesValue: true, repeat: true },
-  { long: 'text', takesValue: true, repeat: true },
-  { long: 'file', takesValue: true, path: true, repeat: true },
-  { long: 'delay', takesValue: true, repeat: true },
-  { long: 'dry-run', takesValue: false },
-  { long: 'format', takesValue: true, repeat: true },
-  { long: 'allow-outside', takesValue: false },
-];
+/** The table lives with the other commands' (cli/flags.ts). */
+export const FLAGS = SET_RULE_FLAGS;
 
 export interface SetRuleFlags {
   readonly args: Omit<SetRuleArgs, 'body'>;

@@ -17,6 +17,7 @@ import type { Diagnostic } from '../../model/diagnostic.js';
 import { DEFAULT_STRATEGY, type Strategy } from '../../model/strategy.js';
 import { err, ok, type Result } from '../../shared/result.js';
 import { findMetaFlag, parseArgs } from '../args.js';
+import { flagLines } from '../help.js';
 import { successEnvelope } from '../envelope.js';
 import type { Io } from '../io.js';
 import { setRuleResult, setRuleText, type SetRuleView } from '../render/set.js';
@@ -45,21 +46,7 @@ Addressing is by (rule-set file, 0-based rule index) - never a
 process-local id - so matched.rule_set_file and matched.rule_index from
 'mock get --format json' can be passed to --rule-set/--rule unmodified.
 
-  --config, -c <path>   The root config to edit (default: ./mock.toml, created if absent)
-  --rule-set <path>     The rule-set file to add to or edit within, relative to the current directory (default: ./mock-rule-set.toml, created if absent)
-  --rule <n>            Edit the existing rule at this 0-based index, instead of adding a new one
-  --path <url_path>     The rule's url_path condition (an exact match)
-  --method <METHOD>     The rule's method condition: GET, POST, PUT, DELETE, PATCH or HEAD (any case)
-  --header, -H "Name: value"  Add a header condition (op equal); repeatable. With --rule, layers onto the existing rule's conditions rather than replacing them
-  --status <code>       The response status code (100-999), with any body (--json, --text or --file) or alone
-  --json <value>        The response body, as JSON (validated). Writes respond.json, served as application/json
-  --text <value>        The response body, as plain text
-  --file <path>         The response body, served from a file (a path relative to the current directory)
-  --delay <ms>          Delay the response by this many milliseconds
-  --dry-run             Show what would change, as a diff, without writing anything
-  --format text|json    text (default): human-readable. json: the response envelope
-  --allow-outside       Permit --rule-set to resolve outside the config directory
-
+${flagLines(FLAGS, 20)}
 --json, --text and --file are mutually exclusive; with --rule, the one
 given replaces whichever body the rule had. Flags not given leave that
 part of the rule as it was. An edit that would leave a file that does

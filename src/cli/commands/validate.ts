@@ -7,7 +7,8 @@ import { loadWorkspace } from '../../config/load.js';
 import { ROOT_CONFIG_FILE } from '../../model/config.js';
 import type { Diagnostic } from '../../model/diagnostic.js';
 import type { Workspace } from '../../model/workspace.js';
-import { type FlagSpec, flagValue, hasFlag, parseArgs, parseFormat } from '../args.js';
+import { VALIDATE_FLAGS } from '../flags.js';
+import { flagValue, hasFlag, parseArgs, parseFormat } from '../args.js';
 import { errorEnvelope, exitCodeFor, successEnvelope } from '../envelope.js';
 import { VALIDATE_USAGE } from '../help.js';
 import type { Io } from '../io.js';
@@ -17,13 +18,7 @@ import { printDiagnostics, reportFailure, reportUsage } from '../report.js';
 const PREFIX = 'mock validate';
 const REMOVED_JSON = '--json was removed; use --format json instead, which emits the JSON envelope';
 
-const FLAGS: readonly FlagSpec[] = [
-  { long: 'config', short: 'c', takesValue: true, path: true },
-  { long: 'strict', takesValue: false },
-  { long: 'quiet', takesValue: false },
-  { long: 'format', takesValue: true },
-  { long: 'json', takesValue: false, hidden: true },
-];
+const FLAGS = VALIDATE_FLAGS;
 
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   const parsed = parseArgs(argv, FLAGS, { prefix: PREFIX, root: false });

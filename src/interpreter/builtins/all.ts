@@ -4,3 +4,5 @@ import './math.js';
 import './string.js';
 import './array.js';
 import './map.js';
+import './time.js';
+import './bits.js';

@@ -4,6 +4,8 @@
 
 import { toDisplay } from '../format.js';
 import { equals, ordering } from '../operators.js';
+import { TempRef } from '../refs.js';
+import { isValidIdentifier } from '../token.js';
 import { FnPtr, RangeValue, deepClone, tagOf, type Value } from '../values.js';
 import {
   arity, asArray, asFn, asInt, asRange, asText, checkArray, checkString, define, fail, offsetLen, type CallContext,
@@ -19,9 +21,34 @@ function callDual(ctx: CallContext, fp: FnPtr, args: Value[], index: number): Va
   return ctx.callFn(fp, args);
 }
 
-/** Call with a copy of one item (and its index when the function takes it). */
-function callItem(ctx: CallContext, fp: FnPtr, item: Value, index: number): Value {
-  return callDual(ctx, fp, [deepClone(item)], index);
+/** Calls a callback for the item at `at` (its index is `index`, by default `at`). */
+type ItemCall = (xs: Value[], at: number, index?: number) => Value;
+
+/**
+ * How to call `fp` for each item, decided once per array function, as Rhai does: a function that
+ * takes no argument sees (a copy of) the item as `this`, else it gets a copy of the item (and its
+ * index when it takes two).
+ */
+function itemCaller(ctx: CallContext, fp: FnPtr): ItemCall {
+  if (ctx.acceptsArgs(fp, 0) && !ctx.acceptsArgs(fp, 1)) {
+    return (xs, at) => ctx.callFnWithThis(fp, new TempRef(deepClone(xs[at] as Value)), []);
+  }
+  if (!ctx.acceptsArgs(fp, 1) && ctx.acceptsArgs(fp, 2)) {
+    return (xs, at, index = at) => ctx.callFn(fp, [deepClone(xs[at] as Value), BigInt(index)]);
+  }
+  return (xs, at) => ctx.callFn(fp, [deepClone(xs[at] as Value)]);
+}
+
+/**
+ * The callback argument of the functions Rhai also lets name their callback by a string
+ * (`map("double")`): a function pointer, or a string naming a function.
+ */
+function callback(v: Value | undefined): FnPtr {
+  if (typeof v === 'string') {
+    if (!isValidIdentifier(v)) fail('ErrorFunctionNotFound', `Function not found: ${v}`);
+    return new FnPtr(v, [], null);
+  }
+  return asFn(v);
 }
 
 const truthy = (v: Value): boolean => v === true;
@@ -113,10 +140,11 @@ define('extract', 'array', (_c, a) => {
 define('drain', 'array', (c, a) => {
   arity(a, 2, 3);
   const xs = arr(a);
-  if (a[1] instanceof FnPtr) {
+  if (a[1] instanceof FnPtr || (a.length === 2 && typeof a[1] === 'string')) {
+    const call = itemCaller(c, callback(a[1]));
     const out: Value[] = [];
     for (let i = 0, x = 0; x < xs.length; i++) {
-      if (truthy(callItem(c, a[1], xs[x] as Value, i))) out.push(...xs.splice(x, 1));
+      if (truthy(call(xs, x, i))) out.push(...xs.splice(x, 1));
       else x++;
     }
     return out;
@@ -127,10 +155,11 @@ define('drain', 'array', (c, a) => {
 define('retain', 'array', (c, a) => {
   arity(a, 2, 3);
   const xs = arr(a);
-  if (a[1] instanceof FnPtr) {
+  if (a[1] instanceof FnPtr || (a.length === 2 && typeof a[1] === 'string')) {
+    const call = itemCaller(c, callback(a[1]));
     const out: Value[] = [];
     for (let i = 0, x = 0; x < xs.length; i++) {
-      if (truthy(callItem(c, a[1], xs[x] as Value, i))) x++;
+      if (truthy(call(xs, x, i))) x++;
       else out.push(...xs.splice(x, 1));
     }
     return out;
@@ -157,28 +186,56 @@ define('split', 'array', (_c, a) => {
   return xs.splice(st);
 }, true);
 
-define('map', 'array', (c, a) => (arity(a, 2), arr(a).map((x, i) => callItem(c, asFn(a[1]), x, i))));
+define('map', 'array', (c, a) => {
+  arity(a, 2);
+  const call = itemCaller(c, callback(a[1]));
+  const xs = arr(a);
+  return xs.map((_x, i) => call(xs, i));
+});
 define('filter', 'array', (c, a) => {
   arity(a, 2);
-  const fp = asFn(a[1]);
-  return arr(a).filter((x, i) => truthy(callItem(c, fp, x, i))).map(deepClone);
+  const call = itemCaller(c, callback(a[1]));
+  const xs = arr(a);
+  return xs.filter((_x, i) => truthy(call(xs, i))).map(deepClone);
 });
 define('find', 'array', (c, a) => {
   arity(a, 2);
-  const fp = asFn(a[1]);
-  const hit = arr(a).find((x, i) => truthy(callItem(c, fp, x, i)));
+  const call = itemCaller(c, asFn(a[1]));
+  const xs = arr(a);
+  const hit = xs.find((_x, i) => truthy(call(xs, i)));
   return hit === undefined ? null : deepClone(hit);
 });
-define('some', 'array', (c, a) => (arity(a, 2), arr(a).some((x, i) => truthy(callItem(c, asFn(a[1]), x, i)))));
-define('all', 'array', (c, a) => (arity(a, 2), arr(a).every((x, i) => truthy(callItem(c, asFn(a[1]), x, i)))));
+define('find_map', 'array', (c, a) => {
+  arity(a, 2);
+  const call = itemCaller(c, asFn(a[1]));
+  const xs = arr(a);
+  for (let i = 0; i < xs.length; i++) {
+    const r = call(xs, i);
+    if (r !== null) return r;
+  }
+  return null;
+});
+define('some', 'array', (c, a) => {
+  arity(a, 2);
+  const call = itemCaller(c, callback(a[1]));
+  return arr(a).some((_x, i, xs) => truthy(call(xs, i)));
+});
+define('all', 'array', (c, a) => {
+  arity(a, 2);
+  const call = itemCaller(c, callback(a[1]));
+  return arr(a).every((_x, i, xs) => truthy(call(xs, i)));
+});
 define('contains', 'array', (_c, a) => (arity(a, 2), arr(a).some((x) => equals(x, a[1] as Value))));
 define('index_of', 'array', (c, a) => {
   arity(a, 2, 3);
   const xs = arr(a);
   const [start] = a.length === 3 ? offsetLen(xs.length, asInt(a[2]), 0n) : [0];
-  const target = a[1] as Value;
+  let target = a[1] as Value;
+  // a string names the callback when a script function of that name exists; else it is a value
+  if (typeof target === 'string' && (c.hasFunction(target, 1) || c.hasFunction(target, 2))) target = callback(target);
+  const call = target instanceof FnPtr ? itemCaller(c, target) : null;
   for (let i = start; i < xs.length; i++) {
-    const hit = target instanceof FnPtr ? truthy(callItem(c, target, xs[i] as Value, i)) : equals(xs[i] as Value, target);
+    const hit = call !== null ? truthy(call(xs, i)) : equals(xs[i] as Value, target);
     if (hit) return BigInt(i);
   }
   return -1n;
@@ -186,7 +243,8 @@ define('index_of', 'array', (c, a) => {
 define('dedup', 'array', (c, a) => {
   arity(a, 1, 2);
   const xs = arr(a);
-  const same = (x: Value, y: Value): boolean => (a.length === 2 ? truthy(c.callFn(asFn(a[1]), [deepClone(x), deepClone(y)])) : equals(x, y));
+  const fp = a.length === 2 ? callback(a[1]) : null;
+  const same = (x: Value, y: Value): boolean => (fp !== null ? truthy(c.callFn(fp, [deepClone(x), deepClone(y)])) : equals(x, y));
   const out: Value[] = [];
   for (const x of xs) if (out.length === 0 || !same(out[out.length - 1] as Value, x)) out.push(x);
   xs.splice(0, xs.length, ...out);
@@ -196,11 +254,14 @@ define('dedup', 'array', (c, a) => {
 function reduce(c: CallContext, a: Value[], reverse: boolean): Value {
   arity(a, 2, 3);
   const xs = arr(a);
-  const fp = asFn(a[1]);
+  const fp = callback(a[1]);
+  // a one-parameter reducer gets the accumulator and sees the item as `this`
+  const withThis = c.acceptsArgs(fp, 1) && !c.acceptsArgs(fp, 2);
   let acc: Value = a.length === 3 ? deepClone(a[2] as Value) : null;
   for (let k = 0; k < xs.length; k++) {
     const i = reverse ? xs.length - 1 - k : k;
-    acc = callDual(c, fp, [acc, deepClone(xs[i] as Value)], i);
+    if (withThis) acc = c.callFnWithThis(fp, new TempRef(deepClone(xs[i] as Value)), [acc]);
+    else acc = callDual(c, fp, [acc, deepClone(xs[i] as Value)], i);
   }
   return acc;
 }
@@ -211,7 +272,7 @@ define('sort', 'array', (c, a) => {
   arity(a, 1, 2);
   const xs = arr(a);
   if (a.length === 2) {
-    const fp = asFn(a[1]);
+    const fp = callback(a[1]);
     xs.sort((x, y) => {
       const r = c.callFn(fp, [deepClone(x), deepClone(y)]);
       return typeof r === 'bigint' ? (r > 0n ? 1 : r < 0n ? -1 : 0) : 0;
@@ -233,6 +294,14 @@ define('join', 'array', (c, a) => {
 });
 define('for_each', 'array', (c, a) => {
   arity(a, 2);
-  arr(a).forEach((x, i) => callItem(c, asFn(a[1]), x, i));
+  const fp = asFn(a[1]);
+  const xs = arr(a);
+  // the item is always `this` here (and may be changed); a one-parameter closure gets the index
+  const args = (i: number): Value[] => (c.acceptsArgs(fp, 0) ? [] : [BigInt(i)]);
+  for (let i = 0; i < xs.length; i++) {
+    const self = new TempRef(xs[i] as Value);
+    c.callFnWithThis(fp, self, args(i));
+    xs[i] = self.get();
+  }
   return null;
 });

@@ -7,7 +7,7 @@ import { parseJsonText, toJsonText } from '../json.js';
 import { ExitSignal } from '../signals.js';
 import { isValidIdentifier } from '../token.js';
 import { Char, FnPtr, INT_MAX, INT_MIN, RangeValue, charOf, deepClone, typeName, type Value } from '../values.js';
-import { arity, asInt, asString, checkString, define, fail } from './registry.js';
+import { arity, asFloat, asInt, asString, checkString, define, fail } from './registry.js';
 
 define('type_of', 'any', (_c, a) => (arity(a, 1), typeName(a[0] as Value)));
 define('print', 'any', (c, a) => (arity(a, 1), c.print(toDisplay(a[0] as Value)), null));
@@ -42,6 +42,23 @@ define('range', 'int', (_c, a) => {
   const step = asInt(a[2]);
   if (step === 0n) fail('ErrorArithmetic', 'step value cannot be zero');
   return new RangeValue(from, to, false, step);
+});
+
+/**
+ * `range(from, to, step)` over floats: Rhai iterates it lazily; here it is the array of its values
+ * (so a loop sees the same ones), within the array size limit.
+ */
+define('range', 'float', (c, a) => {
+  arity(a, 3);
+  const [from, to, step] = [a[0] as number, asFloat(a[1]), asFloat(a[2])];
+  if (from + step === from) fail('ErrorArithmetic', 'step value cannot be zero');
+  const dir = from < to && from + step > from ? 1 : from > to && from + step < from ? -1 : 0;
+  const out: Value[] = [];
+  for (let x = from; dir > 0 ? x < to : dir < 0 ? x > to : false; x += step) {
+    out.push(x);
+    if (out.length > c.limits.maxArrayLength) fail('ErrorDataTooLarge', 'Size of array too large');
+  }
+  return out;
 });
 
 const INT_TEXT = /^[+-]?[0-9a-zA-Z]+$/;

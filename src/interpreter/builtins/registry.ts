@@ -14,11 +14,15 @@ export interface CallContext {
   readonly limits: Limits;
   /** call a function pointer (closure, script function or builtin) */
   callFn(fp: FnPtr, args: Value[]): Value;
+  /** call a function pointer with `this` bound to the given place */
+  callFnWithThis(fp: FnPtr, self: Ref, args: Value[]): Value;
   /** whether calling the pointer with `n` more arguments reaches a function */
   acceptsArgs(fp: FnPtr, n: number): boolean;
   hasFunction(name: string, arity: number): boolean;
   print(text: string): void;
   debug(text: string): void;
+  /** the run's monotonic clock, in milliseconds */
+  clock(): number;
 }
 
 export type Builtin = (ctx: CallContext, args: Value[], self: Ref | null) => Value;
@@ -45,6 +49,15 @@ export function define(name: string, keys: DispatchKey | readonly DispatchKey[],
   }
   if (nonPure) NON_PURE_NAMES.add(name);
 }
+
+/**
+ * Builtins that Rhai also registers as property getters (`n.is_odd`, `x.floor`, `t.elapsed`): a
+ * property of that name on a non-map value calls the builtin with the value alone.
+ */
+export const GETTERS: ReadonlySet<string> = new Set([
+  'is_odd', 'is_even', 'is_zero', 'is_nan', 'is_finite', 'is_infinite', 'floor', 'ceiling', 'round', 'int', 'fraction',
+  'elapsed', 'bits', 'chars',
+]);
 
 /** Whether some builtin of this name mutates its first argument (which is then passed by reference). */
 export function mayMutate(name: string): boolean {

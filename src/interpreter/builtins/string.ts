@@ -4,7 +4,7 @@
 
 import type { Ref } from '../refs.js';
 import { toDisplay } from '../format.js';
-import { Char, charOf, compareStrings, hasSurrogates, toChars, type Value } from '../values.js';
+import { Char, RangeValue, charOf, compareStrings, hasSurrogates, toChars, type Value } from '../values.js';
 import {
   arity, asChar, asInt, asRange, asText, checkString, define, mismatch, offsetLen, writeBack, type CallContext,
 } from './registry.js';
@@ -22,7 +22,27 @@ define('len', 'string', (_c, a) => (arity(a, 1), BigInt(len(str(a)))));
 define('is_empty', 'string', (_c, a) => (arity(a, 1), str(a).length === 0));
 define('bytes', 'string', (_c, a) => (arity(a, 1), BigInt(new TextEncoder().encode(str(a)).length)));
 define('to_chars', 'string', (_c, a) => (arity(a, 1), chars(str(a)).map(charOf)));
-define('chars', 'string', (_c, a) => (arity(a, 1), chars(str(a)).map(charOf)));
+/** `chars(s)`, `chars(s, start)`, `chars(s, start, len)`, `chars(s, range)`: negative start counts from the end. */
+define('chars', 'string', (_c, a) => {
+  arity(a, 1, 2, 3);
+  const all = chars(str(a));
+  if (a.length === 1) return all.map(charOf);
+  let from: bigint;
+  let len: bigint;
+  const r = a[1];
+  if (r instanceof RangeValue) {
+    from = r.start < 0n ? 0n : r.start;
+    const to = r.inclusive ? (r.end > from - 1n ? r.end : from - 1n) : r.end > from ? r.end : from;
+    len = to - from + (r.inclusive ? 1n : 0n);
+  } else {
+    from = asInt(r);
+    len = a.length === 3 ? asInt(a[2]) : BigInt(all.length);
+  }
+  if (len <= 0n) return [];
+  const start = from >= 0n ? Number(from > BigInt(all.length) ? BigInt(all.length) : from) : Math.max(0, all.length + Number(from < -BigInt(all.length) ? -BigInt(all.length) : from));
+  const end = BigInt(start) + len > BigInt(all.length) ? all.length : start + Number(len);
+  return all.slice(start, end).map(charOf);
+});
 
 function upper(s: string): string {
   return s.toUpperCase();

@@ -1,0 +1,123 @@
+// Every command's flag table, with a one-line doc per flag: the parser reads them (cli/args.ts), and --help
+// (cli/help.ts) and docs/reference/cli.md are generated from them. Pure data, so --help loads no command.
+import { METHODS } from '../model/operators.js';
+import type { FlagSpec } from './args.js';
+
+const methods = (): string => METHODS.join(', ');
+
+/** `mock` / `mock serve` */
+export const SERVE_FLAGS: readonly FlagSpec[] = [
+  { long: 'config', short: 'c', takesValue: true, path: true, value: '<path>', doc: 'Load a config file (a bare relative path resolves the same as one prefixed with ./)' },
+  { long: 'port', short: 'p', takesValue: true, value: '<port>', doc: 'Listen on a custom port (0 picks a free one)' },
+  { long: 'dir', short: 'd', takesValue: true, path: true, value: '<dir>', doc: 'Serve a custom fallback directory instead of ./' },
+  { long: 'init', takesValue: false, doc: 'Scaffold a starting config in the current directory' },
+  { long: 'yes', takesValue: false, doc: 'With --init, skip prompts and accept defaults' },
+  { long: 'middleware', takesValue: false, doc: 'With --init, also scaffold a middleware file' },
+  {
+    long: 'no-watch',
+    takesValue: false,
+    doc: 'Do not watch mock.toml, rule sets and scripts: edits then need a restart (by default they apply live, and an invalid edit keeps the last good config)',
+  },
+  {
+    long: 'from',
+    takesValue: true,
+    path: true,
+    value: '<file>',
+    doc: 'With --init, make the workspace from an OpenAPI 3.0/3.1 document (YAML or JSON): one rule per operation and response, bodies as JSON files under responses/; in a folder with mock.toml, adds a rule set to it instead',
+  },
+  { long: 'dry-run', takesValue: false, doc: 'With --init --from, show what would be written; write nothing' },
+  { long: 'format', takesValue: true, value: 'text|json', doc: 'With --init --from: text (default) or the JSON envelope' },
+  {
+    long: 'inspect',
+    takesValue: true,
+    optionalValue: true,
+    value: '[=<port>]',
+    doc: 'Also open the inspector on http://127.0.0.1:<port>/ (a free port when none is given; loopback only): every request with what answered and why, live, and the request journal over HTTP',
+  },
+  { long: 'journal-size', takesValue: true, value: '<n>', doc: 'With --inspect, keep the last <n> requests (default 1000, at most 100000)' },
+  { long: 'journal-max-bytes', takesValue: true, value: '<n>', doc: 'With --inspect, keep at most <n> bytes of requests in all (default 33554432: 32 MiB)' },
+];
+
+/** Handled before any parsing, by every command (cli/run.ts). */
+export const META_FLAGS: readonly FlagSpec[] = [
+  { long: 'help', short: 'h', takesValue: false, doc: 'Print this help and exit' },
+  { long: 'version', takesValue: false, doc: 'Print the version and exit' },
+];
+
+/** The synthetic request of `get` and `match-test`. */
+export const REQUEST_FLAGS: readonly FlagSpec[] = [
+  { long: 'method', short: 'm', takesValue: true, value: '<METHOD>', doc: "The request's HTTP method (default: GET)" },
+  { long: 'header', short: 'H', takesValue: true, repeat: true, value: '"Name: value"', doc: 'Add a header; repeatable' },
+  { long: 'body', short: 'b', takesValue: true, value: '<json>', doc: "The request's JSON body, inline (sent as application/json unless -H sets a content-type)" },
+  { long: 'body-file', takesValue: true, path: true, value: '<path>', doc: "The request's JSON body, from a file" },
+];
+
+const FORMAT_DOC = 'text (default): human-readable. json: the response envelope';
+
+export const GET_FLAGS: readonly FlagSpec[] = [
+  { long: 'config', short: 'c', takesValue: true, path: true, value: '<path>', doc: 'The root config to answer from (default: ./mock.toml, or zero-config if absent)' },
+  ...REQUEST_FLAGS,
+  {
+    long: 'why',
+    takesValue: false,
+    doc: 'Explain which stage and rule decided the answer, with every condition checked. Off by default in text, always included with --format json',
+  },
+  { long: 'format', takesValue: true, value: 'text|json', doc: 'text (default): human-readable. json: the response envelope, with provenance' },
+];
+
+export const MATCH_TEST_FLAGS: readonly FlagSpec[] = [
+  { long: 'rule-set', short: 'r', takesValue: true, path: true, value: '<path>', doc: 'Required. The rule-set file to check against' },
+  { long: 'rule', takesValue: true, value: '<n>', doc: 'Check only this rule, 1-based' },
+  { long: 'path', short: 'p', takesValue: true, value: '<url_path>', doc: "The synthetic request's URL path (default: /)" },
+  ...REQUEST_FLAGS,
+  { long: 'quiet', short: 'q', takesValue: false, doc: 'Print nothing; only the exit code tells the result' },
+  { long: 'format', takesValue: true, value: 'text|json', doc: 'text (default): the breakdown below. json: the response envelope' },
+];
+
+export const VALIDATE_FLAGS: readonly FlagSpec[] = [
+  { long: 'config', short: 'c', takesValue: true, path: true, value: '<path>', doc: 'The root config to validate (default: ./mock.toml)' },
+  { long: 'strict', takesValue: false, doc: 'Treat warnings as failures too' },
+  { long: 'quiet', takesValue: false, doc: 'Suppress non-error output' },
+  { long: 'format', takesValue: true, value: 'text|json', doc: FORMAT_DOC },
+  { long: 'json', takesValue: false, hidden: true, doc: 'Removed; use --format json' },
+];
+
+/** `mock set rule`. Every flag is `repeat` so that a flag given twice can be refused (only -H repeats). */
+export const SET_RULE_FLAGS: readonly FlagSpec[] = [
+  { long: 'config', short: 'c', takesValue: true, path: true, repeat: true, value: '<path>', doc: 'The root config to edit (default: ./mock.toml, created if absent)' },
+  {
+    long: 'rule-set',
+    takesValue: true,
+    path: true,
+    repeat: true,
+    value: '<path>',
+    doc: 'The rule-set file to add to or edit within, relative to the current directory (default: ./mock-rule-set.toml, created if absent)',
+  },
+  { long: 'rule', takesValue: true, repeat: true, value: '<n>', doc: 'Edit the existing rule at this 0-based index, instead of adding a new one' },
+  { long: 'path', takesValue: true, repeat: true, value: '<url_path>', doc: "The rule's url_path condition (an exact match)" },
+  {
+    long: 'method',
+    takesValue: true,
+    repeat: true,
+    value: '<METHOD>',
+    get doc() {
+      return `The rule's method condition: ${methods()} (any case)`;
+    },
+  },
+  {
+    long: 'header',
+    short: 'H',
+    takesValue: true,
+    repeat: true,
+    value: '"Name: value"',
+    doc: "Add a header condition (op equal); repeatable. With --rule, layers onto the existing rule's conditions rather than replacing them",
+  },
+  { long: 'status', takesValue: true, repeat: true, value: '<code>', doc: 'The response status code (100-999), with any body (--json, --text or --file) or alone' },
+  { long: 'json', takesValue: true, repeat: true, value: '<value>', doc: 'The response body, as JSON (validated). Writes respond.json, served as application/json' },
+  { long: 'text', takesValue: true, repeat: true, value: '<value>', doc: 'The response body, as plain text' },
+  { long: 'file', takesValue: true, path: true, repeat: true, value: '<path>', doc: 'The response body, served from a file (a path relative to the current directory)' },
+  { long: 'delay', takesValue: true, repeat: true, value: '<ms>', doc: 'Delay the response by this many milliseconds' },
+  { long: 'dry-run', takesValue: false, doc: 'Show what would change, as a diff, without writing anything' },
+  { long: 'format', takesValue: true, repeat: true, value: 'text|json', doc: FORMAT_DOC },
+  { long: 'allow-outside', takesValue: false, doc: 'Permit --rule-set to resolve outside the config directory' },
+];

@@ -1,0 +1,49 @@
+// One line per operator, for editor hovers (the schema's x-taplo.docs.enumValues) and docs/reference/operators.md.
+// Typed by the operator tables: an operator added there fails to compile until it is described here.
+import type { BodyOp, HeaderOp } from '../../model/operators.js';
+
+/** url_path and header operators (a string compared with the request's). */
+export const STRING_OP_DOCS: Readonly<Record<HeaderOp, string>> = {
+  equal: 'Equal to `value` (a url_path value is joined to the prefix and gets its leading `/`).',
+  not_equal: 'Not equal to `value`.',
+  starts_with: 'Starts with `value` (a url_path value is joined to the prefix and gets its leading `/`).',
+  not_starts_with: 'Does not start with `value`.',
+  ends_with: 'Ends with `value`, compared as written (`".json"` matches `/x.json`).',
+  not_ends_with: 'Does not end with `value`, compared as written.',
+  contains: 'Contains `value`.',
+  not_contains: 'Does not contain `value`.',
+  wild_card: '`value` is a wild card: `*` any run of characters, `?` one character; a url_path value not starting with `/`, `*` or `?` gets a `/`.',
+  regex: '`value` is a regular expression (Rust syntax) that matches somewhere.',
+  not_regex: '`value` is a regular expression that matches nowhere.',
+  exists: 'The header is present (any value; headers only).',
+  absent: 'The header is not present (headers only).',
+};
+
+/** body.json operators (the value at a dotted path compared with `value`). */
+export const BODY_OP_DOCS: Readonly<Record<BodyOp, string>> = {
+  equal: 'Its text (a string without quotes, anything else as compact JSON) equals `value`.',
+  equal_string: 'The same as `equal`.',
+  contains: 'Its text contains `value`.',
+  not_contains: 'Its text does not contain `value`.',
+  starts_with: 'Its text starts with `value`.',
+  not_starts_with: 'Its text does not start with `value`.',
+  ends_with: 'Its text ends with `value`.',
+  not_ends_with: 'Its text does not end with `value`.',
+  regex: 'Its text matches the regular expression `value`.',
+  not_regex: 'Its text does not match the regular expression `value`.',
+  equal_typed: 'It equals `value` read as JSON (type included: `"1"` is not `1`).',
+  equal_number: 'It is a number equal to `value`.',
+  greater_than: 'It is a number greater than `value`.',
+  less_than: 'It is a number less than `value`.',
+  greater_or_equal: 'It is a number greater than or equal to `value`.',
+  less_or_equal: 'It is a number less than or equal to `value`.',
+  exists: 'The path resolves (any value).',
+  absent: 'The path does not resolve.',
+  array_length_equal: 'It is an array of exactly `value` items.',
+  array_length_at_least: 'It is an array of at least `value` items.',
+  array_contains: 'It is an array with an item equal to `value` (read as JSON).',
+  equal_integer: 'It is an integer equal to `value` (64-bit exact).',
+  map_has_key: 'It is an object with the key `value`.',
+  map_does_not_have_key: 'It is an object without the key `value`.',
+  structural_contains: 'It is an array with an item that holds every key and value of `value` (JSON).',
+};

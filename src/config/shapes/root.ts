@@ -1,0 +1,148 @@
+// The shape of mock.toml (SPEC 2.1): every key with its type, bounds, default (from DEFAULTS) and a one-line
+// doc. The loader decodes with it (config/root-config.ts); the editor schema and docs/reference/mock-toml.md
+// are generated from it (config/schema/). What it leaves to the loader: file existence and PEM parsing.
+import { DEFAULTS } from '../../model/config.js';
+import { array, bool, described, int, record, report, shape, string, union, wrongType, type Shape } from '../decode.js';
+import { IPV4, isIpAddress } from '../ip-address.js';
+import { MESSAGES } from '../messages.js';
+import { BARE_STRATEGIES, decodeStrategy, TABLE_ONLY_STRATEGIES } from '../strategy.js';
+
+/** A string with where it was written (path entries are checked against the disk later). */
+const located = shape<{ value: string; offset: number }>(
+  (node, path, ctx) => {
+    const v = string(node, path, ctx);
+    return v === undefined ? undefined : { value: v, offset: node.offset };
+  },
+  { type: 'string (path)', schema: () => ({ type: 'string' }) },
+);
+
+const ipAddress = shape<string>(
+  (node, path, ctx) => {
+    const v = string(node, path, ctx);
+    if (v === undefined) return undefined;
+    if (isIpAddress(v)) return v;
+    report(ctx, 'invalid_value', MESSAGES.invalidIp(v), node.offset, path);
+    return undefined;
+  },
+  // the schema checks IPv4 exactly and IPv6 by its characters; the loader checks the IPv6 groups
+  { type: 'string (IP address)', schema: () => ({ type: 'string', anyOf: [{ pattern: IPV4.source }, { pattern: '^[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*$' }] }) },
+);
+
+const globArray = array(string);
+/** `include` takes one glob or an array of globs. */
+const globs = union<string[]>(
+  [described(string, { doc: 'One glob.' }), described(globArray, { doc: 'Several globs.' })],
+  (node, path, ctx) => {
+    if (node.kind === 'string') return [node.value];
+    if (node.kind === 'array') return globArray(node, path, ctx);
+    return wrongType(ctx, node, path, 'a glob string or an array of glob strings');
+  },
+  'glob string or array of glob strings',
+);
+
+const port = int(0, 65535);
+
+export const tlsShape = record(
+  {
+    cert: described(located, { doc: 'Certificate (PEM) file, relative to the current directory.', example: '"certs/cert.pem"' }),
+    key: described(located, { doc: 'Private key (PEM) file, relative to the current directory.', example: '"certs/key.pem"' }),
+    port: described(port, {
+      doc: 'When set, plain HTTP stays on `listener.port` and HTTPS listens here; when omitted, `listener.port` is HTTPS only.',
+      example: '3443',
+    }),
+    handshake_timeout_seconds: described(int(1, 2_147_483), {
+      doc: 'A connection that has not finished its TLS handshake by then is closed.',
+      default: DEFAULTS.handshakeTimeoutSeconds,
+    }),
+    max_connections: described(int(1, 2_147_483_647), { doc: 'Most TLS connections open at once.', default: DEFAULTS.maxConnections }),
+  },
+  { required: ['cert', 'key'] },
+);
+
+export const rootShape = described(
+  record({
+    listener: described(
+      record({
+        ip_address: described(ipAddress, { doc: 'Address to listen on (`::1`, `0.0.0.0` for every interface).', default: DEFAULTS.ipAddress }),
+        port: described(port, { doc: 'Port to listen on; 0 picks a free one. HTTPS only when `[listener.tls]` has no `port`.', default: DEFAULTS.port }),
+        tls: described(tlsShape, {
+          doc: 'Serve HTTPS with this certificate and key.',
+          long: 'With `port`: plain HTTP on `listener.port` and HTTPS on `listener.tls.port`. Without it: `listener.port` serves HTTPS only. A key or certificate that does not load stops the server before it listens.',
+        }),
+      }),
+      { doc: 'Where the server listens.' },
+    ),
+    service: described(
+      record({
+        rule_sets: described(array(located), {
+          doc: 'Rule-set files, relative to this file, consulted in order.',
+          default: [],
+          example: '["mock-rule-set.toml"]',
+        }),
+        middlewares: described(array(located), {
+          doc: 'Rhai middleware scripts, relative to this file, run in order before the rule sets.',
+          default: [],
+          example: '["mock-middleware.rhai"]',
+        }),
+        fallback_respond_dir: described(located, {
+          doc: 'Folder whose files answer by URL path when no rule does, relative to this file.',
+          default: DEFAULTS.fallbackRespondDir,
+          example: '"data"',
+        }),
+        strategy: described(decodeStrategy, {
+          doc: 'How a rule set picks among matching rules; a rule set\'s own `strategy` overrides it.',
+          default: 'first_match',
+          example: '{ weighted_random = { seed = 7 } }',
+          long: `A name (${BARE_STRATEGIES.map((n) => `\`"${n}"\``).join(', ')}) or a table naming one strategy, such as \`{ weighted_random = { seed = 7 } }\`; ${TABLE_ONLY_STRATEGIES.map((n) => `\`${n}\``).join(', ')} takes the table form only.`,
+        }),
+        cors_allow_credentials_origins: described(array(string), {
+          doc: 'Origins, besides `http://localhost:*`, that may send credentials (cookies) cross-origin.',
+          default: [],
+          example: '["http://app.example.test:5173"]',
+        }),
+        max_request_body_bytes: described(int(0, Number.MAX_SAFE_INTEGER), {
+          doc: 'A larger request body is refused with 413.',
+          default: DEFAULTS.maxRequestBodyBytes,
+        }),
+        middleware_max_operations: described(int(1, Number.MAX_SAFE_INTEGER), {
+          doc: 'A middleware script that runs longer than this many operations on one request is stopped (500).',
+          default: DEFAULTS.middlewareMaxOperations,
+        }),
+      }),
+      { doc: 'What answers requests: rule sets, middlewares, the fallback folder.' },
+    ),
+    log: described(
+      record({
+        verbose: described(
+          record({
+            header: described(bool, { doc: 'Print request headers (credentials redacted).', default: DEFAULTS.logVerboseHeader }),
+            body: described(bool, { doc: 'Print the query string and JSON body fields (redacted).', default: DEFAULTS.logVerboseBody }),
+          }),
+          { doc: 'Extra request detail on the console.' },
+        ),
+      }),
+      { doc: 'Console logging.' },
+    ),
+    file_tree_view: described(
+      record({
+        show_hidden: described(bool, { doc: 'List dotfiles.', default: DEFAULTS.fileTreeView.showHidden }),
+        builtin_excludes: described(bool, {
+          doc: 'Leave out target, node_modules, dist, build, out, __pycache__, .venv, vendor, .cargo, .gradle, .idea, .vscode.',
+          default: DEFAULTS.fileTreeView.builtinExcludes,
+        }),
+        extra_excludes: described(array(string), {
+          doc: 'More glob patterns, matched against each entry\'s bare name, to leave out.',
+          default: [...DEFAULTS.fileTreeView.extraExcludes],
+          example: '["*.log"]',
+        }),
+        include: described(globs, { doc: 'Allow-list glob (files only).', default: [...DEFAULTS.fileTreeView.include], example: '"*.json"' }),
+        respect_gitignore: described(bool, { doc: 'Also leave out what a `.gitignore` leaves out.', default: DEFAULTS.fileTreeView.respectGitignore }),
+      }),
+      { doc: 'The file-tree view of the workspace (for editing tools); never limits what the server serves.' },
+    ),
+  }),
+  { doc: 'The root config, `mock.toml`.' },
+);
+
+export type RootShape = typeof rootShape;
+export const ROOT_SHAPE: Shape<unknown> = rootShape;

@@ -1,0 +1,189 @@
+// The shape of a rule-set file (SPEC 2.2): every key with its type, bounds, default, vocabulary (from the model
+// tables) and a one-line doc. The loader decodes with these shapes (config/rule-set.ts, conditions.ts,
+// respond.ts); the editor schema and docs/reference/rule-set.md are generated from them (config/schema/).
+// `when.request` and `respond` are decoded by hand with the rule's context (prefix, respond folder) from the
+// leaf shapes here; the schema states their cross-key rules (anyOf/not). Left to the loader: file existence,
+// regex and wild-card compilation, `respond.json` text and `.json` file validity.
+import { BODY_OPS, HEADER_OPS, METHODS, URL_PATH_OPS, type BodyOp, type HeaderOp, type UrlPathOp } from '../../model/operators.js';
+import type { HeaderList } from '../../shared/headers.js';
+import { anything, array, described, int, later, map, oneOf, record, report, shape, strict, string, union, wrongType, type KeyPath, type Shape } from '../decode.js';
+import { MESSAGES } from '../messages.js';
+import { BODY_OP_DOCS, STRING_OP_DOCS } from './operator-docs.js';
+import { decodeStrategy } from '../strategy.js';
+
+/** RFC 9110 token characters */
+export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** characters Node accepts in a header value */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/** setTimeout's ceiling: longer delays would fire at once */
+export const MAX_DELAY_MS = 2_147_483_647;
+
+// ---- when.request ----------------------------------------------------------------------------------
+
+export const methodShape = described(oneOf(METHODS), { doc: 'The request method (upper case).', example: '"POST"' });
+
+const value = (doc: string, example: string): Shape<string> => described(string, { doc, example });
+
+export const urlPathTable = strict(
+  record(
+    {
+      value: value('The path (or pattern) to compare the request path with.', '"/api/users"'),
+      op: described(oneOf(URL_PATH_OPS), { doc: 'How to compare.', default: 'equal', enumDocs: (op) => STRING_OP_DOCS[op as UrlPathOp] }),
+    },
+    { required: ['value'] },
+  ),
+);
+
+export const headerTable = strict(
+  record({
+    value: value('The value to compare the header with (not needed for `exists` / `absent`).', '"Bearer secret"'),
+    op: described(oneOf(HEADER_OPS), { doc: 'How to compare.', default: 'equal', enumDocs: (op) => STRING_OP_DOCS[op as HeaderOp] }),
+  }),
+);
+
+export const bodyTable = strict(
+  record(
+    {
+      value: value('The value to compare with, as text (JSON text for typed, number and structural operators).', '"gold"'),
+      op: described(oneOf(BODY_OPS), { doc: 'How to compare.', default: 'equal', enumDocs: (op) => BODY_OP_DOCS[op as BodyOp] }),
+    },
+    { required: ['value'] },
+  ),
+);
+
+/** `when.request`: decoded by conditions.ts (decodeRequest) with the rule set's prefix, key by key. */
+export const requestShape = record(
+  {
+    url_path: described(
+      union([described(string, { doc: 'An exact path (op `equal`).' }), described(urlPathTable, { doc: 'A path and an operator.' })], later(string), 'string or table'),
+      {
+        doc: 'The URL path condition: a string for an exact match, or `{ value, op }`. The rule set\'s prefix is joined in front.',
+        example: '{ value = "/api", op = "starts_with" }',
+        long: '`"/users"` and `"users"` match the same path. `wild_card`: `*` any run of characters (`/` included), `?` one character. `regex` uses Rust syntax and is not anchored unless you anchor it.',
+      },
+    ),
+    method: methodShape,
+    headers: described(map('header name', described(headerTable, { doc: 'One header condition.' }), later(anything), HEADER_NAME), {
+      doc: 'Header conditions, keyed by header name (any case); every one must hold.',
+      example: '{ authorization = { value = "Bearer ", op = "starts_with" } }',
+    }),
+    body: described(
+      record({
+        json: described(map('dotted path', described(bodyTable, { doc: 'One JSON body condition.' }), later(anything)), {
+          doc: 'Conditions on the JSON request body, keyed by a quoted dotted path (`"items.0.sku"`).',
+          example: '{ "customer.tier" = { value = "gold" } }',
+          long: 'Quote the path: `body.json."customer.tier" = { value = "gold" }`. Unquoted, TOML makes nested tables, which the loader refuses. A number segment indexes an array; `$` is a literal key, not JSONPath.',
+        }),
+      }),
+      { doc: 'Conditions on the request body.' },
+    ),
+  },
+  { schema: () => ({ minProperties: 1 }) },
+);
+
+// ---- respond ---------------------------------------------------------------------------------------
+
+/** The body kinds: exactly one (or `status` alone). */
+export const RESPOND_BODY_KEYS = ['file_path', 'text', 'json'] as const;
+/** Whether `status` may be given together with `file_path` (the loader refuses it). */
+export const STATUS_WITH_FILE_PATH = true;
+
+function decodeHeaderMap(node: Parameters<Shape<unknown>>[0], path: KeyPath, ctx: Parameters<Shape<unknown>>[2]): HeaderList | undefined {
+  if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table of header names to strings');
+  const out: (readonly [string, string])[] = [];
+  let ok = true;
+  for (const [name, entry] of node.entries) {
+    const at: KeyPath = [...path, name];
+    if (!HEADER_NAME.test(name)) {
+      report(ctx, 'invalid_value', MESSAGES.invalidHeaderName(name), entry.keyOffset, at);
+      ok = false;
+      continue;
+    }
+    if (entry.node.kind !== 'string') {
+      wrongType(ctx, entry.node, at, 'a string');
+      ok = false;
+      continue;
+    }
+    if (!HEADER_VALUE.test(entry.node.value)) {
+      report(ctx, 'invalid_value', MESSAGES.invalidHeaderValue(name), entry.node.offset, at);
+      ok = false;
+      continue;
+    }
+    out.push([name.toLowerCase(), entry.node.value]);
+  }
+  return ok ? out : undefined;
+}
+
+/** a header value: no CR, LF or other control characters */
+const headerValue = described(
+  shape<string>((node, path, ctx) => string(node, path, ctx), { type: 'string', schema: () => ({ type: 'string', pattern: HEADER_VALUE.source }) }),
+  { doc: 'The header value.' },
+);
+
+export const respondTable = record(
+  {
+    file_path: value('Serve this file (relative to the config\'s folder and `prefix.respond_dir`); content type from its extension.', '"users.json"'),
+    text: value('A literal body, served as `text/plain; charset=utf-8`.', '"pong"'),
+    json: value('A literal JSON body (validated, minified), served as `application/json`.', '\'{ "id": 1 }\''),
+    status: described(int(100, 999), { doc: 'The status code; alone, the body is empty.', default: 200, example: '201' }),
+    headers: described(
+      map('header name', headerValue, decodeHeaderMap, HEADER_NAME),
+      { doc: 'Response headers, name to value; a `content-type` here wins over the derived one.', example: '{ location = "/api/users/3" }' },
+    ),
+    delay_response_milliseconds: described(int(0, MAX_DELAY_MS), { doc: 'Wait this long before answering.', default: 0, example: '250' }),
+  },
+  {
+    schema: () => {
+      const pairs: string[][] = [];
+      RESPOND_BODY_KEYS.forEach((a, i) => RESPOND_BODY_KEYS.slice(i + 1).forEach((b) => pairs.push([a, b])));
+      if (!STATUS_WITH_FILE_PATH) pairs.push(['status', 'file_path']);
+      return {
+        anyOf: [...RESPOND_BODY_KEYS, 'status'].map((k) => ({ required: [k] })),
+        not: { anyOf: pairs.map((p) => ({ required: p })) },
+      };
+    },
+  },
+);
+
+/** What a rule gets when it leaves `priority` or `weight` out (the loader applies them; the schema states them). */
+export const RULE_DEFAULTS = { priority: 0, weight: 1 } as const;
+
+// ---- the file --------------------------------------------------------------------------------------
+
+export const ruleTable = record(
+  {
+    when: described(record({ request: described(later(requestShape), { doc: 'Conditions on the request; all must hold.', example: '{ url_path = "/api/users", method = "GET" }' }) }, { required: ['request'] }), {
+      doc: 'When the rule applies.',
+      example: '{ request = { url_path = "/api/users" } }',
+    }),
+    respond: described(later(respondTable), {
+      doc: 'The answer: one of `file_path`, `text`, `json`, or `status` alone.',
+      example: '{ status = 201, json = \'{ "id": 3 }\' }',
+      long: `\`status\` goes with ${STATUS_WITH_FILE_PATH ? 'any body' : '`text` or `json` (not with `file_path`)'}; \`headers\` are added to the answer, and a \`content-type\` there wins over the derived one.`,
+    }),
+    priority: described(int(-2_147_483_648, 2_147_483_647), { doc: 'Used by the `priority` strategy: the highest wins.', default: RULE_DEFAULTS.priority, example: '10' }),
+    weight: described(int(0, 4_294_967_295), { doc: 'Used by `weighted_random`: the share of picks.', default: RULE_DEFAULTS.weight, example: '9' }),
+  },
+  { required: ['when', 'respond'] },
+);
+
+export const ruleSetShape = described(
+  record({
+    prefix: described(
+      record({
+        url_path: value('Scopes the rule set: joined in front of every rule\'s `url_path`.', '"/api"'),
+        respond_dir: value('The folder `respond.file_path` is relative to, relative to the root config\'s folder.', '"responses"'),
+      }),
+      { doc: 'A URL prefix and a respond folder for every rule.' },
+    ),
+    default: described(record({ delay_response_milliseconds: described(int(0, 2_147_483_647), { doc: 'Accepted for compatibility; has no effect.' }) }), {
+      doc: 'Accepted for compatibility; has no effect.',
+    }),
+    rules: described(later(array(described(ruleTable, { doc: 'One rule: conditions and an answer.' }))), {
+      doc: 'The rules (`[[rules]]`), in order.',
+    }),
+    strategy: described(decodeStrategy, { doc: 'How this rule set picks among matching rules; overrides `service.strategy`.', example: '"round_robin"' }),
+    guard: described(anything, { doc: 'Accepted and ignored.' }),
+  }),
+  { doc: 'A rule-set file (`mock-rule-set.toml`).' },
+);
