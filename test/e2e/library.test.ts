@@ -278,15 +278,16 @@ test('6: close() lets a delayed request finish; a script that starts and closes 
 const m = await startMock({ root: ${JSON.stringify(root)}, inspect: true, watch: true });
 await fetch(m.url + '/api/users');
 await m.close();
-process.stdout.write('closed ' + Date.now() + '\\n');`;
+const closed = performance.now();
+// the process's own exit, timed inside it: a loaded machine's scheduling of the parent is not what is measured
+process.on('exit', () => process.stdout.write('exited ' + Math.round(performance.now() - closed) + '\\n'));`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
   const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
   const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-  const exitedAt = Date.now();
   clearTimeout(killer);
   assert.equal(code, 0);
-  const closedAt = Number(/closed (\d+)/.exec(out)?.[1]);
-  assert.ok(exitedAt - closedAt < 200, `exited ${exitedAt - closedAt} ms after close`);
+  const after = Number(/exited (\d+)/.exec(out)?.[1]);
+  assert.ok(after < 200, `exited ${after} ms after close (${out.trim()})`);
 });
