@@ -8,8 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { JournalOverflowError, MockError, startMock, type Entry, type MockHandle } from 'folder-mock';
 import { runMock } from '../helpers/mock-cli.js';
 
@@ -153,7 +151,7 @@ test('2: every filter, since as a cursor and a Date; rule finds only its hits; r
   }
 });
 
-test('3: bounds: size 10 keeps ids 91-100, a stale since throws; maxBytes 4 MiB holds under 200 x 1 MiB POSTs', async () => {
+test('3: bounds: size 10 keeps ids 91-100, a stale since throws; maxBytes 4 MiB holds under 200 x 1 MiB POSTs', async (t) => {
   const m = await startMock({ root: workspace(SHOP), journal: { size: 10 } });
   try {
     for (let i = 0; i < 100; i++) await text(m.url + '/api/users');
@@ -163,28 +161,40 @@ test('3: bounds: size 10 keeps ids 91-100, a stale since throws; maxBytes 4 MiB 
   } finally {
     await m.close();
   }
-  const big = await startMock({ root: workspace(SHOP), journal: { maxBytes: 4 * 1024 * 1024 } });
-  try {
-    const body = Buffer.alloc(1024 * 1024, 'x');
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
-    gc();
-    const rss0 = process.memoryUsage().rss;
-    for (let i = 0; i < 200; i++) {
-      const r = await fetch(big.url + '/upload', { method: 'POST', body, headers: { 'content-type': 'text/plain' } });
-      await r.arrayBuffer();
-    }
-    const entries = big.requests();
-    // each entry keeps 64 KiB of its body: what is held stays within 4 MiB, the oldest evicted
-    const held = entries.reduce((n, e) => n + (e.request.body.kind === 'text' ? e.request.body.text.length : 0), 0);
-    assert.ok(entries.length > 10 && entries.length < 64 && held <= 4 * 1024 * 1024, `${entries.length} entries, ${held} bytes of bodies`);
-    assert.equal(entries[entries.length - 1]!.id, 200);
-    gc();
-    const growth = process.memoryUsage().rss - rss0;
-    assert.ok(growth < 64 * 1024 * 1024, `RSS grew ${Math.round(growth / 1024 / 1024)} MB`);
-  } finally {
-    await big.close();
-  }
+  // 200 x 1 MiB POSTs in a process of their own (node:http client, gc exposed), so only the mock's memory is measured
+  const lib = fileURLToPath(new URL('../../lib/library/index.js', import.meta.url));
+  const script = `import { startMock } from ${JSON.stringify(lib)};
+import { request } from 'node:http';
+const m = await startMock({ root: ${JSON.stringify(workspace(SHOP))}, journal: { maxBytes: 4 * 1024 * 1024 } });
+const body = Buffer.alloc(1024 * 1024, 'x');
+const post = () => new Promise((done, fail) => {
+  const u = new URL(m.url + '/upload');
+  request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { 'content-type': 'text/plain', 'content-length': body.length } },
+    (res) => res.resume().on('end', done)).on('error', fail).end(body);
+});
+for (let i = 0; i < 20; i++) await post();
+gc();
+const rss0 = process.memoryUsage().rss;
+for (let i = 0; i < 200; i++) await post();
+gc();
+const rss1 = process.memoryUsage().rss;
+const entries = m.requests();
+const held = entries.reduce((n, e) => n + (e.request.body.kind === 'text' ? e.request.body.text.length : 0), 0);
+process.stdout.write(JSON.stringify({ growth: rss1 - rss0, count: entries.length, last: entries.at(-1).id, held }));
+await m.close();`;
+  const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  clearTimeout(killer);
+  assert.equal(code, 0, out);
+  const r = JSON.parse(out) as { growth: number; count: number; last: number; held: number };
+  // each entry keeps 64 KiB of its body: what is held stays within 4 MiB, the oldest evicted
+  assert.equal(r.last, 220);
+  assert.ok(r.count > 10 && r.count < 64 && r.held <= 4 * 1024 * 1024, `${r.count} entries, ${r.held} bytes of bodies`);
+  t.diagnostic(`maxBytes 4 MiB, 200 x 1 MiB POSTs: ${r.count} entries held, RSS +${(r.growth / 1024 / 1024).toFixed(1)} MB`);
+  assert.ok(r.growth < 64 * 1024 * 1024, `RSS grew ${Math.round(r.growth / 1024 / 1024)} MB`);
 });
 
 test('4: denylisted values never reach the library or HTTP results; redact: false shows them', async () => {
