@@ -135,7 +135,6 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
           cwd: spec.cwd,
           configPath: spec.configPath,
           mockUrl: urlOf(s.addresses),
-          shownPaths,
         });
 
   let watcher: WorkspaceWatcher | undefined;

@@ -8,15 +8,11 @@
 // inspector/*, the journal bridge), the security checks (inspector/security.ts, run by the router before any route).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { diagnosticToWire } from '../cli/envelope.js';
-import { connectJournal, createInspector, journalReplay, journalRoutes } from '../inspector/index.js';
+import { connectJournal, connectLive, createInspector, journalReplay, journalRoutes, workspaceRoute } from '../inspector/index.js';
 import { JSON_HEADERS } from '../inspector/security.js';
 import type { Journal } from '../journal/journal.js';
-import type { Diagnostic } from '../model/diagnostic.js';
 import { MockError } from '../model/errors.js';
-import type { Workspace } from '../model/workspace.js';
 import type { RestoreTracking } from './restores.js';
-import { workspaceRoute, type LastReload } from './workspace-route.js';
 
 /** The only address the management listener ever binds. */
 export const MANAGEMENT_HOST = '127.0.0.1';
@@ -33,8 +29,6 @@ export interface ManagementOptions {
   readonly configPath: string | undefined;
   /** the mock port's base URL, for the file tree's links */
   readonly mockUrl: string;
-  /** how rule sets and scripts are named (as `get` names them) */
-  readonly shownPaths: (ws: Workspace) => { ruleSet(i: number): string; middleware(i: number): string };
 }
 
 export interface Management {
@@ -92,13 +86,10 @@ export async function reserveManagement(port: number): Promise<ReservedManagemen
 }
 
 function mountInspector(o: ManagementOptions): { handler: (req: IncomingMessage, res: ServerResponse) => void; stop: () => void } {
-  let lastReload: LastReload = { ok: true, diagnostics: [] };
+  const wsRoute = workspaceRoute(o.live);
   const inspector = createInspector({
     version: o.version,
-    routes: [
-      ...journalRoutes({ journal: o.journal, version: o.version, resetRotation: o.resetRotation }),
-      workspaceRoute({ live: o.live, last: () => lastReload, shownPaths: o.shownPaths }),
-    ],
+    routes: [...journalRoutes({ journal: o.journal, version: o.version, resetRotation: o.resetRotation }), wsRoute],
     files: {
       fallbackDir: () => o.live.workspace.fallbackDir,
       view: () => o.live.workspace.config.fileTreeView,
@@ -112,15 +103,7 @@ function mountInspector(o: ManagementOptions): { handler: (req: IncomingMessage,
     },
     events: { replay: journalReplay(o.journal) },
   });
-  const publish = (generation: number, ok: boolean, diagnostics: readonly Diagnostic[]): void => {
-    lastReload = { ok, generation, diagnostics };
-    inspector.events.reload({ generation, ok, diagnostics: diagnostics.map(diagnosticToWire) });
-  };
-  const stops = [
-    connectJournal(o.journal, inspector.events),
-    o.live.onReload((e) => (e.kind === 'applied' ? publish(e.generation, true, e.warnings) : publish(e.generation, false, e.diagnostics))),
-    o.live.onRestored((generation) => publish(generation, true, [])),
-  ];
+  const stops = [connectJournal(o.journal, inspector.events), connectLive(o.live, inspector.events), () => wsRoute.close()];
   return {
     handler: inspector.handler,
     stop: () => {
