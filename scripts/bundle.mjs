@@ -7,6 +7,7 @@
 //   main.cjs        the entry `bin.mock` names (scripts/bin-loader.cjs): runs mock.cjs through that cache
 //   ui/             the inspector's page (src/inspector/ui: index.html, app.css, and app.js compiled from app.ts by
 //                   its own tsconfig), also copied beside the compiled router in dist/src/inspector/ui/
+//   (the library, `import { startMock } from 'folder-mock'`, is tsc's dist/lib: ESM with .d.ts, no bundle)
 //   openapi.cjs     `mock --init --from` and its dependencies, required by mock.cjs only when that command runs
 // Why: Node's ES module loader opens, reads and compiles every module file separately, and compiling is most of
 // a command's start-up; with one file and its code cache, `mock get` starts ~25 % sooner and the server answers
@@ -80,6 +81,10 @@ const uiCompiled = join(root, 'dist', 'src', 'inspector', 'ui');
 mkdirSync(join(out, 'ui'), { recursive: true });
 for (const f of ['index.html', 'app.css']) copyFileSync(join(uiSrc, f), join(uiCompiled, f));
 for (const f of ['index.html', 'app.css', 'app.js']) copyFileSync(join(uiCompiled, f), join(out, 'ui', f));
+// and beside the library's compiled router (dist/lib/inspector/ui), which `startMock({ inspect })` serves
+const uiLib = join(root, 'dist', 'lib', 'inspector', 'ui');
+mkdirSync(uiLib, { recursive: true });
+for (const f of ['index.html', 'app.css', 'app.js']) copyFileSync(join(uiCompiled, f), join(uiLib, f));
 
 // The code cache: one short server session over a workspace with a rule, a script and a file, so the functions
 // a command or a request uses are in it. Bounded: the session is stopped after its answers or after 20 s.

@@ -35,7 +35,7 @@ const IO_MODULES = new Set(['node:fs', 'node:fs/promises', 'node:http', 'node:ht
 /** §5 rule 12: the only places that may touch the filesystem, the network or the process. */
 const IO_ALLOWED = (file: string): boolean =>
   file === 'main.ts' || file.startsWith('node/') || file.startsWith('server/') || file === 'config/read.ts' || file.startsWith('cli/commands/') ||
-  file.startsWith('workspace/') || file.startsWith('inspector/');
+  file.startsWith('workspace/') || file.startsWith('inspector/') || file.startsWith('library/');
 
 /** module → may it import this src-relative target (or external package)? */
 const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: string) => boolean>> = {
@@ -68,6 +68,11 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     ['files/paths.ts', 'cli/envelope.ts', 'cli/commands/set-rule.ts', 'cli/render/set.ts', 'picomatch', 'ignore'].includes(t),
   cli: (t, _typeOnly, file) =>
     t.startsWith('server/') ? file === 'cli/commands/serve.ts' && t === 'server/start.ts' : !t.startsWith('.') && t !== 'main.ts',
+  // §7: the public library (library/index.ts) and the one start-up path it shares with `mock serve`: it binds the
+  // management listener and mounts the inspector and the journal's routes; `get`'s file naming comes from cli/paths.ts
+  library: (t) =>
+    ['library/', 'journal/', 'model/', 'shared/', 'server/', 'workspace/', 'inspector/', 'dispatch/'].some((p) => t.startsWith(p)) ||
+    t.startsWith('node:') || ['cli/paths.ts', 'cli/envelope.ts'].includes(t),
   openapi: (t) => ['openapi/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t === 'openapi-sampler',
   'main.ts': (t) => t === 'cli/run.ts' || t === 'cli/io.ts' || t.startsWith('node:'),
 };

@@ -17,6 +17,8 @@ export interface FlagSpec {
   readonly repeat?: boolean;
   /** a path flag: an explicit empty value is an error */
   readonly path?: boolean;
+  /** a flag whose value is optional and only ever given inline (`--inspect`, `--inspect=4000`); alone it is '' */
+  readonly optionalValue?: boolean;
   /** accepted but left out of suggestions and --help (removed flags that get their own message) */
   readonly hidden?: boolean;
   /** the value's placeholder in --help: '<path>', 'text|json' */
@@ -91,6 +93,7 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[], c
       continue;
     }
     let value = inline;
+    if (value === undefined && spec.optionalValue) value = '';
     if (value === undefined) {
       const next = argv[i + 1];
       if (next === undefined || (next.startsWith('-') && next !== '-' && !NEGATIVE_NUMBER.test(next))) {

@@ -39,6 +39,15 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
     doc: 'With --record, forward but write nothing (print what would be written); with --init --from, show what would be written; write nothing',
   },
   { long: 'format', takesValue: true, value: 'text|json', doc: 'With --init --from: text (default) or the JSON envelope' },
+  {
+    long: 'inspect',
+    takesValue: true,
+    optionalValue: true,
+    value: '[=<port>]',
+    doc: 'Also open the inspector on http://127.0.0.1:<port>/ (a free port when none is given; loopback only): every request with what answered and why, live, and the request journal over HTTP',
+  },
+  { long: 'journal-size', takesValue: true, value: '<n>', doc: 'With --inspect, keep the last <n> requests (default 1000, at most 100000)' },
+  { long: 'journal-max-bytes', takesValue: true, value: '<n>', doc: 'With --inspect, keep at most <n> bytes of requests in all (default 33554432: 32 MiB)' },
 ];
 
 /** Handled before any parsing, by every command (cli/run.ts). */

@@ -5,7 +5,8 @@ import { GET_FLAGS, MATCH_TEST_FLAGS, META_FLAGS, SERVE_FLAGS, VALIDATE_FLAGS } 
 
 /** `--config, -c <path>` */
 export function flagLabel(f: FlagSpec): string {
-  return `--${f.long}${f.short === undefined ? '' : `, -${f.short}`}${f.value === undefined ? '' : ` ${f.value}`}`;
+  const value = f.value === undefined ? '' : f.optionalValue === true ? f.value : ` ${f.value}`;
+  return `--${f.long}${f.short === undefined ? '' : `, -${f.short}`}${value}`;
 }
 
 /**
@@ -19,7 +20,7 @@ export function flagLines(flags: readonly FlagSpec[], minWidth = 0): string {
 }
 
 export const ROOT_USAGE =
-  'mock [serve] [-p <port>] [-d <dir>] [-c <config>] [--no-watch] [--record <url> [--dry-run] [--record-header <name>]... [--record-insecure]] [--init [--yes] [--middleware | --from <openapi file> [--dry-run] [--format text|json]]]';
+  'mock [serve] [-p <port>] [-d <dir>] [-c <config>] [--no-watch] [--inspect[=<port>] [--journal-size <n>] [--journal-max-bytes <n>]] [--record <url> [--dry-run] [--record-header <name>]... [--record-insecure]] [--init [--yes] [--middleware | --from <openapi file> [--dry-run] [--format text|json]]]';
 
 export const ROOT_HELP = `${ROOT_USAGE}
 

@@ -18,16 +18,30 @@ export async function watchLive(
 ): Promise<WorkspaceWatcher> {
   const { WorkspaceWatcher } = await import('../workspace/watch.js');
   const show = (abs: string): string => fileDisplay(io.cwd, abs);
-  const addresses = listening.map(listeningUrl).join(', ');
-  live.onReload((event) => {
-    const text = reloadText(event, show, addresses);
-    for (const line of text.out) log(line);
-    if (text.err !== '') io.err(text.err);
-  });
+  printReloads(live, listening, io, log);
   const watcher = new WorkspaceWatcher(live, {
     onWatchFailed: (dir, code) => io.err(RELOAD_MESSAGES.watchFailed(show(dir), code) + '\n'),
     onReloadError: (e) => io.err(`mock: reload failed: ${e instanceof Error ? e.message : String(e)}\n`),
     unchangedSinceLoad,
   });
   return watcher;
+}
+
+/** Print every reload of the live workspace: applied lines through the request log, the rest on stderr. */
+export function printReloads(live: LiveWorkspaceHandle, listening: readonly Listening[], io: Io, log: (line: string) => void): void {
+  const show = (abs: string): string => fileDisplay(io.cwd, abs);
+  const addresses = listening.map(listeningUrl).join(', ');
+  live.onReload((event) => {
+    const text = reloadText(event, show, addresses);
+    for (const line of text.out) log(line);
+    if (text.err !== '') io.err(text.err);
+  });
+}
+
+/** The watcher's failure lines, on stderr. */
+export function watchFailureLines(io: Io): { onWatchFailed: (dir: string, code: string) => void; onReloadError: (e: unknown) => void } {
+  return {
+    onWatchFailed: (dir, code) => io.err(RELOAD_MESSAGES.watchFailed(fileDisplay(io.cwd, dir), code) + '\n'),
+    onReloadError: (e) => io.err(`mock: reload failed: ${e instanceof Error ? e.message : String(e)}\n`),
+  };
 }

@@ -62,3 +62,31 @@ test('connectLive: a real LiveWorkspace\'s rejected then applied reload reach a 
     await srv.close();
   }
 });
+
+test('a broken edit undone (the files back to what serves) clears last_reload through onRestored, with no swap', async () => {
+  const { trackRestores } = await import('../library/restores.js');
+  const v1 = new Map([['/w/rules.toml', '=v1']]);
+  const attempts: LoadAttempt[] = [
+    { kind: 'failed', failure: { kind: 'config_invalid', message: 'bad', diagnostics: [diag] }, sources: new Map([['/w/rules.toml', '=bad']]), stable: true },
+    { kind: 'loaded', workspace: WS, sources: v1, stable: true },
+  ];
+  const live = trackRestores(new LiveWorkspace(WS, { load: async () => attempts.shift()!, sources: v1 }));
+  const published: { ok: boolean; generation: number }[] = [];
+  const hub = { ...createEventHub({ pingMs: 60_000 }) };
+  const off = connectLive(live, { ...hub, reload: (e) => published.push({ ok: e.ok, generation: e.generation }) });
+  const wsRoute = workspaceRoute(live);
+  const srv = await startInspectorServer([wsRoute]);
+  try {
+    assert.equal((await live.reload()).outcome, 'rejected');
+    const r = await live.reload();
+    assert.deepEqual([r.ok, r.outcome, r.generation], [true, 'unchanged', 1]);
+    assert.deepEqual(published, [{ ok: false, generation: 1 }, { ok: true, generation: 1 }]);
+    const info = (await raw(srv.port, 'GET', '/__mock/api/workspace')).json as { result: Record<string, unknown> };
+    assert.deepEqual(info.result['last_reload'], { ok: true, generation: 1, diagnostics: [] });
+  } finally {
+    off();
+    wsRoute.close();
+    hub.close();
+    await srv.close();
+  }
+});

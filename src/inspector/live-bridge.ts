@@ -2,6 +2,8 @@
 // rejected reload becomes a `reload` event, `{generation, ok, diagnostics}`, diagnostics in the envelope's wire
 // form (file, line, column as `mock validate --format json` gives them). An applied reload's warnings are sent
 // too (ok stays true: the page shows a banner only while a reload is failing). Also `GET /__mock/api/workspace`.
+// A handle with `onRestored` (library/restores.ts) also tells when a broken edit was undone: the live workspace sends
+// no event then (nothing was swapped), yet the failure is over, so an ok `reload` event is sent for it.
 import { diagnosticToWire } from '../cli/envelope.js';
 import type { LiveWorkspaceHandle, ReloadEvent as LiveReloadEvent } from '../model/reload.js';
 import { result } from './envelope.js';
@@ -14,9 +16,22 @@ export function reloadEventOf(e: LiveReloadEvent): ReloadEvent {
     : { generation: e.generation, ok: false, diagnostics: e.diagnostics.map(diagnosticToWire) };
 }
 
+/** What the bridge listens to: reloads, and (when the handle has it) a failing workspace restored. */
+export type LiveEvents = Pick<LiveWorkspaceHandle, 'onReload'> & { onRestored?(listener: (generation: number) => void): () => void };
+
+/** The reload events of `live`, restores included, as the stream's `reload` events; returns the unsubscribe. */
+function onReloadEvent(live: LiveEvents, listener: (e: ReloadEvent) => void): () => void {
+  const offReload = live.onReload((e) => listener(reloadEventOf(e)));
+  const offRestored = live.onRestored?.((generation) => listener({ generation, ok: true, diagnostics: [] }));
+  return () => {
+    offReload();
+    offRestored?.();
+  };
+}
+
 /** Publish every reload on the hub; returns the unsubscribe function. */
-export function connectLive(live: Pick<LiveWorkspaceHandle, 'onReload'>, events: EventHub): () => void {
-  return live.onReload((e) => events.reload(reloadEventOf(e)));
+export function connectLive(live: LiveEvents, events: EventHub): () => void {
+  return onReloadEvent(live, (e) => events.reload(e));
 }
 
 export const WORKSPACE_PATH = '/__mock/api/workspace';
@@ -26,9 +41,9 @@ export const WORKSPACE_PATH = '/__mock/api/workspace';
  * strategy, rule count), middlewares, fallback directory and the last reload `{ok, generation, diagnostics}` (ok
  * until a reload is rejected). Subscribes to the live workspace; call `close()` to unsubscribe.
  */
-export function workspaceRoute(live: Pick<LiveWorkspaceHandle, 'onReload' | 'generation' | 'workspace'>): Route & { close(): void } {
+export function workspaceRoute(live: LiveEvents & Pick<LiveWorkspaceHandle, 'generation' | 'workspace'>): Route & { close(): void } {
   let last: ReloadEvent = { generation: live.generation, ok: true, diagnostics: [] };
-  const off = live.onReload((e) => (last = reloadEventOf(e)));
+  const off = onReloadEvent(live, (e) => (last = e));
   return {
     method: 'GET',
     path: WORKSPACE_PATH,

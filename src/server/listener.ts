@@ -13,6 +13,11 @@
 // that had to wait (a file request waits for the end of the poll phase it arrived in) is written when it is made:
 // those are released together already.
 //
+// With a journal (ListenerDeps.journal), dispatch runs with `{ explain: true }` and each exchange (dispatch answers,
+// 413 refusals) is captured right after its last byte is handed to the socket, with the generation it was served
+// under and that very explanation. Without one, the same functions run with no per-request work added: the choice
+// is made once, here, not per request.
+//
 // A handler failure never reaches the process: it is logged and answered 500 once. A client that goes away
 // mid-body is dropped quietly.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -26,13 +31,15 @@ import type { Workspace } from '../model/workspace.js';
 import { chain, type Maybe } from '../shared/maybe.js';
 import type { SocketActivity } from './activity.js';
 import { exceedsDeclared, readBody, type BodyRead } from './body.js';
+import type { ShownPaths } from '../dispatch/explain-view.js';
 import type { LiveState } from './live.js';
 import { requestLines, requestLogLines } from './log.js';
 import type { RecordMode } from './record/mode.js';
 import { publishTrace } from './trace.js';
 import { writeAnswer } from './write.js';
 
-const NO_BODY: BodyRead = { kind: 'ok', bytes: new Uint8Array(0) };
+const EMPTY = new Uint8Array(0);
+const NO_BODY: BodyRead = { kind: 'ok', bytes: EMPTY };
 
 /** a request whose body is being read */
 interface Reading {
@@ -51,7 +58,7 @@ interface ReadyAnswer {
   readonly live: LiveState;
 }
 
-export type DispatchFunction = (ws: Workspace, req: RequestSnapshot, env: DispatchEnv) => Maybe<Outcome>;
+export type DispatchFunction = (ws: Workspace, req: RequestSnapshot, env: DispatchEnv, opts?: { readonly explain?: boolean }) => Maybe<Outcome>;
 
 export interface ListenerDeps {
   /** `current` is read once per request (a LiveWorkspace, or any holder of one LiveState) */
@@ -61,8 +68,10 @@ export interface ListenerDeps {
   readonly log: (line: string) => void;
   readonly now: () => Date;
   readonly activity: SocketActivity;
-  /** the request journal, when one is kept */
+  /** records every exchange (the inspector, the library); absent: nothing is recorded, at no cost */
   readonly journal?: Journal;
+  /** how a workspace's files are named in the journal's explanations (as `get` names them); asked once per workspace */
+  readonly shownPaths?: (ws: Workspace) => ShownPaths;
   /** `--record`: misses are proxied to the target and saved (server/record/mode.ts); without it, no added work */
   readonly record?: RecordMode;
 }
@@ -82,7 +91,21 @@ export interface RequestListener {
   readonly close: () => void;
 }
 
+const EXPLAIN = Object.freeze({ explain: true });
+const NO_EXPLAIN = Object.freeze({});
+const NO_PATHS: ShownPaths = Object.freeze({ ruleSet: (i: number) => `#${i + 1}`, middleware: (i: number) => `#${i + 1}` });
+
 export function createListener(deps: ListenerDeps): RequestListener {
+  const journal = deps.journal;
+  const dispatchOpts = journal === undefined ? NO_EXPLAIN : EXPLAIN;
+  /** what each request being answered arrived with, for its capture (with a journal only) */
+  const arrivals = new WeakMap<ServerResponse, { readonly receivedAt: Date; readonly snapshot: RequestSnapshot; readonly bytes: Uint8Array }>();
+  const shownByWs = new WeakMap<Workspace, ShownPaths>();
+  const shownFor = (ws: Workspace): ShownPaths => {
+    let shown = shownByWs.get(ws);
+    if (shown === undefined) shownByWs.set(ws, (shown = deps.shownPaths?.(ws) ?? NO_PATHS));
+    return shown;
+  };
   const sleeping = new Map<NodeJS.Timeout, () => void>();
   const record = deps.record;
 
@@ -110,7 +133,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
     const live = deps.live.current;
     const method = req.method ?? 'GET';
     if (req.httpVersionMajor !== 1) return refuse(req, res, live, 505, LISTENER_MESSAGES.versionNotSupported);
-    if (method === 'OPTIONS') return answerOptions(req, res, live);
+    if (method === 'OPTIONS') return answerOptions(req, res, live, receivedAt);
     // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): nothing to read.
     const h = req.headers;
     if (h['transfer-encoding'] === undefined && (h['content-length'] === undefined || h['content-length'] === '0')) {
@@ -131,10 +154,13 @@ export function createListener(deps: ListenerDeps): RequestListener {
   };
 
   // Answered before the body is read; a body too big to skip cheaply closes the connection instead.
-  const answerOptions = (req: IncomingMessage, res: ServerResponse, live: LiveState): Maybe<void> =>
-    chain(deps.dispatch(live.ws, snapshotOf(req), deps.env), (outcome) => {
+  const answerOptions = (req: IncomingMessage, res: ServerResponse, live: LiveState, receivedAt: Date): Maybe<void> => {
+    const snapshot = snapshotOf(req);
+    return chain(deps.dispatch(live.ws, snapshot, deps.env, dispatchOpts), (outcome) => {
       writeAnswer(res, outcome.answer, 'OPTIONS', { close: exceedsDeclared(req, live.cap), log: deps.log });
+      if (journal !== undefined) captureDispatched(journal, res, receivedAt, snapshot, EMPTY, outcome, live);
     });
+  };
 
   const afterBody = (req: IncomingMessage, res: ServerResponse, method: string, receivedAt: Date, live: LiveState, body: BodyRead): Maybe<void> => {
     switch (body.kind) {
@@ -142,7 +168,9 @@ export function createListener(deps: ListenerDeps): RequestListener {
         res.destroy();
         return;
       case 'too_large':
-        return refuse(req, res, live, 413, LISTENER_MESSAGES.tooLarge(live.cap));
+        refuse(req, res, live, 413, LISTENER_MESSAGES.tooLarge(live.cap));
+        if (journal !== undefined) captureRefused(journal, req, res, receivedAt, live);
+        return;
       case 'malformed':
         return refuse(req, res, live, body.status, (STATUS_CODES[body.status] ?? 'bad request').toLowerCase());
       case 'ok':
@@ -155,9 +183,10 @@ export function createListener(deps: ListenerDeps): RequestListener {
         deps.log(requestLines(snapshot, receivedAt));
       } else for (const line of requestLogLines(snapshot, receivedAt, verbose)) deps.log(line);
     }
-    const outcome = deps.dispatch(live.ws, snapshot, deps.env);
+    if (journal !== undefined) arrivals.set(res, { receivedAt, snapshot, bytes: body.bytes });
+    const outcome = deps.dispatch(live.ws, snapshot, deps.env, dispatchOpts);
     if (record !== undefined) {
-      const x = { req, res, snapshot, body: body.bytes, live, receivedAt, journal: deps.journal };
+      const x = { req, res, snapshot, body: body.bytes, live, receivedAt, journal };
       return record.route(outcome, x, (o) => answerAfterDelay(res, method, o, live));
     }
     return outcome instanceof Promise ? answerLater(res, method, outcome, live) : answerAfterDelay(res, method, outcome, live);
@@ -209,10 +238,42 @@ export function createListener(deps: ListenerDeps): RequestListener {
    * Writes the answer unless the response is gone or done (a client that left, a timeout's answer). `live` is
    * what the request was served under (its workspace and generation), for whatever records the exchange.
    */
-  const write = (res: ServerResponse, method: string, outcome: Outcome, _live: LiveState): void => {
-    if (res.destroyed || res.writableEnded) return;
-    writeAnswer(res, outcome.answer, method, { log: deps.log });
-    publishTrace(outcome);
+  const write =
+    journal === undefined
+      ? (res: ServerResponse, method: string, outcome: Outcome, _live: LiveState): void => {
+          if (res.destroyed || res.writableEnded) return;
+          writeAnswer(res, outcome.answer, method, { log: deps.log });
+          publishTrace(outcome);
+        }
+      : (res: ServerResponse, method: string, outcome: Outcome, live: LiveState): void => {
+          if (res.destroyed || res.writableEnded) return;
+          writeAnswer(res, outcome.answer, method, { log: deps.log });
+          publishTrace(outcome);
+          const arrived = arrivals.get(res);
+          if (arrived !== undefined) captureDispatched(journal, res, arrived.receivedAt, arrived.snapshot, arrived.bytes, outcome, live);
+        };
+
+  /** The exchange, once its last byte is written: the very Outcome answered, under the request's own generation. */
+  const captureDispatched = (j: Journal, res: ServerResponse, receivedAt: Date, snapshot: RequestSnapshot, bytes: Uint8Array, outcome: Outcome, live: LiveState): void => {
+    j.capture({
+      receivedAt,
+      generation: live.generation,
+      request: { snapshot, target: res.req.url ?? '/', body: bytes },
+      response: { status: outcome.answer.status, headers: outcome.answer.headers, body: outcome.answer.body },
+      answerer: { kind: 'dispatch', outcome, context: { ws: live.ws, shown: shownFor(live.ws) } },
+    });
+  };
+
+  const captureRefused = (j: Journal, req: IncomingMessage, res: ServerResponse, receivedAt: Date, live: LiveState): void => {
+    const declared = Number(req.headers['content-length']);
+    const answer = finalize(textDraft(413, LISTENER_MESSAGES.tooLarge(live.cap)), snapshotOf(req), live.ws.cors);
+    j.capture({
+      receivedAt,
+      generation: live.generation,
+      request: { snapshot: snapshotOf(req), target: req.url ?? '/', body: EMPTY, ...(Number.isSafeInteger(declared) ? { byteLength: declared } : {}) },
+      response: { status: res.statusCode, headers: answer.headers, body: answer.body },
+      answerer: { kind: 'refused' },
+    });
   };
 
   const fail = (req: IncomingMessage, res: ServerResponse, e: unknown): void => {

@@ -16,6 +16,8 @@ import { createServer as createNetServer, type AddressInfo, type Server as NetSe
 import { dispatch as realDispatch, type DispatchEnv } from '../dispatch/dispatch.js';
 import { MockError } from '../model/errors.js';
 import type { Config } from '../model/config.js';
+import type { ShownPaths } from '../dispatch/explain-view.js';
+import type { Journal } from '../journal/journal.js';
 import type { Workspace } from '../model/workspace.js';
 import { createFsSource } from '../node/fs-source.js';
 import type { LiveWorkspaceHandle } from '../model/reload.js';
@@ -75,13 +77,23 @@ export interface ServerOptions {
   readonly live?: LiveWorkspaceOptions;
   /** `--record`: misses are forwarded to the target and saved (server/record/mode.ts, loaded only then) */
   readonly record?: RecordSettings;
+  /** record every exchange here (server/listener.ts); absent: nothing is recorded, at no cost */
+  readonly journal?: Journal;
+  /** how the journal's explanations name a workspace's files */
+  readonly shownPaths?: (ws: Workspace) => ShownPaths;
 }
 
 export interface ServerHandle {
   readonly addresses: readonly ListeningAddress[];
   /** the workspace being served: its generation, reload() and onReload() */
   readonly live: LiveWorkspaceHandle;
-  close(): Promise<void>;
+  /** the round-robin counters (a reset restarts them) */
+  readonly rotation: LiveWorkspace['rotation'];
+  /**
+   * Stop accepting and close. With `graceMs`, idle keep-alive connections close at once and requests in flight
+   * (a delayed answer among them) get up to that long to finish before everything is dropped; without it, at once.
+   */
+  close(opts?: { readonly graceMs?: number }): Promise<void>;
 }
 
 export interface PlannedListener {
@@ -156,6 +168,8 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     log: opts.log,
     now: opts.now ?? (() => new Date()),
     activity,
+    ...(opts.journal !== undefined ? { journal: opts.journal } : {}),
+    ...(opts.shownPaths !== undefined ? { shownPaths: opts.shownPaths } : {}),
   });
   engine.on('request', listener.onRequest);
   engine.on('checkContinue', listener.onCheckContinue);
@@ -175,8 +189,9 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   const gates: ConnectionGate[] = [];
   const fronts: NetServer[] = [];
   const addresses: ListeningAddress[] = [];
-  const shutDown = async (): Promise<void> => {
+  const shutDown = async (graceMs = 0): Promise<void> => {
     const closed = Promise.all(fronts.map(closeServer));
+    if (graceMs > 0) await drain(engine, gates, graceMs);
     // Every connection the engine serves sits on a gated socket, so this ends them all.
     for (const gate of gates) gate.destroyAll();
     listener.close();
@@ -208,7 +223,8 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   return {
     addresses,
     live,
-    close: () => (closing ??= shutDown()),
+    rotation: live.rotation,
+    close: (o) => (closing ??= shutDown(o?.graceMs)),
   };
 }
 
@@ -246,6 +262,20 @@ function bind(server: NetServer, ip: string, port: number): Promise<number> {
       server.off('error', onError);
       onError(e as NodeJS.ErrnoException);
     }
+  });
+}
+
+/** Close idle connections now and as each goes idle, until none is left or `ms` has passed. */
+function drain(engine: HttpServer, gates: readonly ConnectionGate[], ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const deadline = Date.now() + ms;
+    const step = (): void => {
+      engine.closeIdleConnections();
+      // a destroyed socket leaves its gate on its 'close' event, once libuv has closed it: a short poll
+      if (gates.every((g) => g.inFlight === 0 && g.queued === 0) || Date.now() >= deadline) resolve();
+      else setTimeout(step, 2);
+    };
+    step();
   });
 }
 

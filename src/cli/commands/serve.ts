@@ -2,10 +2,12 @@
 // zero-config), bind every listener, print the startup lines, serve until SIGINT or SIGTERM (exit 0).
 // Unless --no-watch, the workspace is live: workspace/watch.ts reloads it on edits (docs/live-reload.md).
 // A config problem exits 2 before anything binds; a bind failure (port in use …) exits 1.
-// `--init` hands over to the init command instead.
-import type { LoadOptions } from '../../config/load.js';
-import { prepareWorkspace } from '../../dispatch/dispatch.js';
+// `--inspect[=<port>]` adds the management listener on 127.0.0.1 and a request journal (library/launch.ts, the
+// one start-up path the library's startMock() shares: this command is that plus its stdout lines and signals).
+// `--record <url>` forwards misses to a real service and saves the answers (cli/commands/record-setup.ts,
+// server/record/; docs/record.md). `--init` hands over to the init command instead.
 import { MockError } from '../../model/errors.js';
+import { launch, type Launched } from '../../library/launch.js';
 import { asStartUpWork, holdYoungGeneration } from '../../node/start-up-work.js';
 import { SERVE_FLAGS } from '../flags.js';
 import { flagValue, hasFlag, parseFormat, parsePort, parseArgs } from '../args.js';
@@ -15,15 +17,16 @@ import type { Io } from '../io.js';
 import { configDisplay, entryDisplay } from '../paths.js';
 import { startupText } from '../render/startup.js';
 import { printDiagnostics, reportFailure, reportUsage } from '../report.js';
-import { loadForServe } from '../../workspace/tracked-load.js';
-import { watchLive } from '../live-reload.js';
+import { printReloads, watchFailureLines } from '../live-reload.js';
+import { parseInspectFlags, INSPECT_MESSAGES } from '../inspect-flags.js';
+import type { RecordSettings } from '../../server/record/mode.js';
 import { recordFlags, recordSetup } from './record-setup.js';
 
 const PREFIX = 'mock';
 
 export { SERVE_FLAGS };
 
-/** flags that only go with `--init --from <file>` (`--dry-run` also with `--record`) */
+/** flags that only go with `--init --from <file>` */
 const FROM_ONLY = ['dry-run', 'format'] as const;
 
 /** under load, the request log is written at most once per this many milliseconds… */
@@ -62,31 +65,28 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   if (portText !== undefined && port === undefined) {
     return reportUsage(io, `${PREFIX}: invalid value for --port: '${portText}' (expected 0..65535)`, ROOT_USAGE);
   }
+  const inspect = parseInspectFlags(args, PREFIX);
+  if (!inspect.ok) return reportUsage(io, inspect.error, ROOT_USAGE);
   const configPath = flagValue(args, 'config');
   const dir = flagValue(args, 'dir');
-  const loadOptions: LoadOptions = {
-    cwd: io.cwd,
-    ...(configPath !== undefined ? { configPath } : {}),
-    ...(dir !== undefined ? { dir } : {}),
-    ...(port !== undefined ? { port } : {}),
-  };
-  const startup = await asStartUpWork(async () => {
-    // record mode reloads after a saved rule: it needs the tracked loader even without the watcher
-    const r = await loadForServe(loadOptions, !hasFlag(args, 'no-watch') || record.value !== undefined);
-    if (r.result.ok) prepareWorkspace(r.result.value);
-    return r;
-  });
-  const loaded = startup.result;
-  if (!loaded.ok) {
-    const f = loaded.error;
-    return reportFailure(io, PREFIX, 'text', { kind: f.kind, message: `failed to load config: ${f.message}`, diagnostics: f.diagnostics });
-  }
-  const ws = loaded.value;
-  printDiagnostics(io, ws.warnings);
-  const recording = record.value === undefined ? undefined : await recordSetup(record.value, ws, loadOptions, process.env);
-  if (recording !== undefined && !recording.ok) return reportUsage(io, `${PREFIX}: ${recording.error}`, ROOT_USAGE);
-
-  const { startServer } = await import('../../server/start.js');
+  const watch = !hasFlag(args, 'no-watch');
+  // record mode's settings need the loaded workspace; a layout problem there is a usage error (exit 2)
+  const recording = record.value;
+  let recordLines: readonly string[] | undefined;
+  let recordProblem: string | undefined;
+  const prepareRecord =
+    recording === undefined
+      ? undefined
+      : async (loadedWs: Parameters<typeof recordSetup>[1]): Promise<RecordSettings> => {
+          const loadOptions = { cwd: io.cwd, ...(configPath !== undefined ? { configPath } : {}), ...(dir !== undefined ? { dir } : {}), ...(port !== undefined ? { port } : {}) };
+          const r = await recordSetup(recording, loadedWs, loadOptions, process.env);
+          if (!r.ok) {
+            recordProblem = `${PREFIX}: ${r.error}`;
+            throw new MockError('usage', recordProblem);
+          }
+          recordLines = r.value.lines;
+          return r.value.setup;
+        };
   // Console writes to a file or pipe are synchronous in Node: the request log is batched, in order, into one
   // write per event-loop turn when the server is quiet, and at most one per LOG_BATCH_MS under load, so logging
   // costs a syscall per batch rather than one per line (or per turn, which under load is every few requests).
@@ -120,23 +120,37 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     if (since >= LOG_BATCH_MS || since < 0) setImmediate(flush);
     else setTimeout(flush, LOG_BATCH_MS - since);
   };
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let launched: Launched;
   try {
-    server = await startServer(ws, {
+    launched = await launch({
+      cwd: io.cwd,
+      ...(configPath !== undefined ? { configPath } : {}),
+      ...(dir !== undefined ? { dir } : {}),
+      ...(port !== undefined ? { port } : {}),
+      // record mode reloads after a saved rule: it needs the tracked loader even without the watcher
+      reloadable: watch || inspect.value !== undefined || recording !== undefined,
+      watch,
+      ...(inspect.value !== undefined ? { journal: inspect.value.journal, inspect: inspect.value.port } : {}),
       log,
-      ...(startup.live !== undefined ? { live: startup.live } : {}),
-      ...(recording !== undefined ? { record: recording.value.setup } : {}),
+      version: io.version(),
+      ...watchFailureLines(io),
+      wrapLoad: asStartUpWork,
+      onLoaded: (loaded) => printDiagnostics(io, loaded.warnings),
+      ...(prepareRecord !== undefined ? { record: prepareRecord } : {}),
     });
   } catch (e) {
     if (!(e instanceof MockError)) throw e;
+    if (recordProblem !== undefined) return reportUsage(io, recordProblem, ROOT_USAGE);
     return reportFailure(io, PREFIX, 'text', { kind: e.kind, message: e.message, diagnostics: e.diagnostics });
   }
+  const { ws, server, watcher, management } = launched;
   const letYoungGenerationGo = holdYoungGeneration();
 
   // listen for SIGINT / SIGTERM before announcing the port: a caller may signal as soon as it reads it
   const shutdown = new Promise<void>((done) => io.onShutdown(done));
   const configShown = configDisplay(io.cwd, configPath, ws.configFile);
-  const watcher = startup.live === undefined || hasFlag(args, 'no-watch') ? undefined : await watchLive(server.live, server.addresses, io, log, startup.live.unchanged);
+  if (watcher !== undefined) printReloads(server.live, server.addresses, io, log);
+  if (management !== undefined) io.out(INSPECT_MESSAGES.listening(management.url));
   io.out(
     startupText(
       ws,
@@ -148,7 +162,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       },
       server.addresses,
       watcher?.watching,
-      recording?.value.lines,
+      recordLines,
     ),
   );
 
@@ -157,11 +171,10 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   watcher?.start();
 
   await shutdown;
-  watcher?.close();
   letYoungGenerationGo();
   flush();
   try {
-    await server.close();
+    await launched.close();
   } catch (e) {
     flush();
     io.err(`${PREFIX}: error while closing: ${e instanceof Error ? e.message : String(e)}\n`);

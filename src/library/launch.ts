@@ -1,0 +1,205 @@
+// One way to start a mock, shared by `mock serve` (cli/commands/serve.ts: this plus its stdout lines) and the
+// library's startMock() (start-mock.ts: this plus its handle): load the workspace, make the journal, bind the
+// management listener (before the mock, so a busy inspector port stops everything before the mock binds), bind the
+// mock's listeners, and prepare (not start) the watcher.
+//
+// Owns: the order of those steps, undoing them when one fails, and closing them in reverse (in-flight requests
+// get a grace period, then the watcher and the management listener close). Leaves out: printing (the caller's
+// `log` gets the request log; the CLI prints its startup lines itself), signals and process exit (the CLI's).
+import { prepareWorkspace } from '../dispatch/dispatch.js';
+import type { ShownPaths } from '../dispatch/explain-view.js';
+import type { Journal, JournalOptions } from '../journal/journal.js';
+import type { Diagnostic } from '../model/diagnostic.js';
+import { MockError } from '../model/errors.js';
+import type { Workspace } from '../model/workspace.js';
+import { shownPathsFor } from '../cli/paths.js';
+import type { RecordSettings } from '../server/record/mode.js';
+import type { ListeningAddress, ServerHandle } from '../server/start.js';
+import { loadForServe, type ServeLoad } from '../workspace/tracked-load.js';
+import type { WorkspaceWatcher } from '../workspace/watch.js';
+import type { Management } from './management.js';
+import { trackRestores, type RestoreTracking } from './restores.js';
+
+export interface LaunchSpec {
+  /** absolute: where the config, the fallback directory and rules POSTs resolve */
+  readonly cwd: string;
+  /** the root config as given (-c), relative to cwd */
+  readonly configPath?: string;
+  /** the fallback directory override (-d), relative to cwd */
+  readonly dir?: string;
+  /** overrides listener.port */
+  readonly port?: number;
+  /** overrides listener.ip_address */
+  readonly host?: string;
+  /** load with read tracking, so reload() works */
+  readonly reloadable: boolean;
+  /** watch the files and reload on edits (needs reloadable) */
+  readonly watch: boolean;
+  /** record exchanges; undefined: no journal, nothing recorded */
+  readonly journal?: JournalOptions;
+  /** bind the management listener on this port (0: OS-chosen); needs a journal */
+  readonly inspect?: number;
+  readonly log: (line: string) => void;
+  readonly version: string;
+  /** told of watch failures and failed reloads (the CLI prints them on stderr) */
+  readonly onWatchFailed?: (dir: string, code: string) => void;
+  readonly onReloadError?: (error: unknown) => void;
+  /** told of the loaded workspace before anything binds (the CLI prints its warnings) */
+  readonly onLoaded?: (ws: Workspace) => void;
+  /** `--record`: the settings of record mode, made from the loaded workspace (may reject: nothing has bound yet) */
+  readonly record?: (ws: Workspace) => Promise<RecordSettings>;
+  /** wraps the startup load (the CLI's start-up tuning) */
+  readonly wrapLoad?: (load: () => Promise<ServeLoad>) => Promise<ServeLoad>;
+}
+
+export interface Launched {
+  /** the workspace loaded at startup */
+  readonly ws: Workspace;
+  readonly server: ServerHandle;
+  /** the server's live workspace, reloads that undo a broken edit noticed (restores.ts): reload through this one */
+  readonly live: RestoreTracking;
+  readonly addresses: readonly ListeningAddress[];
+  readonly journal: Journal | undefined;
+  readonly management: Management | undefined;
+  /** prepared, not started: start() it once the startup lines are out */
+  readonly watcher: WorkspaceWatcher | undefined;
+  /** idempotent: watcher, then the mock (in-flight requests get `graceMs`), then the management listener */
+  close(graceMs?: number): Promise<void>;
+}
+
+export const LAUNCH_MESSAGES = {
+  loadFailed: (message: string) => `failed to load config: ${message}`,
+  samePort: (port: number) => `the inspector port ${port} is the mock's own port: pick another (or 0, the default)`,
+} as const;
+
+/** `file:line:col: message` (as much of the position as is known). */
+export function diagnosticLine(d: Diagnostic): string {
+  const at = d.file === undefined ? '' : `${d.file}${d.line === undefined ? '' : `:${d.line}${d.column === undefined ? '' : `:${d.column}`}`}: `;
+  return `${at}${d.severity}: ${d.message}`;
+}
+
+/** Rejects with a MockError: config_invalid / config_unreadable (with diagnostics), io (a port), usage. */
+export async function launch(spec: LaunchSpec): Promise<Launched> {
+  const loadOptions = {
+    cwd: spec.cwd,
+    ...(spec.configPath !== undefined ? { configPath: spec.configPath } : {}),
+    ...(spec.dir !== undefined ? { dir: spec.dir } : {}),
+    ...(spec.port !== undefined ? { port: spec.port } : {}),
+  };
+  const load = async (): Promise<ServeLoad> => {
+    const r = await loadForServe(loadOptions, spec.reloadable);
+    if (r.result.ok) prepareWorkspace(r.result.value);
+    return r;
+  };
+  const loaded = await (spec.wrapLoad ? spec.wrapLoad(load) : load());
+  if (!loaded.result.ok) {
+    const f = loaded.result.error;
+    throw new MockError(f.kind, LAUNCH_MESSAGES.loadFailed(f.message), f.diagnostics);
+  }
+  const ws = withHost(loaded.result.value, spec.host);
+  spec.onLoaded?.(ws);
+  if (spec.inspect !== undefined && spec.inspect !== 0 && ownPorts(ws).includes(spec.inspect)) {
+    throw new MockError('usage', LAUNCH_MESSAGES.samePort(spec.inspect));
+  }
+
+  const record = spec.record === undefined ? undefined : await spec.record(ws);
+
+  const shownByWs = new WeakMap<Workspace, ShownPaths>();
+  const shownPaths = (w: Workspace): ShownPaths => {
+    let s = shownByWs.get(w);
+    if (s === undefined) shownByWs.set(w, (s = shownPathsFor(spec.cwd, spec.configPath, w)));
+    return s;
+  };
+  // the journal and the management listener are loaded only when asked for: `mock serve` without --inspect never reads them
+  const journal = spec.journal === undefined ? undefined : new (await import('../journal/journal.js')).Journal(spec.journal);
+
+  // the inspector binds first: a busy port stops everything before the mock binds
+  const reserved = spec.inspect !== undefined && journal !== undefined ? await (await import('./management.js')).reserveManagement(spec.inspect) : undefined;
+  const { startServer } = await import('../server/start.js');
+  const loadedLive = loaded.live;
+  let s: ServerHandle;
+  try {
+    s = await startServer(ws, {
+      log: spec.log,
+      ...(loadedLive !== undefined ? { live: { load: async () => withHostAttempt(await loadedLive.load(), spec.host), sources: loadedLive.sources } } : {}),
+      ...(journal !== undefined ? { journal, shownPaths } : {}),
+      ...(record !== undefined ? { record } : {}),
+    });
+  } catch (e) {
+    await reserved?.close();
+    throw e;
+  }
+  const live = trackRestores(s.live);
+  const management =
+    reserved === undefined || journal === undefined
+      ? undefined
+      : reserved.mount({
+          version: spec.version,
+          journal,
+          live,
+          resetRotation: () => void s.rotation.prune(() => false),
+          cwd: spec.cwd,
+          configPath: spec.configPath,
+          mockUrl: urlOf(s.addresses),
+        });
+
+  let watcher: WorkspaceWatcher | undefined;
+  if (spec.watch && loadedLive !== undefined) {
+    const { WorkspaceWatcher } = await import('../workspace/watch.js');
+    watcher = new WorkspaceWatcher(live, {
+      onWatchFailed: spec.onWatchFailed ?? (() => {}),
+      onReloadError: spec.onReloadError ?? (() => {}),
+      unchangedSinceLoad: loadedLive.unchanged,
+    });
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    ws,
+    server: s,
+    live,
+    addresses: s.addresses,
+    journal,
+    management,
+    watcher,
+    close: (graceMs = 0) =>
+      (closing ??= (async () => {
+        watcher?.close();
+        try {
+          await s.close({ graceMs });
+        } finally {
+          journal?.close();
+          await management?.close();
+        }
+      })()),
+  };
+}
+
+/** `http://127.0.0.1:3001` for the first listener (http before https); a wildcard address is reached on loopback. */
+export function urlOf(addresses: readonly ListeningAddress[]): string {
+  const a = addresses[0];
+  if (a === undefined) return '';
+  return addressUrl(a);
+}
+
+export function addressUrl(a: ListeningAddress): string {
+  const ip = a.ip === '0.0.0.0' ? '127.0.0.1' : a.ip === '::' ? '::1' : a.ip;
+  return `${a.scheme}://${ip.includes(':') ? `[${ip}]` : ip}:${a.port}`;
+}
+
+function ownPorts(ws: Workspace): number[] {
+  const l = ws.config.listener;
+  return [l.port, ...(l.tls?.port !== undefined ? [l.tls.port] : [])].filter((p) => p !== 0);
+}
+
+function withHost(ws: Workspace, host: string | undefined): Workspace {
+  if (host === undefined || host === ws.config.listener.ipAddress) return ws;
+  return { ...ws, config: { ...ws.config, listener: { ...ws.config.listener, ipAddress: host } } };
+}
+
+function withHostAttempt<T extends { readonly kind: string }>(attempt: T, host: string | undefined): T {
+  if (attempt.kind !== 'loaded' || host === undefined) return attempt;
+  const a = attempt as T & { readonly workspace: Workspace };
+  return { ...a, workspace: withHost(a.workspace, host) };
+}
+

@@ -1,0 +1,129 @@
+// The management listener (`--inspect`, the library's `inspect`): the inspector (inspector/index.ts) bound on
+// 127.0.0.1 only, with the journal's routes, `GET /__mock/api/workspace`, and the event stream fed by the journal
+// (request rows, resets) and the live workspace (reloads). A rules POST reloads the workspace before it answers,
+// so the new rule answers at once, watcher or not.
+//
+// Owns: binding (loopback only, whatever listener.ip_address says), mounting the routes, wiring the events, and
+// closing (event streams first, then every connection). Leaves out: the routes' own logic (journal/http-routes.ts,
+// inspector/*, the journal bridge), the security checks (inspector/security.ts, run by the router before any route).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connectJournal, connectLive, createInspector, journalReplay, journalRoutes, workspaceRoute } from '../inspector/index.js';
+import { JSON_HEADERS } from '../inspector/security.js';
+import type { Journal } from '../journal/journal.js';
+import { MockError } from '../model/errors.js';
+import type { RestoreTracking } from './restores.js';
+
+/** The only address the management listener ever binds. */
+export const MANAGEMENT_HOST = '127.0.0.1';
+
+export interface ManagementOptions {
+  readonly version: string;
+  readonly journal: Journal;
+  readonly live: RestoreTracking;
+  /** restart the round-robin counters */
+  readonly resetRotation: () => void;
+  /** where relative paths of a rules POST resolve (the workspace folder) */
+  readonly cwd: string;
+  /** the root config as given (-c / `config`), relative to `cwd` */
+  readonly configPath: string | undefined;
+  /** the mock port's base URL, for the file tree's links */
+  readonly mockUrl: string;
+}
+
+export interface Management {
+  readonly port: number;
+  /** `http://127.0.0.1:<port>/` */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export const MANAGEMENT_MESSAGES = {
+  bind: (port: number, reason: string) => `cannot listen on ${MANAGEMENT_HOST}:${port} for the inspector: ${reason}`,
+} as const;
+
+export interface ReservedManagement {
+  readonly port: number;
+  /** wire the inspector onto the bound listener (until then it answers 503) */
+  mount(o: ManagementOptions): Management;
+  /** give the port back (the mock failed to start) */
+  close(): Promise<void>;
+}
+
+const STARTING = JSON.stringify({ error: 'the mock is still starting' });
+
+/** Bind 127.0.0.1:<port> now (a busy port fails here, before the mock binds); mount the inspector once the mock runs. */
+export async function reserveManagement(port: number): Promise<ReservedManagement> {
+  let handler = (_req: IncomingMessage, res: ServerResponse): void => {
+    res.writeHead(503, { ...JSON_HEADERS, 'content-length': String(STARTING.length) });
+    res.end(STARTING);
+  };
+  const server = createServer((req, res) => handler(req, res));
+  const bound = await listen(server, port);
+  const release = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  return {
+    port: bound,
+    close: release,
+    mount: (o) => {
+      const m = mountInspector(o);
+      handler = m.handler;
+      let closing: Promise<void> | undefined;
+      return {
+        port: bound,
+        url: `http://${MANAGEMENT_HOST}:${bound}/`,
+        close: () =>
+          (closing ??= (async () => {
+            m.stop();
+            await release();
+          })()),
+      };
+    },
+  };
+}
+
+function mountInspector(o: ManagementOptions): { handler: (req: IncomingMessage, res: ServerResponse) => void; stop: () => void } {
+  const wsRoute = workspaceRoute(o.live);
+  const inspector = createInspector({
+    version: o.version,
+    routes: [...journalRoutes({ journal: o.journal, version: o.version, resetRotation: o.resetRotation }), wsRoute],
+    files: {
+      fallbackDir: () => o.live.workspace.fallbackDir,
+      view: () => o.live.workspace.config.fileTreeView,
+      mockUrl: () => o.mockUrl,
+    },
+    rules: {
+      cwd: () => o.cwd,
+      configPath: () => o.configPath,
+      // the rule answers as soon as the POST has answered: the workspace is reloaded first
+      onWritten: async () => void (await o.live.reload()),
+    },
+    events: { replay: journalReplay(o.journal) },
+  });
+  const stops = [connectJournal(o.journal, inspector.events), connectLive(o.live, inspector.events), () => wsRoute.close()];
+  return {
+    handler: inspector.handler,
+    stop: () => {
+      for (const stop of stops) stop();
+      inspector.close();
+    },
+  };
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (e: NodeJS.ErrnoException): void => {
+      const reason = e.code === 'EADDRINUSE' ? 'address already in use' : e.code === 'EACCES' ? 'permission denied' : e.message;
+      reject(new MockError('io', MANAGEMENT_MESSAGES.bind(port, reason), [], { cause: e }));
+    };
+    server.once('error', onError);
+    server.listen({ host: MANAGEMENT_HOST, port }, () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+

@@ -1,0 +1,203 @@
+// startMock(): the mock as a library, for test suites. A real HTTP server (port 0 by default) any client reaches,
+// with a request journal to ask what arrived and which rule answered. A good guest: no process.exit, no signal
+// handlers, no output unless `log`, no patched globals; two instances share nothing (each has its own server,
+// journal, round-robin counters and watcher).
+//
+// Owns: the options (defaults, checks), the handle. The starting and closing are launch.ts's, shared with the CLI.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Entry } from '../journal/entry.js';
+import type { RequestFilter } from '../journal/filter.js';
+import { journalLimits, type JournalLimits } from '../journal/limits.js';
+import type { Diagnostic } from '../model/diagnostic.js';
+import { MockError } from '../model/errors.js';
+import { addressUrl, diagnosticLine, launch, urlOf } from './launch.js';
+
+export interface MockOptions {
+  /** the workspace folder: its mock.toml, else zero-config on it (default: the current directory) */
+  readonly root?: string;
+  /** the root config, like `-c` (relative to `root`) */
+  readonly config?: string;
+  /** the fallback directory, like `-d` (relative to `root`) */
+  readonly fallbackDir?: string;
+  /** default 0: a free port, whatever the config says */
+  readonly port?: number;
+  /** default 127.0.0.1, whatever listener.ip_address says */
+  readonly host?: string;
+  /** reload on edits (default false: a test run stays reproducible; reload() is always there) */
+  readonly watch?: boolean;
+  /** the request journal's bounds, or false for none (then requests() and friends throw) */
+  readonly journal?: false | Partial<JournalLimits>;
+  /** redact secrets at capture (default true); false is refused with `inspect` */
+  readonly redact?: boolean;
+  /** the inspector on 127.0.0.1: true for a free port, or a port number */
+  readonly inspect?: boolean | number;
+  /** where the request log and reload lines go (default: nowhere); true: stdout */
+  readonly log?: boolean | ((line: string) => void);
+}
+
+export interface ReloadOutcome {
+  readonly ok: boolean;
+  /** the generation serving now */
+  readonly generation: number;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface WaitForRequestOptions {
+  /** default 2000 */
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface MockHandle {
+  /** the base URL, `http://127.0.0.1:<port>` (https when only TLS listens) */
+  readonly url: string;
+  readonly urls: { readonly http?: string; readonly https?: string };
+  /** the inspector's page, with `inspect` */
+  readonly inspectUrl?: string;
+  /** 1 at start, +1 on each applied reload */
+  readonly generation: number;
+  /** journal entries matching `filter`, oldest first; throws JournalOverflowError if a `since` cursor's successors were evicted */
+  requests(filter?: RequestFilter): readonly Entry[];
+  /** the newest journal id: pass it as `since` to see only what comes after */
+  cursor(): number;
+  /** the oldest matching entry, already held or arriving within `timeoutMs`; a timeout lists the last 10 entries */
+  waitForRequest(filter?: RequestFilter, opts?: WaitForRequestOptions): Promise<Entry>;
+  /** clear the journal (ids keep counting) and restart round-robin rotation */
+  reset(): void;
+  /** load the workspace again from disk; a broken edit keeps the last good one serving */
+  reload(): Promise<ReloadOutcome>;
+  /** idempotent: idle connections close at once, requests in flight get up to 2 s */
+  close(): Promise<void>;
+}
+
+/** In-flight requests get this long when closing. */
+export const CLOSE_GRACE_MS = 2000;
+
+export const OPTION_MESSAGES = {
+  notObject: 'startMock options must be an object',
+  unknown: (key: string) => `unknown startMock option '${key}' (allowed: ${OPTION_KEYS.join(', ')})`,
+  type: (key: string, want: string) => `startMock option '${key}' must be ${want}`,
+  port: (key: string, v: unknown) => `startMock option '${key}' must be a port number 0..65535 (got ${String(v)})`,
+  redactInspect: 'redact: false cannot go with inspect: the inspector never shows unredacted secrets',
+  inspectJournal: 'inspect needs the journal (journal: false turns it off)',
+  noJournal: 'the journal is off (startMock was given journal: false)',
+} as const;
+
+const OPTION_KEYS = ['root', 'config', 'fallbackDir', 'port', 'host', 'watch', 'journal', 'redact', 'inspect', 'log'] as const;
+
+/** Start a mock. Rejects with MockError: `config_invalid` / `config_unreadable` (diagnostics), `io` (a port), `usage` (options). */
+export async function startMock(options: MockOptions = {}): Promise<MockHandle> {
+  const o = checkOptions(options);
+  const root = resolve(o.root ?? process.cwd());
+  const log = o.log === true ? (line: string) => void process.stdout.write(line + '\n') : typeof o.log === 'function' ? o.log : () => {};
+  const inspectPort = o.inspect === true ? 0 : typeof o.inspect === 'number' ? o.inspect : undefined;
+  const launched = await launch({
+    cwd: root,
+    ...(o.config !== undefined ? { configPath: o.config } : {}),
+    ...(o.fallbackDir !== undefined ? { dir: o.fallbackDir } : {}),
+    port: o.port ?? 0,
+    host: o.host ?? '127.0.0.1',
+    reloadable: true,
+    watch: o.watch === true,
+    ...(o.journal === false ? {} : { journal: { ...o.journal, redact: o.redact !== false } }),
+    ...(inspectPort !== undefined ? { inspect: inspectPort } : {}),
+    log,
+    version: libraryVersion(),
+    onWatchFailed: (dir, code) => log(`mock: cannot watch ${dir} (${code}): edits there are not seen`),
+    onReloadError: (e) => log(`mock: reload failed: ${e instanceof Error ? e.message : String(e)}`),
+  }).catch((e: unknown) => {
+    // the message names every diagnostic (file:line:col), so a failing test's output says what is wrong
+    if (e instanceof MockError && e.diagnostics.length > 0) {
+      throw new MockError(e.kind, [e.message, ...e.diagnostics.map(diagnosticLine)].join('\n'), e.diagnostics, { cause: e });
+    }
+    throw e;
+  });
+  launched.watcher?.start();
+  const { journal, server } = launched;
+  const need = (): NonNullable<typeof journal> => {
+    if (journal === undefined) throw new MockError('usage', OPTION_MESSAGES.noJournal);
+    return journal;
+  };
+  const urls: { http?: string; https?: string } = {};
+  for (const a of launched.addresses) urls[a.scheme] ??= addressUrl(a);
+  return Object.freeze({
+    url: urlOf(launched.addresses),
+    urls: Object.freeze(urls),
+    ...(launched.management !== undefined ? { inspectUrl: launched.management.url } : {}),
+    get generation() {
+      return server.live.generation;
+    },
+    requests: (filter?: RequestFilter) => need().requests(filter),
+    cursor: () => need().lastId,
+    waitForRequest: (filter?: RequestFilter, opts?: WaitForRequestOptions) => {
+      try {
+        return need().waitFor(filter, opts);
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    },
+    reset: () => {
+      journal?.reset();
+      server.rotation.prune(() => false);
+    },
+    reload: async () => {
+      const r = await launched.live.reload();
+      return { ok: r.ok, generation: r.generation, diagnostics: r.diagnostics };
+    },
+    close: () => launched.close(CLOSE_GRACE_MS),
+  });
+}
+
+/** The options with their types checked (callers may be untyped JavaScript). */
+function checkOptions(options: MockOptions): MockOptions {
+  if (typeof options !== 'object' || options === null) throw new MockError('usage', OPTION_MESSAGES.notObject);
+  const problems: string[] = [];
+  const bag = options as Record<string, unknown>;
+  for (const key of Object.keys(bag)) if (!(OPTION_KEYS as readonly string[]).includes(key)) problems.push(OPTION_MESSAGES.unknown(key));
+  for (const key of ['root', 'config', 'fallbackDir', 'host'] as const) {
+    const v = bag[key];
+    if (v !== undefined && (typeof v !== 'string' || v === '')) problems.push(OPTION_MESSAGES.type(key, 'a non-empty string'));
+  }
+  for (const key of ['watch', 'redact'] as const) {
+    const v = bag[key];
+    if (v !== undefined && typeof v !== 'boolean') problems.push(OPTION_MESSAGES.type(key, 'true or false'));
+  }
+  const isPort = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 65535;
+  if (options.port !== undefined && !isPort(options.port)) problems.push(OPTION_MESSAGES.port('port', options.port));
+  if (options.inspect !== undefined && typeof options.inspect !== 'boolean' && !isPort(options.inspect)) problems.push(OPTION_MESSAGES.port('inspect', options.inspect));
+  const j = options.journal;
+  if (j !== undefined && j !== false) {
+    if (typeof j !== 'object' || j === null) problems.push(OPTION_MESSAGES.type('journal', 'false or {size, maxBytes, bodyBytes}'));
+    else {
+      const limits = journalLimits(j);
+      if (!limits.ok) problems.push(...limits.error);
+    }
+  }
+  if (options.log !== undefined && typeof options.log !== 'boolean' && typeof options.log !== 'function') problems.push(OPTION_MESSAGES.type('log', 'a function or a boolean'));
+  const inspecting = options.inspect !== undefined && options.inspect !== false;
+  if (inspecting && options.redact === false) problems.push(OPTION_MESSAGES.redactInspect);
+  if (inspecting && options.journal === false) problems.push(OPTION_MESSAGES.inspectJournal);
+  if (problems.length > 0) throw new MockError('usage', problems.join('; '));
+  return options;
+}
+
+let version: string | undefined;
+
+/** This package's version (the envelope's `mock`), from its package.json above this module. */
+function libraryVersion(): string {
+  if (version !== undefined) return version;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++, dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (!existsSync(file)) continue;
+    try {
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; version?: unknown };
+      if (pkg.name === 'folder-mock' && typeof pkg.version === 'string') return (version = pkg.version);
+    } catch {
+      // not ours: keep looking
+    }
+  }
+  return (version = '0.0.0');
+}
