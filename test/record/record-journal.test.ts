@@ -71,7 +71,7 @@ describe('record mode captures proxied exchanges in the journal', () => {
     await removeDir(dir);
   });
 
-  it('a saved file, a saved rule, a failure; the file answers the next request from dispatch (not captured here)', async () => {
+  it('a saved file, a saved rule, a failure; then the file answers the next request, through dispatch', async () => {
     assert.equal((await send(port, { path: '/api/users' })).status, 200);
     assert.equal((await send(port, { path: '/teapot' })).status, 418);
     assert.equal((await send(port, { path: '/hang' })).status, 502);
@@ -83,6 +83,7 @@ describe('record mode captures proxied exchanges in the journal', () => {
         ['/api/users', 200, { kind: 'proxied', target: up.url, saved: 'api/users.json' }],
         ['/teapot', 418, { kind: 'proxied', target: up.url, saved: 'mock-recorded.toml#1' }],
         ['/hang', 502, { kind: 'proxied', target: up.url, saved: null }],
+        ['/api/users', 200, { kind: 'fallback', file: join(dir, 'api', 'users.json') }],
       ],
     );
     assert.equal(entries[0]!.stage, 'dyn_route');

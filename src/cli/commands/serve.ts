@@ -19,7 +19,6 @@ import { startupText } from '../render/startup.js';
 import { printDiagnostics, reportFailure, reportUsage } from '../report.js';
 import { printReloads, watchFailureLines } from '../live-reload.js';
 import { parseInspectFlags, INSPECT_MESSAGES } from '../inspect-flags.js';
-import type { RecordSettings } from '../../server/record/mode.js';
 import { recordFlags, recordSetup } from './record-setup.js';
 
 const PREFIX = 'mock';
@@ -77,7 +76,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   const prepareRecord =
     recording === undefined
       ? undefined
-      : async (loadedWs: Parameters<typeof recordSetup>[1]): Promise<RecordSettings> => {
+      : async (loadedWs: Parameters<typeof recordSetup>[1]) => {
           const loadOptions = { cwd: io.cwd, ...(configPath !== undefined ? { configPath } : {}), ...(dir !== undefined ? { dir } : {}), ...(port !== undefined ? { port } : {}) };
           const r = await recordSetup(recording, loadedWs, loadOptions, process.env);
           if (!r.ok) {
