@@ -14,6 +14,7 @@ import { parseRecordTarget } from '../../src/record/target.js';
 import { createProxyClient, recordResponseOf, type ProxyClient, type ProxyResult } from '../../src/server/record/proxy.js';
 import { createRecorder, type Recorder, type RecordOutcome } from '../../src/server/record/recorder.js';
 import { makeTempDir, removeDir, runMock, startMock } from '../helpers/mock-cli.js';
+import { snapshot } from './serve-helpers.js';
 import { sha256, startUpstream, type Upstream } from './upstream.js';
 
 const MOCK_TOML = '# my workspace\n[service]\nfallback_respond_dir = "public"   # files live here\n';
@@ -49,25 +50,6 @@ function setup(dir: string, fallback: string, upstream: Upstream, dryRun: boolea
   return { client, recorder: createRecorder({ fallbackDir: fallback, dryRun, commitRule }) };
 }
 
-/** Every entry under `dir` (symlinks not followed) → a hash of its content, or its link target. */
-function snapshot(dir: string, skip: (rel: string) => boolean = () => false): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (rel: string): void => {
-    for (const name of readdirSync(join(dir, rel))) {
-      const r = rel === '' ? name : `${rel}/${name}`;
-      if (skip(r)) continue;
-      const abs = join(dir, r);
-      const st = lstatSync(abs);
-      if (st.isSymbolicLink()) out.set(r, 'link:' + readlinkSync(abs));
-      else if (st.isDirectory()) {
-        out.set(r, 'dir');
-        walk(r);
-      } else out.set(r, createHash('sha256').update(readFileSync(abs)).digest('hex'));
-    }
-  };
-  walk('');
-  return out;
-}
 
 function fetchMock(url: string, method: string, path: string): Promise<{ status: number; type: string | undefined; location: string | undefined; body: Buffer }> {
   return new Promise((resolve, reject) => {
