@@ -14,6 +14,8 @@ import { MockError } from '../model/errors.js';
 import type { Workspace } from '../model/workspace.js';
 import { shownPathsFor } from '../cli/paths.js';
 import type { RecordSettings } from '../server/record/mode.js';
+
+export type { RecordSettings };
 import type { ListeningAddress, ServerHandle } from '../server/start.js';
 import { loadForServe, type ServeLoad } from '../workspace/tracked-load.js';
 import type { WorkspaceWatcher } from '../workspace/watch.js';

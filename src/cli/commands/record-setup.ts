@@ -12,28 +12,17 @@
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { loadWorkspace, type LoadOptions } from '../../config/load.js';
-import type { ShownPaths } from '../../dispatch/explain-view.js';
 import type { Workspace } from '../../model/workspace.js';
-import type { CommitRule } from '../../record/commit-port.js';
 import { checkRecordHeader } from '../../record/headers.js';
 import { checkRecordLayout, parseRecordTarget, type RecordTarget } from '../../record/target.js';
 import { err, ok, type Result } from '../../shared/result.js';
 import { type ParsedArgs, flagValue, flagValues, hasFlag } from '../args.js';
 import { shownPathsFor } from '../paths.js';
+import type { RecordSettings } from '../../library/launch.js';
 import { createRuleCommitter } from './record-rules.js';
 
-/** What the server's record mode takes (server/record/mode.ts RecordSettings). */
-export interface RecordSetup {
-  readonly target: RecordTarget;
-  readonly insecure: boolean;
-  readonly dryRun: boolean;
-  readonly keepHeaders: readonly string[];
-  readonly fallbackDir: string;
-  readonly commitRule: CommitRule;
-  readonly connectTimeoutMs?: number;
-  readonly totalTimeoutMs?: number;
-  readonly shownFor: (ws: Workspace) => ShownPaths;
-}
+/** What the server's record mode takes (server/record/mode.ts RecordSettings, re-exported by library/launch.ts). */
+export type RecordSetup = RecordSettings;
 
 export interface RecordFlags {
   readonly target: RecordTarget;

@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, link, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { syncDir } from '../../node/sync-dir.js';
 import type { Failure } from '../report.js';
 
 export interface Snapshot {
@@ -133,19 +134,6 @@ async function stage(w: PendingWrite): Promise<Staged> {
   }
   if (w.snapshot.mode !== undefined) await chmod(temp, w.snapshot.mode);
   return { snapshot: w.snapshot, target, temp };
-}
-
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const fh = await open(dir, 'r');
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    // not every platform can fsync a directory; the rename is still atomic
-  }
 }
 
 /** Put a staged file in place; false when a file appeared where none was (a conflict). */

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { copyFile, link, lstat, mkdir, open, realpath, unlink } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { syncDir } from '../../node/sync-dir.js';
 import { isUsableSegment } from '../../record/plan.js';
 
 export type WriteOutcome =
@@ -121,19 +122,6 @@ async function kindOf(path: string): Promise<'file' | 'dir' | 'other' | undefine
   } catch (e) {
     if (codeOf(e) === 'ENOENT') return undefined;
     throw e;
-  }
-}
-
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const fh = await open(dir, 'r');
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    // not every platform can fsync a directory
   }
 }
 
