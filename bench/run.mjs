@@ -53,7 +53,7 @@ const HELP = `usage: npm run bench -- [options]      (or: node bench/run.mjs [op
                      bench/peers.svg (see bench/peers/README.md)
   --peers-only       only that comparison (RESULTS.md untouched)
   --peer-names a,b   only these peers (${PEER_IDS.join(', ')})
-  --jvm-warmup S     extra warm-up for JVM peers (default 10)
+  --jvm-warmup S     extra warm-up for JVM peers (default 40)
   --peers-out FILE   the comparison's markdown (default bench/PEERS.md; the
                      chart peers.svg goes next to it)
 `;
@@ -63,7 +63,7 @@ function parseArgs(argv) {
     only: null, reps: 3, duration: 5, warmup: 1, slices: 5, sliceWarmup: 0.25, conns: 50, soak: false, soakDuration: 60,
     cliRuns: 20, cli: true, http: true, out: path.join(BENCH, 'RESULTS.md'), json: null,
     mockEntry: path.join(ROOT, 'dist', 'bin', 'main.cjs'), apimock: process.env.APIMOCK_BIN || null, keep: false,
-    peers: false, peersOnly: false, peerNames: null, jvmWarmup: 10, peersOut: path.join(BENCH, 'PEERS.md'), peersDir: path.join(BENCH, 'peers'),
+    peers: false, peersOnly: false, peerNames: null, jvmWarmup: 40, peersOut: path.join(BENCH, 'PEERS.md'), peersDir: path.join(BENCH, 'peers'),
   };
   const num = (v, name, min, max) => {
     const n = Number(v);

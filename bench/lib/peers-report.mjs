@@ -15,7 +15,7 @@ function f(x, d = 0) {
 function spread(xs, d = 0) {
   const v = xs.filter(Number.isFinite);
   if (!v.length) return '–';
-  if (v.length === 1) return f(v[0], d);
+  if (f(min(v), d) === f(max(v), d)) return f(v[0], d);
   return `${f(median(v), d)} [${f(min(v), d)}–${f(max(v), d)}]`;
 }
 /** Ratios read best with two significant digits below 10 and none above. */
@@ -26,7 +26,7 @@ function ratio(x) {
 function ratioSpread(xs) {
   const v = xs.filter(Number.isFinite);
   if (!v.length) return '–';
-  if (v.length === 1) return `${ratio(v[0])}×`;
+  if (ratio(min(v)) === ratio(max(v))) return `${ratio(v[0])}×`;
   return `${ratio(median(v))}× [${ratio(min(v))}–${ratio(max(v))}]`;
 }
 
