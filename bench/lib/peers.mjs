@@ -74,7 +74,7 @@ export const PEERS = [
     config: 'prism',
     argv: ({ entry, port }) => [node, entry, 'mock', 'openapi.yaml', '--host', '127.0.0.1', '--port', String(port)],
     configShown: '`openapi.yaml`: one operation, `GET /api/users/{id}`, an `example` for its 200',
-    logging: 'five lines per request to stdout (negotiation and validation steps)',
+    logging: 'several lines per request to stdout (its negotiation and validation steps)',
     journal: 'none; validates each request against the document and serialises the example',
   },
   {
@@ -248,8 +248,8 @@ export async function runPeers(ctx) {
     fs.mkdirSync(dir, { recursive: true });
     WORKLOAD.setup(dir, FLAVOURS[flavour], flavour);
   }
-  // the bare server sends workload b's canonical answer (mock's own headers are captured by the main bench; here the
-  // bare row is only the ceiling, so the headers mock sends are copied from its live answer below when it is right)
+  // the bare server sends mock's answer from memory (status, headers, body), as in the main bench; workload b's
+  // body with only a content type when mock's answer is not right
   const bareDir = path.join(work, 'bare');
   fs.mkdirSync(bareDir, { recursive: true });
   fs.writeFileSync(path.join(bareDir, 'body.bin'), wanted);
@@ -274,7 +274,7 @@ export async function runPeers(ctx) {
     });
   }
 
-  // mock's answer, for the bare server's headers
+  // mock's headers, for the bare server
   {
     const port = await freePort();
     const srv = await startServer({ argv: servers[0].argv(port), cwd: wsMock, port, logFile: path.join(work, 'logs', 'capture.log') });
