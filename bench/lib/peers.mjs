@@ -121,7 +121,9 @@ export function ensureInstalled(peer, root, log = console.log) {
   });
   const got = installedVersion(dir, peer.pkg);
   if (got === peer.version) return { dir };
-  const why = r.error ? String(r.error.message ?? r.error) : `npm exited ${r.status}: ${(r.stderr || r.stdout || '').trim().split('\n').slice(-2).join(' ')}`;
+  const lines = `${r.stderr ?? ''}\n${r.stdout ?? ''}`.split('\n').map((l) => l.trim()).filter(Boolean);
+  const errs = lines.filter((l) => /^npm (error|ERR!)/.test(l) && !/complete log|help config|behind a proxy/.test(l));
+  const why = r.error ? String(r.error.message ?? r.error) : `npm exited ${r.status}: ${(errs.length ? errs.slice(0, 3) : lines.slice(-2)).join(' ')}`;
   return { skip: `could not install ${peer.pkg}@${peer.version}: ${why}` };
 }
 
