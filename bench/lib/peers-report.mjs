@@ -144,7 +144,7 @@ export function renderPeers(R, { svg = 'peers.svg' } = {}) {
   L.push('|---|---|---|---|---|');
   for (const r of rows) L.push(`| ${label(r)} | ${md(r.version)}, ${md(r.runtime)}; ${md(r.detail)} | ${md(r.config)} | ${md(r.logging)} | ${md(r.journal)} |`);
   L.push('');
-  L.push('Every server\'s output goes to a file, as a terminal would take it; none was told to be quieter than it is by default. Heads as sent:');
+  L.push('Every server\'s output (stdout and stderr) goes to a file of the bench\'s, where a terminal would have shown it; none was told to log less than it does by default. The heads as sent:');
   L.push('');
   for (const r of rows) {
     if (!r.wire) continue;
