@@ -17,6 +17,7 @@ import { SCENARIOS, FLAVOURS, CLI_GET_PATH, buildWorkspaces } from './lib/scenar
 import { freePort, httpRequest, rssKb, startServer, stopServer, stopAll, runLoad, sleep, readLog } from './lib/proc.mjs';
 import { probe, timeCommands } from './lib/cli-timing.mjs';
 import { renderResults } from './lib/report.mjs';
+import { runPeers, PEER_IDS } from './lib/peers.mjs';
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(BENCH);
@@ -46,6 +47,15 @@ const HELP = `usage: npm run bench -- [options]      (or: node bench/run.mjs [op
   --apimock FILE     apimock-rs binary (default $APIMOCK_BIN; skipped if unset)
   --keep             keep the generated workspaces (path printed)
   --list             list the scenarios
+  --peers            also compare mock with the servers a user would otherwise
+                     pick, on workload b (installed on demand into a cache
+                     outside the project); writes bench/PEERS.md and
+                     bench/peers.svg (see bench/peers/README.md)
+  --peers-only       only that comparison (RESULTS.md untouched)
+  --peer-names a,b   only these peers (${PEER_IDS.join(', ')})
+  --jvm-warmup S     extra warm-up for JVM peers (default 40)
+  --peers-out FILE   the comparison's markdown (default bench/PEERS.md; the
+                     chart peers.svg goes next to it)
 `;
 
 function parseArgs(argv) {
@@ -53,6 +63,7 @@ function parseArgs(argv) {
     only: null, reps: 3, duration: 5, warmup: 1, slices: 5, sliceWarmup: 0.25, conns: 50, soak: false, soakDuration: 60,
     cliRuns: 20, cli: true, http: true, out: path.join(BENCH, 'RESULTS.md'), json: null,
     mockEntry: path.join(ROOT, 'dist', 'bin', 'main.cjs'), apimock: process.env.APIMOCK_BIN || null, keep: false,
+    peers: false, peersOnly: false, peerNames: null, jvmWarmup: 40, peersOut: path.join(BENCH, 'PEERS.md'), peersDir: path.join(BENCH, 'peers'),
   };
   const num = (v, name, min, max) => {
     const n = Number(v);
@@ -80,6 +91,11 @@ function parseArgs(argv) {
       case '--mock-entry': o.mockEntry = path.resolve(val()); break;
       case '--apimock': o.apimock = path.resolve(val()); break;
       case '--keep': o.keep = true; break;
+      case '--peers': o.peers = true; break;
+      case '--peers-only': o.peers = true; o.peersOnly = true; break;
+      case '--peer-names': o.peerNames = val().split(',').map((x) => x.trim()).filter(Boolean); for (const n of o.peerNames) if (!PEER_IDS.includes(n)) die(`unknown peer ${n} (${PEER_IDS.join(', ')})`); break;
+      case '--jvm-warmup': o.jvmWarmup = num(val(), a, 0, 300); break;
+      case '--peers-out': o.peersOut = path.resolve(val()); break;
       case '--list': for (const s of SCENARIOS) console.log(`${s.letter}  ${s.id.padEnd(14)} ${s.title}`); process.exit(0); break;
       case '-h': case '--help': process.stdout.write(HELP); process.exit(0); break;
       default: die(`unknown option ${a}\n\n${HELP}`);
@@ -363,7 +379,16 @@ function cliRep(rep, dirs) {
 }
 
 // ---------------------------------------------------------------- main
+function peers() {
+  return runPeers({
+    opt, tmp: TMP, bench: BENCH, loadClient: CLIENT, bareServer: BARE, mockEntry: opt.mockEntry, mockEntryShown: ENTRY_SHOWN,
+    mockVersion: JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version,
+    command: commandLine(), machine: machine(),
+  });
+}
+
 async function main() {
+  if (opt.peersOnly) { await peers(); return; }
   fs.mkdirSync(path.join(TMP, 'logs'), { recursive: true });
   const dirs = buildWorkspaces(TMP, scenarios, { apimock: !!APIMOCK });
   const servers = [MOCK, BARE_SRV, ...(APIMOCK ? [APIMOCK] : [])];
@@ -395,6 +420,7 @@ async function main() {
   fs.mkdirSync(path.dirname(opt.out), { recursive: true });
   fs.writeFileSync(opt.out, md);
   console.log(`\n${md}\nwrote ${path.relative(process.cwd(), opt.out)} and ${path.relative(process.cwd(), jsonOut)}`);
+  if (opt.peers) await peers();
 }
 
 main()
