@@ -65,14 +65,16 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   // function and envelope; the file tree reuses the file router's confinement
   inspector: (t) =>
     ['inspector/', 'model/', 'shared/', 'journal/', 'server/', 'config/edit/'].some((p) => t.startsWith(p)) || t.startsWith('node:') ||
-    ['files/paths.ts', 'cli/envelope.ts', 'cli/commands/set-rule.ts', 'cli/render/set.ts', 'picomatch', 'ignore'].includes(t),
+    ['files/paths.ts', 'model/envelope.ts', 'config/edit/io/set-rule.ts', 'config/edit/view.ts', 'picomatch', 'ignore'].includes(t),
   cli: (t, _typeOnly, file) =>
     t.startsWith('server/') ? file === 'cli/commands/serve.ts' && t === 'server/start.ts' : !t.startsWith('.') && t !== 'main.ts',
   // §7: the public library (library/index.ts) and the one start-up path it shares with `mock serve`: it binds the
   // management listener and mounts the inspector and the journal's routes; `get`'s file naming comes from cli/paths.ts
   library: (t) =>
     ['library/', 'journal/', 'model/', 'shared/', 'server/', 'workspace/', 'inspector/', 'dispatch/'].some((p) => t.startsWith(p)) ||
-    t.startsWith('node:') || ['cli/paths.ts', 'cli/envelope.ts'].includes(t),
+    t.startsWith('node:') || ['workspace/shown-paths.ts', 'model/envelope.ts', 'launch/launch.ts'].includes(t) || t.startsWith('launch/'),
+  launch: (t) =>
+    ['launch/', 'journal/', 'model/', 'shared/', 'server/', 'workspace/', 'inspector/', 'dispatch/'].some((p) => t.startsWith(p)) || t.startsWith('node:'),
   openapi: (t) => ['openapi/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t === 'openapi-sampler',
   'main.ts': (t) => t === 'cli/run.ts' || t === 'cli/io.ts' || t.startsWith('node:'),
 };
@@ -108,7 +110,7 @@ test('the import scanner sees static, type-only, re-export and dynamic imports',
 });
 
 /** ARCHITECTURE §7: the shapes and the schema walkers sit on the decoder kit, model/ and shared/ only (no I/O, no loader). */
-const SHAPE_KIT = new Set(['config/decode.ts', 'config/shape.ts', 'config/messages.ts', 'config/toml.ts', 'config/ip-address.ts', 'config/strategy.ts']);
+const SHAPE_KIT = new Set(['config/decode.ts', 'config/shape-types.ts', 'config/messages.ts', 'config/toml.ts', 'config/ip-address.ts', 'config/strategy.ts']);
 const SUBFOLDER_RULES: Readonly<Record<string, (target: string) => boolean>> = {
   'config/shapes/': (t) => t.startsWith('config/shapes/') || t.startsWith('model/') || t.startsWith('shared/') || SHAPE_KIT.has(t),
   'config/schema/': (t) => t.startsWith('config/schema/') || t.startsWith('model/') || t.startsWith('shared/') || SHAPE_KIT.has(t),

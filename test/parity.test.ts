@@ -7,7 +7,7 @@ import { loadWorkspace } from '../src/config/load.js';
 import { dispatch } from '../src/dispatch/dispatch.js';
 import { snapshotFrom } from '../src/dispatch/snapshot.js';
 import type { Workspace } from '../src/model/workspace.js';
-import { createFsSource } from '../src/node/fs-source.js';
+import { createFsSource } from '../src/node/file-cache/fs-source.js';
 import { RotationState } from '../src/routing/rotation.js';
 import { decodeLossy } from '../src/shared/utf8.js';
 import { makeTempDir, removeDir, runMock, type RunningMock, startMock, writeTree } from './helpers/mock-cli.js';

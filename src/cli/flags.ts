@@ -1,7 +1,7 @@
 // Every command's flag table, with a one-line doc per flag: the parser reads them (cli/args.ts), and --help
 // (cli/help.ts) and docs/reference/cli.md are generated from them. Pure data, so --help loads no command.
 import { METHODS } from '../model/operators.js';
-import type { FlagSpec } from './args.js';
+import type { FlagSpec } from '../shared/args.js';
 
 const methods = (): string => METHODS.join(', ');
 

@@ -1,10 +1,10 @@
 // Reporting a failure that ends a command: plain text on stderr, or an error envelope on stdout.
 import { formatDiagnostic, type Diagnostic } from '../model/diagnostic.js';
 import type { ErrorKind } from '../model/errors.js';
-import type { OutputFormat } from './args.js';
-import { errorEnvelope, exitCodeFor } from './envelope.js';
+import type { OutputFormat } from '../shared/args.js';
+import { errorEnvelope, exitCodeFor } from '../model/envelope.js';
 import type { Io } from './io.js';
-import { fileDisplay } from './paths.js';
+import { fileDisplay } from '../workspace/shown-paths.js';
 
 export interface Failure {
   readonly kind: ErrorKind;

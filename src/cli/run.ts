@@ -2,7 +2,7 @@
 // a did-you-mean, and nothing starts); a flag there falls through to `serve`, which is what bare `mock` is.
 // --help and --version win over anything else. Each command module is imported only when it runs, so
 // `mock get` never loads the server, TLS or prompt code.
-import { findMetaFlag } from './args.js';
+import { findMetaFlag } from '../shared/args.js';
 import { GET_HELP, MATCH_TEST_HELP, ROOT_HELP, ROOT_USAGE, VALIDATE_HELP } from './help.js';
 import type { Io } from './io.js';
 import { suggest } from '../shared/did-you-mean.js';
@@ -15,7 +15,7 @@ type CommandRun = (args: readonly string[], io: Io) => Promise<number>;
 const LOADERS: Readonly<Record<Subcommand, () => Promise<CommandRun>>> = {
   serve: async () => (await import('./commands/serve.js')).run,
   get: async () => (await import('./commands/get.js')).run,
-  set: async () => (await import('./commands/set-rule.js')).run,
+  set: async () => (await import('../config/edit/io/set-rule.js')).run,
   'match-test': async () => (await import('./commands/match-test.js')).run,
   validate: async () => (await import('./commands/validate.js')).run,
 };

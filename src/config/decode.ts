@@ -8,10 +8,10 @@ import type { Diagnostic, DiagnosticCode } from '../model/diagnostic.js';
 import { suggest } from '../shared/did-you-mean.js';
 import { lineColumnAt } from '../shared/position.js';
 import { MESSAGES } from './messages.js';
-import { decodedBy, pickMeta, shape, type JsonSchema, type Shape } from './shape.js';
+import { decodedBy, pickMeta, shape, type JsonSchema, type Shape } from './shape-types.js';
 import { describeKind, type TomlNode, type TomlTable } from './toml.js';
 
-export { decodedBy, described, shape, type Bounds, type Describe, type JsonSchema, type Shape, type ShapeMeta, type ShapeNode } from './shape.js';
+export { decodedBy, described, shape, type Bounds, type Describe, type JsonSchema, type Shape, type ShapeMeta, type ShapeNode } from './shape-types.js';
 
 export type KeyPath = readonly (string | number)[];
 

@@ -6,7 +6,7 @@ import { chain, type Maybe } from '../shared/maybe.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
 import { resolveFallbackFile } from '../files/lookup.js';
-import { fileBody } from '../files/serve.js';
+import { fileBody } from '../files/file-body.js';
 import type { FileSource } from '../files/source.js';
 import { evaluateRuleSet, prepareRuleSet } from '../routing/evaluate.js';
 import type { RotationState } from '../routing/rotation.js';

@@ -1,7 +1,7 @@
 // Respond (declarative, from a rule or a script) → Draft (bytes and content type), reading files through FileSource.
 import type { Respond } from '../model/answer.js';
 import { resolveNamedFile } from '../files/lookup.js';
-import { fileBody } from '../files/serve.js';
+import { fileBody } from '../files/file-body.js';
 import type { FileSource } from '../files/source.js';
 import type { Draft } from './finalize.js';
 import type { Maybe } from '../shared/maybe.js';

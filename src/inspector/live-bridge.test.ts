@@ -64,7 +64,7 @@ test('connectLive: a real LiveWorkspace\'s rejected then applied reload reach a 
 });
 
 test('a broken edit undone (the files back to what serves) clears last_reload through onRestored, with no swap', async () => {
-  const { trackRestores } = await import('../library/restores.js');
+  const { trackRestores } = await import('../launch/restores.js');
   const v1 = new Map([['/w/rules.toml', '=v1']]);
   const attempts: LoadAttempt[] = [
     { kind: 'failed', failure: { kind: 'config_invalid', message: 'bad', diagnostics: [diag] }, sources: new Map([['/w/rules.toml', '=bad']]), stable: true },

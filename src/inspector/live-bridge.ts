@@ -4,7 +4,7 @@
 // too (ok stays true: the page shows a banner only while a reload is failing). Also `GET /__mock/api/workspace`.
 // A handle with `onRestored` (library/restores.ts) also tells when a broken edit was undone: the live workspace sends
 // no event then (nothing was swapped), yet the failure is over, so an ok `reload` event is sent for it.
-import { diagnosticToWire } from '../cli/envelope.js';
+import { diagnosticToWire } from '../model/envelope.js';
 import type { LiveWorkspaceHandle, ReloadEvent as LiveReloadEvent } from '../model/reload.js';
 import { result } from './envelope.js';
 import type { EventHub, ReloadEvent } from './events.js';

@@ -7,8 +7,8 @@
 // Body keys (each optional, as the flag of the same name with `_` for `-`): rule_set, rule, path, method,
 // header (a "Name: value" string or an array of them), status, json (JSON text, as --json takes it), text, file,
 // delay, dry_run. Errors: usage 400, config_invalid 422, conflict 409, io and config_unreadable 500.
-import { parseSetRuleFlags, setRule } from '../cli/commands/set-rule.js';
-import { setRuleResult } from '../cli/render/set.js';
+import { parseSetRuleFlags, setRule } from '../config/edit/io/set-rule.js';
+import { setRuleResult } from '../config/edit/view.js';
 import { failure, result, type JsonAnswer } from './envelope.js';
 import type { Route } from './router.js';
 

@@ -12,7 +12,7 @@ import type { RequestFilter } from '../journal/filter.js';
 import { journalLimits, type JournalLimits } from '../journal/limits.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { MockError } from '../model/errors.js';
-import { addressUrl, diagnosticLine, launch, urlOf } from './launch.js';
+import { addressUrl, diagnosticLine, launch, urlOf } from '../launch/launch.js';
 
 export interface MockOptions {
   /** the workspace folder: its mock.toml, else zero-config on it (default: the current directory) */

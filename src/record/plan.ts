@@ -20,7 +20,7 @@
 // Leaves out: proxying, writing, choosing a free name for a rule's body file (server/record/), TOML (config/edit/).
 import { resolveFallbackFile, INDEX_FILES } from '../files/lookup.js';
 import { extensionOf, isInside, isUsableSegment, joinPaths } from '../files/paths.js';
-import { fileBody } from '../files/serve.js';
+import { fileBody } from '../files/file-body.js';
 import type { FileSource } from '../files/source.js';
 import { isMethod, type Method } from '../model/operators.js';
 import type { RequestSnapshot } from '../model/request.js';

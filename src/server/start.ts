@@ -19,7 +19,7 @@ import type { Config } from '../model/config.js';
 import type { ShownPaths } from '../dispatch/explain-view.js';
 import type { Journal } from '../journal/journal.js';
 import type { Workspace } from '../model/workspace.js';
-import { createFsSource } from '../node/fs-source.js';
+import { createFsSource } from '../node/file-cache/fs-source.js';
 import type { LiveWorkspaceHandle } from '../model/reload.js';
 import { LiveWorkspace, type LiveWorkspaceOptions } from './live.js';
 import { SocketActivity } from './activity.js';

@@ -18,8 +18,8 @@ import { DEFAULT_STRATEGY } from '../../model/strategy.js';
 import { planImport, type ImportPlan } from '../../openapi/plan.js';
 import { basePathOf, titleSlug } from '../../openapi/paths.js';
 import { err, ok, type Result } from '../../shared/result.js';
-import type { OutputFormat } from '../args.js';
-import { successEnvelope } from '../envelope.js';
+import type { OutputFormat } from '../../shared/args.js';
+import { successEnvelope } from '../../model/envelope.js';
 import { INIT_DEFAULTS, rootConfigText, type InitAnswers } from '../init-files.js';
 import type { Io } from '../io.js';
 import { importResult, importText, type ImportView } from '../render/init-openapi.js';
@@ -27,7 +27,7 @@ import { reportFailure, type Failure } from '../report.js';
 import { systemReason } from '../request.js';
 import { loadOpenApi } from './openapi-load.js';
 import { askOpenApi, type OpenApiAnswers } from './init-openapi-prompts.js';
-import { commitFiles, readSnapshot } from './set-rule-commit.js';
+import { commitFiles, readSnapshot } from '../../config/edit/io/commit.js';
 
 const PREFIX = 'mock --init';
 

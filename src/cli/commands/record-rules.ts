@@ -9,9 +9,9 @@ import type { RespondFileStatus } from '../../config/respond-files.js';
 import type { AppendedRule, CommitRule, RuleToAppend } from '../../record/commit-port.js';
 import { RECORDED_RULE_SET } from '../../record/plan.js';
 import { err, ok, type Result } from '../../shared/result.js';
-import { readSnapshot, type Snapshot } from './set-rule-commit.js';
-import { commitRuleEdit, planRuleEdit, type RuleEditSnapshots, type RuleEditTarget } from './set-rule.js';
-import type { SetRuleFlags } from './set-rule-flags.js';
+import { readSnapshot, type Snapshot } from '../../config/edit/io/commit.js';
+import { commitRuleEdit, planRuleEdit, type RuleEditSnapshots, type RuleEditTarget } from '../../config/edit/io/set-rule.js';
+import type { SetRuleFlags } from '../../config/edit/set-rule-flags.js';
 
 export interface RuleCommitterOptions {
   /** the root config (absolute), existing or not */

@@ -7,14 +7,14 @@
 // `--record <url>` forwards misses to a real service and saves the answers (cli/commands/record-setup.ts,
 // server/record/; docs/record.md). `--init` hands over to the init command instead.
 import { MockError } from '../../model/errors.js';
-import { launch, type Launched } from '../../library/launch.js';
-import { asStartUpWork, holdYoungGeneration } from '../../node/start-up-work.js';
+import { launch, type Launched } from '../../launch/launch.js';
+import { asStartUpWork, holdYoungGeneration } from '../../node/file-cache/start-up-work.js';
 import { SERVE_FLAGS } from '../flags.js';
-import { flagValue, hasFlag, parseFormat, parsePort, parseArgs } from '../args.js';
-import { exitCodeFor } from '../envelope.js';
+import { flagValue, hasFlag, parseFormat, parsePort, parseArgs } from '../../shared/args.js';
+import { exitCodeFor } from '../../model/envelope.js';
 import { ROOT_USAGE } from '../help.js';
 import type { Io } from '../io.js';
-import { configDisplay, entryDisplay } from '../paths.js';
+import { configDisplay, entryDisplay } from '../../workspace/shown-paths.js';
 import { startupText } from '../render/startup.js';
 import { printDiagnostics, reportFailure, reportUsage } from '../report.js';
 import { printReloads, watchFailureLines } from '../live-reload.js';

@@ -11,8 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, link, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { syncDir } from '../../node/sync-dir.js';
-import type { Failure } from '../report.js';
+import { syncDir } from '../../../node/sync-dir.js';
+import type { Failure } from '../../../cli/report.js';
 
 export interface Snapshot {
   readonly abs: string;

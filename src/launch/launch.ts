@@ -12,7 +12,7 @@ import type { Journal, JournalOptions } from '../journal/journal.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { MockError } from '../model/errors.js';
 import type { Workspace } from '../model/workspace.js';
-import { shownPathsFor } from '../cli/paths.js';
+import { shownPathsFor } from '../workspace/shown-paths.js';
 import type { RecordSettings } from '../server/record/mode.js';
 
 export type { RecordSettings };

@@ -23,7 +23,7 @@
 // `budgetBytes` (least recently used first); the other maps are capped at `maxEntries` (oldest first).
 import { readdir, readFile, realpath as fsRealpath, stat as fsStatPromise } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import type { DirEntry, FileSource, FileStat } from '../files/source.js';
+import type { DirEntry, FileSource, FileStat } from '../../files/source.js';
 import { FreshStats, type TrustNote } from './fresh-stats.js';
 import { WatchTrust } from './watch-trust.js';
 

@@ -6,24 +6,24 @@
 // Exit 0 applied (or would apply, --dry-run), 2 bad invocation / config not loadable / refused edit,
 // 1 the rule was addressed but saving failed (conflict, I/O error).
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import type { SetRuleArgs } from '../../config/edit/plan-types.js';
-import { checkArgs, planSetRule, type SetRulePlan } from '../../config/edit/set-rule.js';
-import { isWithin, pathKind, respondFileStatus } from '../../config/read.js';
-import type { RespondFileStatus } from '../../config/respond-files.js';
-import { decodeRootConfig } from '../../config/root-config.js';
-import { checkRuleSetFiles, decodeRuleSetDraft, settleRuleSet, type RuleSetContext } from '../../config/rule-set.js';
-import { ROOT_CONFIG_FILE, RULE_SET_FILE } from '../../model/config.js';
-import type { Diagnostic } from '../../model/diagnostic.js';
-import { DEFAULT_STRATEGY, type Strategy } from '../../model/strategy.js';
-import { err, ok, type Result } from '../../shared/result.js';
-import { findMetaFlag, parseArgs } from '../args.js';
-import { flagLines } from '../help.js';
-import { successEnvelope } from '../envelope.js';
-import type { Io } from '../io.js';
-import { setRuleResult, setRuleText, type SetRuleView } from '../render/set.js';
-import { reportFailure, reportUsage, type Failure } from '../report.js';
-import { commitFiles, readSnapshot, type Snapshot } from './set-rule-commit.js';
-import { FLAGS, PREFIX, readFlags, type SetRuleFlags } from './set-rule-flags.js';
+import type { SetRuleArgs } from '../plan-types.js';
+import { checkArgs, planSetRule, type SetRulePlan } from '../set-rule.js';
+import { isWithin, pathKind, respondFileStatus } from '../../read.js';
+import type { RespondFileStatus } from '../../respond-files.js';
+import { decodeRootConfig } from '../../root-config.js';
+import { checkRuleSetFiles, decodeRuleSetDraft, settleRuleSet, type RuleSetContext } from '../../rule-set.js';
+import { ROOT_CONFIG_FILE, RULE_SET_FILE } from '../../../model/config.js';
+import type { Diagnostic } from '../../../model/diagnostic.js';
+import { DEFAULT_STRATEGY, type Strategy } from '../../../model/strategy.js';
+import { err, ok, type Result } from '../../../shared/result.js';
+import { findMetaFlag, parseArgs } from '../../../shared/args.js';
+import { flagLines } from '../../../cli/help.js';
+import { successEnvelope } from '../../../model/envelope.js';
+import type { Io } from '../../../cli/io.js';
+import { setRuleResult, setRuleText, type SetRuleView } from '../view.js';
+import { reportFailure, reportUsage, type Failure } from '../../../cli/report.js';
+import { commitFiles, readSnapshot, type Snapshot } from './commit.js';
+import { FLAGS, PREFIX, readFlags, type SetRuleFlags } from '../set-rule-flags.js';
 
 const SET_PREFIX = 'mock set';
 

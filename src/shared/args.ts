@@ -4,8 +4,8 @@
 // A value flag followed by another flag is dangling (a negative number is taken as a value, so `-b -1` works).
 // Unknown flags get a did-you-mean. Paths are not touched here: every path flag is resolved against the
 // current directory by the command, so "x" and "./x" name the same file.
-import { suggest } from '../shared/did-you-mean.js';
-import { err, ok, type Result } from '../shared/result.js';
+import { suggest } from './did-you-mean.js';
+import { err, ok, type Result } from './result.js';
 
 export interface FlagSpec {
   /** long name without dashes: 'config' */
