@@ -15,7 +15,7 @@ type CommandRun = (args: readonly string[], io: Io) => Promise<number>;
 const LOADERS: Readonly<Record<Subcommand, () => Promise<CommandRun>>> = {
   serve: async () => (await import('./commands/serve.js')).run,
   get: async () => (await import('./commands/get.js')).run,
-  set: async () => (await import('../config/edit/io/set-rule.js')).run,
+  set: async () => (await import('./commands/set-rule.js')).run,
   'match-test': async () => (await import('./commands/match-test.js')).run,
   validate: async () => (await import('./commands/validate.js')).run,
 };

@@ -145,6 +145,9 @@ export function parsePort(text: string): number | undefined {
 export const OUTPUT_FORMATS = ['text', 'json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
+/** --format's line in --help, the same for every command that has it. */
+export const FORMAT_DOC = 'text (default): human-readable. json: the response envelope';
+
 export function parseFormat(args: ParsedArgs, prefix: string): Result<OutputFormat, string> {
   const v = flagValue(args, 'format');
   if (v === undefined) return ok('text');

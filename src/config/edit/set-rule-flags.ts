@@ -1,4 +1,4 @@
-// The flags of `mock set rule`, read and checked one by one (reference §9.2 syntax via cli/args.ts).
+// The flags of `mock set rule`, read and checked one by one (the syntax every command shares: shared/args.ts).
 // Each value error is an argument-level usage error: plain text, then the one-line usage, exit 2.
 import type { BodyKind, SetRuleArgs } from './plan-types.js';
 import { HEADER_NAME } from '../conditions.js';
@@ -7,12 +7,13 @@ import { isMethod, METHODS, type Method } from '../../model/operators.js';
 import { JsonSyntaxError, parseJson } from '../../shared/json.js';
 import { lineColumnAt } from '../../shared/position.js';
 import { err, ok, type Result } from '../../shared/result.js';
-import { SET_RULE_FLAGS } from '../../cli/flags.js';
+import { SET_RULE_FLAGS } from './set-rule-flag-table.js';
 import { flagValues, hasFlag, parseFormat, type OutputFormat, type ParsedArgs } from '../../shared/args.js';
 
 export const PREFIX = 'mock set rule';
 
-/** The table lives with the other commands' (cli/flags.ts). */
+export { SET_RULE_FLAGS };
+
 export const FLAGS = SET_RULE_FLAGS;
 
 export interface SetRuleFlags {

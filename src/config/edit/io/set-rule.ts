@@ -1,10 +1,8 @@
-// `mock set rule`: add a rule (appended, so addresses stay stable) or change one (`--rule <n>`, 0-based)
-// in a rule-set file, keeping every comment and all formatting; a fresh directory gets a minimal config
-// and rule set. The edit itself is planned purely (config/edit/set-rule.ts); this file does the I/O:
-// reading, checking that the edited files still load (the loader's own decoders), and writing each file
-// atomically (temp file in the same folder, fsync, rename) after checking nobody changed it meanwhile.
-// Exit 0 applied (or would apply, --dry-run), 2 bad invocation / config not loadable / refused edit,
-// 1 the rule was addressed but saving failed (conflict, I/O error).
+// `set rule`'s core, the half that reads and writes: the flags parsed, the edit planned over the files as read
+// (the plan itself is pure: ../set-rule.ts), every edited file checked to still load with the loader's own
+// decoders, and each file written atomically after checking nobody changed it meanwhile (./commit.ts). The
+// command (cli/commands/set-rule.ts), the inspector's rules POST and record mode's rule commits all call it, so
+// an edit is checked and written the same way whoever asks for it.
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { SetRuleArgs } from '../plan-types.js';
 import { checkArgs, planSetRule, type SetRulePlan } from '../set-rule.js';
@@ -16,67 +14,14 @@ import { ROOT_CONFIG_FILE, RULE_SET_FILE } from '../../../model/config.js';
 import type { Diagnostic } from '../../../model/diagnostic.js';
 import { DEFAULT_STRATEGY, type Strategy } from '../../../model/strategy.js';
 import { err, ok, type Result } from '../../../shared/result.js';
-import { findMetaFlag, parseArgs } from '../../../shared/args.js';
-import { flagLines } from '../../../cli/help.js';
-import { successEnvelope } from '../../../model/envelope.js';
-import type { Io } from '../../../cli/io.js';
-import { setRuleResult, setRuleText, type SetRuleView } from '../view.js';
-import { reportFailure, reportUsage, type Failure } from '../../../cli/report.js';
+import { parseArgs } from '../../../shared/args.js';
+import type { SetRuleView } from '../view.js';
+import type { Failure } from '../../../model/errors.js';
 import { commitFiles, readSnapshot, type Snapshot } from './commit.js';
 import { FLAGS, PREFIX, readFlags, type SetRuleFlags } from '../set-rule-flags.js';
 
-const SET_PREFIX = 'mock set';
-
-export const SET_RULE_USAGE =
-  'mock set rule [-c <config>] [--rule-set <path>] [--rule <n>] [--path <url_path>] [--method <METHOD>] [-H "Name: value"]... [--status <code>] [--json <value> | --text <value> | --file <path>] [--delay <ms>] [--dry-run] [--format text|json] [--allow-outside]';
-
-export const SET_RULE_HELP = `mock set rule [-c <config>] [--rule-set <path>] [--rule <n>] \\
-  [--path <url_path>] [--method <METHOD>] [-H "Name: value"]... \\
-  [--status <code>] [--json <value> | --text <value> | --file <path>] \\
-  [--delay <ms>] [--dry-run] [--format text|json] [--allow-outside]
-
-Adds a rule (default), or changes an existing one when --rule is
-given, and writes it to the rule-set file - keeping that file's
-comments and formatting. A new rule is appended at the end of the
-file, so existing rule numbers never move. Neither the root config nor
-the rule-set file need to exist yet; a fresh directory gets a minimal
-starting pair of files.
-
-Addressing is by (rule-set file, 0-based rule index) - never a
-process-local id - so matched.rule_set_file and matched.rule_index from
-'mock get --format json' can be passed to --rule-set/--rule unmodified.
-
-${flagLines(FLAGS, 20)}
---json, --text and --file are mutually exclusive; with --rule, the one
-given replaces whichever body the rule had. Flags not given leave that
-part of the rule as it was. An edit that would leave a file that does
-not load (for example --file naming a missing file) is refused.
-
-A file changed on disk while set rule was working fails the save with
-error.kind "conflict", rather than overwriting it. Files are replaced
-atomically: a reader sees the old file or the new one, never a mix.
-
-Exit codes: 0 applied (or, under --dry-run, would apply), 1 the rule was addressed but saving failed (conflict or I/O error), 2 a bad invocation, the config couldn't be loaded, or the edit was refused.
-`;
-
 /** Milliseconds to wait between staging the new files and the conflict check; for tests only. */
 export const PAUSE_ENV = 'MOCK_TEST_PAUSE_BEFORE_COMMIT_MS';
-
-export async function run(argv: readonly string[], io: Io): Promise<number> {
-  if (findMetaFlag(argv) === 'help') {
-    io.out(SET_RULE_HELP);
-    return 0;
-  }
-  const target = argv[0];
-  if (target === undefined || target.startsWith('-')) return reportUsage(io, `${SET_PREFIX}: missing required subcommand`, SET_RULE_USAGE);
-  if (target !== 'rule') return reportUsage(io, `${SET_PREFIX}: unknown target '${target}' (only 'rule' is supported)`, SET_RULE_USAGE);
-  const flags = parseSetRuleFlags(argv.slice(1));
-  if (!flags.ok) return reportUsage(io, flags.error, SET_RULE_USAGE);
-  const outcome = await setRule(flags.value, io.cwd);
-  if (!outcome.ok) return reportFailure(io, PREFIX, flags.value.format, outcome.error);
-  io.out(flags.value.format === 'json' ? successEnvelope(io.version(), setRuleResult(outcome.value)) : setRuleText(outcome.value));
-  return 0;
-}
 
 /**
  * The flags after `set rule`, parsed and checked (each flag, then their combination); the error is the usage
