@@ -85,4 +85,9 @@ export interface LiveWorkspaceHandle {
   reload(): Promise<ReloadResult>;
   /** Called after every applied or rejected reload; returns the unsubscribe function. */
   onReload(listener: (event: ReloadEvent) => void): () => void;
+  /**
+   * Called with the serving generation when a failing workspace is set right without a swap (a broken edit undone:
+   * the reload is `unchanged`, so onReload hears nothing); returns the unsubscribe function.
+   */
+  onRestored(listener: (generation: number) => void): () => void;
 }
