@@ -13,7 +13,7 @@ import { snapshotFrom } from '../../src/dispatch/snapshot.js';
 import { parseRecordTarget } from '../../src/record/target.js';
 import { createProxyClient, recordResponseOf, type ProxyClient, type ProxyResult } from '../../src/server/record/proxy.js';
 import { createRecorder, type Recorder, type RecordOutcome } from '../../src/server/record/recorder.js';
-import { makeTempDir, removeDir, runMock, startMock } from '../helpers/mock-cli.js';
+import { makeTempDir, removeDir, runMock, spawnMock } from '../helpers/mock-cli.js';
 import { snapshot } from './serve-helpers.js';
 import { sha256, startUpstream, type Upstream } from './upstream.js';
 
@@ -155,7 +155,7 @@ describe('record, then replay without the target', () => {
   });
 
   it('the program, without the target, answers every saved exchange the same', async () => {
-    const server = await startMock([], { cwd: dir });
+    const server = await spawnMock([], { cwd: dir });
     try {
       const saved = done.filter((d) => d.outcome?.saved !== undefined);
       assert.equal(saved.length, 11);
@@ -309,7 +309,7 @@ describe('confinement, dry run, no overwrite', () => {
       client.close();
     }
     assert.match(readFileSync(join(dir, 'mock.toml'), 'utf8'), /fallback_respond_dir = "public"\nrule_sets = \["mock-recorded\.toml"\]/);
-    const server = await startMock([], { cwd: dir });
+    const server = await spawnMock([], { cwd: dir });
     try {
       assert.equal((await fetchMock(server.url, 'GET', '/api/users')).status, 200);
       assert.equal((await fetchMock(server.url, 'GET', '/teapot')).status, 418);

@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { header, selfSignedPair, type SimpleResponse } from '../e2e/server-harness.js';
-import { makeTempDir, removeDir, runMock, startMock } from '../helpers/mock-cli.js';
+import { makeTempDir, removeDir, runMock, spawnMock } from '../helpers/mock-cli.js';
 import { ask, closedPort, lineMatching, MOCK_TOML, PRE_TOML, snapshot } from './serve-helpers.js';
 import { startUpstream, type Upstream } from './upstream.js';
 
@@ -41,7 +41,7 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
     symlinkSync('../outside', join(dir, 'public', 'out'));
     const writable = (rel: string): boolean => rel === 'public' || rel.startsWith('public/') || rel === 'mock.toml' || rel === 'mock-recorded.toml';
     const before = snapshot(dir, writable);
-    const m = await startMock(['--record', up.url], { cwd: dir });
+    const m = await spawnMock(['--record', up.url], { cwd: dir });
     try {
       for (const s of [
         { method: 'GET', path: '/..%2f..%2fsecret' },
@@ -75,7 +75,7 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
       if (withConfig) writeFileSync(join(dir, 'mock.toml'), MOCK_TOML.replace(/rule_sets.*\n/, ''));
       mkdirSync(join(dir, 'public'));
       const before = snapshot(dir);
-      const m = await startMock(['--record', up.url, '--dry-run'], { cwd: dir });
+      const m = await spawnMock(['--record', up.url, '--dry-run'], { cwd: dir });
       try {
         assert.ok(m.stdoutLines.includes(`[record] ${up.url} (misses are forwarded there; dry run: nothing is written)`), m.stdoutLines.join('\n'));
         for (const s of [
@@ -99,7 +99,7 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
     const dir = workspace('mock-record-e2e-nc-');
     mkdirSync(join(dir, 'public', '.mock-recorded', 'PUT', 'api'), { recursive: true });
     writeFileSync(join(dir, 'public', '.mock-recorded', 'PUT', 'api', 'things.json'), 'old');
-    const m = await startMock(['--record', up.url], { cwd: dir });
+    const m = await spawnMock(['--record', up.url], { cwd: dir });
     try {
       await ask(m, { method: 'PUT', path: '/api/things', body: '{"a":1}' });
       await lineMatching(m, /^recorded rule #1 in mock-recorded\.toml: PUT \/api\/things → 200$/);
@@ -112,7 +112,7 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
 
   it('with --no-watch a saved rule still answers the next request (record mode reloads the workspace itself)', async () => {
     const dir = workspace('mock-record-e2e-nowatch-');
-    const m = await startMock(['--record', up.url, '--no-watch'], { cwd: dir });
+    const m = await spawnMock(['--record', up.url, '--no-watch'], { cwd: dir });
     try {
       assert.ok(!m.stdoutLines.some((l) => l.startsWith('Watching ')), m.stdoutLines.join('\n'));
       const first = await ask(m, { method: 'GET', path: '/teapot' });
@@ -130,7 +130,7 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
     const dir = workspace('mock-record-e2e-down-');
     const port = await closedPort();
     const before = snapshot(dir);
-    const m = await startMock(['--record', `http://127.0.0.1:${port}`], { cwd: dir });
+    const m = await spawnMock(['--record', `http://127.0.0.1:${port}`], { cwd: dir });
     try {
       const got = await ask(m, { method: 'GET', path: '/api/users' });
       assert.equal(got.status, 502);
@@ -146,7 +146,7 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
   it('upstream hanging: 502 within the total limit (shortened for the test), nothing written', async () => {
     const dir = workspace('mock-record-e2e-hang-');
     const before = snapshot(dir);
-    const m = await startMock(['--record', up.url], { cwd: dir, env: { MOCK_RECORD_TOTAL_TIMEOUT_MS: '500' } });
+    const m = await spawnMock(['--record', up.url], { cwd: dir, env: { MOCK_RECORD_TOTAL_TIMEOUT_MS: '500' } });
     try {
       const started = Date.now();
       const got = await ask(m, { method: 'GET', path: '/hang' });
@@ -180,7 +180,7 @@ describe('mock --record over HTTPS (selfsigned)', () => {
   const once = async (args: readonly string[], env: Record<string, string> = {}): Promise<{ got: SimpleResponse; lines: string[] }> => {
     const ws = makeTempDir('mock-record-e2e-tls-ws-');
     try {
-      const m = await startMock(['--record', up.url, '--dry-run', ...args], { cwd: ws, env });
+      const m = await spawnMock(['--record', up.url, '--dry-run', ...args], { cwd: ws, env });
       try {
         return { got: await ask(m, { method: 'GET', path: '/api/users' }), lines: m.stdoutLines };
       } finally {

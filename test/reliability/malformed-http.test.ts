@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { fetchOnce, makeTempDir, parseOneResponse, pool, removeDir, scale, startServer, writeTree, type Server } from './harness.js';
+import { fetchOnce, makeTempDir, parseOneResponse, pool, removeDir, scale, spawnServer, writeTree, type Server } from './harness.js';
 import { INVALID_JSON_BODIES, MALFORMED_CASES, type MalformedCase, type Outcome } from './malformed-cases.js';
 
 const REPEAT = scale(1, 20);
@@ -72,7 +72,7 @@ describe(`malformed HTTP (${MALFORMED_CASES.length} kinds × ${REPEAT})`, () => 
       'mock.toml': '[service]\nrule_sets = ["rules.toml"]\n',
       'rules.toml': '[[rules]]\nwhen.request.url_path = "/echo"\nwhen.request.body.json.a = { value = "1" }\nrespond.text = "matched"\n',
     });
-    server = await startServer([], dir, [handlerFailed]);
+    server = await spawnServer([], dir, [handlerFailed]);
   });
   after(async () => {
     await server?.stop();
