@@ -2,7 +2,7 @@
 // It reads top to bottom as the spec's dispatch table: OPTIONS, middleware scripts, rule sets, fallback
 // directory, then finalize. It never sleeps (the server applies delayMs) and never touches node:*.
 import type { Answer } from '../model/answer.js';
-import { chain, type Maybe } from '../shared/maybe.js';
+import { chain, type Maybe } from '../shared/value-or-promise.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
 import { resolveFallbackFile } from '../files/lookup.js';

@@ -4,7 +4,7 @@ import { resolveNamedFile } from '../files/lookup.js';
 import { fileBody } from '../files/file-body.js';
 import type { FileSource } from '../files/source.js';
 import type { Draft } from './finalize.js';
-import type { Maybe } from '../shared/maybe.js';
+import type { Maybe } from '../shared/value-or-promise.js';
 
 const encoder = new TextEncoder();
 export const TEXT_PLAIN = 'text/plain; charset=utf-8';

@@ -28,7 +28,7 @@ import { textDraft } from '../dispatch/respond.js';
 import { snapshotFrom } from '../dispatch/snapshot.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
-import { chain, type Maybe } from '../shared/maybe.js';
+import { chain, type Maybe } from '../shared/value-or-promise.js';
 import type { SocketActivity } from './activity.js';
 import { exceedsDeclared, readBody, type BodyRead } from './body.js';
 import type { ShownPaths } from '../dispatch/explain-view.js';

@@ -22,7 +22,7 @@ import type { Workspace } from '../../model/workspace.js';
 import type { CommitRule } from '../../record/commit-port.js';
 import type { RecordTarget } from '../../record/target.js';
 import type { HeaderList } from '../../shared/headers.js';
-import type { Maybe } from '../../shared/maybe.js';
+import type { Maybe } from '../../shared/value-or-promise.js';
 import type { LiveState } from '../live.js';
 import { createProxyClient, recordResponseOf, type ProxyResult } from './proxy.js';
 import { createRecorder, type Saved } from './recorder.js';
