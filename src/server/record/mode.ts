@@ -22,7 +22,7 @@ import type { Workspace } from '../../model/workspace.js';
 import type { CommitRule } from '../../record/commit-port.js';
 import type { RecordTarget } from '../../record/target.js';
 import type { HeaderList } from '../../shared/headers.js';
-import type { Maybe } from '../../shared/value-or-promise.js';
+import type { ValueOrPromise } from '../../shared/value-or-promise.js';
 import type { LiveState } from '../live.js';
 import { createProxyClient, recordResponseOf, type ProxyResult } from './proxy.js';
 import { createRecorder, type Saved } from './recorder.js';
@@ -64,7 +64,7 @@ export interface MissContext {
 
 export interface RecordMode {
   /** Route a dispatched outcome: a miss is proxied; anything else goes to `answer` as usual. */
-  route(outcome: Maybe<Outcome>, x: MissContext, answer: (o: Outcome) => Maybe<void>): Maybe<void>;
+  route(outcome: ValueOrPromise<Outcome>, x: MissContext, answer: (o: Outcome) => ValueOrPromise<void>): ValueOrPromise<void>;
   /** close idle upstream connections; resolves once pending recordings are done */
   close(): Promise<void>;
 }
@@ -132,7 +132,7 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
     }
   };
 
-  const decide = (outcome: Outcome, x: MissContext, answer: (o: Outcome) => Maybe<void>): Maybe<void> => {
+  const decide = (outcome: Outcome, x: MissContext, answer: (o: Outcome) => ValueOrPromise<void>): ValueOrPromise<void> => {
     const stage = outcome.stage;
     if (stage.kind === 'miss') return proxy(outcome, x);
     if (stage.kind === 'prefix_miss') {
