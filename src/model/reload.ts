@@ -61,7 +61,7 @@ export type ReloadEvent =
       readonly diagnostics: readonly Diagnostic[];
     };
 
-export type ReloadOutcome = 'applied' | 'unchanged' | 'rejected' | 'unavailable';
+export type ReloadKind = 'applied' | 'unchanged' | 'rejected' | 'unavailable';
 
 /** What reload() answers. `ok`: the files on disk are what is serving now. */
 export interface ReloadResult {
@@ -71,7 +71,7 @@ export interface ReloadResult {
   /** errors of a rejected load (also when unchanged since that rejection); warnings of an applied one */
   readonly diagnostics: readonly Diagnostic[];
   /** unavailable: the server was started without a loader */
-  readonly outcome: ReloadOutcome;
+  readonly outcome: ReloadKind;
 }
 
 /** The server's live workspace, as other parts (watcher, library API, inspector) see it. */

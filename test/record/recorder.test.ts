@@ -14,7 +14,7 @@ import { parseRecordTarget } from '../../src/record/target.js';
 import { createProxyClient, recordResponseOf, type ProxyClient, type ProxyResult } from '../../src/server/record/proxy.js';
 import { createRecorder, type Recorder, type RecordOutcome } from '../../src/server/record/recorder.js';
 import { makeTempDir, removeDir, runMock, spawnMock } from '../helpers/mock-cli.js';
-import { snapshot } from './serve-helpers.js';
+import { treeContents } from './serve-helpers.js';
 import { sha256, startUpstream, type Upstream } from './upstream.js';
 
 const MOCK_TOML = '# my workspace\n[service]\nfallback_respond_dir = "public"   # files live here\n';
@@ -145,7 +145,7 @@ describe('record, then replay without the target', () => {
     assert.match(rules, /respond\.headers\.location = "\/api\/users\/7"/);
     assert.match(rules, /respond\.headers\.link = /);
     assert.match(rules, /respond\.file_path = "public\/\.mock-recorded\/GET\/page\.json"/);
-    const everything = [...snapshot(dir).keys()].map((k) => readFileOrEmpty(join(dir, k))).join('\n');
+    const everything = [...treeContents(dir).keys()].map((k) => readFileOrEmpty(join(dir, k))).join('\n');
     assert.doesNotMatch(everything, /s3cret|set-cookie/i);
   });
 
@@ -207,7 +207,7 @@ describe('confinement, dry run, no overwrite', () => {
     writeFileSync(join(dir, 'outside', 'keep.json'), '{}');
     symlinkSync('../outside', join(dir, 'public', 'out'));
     const outsideOfRoot = (rel: string): boolean => rel === 'public' || rel.startsWith('public/') || rel === 'mock.toml' || rel === 'mock-recorded.toml';
-    const before = snapshot(dir, outsideOfRoot);
+    const before = treeContents(dir, outsideOfRoot);
     const { client, recorder } = setup(dir, join(dir, 'public'), up, false);
     const lines: string[] = [];
     try {
@@ -233,7 +233,7 @@ describe('confinement, dry run, no overwrite', () => {
     } finally {
       client.close();
     }
-    assert.deepEqual(snapshot(dir, outsideOfRoot), before);
+    assert.deepEqual(treeContents(dir, outsideOfRoot), before);
     assert.equal(lines.length, 4);
     for (const l of lines) assert.match(l, /^not saved: /);
     assert.equal(readdirSync(join(dir, 'outside')).join(','), 'keep.json');
@@ -246,7 +246,7 @@ describe('confinement, dry run, no overwrite', () => {
       if (withConfig) writeFileSync(join(dir, 'mock.toml'), MOCK_TOML);
       const fallback = withConfig ? join(dir, 'public') : dir;
       mkdirSync(join(dir, 'public'), { recursive: true });
-      const before = snapshot(dir);
+      const before = treeContents(dir);
       const { client, recorder } = setup(dir, fallback, up, true);
       const lines: string[] = [];
       try {
@@ -264,7 +264,7 @@ describe('confinement, dry run, no overwrite', () => {
       } finally {
         client.close();
       }
-      assert.deepEqual(snapshot(dir), before, `withConfig=${withConfig}`);
+      assert.deepEqual(treeContents(dir), before, `withConfig=${withConfig}`);
       const page = withConfig ? 'public/.mock-recorded' : '.mock-recorded';
       assert.equal(lines.length, 6, lines.join('\n'));
       assert.match(lines[0]!, /^would write api\/users\.json \(200, \d+ B\)$/);

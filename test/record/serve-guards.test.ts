@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { header, selfSignedPair, type SimpleResponse } from '../e2e/server-harness.js';
 import { makeTempDir, removeDir, runMock, spawnMock } from '../helpers/mock-cli.js';
-import { ask, closedPort, lineMatching, MOCK_TOML, PRE_TOML, snapshot } from './serve-helpers.js';
+import { ask, closedPort, lineMatching, MOCK_TOML, PRE_TOML, treeContents } from './serve-helpers.js';
 import { startUpstream, type Upstream } from './upstream.js';
 
 const LONG = { timeoutMs: 30_000 } as const;
@@ -40,7 +40,7 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
     writeFileSync(join(dir, 'outside', 'keep.json'), '{}');
     symlinkSync('../outside', join(dir, 'public', 'out'));
     const writable = (rel: string): boolean => rel === 'public' || rel.startsWith('public/') || rel === 'mock.toml' || rel === 'mock-recorded.toml';
-    const before = snapshot(dir, writable);
+    const before = treeContents(dir, writable);
     const m = await spawnMock(['--record', up.url], { cwd: dir });
     try {
       for (const s of [
@@ -64,7 +64,7 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
     } finally {
       await m.stop();
     }
-    assert.deepEqual(snapshot(dir, writable), before);
+    assert.deepEqual(treeContents(dir, writable), before);
     assert.deepEqual(readdirSync(join(dir, 'outside')), ['keep.json']);
   });
 
@@ -74,7 +74,7 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
       dirs.push(dir);
       if (withConfig) writeFileSync(join(dir, 'mock.toml'), MOCK_TOML.replace(/rule_sets.*\n/, ''));
       mkdirSync(join(dir, 'public'));
-      const before = snapshot(dir);
+      const before = treeContents(dir);
       const m = await spawnMock(['--record', up.url, '--dry-run'], { cwd: dir });
       try {
         assert.ok(m.stdoutLines.includes(`[record] ${up.url} (misses are forwarded there; dry run: nothing is written)`), m.stdoutLines.join('\n'));
@@ -91,7 +91,7 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
       } finally {
         await m.stop();
       }
-      assert.deepEqual(snapshot(dir), before, `withConfig=${withConfig}`);
+      assert.deepEqual(treeContents(dir), before, `withConfig=${withConfig}`);
     }
   });
 
@@ -129,7 +129,7 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
   it('upstream down: 502 text/plain naming the error, nothing written', async () => {
     const dir = workspace('mock-record-e2e-down-');
     const port = await closedPort();
-    const before = snapshot(dir);
+    const before = treeContents(dir);
     const m = await spawnMock(['--record', `http://127.0.0.1:${port}`], { cwd: dir });
     try {
       const got = await ask(m, { method: 'GET', path: '/api/users' });
@@ -140,12 +140,12 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
     } finally {
       await m.stop();
     }
-    assert.deepEqual(snapshot(dir), before);
+    assert.deepEqual(treeContents(dir), before);
   });
 
   it('upstream hanging: 502 within the total limit (shortened for the test), nothing written', async () => {
     const dir = workspace('mock-record-e2e-hang-');
-    const before = snapshot(dir);
+    const before = treeContents(dir);
     const m = await spawnMock(['--record', up.url], { cwd: dir, env: { MOCK_RECORD_TOTAL_TIMEOUT_MS: '500' } });
     try {
       const started = Date.now();
@@ -157,7 +157,7 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
     } finally {
       await m.stop();
     }
-    assert.deepEqual(snapshot(dir), before);
+    assert.deepEqual(treeContents(dir), before);
   });
 });
 

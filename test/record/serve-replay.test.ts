@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { header, type SimpleResponse } from '../e2e/server-harness.js';
 import { makeTempDir, removeDir, runMock, spawnMock } from '../helpers/mock-cli.js';
-import { ask, lineMatching, MOCK_TOML, PRE_TOML, snapshot, type Sent } from './serve-helpers.js';
+import { ask, lineMatching, MOCK_TOML, PRE_TOML, treeContents, type Sent } from './serve-helpers.js';
 import { sha256, startUpstream, type Upstream } from './upstream.js';
 
 describe('mock --record: record, then replay without the target', () => {
@@ -142,7 +142,7 @@ describe('mock --record: record, then replay without the target', () => {
     assert.match(config, /rule_sets = \["pre\.toml", "mock-recorded\.toml"\]/);
     const rules = readFileSync(join(dir, 'mock-recorded.toml'), 'utf8');
     assert.match(rules, /respond\.headers\.x-request-id = "r-1"/);
-    const all = [...snapshot(dir).entries()].filter(([, h]) => h !== 'dir').map(([k]) => readFileSync(join(dir, k), 'latin1'));
+    const all = [...treeContents(dir).entries()].filter(([, h]) => h !== 'dir').map(([k]) => readFileSync(join(dir, k), 'latin1'));
     assert.doesNotMatch(all.join('\n'), /s3cret|set-cookie|t0ken|authorization/i);
   });
 

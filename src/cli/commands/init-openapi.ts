@@ -27,7 +27,7 @@ import { reportFailure, type Failure } from '../report.js';
 import { systemReason } from '../request.js';
 import { loadOpenApi } from './openapi-load.js';
 import { askOpenApi, type OpenApiAnswers } from './init-openapi-prompts.js';
-import { commitFiles, readSnapshot } from '../../config/edit/io/commit.js';
+import { commitFiles, readFileVersion } from '../../config/edit/io/commit.js';
 
 const PREFIX = 'mock --init';
 
@@ -65,7 +65,7 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Imp
   const doc = loaded.value.doc;
   const configAbs = resolve(io.cwd, ROOT_CONFIG_FILE);
   const configShown = `./${ROOT_CONFIG_FILE}`;
-  const config = await readSnapshot(configAbs, configShown);
+  const config = await readFileVersion(configAbs, configShown);
   if (config.problem !== undefined) return err({ kind: 'config_unreadable', message: MESSAGES.unreadable(configShown, config.problem) });
   const fresh = config.text === undefined;
   if (!fresh) {
@@ -143,7 +143,7 @@ function checkPlan(plan: ImportPlan, configText: string, configAbs: string, cwd:
 const WRITE_BATCH = 64;
 
 /** Response files first (each created exclusively, many at a time), then the rule set and the config, atomically. */
-async function writeAll(plan: ImportPlan, cwd: string, config: Awaited<ReturnType<typeof readSnapshot>>, configAfter: string): Promise<Failure | undefined> {
+async function writeAll(plan: ImportPlan, cwd: string, config: Awaited<ReturnType<typeof readFileVersion>>, configAfter: string): Promise<Failure | undefined> {
   const created: string[] = [];
   const undo = async (): Promise<void> => {
     await Promise.all(created.map((p) => unlink(p).catch(() => undefined)));

@@ -14,7 +14,7 @@ import { basename, dirname, join } from 'node:path';
 import { syncDir } from '../../../node/sync-dir.js';
 import type { Failure } from '../../../model/errors.js';
 
-export interface Snapshot {
+export interface FileVersion {
   readonly abs: string;
   readonly shown: string;
   /** undefined when the file does not exist (or could not be read: see problem) */
@@ -65,7 +65,7 @@ async function readBytes(abs: string): Promise<Uint8Array | undefined> {
   }
 }
 
-export async function readSnapshot(abs: string, shown: string): Promise<Snapshot> {
+export async function readFileVersion(abs: string, shown: string): Promise<FileVersion> {
   let bytes: Uint8Array | undefined;
   try {
     bytes = await readBytes(abs);
@@ -90,12 +90,12 @@ export async function readSnapshot(abs: string, shown: string): Promise<Snapshot
 }
 
 export interface PendingWrite {
-  readonly snapshot: Snapshot;
+  readonly snapshot: FileVersion;
   readonly after: string;
 }
 
 interface Staged {
-  readonly snapshot: Snapshot;
+  readonly snapshot: FileVersion;
   /** the real path written (symlinks resolved, so a link keeps pointing at the edited file) */
   readonly target: string;
   readonly temp: string;
@@ -117,7 +117,7 @@ function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolea
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
 }
 
-async function targetOf(s: Snapshot): Promise<string> {
+async function targetOf(s: FileVersion): Promise<string> {
   if (s.bytes !== undefined) return realpath(s.abs);
   return join(await realpath(dirname(s.abs)), basename(s.abs));
 }

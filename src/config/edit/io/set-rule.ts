@@ -17,7 +17,7 @@ import { err, ok, type Result } from '../../../shared/result.js';
 import { parseArgs } from '../../../shared/args.js';
 import type { SetRuleView } from '../view.js';
 import type { Failure } from '../../../model/errors.js';
-import { commitFiles, readSnapshot, type Snapshot } from './commit.js';
+import { commitFiles, readFileVersion, type FileVersion } from './commit.js';
 import { FLAGS, PREFIX, readFlags, type SetRuleFlags } from '../set-rule-flags.js';
 
 /** Milliseconds to wait between staging the new files and the conflict check; for tests only. */
@@ -60,7 +60,7 @@ export async function setRule(flags: SetRuleFlags, cwd: string): Promise<Result<
   if (target.ruleSetAbs === target.configAbs) return err({ kind: 'usage', message: MESSAGES.sameFile(ruleSetShown) });
   if (!flags.allowOutside && !isWithin(dirname(target.configAbs), target.ruleSetAbs)) return err({ kind: 'usage', message: MESSAGES.outside(ruleSetShown) });
 
-  const [configSnap, ruleSetSnap] = await Promise.all([readSnapshot(target.configAbs, configShown), readSnapshot(target.ruleSetAbs, ruleSetShown)]);
+  const [configSnap, ruleSetSnap] = await Promise.all([readFileVersion(target.configAbs, configShown), readFileVersion(target.ruleSetAbs, ruleSetShown)]);
   const planned = await planRuleEdit(target, { config: configSnap, ruleSet: ruleSetSnap }, flags.args, flags.body);
   if (!planned.ok) return err(planned.error);
   const plan = planned.value;
@@ -93,9 +93,9 @@ export interface RuleEditTarget {
   readonly bootstrapFallbackDir?: string;
 }
 
-export interface RuleEditSnapshots {
-  readonly config: Snapshot;
-  readonly ruleSet: Snapshot;
+export interface RuleEditVersions {
+  readonly config: FileVersion;
+  readonly ruleSet: FileVersion;
 }
 
 /**
@@ -105,7 +105,7 @@ export interface RuleEditSnapshots {
  */
 export async function planRuleEdit(
   target: RuleEditTarget,
-  snaps: RuleEditSnapshots,
+  snaps: RuleEditVersions,
   args: Omit<SetRuleArgs, 'body'>,
   body: SetRuleFlags['body'],
   assumeFiles?: ReadonlyMap<string, RespondFileStatus>,
@@ -152,8 +152,8 @@ export async function planRuleEdit(
 }
 
 /** Write a planned edit atomically, refusing (conflict) when a file changed since `snaps` were read. */
-export async function commitRuleEdit(plan: SetRulePlan, snaps: RuleEditSnapshots): Promise<Failure | undefined> {
-  const byPath = new Map<string, Snapshot>([
+export async function commitRuleEdit(plan: SetRulePlan, snaps: RuleEditVersions): Promise<Failure | undefined> {
+  const byPath = new Map<string, FileVersion>([
     [snaps.config.abs, snaps.config],
     [snaps.ruleSet.abs, snaps.ruleSet],
   ]);
