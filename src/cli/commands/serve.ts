@@ -8,7 +8,7 @@
 // server/record/; docs/record.md). `--init` hands over to the init command instead.
 import { MockError } from '../../model/errors.js';
 import { launch, type Launched } from '../../launch/launch.js';
-import { asStartUpWork, holdYoungGeneration } from '../../node/file-cache/start-up-work.js';
+import { asStartUpWork, holdYoungGeneration } from '../../node/start-up-work.js';
 import { SERVE_FLAGS } from '../flags.js';
 import { flagValue, hasFlag, parseFormat, parsePort, parseArgs } from '../../shared/args.js';
 import { exitCodeFor } from '../../model/envelope.js';
