@@ -3,7 +3,7 @@
 // pass reports every unknown key and every wrong type in a file. Every combinator returns a Shape: the
 // decoder itself (callable as before, at no extra cost) carrying `decode`, `schema()` (its JSON Schema
 // fragment), a human `type` and a one-line `doc`, so the loader, the editor schema and the reference docs are
-// one tree (config/shapes/, config/schema/; what a Shape carries is in config/shape.ts). Diagnostics stay here.
+// one tree (config/shapes/, config/schema/; what a Shape carries is in config/shape-types.ts). Diagnostics stay here.
 import type { Diagnostic, DiagnosticCode } from '../model/diagnostic.js';
 import { suggest } from '../shared/did-you-mean.js';
 import { lineColumnAt } from '../shared/position.js';

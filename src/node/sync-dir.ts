@@ -1,5 +1,5 @@
 // fsync of a directory, so a rename or link made in it survives a crash. Shared by `set rule`'s atomic commit
-// (cli/commands/set-rule-commit.ts) and record mode's confined writes (server/record/confined-write.ts).
+// (config/edit/io/commit.ts) and record mode's confined writes (server/record/confined-write.ts).
 import { open } from 'node:fs/promises';
 
 /** Syncs `dir`; where the platform cannot fsync a directory, does nothing (the rename is still atomic). */

@@ -60,7 +60,7 @@ export const PLAIN_HTTP_MAX_CONNECTIONS = 512;
 export interface ServerOptions {
   /** console lines (request log, script output, warnings); one call may pass several, joined by `\n` */
   readonly log: (line: string) => void;
-  /** defaults to the real filesystem (node/fs-source.ts) */
+  /** defaults to the real filesystem (node/file-cache/fs-source.ts) */
   readonly files?: DispatchEnv['files'];
   /** the request pipeline; defaults to dispatch(). Tests may substitute one. */
   readonly dispatch?: DispatchFunction;

@@ -21,7 +21,7 @@ import { shownPathsFor } from '../../workspace/shown-paths.js';
 import type { RecordSettings } from '../../launch/launch.js';
 import { createRuleCommitter } from './record-rules.js';
 
-/** What the server's record mode takes (server/record/mode.ts RecordSettings, re-exported by library/launch.ts). */
+/** What the server's record mode takes (server/record/mode.ts RecordSettings, re-exported by launch/launch.ts). */
 export type RecordSetup = RecordSettings;
 
 export interface RecordFlags {

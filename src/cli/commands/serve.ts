@@ -2,7 +2,7 @@
 // zero-config), bind every listener, print the startup lines, serve until SIGINT or SIGTERM (exit 0).
 // Unless --no-watch, the workspace is live: workspace/watch.ts reloads it on edits (docs/live-reload.md).
 // A config problem exits 2 before anything binds; a bind failure (port in use …) exits 1.
-// `--inspect[=<port>]` adds the management listener on 127.0.0.1 and a request journal (library/launch.ts, the
+// `--inspect[=<port>]` adds the management listener on 127.0.0.1 and a request journal (launch/launch.ts, the
 // one start-up path the library's startMock() shares: this command is that plus its stdout lines and signals).
 // `--record <url>` forwards misses to a real service and saves the answers (cli/commands/record-setup.ts,
 // server/record/; docs/record.md). `--init` hands over to the init command instead.

@@ -2,7 +2,7 @@
 //
 // Owns: caching of stats, file bytes, directory listings and canonical paths, with freshness checks so an edit
 // on disk is served by the very next request. Leaves out: resolution rules (files/lookup.ts), conversion
-// (files/serve.ts). Never does synchronous I/O (the one exception is fs.watch's inotify_add_watch, once per
+// (files/file-body.ts). Never does synchronous I/O (the one exception is fs.watch's inotify_add_watch, once per
 // directory, on a cache miss).
 //
 // Freshness. Everything cached is validated against a stat that is current for the request (fresh-stats.ts):
