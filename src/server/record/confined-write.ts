@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { copyFile, link, lstat, mkdir, open, realpath, unlink } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { syncDir } from '../../node/sync-dir.js';
+import { syncDir } from '../../node/safe-write.js';
 import { isUsableSegment } from '../../record/plan.js';
 
 export type WriteOutcome =

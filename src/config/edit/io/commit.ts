@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, link, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { syncDir } from '../../../node/sync-dir.js';
+import { syncDir } from '../../../node/safe-write.js';
 import type { Failure } from '../../../model/errors.js';
 
 export interface FileVersion {
