@@ -3,13 +3,13 @@
 // checked with the loader's own decoders before anything is written. In a folder without mock.toml it writes
 // the whole workspace; with one, it adds the rule set and lists it in service.rule_sets through `set rule`'s
 // planner (comments and formatting kept). No file is ever overwritten: the plan picks free names (-2, -3, …),
-// response files are created exclusively (temp file, then a hard link), and the rule set and config go in
+// response files are created exclusively (node/safe-write.ts: a temp file, then a hard link), and the rule set and config go in
 // atomically through set rule's commit, config last, so the config never lists what is not there. A failure
 // removes the response files this run created.
 import { existsSync } from 'node:fs';
-import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
-import { basename, dirname, join, resolve } from 'node:path';
+import { mkdir, unlink } from 'node:fs/promises';
+import { writeSafely } from '../../node/safe-write.js';
+import { dirname, resolve } from 'node:path';
 import { planConfig } from '../../config/edit/config-edit.js';
 import { decodeRootConfig } from '../../config/root-config.js';
 import { checkRuleSetFiles, decodeRuleSetDraft, settleRuleSet } from '../../config/rule-set.js';
@@ -173,17 +173,12 @@ async function writeAll(plan: ImportPlan, cwd: string, config: Awaited<ReturnTyp
   return failure;
 }
 
-/** A new file, whole or not at all (temp file, then a hard link: never over an existing one). undefined: done;
+/** A new file, whole or not at all, never over an existing one (node/safe-write.ts). undefined: done;
  * 'EEXIST': the name is taken; else the reason it failed. */
 async function createFile(abs: string, text: string): Promise<string | undefined> {
-  const temp = join(dirname(abs), `.${basename(abs)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await writeFile(temp, text, { flag: 'wx' });
-    await link(temp, abs);
-    return undefined;
+    return (await writeSafely(abs, text, { placement: 'create' })) ? undefined : 'EEXIST';
   } catch (e) {
-    return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'EEXIST' ? 'EEXIST' : systemReason(e);
-  } finally {
-    await unlink(temp).catch(() => undefined);
+    return systemReason(e);
   }
 }
