@@ -12,6 +12,10 @@
 // upstream sent none, so a browser app sees the same headers while recording as on replay.
 //
 // Leaves out: planning (record/plan.ts), writing files and rules (recorder.ts and the injected CommitRule).
+//
+// Record mode has two homes on purpose: server/record/ is its I/O half, inside the server because it runs in the
+// listener's miss path and reads the server's own state (LiveState); record/ is its pure half, which the CLI's
+// flag checks use too. One folder would import server/ while server/ imports it, a cycle the import table forbids.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Outcome } from '../../dispatch/dispatch.js';
 import type { ShownPaths } from '../../dispatch/explain-view.js';
