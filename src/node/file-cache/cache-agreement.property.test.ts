@@ -15,7 +15,7 @@ import { dispatch, prepareWorkspace, type Outcome } from '../../dispatch/dispatc
 import type { FileSource } from '../../files/source.js';
 import { RotationState } from '../../routing/rotation.js';
 import { createFsSource } from './fs-source.js';
-import { diskSource } from './uncached-source.js';
+import { uncachedSource } from './uncached-source.js';
 
 const FILES = ['a.json', 'a.json5', 'b.txt', 'index.json', 'sub/x.json', 'sub/index.html', 'sub/deep/y.csv'] as const;
 const DIRS = ['sub', 'sub/deep', 'a'] as const;
@@ -81,7 +81,7 @@ for (const watch of process.platform === 'linux' ? [true, false] : [false]) {
         runs++;
         const root = realpathSync(mkdtempSync(join(tmpdir(), 'mock-cache-agree-')));
         const cached = createFsSource({ watch });
-        const uncached = diskSource();
+        const uncached = uncachedSource();
         try {
           for (const e of [undefined, ...edits]) {
             if (e !== undefined) apply(root, e);

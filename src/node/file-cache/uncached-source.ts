@@ -16,7 +16,7 @@ async function orMissing<T>(work: Promise<T>): Promise<T | undefined> {
   }
 }
 
-export function diskSource(): FileSource {
+export function uncachedSource(): FileSource {
   return {
     async stat(path): Promise<FileStat | undefined> {
       const st = await orMissing(stat(path));
