@@ -1,4 +1,5 @@
-// The import rules of ARCHITECTURE.md §2 ("Allowed dependencies") and §5 rule 12, checked over src/**.
+// The import table between src/ folders, checked over src/**: which folder may import which, where I/O may
+// happen, that nothing but main.ts imports cli/, and that the folder-level import graph has no cycle.
 // Reads the TypeScript sources (found from the compiled test's location: <out>/test → <repo>/src by
 // walking up to the package root). Test files (*.test.ts) and test fixtures (any fixtures/ folder) are exempt.
 import assert from 'node:assert/strict';
@@ -24,7 +25,8 @@ function walk(dir: string): string[] {
 interface Import { readonly spec: string; readonly typeOnly: boolean }
 
 function importsOf(text: string): Import[] {
-  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  // line comments first: a path such as `inspector/*` in a line comment would otherwise open a block comment
+  const code = text.replace(/^\s*\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
   const out: Import[] = [];
   for (const m of code.matchAll(/^\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) out.push({ spec: m[2]!, typeOnly: m[1] !== undefined });
   for (const m of code.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push({ spec: m[1]!, typeOnly: false });
@@ -32,68 +34,151 @@ function importsOf(text: string): Import[] {
 }
 
 const IO_MODULES = new Set(['node:fs', 'node:fs/promises', 'node:http', 'node:https', 'node:http2', 'node:net', 'node:tls', 'node:process']);
-/** §5 rule 12: the only places that may touch the filesystem, the network or the process. */
+/** The only places that may touch the filesystem, the network or the process, so everything else can be tested
+ * as pure functions and reused by `mock get` and the tests without a server. */
 const IO_ALLOWED = (file: string): boolean =>
-  file === 'main.ts' || file.startsWith('node/') || file.startsWith('server/') || file === 'config/read.ts' || file.startsWith('cli/commands/') ||
-  file.startsWith('workspace/') || file.startsWith('inspector/') || file.startsWith('library/');
+  file === 'main.ts' || file.startsWith('node/') || file.startsWith('server/') || file === 'config/read.ts' || file.startsWith('config/edit/io/') ||
+  file.startsWith('cli/commands/') || file.startsWith('workspace/') || file.startsWith('inspector/') || file.startsWith('launch/') || file.startsWith('library/');
 
-/** module → may it import this src-relative target (or external package)? */
+const under = (t: string, folders: readonly string[]): boolean => folders.some((p) => t.startsWith(p));
+
+/** module → may it import this src-relative target (or external package)? No row but cli's and main.ts's allows cli/. */
 const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: string) => boolean>> = {
+  // helpers every folder may use: no I/O, no project types
   shared: (t) => t.startsWith('shared/') || (t.startsWith('node:') && !IO_MODULES.has(t)),
+  // the Rhai interpreter is a self-contained language runtime: the rest of the program reaches it through index.ts
   interpreter: (t) => t.startsWith('interpreter/'),
-  model: (t, typeOnly) => t.startsWith('model/') || t.startsWith('shared/') || (typeOnly && t === 'interpreter/index.ts'),
-  routing: (t) => ['routing/', 'model/', 'shared/'].some((p) => t.startsWith(p)),
-  files: (t) => ['files/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t === 'json5',
-  config: (t) =>
-    ['config/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t === 'interpreter/index.ts' ||
-    ['toml-eslint-parser', 'smol-toml', 'json5'].includes(t) || t.startsWith('node:'),
-  dispatch: (t) => ['dispatch/', 'model/', 'shared/', 'routing/', 'files/'].some((p) => t.startsWith(p)) || t === 'interpreter/index.ts',
-  node: (t) => t.startsWith('node/') || t.startsWith('model/') || t === 'files/source.ts' || t.startsWith('node:'),
-  // the server also owns its RotationState (§4) and names the FileSource port type; its record mode plans through record/;
-  // it captures exchanges into the request journal
+  // the types everything shares; it names the interpreter's types only, so models never run scripts
+  model: (t, typeOnly) => under(t, ['model/', 'shared/']) || (typeOnly && t === 'interpreter/index.ts'),
+  // matching is pure over model values, so it can be table-tested and shared by the server and `mock get`
+  routing: (t) => under(t, ['routing/', 'model/', 'shared/']),
+  // resolving and converting files through the FileSource port, never the disk itself
+  files: (t) => under(t, ['files/', 'model/', 'shared/']) || t === 'json5',
+  // decoding the config and planning edits; only config/read.ts and the editor's I/O half (config/edit/io/) touch
+  // the disk, the latter through node/'s safe writes
+  config: (t, _typeOnly, file) =>
+    under(t, ['config/', 'model/', 'shared/']) || t === 'interpreter/index.ts' ||
+    ['toml-eslint-parser', 'smol-toml', 'json5'].includes(t) || t.startsWith('node:') || (file.startsWith('config/edit/io/') && t.startsWith('node/')),
+  // one request in, one answer out: the server, `mock get` and the tests share it
+  dispatch: (t) => under(t, ['dispatch/', 'model/', 'shared/', 'routing/', 'files/']) || t === 'interpreter/index.ts',
+  // the adapters to Node: the file cache behind the FileSource port, TLS material, safe writes
+  node: (t) => under(t, ['node/', 'model/']) || t === 'files/source.ts' || t.startsWith('node:'),
+  // the listener: it owns its RotationState and names the FileSource port type; its record mode plans through
+  // record/; it captures exchanges into the request journal
   server: (t, typeOnly, file) =>
-    ['server/', 'dispatch/', 'model/', 'shared/', 'node/'].some((p) => t.startsWith(p)) || t.startsWith('node:') ||
-    t === 'routing/rotation.ts' || (typeOnly && t === 'files/source.ts') ||
-    (file.startsWith('server/record/') && t.startsWith('record/')) || t.startsWith('journal/'),
-  // ARCHITECTURE §7: the request journal; pure (clock injected). It takes get's explain-view encoder from dispatch/.
-  journal: (t) => ['journal/', 'model/', 'shared/', 'dispatch/'].some((p) => t.startsWith(p)),
-  // §7: record mode's pure planning; the proxying and writing are in server/record/
-  record: (t) => ['record/', 'model/', 'shared/', 'files/', 'config/edit/'].some((p) => t.startsWith(p)),
-  // the live workspace's watcher and tracked loading (§7): it loads through config/ so the server need not
-  workspace: (t) => ['workspace/', 'config/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t.startsWith('node:'),
-  // the management listener's routes (§7): server-side I/O like server/; the rules POST runs `set rule`'s own
-  // function and envelope; the file tree reuses the file router's confinement
+    under(t, ['server/', 'dispatch/', 'model/', 'shared/', 'node/', 'journal/']) || t.startsWith('node:') ||
+    t === 'routing/rotation.ts' || (typeOnly && t === 'files/source.ts') || (file.startsWith('server/record/') && t.startsWith('record/')),
+  // the request journal, pure with its clock injected; its entries take `get`'s explain-view encoder from
+  // dispatch/ so the two can never describe a match differently
+  journal: (t) => under(t, ['journal/', 'model/', 'shared/', 'dispatch/']),
+  // record mode's pure planning; the proxying and writing are in server/record/ (they run inside the listener)
+  record: (t) => under(t, ['record/', 'model/', 'shared/', 'files/', 'config/edit/']),
+  // the live workspace's watcher and tracked loading: it loads through config/ so the server need not; it also
+  // names a workspace's files the way `get` does (the explain view's ShownPaths type)
+  workspace: (t, typeOnly) => under(t, ['workspace/', 'config/', 'model/', 'shared/']) || t.startsWith('node:') || (typeOnly && t === 'dispatch/explain-view.ts'),
+  // the management listener's routes: server-side I/O like server/; the rules POST runs set rule's core
+  // (config/edit/) and answers in the CLI's envelope (model/envelope.ts); the file tree reuses the file router's
+  // confinement
   inspector: (t) =>
-    ['inspector/', 'model/', 'shared/', 'journal/', 'server/', 'config/edit/'].some((p) => t.startsWith(p)) || t.startsWith('node:') ||
-    ['files/paths.ts', 'cli/envelope.ts', 'cli/commands/set-rule.ts', 'cli/render/set.ts', 'picomatch', 'ignore'].includes(t),
-  cli: (t, _typeOnly, file) =>
-    t.startsWith('server/') ? file === 'cli/commands/serve.ts' && t === 'server/start.ts' : !t.startsWith('.') && t !== 'main.ts',
-  // §7: the public library (library/index.ts) and the one start-up path it shares with `mock serve`: it binds the
-  // management listener and mounts the inspector and the journal's routes; `get`'s file naming comes from cli/paths.ts
-  library: (t) =>
-    ['library/', 'journal/', 'model/', 'shared/', 'server/', 'workspace/', 'inspector/', 'dispatch/'].some((p) => t.startsWith(p)) ||
-    t.startsWith('node:') || ['cli/paths.ts', 'cli/envelope.ts'].includes(t),
-  openapi: (t) => ['openapi/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t === 'openapi-sampler',
+    under(t, ['inspector/', 'model/', 'shared/', 'journal/', 'server/', 'config/edit/']) || t.startsWith('node:') ||
+    ['files/paths.ts', 'picomatch', 'ignore'].includes(t),
+  // the one start-up path `mock serve` and the library share: load, journal, management listener (the inspector
+  // and the journal's routes), server, watcher, and closing them in reverse
+  launch: (t) => under(t, ['launch/', 'journal/', 'model/', 'shared/', 'server/', 'workspace/', 'inspector/', 'dispatch/']) || t.startsWith('node:'),
+  // the public library: startMock() is launch() plus its handle
+  library: (t) => under(t, ['library/', 'launch/', 'journal/', 'model/', 'shared/']) || t.startsWith('node:'),
+  // the commands: they may use every room below them; the server only through its start-up path
+  cli: (t) => !t.startsWith('.') && t !== 'main.ts' && (!t.startsWith('server/') || t === 'server/start.ts'),
+  // `mock --init --from`'s pure planning; bundled apart so other commands never load it
+  openapi: (t) => under(t, ['openapi/', 'model/', 'shared/']) || t === 'openapi-sampler',
   'main.ts': (t) => t === 'cli/run.ts' || t === 'cli/io.ts' || t.startsWith('node:'),
 };
 
+const moduleOf = (file: string): string => (file.includes('/') ? file.slice(0, file.indexOf('/')) : file);
+
+/** Every import of every non-test file in src/, as (importing file, src-relative target or package, type-only). */
+function allImports(): { file: string; target: string; typeOnly: boolean }[] {
+  return walk(SRC).flatMap((abs) => {
+    const file = relative(SRC, abs).split('\\').join('/');
+    return importsOf(readFileSync(abs, 'utf8')).map(({ spec, typeOnly }) => ({
+      file,
+      target: spec.startsWith('.') ? posix.normalize(posix.join(posix.dirname(file), spec)).replace(/\.js$/, '.ts') : spec,
+      typeOnly,
+    }));
+  });
+}
+
 test('every import in src/ follows the allowed-dependencies table', () => {
   const violations: string[] = [];
-  for (const abs of walk(SRC)) {
-    const file = relative(SRC, abs).split('\\').join('/');
-    const module = file.includes('/') ? file.slice(0, file.indexOf('/')) : file;
+  for (const { file, target, typeOnly } of allImports()) {
+    const module = moduleOf(file);
     const rule = RULES[module];
-    if (rule === undefined) {
-      violations.push(`${file}: no rule for module '${module}'`);
-      continue;
-    }
-    for (const { spec, typeOnly } of importsOf(readFileSync(abs, 'utf8'))) {
-      const target = spec.startsWith('.') ? posix.normalize(posix.join(posix.dirname(file), spec)).replace(/\.js$/, '.ts') : spec;
-      if (IO_MODULES.has(target) && !IO_ALLOWED(file)) violations.push(`${file}: imports ${target} (I/O only in node/, server/, workspace/, inspector/, config/read.ts, cli/commands/, main.ts)`);
-      else if (!rule(target, typeOnly, file)) violations.push(`${file}: may not import ${target}`);
-    }
+    if (rule === undefined) violations.push(`${file}: no rule for module '${module}'`);
+    else if (IO_MODULES.has(target) && !IO_ALLOWED(file)) violations.push(`${file}: imports ${target} (I/O only where IO_ALLOWED says)`);
+    else if (!rule(target, typeOnly, file)) violations.push(`${file}: may not import ${target}`);
   }
-  assert.deepEqual(violations, []);
+  assert.deepEqual([...new Set(violations)], []);
+});
+
+test('nothing but main.ts imports cli/', () => {
+  const outside = allImports().filter(({ file, target }) => target.startsWith('cli/') && !file.startsWith('cli/') && file !== 'main.ts');
+  assert.deepEqual(outside.map(({ file, target }) => `${file}: imports ${target}`), []);
+});
+
+/** The folders that import each other, directly or through others: the strongly connected components with more than one folder. */
+export function folderCycles(edges: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) cycles.push(component.sort());
+    }
+  };
+  for (const v of edges.keys()) if (!index.has(v)) visit(v);
+  return cycles;
+}
+
+test('no two folders of src/ import each other, directly or through others (type-only imports included)', () => {
+  const edges = new Map<string, Set<string>>();
+  for (const { file, target } of allImports()) {
+    if (!target.startsWith('.') && !/^[a-z-]+\//.test(target) && target !== 'main.ts') continue;
+    const from = moduleOf(file);
+    const to = moduleOf(target);
+    if (!(to in RULES) || to === from) continue;
+    edges.set(from, (edges.get(from) ?? new Set()).add(to));
+  }
+  assert.ok(edges.size >= 10, `only ${edges.size} folders seen`);
+  assert.deepEqual(folderCycles(edges), []);
+});
+
+test('the cycle check finds a cycle through a third folder, and none in a chain', () => {
+  const graph = (pairs: [string, string][]): Map<string, Set<string>> => {
+    const m = new Map<string, Set<string>>();
+    for (const [a, b] of pairs) m.set(a, (m.get(a) ?? new Set()).add(b));
+    return m;
+  };
+  assert.deepEqual(folderCycles(graph([['a', 'b'], ['b', 'c'], ['c', 'a'], ['c', 'd']])), [['a', 'b', 'c']]);
+  assert.deepEqual(folderCycles(graph([['a', 'b'], ['b', 'c'], ['a', 'c']])), []);
 });
 
 test('the import scanner sees static, type-only, re-export and dynamic imports', () => {
@@ -107,8 +192,9 @@ test('the import scanner sees static, type-only, re-export and dynamic imports',
   ]);
 });
 
-/** ARCHITECTURE §7: the shapes and the schema walkers sit on the decoder kit, model/ and shared/ only (no I/O, no loader). */
-const SHAPE_KIT = new Set(['config/decode.ts', 'config/shape.ts', 'config/messages.ts', 'config/toml.ts', 'config/ip-address.ts', 'config/strategy.ts']);
+/** The shapes and the schema walkers sit on the decoder kit, model/ and shared/ only (no I/O, no loader), so the
+ * generator can walk them without loading a config. */
+const SHAPE_KIT = new Set(['config/decode.ts', 'config/shape-types.ts', 'config/messages.ts', 'config/toml.ts', 'config/ip-address.ts', 'config/strategy.ts']);
 const SUBFOLDER_RULES: Readonly<Record<string, (target: string) => boolean>> = {
   'config/shapes/': (t) => t.startsWith('config/shapes/') || t.startsWith('model/') || t.startsWith('shared/') || SHAPE_KIT.has(t),
   'config/schema/': (t) => t.startsWith('config/schema/') || t.startsWith('model/') || t.startsWith('shared/') || SHAPE_KIT.has(t),

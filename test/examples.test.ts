@@ -13,7 +13,7 @@ import { Ajv } from 'ajv';
 import { parse } from 'smol-toml';
 import { selfSignedPair, writePair } from './e2e/server-harness.js';
 import { consoleSteps, parseCurl, runCurl, shellWords, trimOutput } from './examples/readme.js';
-import { makeTempDir, removeDir, runMock, startMock, type RunningMock } from './helpers/mock-cli.js';
+import { makeTempDir, removeDir, runMock, spawnMock, type RunningMock } from './helpers/mock-cli.js';
 
 function findRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -144,7 +144,7 @@ for (const name of NAMES.filter((n) => !LIBRARY_EXAMPLE(n))) {
           let out: string;
           if (words[0] === 'curl') {
             if (server === undefined) {
-              server = await startMock([], { cwd: dir });
+              server = await spawnMock([], { cwd: dir });
               ports.set(HTTP_PORT, server.port);
               if (tls) {
                 const deadline = Date.now() + 10_000;

@@ -7,10 +7,10 @@ import { loadWorkspace } from '../src/config/load.js';
 import { dispatch } from '../src/dispatch/dispatch.js';
 import { snapshotFrom } from '../src/dispatch/snapshot.js';
 import type { Workspace } from '../src/model/workspace.js';
-import { createFsSource } from '../src/node/fs-source.js';
+import { createFsSource } from '../src/node/file-cache/fs-source.js';
 import { RotationState } from '../src/routing/rotation.js';
 import { decodeLossy } from '../src/shared/utf8.js';
-import { makeTempDir, removeDir, runMock, type RunningMock, startMock, writeTree } from './helpers/mock-cli.js';
+import { makeTempDir, removeDir, runMock, type RunningMock, spawnMock, writeTree } from './helpers/mock-cli.js';
 
 interface Scenario {
   readonly name: string;
@@ -93,7 +93,7 @@ before(async () => {
   const loaded = await loadWorkspace({ cwd: dir });
   if (!loaded.ok) throw new Error(`parity workspace does not load: ${JSON.stringify(loaded.error)}`);
   workspace = loaded.value;
-  server = await startMock([], { cwd: dir });
+  server = await spawnMock([], { cwd: dir });
 });
 after(async () => {
   await server?.stop();

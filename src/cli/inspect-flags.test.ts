@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseArgs } from './args.js';
+import { parseArgs } from '../shared/args.js';
 import { SERVE_FLAGS } from './commands/serve.js';
 import { parseInspectFlags } from './inspect-flags.js';
 

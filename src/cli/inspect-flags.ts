@@ -3,7 +3,7 @@
 // bounds, which mean nothing without it.
 import { JOURNAL_LIMIT_RANGES, journalLimits, type JournalLimits } from '../journal/limits.js';
 import { err, ok, type Result } from '../shared/result.js';
-import { flagValue, hasFlag, parsePort, type ParsedArgs } from './args.js';
+import { flagValue, hasFlag, parsePort, type ParsedArgs } from '../shared/args.js';
 
 export interface InspectFlags {
   /** 0: the OS picks */

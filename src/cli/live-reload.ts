@@ -4,7 +4,7 @@
 import type { LiveWorkspaceHandle } from '../model/reload.js';
 import type { WorkspaceWatcher } from '../workspace/watch.js';
 import type { Io } from './io.js';
-import { fileDisplay } from './paths.js';
+import { fileDisplay } from '../workspace/shown-paths.js';
 import { RELOAD_MESSAGES, reloadText } from './render/reload.js';
 import { listeningUrl, type Listening } from './render/startup.js';
 

@@ -14,9 +14,9 @@ import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../model/diagnostic.js';
 import { ERROR_KINDS, type ErrorKind } from '../model/errors.js';
 import { BODY_OP_WORDS, BODY_OPS, HEADER_OPS, METHODS, STRING_OP_WORDS, URL_PATH_OPS } from '../model/operators.js';
 import { STRATEGY_NAMES, TIEBREAKERS } from '../model/strategy.js';
-import type { FlagSpec } from './args.js';
+import type { FlagSpec } from '../shared/args.js';
 import { SET_RULE_HELP } from './commands/set-rule.js';
-import { EXIT_CODES } from './envelope.js';
+import { EXIT_CODES } from '../model/envelope.js';
 import { GET_FLAGS, MATCH_TEST_FLAGS, META_FLAGS, SERVE_FLAGS, SET_RULE_FLAGS, VALIDATE_FLAGS } from './flags.js';
 import { GET_HELP, MATCH_TEST_HELP, ROOT_HELP, VALIDATE_HELP } from './help.js';
 

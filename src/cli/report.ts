@@ -1,17 +1,12 @@
 // Reporting a failure that ends a command: plain text on stderr, or an error envelope on stdout.
 import { formatDiagnostic, type Diagnostic } from '../model/diagnostic.js';
-import type { ErrorKind } from '../model/errors.js';
-import type { OutputFormat } from './args.js';
-import { errorEnvelope, exitCodeFor } from './envelope.js';
+import type { Failure } from '../model/errors.js';
+import type { OutputFormat } from '../shared/args.js';
+import { errorEnvelope, exitCodeFor } from '../model/envelope.js';
 import type { Io } from './io.js';
-import { fileDisplay } from './paths.js';
+import { fileDisplay } from '../workspace/shown-paths.js';
 
-export interface Failure {
-  readonly kind: ErrorKind;
-  /** without the `mock <cmd>: ` prefix */
-  readonly message: string;
-  readonly diagnostics?: readonly Diagnostic[];
-}
+export type { Failure };
 
 /** Prints the failure and returns its exit code. */
 export function reportFailure(io: Io, prefix: string, format: OutputFormat, failure: Failure): number {

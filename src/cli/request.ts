@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { RawRequest } from '../dispatch/snapshot.js';
 import { JsonSyntaxError, parseJson } from '../shared/json.js';
 import { err, ok, type Result } from '../shared/result.js';
-import { flagValue, flagValues, type ParsedArgs } from './args.js';
+import { flagValue, flagValues, type ParsedArgs } from '../shared/args.js';
 import type { Io } from './io.js';
 
 /** An HTTP token (RFC 9110): what a method or a header name may contain. */

@@ -2,7 +2,7 @@
 // a did-you-mean, and nothing starts); a flag there falls through to `serve`, which is what bare `mock` is.
 // --help and --version win over anything else. Each command module is imported only when it runs, so
 // `mock get` never loads the server, TLS or prompt code.
-import { findMetaFlag } from './args.js';
+import { findMetaFlag } from '../shared/args.js';
 import { GET_HELP, MATCH_TEST_HELP, ROOT_HELP, ROOT_USAGE, VALIDATE_HELP } from './help.js';
 import type { Io } from './io.js';
 import { suggest } from '../shared/did-you-mean.js';

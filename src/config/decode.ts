@@ -3,15 +3,15 @@
 // pass reports every unknown key and every wrong type in a file. Every combinator returns a Shape: the
 // decoder itself (callable as before, at no extra cost) carrying `decode`, `schema()` (its JSON Schema
 // fragment), a human `type` and a one-line `doc`, so the loader, the editor schema and the reference docs are
-// one tree (config/shapes/, config/schema/; what a Shape carries is in config/shape.ts). Diagnostics stay here.
+// one tree (config/shapes/, config/schema/; what a Shape carries is in config/shape-types.ts). Diagnostics stay here.
 import type { Diagnostic, DiagnosticCode } from '../model/diagnostic.js';
 import { suggest } from '../shared/did-you-mean.js';
 import { lineColumnAt } from '../shared/position.js';
 import { MESSAGES } from './messages.js';
-import { decodedBy, pickMeta, shape, type JsonSchema, type Shape } from './shape.js';
+import { decodedBy, pickMeta, shape, type JsonSchema, type Shape } from './shape-types.js';
 import { describeKind, type TomlNode, type TomlTable } from './toml.js';
 
-export { decodedBy, described, shape, type Bounds, type Describe, type JsonSchema, type Shape, type ShapeMeta, type ShapeNode } from './shape.js';
+export { decodedBy, described, shape, type Bounds, type Describe, type JsonSchema, type Shape, type ShapeMeta, type ShapeNode } from './shape-types.js';
 
 export type KeyPath = readonly (string | number)[];
 

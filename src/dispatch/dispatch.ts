@@ -2,11 +2,11 @@
 // It reads top to bottom as the spec's dispatch table: OPTIONS, middleware scripts, rule sets, fallback
 // directory, then finalize. It never sleeps (the server applies delayMs) and never touches node:*.
 import type { Answer } from '../model/answer.js';
-import { chain, type Maybe } from '../shared/maybe.js';
+import { chain, type ValueOrPromise } from '../shared/value-or-promise.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
 import { resolveFallbackFile } from '../files/lookup.js';
-import { fileBody } from '../files/serve.js';
+import { fileBody } from '../files/file-body.js';
 import type { FileSource } from '../files/source.js';
 import { evaluateRuleSet, prepareRuleSet } from '../routing/evaluate.js';
 import type { RotationState } from '../routing/rotation.js';
@@ -74,9 +74,9 @@ export function dispatch(
   req: RequestSnapshot,
   env: DispatchEnv,
   opts: { readonly explain?: boolean } = {},
-): Maybe<Outcome> {
+): ValueOrPromise<Outcome> {
   const explained: RuleSetExplanation[] | undefined = opts.explain ? [] : undefined;
-  const staged: Maybe<Staged> =
+  const staged: ValueOrPromise<Staged> =
     stageOptions(req) ??
     stageBadRequest(req) ??
     chain(stageMiddleware(ws, req, env), (mw) =>
@@ -110,7 +110,7 @@ function stageBadRequest(req: RequestSnapshot): Staged | undefined {
   };
 }
 
-function stageMiddleware(ws: Workspace, req: RequestSnapshot, env: DispatchEnv): Maybe<Staged | undefined> {
+function stageMiddleware(ws: Workspace, req: RequestSnapshot, env: DispatchEnv): ValueOrPromise<Staged | undefined> {
   if (ws.middlewares.length === 0) return undefined;
   // Loaded on first use, so workspaces without scripts never load the interpreter.
   if (middlewareModule === undefined) {
@@ -129,7 +129,7 @@ function stageMiddleware(ws: Workspace, req: RequestSnapshot, env: DispatchEnv):
 }
 
 /** A stage's result from the draft of its Respond (now or once its file is read). */
-function answeredBy(respond: Maybe<RespondDraft>, stage: Stage): Maybe<Staged> {
+function answeredBy(respond: ValueOrPromise<RespondDraft>, stage: Stage): ValueOrPromise<Staged> {
   return chain(respond, ({ draft, file }) => (file === undefined ? { draft, stage } : { draft, stage, file }));
 }
 
@@ -138,7 +138,7 @@ function stageRuleSets(
   req: RequestSnapshot,
   env: DispatchEnv,
   explained: RuleSetExplanation[] | undefined,
-): Maybe<Staged | undefined> {
+): ValueOrPromise<Staged | undefined> {
   if (ws.ruleSets.length === 0) return undefined;
   const ctx = { rotation: env.rotation, random: env.random, explain: explained !== undefined };
   for (const ruleSet of ws.ruleSets) {
@@ -161,7 +161,7 @@ function stageRuleSets(
 
 const MISS: Staged = Object.freeze({ draft: emptyDraft(404), stage: Object.freeze({ kind: 'miss' }) });
 
-function stageFallback(ws: Workspace, req: RequestSnapshot, env: DispatchEnv): Maybe<Staged> {
+function stageFallback(ws: Workspace, req: RequestSnapshot, env: DispatchEnv): ValueOrPromise<Staged> {
   const root = ws.fallbackDir;
   const { files } = env;
   // The whole resolution is a pure function of the request segments and the disk: a FileSource that can vouch

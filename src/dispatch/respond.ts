@@ -1,10 +1,10 @@
 // Respond (declarative, from a rule or a script) → Draft (bytes and content type), reading files through FileSource.
 import type { Respond } from '../model/answer.js';
 import { resolveNamedFile } from '../files/lookup.js';
-import { fileBody } from '../files/serve.js';
+import { fileBody } from '../files/file-body.js';
 import type { FileSource } from '../files/source.js';
 import type { Draft } from './finalize.js';
-import type { Maybe } from '../shared/maybe.js';
+import type { ValueOrPromise } from '../shared/value-or-promise.js';
 
 const encoder = new TextEncoder();
 export const TEXT_PLAIN = 'text/plain; charset=utf-8';
@@ -28,7 +28,7 @@ export interface RespondDraft {
 }
 
 /** The draft for a Respond, and the file that was served (for the trace channel), if any. Literal bodies: now. */
-export function draftFromRespond(respond: Respond, files: FileSource): Maybe<RespondDraft> {
+export function draftFromRespond(respond: Respond, files: FileSource): ValueOrPromise<RespondDraft> {
   const b = respond.body;
   switch (b.kind) {
     case 'empty':

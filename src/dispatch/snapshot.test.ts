@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { BodyOp } from '../model/operators.js';
 import { conditionHolds } from '../routing/check.js';
-import { body } from '../routing/fixtures.js';
+import { body } from '../../test/helpers/routing-fixtures.js';
 import { parseJson } from '../shared/json.js';
 import { decodeSegment, normaliseSegments, snapshotFrom } from './snapshot.js';
 

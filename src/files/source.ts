@@ -1,5 +1,5 @@
 // FileSource: the port through which file routing and responses read the disk.
-// node/fs-source.ts implements it over node:fs/promises (with caching); memorySource() serves tests.
+// node/file-cache/fs-source.ts implements it over node:fs/promises (with caching); memorySource() serves tests.
 
 export interface FileStat {
   readonly kind: 'file' | 'dir' | 'other';

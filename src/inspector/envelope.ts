@@ -1,7 +1,7 @@
-// The management listener's JSON answers: the CLI's own envelope ({schema: 1, mock, result | error}, cli/envelope.ts)
+// The management listener's JSON answers: the CLI's own envelope ({schema: 1, mock, result | error}, model/envelope.ts)
 // with an HTTP status per error kind, so a client reads the same shape `mock … --format json` prints.
 // Owns: the error-kind → HTTP status table. Leaves out: writing (router.ts).
-import { errorEnvelope, successEnvelope, type Wire } from '../cli/envelope.js';
+import { errorEnvelope, successEnvelope, type Wire } from '../model/envelope.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { ErrorKind } from '../model/errors.js';
 

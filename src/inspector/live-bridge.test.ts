@@ -64,13 +64,12 @@ test('connectLive: a real LiveWorkspace\'s rejected then applied reload reach a 
 });
 
 test('a broken edit undone (the files back to what serves) clears last_reload through onRestored, with no swap', async () => {
-  const { trackRestores } = await import('../library/restores.js');
   const v1 = new Map([['/w/rules.toml', '=v1']]);
   const attempts: LoadAttempt[] = [
     { kind: 'failed', failure: { kind: 'config_invalid', message: 'bad', diagnostics: [diag] }, sources: new Map([['/w/rules.toml', '=bad']]), stable: true },
     { kind: 'loaded', workspace: WS, sources: v1, stable: true },
   ];
-  const live = trackRestores(new LiveWorkspace(WS, { load: async () => attempts.shift()!, sources: v1 }));
+  const live = new LiveWorkspace(WS, { load: async () => attempts.shift()!, sources: v1 });
   const published: { ok: boolean; generation: number }[] = [];
   const hub = { ...createEventHub({ pingMs: 60_000 }) };
   const off = connectLive(live, { ...hub, reload: (e) => published.push({ ok: e.ok, generation: e.generation }) });

@@ -2,9 +2,9 @@
 // rejected reload becomes a `reload` event, `{generation, ok, diagnostics}`, diagnostics in the envelope's wire
 // form (file, line, column as `mock validate --format json` gives them). An applied reload's warnings are sent
 // too (ok stays true: the page shows a banner only while a reload is failing). Also `GET /__mock/api/workspace`.
-// A handle with `onRestored` (library/restores.ts) also tells when a broken edit was undone: the live workspace sends
-// no event then (nothing was swapped), yet the failure is over, so an ok `reload` event is sent for it.
-import { diagnosticToWire } from '../cli/envelope.js';
+// The handle's `onRestored` tells when a broken edit was undone: the live workspace sends no reload event then
+// (nothing was swapped), yet the failure is over, so an ok `reload` event is sent for it.
+import { diagnosticToWire } from '../model/envelope.js';
 import type { LiveWorkspaceHandle, ReloadEvent as LiveReloadEvent } from '../model/reload.js';
 import { result } from './envelope.js';
 import type { EventHub, ReloadEvent } from './events.js';
@@ -16,16 +16,16 @@ export function reloadEventOf(e: LiveReloadEvent): ReloadEvent {
     : { generation: e.generation, ok: false, diagnostics: e.diagnostics.map(diagnosticToWire) };
 }
 
-/** What the bridge listens to: reloads, and (when the handle has it) a failing workspace restored. */
-export type LiveEvents = Pick<LiveWorkspaceHandle, 'onReload'> & { onRestored?(listener: (generation: number) => void): () => void };
+/** What the bridge listens to: reloads, and a failing workspace restored. */
+export type LiveEvents = Pick<LiveWorkspaceHandle, 'onReload' | 'onRestored'>;
 
 /** The reload events of `live`, restores included, as the stream's `reload` events; returns the unsubscribe. */
 function onReloadEvent(live: LiveEvents, listener: (e: ReloadEvent) => void): () => void {
   const offReload = live.onReload((e) => listener(reloadEventOf(e)));
-  const offRestored = live.onRestored?.((generation) => listener({ generation, ok: true, diagnostics: [] }));
+  const offRestored = live.onRestored((generation) => listener({ generation, ok: true, diagnostics: [] }));
   return () => {
     offReload();
-    offRestored?.();
+    offRestored();
   };
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, test } from 'node:test';
 import { post, raw, startInspectorServer, type InspectorServer } from '../../test/helpers/inspector-server.js';
-import { PAUSE_ENV } from '../cli/commands/set-rule.js';
+import { PAUSE_ENV } from '../config/edit/io/set-rule.js';
 import { bodyToArgv, rulesRoute } from './rules.js';
 
 let ws: string;

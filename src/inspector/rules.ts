@@ -1,14 +1,14 @@
 // `POST /__mock/api/rules`: `mock set rule` over HTTP. The JSON body carries the flags; they become the very
-// argument list the command parses (cli/commands/set-rule.ts), so the checks, the planner, the confinement of the
-// rule set to the config's folder, the load check, the conflict check and the atomic write are the command's own,
-// and so is the envelope's `result`. The config and the folder paths resolve against are the server's, never the
+// argument list the command parses, and set rule's core (config/edit/io/set-rule.ts) runs it, so the checks, the
+// planner, the confinement of the rule set to the config's folder, the load check, the conflict check and the
+// atomic write are the command's own, and so is the envelope's `result`. The config and the folder paths resolve against are the server's, never the
 // caller's: `config`, `format` and `allow_outside` are not accepted over HTTP.
 //
 // Body keys (each optional, as the flag of the same name with `_` for `-`): rule_set, rule, path, method,
 // header (a "Name: value" string or an array of them), status, json (JSON text, as --json takes it), text, file,
 // delay, dry_run. Errors: usage 400, config_invalid 422, conflict 409, io and config_unreadable 500.
-import { parseSetRuleFlags, setRule } from '../cli/commands/set-rule.js';
-import { setRuleResult } from '../cli/render/set.js';
+import { parseSetRuleFlags, setRule } from '../config/edit/io/set-rule.js';
+import { setRuleResult } from '../config/edit/view.js';
 import { failure, result, type JsonAnswer } from './envelope.js';
 import type { Route } from './router.js';
 

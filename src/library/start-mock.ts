@@ -10,9 +10,9 @@ import { fileURLToPath } from 'node:url';
 import type { Entry } from '../journal/entry.js';
 import type { RequestFilter } from '../journal/filter.js';
 import { journalLimits, type JournalLimits } from '../journal/limits.js';
-import type { Diagnostic } from '../model/diagnostic.js';
+import { formatDiagnostic, type Diagnostic } from '../model/diagnostic.js';
 import { MockError } from '../model/errors.js';
-import { addressUrl, diagnosticLine, launch, urlOf } from './launch.js';
+import { addressUrl, launch, urlOf } from '../launch/launch.js';
 
 export interface MockOptions {
   /** the workspace folder: its mock.toml, else zero-config on it (default: the current directory) */
@@ -110,7 +110,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
   }).catch((e: unknown) => {
     // the message names every diagnostic (file:line:col), so a failing test's output says what is wrong
     if (e instanceof MockError && e.diagnostics.length > 0) {
-      throw new MockError(e.kind, [e.message, ...e.diagnostics.map(diagnosticLine)].join('\n'), e.diagnostics, { cause: e });
+      throw new MockError(e.kind, [e.message, ...e.diagnostics.map((d) => formatDiagnostic(d))].join('\n'), e.diagnostics, { cause: e });
     }
     throw e;
   });

@@ -14,3 +14,11 @@ export class MockError extends Error {
     super(message, options);
   }
 }
+
+/** A failure a command reports (text on stderr or an error envelope), with the kind that sets its exit code. */
+export interface Failure {
+  readonly kind: ErrorKind;
+  /** without the `mock <cmd>: ` prefix */
+  readonly message: string;
+  readonly diagnostics?: readonly Diagnostic[];
+}

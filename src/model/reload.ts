@@ -61,7 +61,7 @@ export type ReloadEvent =
       readonly diagnostics: readonly Diagnostic[];
     };
 
-export type ReloadOutcome = 'applied' | 'unchanged' | 'rejected' | 'unavailable';
+export type ReloadKind = 'applied' | 'unchanged' | 'rejected' | 'unavailable';
 
 /** What reload() answers. `ok`: the files on disk are what is serving now. */
 export interface ReloadResult {
@@ -71,7 +71,7 @@ export interface ReloadResult {
   /** errors of a rejected load (also when unchanged since that rejection); warnings of an applied one */
   readonly diagnostics: readonly Diagnostic[];
   /** unavailable: the server was started without a loader */
-  readonly outcome: ReloadOutcome;
+  readonly outcome: ReloadKind;
 }
 
 /** The server's live workspace, as other parts (watcher, library API, inspector) see it. */
@@ -85,4 +85,9 @@ export interface LiveWorkspaceHandle {
   reload(): Promise<ReloadResult>;
   /** Called after every applied or rejected reload; returns the unsubscribe function. */
   onReload(listener: (event: ReloadEvent) => void): () => void;
+  /**
+   * Called with the serving generation when a failing workspace is set right without a swap (a broken edit undone:
+   * the reload is `unchanged`, so onReload hears nothing); returns the unsubscribe function.
+   */
+  onRestored(listener: (generation: number) => void): () => void;
 }

@@ -7,7 +7,7 @@ import { mkdtemp, mkdir, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import fc from 'fast-check';
-import { createFsSource } from './fs-source.js';
+import { createFsSource } from './file-cache/fs-source.js';
 import { resolveFallbackFile } from '../files/lookup.js';
 import { normaliseSegments } from '../dispatch/snapshot.js';
 

@@ -34,15 +34,15 @@ export interface PlannedFile {
   readonly text: string;
 }
 
-export const OUTCOMES = ['written', 'skipped'] as const;
-export type Outcome = (typeof OUTCOMES)[number];
+export const OPERATION_STATUSES = ['written', 'skipped'] as const;
+export type OperationStatus = (typeof OPERATION_STATUSES)[number];
 
 export interface OperationReport {
   /** operationId, else `METHOD path` */
   readonly operation: string;
   readonly method: string;
   readonly path: string;
-  readonly outcome: Outcome;
+  readonly outcome: OperationStatus;
   readonly rules: number;
   readonly files: readonly string[];
   /** why the operation (outcome skipped) or a part of it was left out, or how it was answered */

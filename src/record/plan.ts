@@ -3,6 +3,11 @@
 // FileSource port, and file routing's own resolver and content-type table decide whether a plain file would
 // replay the answer.
 //
+// Record mode has two homes on purpose: this folder is its pure half (planning, target parsing, header tables),
+// which `mock serve --record`'s flag checks (cli/) use too; server/record/ is its I/O half, which runs inside the
+// listener and reads the server's own state (LiveState). One folder would import server/ while server/ imports it,
+// a cycle the import table forbids.
+//
 // The rules, in order:
 // - Only GET, POST, PUT and DELETE can be matched by a rule: HEAD, PATCH and every other method are not saved.
 //   Each method and path is saved once (the first recording wins: queries are not matched).
@@ -20,7 +25,7 @@
 // Leaves out: proxying, writing, choosing a free name for a rule's body file (server/record/), TOML (config/edit/).
 import { resolveFallbackFile, INDEX_FILES } from '../files/lookup.js';
 import { extensionOf, isInside, isUsableSegment, joinPaths } from '../files/paths.js';
-import { fileBody } from '../files/serve.js';
+import { fileBody } from '../files/file-body.js';
 import type { FileSource } from '../files/source.js';
 import { isMethod, type Method } from '../model/operators.js';
 import type { RequestSnapshot } from '../model/request.js';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BODY_OPS, type BodyOp } from '../model/operators.js';
 import { checkCondition, compileCondition, conditionHolds } from './check.js';
-import { body, req } from './fixtures.js';
+import { body, req } from '../../test/helpers/routing-fixtures.js';
 
 /** [op, JSON body, path, value, expected] */
 type Case = readonly [BodyOp, string, string, string, boolean];

@@ -4,7 +4,7 @@ import type { UrlPathOp } from '../model/operators.js';
 import type { Condition } from '../model/rule-set.js';
 import fc from 'fast-check';
 import { checkCondition, compileCondition, conditionHolds, requiredLiteral, requiredText } from './check.js';
-import { header, method, req, urlPath, type RequestParts } from './fixtures.js';
+import { header, method, req, urlPath, type RequestParts } from '../../test/helpers/routing-fixtures.js';
 
 interface Case {
   readonly name: string;

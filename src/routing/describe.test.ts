@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Condition } from '../model/rule-set.js';
 import { conditionText, debugQuote, describeCondition } from './describe.js';
-import { body, header, method, urlPath } from './fixtures.js';
+import { body, header, method, urlPath } from '../../test/helpers/routing-fixtures.js';
 
 const cases: readonly [Condition, string, string][] = [
   [urlPath('api/x', 'equal', { bare: true }), 'url_path', 'equal "api/x"'],

@@ -4,7 +4,7 @@ import type { Condition } from '../model/rule-set.js';
 import type { Strategy } from '../model/strategy.js';
 import { xorshift64 } from '../shared/prng.js';
 import { evaluateRuleSet, prepareRuleSet, type EvaluateContext } from './evaluate.js';
-import { body, header, method, req, rule, ruleSet, urlPath } from './fixtures.js';
+import { body, header, method, req, rule, ruleSet, urlPath } from '../../test/helpers/routing-fixtures.js';
 import { candidateRules } from './path-index.js';
 import { RotationState } from './rotation.js';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Condition } from '../model/rule-set.js';
-import { rule, ruleSet } from './fixtures.js';
+import { rule, ruleSet } from '../../test/helpers/routing-fixtures.js';
 import { liveGroupKeys, matchGroupKey, RotationState, ruleFingerprint } from './rotation.js';
 
 const RR = { kind: 'round_robin' } as const;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Strategy } from '../model/strategy.js';
 import { xorshift64 } from '../shared/prng.js';
-import { method, rule, ruleSet } from './fixtures.js';
+import { method, rule, ruleSet } from '../../test/helpers/routing-fixtures.js';
 import { RotationState } from './rotation.js';
 import { selectWinner } from './strategy.js';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testPattern, testString, type StringOp } from './string-ops.js';
-import { globToRegExp } from './fixtures.js';
+import { globToRegExp } from '../../test/helpers/routing-fixtures.js';
 
 const cases: readonly [StringOp, string, string, RegExp | undefined, boolean][] = [
   ['equal', 'abc', 'abc', undefined, true],

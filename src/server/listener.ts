@@ -28,7 +28,7 @@ import { textDraft } from '../dispatch/respond.js';
 import { snapshotFrom } from '../dispatch/snapshot.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
-import { chain, type Maybe } from '../shared/maybe.js';
+import { chain, type ValueOrPromise } from '../shared/value-or-promise.js';
 import type { SocketActivity } from './activity.js';
 import { exceedsDeclared, readBody, type BodyRead } from './body.js';
 import type { ShownPaths } from '../dispatch/explain-view.js';
@@ -58,7 +58,7 @@ interface ReadyAnswer {
   readonly live: LiveState;
 }
 
-export type DispatchFunction = (ws: Workspace, req: RequestSnapshot, env: DispatchEnv, opts?: { readonly explain?: boolean }) => Maybe<Outcome>;
+export type DispatchFunction = (ws: Workspace, req: RequestSnapshot, env: DispatchEnv, opts?: { readonly explain?: boolean }) => ValueOrPromise<Outcome>;
 
 export interface ListenerDeps {
   /** `current` is read once per request (a LiveWorkspace, or any holder of one LiveState) */
@@ -128,7 +128,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
 
   // One request, synchronous as far as it can go: a bodyless request answered from rules or remembered files is
   // written in the same turn it arrived in, without a promise.
-  const handle = (req: IncomingMessage, res: ServerResponse): Maybe<void> => {
+  const handle = (req: IncomingMessage, res: ServerResponse): ValueOrPromise<void> => {
     const receivedAt = deps.now();
     const live = deps.live.current;
     const method = req.method ?? 'GET';
@@ -154,7 +154,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
   };
 
   // Answered before the body is read; a body too big to skip cheaply closes the connection instead.
-  const answerOptions = (req: IncomingMessage, res: ServerResponse, live: LiveState, receivedAt: Date): Maybe<void> => {
+  const answerOptions = (req: IncomingMessage, res: ServerResponse, live: LiveState, receivedAt: Date): ValueOrPromise<void> => {
     const snapshot = snapshotOf(req);
     return chain(deps.dispatch(live.ws, snapshot, deps.env, dispatchOpts), (outcome) => {
       writeAnswer(res, outcome.answer, 'OPTIONS', { close: exceedsDeclared(req, live.cap), log: deps.log });
@@ -162,7 +162,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
     });
   };
 
-  const afterBody = (req: IncomingMessage, res: ServerResponse, method: string, receivedAt: Date, live: LiveState, body: BodyRead): Maybe<void> => {
+  const afterBody = (req: IncomingMessage, res: ServerResponse, method: string, receivedAt: Date, live: LiveState, body: BodyRead): ValueOrPromise<void> => {
     switch (body.kind) {
       case 'aborted':
         res.destroy();
@@ -198,7 +198,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
   const answerLater = (res: ServerResponse, method: string, outcome: Promise<Outcome>, live: LiveState): Promise<void> =>
     outcome.then((o) => (o.answer.delayMs > 0 ? answerAfter(o.answer.delayMs, res, method, o, live) : write(res, method, o, live)));
 
-  const answerAfterDelay = (res: ServerResponse, method: string, outcome: Outcome, live: LiveState): Maybe<void> => {
+  const answerAfterDelay = (res: ServerResponse, method: string, outcome: Outcome, live: LiveState): ValueOrPromise<void> => {
     const delay = outcome.answer.delayMs;
     if (delay > 0) return answerAfter(delay, res, method, outcome, live);
     answer(res, method, outcome, live);

@@ -10,7 +10,9 @@
 // config/), one load at a time: calls during a load share one more load after it. A load whose files moved while
 // they were read is dropped silently and rerun. Identical sources (a `touch`) change nothing. A failed load keeps
 // the current workspace serving. After a swap the RotationState (which outlives swaps) forgets groups that can
-// no longer occur. Listeners registered with onReload hear every applied or rejected reload.
+// no longer occur. Listeners registered with onReload hear every applied or rejected reload; those registered with
+// onRestored hear a failing workspace set right without a swap (a broken edit undone: the files are back to what
+// serves, so the reload is `unchanged` and sends no reload event, yet the failure is over).
 //
 // Not here: watching files (workspace/watch.ts), printing (cli/render/reload.ts), rebinding (never done).
 import { prepareWorkspace } from '../dispatch/dispatch.js';
@@ -63,6 +65,7 @@ export class LiveWorkspace implements LiveWorkspaceHandle {
   private running: Promise<ReloadResult> | undefined;
   private queued: Promise<ReloadResult> | undefined;
   private readonly listeners = new Set<(event: ReloadEvent) => void>();
+  private readonly restoreListeners = new Set<(generation: number) => void>();
   private readonly now: () => number;
 
   constructor(
@@ -105,6 +108,11 @@ export class LiveWorkspace implements LiveWorkspaceHandle {
     return () => void this.listeners.delete(listener);
   }
 
+  onRestored(listener: (generation: number) => void): () => void {
+    this.restoreListeners.add(listener);
+    return () => void this.restoreListeners.delete(listener);
+  }
+
   private begin(): Promise<ReloadResult> {
     const run = this.attempt().finally(() => {
       if (this.running === run) this.running = undefined;
@@ -126,7 +134,9 @@ export class LiveWorkspace implements LiveWorkspaceHandle {
     const ms = Math.round(this.now() - started);
     const generation = this.generation;
     if (sameSources(loaded.sources, this.sources)) {
+      const restored = this.rejected !== undefined;
       this.rejected = undefined;
+      if (restored) this.notify(this.restoreListeners, generation);
       return { ok: true, generation, diagnostics: [], outcome: 'unchanged' };
     }
     if (this.rejected !== undefined && sameSources(loaded.sources, this.rejected.sources)) {
@@ -159,7 +169,11 @@ export class LiveWorkspace implements LiveWorkspaceHandle {
   }
 
   private emit(event: ReloadEvent): void {
-    for (const listener of [...this.listeners]) {
+    this.notify(this.listeners, event);
+  }
+
+  private notify<E>(listeners: ReadonlySet<(event: E) => void>, event: E): void {
+    for (const listener of [...listeners]) {
       try {
         listener(event);
       } catch {

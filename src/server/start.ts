@@ -19,7 +19,7 @@ import type { Config } from '../model/config.js';
 import type { ShownPaths } from '../dispatch/explain-view.js';
 import type { Journal } from '../journal/journal.js';
 import type { Workspace } from '../model/workspace.js';
-import { createFsSource } from '../node/fs-source.js';
+import { createFsSource } from '../node/file-cache/fs-source.js';
 import type { LiveWorkspaceHandle } from '../model/reload.js';
 import { LiveWorkspace, type LiveWorkspaceOptions } from './live.js';
 import { SocketActivity } from './activity.js';
@@ -60,7 +60,7 @@ export const PLAIN_HTTP_MAX_CONNECTIONS = 512;
 export interface ServerOptions {
   /** console lines (request log, script output, warnings); one call may pass several, joined by `\n` */
   readonly log: (line: string) => void;
-  /** defaults to the real filesystem (node/fs-source.ts) */
+  /** defaults to the real filesystem (node/file-cache/fs-source.ts) */
   readonly files?: DispatchEnv['files'];
   /** the request pipeline; defaults to dispatch(). Tests may substitute one. */
   readonly dispatch?: DispatchFunction;

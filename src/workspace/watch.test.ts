@@ -21,6 +21,7 @@ function handle(files: readonly string[]): LiveWorkspaceHandle & { reloads: numb
       return { ok: true, generation: 1, diagnostics: [], outcome: 'unchanged' };
     },
     onReload: (_l: (e: ReloadEvent) => void) => () => undefined,
+    onRestored: () => () => undefined,
     async waitReloads(n: number): Promise<void> {
       const deadline = Date.now() + 10_000;
       while (h.reloads < n) {

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
-import { MAIN_JS, makeTempDir, removeDir, runMock, startMock, writeTree } from '../helpers/mock-cli.js';
+import { MAIN_JS, makeTempDir, removeDir, runMock, spawnMock, writeTree } from '../helpers/mock-cli.js';
 
 const dirs: string[] = [];
 function fresh(): string {
@@ -78,7 +78,7 @@ describe('mock --init without prompts', () => {
     const v = await runMock(['validate'], { cwd: dir });
     assert.equal(v.code, 0, v.stderr);
     assert.equal(v.stdout, 'Validation passed (2 rules across 1 rule set(s)).\n');
-    const m = await startMock([], { cwd: dir });
+    const m = await spawnMock([], { cwd: dir });
     try {
       assert.ok(m.stdoutLines.includes('@ rule_set #1 (./mock-rule-set.toml)'));
       assert.equal(await (await fetch(m.url + '/health')).text(), 'ok');

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { makeTempDir, removeDir, runMock, startMock, writeTree } from '../helpers/mock-cli.js';
+import { makeTempDir, removeDir, runMock, spawnMock, writeTree } from '../helpers/mock-cli.js';
 
 let empty: string;
 let ws: string;
@@ -39,7 +39,7 @@ function startupTail(lines: readonly string[]): string[] {
 
 describe('zero-config', () => {
   test('with no config in an empty directory, every request answers 404 with an empty body', async () => {
-    const m = await startMock([], { cwd: empty });
+    const m = await spawnMock([], { cwd: empty });
     try {
       assert.deepEqual(startupTail(m.stdoutLines), ['Listening on http://127.0.0.1:<port> ...']);
       assert.equal(m.url, `http://127.0.0.1:${m.port}`);
@@ -56,7 +56,7 @@ describe('zero-config', () => {
 
 describe('startup lines', () => {
   test('./mock.toml is loaded automatically: one @ rule_set line per file, then Listening', async () => {
-    const m = await startMock([], { cwd: ws });
+    const m = await spawnMock([], { cwd: ws });
     try {
       assert.deepEqual(startupTail(m.stdoutLines).filter((l) => l.startsWith('@') || l.startsWith('Listening')), [
         '@ rule_set #1 (./mock-rule-set.toml)',
@@ -72,8 +72,8 @@ describe('startup lines', () => {
   });
 
   test('`mock` and `mock serve` print the same startup lines', async () => {
-    const a = await startMock([], { cwd: ws });
-    const b = await startMock(['serve'], { cwd: ws });
+    const a = await spawnMock([], { cwd: ws });
+    const b = await spawnMock(['serve'], { cwd: ws });
     try {
       assert.deepEqual(startupTail(a.stdoutLines), startupTail(b.stdoutLines));
       const head = (lines: string[]): string[] => lines.slice(0, lines.findIndex((l) => l.startsWith('Listening'))).map((l) => l.replace(/:\d+/, ''));
@@ -86,7 +86,7 @@ describe('startup lines', () => {
 
   test('-c with a bare relative path resolves like ./ and the rule-set path is shown through the config dir', async () => {
     for (const c of ['cfg/mock.toml', './cfg/mock.toml', '--config=cfg/mock.toml']) {
-      const m = await startMock(c.startsWith('--') ? [c] : ['-c', c], { cwd: ws });
+      const m = await spawnMock(c.startsWith('--') ? [c] : ['-c', c], { cwd: ws });
       try {
         assert.ok(m.stdoutLines.includes('@ rule_set #1 (cfg/rs/rules.toml)'), m.stdoutLines.join('\n'));
         assert.equal(await (await fetch(m.url + '/c')).text(), 'c');
@@ -97,7 +97,7 @@ describe('startup lines', () => {
   });
 
   test('-d serves another fallback directory', async () => {
-    const m = await startMock(['serve', '-d', 'public'], { cwd: ws });
+    const m = await spawnMock(['serve', '-d', 'public'], { cwd: ws });
     try {
       const res = await fetch(m.url + '/page');
       assert.equal(res.status, 200);
@@ -108,7 +108,7 @@ describe('startup lines', () => {
   });
 
   test('the request log goes to stdout', async () => {
-    const m = await startMock([], { cwd: empty });
+    const m = await spawnMock([], { cwd: empty });
     try {
       await (await fetch(m.url + '/logged-path')).text();
       for (let i = 0; i < 50 && !m.stdoutLines.some((l) => l.includes('/logged-path')); i++) await new Promise((r) => setTimeout(r, 20));
@@ -163,7 +163,7 @@ describe('failures', () => {
 describe('shutdown', () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     test(`${signal} closes the server and exits 0`, async () => {
-      const m = await startMock([], { cwd: empty });
+      const m = await spawnMock([], { cwd: empty });
       m.signal(signal);
       assert.equal(await m.stop(), 0);
     });
@@ -178,7 +178,7 @@ describe('the request log on stdout (batched)', () => {
         'mock.toml': '[log.verbose]\nbody = true\n',
         'mock-rule-set.toml': '',
       });
-      const m = await startMock([], { cwd: dir });
+      const m = await spawnMock([], { cwd: dir });
       try {
         // 400 GETs, 50 at a time, each waiting for its answer: their log lines must come out in answer order
         const order: number[] = [];

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { makeTempDir, removeDir, runMock, startMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
+import { makeTempDir, removeDir, runMock, spawnMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
 
 let ws: string;
 let server: RunningMock;
@@ -84,7 +84,7 @@ before(async () => {
     'root/sub/inner.json': '{"inner": 1}\n',
     'secret.json': '{"secret": "outside"}\n',
   });
-  server = await startMock([], { cwd: ws });
+  server = await spawnMock([], { cwd: ws });
 });
 
 after(async () => {
@@ -249,7 +249,7 @@ describe('a chunk size over the body cap is refused when its line is read', () =
       'mock.toml': '[service]\nrule_sets = ["rs.toml"]\nmax_request_body_bytes = 16\n',
       'rs.toml': '[[rules]]\nwhen.request.url_path = "/echo"\nwhen.request.body.json.a = { value = "1" }\nrespond.text = "a is 1"\n',
     });
-    capped = await startMock([], { cwd: dir });
+    capped = await spawnMock([], { cwd: dir });
   });
 
   after(async () => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { makeTempDir, removeDir, runMock, startMock, type RunningMock } from '../helpers/mock-cli.js';
+import { makeTempDir, removeDir, runMock, spawnMock, type RunningMock } from '../helpers/mock-cli.js';
 
 const CHROMIUM = process.env['MOCK_TEST_CHROMIUM'] ?? '/usr/bin/chromium';
 const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (apt-get install chromium); browser tests skipped`;
@@ -56,7 +56,7 @@ before(async () => {
   shots = mkdtempSync(join(tmpdir(), 'mock-inspect-page-shots-'));
   writeFileSync(join(dir, 'mock.toml'), '[service]\nrule_sets = ["rules.toml"]\n');
   writeFileSync(join(dir, 'rules.toml'), RULES);
-  mock = await startMock(['--inspect'], { cwd: dir });
+  mock = await spawnMock(['--inspect'], { cwd: dir });
   inspectUrl = /^Inspector: (\S+)/.exec(mock.stdoutLines.find((l) => l.startsWith('Inspector: ')) ?? '')![1]!;
   const { chromium } = await import('playwright-core');
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { makeTempDir, removeDir, runMock, startMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
+import { makeTempDir, removeDir, runMock, spawnMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
 import { raw } from '../helpers/inspector-server.js';
 import { waitFor } from './live-reload-helpers.js';
 
@@ -27,7 +27,7 @@ async function inspected(files: Record<string, string>, args: readonly string[] 
   const dir = makeTempDir('mock-inspect-');
   dirs.push(dir);
   await writeTree(dir, files);
-  const mock = await startMock(args, { cwd: dir });
+  const mock = await spawnMock(args, { cwd: dir });
   running.push(mock);
   const line = mock.stdoutLines.find((l) => l.startsWith('Inspector: '));
   const m = /^Inspector: http:\/\/127\.0\.0\.1:(\d+)\/ \(loopback only\)$/.exec(line ?? '');

@@ -255,6 +255,9 @@ test('5: two instances are independent; a bad workspace rejects with diagnostics
     const d = e.diagnostics[0]!;
     assert.ok(d.file?.endsWith('r.toml') && d.line === 3 && d.column !== undefined, JSON.stringify(d));
     assert.match(e.message, /r\.toml:3:\d+/);
+    // the message is the CLI's diagnostic line: the allowed keys and the did-you-mean included
+    assert.match(e.message, /allowed keys: .*`json`/);
+    assert.match(e.message, /did you mean `json`\?/);
     return true;
   });
   await assert.rejects(startMock({ root: join(bad, 'missing'), config: 'nope.toml' }), (e: unknown) => e instanceof MockError && e.kind === 'config_unreadable');

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import { makeTempDir, removeDir, startMock, writeTree } from '../helpers/mock-cli.js';
+import { makeTempDir, removeDir, spawnMock, writeTree } from '../helpers/mock-cli.js';
 import { cpuTicks, get, openFds, path, rssBytes, rulesToml, waitFor, waitReloaded } from './live-reload-helpers.js';
 
 const CYCLES = 200;
@@ -19,7 +19,7 @@ test('9. 200 edit cycles leave fds and RSS where they were; 5 idle seconds cost 
     'more.toml': 'strategy = "round_robin"\n' + rulesToml([['/rr', 'r1'], ['/rr', 'r2']]),
     'mw.rhai': 'if url_path == "/m" { return #{ text: "m" }; }\n',
   });
-  const m = await startMock([], { cwd: dir });
+  const m = await spawnMock([], { cwd: dir });
   try {
     // warm up: a few requests and a first cycle, so lazily loaded code (interpreter, file cache) is in and the
     // warm-up connections are closed on the server's side by the time the reload line is out

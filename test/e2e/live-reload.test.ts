@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { makeTempDir, removeDir, runMock, startMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
+import { makeTempDir, removeDir, runMock, spawnMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
 import {
   get,
   path,
@@ -24,7 +24,7 @@ const CONFIG = '[service]\nrule_sets = ["rules.toml"]\n';
 async function withMock(files: Record<string, string>, args: readonly string[], body: (m: RunningMock, dir: string) => Promise<void>, autoPort = true): Promise<void> {
   const dir = makeTempDir('mock-live-');
   await writeTree(dir, files);
-  const m = await startMock(args, { cwd: dir, autoPort });
+  const m = await spawnMock(args, { cwd: dir, autoPort });
   try {
     await body(m, dir);
   } finally {

@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BROKEN, PETSTORE_30, STORE_31, type DocFixture } from '../fixtures/openapi-docs.js';
-import { makeTempDir, removeDir, runMock, startMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
+import { makeTempDir, removeDir, runMock, spawnMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
 import { header, send } from './server-harness.js';
 
 type Obj = Record<string, unknown>;
@@ -84,7 +84,7 @@ for (const fx of [PETSTORE_30, STORE_31]) {
       assert.equal(r.code, 0, r.stderr + r.stdout);
       report = (JSON.parse(r.stdout) as { result: typeof report }).result;
       doc = (await SwaggerParser.dereference(join(root, fx.main))) as unknown as Obj;
-      server = await startMock([], { cwd: ws });
+      server = await spawnMock([], { cwd: ws });
     });
     after(async () => {
       await server?.stop();
@@ -165,7 +165,7 @@ describe('mock --init --from: the pet store specifics', () => {
     await writeTree(root, PETSTORE_30.files);
     const r = await importInto(PETSTORE_30, root, join(root, 'ws'));
     assert.equal(r.code, 0, r.stderr);
-    server = await startMock([], { cwd: join(root, 'ws') });
+    server = await spawnMock([], { cwd: join(root, 'ws') });
   });
   after(async () => {
     await server?.stop();
@@ -316,7 +316,7 @@ describe('mock --init --from: a 1,000-operation document', () => {
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /1000 operations answered, 0 skipped; 1500 rules, 1000 response files/);
       const t1 = performance.now();
-      server = await startMock([], { cwd: ws });
+      server = await spawnMock([], { cwd: ws });
       const readyMs = performance.now() - t1;
       // the targets are 5 s and 2 s; a loaded 2-core machine gets three times that
       assert.ok(importMs < 15_000, `import took ${importMs.toFixed(0)} ms`);

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { makeTempDir, removeDir, runMock, startMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
+import { makeTempDir, removeDir, runMock, spawnMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
 
 const SCRIPT = String.raw`
 const PREFIX = "/lang/";
@@ -102,7 +102,7 @@ describe('Rhai language features through `mock get`', () => {
 describe('Rhai language features through the live server', () => {
   let server: RunningMock;
   before(async () => {
-    server = await startMock([], { cwd: ws });
+    server = await spawnMock([], { cwd: ws });
   });
   after(async () => {
     await server.stop();

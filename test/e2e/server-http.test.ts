@@ -10,7 +10,7 @@ import { snapshotFrom } from '../../src/dispatch/snapshot.js';
 import { finalize } from '../../src/dispatch/finalize.js';
 import type { RequestSnapshot } from '../../src/model/request.js';
 import type { Workspace } from '../../src/model/workspace.js';
-import { createFsSource } from '../../src/node/fs-source.js';
+import { createFsSource } from '../../src/node/file-cache/fs-source.js';
 import { RotationState } from '../../src/routing/rotation.js';
 import { TEXT_BODY_MAX } from '../../src/server/write.js';
 import {

@@ -78,7 +78,7 @@ export interface RunningMock {
 const LISTENING = /^Listening on (https?):\/\/(\[[^\]]+\]|[^:\s]+):(\d+) \.\.\.$/;
 
 /** Starts `mock <args> -p 0` (unless args name a port, or autoPort is false) and waits for its `Listening on` line. */
-export function startMock(
+export function spawnMock(
   args: readonly string[],
   opts: { readonly cwd: string; readonly env?: Readonly<Record<string, string>>; /** false: no `-p 0` added (the config's port) */ readonly autoPort?: boolean },
 ): Promise<RunningMock> {

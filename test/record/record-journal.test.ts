@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { createRuleCommitter } from '../../src/cli/commands/record-rules.js';
 import { dispatch } from '../../src/dispatch/dispatch.js';
 import { Journal } from '../../src/journal/journal.js';
-import { createFsSource } from '../../src/node/fs-source.js';
+import { createFsSource } from '../../src/node/file-cache/fs-source.js';
 import { parseRecordTarget } from '../../src/record/target.js';
 import { RotationState } from '../../src/routing/rotation.js';
 import { SocketActivity } from '../../src/server/activity.js';

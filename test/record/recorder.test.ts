@@ -13,8 +13,8 @@ import { snapshotFrom } from '../../src/dispatch/snapshot.js';
 import { parseRecordTarget } from '../../src/record/target.js';
 import { createProxyClient, recordResponseOf, type ProxyClient, type ProxyResult } from '../../src/server/record/proxy.js';
 import { createRecorder, type Recorder, type RecordOutcome } from '../../src/server/record/recorder.js';
-import { makeTempDir, removeDir, runMock, startMock } from '../helpers/mock-cli.js';
-import { snapshot } from './serve-helpers.js';
+import { makeTempDir, removeDir, runMock, spawnMock } from '../helpers/mock-cli.js';
+import { treeContents } from './serve-helpers.js';
 import { sha256, startUpstream, type Upstream } from './upstream.js';
 
 const MOCK_TOML = '# my workspace\n[service]\nfallback_respond_dir = "public"   # files live here\n';
@@ -145,7 +145,7 @@ describe('record, then replay without the target', () => {
     assert.match(rules, /respond\.headers\.location = "\/api\/users\/7"/);
     assert.match(rules, /respond\.headers\.link = /);
     assert.match(rules, /respond\.file_path = "public\/\.mock-recorded\/GET\/page\.json"/);
-    const everything = [...snapshot(dir).keys()].map((k) => readFileOrEmpty(join(dir, k))).join('\n');
+    const everything = [...treeContents(dir).keys()].map((k) => readFileOrEmpty(join(dir, k))).join('\n');
     assert.doesNotMatch(everything, /s3cret|set-cookie/i);
   });
 
@@ -155,7 +155,7 @@ describe('record, then replay without the target', () => {
   });
 
   it('the program, without the target, answers every saved exchange the same', async () => {
-    const server = await startMock([], { cwd: dir });
+    const server = await spawnMock([], { cwd: dir });
     try {
       const saved = done.filter((d) => d.outcome?.saved !== undefined);
       assert.equal(saved.length, 11);
@@ -207,7 +207,7 @@ describe('confinement, dry run, no overwrite', () => {
     writeFileSync(join(dir, 'outside', 'keep.json'), '{}');
     symlinkSync('../outside', join(dir, 'public', 'out'));
     const outsideOfRoot = (rel: string): boolean => rel === 'public' || rel.startsWith('public/') || rel === 'mock.toml' || rel === 'mock-recorded.toml';
-    const before = snapshot(dir, outsideOfRoot);
+    const before = treeContents(dir, outsideOfRoot);
     const { client, recorder } = setup(dir, join(dir, 'public'), up, false);
     const lines: string[] = [];
     try {
@@ -233,7 +233,7 @@ describe('confinement, dry run, no overwrite', () => {
     } finally {
       client.close();
     }
-    assert.deepEqual(snapshot(dir, outsideOfRoot), before);
+    assert.deepEqual(treeContents(dir, outsideOfRoot), before);
     assert.equal(lines.length, 4);
     for (const l of lines) assert.match(l, /^not saved: /);
     assert.equal(readdirSync(join(dir, 'outside')).join(','), 'keep.json');
@@ -246,7 +246,7 @@ describe('confinement, dry run, no overwrite', () => {
       if (withConfig) writeFileSync(join(dir, 'mock.toml'), MOCK_TOML);
       const fallback = withConfig ? join(dir, 'public') : dir;
       mkdirSync(join(dir, 'public'), { recursive: true });
-      const before = snapshot(dir);
+      const before = treeContents(dir);
       const { client, recorder } = setup(dir, fallback, up, true);
       const lines: string[] = [];
       try {
@@ -264,7 +264,7 @@ describe('confinement, dry run, no overwrite', () => {
       } finally {
         client.close();
       }
-      assert.deepEqual(snapshot(dir), before, `withConfig=${withConfig}`);
+      assert.deepEqual(treeContents(dir), before, `withConfig=${withConfig}`);
       const page = withConfig ? 'public/.mock-recorded' : '.mock-recorded';
       assert.equal(lines.length, 6, lines.join('\n'));
       assert.match(lines[0]!, /^would write api\/users\.json \(200, \d+ B\)$/);
@@ -309,7 +309,7 @@ describe('confinement, dry run, no overwrite', () => {
       client.close();
     }
     assert.match(readFileSync(join(dir, 'mock.toml'), 'utf8'), /fallback_respond_dir = "public"\nrule_sets = \["mock-recorded\.toml"\]/);
-    const server = await startMock([], { cwd: dir });
+    const server = await spawnMock([], { cwd: dir });
     try {
       assert.equal((await fetchMock(server.url, 'GET', '/api/users')).status, 200);
       assert.equal((await fetchMock(server.url, 'GET', '/teapot')).status, 418);

@@ -8,8 +8,8 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { header, selfSignedPair, type SimpleResponse } from '../e2e/server-harness.js';
-import { makeTempDir, removeDir, runMock, startMock } from '../helpers/mock-cli.js';
-import { ask, closedPort, lineMatching, MOCK_TOML, PRE_TOML, snapshot } from './serve-helpers.js';
+import { makeTempDir, removeDir, runMock, spawnMock } from '../helpers/mock-cli.js';
+import { ask, closedPort, lineMatching, MOCK_TOML, PRE_TOML, treeContents } from './serve-helpers.js';
 import { startUpstream, type Upstream } from './upstream.js';
 
 const LONG = { timeoutMs: 30_000 } as const;
@@ -40,8 +40,8 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
     writeFileSync(join(dir, 'outside', 'keep.json'), '{}');
     symlinkSync('../outside', join(dir, 'public', 'out'));
     const writable = (rel: string): boolean => rel === 'public' || rel.startsWith('public/') || rel === 'mock.toml' || rel === 'mock-recorded.toml';
-    const before = snapshot(dir, writable);
-    const m = await startMock(['--record', up.url], { cwd: dir });
+    const before = treeContents(dir, writable);
+    const m = await spawnMock(['--record', up.url], { cwd: dir });
     try {
       for (const s of [
         { method: 'GET', path: '/..%2f..%2fsecret' },
@@ -64,7 +64,7 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
     } finally {
       await m.stop();
     }
-    assert.deepEqual(snapshot(dir, writable), before);
+    assert.deepEqual(treeContents(dir, writable), before);
     assert.deepEqual(readdirSync(join(dir, 'outside')), ['keep.json']);
   });
 
@@ -74,8 +74,8 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
       dirs.push(dir);
       if (withConfig) writeFileSync(join(dir, 'mock.toml'), MOCK_TOML.replace(/rule_sets.*\n/, ''));
       mkdirSync(join(dir, 'public'));
-      const before = snapshot(dir);
-      const m = await startMock(['--record', up.url, '--dry-run'], { cwd: dir });
+      const before = treeContents(dir);
+      const m = await spawnMock(['--record', up.url, '--dry-run'], { cwd: dir });
       try {
         assert.ok(m.stdoutLines.includes(`[record] ${up.url} (misses are forwarded there; dry run: nothing is written)`), m.stdoutLines.join('\n'));
         for (const s of [
@@ -91,7 +91,7 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
       } finally {
         await m.stop();
       }
-      assert.deepEqual(snapshot(dir), before, `withConfig=${withConfig}`);
+      assert.deepEqual(treeContents(dir), before, `withConfig=${withConfig}`);
     }
   });
 
@@ -99,7 +99,7 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
     const dir = workspace('mock-record-e2e-nc-');
     mkdirSync(join(dir, 'public', '.mock-recorded', 'PUT', 'api'), { recursive: true });
     writeFileSync(join(dir, 'public', '.mock-recorded', 'PUT', 'api', 'things.json'), 'old');
-    const m = await startMock(['--record', up.url], { cwd: dir });
+    const m = await spawnMock(['--record', up.url], { cwd: dir });
     try {
       await ask(m, { method: 'PUT', path: '/api/things', body: '{"a":1}' });
       await lineMatching(m, /^recorded rule #1 in mock-recorded\.toml: PUT \/api\/things → 200$/);
@@ -112,7 +112,7 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
 
   it('with --no-watch a saved rule still answers the next request (record mode reloads the workspace itself)', async () => {
     const dir = workspace('mock-record-e2e-nowatch-');
-    const m = await startMock(['--record', up.url, '--no-watch'], { cwd: dir });
+    const m = await spawnMock(['--record', up.url, '--no-watch'], { cwd: dir });
     try {
       assert.ok(!m.stdoutLines.some((l) => l.startsWith('Watching ')), m.stdoutLines.join('\n'));
       const first = await ask(m, { method: 'GET', path: '/teapot' });
@@ -129,8 +129,8 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
   it('upstream down: 502 text/plain naming the error, nothing written', async () => {
     const dir = workspace('mock-record-e2e-down-');
     const port = await closedPort();
-    const before = snapshot(dir);
-    const m = await startMock(['--record', `http://127.0.0.1:${port}`], { cwd: dir });
+    const before = treeContents(dir);
+    const m = await spawnMock(['--record', `http://127.0.0.1:${port}`], { cwd: dir });
     try {
       const got = await ask(m, { method: 'GET', path: '/api/users' });
       assert.equal(got.status, 502);
@@ -140,13 +140,13 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
     } finally {
       await m.stop();
     }
-    assert.deepEqual(snapshot(dir), before);
+    assert.deepEqual(treeContents(dir), before);
   });
 
   it('upstream hanging: 502 within the total limit (shortened for the test), nothing written', async () => {
     const dir = workspace('mock-record-e2e-hang-');
-    const before = snapshot(dir);
-    const m = await startMock(['--record', up.url], { cwd: dir, env: { MOCK_RECORD_TOTAL_TIMEOUT_MS: '500' } });
+    const before = treeContents(dir);
+    const m = await spawnMock(['--record', up.url], { cwd: dir, env: { MOCK_RECORD_TOTAL_TIMEOUT_MS: '500' } });
     try {
       const started = Date.now();
       const got = await ask(m, { method: 'GET', path: '/hang' });
@@ -157,7 +157,7 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
     } finally {
       await m.stop();
     }
-    assert.deepEqual(snapshot(dir), before);
+    assert.deepEqual(treeContents(dir), before);
   });
 });
 
@@ -180,7 +180,7 @@ describe('mock --record over HTTPS (selfsigned)', () => {
   const once = async (args: readonly string[], env: Record<string, string> = {}): Promise<{ got: SimpleResponse; lines: string[] }> => {
     const ws = makeTempDir('mock-record-e2e-tls-ws-');
     try {
-      const m = await startMock(['--record', up.url, '--dry-run', ...args], { cwd: ws, env });
+      const m = await spawnMock(['--record', up.url, '--dry-run', ...args], { cwd: ws, env });
       try {
         return { got: await ask(m, { method: 'GET', path: '/api/users' }), lines: m.stdoutLines };
       } finally {

@@ -12,7 +12,7 @@ export const MOCK_TOML = '# my workspace\n[service]\nfallback_respond_dir = "pub
 export const PRE_TOML = 'prefix.url_path = "/pre"\n\n[[rules]]\nwhen.request.url_path = "/known"\nrespond.text = "known"\n';
 
 /** Every entry under `dir` (symlinks not followed) → a hash of its content, or its link target. */
-export function snapshot(dir: string, skip: (rel: string) => boolean = () => false): Map<string, string> {
+export function treeContents(dir: string, skip: (rel: string) => boolean = () => false): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (rel: string): void => {
     for (const name of readdirSync(join(dir, rel))) {

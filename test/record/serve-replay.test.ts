@@ -9,8 +9,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { header, type SimpleResponse } from '../e2e/server-harness.js';
-import { makeTempDir, removeDir, runMock, startMock } from '../helpers/mock-cli.js';
-import { ask, lineMatching, MOCK_TOML, PRE_TOML, snapshot, type Sent } from './serve-helpers.js';
+import { makeTempDir, removeDir, runMock, spawnMock } from '../helpers/mock-cli.js';
+import { ask, lineMatching, MOCK_TOML, PRE_TOML, treeContents, type Sent } from './serve-helpers.js';
 import { sha256, startUpstream, type Upstream } from './upstream.js';
 
 describe('mock --record: record, then replay without the target', () => {
@@ -25,7 +25,7 @@ describe('mock --record: record, then replay without the target', () => {
     writeFileSync(join(dir, 'mock.toml'), MOCK_TOML);
     writeFileSync(join(dir, 'pre.toml'), PRE_TOML);
     mkdirSync(join(dir, 'public'));
-    const m = await startMock(['serve', '--record', up.url, '--record-header', 'X-Request-Id'], { cwd: dir });
+    const m = await spawnMock(['serve', '--record', up.url, '--record-header', 'X-Request-Id'], { cwd: dir });
     try {
       for (const s of [
         // the POST first: once GET /api/users is saved as a file, the file answers every method (SPEC 4.2)
@@ -142,7 +142,7 @@ describe('mock --record: record, then replay without the target', () => {
     assert.match(config, /rule_sets = \["pre\.toml", "mock-recorded\.toml"\]/);
     const rules = readFileSync(join(dir, 'mock-recorded.toml'), 'utf8');
     assert.match(rules, /respond\.headers\.x-request-id = "r-1"/);
-    const all = [...snapshot(dir).entries()].filter(([, h]) => h !== 'dir').map(([k]) => readFileSync(join(dir, k), 'latin1'));
+    const all = [...treeContents(dir).entries()].filter(([, h]) => h !== 'dir').map(([k]) => readFileSync(join(dir, k), 'latin1'));
     assert.doesNotMatch(all.join('\n'), /s3cret|set-cookie|t0ken|authorization/i);
   });
 
@@ -152,7 +152,7 @@ describe('mock --record: record, then replay without the target', () => {
   });
 
   it('without the target and without --record, every saved exchange answers the same', async () => {
-    const m = await startMock([], { cwd: dir });
+    const m = await spawnMock([], { cwd: dir });
     try {
       const saved = done.filter((d) => !['/big', '/nothing-here', '/pre/unknown', '/search?q=b'].includes(d.sent.path) && d.sent.method !== 'PATCH');
       assert.equal(saved.length, 11);

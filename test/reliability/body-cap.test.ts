@@ -17,7 +17,7 @@ import {
   removeDir,
   sampleRss,
   scale,
-  startServer,
+  spawnServer,
   writeTree,
   type RawResponse,
   type Server,
@@ -107,7 +107,7 @@ describe(`body cap under pressure (cap ${mib(CAP)}, declared ${mib(DECLARED)})`,
   before(async () => {
     dir = makeTempDir('mock-rel-cap-');
     await writeTree(dir, { 'mock.toml': `[service]\nmax_request_body_bytes = ${CAP}\n`, 'ok.json': '{"ok": true}\n' });
-    server = await startServer([], dir);
+    server = await spawnServer([], dir);
   });
   after(async () => {
     await server?.stop();

@@ -16,7 +16,7 @@ import {
   RawConnection,
   removeDir,
   scale,
-  startServer,
+  spawnServer,
   writeTree,
   type Exchange,
   type Server,
@@ -165,7 +165,7 @@ describe(`confinement under fuzz (${PATHS} hostile paths, seed ${SEED})`, () => 
     await symlink('b.json', join(root, 'a.json'));
     await symlink('a.json', join(root, 'b.json'));
     await symlink('ok.json', join(root, 'in-link.json'));
-    server = await startServer([], root, [handlerFailed]);
+    server = await spawnServer([], root, [handlerFailed]);
   });
 
   after(async () => {

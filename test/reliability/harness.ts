@@ -61,7 +61,7 @@ process.on('exit', () => {
  * `node main.js <args> -p 0` in `cwd`; resolves once the `Listening on` line is printed. Patterns to count
  * (for example handler failures) are passed up front, because lines are not kept beyond a short tail.
  */
-export function startServer(args: readonly string[], cwd: string, watch: readonly RegExp[] = []): Promise<Server> {
+export function spawnServer(args: readonly string[], cwd: string, watch: readonly RegExp[] = []): Promise<Server> {
   const child = spawn(process.execPath, [MAIN_JS, ...args, '-p', '0'], {
     cwd,
     env: { ...process.env, NO_COLOR: '1' },

@@ -3,7 +3,7 @@
 import { prng } from './harness.js';
 
 /** An acceptable outcome: an HTTP status, or the server closing the connection without a (further) response. */
-export type Outcome = number | 'closed';
+export type Refusal = number | 'closed';
 
 export interface MalformedCase {
   readonly name: string;
@@ -11,7 +11,7 @@ export interface MalformedCase {
   /** what the connection must produce, in order: responses before the bad part (200s), then the refusal */
   readonly before?: readonly number[];
   /** acceptable outcomes for the malformed part */
-  readonly refusal: readonly Outcome[];
+  readonly refusal: readonly Refusal[];
   /** how long the refusal may take (default 3 s); longer only where the server must wait for the header timeout */
   readonly waitMs?: number;
 }
@@ -22,7 +22,7 @@ const OK_REQUEST = `GET /ok.json HTTP/1.1\r\n${H}\r\n`;
 const BIG = 100 * 1024;
 
 /** 400, or a close: Node refuses most broken framing with a 400 and closes. */
-const BAD: readonly Outcome[] = [400, 'closed'];
+const BAD: readonly Refusal[] = [400, 'closed'];
 
 function randomBinary(seed: number, n: number): Buffer {
   const r = prng(seed);

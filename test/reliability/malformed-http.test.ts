@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { fetchOnce, makeTempDir, parseOneResponse, pool, removeDir, scale, startServer, writeTree, type Server } from './harness.js';
-import { INVALID_JSON_BODIES, MALFORMED_CASES, type MalformedCase, type Outcome } from './malformed-cases.js';
+import { fetchOnce, makeTempDir, parseOneResponse, pool, removeDir, scale, spawnServer, writeTree, type Server } from './harness.js';
+import { INVALID_JSON_BODIES, MALFORMED_CASES, type MalformedCase, type Refusal } from './malformed-cases.js';
 
 const REPEAT = scale(1, 20);
 const LANES = scale(4, 8);
@@ -53,7 +53,7 @@ function judge(c: MalformedCase, x: Exchanged): string | undefined {
   const got = x.statuses.slice(0, want.length);
   if (got.join() !== want.join()) return `expected ${want.join(', ') || 'nothing'} before the refusal, got ${x.statuses.join(', ') || 'nothing'} (${x.ended})`;
   const refusal = x.statuses[want.length];
-  const outcome: Outcome | 'timeout' = refusal ?? (x.ended === 'timeout' ? 'timeout' : 'closed');
+  const outcome: Refusal | 'timeout' = refusal ?? (x.ended === 'timeout' ? 'timeout' : 'closed');
   if (x.statuses.some((s) => s >= 500 && s !== 505)) return `a 5xx: ${x.statuses.join(', ')}`;
   if (outcome === 'timeout') return `neither answered nor closed within ${c.waitMs ?? WAIT_MS} ms`;
   if (!c.refusal.includes(outcome)) return `got ${outcome}, expected one of ${c.refusal.join(', ')}`;
@@ -72,7 +72,7 @@ describe(`malformed HTTP (${MALFORMED_CASES.length} kinds × ${REPEAT})`, () => 
       'mock.toml': '[service]\nrule_sets = ["rules.toml"]\n',
       'rules.toml': '[[rules]]\nwhen.request.url_path = "/echo"\nwhen.request.body.json.a = { value = "1" }\nrespond.text = "matched"\n',
     });
-    server = await startServer([], dir, [handlerFailed]);
+    server = await spawnServer([], dir, [handlerFailed]);
   });
   after(async () => {
     await server?.stop();

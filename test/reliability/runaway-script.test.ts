@@ -19,7 +19,7 @@ import {
   percentile,
   removeDir,
   scale,
-  startServer,
+  spawnServer,
   writeTree,
   type Server,
 } from './harness.js';
@@ -77,7 +77,7 @@ describe(`runaway scripts under load (${SECONDS} s per budget, ${CONNECTIONS} co
       for (const p of SPIN_PATHS) files[`${p.slice(1)}.json`] = FELL_THROUGH;
       await writeTree(dir, files);
       const failed = /script evaluation failed/;
-      const server = await startServer([], dir, [failed]);
+      const server = await spawnServer([], dir, [failed]);
       servers.push(server);
 
       const load = keepAliveClient(server.port, CONNECTIONS);

@@ -17,7 +17,7 @@ import {
   removeDir,
   scale,
   selfSignedPair,
-  startServer,
+  spawnServer,
   writeTree,
   type Server,
 } from './harness.js';
@@ -108,7 +108,7 @@ describe('slow clients', () => {
     const dir = makeTempDir('mock-rel-slow-');
     dirs.push(dir);
     await writeTree(dir, { 'ok.json': '{"ok": true}\n' });
-    const server = await startServer([], dir);
+    const server = await spawnServer([], dir);
     servers.push(server);
 
     const held = Array.from({ length: SLOW }, () =>
@@ -156,7 +156,7 @@ describe('slow clients', () => {
       'key.pem': pair.key,
       'ok.json': '{"ok": true}\n',
     });
-    const server = await startServer([], dir);
+    const server = await spawnServer([], dir);
     servers.push(server);
     assert.equal(server.scheme, 'https');
 

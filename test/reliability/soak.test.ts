@@ -2,7 +2,7 @@
 // no socket errors, no unexpected statuses, and the server's memory flat over the second half of the run.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { delay, keepAliveClient, makeTempDir, maxOf, median, mib, MiB, ms, percentile, removeDir, rssOf, scale, startServer, writeTree, type Server } from './harness.js';
+import { delay, keepAliveClient, makeTempDir, maxOf, median, mib, MiB, ms, percentile, removeDir, rssOf, scale, spawnServer, writeTree, type Server } from './harness.js';
 
 const SECONDS = scale(5, 60);
 const CONNECTIONS = 50;
@@ -41,7 +41,7 @@ describe(`soak: ${SECONDS} s of mixed load at ${CONNECTIONS} connections`, () =>
         'respond.json = \'{"created":true}\'\nrespond.status = 201\n',
       'static.json': STATIC_BODY,
     });
-    server = await startServer([], dir);
+    server = await spawnServer([], dir);
   });
   after(async () => {
     await server?.stop();

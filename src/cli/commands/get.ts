@@ -4,14 +4,14 @@
 import { loadWorkspace } from '../../config/load.js';
 import { dispatch } from '../../dispatch/dispatch.js';
 import { snapshotFrom } from '../../dispatch/snapshot.js';
-import { createFsSource } from '../../node/fs-source.js';
+import { createFsSource } from '../../node/file-cache/fs-source.js';
 import { RotationState } from '../../routing/rotation.js';
 import { GET_FLAGS } from '../flags.js';
-import { flagValue, hasFlag, parseArgs, parseFormat } from '../args.js';
-import { successEnvelope } from '../envelope.js';
+import { flagValue, hasFlag, parseArgs, parseFormat } from '../../shared/args.js';
+import { successEnvelope } from '../../model/envelope.js';
 import { GET_USAGE } from '../help.js';
 import type { Io } from '../io.js';
-import { shownPathsFor } from '../paths.js';
+import { shownPathsFor } from '../../workspace/shown-paths.js';
 import { getResult, getText } from '../render/get.js';
 import { reportFailure, reportUsage } from '../report.js';
 import { requestFromFlags } from '../request.js';

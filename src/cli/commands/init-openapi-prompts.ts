@@ -1,7 +1,7 @@
 // The questions `mock --init --from` asks in a terminal (without --yes): the listener (new workspace only),
 // the rule set's URL prefix and its file name, with the document's own server path and title as defaults.
 import { isIP } from 'node:net';
-import { parsePort } from '../args.js';
+import { parsePort } from '../../shared/args.js';
 import type { InitAnswers } from '../init-files.js';
 
 export interface OpenApiAnswers {

@@ -3,13 +3,13 @@
 // checked with the loader's own decoders before anything is written. In a folder without mock.toml it writes
 // the whole workspace; with one, it adds the rule set and lists it in service.rule_sets through `set rule`'s
 // planner (comments and formatting kept). No file is ever overwritten: the plan picks free names (-2, -3, …),
-// response files are created exclusively (temp file, then a hard link), and the rule set and config go in
+// response files are created exclusively (node/safe-write.ts: a temp file, then a hard link), and the rule set and config go in
 // atomically through set rule's commit, config last, so the config never lists what is not there. A failure
 // removes the response files this run created.
 import { existsSync } from 'node:fs';
-import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
-import { basename, dirname, join, resolve } from 'node:path';
+import { mkdir, unlink } from 'node:fs/promises';
+import { writeSafely } from '../../node/safe-write.js';
+import { dirname, resolve } from 'node:path';
 import { planConfig } from '../../config/edit/config-edit.js';
 import { decodeRootConfig } from '../../config/root-config.js';
 import { checkRuleSetFiles, decodeRuleSetDraft, settleRuleSet } from '../../config/rule-set.js';
@@ -18,8 +18,8 @@ import { DEFAULT_STRATEGY } from '../../model/strategy.js';
 import { planImport, type ImportPlan } from '../../openapi/plan.js';
 import { basePathOf, titleSlug } from '../../openapi/paths.js';
 import { err, ok, type Result } from '../../shared/result.js';
-import type { OutputFormat } from '../args.js';
-import { successEnvelope } from '../envelope.js';
+import type { OutputFormat } from '../../shared/args.js';
+import { successEnvelope } from '../../model/envelope.js';
 import { INIT_DEFAULTS, rootConfigText, type InitAnswers } from '../init-files.js';
 import type { Io } from '../io.js';
 import { importResult, importText, type ImportView } from '../render/init-openapi.js';
@@ -27,7 +27,7 @@ import { reportFailure, type Failure } from '../report.js';
 import { systemReason } from '../request.js';
 import { loadOpenApi } from './openapi-load.js';
 import { askOpenApi, type OpenApiAnswers } from './init-openapi-prompts.js';
-import { commitFiles, readSnapshot } from './set-rule-commit.js';
+import { commitFiles, readFileVersion } from '../../config/edit/io/commit.js';
 
 const PREFIX = 'mock --init';
 
@@ -65,7 +65,7 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Imp
   const doc = loaded.value.doc;
   const configAbs = resolve(io.cwd, ROOT_CONFIG_FILE);
   const configShown = `./${ROOT_CONFIG_FILE}`;
-  const config = await readSnapshot(configAbs, configShown);
+  const config = await readFileVersion(configAbs, configShown);
   if (config.problem !== undefined) return err({ kind: 'config_unreadable', message: MESSAGES.unreadable(configShown, config.problem) });
   const fresh = config.text === undefined;
   if (!fresh) {
@@ -143,7 +143,7 @@ function checkPlan(plan: ImportPlan, configText: string, configAbs: string, cwd:
 const WRITE_BATCH = 64;
 
 /** Response files first (each created exclusively, many at a time), then the rule set and the config, atomically. */
-async function writeAll(plan: ImportPlan, cwd: string, config: Awaited<ReturnType<typeof readSnapshot>>, configAfter: string): Promise<Failure | undefined> {
+async function writeAll(plan: ImportPlan, cwd: string, config: Awaited<ReturnType<typeof readFileVersion>>, configAfter: string): Promise<Failure | undefined> {
   const created: string[] = [];
   const undo = async (): Promise<void> => {
     await Promise.all(created.map((p) => unlink(p).catch(() => undefined)));
@@ -173,17 +173,12 @@ async function writeAll(plan: ImportPlan, cwd: string, config: Awaited<ReturnTyp
   return failure;
 }
 
-/** A new file, whole or not at all (temp file, then a hard link: never over an existing one). undefined: done;
+/** A new file, whole or not at all, never over an existing one (node/safe-write.ts). undefined: done;
  * 'EEXIST': the name is taken; else the reason it failed. */
 async function createFile(abs: string, text: string): Promise<string | undefined> {
-  const temp = join(dirname(abs), `.${basename(abs)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await writeFile(temp, text, { flag: 'wx' });
-    await link(temp, abs);
-    return undefined;
+    return (await writeSafely(abs, text, { placement: 'create' })) ? undefined : 'EEXIST';
   } catch (e) {
-    return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'EEXIST' ? 'EEXIST' : systemReason(e);
-  } finally {
-    await unlink(temp).catch(() => undefined);
+    return systemReason(e);
   }
 }

@@ -9,9 +9,9 @@ import type { RespondFileStatus } from '../../config/respond-files.js';
 import type { AppendedRule, CommitRule, RuleToAppend } from '../../record/commit-port.js';
 import { RECORDED_RULE_SET } from '../../record/plan.js';
 import { err, ok, type Result } from '../../shared/result.js';
-import { readSnapshot, type Snapshot } from './set-rule-commit.js';
-import { commitRuleEdit, planRuleEdit, type RuleEditSnapshots, type RuleEditTarget } from './set-rule.js';
-import type { SetRuleFlags } from './set-rule-flags.js';
+import { readFileVersion, type FileVersion } from '../../config/edit/io/commit.js';
+import { commitRuleEdit, planRuleEdit, type RuleEditVersions, type RuleEditTarget } from '../../config/edit/io/set-rule.js';
+import type { SetRuleFlags } from '../../config/edit/set-rule-flags.js';
 
 export interface RuleCommitterOptions {
   /** the root config (absolute), existing or not */
@@ -39,18 +39,18 @@ export function createRuleCommitter(o: RuleCommitterOptions): CommitRule {
     ...(fallbackEntry === undefined ? {} : { bootstrapFallbackDir: fallbackEntry }),
   };
   /** dry run: the texts as the earlier appends would have left them, and the bodies they would have written */
-  let virtual: RuleEditSnapshots | undefined;
+  let virtual: RuleEditVersions | undefined;
   const assumed = new Map<string, RespondFileStatus>();
   let queue: Promise<unknown> = Promise.resolve();
 
   const commitOne = async (rule: RuleToAppend): Promise<Result<AppendedRule, string>> => {
-    const snaps = virtual ?? { config: await readSnapshot(target.configAbs, target.configShown), ruleSet: await readSnapshot(ruleSetAbs, target.ruleSetShown) };
+    const snaps = virtual ?? { config: await readFileVersion(target.configAbs, target.configShown), ruleSet: await readFileVersion(ruleSetAbs, target.ruleSetShown) };
     if (o.dryRun && rule.body.kind === 'file') assumed.set(rule.body.abs, assumedStatus(rule.body.abs, rule.body.bytes));
     const planned = await planRuleEdit(target, snaps, argsOf(rule), bodyOf(rule, configDir), o.dryRun ? assumed : undefined);
     if (!planned.ok) return err(planned.error.message);
     const plan = planned.value;
     if (o.dryRun) {
-      const after = (s: Snapshot): Snapshot => {
+      const after = (s: FileVersion): FileVersion => {
         const f = plan.files.find((w) => w.abs === s.abs);
         return f === undefined ? s : { abs: s.abs, shown: s.shown, text: f.after, bom: s.bom };
       };

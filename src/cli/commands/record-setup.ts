@@ -16,12 +16,12 @@ import type { Workspace } from '../../model/workspace.js';
 import { checkRecordHeader } from '../../record/headers.js';
 import { checkRecordLayout, parseRecordTarget, type RecordTarget } from '../../record/target.js';
 import { err, ok, type Result } from '../../shared/result.js';
-import { type ParsedArgs, flagValue, flagValues, hasFlag } from '../args.js';
-import { shownPathsFor } from '../paths.js';
-import type { RecordSettings } from '../../library/launch.js';
+import { type ParsedArgs, flagValue, flagValues, hasFlag } from '../../shared/args.js';
+import { shownPathsFor } from '../../workspace/shown-paths.js';
+import type { RecordSettings } from '../../launch/launch.js';
 import { createRuleCommitter } from './record-rules.js';
 
-/** What the server's record mode takes (server/record/mode.ts RecordSettings, re-exported by library/launch.ts). */
+/** What the server's record mode takes (server/record/mode.ts RecordSettings, re-exported by launch/launch.ts). */
 export type RecordSetup = RecordSettings;
 
 export interface RecordFlags {

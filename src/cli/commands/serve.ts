@@ -2,19 +2,19 @@
 // zero-config), bind every listener, print the startup lines, serve until SIGINT or SIGTERM (exit 0).
 // Unless --no-watch, the workspace is live: workspace/watch.ts reloads it on edits (docs/live-reload.md).
 // A config problem exits 2 before anything binds; a bind failure (port in use …) exits 1.
-// `--inspect[=<port>]` adds the management listener on 127.0.0.1 and a request journal (library/launch.ts, the
+// `--inspect[=<port>]` adds the management listener on 127.0.0.1 and a request journal (launch/launch.ts, the
 // one start-up path the library's startMock() shares: this command is that plus its stdout lines and signals).
 // `--record <url>` forwards misses to a real service and saves the answers (cli/commands/record-setup.ts,
 // server/record/; docs/record.md). `--init` hands over to the init command instead.
 import { MockError } from '../../model/errors.js';
-import { launch, type Launched } from '../../library/launch.js';
+import { launch, type Launched } from '../../launch/launch.js';
 import { asStartUpWork, holdYoungGeneration } from '../../node/start-up-work.js';
 import { SERVE_FLAGS } from '../flags.js';
-import { flagValue, hasFlag, parseFormat, parsePort, parseArgs } from '../args.js';
-import { exitCodeFor } from '../envelope.js';
+import { flagValue, hasFlag, parseFormat, parsePort, parseArgs } from '../../shared/args.js';
+import { exitCodeFor } from '../../model/envelope.js';
 import { ROOT_USAGE } from '../help.js';
 import type { Io } from '../io.js';
-import { configDisplay, entryDisplay } from '../paths.js';
+import { configDisplay, entryDisplay } from '../../workspace/shown-paths.js';
 import { startupText } from '../render/startup.js';
 import { printDiagnostics, reportFailure, reportUsage } from '../report.js';
 import { printReloads, watchFailureLines } from '../live-reload.js';

@@ -4,7 +4,7 @@ import { matchedToWire, matchedView, stageName } from '../../dispatch/explain-vi
 import type { Workspace } from '../../model/workspace.js';
 import { decodeLossy } from '../../shared/utf8.js';
 import { assertNever } from '../../shared/result.js';
-import type { Wire } from '../envelope.js';
+import type { Wire } from '../../model/envelope.js';
 import { type ShownPaths, whyText, whyWire } from './why.js';
 
 export interface GetView {

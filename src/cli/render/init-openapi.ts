@@ -1,7 +1,7 @@
 // What `mock --init --from` prints: text (a summary line, one line per operation, the files) or the JSON
 // envelope's result (one entry per operation: written or skipped, with its rules, files and notes).
 import type { ImportPlan, OperationReport } from '../../openapi/plan.js';
-import type { Wire } from '../envelope.js';
+import type { Wire } from '../../model/envelope.js';
 
 export interface ImportView {
   readonly dryRun: boolean;

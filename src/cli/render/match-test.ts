@@ -3,7 +3,7 @@
 import type { Condition, ConditionCheck, RuleCheck, RuleSet } from '../../model/rule-set.js';
 import { debugQuote, describeCondition } from '../../routing/describe.js';
 import { assertNever } from '../../shared/result.js';
-import type { Wire } from '../envelope.js';
+import type { Wire } from '../../model/envelope.js';
 import { ABSENT, MARK_FAIL, MARK_OK, ruleWire } from './why.js';
 
 export const WINNER_STAR = '\u2605';

@@ -1,6 +1,6 @@
 // `mock validate` output (SPEC 4.4, 4.5; reference §9.6).
 import type { Diagnostic } from '../../model/diagnostic.js';
-import { diagnosticToWire, type Wire } from '../envelope.js';
+import { diagnosticToWire, type Wire } from '../../model/envelope.js';
 
 export interface ValidateSummary {
   readonly errors: number;

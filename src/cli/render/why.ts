@@ -7,7 +7,7 @@ import { type ShownPaths, whyNote, whyRuleToWire, whyRuleView, whyToWire, whyVie
 import type { ConditionCheck, RuleCheck } from '../../model/rule-set.js';
 import type { Workspace } from '../../model/workspace.js';
 import { describeCondition } from '../../routing/describe.js';
-import type { Wire } from '../envelope.js';
+import type { Wire } from '../../model/envelope.js';
 
 export type { ShownPaths };
 

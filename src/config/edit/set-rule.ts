@@ -6,7 +6,7 @@
 // tables, `[rules.respond]` sub-tables alike), and a body kind swap (`text` → `json`) renames the key in
 // place. Every result is re-parsed and compared with the expected data before it is offered, so an edit
 // that would change anything else is refused instead of written.
-// Left out: reading and writing files, checking that the result loads (cli/commands/set-rule.ts does both).
+// Left out: reading and writing files, checking that the result loads (its I/O half, config/edit/io/set-rule.ts, does both).
 import { dirname, relative, sep } from 'node:path';
 import { err, ok, type Result } from '../../shared/result.js';
 import { planConfig } from './config-edit.js';

@@ -1,13 +1,11 @@
 // Writing a recorded body under the fallback directory, through the same confinement serving applies: every
 // name a usable segment (no `..`, no separator, no NUL), every directory on the way — existing or made here —
 // canonically inside the directory's canonical path (an outward symlink is refused), and nothing overwritten:
-// the bytes go to a temp file in the final directory first (fsynced), then `link()` puts them at the name,
-// which fails if anything is there already.
-import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { copyFile, link, lstat, mkdir, open, realpath, unlink } from 'node:fs/promises';
+// node/safe-write.ts stages the bytes beside the name and links them there, which fails if anything is there
+// already (without hard links, an exclusive copy).
+import { lstat, mkdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { syncDir } from '../../node/sync-dir.js';
+import { writeSafely } from '../../node/safe-write.js';
 import { isUsableSegment } from '../../record/plan.js';
 
 export type WriteOutcome =
@@ -59,43 +57,11 @@ export async function writeConfined(w: ConfinedWrite): Promise<WriteOutcome> {
         if (missing || (await kindOf(abs)) === undefined) return { kind: 'written', names, abs };
         continue;
       }
-      if (await place(dir, abs, w.bytes)) return { kind: 'written', names, abs };
+      if (await writeSafely(abs, w.bytes, { placement: 'create', noHardLinks: 'exclusive-copy' })) return { kind: 'written', names, abs };
     }
     return { kind: 'refused', reason: 'exists' };
   } catch (e) {
     return { kind: 'failed', message: e instanceof Error ? e.message : String(e) };
-  }
-}
-
-/** Temp file, fsync, then link to `abs`; false when `abs` is taken. */
-async function place(dir: string, abs: string, bytes: Uint8Array): Promise<boolean> {
-  const temp = join(dir, `.mock-recording.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const fh = await open(temp, 'wx', 0o644);
-  try {
-    try {
-      await fh.writeFile(bytes);
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    try {
-      await link(temp, abs);
-    } catch (e) {
-      const code = codeOf(e);
-      if (code === 'EEXIST') return false;
-      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw e;
-      // no hard links here: an exclusive copy still never overwrites
-      try {
-        await copyFile(temp, abs, constants.COPYFILE_EXCL);
-      } catch (e2) {
-        if (codeOf(e2) === 'EEXIST') return false;
-        throw e2;
-      }
-    }
-    await syncDir(dir);
-    return true;
-  } finally {
-    await unlink(temp).catch(() => undefined);
   }
 }
 

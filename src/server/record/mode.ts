@@ -12,6 +12,10 @@
 // upstream sent none, so a browser app sees the same headers while recording as on replay.
 //
 // Leaves out: planning (record/plan.ts), writing files and rules (recorder.ts and the injected CommitRule).
+//
+// Record mode has two homes on purpose: server/record/ is its I/O half, inside the server because it runs in the
+// listener's miss path and reads the server's own state (LiveState); record/ is its pure half, which the CLI's
+// flag checks use too. One folder would import server/ while server/ imports it, a cycle the import table forbids.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Outcome } from '../../dispatch/dispatch.js';
 import type { ShownPaths } from '../../dispatch/explain-view.js';
@@ -22,7 +26,7 @@ import type { Workspace } from '../../model/workspace.js';
 import type { CommitRule } from '../../record/commit-port.js';
 import type { RecordTarget } from '../../record/target.js';
 import type { HeaderList } from '../../shared/headers.js';
-import type { Maybe } from '../../shared/maybe.js';
+import type { ValueOrPromise } from '../../shared/value-or-promise.js';
 import type { LiveState } from '../live.js';
 import { createProxyClient, recordResponseOf, type ProxyResult } from './proxy.js';
 import { createRecorder, type Saved } from './recorder.js';
@@ -64,7 +68,7 @@ export interface MissContext {
 
 export interface RecordMode {
   /** Route a dispatched outcome: a miss is proxied; anything else goes to `answer` as usual. */
-  route(outcome: Maybe<Outcome>, x: MissContext, answer: (o: Outcome) => Maybe<void>): Maybe<void>;
+  route(outcome: ValueOrPromise<Outcome>, x: MissContext, answer: (o: Outcome) => ValueOrPromise<void>): ValueOrPromise<void>;
   /** close idle upstream connections; resolves once pending recordings are done */
   close(): Promise<void>;
 }
@@ -132,7 +136,7 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
     }
   };
 
-  const decide = (outcome: Outcome, x: MissContext, answer: (o: Outcome) => Maybe<void>): Maybe<void> => {
+  const decide = (outcome: Outcome, x: MissContext, answer: (o: Outcome) => ValueOrPromise<void>): ValueOrPromise<void> => {
     const stage = outcome.stage;
     if (stage.kind === 'miss') return proxy(outcome, x);
     if (stage.kind === 'prefix_miss') {

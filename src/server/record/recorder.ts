@@ -10,7 +10,7 @@ import { unlink } from 'node:fs/promises';
 import type { FileSource } from '../../files/source.js';
 import type { AppendBody, CommitRule } from '../../record/commit-port.js';
 import { planRecording, recordKey, type Exchange, type PlannedRule, type RecordRequest, type SkipReason } from '../../record/plan.js';
-import { diskSource } from './disk-source.js';
+import { uncachedSource } from '../../node/file-cache/uncached-source.js';
 import { writeConfined, type WriteOutcome } from './confined-write.js';
 
 export interface RecorderOptions {
@@ -68,7 +68,7 @@ export const RECORD_MESSAGES = {
 } as const;
 
 export function createRecorder(o: RecorderOptions): Recorder {
-  const files = o.files ?? diskSource();
+  const files = o.files ?? uncachedSource();
   const recorded = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
 

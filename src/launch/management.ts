@@ -12,7 +12,7 @@ import { connectJournal, connectLive, createInspector, journalReplay, journalRou
 import { JSON_HEADERS } from '../inspector/security.js';
 import type { Journal } from '../journal/journal.js';
 import { MockError } from '../model/errors.js';
-import type { RestoreTracking } from './restores.js';
+import type { LiveWorkspaceHandle } from '../model/reload.js';
 
 /** The only address the management listener ever binds. */
 export const MANAGEMENT_HOST = '127.0.0.1';
@@ -20,7 +20,7 @@ export const MANAGEMENT_HOST = '127.0.0.1';
 export interface ManagementOptions {
   readonly version: string;
   readonly journal: Journal;
-  readonly live: RestoreTracking;
+  readonly live: LiveWorkspaceHandle;
   /** restart the round-robin counters */
   readonly resetRotation: () => void;
   /** where relative paths of a rules POST resolve (the workspace folder) */

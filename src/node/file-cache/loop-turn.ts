@@ -1,4 +1,4 @@
-// LoopTurn: which turn of the event loop we are in, for sharing work "within one turn" (node/fs-source.ts).
+// LoopTurn: which turn of the event loop we are in, for sharing work "within one turn" (fs-source.ts).
 //
 // A turn runs from one check phase to the next. The counter is bumped by a setImmediate scheduled the first time
 // it is read in a turn, so an idle process schedules nothing. Work started in a turn, and anything run later in

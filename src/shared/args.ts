@@ -4,8 +4,8 @@
 // A value flag followed by another flag is dangling (a negative number is taken as a value, so `-b -1` works).
 // Unknown flags get a did-you-mean. Paths are not touched here: every path flag is resolved against the
 // current directory by the command, so "x" and "./x" name the same file.
-import { suggest } from '../shared/did-you-mean.js';
-import { err, ok, type Result } from '../shared/result.js';
+import { suggest } from './did-you-mean.js';
+import { err, ok, type Result } from './result.js';
 
 export interface FlagSpec {
   /** long name without dashes: 'config' */
@@ -144,6 +144,9 @@ export function parsePort(text: string): number | undefined {
 
 export const OUTPUT_FORMATS = ['text', 'json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** --format's line in --help, the same for every command that has it. */
+export const FORMAT_DOC = 'text (default): human-readable. json: the response envelope';
 
 export function parseFormat(args: ParsedArgs, prefix: string): Result<OutputFormat, string> {
   const v = flagValue(args, 'format');

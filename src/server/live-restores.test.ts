@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { makeWorkspace } from '../../test/e2e/server-harness.js';
 import type { LoadAttempt } from '../model/reload.js';
-import { LiveWorkspace } from '../server/live.js';
-import { trackRestores } from './restores.js';
+import { LiveWorkspace } from './live.js';
 
 // A real LiveWorkspace over a loader whose answers the test chooses: good (sources A), broken (B), good again (A).
 test('an ok reload after a rejection is a restore; applied and unchanged reloads are not', async () => {
@@ -17,7 +16,7 @@ test('an ok reload after a rejection is a restore; applied and unchanged reloads
   };
   const other: LoadAttempt = { ...good, sources: new Map([['/w/mock.toml', '=c']]) };
   let next: LoadAttempt = good;
-  const live = trackRestores(new LiveWorkspace(ws, { load: async () => next, sources: good.sources }));
+  const live = new LiveWorkspace(ws, { load: async () => next, sources: good.sources });
   const restored: number[] = [];
   live.onRestored((g) => restored.push(g));
   const steps: readonly [LoadAttempt, string, number[]][] = [

@@ -5,9 +5,9 @@ import { stat as fsStatCallback, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createFsSource as createSource, type FsSource, type FsSourceOptions } from './fs-source.js';
-import { resolveFallbackFile } from '../files/lookup.js';
-import { fileBody } from '../files/serve.js';
-import type { FileSource as FileSourceLike } from '../files/source.js';
+import { resolveFallbackFile } from '../../files/lookup.js';
+import { fileBody } from '../../files/file-body.js';
+import type { FileSource as FileSourceLike } from '../../files/source.js';
 
 const text = (b: Uint8Array | undefined): string | undefined => (b === undefined ? undefined : new TextDecoder().decode(b));
 const PAST = new Date(Date.now() - 3_600_000);

@@ -1,20 +1,17 @@
 // Reading the files `set rule` edits, and writing them back safely.
 //
-// Each new text is staged first: a temp file in the target's own folder (so the final rename never
-// crosses file systems), written, fsynced, given the old file's mode. Only when every file is staged is
-// each target re-read and compared byte for byte with what was read at the start; any difference is a
-// conflict and nothing is replaced. Then each temp file is renamed over its target (an existing file) or
-// hard-linked into place (a new file, so a file someone created meanwhile is never overwritten), and the
-// folder is fsynced. A reader, or a crash at any moment, sees the old file or the new one, whole; a crash
-// can leave a stray `.<name>.<pid>.<random>.tmp` beside it, nothing worse.
+// Each new text is staged first (node/safe-write.ts: a temp file beside the target, fsynced, given the old file's
+// mode). Only when every file is staged is each target re-read and compared byte for byte with what was read at
+// the start; any difference is a conflict and nothing is replaced. Then each staged file is renamed over its
+// target (an existing file) or linked into place (a new file, so a file someone created meanwhile is never
+// overwritten). A reader, or a crash at any moment, sees the old file or the new one, whole.
 // The rule set is written before the config, so a config never lists a rule set that is not there yet.
-import { randomBytes } from 'node:crypto';
-import { chmod, link, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { syncDir } from '../../node/sync-dir.js';
-import type { Failure } from '../report.js';
+import { discardStaged, NEW_FILE_MODE, placeStaged, stageFile, type StagedFile } from '../../../node/safe-write.js';
+import type { Failure } from '../../../model/errors.js';
 
-export interface Snapshot {
+export interface FileVersion {
   readonly abs: string;
   readonly shown: string;
   /** undefined when the file does not exist (or could not be read: see problem) */
@@ -29,8 +26,7 @@ export interface Snapshot {
   readonly problem?: string;
 }
 
-/** Mode of files `set rule` creates (before the umask). */
-export const NEW_FILE_MODE = 0o644;
+export { NEW_FILE_MODE };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const BOM = '\uFEFF';
@@ -65,7 +61,7 @@ async function readBytes(abs: string): Promise<Uint8Array | undefined> {
   }
 }
 
-export async function readSnapshot(abs: string, shown: string): Promise<Snapshot> {
+export async function readFileVersion(abs: string, shown: string): Promise<FileVersion> {
   let bytes: Uint8Array | undefined;
   try {
     bytes = await readBytes(abs);
@@ -90,15 +86,12 @@ export async function readSnapshot(abs: string, shown: string): Promise<Snapshot
 }
 
 export interface PendingWrite {
-  readonly snapshot: Snapshot;
+  readonly snapshot: FileVersion;
   readonly after: string;
 }
 
-interface Staged {
-  readonly snapshot: Snapshot;
-  /** the real path written (symlinks resolved, so a link keeps pointing at the edited file) */
-  readonly target: string;
-  readonly temp: string;
+interface Staged extends StagedFile {
+  readonly snapshot: FileVersion;
 }
 
 const conflict = (shown: string): Failure => ({
@@ -117,43 +110,20 @@ function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolea
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
 }
 
-async function targetOf(s: Snapshot): Promise<string> {
+async function targetOf(s: FileVersion): Promise<string> {
   if (s.bytes !== undefined) return realpath(s.abs);
   return join(await realpath(dirname(s.abs)), basename(s.abs));
 }
 
+/** Stages at the real path (symlinks resolved, so a link keeps pointing at the edited file). */
 async function stage(w: PendingWrite): Promise<Staged> {
-  const target = await targetOf(w.snapshot);
-  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const fh = await open(temp, 'wx', w.snapshot.mode ?? NEW_FILE_MODE);
-  try {
-    await fh.writeFile((w.snapshot.bom ? BOM : '') + w.after, 'utf8');
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  if (w.snapshot.mode !== undefined) await chmod(temp, w.snapshot.mode);
-  return { snapshot: w.snapshot, target, temp };
+  const staged = await stageFile(await targetOf(w.snapshot), (w.snapshot.bom ? BOM : '') + w.after, w.snapshot.mode);
+  return { ...staged, snapshot: w.snapshot };
 }
 
 /** Put a staged file in place; false when a file appeared where none was (a conflict). */
-async function install(s: Staged): Promise<boolean> {
-  if (s.snapshot.bytes !== undefined) {
-    await rename(s.temp, s.target);
-  } else {
-    try {
-      await link(s.temp, s.target);
-    } catch (e) {
-      const code = codeOf(e);
-      if (code === 'EEXIST') return false;
-      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw e;
-      // no hard links here: check, then rename (a narrower guarantee, but still never a partial file)
-      if ((await readBytes(s.target)) !== undefined) return false;
-      await rename(s.temp, s.target);
-    }
-  }
-  await syncDir(dirname(s.target));
-  return true;
+function install(s: Staged): Promise<boolean> {
+  return placeStaged(s, s.snapshot.bytes !== undefined ? 'replace' : 'create', 'check-then-rename');
 }
 
 /**
@@ -192,6 +162,6 @@ export async function commitFiles(writes: readonly PendingWrite[], pauseMs = 0):
     }
     return undefined;
   } finally {
-    await Promise.all(staged.map((s) => unlink(s.temp).catch(() => undefined)));
+    await Promise.all(staged.map(discardStaged));
   }
 }

@@ -9,10 +9,9 @@
 import { prepareWorkspace } from '../dispatch/dispatch.js';
 import type { ShownPaths } from '../dispatch/explain-view.js';
 import type { Journal, JournalOptions } from '../journal/journal.js';
-import type { Diagnostic } from '../model/diagnostic.js';
 import { MockError } from '../model/errors.js';
 import type { Workspace } from '../model/workspace.js';
-import { shownPathsFor } from '../cli/paths.js';
+import { shownPathsFor } from '../workspace/shown-paths.js';
 import type { RecordSettings } from '../server/record/mode.js';
 
 export type { RecordSettings };
@@ -20,7 +19,7 @@ import type { ListeningAddress, ServerHandle } from '../server/start.js';
 import { loadForServe, type ServeLoad } from '../workspace/tracked-load.js';
 import type { WorkspaceWatcher } from '../workspace/watch.js';
 import type { Management } from './management.js';
-import { trackRestores, type RestoreTracking } from './restores.js';
+import type { LiveWorkspaceHandle } from '../model/reload.js';
 
 export interface LaunchSpec {
   /** absolute: where the config, the fallback directory and rules POSTs resolve */
@@ -58,8 +57,8 @@ export interface Launched {
   /** the workspace loaded at startup */
   readonly ws: Workspace;
   readonly server: ServerHandle;
-  /** the server's live workspace, reloads that undo a broken edit noticed (restores.ts): reload through this one */
-  readonly live: RestoreTracking;
+  /** the server's live workspace */
+  readonly live: LiveWorkspaceHandle;
   readonly addresses: readonly ListeningAddress[];
   readonly journal: Journal | undefined;
   readonly management: Management | undefined;
@@ -73,12 +72,6 @@ export const LAUNCH_MESSAGES = {
   loadFailed: (message: string) => `failed to load config: ${message}`,
   samePort: (port: number) => `the inspector port ${port} is the mock's own port: pick another (or 0, the default)`,
 } as const;
-
-/** `file:line:col: message` (as much of the position as is known). */
-export function diagnosticLine(d: Diagnostic): string {
-  const at = d.file === undefined ? '' : `${d.file}${d.line === undefined ? '' : `:${d.line}${d.column === undefined ? '' : `:${d.column}`}`}: `;
-  return `${at}${d.severity}: ${d.message}`;
-}
 
 /** Rejects with a MockError: config_invalid / config_unreadable (with diagnostics), io (a port), usage. */
 export async function launch(spec: LaunchSpec): Promise<Launched> {
@@ -131,7 +124,7 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
     await reserved?.close();
     throw e;
   }
-  const live = trackRestores(s.live);
+  const live = s.live;
   const management =
     reserved === undefined || journal === undefined
       ? undefined

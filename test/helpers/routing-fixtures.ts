@@ -1,11 +1,11 @@
 // Test-only builders for conditions, rules, rule sets and requests, standing in for the config loader
 // and snapshotFrom. Kept free of non-routing imports so the folder's import rules hold for tests too.
-import type { Respond } from '../model/answer.js';
-import type { BodyOp, HeaderOp, Method, UrlPathOp } from '../model/operators.js';
-import type { RequestBody, RequestSnapshot } from '../model/request.js';
-import type { BodyCondition, Condition, HeaderCondition, Rule, RuleSet, UrlPathCondition } from '../model/rule-set.js';
-import type { Strategy } from '../model/strategy.js';
-import { mayHoldIntegralFloat, parseJson, parseTypedJson, type TypedJson } from '../shared/json.js';
+import type { Respond } from '../../src/model/answer.js';
+import type { BodyOp, HeaderOp, Method, UrlPathOp } from '../../src/model/operators.js';
+import type { RequestBody, RequestSnapshot } from '../../src/model/request.js';
+import type { BodyCondition, Condition, HeaderCondition, Rule, RuleSet, UrlPathCondition } from '../../src/model/rule-set.js';
+import type { Strategy } from '../../src/model/strategy.js';
+import { mayHoldIntegralFloat, parseJson, parseTypedJson, type TypedJson } from '../../src/shared/json.js';
 
 /** What the loader does to a url_path value: prefix joined, one leading '/', one trailing '/' dropped, '..' deleted. */
 export function normaliseRulePath(value: string, prefix = ''): string {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { memorySource } from './memory-source.js';
-import { fileBody, READ_ERROR, type FileBody } from './serve.js';
+import { fileBody, READ_ERROR, type FileBody } from './file-body.js';
 import type { FileSource } from './source.js';
 
 const BINARY = Uint8Array.of(0xff, 0xfe, 0x00);

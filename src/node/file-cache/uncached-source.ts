@@ -1,5 +1,6 @@
-// A FileSource over the disk with no caching, for planning recordings: each plan sees the disk as it is now
-// (the serving source's caches are tuned for the request path, not for what was written a moment ago).
+// The file source with the cache off: every call asks the disk. Record mode plans with it (each plan must see what
+// was written a moment ago, which the serving cache is not tuned for), and the cache's agreement test
+// (cache-agreement.property.test.ts) holds the cached source to its answers.
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import type { DirEntry, FileSource, FileStat } from '../../files/source.js';
 
@@ -15,7 +16,7 @@ async function orMissing<T>(work: Promise<T>): Promise<T | undefined> {
   }
 }
 
-export function diskSource(): FileSource {
+export function uncachedSource(): FileSource {
   return {
     async stat(path): Promise<FileStat | undefined> {
       const st = await orMissing(stat(path));

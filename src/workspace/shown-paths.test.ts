@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { configDisplay, entryDisplay, fileDisplay } from './paths.js';
+import { configDisplay, entryDisplay, fileDisplay } from './shown-paths.js';
 
 test('entryDisplay: the config dir as given joined with the entry as written', () => {
   const cases: readonly [config: string | undefined, entry: string, want: string][] = [

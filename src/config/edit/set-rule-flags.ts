@@ -1,18 +1,19 @@
-// The flags of `mock set rule`, read and checked one by one (reference §9.2 syntax via cli/args.ts).
+// The flags of `mock set rule`, read and checked one by one (the syntax every command shares: shared/args.ts).
 // Each value error is an argument-level usage error: plain text, then the one-line usage, exit 2.
-import type { BodyKind, SetRuleArgs } from '../../config/edit/plan-types.js';
-import { HEADER_NAME } from '../../config/conditions.js';
-import { MAX_DELAY_MS } from '../../config/respond.js';
+import type { BodyKind, SetRuleArgs } from './plan-types.js';
+import { HEADER_NAME } from '../conditions.js';
+import { MAX_DELAY_MS } from '../respond.js';
 import { isMethod, METHODS, type Method } from '../../model/operators.js';
 import { JsonSyntaxError, parseJson } from '../../shared/json.js';
 import { lineColumnAt } from '../../shared/position.js';
 import { err, ok, type Result } from '../../shared/result.js';
-import { SET_RULE_FLAGS } from '../flags.js';
-import { flagValues, hasFlag, parseFormat, type OutputFormat, type ParsedArgs } from '../args.js';
+import { SET_RULE_FLAGS } from './set-rule-flag-table.js';
+import { flagValues, hasFlag, parseFormat, type OutputFormat, type ParsedArgs } from '../../shared/args.js';
 
 export const PREFIX = 'mock set rule';
 
-/** The table lives with the other commands' (cli/flags.ts). */
+export { SET_RULE_FLAGS };
+
 export const FLAGS = SET_RULE_FLAGS;
 
 export interface SetRuleFlags {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { diffLines, setRuleResult, setRuleText, unifiedDiff, type SetRuleView } from './set.js';
+import { diffLines, setRuleResult, setRuleText, unifiedDiff, type SetRuleView } from './view.js';
 
 const ADDED: SetRuleView = {
   dryRun: false,

@@ -1,7 +1,7 @@
 // The JSON envelope of `--format json` (SPEC 4.5, 7): {schema: 1, mock: <version>, result | error}, in that
 // field order, pretty-printed with a 2-space indent. Also the one table from error kind to exit code.
-import type { Diagnostic } from '../model/diagnostic.js';
-import type { ErrorKind } from '../model/errors.js';
+import type { Diagnostic } from './diagnostic.js';
+import type { ErrorKind } from './errors.js';
 import { SCHEMA_VERSION, type Wire } from '../shared/wire.js';
 
 export { SCHEMA_VERSION, type Wire };

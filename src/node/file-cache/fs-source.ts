@@ -2,7 +2,7 @@
 //
 // Owns: caching of stats, file bytes, directory listings and canonical paths, with freshness checks so an edit
 // on disk is served by the very next request. Leaves out: resolution rules (files/lookup.ts), conversion
-// (files/serve.ts). Never does synchronous I/O (the one exception is fs.watch's inotify_add_watch, once per
+// (files/file-body.ts). Never does synchronous I/O (the one exception is fs.watch's inotify_add_watch, once per
 // directory, on a cache miss).
 //
 // Freshness. Everything cached is validated against a stat that is current for the request (fresh-stats.ts):
@@ -23,7 +23,7 @@
 // `budgetBytes` (least recently used first); the other maps are capped at `maxEntries` (oldest first).
 import { readdir, readFile, realpath as fsRealpath, stat as fsStatPromise } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import type { DirEntry, FileSource, FileStat } from '../files/source.js';
+import type { DirEntry, FileSource, FileStat } from '../../files/source.js';
 import { FreshStats, type TrustNote } from './fresh-stats.js';
 import { WatchTrust } from './watch-trust.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ERROR_KINDS } from '../model/errors.js';
+import { ERROR_KINDS } from './errors.js';
 import { EXIT_CODES, errorEnvelope, successEnvelope } from './envelope.js';
 
 test('every error kind has an exit code: usage and config problems 2, the rest 1', () => {

@@ -1,0 +1,124 @@
+// Writing a file so that a reader, or a crash at any moment, sees the old file or the new one, whole. One module
+// for every writer: `set rule`'s commit (config/edit/io/commit.ts), the OpenAPI import's new files
+// (cli/commands/init-openapi.ts) and record mode's confined writes (server/record/confined-write.ts).
+//
+// The bytes are staged in a temp file in the target's own folder (so the final step never crosses file systems),
+// written and fsynced; then the temp file is put in place and the folder fsynced:
+// - `replace`: renamed over the target (which may exist);
+// - `create`: hard-linked to the name, which fails if anything is there, so nothing is ever overwritten. Where the
+//   file system has no hard links, `noHardLinks` says what to do instead: `check-then-rename` (never a partial
+//   file, but a file created between the check and the rename is replaced) or `exclusive-copy` (never
+//   overwrites, but a reader may see the copy half done).
+// Staging and placing are separate steps so that a writer of several files (set rule) can stage them all, check
+// nobody changed the targets meanwhile, and only then place them. A crash can leave a stray
+// `.<name>.<pid>.<random>.tmp` beside the target, nothing worse.
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { chmod, copyFile, link, open, readFile, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** Mode of files created here (before the umask), unless the writer gives the old file's. */
+export const NEW_FILE_MODE = 0o644;
+
+export interface StagedFile {
+  /** the path the file goes to */
+  readonly target: string;
+  readonly temp: string;
+}
+
+export type Placement = 'replace' | 'create';
+export type NoHardLinks = 'check-then-rename' | 'exclusive-copy';
+
+/** Writes `data` to a temp file beside `target` and fsyncs it; `mode`: its permission bits (applied despite the umask). */
+export async function stageFile(target: string, data: string | Uint8Array, mode?: number): Promise<StagedFile> {
+  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const fh = await open(temp, 'wx', mode ?? NEW_FILE_MODE);
+  try {
+    try {
+      await fh.writeFile(data);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    if (mode !== undefined) await chmod(temp, mode);
+  } catch (e) {
+    await unlink(temp).catch(() => undefined);
+    throw e;
+  }
+  return { target, temp };
+}
+
+/** Puts a staged file in place and fsyncs its folder; false when `create` found the name taken. Leaves the temp file (discardStaged). */
+export async function placeStaged(s: StagedFile, placement: Placement, noHardLinks: NoHardLinks = 'check-then-rename'): Promise<boolean> {
+  if (placement === 'replace') await rename(s.temp, s.target);
+  else {
+    try {
+      await link(s.temp, s.target);
+    } catch (e) {
+      const code = codeOf(e);
+      if (code === 'EEXIST') return false;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw e;
+      if (noHardLinks === 'exclusive-copy') {
+        try {
+          await copyFile(s.temp, s.target, constants.COPYFILE_EXCL);
+        } catch (e2) {
+          if (codeOf(e2) === 'EEXIST') return false;
+          throw e2;
+        }
+      } else {
+        if (await exists(s.target)) return false;
+        await rename(s.temp, s.target);
+      }
+    }
+  }
+  await syncDir(dirname(s.target));
+  return true;
+}
+
+/** Removes a staged file's temp file, if it is still there. */
+export async function discardStaged(s: StagedFile): Promise<void> {
+  await unlink(s.temp).catch(() => undefined);
+}
+
+/** Stage, place, discard: one file written safely. false when `create` found the name taken. */
+export async function writeSafely(
+  target: string,
+  data: string | Uint8Array,
+  o: { readonly placement: Placement; readonly mode?: number; readonly noHardLinks?: NoHardLinks },
+): Promise<boolean> {
+  const staged = await stageFile(target, data, o.mode);
+  try {
+    return await placeStaged(staged, o.placement, o.noHardLinks);
+  } finally {
+    await discardStaged(staged);
+  }
+}
+
+/** Syncs `dir`, so a rename or link made in it survives a crash; where the platform cannot fsync a directory, does nothing (the rename is still atomic). */
+export async function syncDir(dir: string): Promise<void> {
+  try {
+    const fh = await open(dir, 'r');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    // not every platform can fsync a directory
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await readFile(path);
+    return true;
+  } catch (e) {
+    const code = codeOf(e);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return false;
+    throw e;
+  }
+}
+
+function codeOf(e: unknown): string | undefined {
+  return typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined;
+}
