@@ -8,7 +8,7 @@ import type { RuleCheck } from '../model/rule-set.js';
 import type { Workspace } from '../model/workspace.js';
 import { describeCondition } from '../routing/describe.js';
 import { assertNever } from '../shared/result.js';
-import type { Wire } from '../shared/wire.js';
+import type { MatchedWire, WhyRuleWire, WhyWire } from './explain-wire.js';
 import type { Outcome, Stage } from './dispatch.js';
 import type { RuleSetExplanation } from './explain.js';
 
@@ -119,18 +119,18 @@ export function whyRuleView(rule: RuleCheck): WhyRuleView {
 }
 
 /** `matched` as `get` prints it: keys in alphabetical order. */
-export function matchedToWire(m: MatchedView | null): Wire {
+export function matchedToWire(m: MatchedView | null): MatchedWire | null {
   return m === null ? null : { rule_index: m.ruleIndex, rule_set_file: m.ruleSetFile, rule_set_index: m.ruleSetIndex };
 }
 
-export function whyToWire(why: WhyView): Wire {
+export function whyToWire(why: WhyView): WhyWire {
   return {
     note: why.note,
     rule_sets: why.ruleSets.map((rs) => ({ rule_set_index: rs.ruleSetIndex, rule_set_file: rs.ruleSetFile, rules: rs.rules.map(whyRuleToWire) })),
   };
 }
 
-export function whyRuleToWire(rule: WhyRuleView): Wire {
+export function whyRuleToWire(rule: WhyRuleView): WhyRuleWire {
   return {
     rule_index: rule.ruleIndex,
     matched: rule.matched,

@@ -3,6 +3,7 @@ import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { setImmediate as tick } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import { raw, startInspectorServer, type InspectorServer } from '../../test/helpers/inspector-server.js';
+import type { WireEntry } from '../journal/wire-types.js';
 import { createEventHub, formatEvent, resumeId, type EventHub, type RequestEvent } from './events.js';
 
 interface Sse {
@@ -79,7 +80,7 @@ async function waitFor(pred: () => boolean, what: string): Promise<void> {
   }
 }
 
-const ev = (id: number, path = '/a'): RequestEvent => ({ id, method: 'GET', path, status: 200, stage: 'dyn_route', latency_ms: 1.5, generation: 1 });
+const ev = (id: number, path = '/a'): RequestEvent => ({ id, method: 'GET', path, status: 200, stage: 'dyn_route', latency_ms: 1.5, generation: 1, answered_by: { kind: 'miss' } });
 
 let hub: EventHub;
 let srv: InspectorServer;
@@ -213,12 +214,12 @@ test('HEAD on the stream answers headers only; a foreign Host is refused', async
 
 test('requestEventOf: a wire entry → the summary, no headers or bodies', async () => {
   const { requestEventOf } = await import('./events.js');
-  const entry = {
+  const entry: WireEntry = {
     id: 3,
     received_at: '2026-01-01T00:00:00.000Z',
     latency_ms: 2.25,
     generation: 4,
-    request: { method: 'POST', path: '/a', target: '/a?token=[redacted]', query: [], headers: [{ name: 'authorization', value: '[redacted]' }], body: { kind: 'none' } },
+    request: { method: 'POST', path: '/a', target: '/a?token=[redacted]', query: 'token=[redacted]', headers: [{ name: 'authorization', value: '[redacted]' }], body: { kind: 'none' } },
     response: { status: 201, headers: [], body: { kind: 'text', text: 'ok', byte_length: 2, truncated: false } },
     stage: 'rule_set',
     answered_by: { kind: 'rule_set', rule_set_index: 0, rule_index: 1 },
@@ -234,6 +235,5 @@ test('requestEventOf: a wire entry → the summary, no headers or bodies', async
     latency_ms: 2.25,
     generation: 4,
     answered_by: { kind: 'rule_set', rule_set_index: 0, rule_index: 1 },
-    matched: { rule_index: 1, rule_set_file: './r.toml', rule_set_index: 0 },
   });
 });

@@ -9,22 +9,13 @@
 // Leaves out: where events come from (the caller calls request()/reload()/reset()) and what is replayed (the
 // `replay` source, the journal in the real program).
 import type { ServerResponse } from 'node:http';
+import type { WireEntry, WireRequestEvent } from '../journal/wire-types.js';
 import { failure, type Wire } from './envelope.js';
 import type { Route, RouteContext } from './router.js';
 import { EVENT_HEADERS } from './security.js';
 
-/** The `request` event's data (snake_case, as on the wire). `answered_by` and `matched` let a page label a row. */
-export interface RequestEvent {
-  readonly id: number;
-  readonly method: string;
-  readonly path: string;
-  readonly status: number;
-  readonly stage: string;
-  readonly latency_ms: number;
-  readonly generation: number;
-  readonly answered_by?: Wire;
-  readonly matched?: Wire;
-}
+/** The `request` event's data: the journal's row form of an entry and what answered (journal/wire-types.ts). */
+export type RequestEvent = WireRequestEvent;
 
 /** The `reload` event's data: a reload's outcome (diagnostics as `diagnosticToWire` gives them). */
 export interface ReloadEvent {
@@ -70,26 +61,10 @@ const MESSAGES = {
   busy: (max: number) => `too many event-stream clients (at most ${max}); close another inspector tab`,
 } as const;
 
-/**
- * The `request` event of a journal entry in its wire form (`{id, latency_ms, generation, request: {method, path},
- * response: {status}, stage, answered_by, matched, …}`): the summary a table row needs, never headers or bodies.
- */
-export function requestEventOf(entry: { readonly [key: string]: Wire }): RequestEvent {
-  const req = entry['request'] as { readonly [key: string]: Wire } | undefined;
-  const res = entry['response'] as { readonly [key: string]: Wire } | undefined;
-  const n = (v: Wire | undefined): number => (typeof v === 'number' ? v : 0);
-  const s = (v: Wire | undefined): string => (typeof v === 'string' ? v : '');
-  return {
-    id: n(entry['id']),
-    method: s(req?.['method']),
-    path: s(req?.['path']),
-    status: n(res?.['status']),
-    stage: s(entry['stage']),
-    latency_ms: n(entry['latency_ms']),
-    generation: n(entry['generation']),
-    ...(entry['answered_by'] === undefined ? {} : { answered_by: entry['answered_by'] }),
-    ...(entry['matched'] === undefined ? {} : { matched: entry['matched'] }),
-  };
+/** The `request` event of a journal entry in its wire form: the summary a table row needs, never headers or bodies. */
+export function requestEventOf(e: WireEntry): RequestEvent {
+  const { id, stage, latency_ms, generation, answered_by } = e;
+  return { id, method: e.request.method, path: e.request.path, status: e.response.status, stage, latency_ms, generation, answered_by };
 }
 
 /** One event in the text/event-stream format; data is one line of JSON (JSON never contains a raw newline). */

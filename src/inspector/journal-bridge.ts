@@ -12,7 +12,7 @@ import { COMMON_HEADERS } from './security.js';
 
 /** The `request` event of an entry: the journal's row form plus what answered (for the table's label). */
 export function requestEventOfEntry(e: Entry): RequestEvent {
-  return { ...(entrySummaryToWire(e) as unknown as RequestEvent), answered_by: answeredByToWire(e.answeredBy) };
+  return { ...entrySummaryToWire(e), answered_by: answeredByToWire(e.answeredBy) };
 }
 
 /** The journal's routes: GET/DELETE /__mock/api/requests, GET /__mock/api/requests/<id>, POST /__mock/api/reset. */

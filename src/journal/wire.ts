@@ -1,14 +1,14 @@
 // Entries on the wire: snake_case, headers as `{name, value}` lists (as in `mock get --format json`), times as
 // ISO 8601, `stage`, `matched` and `why` through get's own wire functions (dispatch/explain-view.ts), so an
 // entry's why is byte-for-byte what `get` prints for the same request. `answered_by` (not `source`: in get's
-// envelope `source` names the config files).
+// envelope `source` names the config files). The shapes are declared once, in journal/wire-types.ts.
 import { matchedToWire, whyToWire } from '../dispatch/explain-view.js';
 import type { HeaderList } from '../shared/headers.js';
 import { assertNever } from '../shared/result.js';
-import type { Wire } from '../shared/wire.js';
 import type { AnsweredBy, CapturedBody, Entry } from './entry.js';
+import type { WireAnsweredBy, WireBody, WireEntry, WireEntrySummary, WireHeader } from './wire-types.js';
 
-export function entryToWire(e: Entry): Wire {
+export function entryToWire(e: Entry): WireEntry {
   return {
     id: e.id,
     received_at: e.receivedAt.toISOString(),
@@ -30,11 +30,11 @@ export function entryToWire(e: Entry): Wire {
   };
 }
 
-export function headersToWire(h: HeaderList): Wire {
+export function headersToWire(h: HeaderList): WireHeader[] {
   return h.map(([name, value]) => ({ name, value }));
 }
 
-export function bodyToWire(b: CapturedBody): Wire {
+export function bodyToWire(b: CapturedBody): WireBody {
   switch (b.kind) {
     case 'none':
       return { kind: 'none' };
@@ -49,8 +49,8 @@ export function bodyToWire(b: CapturedBody): Wire {
   }
 }
 
-export function answeredByToWire(a: AnsweredBy): Wire {
-  const served = (o: Record<string, Wire>): Wire => ('servedFile' in a && a.servedFile !== undefined ? { ...o, served_file: a.servedFile } : o);
+export function answeredByToWire(a: AnsweredBy): WireAnsweredBy {
+  const served = <T extends WireAnsweredBy>(o: T): T => ('servedFile' in a && a.servedFile !== undefined ? { ...o, served_file: a.servedFile } : o);
   switch (a.kind) {
     case 'options':
     case 'bad_request':
@@ -73,7 +73,7 @@ export function answeredByToWire(a: AnsweredBy): Wire {
 }
 
 /** The short form of an entry for a live list (the inspector's `request` event): the row, not the detail. */
-export function entrySummaryToWire(e: Entry): Wire {
+export function entrySummaryToWire(e: Entry): WireEntrySummary {
   return {
     id: e.id,
     method: e.request.method,

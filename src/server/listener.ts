@@ -13,28 +13,26 @@
 // that had to wait (a file request waits for the end of the poll phase it arrived in) is written when it is made:
 // those are released together already.
 //
-// With a journal (ListenerDeps.journal), dispatch runs with `{ explain: true }` and each exchange (dispatch answers,
-// 413 refusals) is captured right after its last byte is handed to the socket, with the generation it was served
-// under and that very explanation. Without one, the same functions run with no per-request work added: the choice
-// is made once, here, not per request.
+// Capabilities (the journal, record mode, …) join through the hooks of ListenerDeps.hooks (server/hooks.ts):
+// before dispatch, on the outcome, after the last byte. They are composed once, here; with none, every request
+// takes the bare path below with no per-request work added, and a capability that is off is not in the list.
 //
 // A handler failure never reaches the process: it is logged and answered 500 once. A client that goes away
 // mid-body is dropped quietly.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { DispatchEnv, Outcome } from '../dispatch/dispatch.js';
-import type { Journal } from '../journal/journal.js';
 import { finalize } from '../dispatch/finalize.js';
 import { textDraft } from '../dispatch/respond.js';
 import { snapshotFrom } from '../dispatch/snapshot.js';
 import type { RequestSnapshot } from '../model/request.js';
+import type { Answer } from '../model/answer.js';
 import type { Workspace } from '../model/workspace.js';
 import { chain, type ValueOrPromise } from '../shared/value-or-promise.js';
 import type { SocketActivity } from './activity.js';
 import { exceedsDeclared, readBody, type BodyRead } from './body.js';
-import type { ShownPaths } from '../dispatch/explain-view.js';
+import { composeHooks, type InFlight, type RequestHook, type Sent } from './hooks.js';
 import type { LiveState } from './live.js';
 import { requestLines, requestLogLines } from './log.js';
-import type { RecordMode } from './record/mode.js';
 import { publishTrace } from './trace.js';
 import { writeAnswer } from './write.js';
 
@@ -55,7 +53,7 @@ interface ReadyAnswer {
   readonly res: ServerResponse;
   readonly method: string;
   readonly outcome: Outcome;
-  readonly live: LiveState;
+  readonly x: InFlight | undefined;
 }
 
 export type DispatchFunction = (ws: Workspace, req: RequestSnapshot, env: DispatchEnv, opts?: { readonly explain?: boolean }) => ValueOrPromise<Outcome>;
@@ -68,12 +66,8 @@ export interface ListenerDeps {
   readonly log: (line: string) => void;
   readonly now: () => Date;
   readonly activity: SocketActivity;
-  /** records every exchange (the inspector, the library); absent: nothing is recorded, at no cost */
-  readonly journal?: Journal;
-  /** how a workspace's files are named in the journal's explanations (as `get` names them); asked once per workspace */
-  readonly shownPaths?: (ws: Workspace) => ShownPaths;
-  /** `--record`: misses are proxied to the target and saved (server/record/mode.ts); without it, no added work */
-  readonly record?: RecordMode;
+  /** the capabilities on the request path, in order (server/hooks.ts); none: the bare path, no added work */
+  readonly hooks?: readonly RequestHook[];
 }
 
 export const LISTENER_MESSAGES = {
@@ -93,21 +87,12 @@ export interface RequestListener {
 
 const EXPLAIN = Object.freeze({ explain: true });
 const NO_EXPLAIN = Object.freeze({});
-const NO_PATHS: ShownPaths = Object.freeze({ ruleSet: (i: number) => `#${i + 1}`, middleware: (i: number) => `#${i + 1}` });
 
 export function createListener(deps: ListenerDeps): RequestListener {
-  const journal = deps.journal;
-  const dispatchOpts = journal === undefined ? NO_EXPLAIN : EXPLAIN;
-  /** what each request being answered arrived with, for its capture (with a journal only) */
-  const arrivals = new WeakMap<ServerResponse, { readonly receivedAt: Date; readonly snapshot: RequestSnapshot; readonly bytes: Uint8Array }>();
-  const shownByWs = new WeakMap<Workspace, ShownPaths>();
-  const shownFor = (ws: Workspace): ShownPaths => {
-    let shown = shownByWs.get(ws);
-    if (shown === undefined) shownByWs.set(ws, (shown = deps.shownPaths?.(ws) ?? NO_PATHS));
-    return shown;
-  };
+  const hooks = composeHooks(deps.hooks ?? []);
+  const dispatchOpts = hooks?.explain === true ? EXPLAIN : NO_EXPLAIN;
+  const afterWrite = hooks?.afterWrite;
   const sleeping = new Map<NodeJS.Timeout, () => void>();
-  const record = deps.record;
 
   const sleep = (ms: number): Promise<void> => {
     if (!(ms > 0)) return Promise.resolve();
@@ -121,10 +106,15 @@ export function createListener(deps: ListenerDeps): RequestListener {
   };
 
   /** Answer `status` with a plain-text body and the full header set, then close the connection. */
-  const refuse = (req: IncomingMessage, res: ServerResponse, live: LiveState, status: number, text: string): void => {
+  const refuse = (req: IncomingMessage, res: ServerResponse, live: LiveState, status: number, text: string): Answer => {
     const answer = finalize(textDraft(status, text), snapshotOf(req), live.ws.cors);
     writeAnswer(res, answer, req.method ?? 'GET', { close: true, log: deps.log });
+    return answer;
   };
+
+  /** With hooks: the hooks before dispatch, then dispatch unless one of them answered. */
+  const dispatchHooked = (x: InFlight): ValueOrPromise<Outcome> =>
+    hooks?.beforeDispatch?.(x) ?? deps.dispatch(x.live.ws, x.snapshot, deps.env, dispatchOpts);
 
   // One request, synchronous as far as it can go: a bodyless request answered from rules or remembered files is
   // written in the same turn it arrived in, without a promise.
@@ -132,7 +122,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
     const receivedAt = deps.now();
     const live = deps.live.current;
     const method = req.method ?? 'GET';
-    if (req.httpVersionMajor !== 1) return refuse(req, res, live, 505, LISTENER_MESSAGES.versionNotSupported);
+    if (req.httpVersionMajor !== 1) return void refuse(req, res, live, 505, LISTENER_MESSAGES.versionNotSupported);
     if (method === 'OPTIONS') return answerOptions(req, res, live, receivedAt);
     // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): nothing to read.
     const h = req.headers;
@@ -156,10 +146,18 @@ export function createListener(deps: ListenerDeps): RequestListener {
   // Answered before the body is read; a body too big to skip cheaply closes the connection instead.
   const answerOptions = (req: IncomingMessage, res: ServerResponse, live: LiveState, receivedAt: Date): ValueOrPromise<void> => {
     const snapshot = snapshotOf(req);
-    return chain(deps.dispatch(live.ws, snapshot, deps.env, dispatchOpts), (outcome) => {
+    if (hooks === undefined) {
+      return chain(deps.dispatch(live.ws, snapshot, deps.env, dispatchOpts), (outcome) => {
+        writeAnswer(res, outcome.answer, 'OPTIONS', { close: exceedsDeclared(req, live.cap), log: deps.log });
+      });
+    }
+    const x: InFlight = { req, res, method: 'OPTIONS', snapshot, body: EMPTY, receivedAt, live };
+    const writeOptions = (outcome: Outcome): void => {
       writeAnswer(res, outcome.answer, 'OPTIONS', { close: exceedsDeclared(req, live.cap), log: deps.log });
-      if (journal !== undefined) captureDispatched(journal, res, receivedAt, snapshot, EMPTY, outcome, live);
-    });
+      afterWrite?.(x, { kind: 'dispatch', response: outcome.answer, outcome });
+    };
+    const around = hooks.onOutcome;
+    return chain(dispatchHooked(x), around === undefined ? writeOptions : (o) => around(o, x, writeOptions));
   };
 
   const afterBody = (req: IncomingMessage, res: ServerResponse, method: string, receivedAt: Date, live: LiveState, body: BodyRead): ValueOrPromise<void> => {
@@ -167,12 +165,13 @@ export function createListener(deps: ListenerDeps): RequestListener {
       case 'aborted':
         res.destroy();
         return;
-      case 'too_large':
-        refuse(req, res, live, 413, LISTENER_MESSAGES.tooLarge(live.cap));
-        if (journal !== undefined) captureRefused(journal, req, res, receivedAt, live);
+      case 'too_large': {
+        const answer = refuse(req, res, live, 413, LISTENER_MESSAGES.tooLarge(live.cap));
+        if (afterWrite !== undefined) afterWrite({ req, res, method, snapshot: snapshotOf(req), body: EMPTY, receivedAt, live }, refusedSent(req, answer));
         return;
+      }
       case 'malformed':
-        return refuse(req, res, live, body.status, (STATUS_CODES[body.status] ?? 'bad request').toLowerCase());
+        return void refuse(req, res, live, body.status, (STATUS_CODES[body.status] ?? 'bad request').toLowerCase());
       case 'ok':
         break;
     }
@@ -183,29 +182,32 @@ export function createListener(deps: ListenerDeps): RequestListener {
         deps.log(requestLines(snapshot, receivedAt));
       } else for (const line of requestLogLines(snapshot, receivedAt, verbose)) deps.log(line);
     }
-    if (journal !== undefined) arrivals.set(res, { receivedAt, snapshot, bytes: body.bytes });
-    const outcome = deps.dispatch(live.ws, snapshot, deps.env, dispatchOpts);
-    if (record !== undefined) {
-      const x = { req, res, snapshot, body: body.bytes, live, receivedAt, journal };
-      return record.route(outcome, x, (o) => answerAfterDelay(res, method, o, live));
+    if (hooks === undefined) {
+      const outcome = deps.dispatch(live.ws, snapshot, deps.env, dispatchOpts);
+      return outcome instanceof Promise ? answerLater(res, method, outcome, undefined) : answerAfterDelay(res, method, outcome, undefined);
     }
-    return outcome instanceof Promise ? answerLater(res, method, outcome, live) : answerAfterDelay(res, method, outcome, live);
+    const x: InFlight = { req, res, method, snapshot, body: body.bytes, receivedAt, live };
+    const outcome = dispatchHooked(x);
+    const around = hooks.onOutcome;
+    if (around === undefined) return outcome instanceof Promise ? answerLater(res, method, outcome, x) : answerAfterDelay(res, method, outcome, x);
+    const last = (o: Outcome): ValueOrPromise<void> => answerAfterDelay(res, method, o, x);
+    return chain(outcome, (o) => around(o, x, last));
   };
 
   // An answer that waited (for the file gate, a read, a script) is written as soon as it is made: those come in
   // bursts already (every file request of a turn is released together after its poll phase), and holding them
   // for the end of the next turn only delays them (2-3 % fewer requests a second on a small file, paired runs).
-  const answerLater = (res: ServerResponse, method: string, outcome: Promise<Outcome>, live: LiveState): Promise<void> =>
-    outcome.then((o) => (o.answer.delayMs > 0 ? answerAfter(o.answer.delayMs, res, method, o, live) : write(res, method, o, live)));
+  const answerLater = (res: ServerResponse, method: string, outcome: Promise<Outcome>, x: InFlight | undefined): Promise<void> =>
+    outcome.then((o) => (o.answer.delayMs > 0 ? answerAfter(o.answer.delayMs, res, method, o, x) : write(res, method, o, x)));
 
-  const answerAfterDelay = (res: ServerResponse, method: string, outcome: Outcome, live: LiveState): ValueOrPromise<void> => {
+  const answerAfterDelay = (res: ServerResponse, method: string, outcome: Outcome, x: InFlight | undefined): ValueOrPromise<void> => {
     const delay = outcome.answer.delayMs;
-    if (delay > 0) return answerAfter(delay, res, method, outcome, live);
-    answer(res, method, outcome, live);
+    if (delay > 0) return answerAfter(delay, res, method, outcome, x);
+    answer(res, method, outcome, x);
   };
 
-  const answerAfter = (delay: number, res: ServerResponse, method: string, outcome: Outcome, live: LiveState): Promise<void> =>
-    sleep(delay).then(() => answer(res, method, outcome, live));
+  const answerAfter = (delay: number, res: ServerResponse, method: string, outcome: Outcome, x: InFlight | undefined): Promise<void> =>
+    sleep(delay).then(() => answer(res, method, outcome, x));
 
   // Whether an answer was written in this turn already, and the answers made after it, in order.
   let turnOpen = false;
@@ -215,66 +217,42 @@ export function createListener(deps: ListenerDeps): RequestListener {
     const batch = ready;
     if (batch.length === 0) return;
     ready = [];
-    for (const { res, method, outcome, live } of batch) {
+    for (const { res, method, outcome, x } of batch) {
       try {
-        write(res, method, outcome, live);
+        write(res, method, outcome, x);
       } catch (e) {
         fail(res.req, res, e);
       }
     }
   };
 
-  const answer = (res: ServerResponse, method: string, outcome: Outcome, live: LiveState): void => {
+  const answer = (res: ServerResponse, method: string, outcome: Outcome, x: InFlight | undefined): void => {
     if (turnOpen) {
-      ready.push({ res, method, outcome, live });
+      ready.push({ res, method, outcome, x });
       return;
     }
     turnOpen = true;
     setImmediate(endTurn);
-    write(res, method, outcome, live);
+    write(res, method, outcome, x);
   };
 
   /**
-   * Writes the answer unless the response is gone or done (a client that left, a timeout's answer). `live` is
-   * what the request was served under (its workspace and generation), for whatever records the exchange.
+   * Writes the answer unless the response is gone or done (a client that left, a timeout's answer), then runs the
+   * afterWrite hooks with `x`, the request as the hooks saw it (undefined on the bare path).
    */
   const write =
-    journal === undefined
-      ? (res: ServerResponse, method: string, outcome: Outcome, _live: LiveState): void => {
+    afterWrite === undefined
+      ? (res: ServerResponse, method: string, outcome: Outcome, _x: InFlight | undefined): void => {
           if (res.destroyed || res.writableEnded) return;
           writeAnswer(res, outcome.answer, method, { log: deps.log });
           publishTrace(outcome);
         }
-      : (res: ServerResponse, method: string, outcome: Outcome, live: LiveState): void => {
+      : (res: ServerResponse, method: string, outcome: Outcome, x: InFlight | undefined): void => {
           if (res.destroyed || res.writableEnded) return;
           writeAnswer(res, outcome.answer, method, { log: deps.log });
           publishTrace(outcome);
-          const arrived = arrivals.get(res);
-          if (arrived !== undefined) captureDispatched(journal, res, arrived.receivedAt, arrived.snapshot, arrived.bytes, outcome, live);
+          if (x !== undefined) afterWrite(x, { kind: 'dispatch', response: outcome.answer, outcome });
         };
-
-  /** The exchange, once its last byte is written: the very Outcome answered, under the request's own generation. */
-  const captureDispatched = (j: Journal, res: ServerResponse, receivedAt: Date, snapshot: RequestSnapshot, bytes: Uint8Array, outcome: Outcome, live: LiveState): void => {
-    j.capture({
-      receivedAt,
-      generation: live.generation,
-      request: { snapshot, target: res.req.url ?? '/', body: bytes },
-      response: { status: outcome.answer.status, headers: outcome.answer.headers, body: outcome.answer.body },
-      answerer: { kind: 'dispatch', outcome, context: { ws: live.ws, shown: shownFor(live.ws) } },
-    });
-  };
-
-  const captureRefused = (j: Journal, req: IncomingMessage, res: ServerResponse, receivedAt: Date, live: LiveState): void => {
-    const declared = Number(req.headers['content-length']);
-    const answer = finalize(textDraft(413, LISTENER_MESSAGES.tooLarge(live.cap)), snapshotOf(req), live.ws.cors);
-    j.capture({
-      receivedAt,
-      generation: live.generation,
-      request: { snapshot: snapshotOf(req), target: req.url ?? '/', body: EMPTY, ...(Number.isSafeInteger(declared) ? { byteLength: declared } : {}) },
-      response: { status: res.statusCode, headers: answer.headers, body: answer.body },
-      answerer: { kind: 'refused' },
-    });
-  };
 
   const fail = (req: IncomingMessage, res: ServerResponse, e: unknown): void => {
     deps.log(LISTENER_MESSAGES.handlerFailed(e instanceof Error ? e.message : String(e)));
@@ -328,6 +306,12 @@ export function createListener(deps: ListenerDeps): RequestListener {
       sleeping.clear();
     },
   };
+}
+
+/** A 413 as the afterWrite hooks see it: the declared length when it is a number (the body is never read). */
+function refusedSent(req: IncomingMessage, answer: Answer): Sent {
+  const declared = Number(req.headers['content-length']);
+  return { kind: 'refused', response: answer, ...(Number.isSafeInteger(declared) ? { declaredLength: declared } : {}) };
 }
 
 /** The request as dispatch sees it; without `body` it has none (OPTIONS, refusals). */

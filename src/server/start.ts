@@ -26,6 +26,7 @@ import { SocketActivity } from './activity.js';
 import { attachClientErrorHandler } from './client-error.js';
 import { ConnectionGate } from './gate.js';
 import { createListener, type DispatchFunction } from './listener.js';
+import type { RequestHook } from './hooks.js';
 import type { RecordSettings } from './record/mode.js';
 import type { TlsTerminator } from './tls.js';
 
@@ -152,10 +153,15 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   const tlsGate = terminator;
 
   const live = new LiveWorkspace(ws, opts.live);
-  const record =
-    opts.record === undefined ? undefined : (await import('./record/mode.js')).createRecordMode(opts.record, { log: opts.log, reload: () => live.reload() });
+  // The capabilities on the request path, in the order their hooks run (docs/architecture.md, "Request hooks"):
+  // observers first, so they see what the others answered. One that is off is not in the list.
+  const hooks: RequestHook[] = [];
+  if (opts.journal !== undefined) hooks.push((await import('./journal-hook.js')).journalHook(opts.journal, opts.shownPaths));
+  if (opts.record !== undefined) {
+    hooks.push((await import('./record/mode.js')).createRecordMode(opts.record, { log: opts.log, reload: () => live.reload() }));
+  }
   const listener = createListener({
-    ...(record !== undefined ? { record } : {}),
+    hooks,
     live,
     env: {
       files: opts.files ?? createFsSource(),
@@ -168,8 +174,6 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     log: opts.log,
     now: opts.now ?? (() => new Date()),
     activity,
-    ...(opts.journal !== undefined ? { journal: opts.journal } : {}),
-    ...(opts.shownPaths !== undefined ? { shownPaths: opts.shownPaths } : {}),
   });
   engine.on('request', listener.onRequest);
   engine.on('checkContinue', listener.onCheckContinue);
@@ -195,7 +199,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     // Every connection the engine serves sits on a gated socket, so this ends them all.
     for (const gate of gates) gate.destroyAll();
     listener.close();
-    await record?.close();
+    for (const h of hooks) await h.close?.();
     terminator?.close();
     engine.close();
     await closed;

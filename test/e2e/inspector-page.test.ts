@@ -11,7 +11,8 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createInspector, result, type EventHub, type Route } from '../../src/inspector/index.js';
 import { DEFAULTS } from '../../src/model/config.js';
-import { fakeJournal, type FakeJournal, type WireEntry } from '../helpers/fake-journal.js';
+import type { MatchedWire, WhyWire, WireAnsweredBy, WireBody, WireEntry, WireStage } from '../../src/journal/wire-types.js';
+import { fakeJournal, type FakeJournal } from '../helpers/fake-journal.js';
 import { startHandlerServer, type InspectorServer } from '../helpers/inspector-server.js';
 import { runMock } from '../helpers/mock-cli.js';
 
@@ -31,7 +32,7 @@ const dialogs: string[] = [];
 const cliWhy = new Map<string, string>();
 const entries = new Map<string, Omit<WireEntry, 'id'>>();
 
-type GetResult = { stage: string; matched: WireEntry | null; why: WireEntry; response: { status: number; body: string; headers: { name: string; value: string }[] } };
+type GetResult = { stage: WireStage; matched: MatchedWire | null; why: WhyWire; response: { status: number; body: string; headers: { name: string; value: string }[] } };
 
 /** `mock get` in the workspace: its --format json result and its --why text (from `-- Why --` on). */
 async function get(path: string, headers: string[] = []): Promise<GetResult> {
@@ -43,8 +44,8 @@ async function get(path: string, headers: string[] = []): Promise<GetResult> {
   return (JSON.parse(json.stdout) as { result: GetResult }).result;
 }
 
-function entryOf(method: string, path: string, r: GetResult, answeredBy: WireEntry, reqHeaders: { name: string; value: string }[]): Omit<WireEntry, 'id'> {
-  let body: WireEntry = { kind: 'text', text: r.response.body, byte_length: Buffer.byteLength(r.response.body), truncated: false };
+function entryOf(method: string, path: string, r: GetResult, answeredBy: WireAnsweredBy, reqHeaders: { name: string; value: string }[]): Omit<WireEntry, 'id'> {
+  let body: WireBody = { kind: 'text', text: r.response.body, byte_length: Buffer.byteLength(r.response.body), truncated: false };
   try {
     body = { kind: 'json', value: JSON.parse(r.response.body), byte_length: Buffer.byteLength(r.response.body) };
   } catch {
@@ -54,7 +55,7 @@ function entryOf(method: string, path: string, r: GetResult, answeredBy: WireEnt
     received_at: new Date().toISOString(),
     latency_ms: 1.25,
     generation: 1,
-    request: { method, path, target: path, query: [], headers: reqHeaders, body: { kind: 'none' } },
+    request: { method, path, target: path, query: '', headers: reqHeaders, body: { kind: 'none' } },
     response: { status: r.response.status, headers: r.response.headers.filter((x) => !x.name.startsWith('access-control-')), body },
     stage: r.stage,
     answered_by: answeredBy,
@@ -199,8 +200,8 @@ test('a path, header and body carrying <img onerror> render as text: no dialog, 
     const base = entries.get('miss')!;
     const id = journal.add({
       ...base,
-      request: { method: 'GET', path: `/${XSS}`, target: `/${XSS}?q=${XSS}`, query: [], headers: [{ name: 'x-evil', value: XSS }], body: { kind: 'text', text: XSS, byte_length: 28, truncated: false } },
-      answered_by: XSS,
+      request: { method: 'GET', path: `/${XSS}`, target: `/${XSS}?q=${XSS}`, query: `q=${XSS}`, headers: [{ name: 'x-evil', value: XSS }], body: { kind: 'text', text: XSS, byte_length: 28, truncated: false } },
+      answered_by: { kind: 'middleware', index: 0, file: XSS },
     });
     await page.waitForSelector(`#rows tr[data-id="${id}"]`, { timeout: 5000 });
     await page.click(`#rows tr[data-id="${id}"]`);
@@ -293,17 +294,17 @@ test('make rule prefills the rules POST and saves through set rule', { skip }, (
 test('what answered, for every kind of answer', { skip }, () =>
   step('labels', async () => {
     const base = entries.get('miss')!;
-    const kinds: [WireEntry | string, string][] = [
+    const kinds: [WireAnsweredBy, string][] = [
       [{ kind: 'middleware', index: 0, file: '/w/auth.rhai' }, 'middleware #1 (auth.rhai)'],
       [{ kind: 'prefix_miss', rule_set_index: 1 }, 'prefix miss: rule set #2'],
       [{ kind: 'options' }, 'OPTIONS'],
       [{ kind: 'bad_request' }, 'bad JSON body'],
       [{ kind: 'refused' }, 'refused (body too large)'],
-      [{ kind: 'proxied' }, 'proxied'],
+      [{ kind: 'proxied', target: 'http://127.0.0.1:9', saved: null }, 'proxied'],
       [{ kind: 'fallback', file: 'api/orders.json' }, 'fallback: api/orders.json'],
       [{ kind: 'fallback', file: '/w/data/users.json' }, 'fallback: users.json'],
     ];
-    const ids = kinds.map(([answeredBy]) => journal.add({ ...base, answered_by: answeredBy as WireEntry }));
+    const ids = kinds.map(([answeredBy]) => journal.add({ ...base, answered_by: answeredBy }));
     await page.waitForSelector(`#rows tr[data-id="${ids.at(-1)}"]`, { timeout: 5000 });
     for (const [i, id] of ids.entries()) {
       assert.equal(await page.textContent(`#rows tr[data-id="${id}"] td.answered`), kinds[i]![1]);

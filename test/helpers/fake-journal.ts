@@ -1,11 +1,13 @@
-// An in-memory stand-in for the request journal's HTTP routes (issue 19's `/__mock/api/requests…`), holding
-// entries in the journal's wire shape, for testing the inspector page before the real journal is wired in. Each
-// added entry is published on the given event hub, as the real listener will do.
-import { failure, result, type Wire } from '../../src/inspector/envelope.js';
+// An in-memory stand-in for the request journal's HTTP routes (`/__mock/api/requests…`), holding entries typed by
+// the journal's own wire types (journal/wire-types.ts: a renamed field fails this file's build too), for testing
+// the inspector page with entries a test chooses. Each added entry is published on the given event hub, as the
+// real program's journal bridge does.
+import type { WireEntry, WireEntryList } from '../../src/journal/wire-types.js';
+import { failure, result } from '../../src/inspector/envelope.js';
 import { requestEventOf, type EventHub } from '../../src/inspector/events.js';
 import type { Route } from '../../src/inspector/router.js';
 
-export type WireEntry = { readonly [key: string]: Wire };
+export type { WireEntry };
 
 export interface FakeJournal {
   readonly routes: readonly Route[];
@@ -22,7 +24,7 @@ export function fakeJournal(hub: () => EventHub): FakeJournal {
     entries,
     add(entry) {
       const id = next++;
-      const full = { ...entry, id } as WireEntry;
+      const full: WireEntry = { ...entry, id };
       entries.push(full);
       hub().request(requestEventOf(full));
       return id;
@@ -34,15 +36,15 @@ export function fakeJournal(hub: () => EventHub): FakeJournal {
         handle: (ctx) => {
           const since = Number(ctx.url.searchParams.get('since') ?? 0);
           const limit = Number(ctx.url.searchParams.get('limit') ?? 1000);
-          const list = entries.filter((e) => (e['id'] as number) > since).slice(-limit);
-          return result({ entries: list, last_id: next - 1, dropped: 0 });
+          const list: WireEntryList = { entries: entries.filter((e) => e.id > since).slice(-limit), last_id: next - 1, dropped: 0 };
+          return result(list);
         },
       },
       {
         method: 'GET',
         path: /^\/__mock\/api\/requests\/(\d+)$/,
         handle: (ctx) => {
-          const e = entries.find((x) => x['id'] === Number(ctx.params[0]));
+          const e = entries.find((x) => x.id === Number(ctx.params[0]));
           return e === undefined ? failure('usage', `no request #${ctx.params[0]}`, undefined, 404) : result(e);
         },
       },

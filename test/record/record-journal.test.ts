@@ -1,7 +1,7 @@
 // Record mode and the request journal: the real listener (createListener, real dispatch, real files) with a
-// record mode and a Journal, in front of the test's own upstream. A proxied exchange is captured once, with
-// answered_by {kind: 'proxied', target, saved}; a failed one with saved null; a dispatched answer is not
-// captured by record mode (the listener's own capture does that).
+// record mode and a Journal on its hook chain, in front of the test's own upstream. A proxied exchange is
+// captured once, with answered_by {kind: 'proxied', target, saved}; a failed one with saved null; a dispatched
+// answer once, as dispatch answered it.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { createFsSource } from '../../src/node/file-cache/fs-source.js';
 import { parseRecordTarget } from '../../src/record/target.js';
 import { RotationState } from '../../src/routing/rotation.js';
 import { SocketActivity } from '../../src/server/activity.js';
+import { journalHook } from '../../src/server/journal-hook.js';
 import { createListener } from '../../src/server/listener.js';
 import { LiveWorkspace } from '../../src/server/live.js';
 import { createRecordMode, type RecordMode } from '../../src/server/record/mode.js';
@@ -56,8 +57,7 @@ describe('record mode captures proxied exchanges in the journal', () => {
       log,
       now: () => new Date(),
       activity: new SocketActivity(),
-      journal,
-      record,
+      hooks: [journalHook(journal), record],
     });
     server = createServer(listener.onRequest);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

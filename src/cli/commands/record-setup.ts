@@ -17,7 +17,6 @@ import { checkRecordHeader } from '../../record/headers.js';
 import { checkRecordLayout, parseRecordTarget, type RecordTarget } from '../../record/target.js';
 import { err, ok, type Result } from '../../shared/result.js';
 import { type ParsedArgs, flagValue, flagValues, hasFlag } from '../../shared/args.js';
-import { shownPathsFor } from '../../workspace/shown-paths.js';
 import type { RecordSettings } from '../../launch/launch.js';
 import { createRuleCommitter } from './record-rules.js';
 
@@ -97,7 +96,6 @@ export async function recordSetup(
     commitRule: createRuleCommitter({ configAbs: join(configDir, basename(configAbs)), dryRun: flags.dryRun, fallbackDir }),
     ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
     ...(totalTimeoutMs !== undefined ? { totalTimeoutMs } : {}),
-    shownFor: (w) => shownPathsFor(load.cwd, load.configPath, w),
   };
   const shown = flags.target.origin + flags.target.basePath;
   const lines = [RECORD_SETUP_MESSAGES.on(shown, flags.dryRun), ...(flags.insecure ? [RECORD_SETUP_MESSAGES.insecure(shown)] : [])];

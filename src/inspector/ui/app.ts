@@ -3,7 +3,20 @@
 // file tree. No framework: DOM calls only, and request data is only ever put on the page through textContent
 // (or attribute values that are not URLs, scripts or styles), never parsed as HTML.
 
-// --- wire shapes (tolerant: only what is shown is read) ---------------------------------------------------
+// --- wire shapes ---------------------------------------------------------------------------------------------
+// The journal's entries and events are typed by the journal's own wire types (a type-only import: nothing of it
+// reaches the compiled page); the other answers are read tolerantly, only what is shown.
+
+import type {
+  WhyWire,
+  WireAnsweredBy,
+  WireBody,
+  WireEntry,
+  WireEntryList,
+  WireEntrySummary,
+  WireHeader,
+  WireRequestEvent,
+} from '../../journal/wire-types.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Obj = { [key: string]: Json };
@@ -14,8 +27,8 @@ interface Row {
   path: string;
   status: number;
   stage: string;
-  latency: number | undefined;
-  generation: number | undefined;
+  latency: number;
+  generation: number;
   answered: string;
 }
 
@@ -62,21 +75,21 @@ function clear(e: Element): void {
 
 // --- envelope calls ----------------------------------------------------------------------------------------
 
-type Answer = { ok: true; result: Json } | { ok: false; status: number; message: string; diagnostics: Json[] };
+type Answer<T = Json> = { ok: true; result: T } | { ok: false; status: number; message: string; diagnostics: Json[] };
 
-async function call(method: string, path: string, body?: unknown): Promise<Answer> {
+/** An envelope call; `T` is what the route answers with (the JSON is our own server's, read as that type). */
+async function call<T = Json>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
   try {
     const init: RequestInit = { method, headers: method === 'GET' ? {} : { ...CLIENT_HEADERS, ...(body === undefined ? {} : { 'content-type': 'application/json' }) } };
     if (body !== undefined) init.body = JSON.stringify(body);
     const res = await fetch(path, init);
-    if (res.status === 204) return { ok: true, result: null };
-    const env: unknown = await res.json().catch(() => undefined);
+    const env = (res.status === 204 ? { result: null } : await res.json().catch(() => undefined)) as { result?: T } | undefined;
     const err = field(env, 'error');
     if (!res.ok || err !== undefined) {
       const diags = field(err, 'diagnostics');
       return { ok: false, status: res.status, message: str(field(err, 'message')) ?? `HTTP ${res.status}`, diagnostics: Array.isArray(diags) ? diags : [] };
     }
-    return { ok: true, result: field(env, 'result') ?? null };
+    return { ok: true, result: env?.result as T };
   } catch (e) {
     return { ok: false, status: 0, message: e instanceof Error ? e.message : String(e), diagnostics: [] };
   }
@@ -86,28 +99,19 @@ async function call(method: string, path: string, body?: unknown): Promise<Answe
 
 const tail = (file: string): string => (/^([A-Za-z]:)?[\\/]/.test(file) ? file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1) : file);
 
-/** `rule set #1, rule #2`, `fallback: users.json`, `miss`, … from answered_by (or, lacking it, stage and matched). */
-function answeredLabel(answeredBy: unknown, stage: string, matched: unknown): string {
-  if (typeof answeredBy === 'string') return answeredBy;
-  const kind = str(field(answeredBy, 'kind', 'stage')) ?? stage;
-  const rsi = num(field(answeredBy, 'rule_set_index', 'ruleSetIndex')) ?? num(field(matched, 'rule_set_index'));
-  const ri = num(field(answeredBy, 'rule_index', 'ruleIndex')) ?? num(field(matched, 'rule_index'));
-  const file = str(field(answeredBy, 'file', 'path'));
-  switch (kind) {
+/** `rule set #1, rule #2`, `fallback: users.json`, `miss`, … from answered_by. */
+function answeredLabel(a: WireAnsweredBy): string {
+  switch (a.kind) {
     case 'rule_set':
-      return rsi !== undefined && ri !== undefined ? `rule set #${rsi + 1}, rule #${ri + 1}` : 'rule set';
+      return `rule set #${a.rule_set_index + 1}, rule #${a.rule_index + 1}`;
     case 'fallback':
-      return file !== undefined ? `fallback: ${tail(file)}` : 'fallback';
-    case 'dyn_route':
-      return file !== undefined ? `fallback: ${tail(file)}` : 'fallback';
+      return `fallback: ${tail(a.file)}`;
     case 'miss':
       return 'miss';
-    case 'middleware': {
-      const i = num(field(answeredBy, 'index'));
-      return `middleware${i === undefined ? '' : ` #${i + 1}`}${file === undefined ? '' : ` (${tail(file)})`}`;
-    }
+    case 'middleware':
+      return `middleware #${a.index + 1} (${tail(a.file)})`;
     case 'prefix_miss':
-      return `prefix miss${rsi === undefined ? '' : `: rule set #${rsi + 1}`}`;
+      return `prefix miss: rule set #${a.rule_set_index + 1}`;
     case 'options':
       return 'OPTIONS';
     case 'bad_request':
@@ -116,27 +120,30 @@ function answeredLabel(answeredBy: unknown, stage: string, matched: unknown): st
       return 'refused (body too large)';
     case 'proxied':
       return 'proxied';
-    default:
-      return kind;
   }
 }
 
-function rowFromEntry(e: unknown): Row | undefined {
-  const id = num(field(e, 'id'));
-  if (id === undefined) return undefined;
-  const req = field(e, 'request');
-  const stage = str(field(e, 'stage')) ?? '';
+function rowOf(s: WireEntrySummary, answeredBy: WireAnsweredBy): Row {
   return {
-    id,
-    method: str(field(req, 'method')) ?? str(field(e, 'method')) ?? '',
-    path: str(field(req, 'path')) ?? str(field(e, 'path')) ?? '',
-    status: num(field(field(e, 'response'), 'status')) ?? num(field(e, 'status')) ?? 0,
-    stage,
-    latency: num(field(e, 'latency_ms')),
-    generation: num(field(e, 'generation')),
-    answered: answeredLabel(field(e, 'answered_by'), stage, field(e, 'matched')),
+    id: s.id,
+    method: s.method,
+    path: s.path,
+    status: s.status,
+    stage: s.stage,
+    latency: s.latency_ms,
+    generation: s.generation,
+    answered: answeredLabel(answeredBy),
   };
 }
+
+/** A table row from an entry of the list (`GET /requests`) or the detail. */
+function rowFromEntry(e: WireEntry): Row {
+  const { id, stage, latency_ms, generation } = e;
+  return rowOf({ id, method: e.request.method, path: e.request.path, status: e.response.status, stage, latency_ms, generation }, e.answered_by);
+}
+
+/** A table row from a `request` event. */
+const rowFromEvent = (e: WireRequestEvent): Row => rowOf(e, e.answered_by);
 
 // --- the table ---------------------------------------------------------------------------------------------
 
@@ -224,29 +231,23 @@ interface WhyLine {
 const prefixes = new Map<number, string>();
 
 /** The lines of `mock get --why` after `-- Why --`, from the `why` object of `mock get --format json`. */
-function whyLines(why: unknown): WhyLine[] {
-  const lines: WhyLine[] = [{ text: '-- Why --', mark: 'head' }, { text: str(field(why, 'note')) ?? '' }];
-  const sets = field(why, 'rule_sets');
-  for (const rs of Array.isArray(sets) ? sets : []) {
-    const idx = num(field(rs, 'rule_set_index')) ?? 0;
-    lines.push({ text: '' }, { text: `Rule set #${idx + 1} (${str(field(rs, 'rule_set_file')) ?? '?'}):`, mark: 'head' });
-    const rules = field(rs, 'rules');
-    if (!Array.isArray(rules) || rules.length === 0) {
-      // the wire has no prefix today: shown when an encoder adds it (rule_sets[].prefix), else left out
-      const prefix = str(field(rs, 'prefix')) ?? prefixes.get(idx);
+function whyLines(why: WhyWire): WhyLine[] {
+  const lines: WhyLine[] = [{ text: '-- Why --', mark: 'head' }, { text: why.note }];
+  for (const rs of why.rule_sets) {
+    const idx = rs.rule_set_index;
+    lines.push({ text: '' }, { text: `Rule set #${idx + 1} (${rs.rule_set_file}):`, mark: 'head' });
+    if (rs.rules.length === 0) {
+      // the why names no prefix: it comes from the workspace answer when that lists it, else it is left out
+      const prefix = prefixes.get(idx);
       lines.push({ text: `  (prefix ${prefix === undefined ? '' : `${prefix} `}does not claim this path; its rules were not consulted)` });
       continue;
     }
-    for (const rule of rules) {
-      const matched = field(rule, 'matched') === true;
-      lines.push({ text: `  Rule #${(num(field(rule, 'rule_index')) ?? 0) + 1}: ${matched ? 'MATCH' : 'NO MATCH'}`, mark: matched ? 'match' : 'nomatch' });
-      const conds = field(rule, 'conditions');
-      for (const c of Array.isArray(conds) ? conds : []) {
-        const ok = field(c, 'matched') === true;
-        const actual = field(c, 'actual');
+    for (const rule of rs.rules) {
+      lines.push({ text: `  Rule #${rule.rule_index + 1}: ${rule.matched ? 'MATCH' : 'NO MATCH'}`, mark: rule.matched ? 'match' : 'nomatch' });
+      for (const c of rule.conditions) {
         lines.push({
-          text: `    ${ok ? OK : FAIL}  ${str(field(c, 'name')) ?? ''} ${str(field(c, 'expectation')) ?? ''} (actual: ${typeof actual === 'string' ? actual : '(absent)'})`,
-          mark: ok ? 'ok' : 'fail',
+          text: `    ${c.matched ? OK : FAIL}  ${c.name} ${c.expectation} (actual: ${c.actual ?? '(absent)'})`,
+          mark: c.matched ? 'ok' : 'fail',
         });
       }
     }
@@ -256,50 +257,32 @@ function whyLines(why: unknown): WhyLine[] {
 
 // --- headers and bodies ------------------------------------------------------------------------------------
 
-function headerPairs(h: unknown): [string, string][] {
-  if (Array.isArray(h)) {
-    return h.flatMap((x): [string, string][] => {
-      if (Array.isArray(x)) return [[String(x[0] ?? ''), String(x[1] ?? '')]];
-      const n = str(field(x, 'name'));
-      return n === undefined ? [] : [[n, String(field(x, 'value') ?? '')]];
-    });
-  }
-  if (isObj(h)) return Object.entries(h).flatMap(([k, v]): [string, string][] => (Array.isArray(v) ? v.map((x): [string, string] => [k, String(x)]) : [[k, String(v)]]));
-  return [];
-}
-
-function headersTable(h: unknown): HTMLElement {
-  const pairs = headerPairs(h);
-  if (pairs.length === 0) return el('p', 'muted', '(no headers)');
+function headersTable(h: readonly WireHeader[]): HTMLElement {
+  if (h.length === 0) return el('p', 'muted', '(no headers)');
   const t = el('table', 'kv');
-  for (const [k, v] of pairs) {
+  for (const { name, value } of h) {
     const tr = el('tr');
-    tr.append(el('th', '', k), el('td', v === '[redacted]' ? 'redacted' : '', v));
+    tr.append(el('th', '', name), el('td', value === '[redacted]' ? 'redacted' : '', value));
     t.append(tr);
   }
   return t;
 }
 
 /** A body as text, and a note (`json, 42 bytes`); the value's own strings keep `[redacted]` as it is. */
-function bodyText(b: unknown): { text: string; note: string } {
-  const kind = str(field(b, 'kind', 'type')) ?? (b === undefined || b === null ? 'none' : '');
-  const bytes = num(field(b, 'byte_length', 'byteLength'));
-  const size = bytes === undefined ? '' : `, ${bytes} bytes`;
-  switch (kind) {
+function bodyText(b: WireBody): { text: string; note: string } {
+  switch (b.kind) {
     case 'none':
       return { text: '', note: 'no body' };
     case 'json':
-      return { text: JSON.stringify(field(b, 'value') ?? null, null, 2), note: `json${size}` };
+      return { text: JSON.stringify(b.value, null, 2), note: `json, ${b.byte_length} bytes` };
     case 'text':
-      return { text: str(field(b, 'text')) ?? '', note: `text${size}${field(b, 'truncated') === true ? ', truncated' : ''}` };
+      return { text: b.text, note: `text, ${b.byte_length} bytes${b.truncated ? ', truncated' : ''}` };
     case 'bytes':
-      return { text: '', note: `${str(field(b, 'content_type', 'contentType')) ?? 'binary'}${size} (not shown)` };
-    default:
-      return { text: typeof b === 'string' ? b : JSON.stringify(b, null, 2), note: kind };
+      return { text: '', note: `${b.content_type ?? 'binary'}, ${b.byte_length} bytes (not shown)` };
   }
 }
 
-function bodyBlock(b: unknown): HTMLElement[] {
+function bodyBlock(b: WireBody): HTMLElement[] {
   const { text, note } = bodyText(b);
   const out: HTMLElement[] = [el('p', 'muted small', note)];
   if (text !== '') {
@@ -331,41 +314,33 @@ async function openDetail(id: number): Promise<void> {
   document.body.classList.add('with-detail');
   clear(d);
   d.append(el('p', 'muted', 'Loading…'));
-  const a = await call('GET', `${API}/requests/${id}`);
+  const a = await call<WireEntry>('GET', `${API}/requests/${id}`);
   if (selected !== id) return;
   clear(d);
   if (!a.ok) {
     d.append(detailHead(`#${id}`), el('p', 'error', a.status === 404 ? `Request #${id} is no longer in the journal.` : a.message));
     return;
   }
-  const entry = field(a.result, 'entry') ?? a.result;
+  const entry = a.result;
   const row = rowFromEntry(entry);
-  const req = field(entry, 'request');
-  const res = field(entry, 'response');
-  d.append(detailHead(row === undefined ? `#${id}` : `${row.method} ${str(field(req, 'target')) ?? row.path}`));
-  if (row !== undefined) {
-    const facts = el('p', 'facts');
-    facts.append(
-      el('span', `status ${statusClass(row.status)}`, String(row.status)),
-      el('span', '', row.answered),
-      el('span', 'muted', row.latency === undefined ? '' : `${row.latency.toFixed(1)} ms`),
-      el('span', 'muted', row.generation === undefined ? '' : `generation ${row.generation}`),
-      el('span', 'muted', str(field(entry, 'received_at')) ?? ''),
-    );
-    d.append(facts);
-  }
-  const why = field(entry, 'why');
+  d.append(detailHead(`${row.method} ${entry.request.target}`));
+  const facts = el('p', 'facts');
+  facts.append(
+    el('span', `status ${statusClass(row.status)}`, String(row.status)),
+    el('span', '', row.answered),
+    el('span', 'muted', `${row.latency.toFixed(1)} ms`),
+    el('span', 'muted', `generation ${row.generation}`),
+    el('span', 'muted', entry.received_at),
+  );
+  d.append(facts);
   const whySec = section('Why');
-  if (why === undefined || why === null) whySec.append(el('p', 'muted', str(field(entry, 'answered_by')) === 'refused' ? 'Refused before dispatch: no why.' : 'No why recorded.'));
-  else {
-    const pre = el('pre', 'why');
-    for (const l of whyLines(why)) pre.append(el('div', l.mark ?? '', l.text === '' ? '\u00a0' : l.text));
-    whySec.append(pre);
-  }
+  const pre = el('pre', 'why');
+  for (const l of whyLines(entry.why)) pre.append(el('div', l.mark ?? '', l.text === '' ? '\u00a0' : l.text));
+  whySec.append(pre);
   const reqSec = section('Request');
-  reqSec.append(headersTable(field(req, 'headers')), ...bodyBlock(field(req, 'body')));
+  reqSec.append(headersTable(entry.request.headers), ...bodyBlock(entry.request.body));
   const resSec = section('Response');
-  resSec.append(headersTable(field(res, 'headers')), ...bodyBlock(field(res, 'body')));
+  resSec.append(headersTable(entry.response.headers), ...bodyBlock(entry.response.body));
   const make = el('button', 'primary', 'Make rule…');
   make.type = 'button';
   make.addEventListener('click', () => {
@@ -403,17 +378,17 @@ function input(label: string, name: string, value: string, attrs: Record<string,
   return l;
 }
 
-function ruleForm(entry: unknown): HTMLElement {
-  const req = field(entry, 'request');
-  const res = field(entry, 'response');
-  const method = (str(field(req, 'method')) ?? 'GET').toUpperCase();
-  const body = field(res, 'body');
-  const bodyKind = str(field(body, 'kind', 'type'));
+function ruleForm(entry: WireEntry): HTMLElement {
+  const req = entry.request;
+  const res = entry.response;
+  const method = req.method.toUpperCase();
+  const body = res.body;
+  const bodyKind = body.kind;
   const form = el('form', 'rule-form');
   form.append(el('h3', '', 'Make rule'));
   form.append(
-    input('Rule set', 'rule_set', str(field(field(entry, 'matched'), 'rule_set_file')) ?? '', { placeholder: './mock-rule-set.toml' }),
-    input('Path', 'path', str(field(req, 'path')) ?? '/'),
+    input('Rule set', 'rule_set', entry.matched?.rule_set_file ?? '', { placeholder: './mock-rule-set.toml' }),
+    input('Path', 'path', req.path),
   );
   const m = el('label', '', 'Method');
   const sel = el('select');
@@ -435,7 +410,7 @@ function ruleForm(entry: unknown): HTMLElement {
     kind.append(o);
   }
   kindLabel.append(kind);
-  form.append(m, input('Status', 'status', String(num(field(res, 'status')) ?? 200), { inputmode: 'numeric' }), kindLabel, input('Delay (ms)', 'delay', '', { inputmode: 'numeric' }));
+  form.append(m, input('Status', 'status', String(res.status), { inputmode: 'numeric' }), kindLabel, input('Delay (ms)', 'delay', '', { inputmode: 'numeric' }));
   const ta = el('textarea');
   ta.name = 'body';
   ta.rows = 6;
@@ -573,12 +548,11 @@ function setConn(state: 'live' | 'connecting' | 'down', text: string): void {
 }
 
 async function start(): Promise<void> {
-  const first = await call('GET', `${API}/requests?limit=${MAX_ROWS}`);
+  const first = await call<WireEntryList>('GET', `${API}/requests?limit=${MAX_ROWS}`);
   let since: number | undefined;
   if (first.ok) {
-    const list = field(first.result, 'entries');
-    addRows((Array.isArray(list) ? list : []).map(rowFromEntry).filter((r): r is Row => r !== undefined));
-    since = num(field(first.result, 'last_id'));
+    addRows(first.result.entries.map(rowFromEntry));
+    since = first.result.last_id;
   }
   updateCount();
   const ws = await call('GET', `${API}/workspace`);
@@ -594,8 +568,8 @@ async function start(): Promise<void> {
   es.addEventListener('open', () => setConn('live', 'live'));
   es.addEventListener('error', () => setConn(es.readyState === EventSource.CLOSED ? 'down' : 'connecting', es.readyState === EventSource.CLOSED ? 'disconnected' : 'reconnecting…'));
   es.addEventListener('request', (ev) => {
-    const r = rowFromEntry(parse(ev));
-    if (r !== undefined) receive(r);
+    const data = parse(ev);
+    if (data !== undefined) receive(rowFromEvent(data as WireRequestEvent));
   });
   es.addEventListener('reload', (ev) => {
     const data = parse(ev);
@@ -604,9 +578,8 @@ async function start(): Promise<void> {
   });
   es.addEventListener('reset', () => {
     clearTable();
-    void call('GET', `${API}/requests?limit=${MAX_ROWS}`).then((a) => {
-      const list = a.ok ? field(a.result, 'entries') : undefined;
-      addRows((Array.isArray(list) ? list : []).map(rowFromEntry).filter((r): r is Row => r !== undefined));
+    void call<WireEntryList>('GET', `${API}/requests?limit=${MAX_ROWS}`).then((a) => {
+      if (a.ok) addRows(a.result.entries.map(rowFromEntry));
     });
   });
 }

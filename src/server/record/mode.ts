@@ -1,7 +1,8 @@
-// Record mode in the server: what the listener hands over after dispatch. A `miss` is forwarded to the target
+// Record mode in the server: a request hook (server/hooks.ts) on the outcome. A `miss` is forwarded to the target
 // (proxy.ts), recorded (recorder.ts) and then answered with the upstream's answer; a `prefix_miss` is answered
 // as usual (a recording there could never be served) and logged once per path; every other outcome passes on
-// untouched. Created only when `--record` is given: without it the listener never calls here.
+// untouched. Created only when `--record` is given: without it the hook is not in the listener's chain. A
+// proxied answer is handed to the afterWrite hooks (the journal) once written, as the listener does its own.
 //
 // Order for a whole answer: record first (a saved rule is followed by a reload of the live workspace), then
 // write the answer, so the client's next request is answered from the recording. A streamed answer (over the
@@ -13,21 +14,18 @@
 //
 // Leaves out: planning (record/plan.ts), writing files and rules (recorder.ts and the injected CommitRule).
 //
-// Record mode has two homes on purpose: server/record/ is its I/O half, inside the server because it runs in the
-// listener's miss path and reads the server's own state (LiveState); record/ is its pure half, which the CLI's
+// Record mode has two homes on purpose: server/record/ is its I/O half, inside the server because it is one of the
+// listener's request hooks (server/hooks.ts) and writes to the server's sockets; record/ is its pure half, which the CLI's
 // flag checks use too. One folder would import server/ while server/ imports it, a cycle the import table forbids.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { Outcome } from '../../dispatch/dispatch.js';
-import type { ShownPaths } from '../../dispatch/explain-view.js';
 import { corsHeaders, DEFAULT_HEADERS } from '../../dispatch/finalize.js';
-import type { Journal } from '../../journal/journal.js';
 import type { RequestSnapshot } from '../../model/request.js';
 import type { Workspace } from '../../model/workspace.js';
 import type { CommitRule } from '../../record/commit-port.js';
 import type { RecordTarget } from '../../record/target.js';
 import type { HeaderList } from '../../shared/headers.js';
-import type { ValueOrPromise } from '../../shared/value-or-promise.js';
-import type { LiveState } from '../live.js';
+import type { InFlight, NextStep, RequestHook, WrittenStep } from '../hooks.js';
 import { createProxyClient, recordResponseOf, type ProxyResult } from './proxy.js';
 import { createRecorder, type Saved } from './recorder.js';
 import { writeProxied } from './respond.js';
@@ -44,8 +42,6 @@ export interface RecordSettings {
   readonly commitRule: CommitRule;
   readonly connectTimeoutMs?: number;
   readonly totalTimeoutMs?: number;
-  /** how the journal names a workspace's rule sets and scripts (as `get` does) */
-  readonly shownFor?: (ws: Workspace) => ShownPaths;
 }
 
 export interface RecordHooks {
@@ -54,21 +50,9 @@ export interface RecordHooks {
   readonly reload: () => Promise<unknown>;
 }
 
-/** One request, as the listener has it after dispatch. */
-export interface MissContext {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
-  readonly snapshot: RequestSnapshot;
-  /** the body bytes as read */
-  readonly body: Uint8Array;
-  readonly live: LiveState;
-  readonly receivedAt: Date;
-  readonly journal?: Journal | undefined;
-}
-
-export interface RecordMode {
-  /** Route a dispatched outcome: a miss is proxied; anything else goes to `answer` as usual. */
-  route(outcome: ValueOrPromise<Outcome>, x: MissContext, answer: (o: Outcome) => ValueOrPromise<void>): ValueOrPromise<void>;
+export interface RecordMode extends RequestHook {
+  /** on the outcome: a miss is proxied; anything else goes on to `next` as usual */
+  readonly onOutcome: NonNullable<RequestHook['onOutcome']>;
   /** close idle upstream connections; resolves once pending recordings are done */
   close(): Promise<void>;
 }
@@ -78,8 +62,6 @@ export const RECORD_MODE_MESSAGES = {
     `not proxied: ${method} ${path} — a rule set's url_path_prefix claims this path, so a recording there could never be served (said once per path)`,
   failed: (request: string, reason: string) => `not saved: ${request} — the target failed: ${reason}`,
 } as const;
-
-const NO_SHOWN: ShownPaths = { ruleSet: (i) => `#${i + 1}`, middleware: (i) => `#${i + 1}` };
 
 export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordMode {
   const client = createProxyClient({
@@ -95,7 +77,7 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
     for (const l of lines) hooks.log(l);
   };
 
-  const proxy = async (outcome: Outcome, x: MissContext): Promise<void> => {
+  const proxy = async (outcome: Outcome, x: InFlight, written: WrittenStep): Promise<void> => {
     const { snapshot } = x;
     const result = await client.forward({
       method: snapshot.method,
@@ -119,38 +101,27 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
       if (saved?.kind === 'rule') await hooks.reload().catch(() => undefined);
       send(x.res, { ...result, headers });
     }
-    if (x.journal !== undefined) {
-      x.journal.capture({
-        receivedAt: x.receivedAt,
-        generation: x.live.generation,
-        request: { snapshot, target: x.req.url ?? '/', body: x.body },
-        response: { status: result.status, headers, body: result.kind === 'stream' ? new Uint8Array(0) : result.body },
-        answerer: {
-          kind: 'proxied',
-          target: targetShown,
-          saved: savedShown(saved),
-          outcome,
-          context: { ws: x.live.ws, shown: s.shownFor?.(x.live.ws) ?? NO_SHOWN },
-        },
-      });
-    }
-  };
-
-  const decide = (outcome: Outcome, x: MissContext, answer: (o: Outcome) => ValueOrPromise<void>): ValueOrPromise<void> => {
-    const stage = outcome.stage;
-    if (stage.kind === 'miss') return proxy(outcome, x);
-    if (stage.kind === 'prefix_miss') {
-      if (!prefixMissesSaid.has(x.snapshot.path)) {
-        prefixMissesSaid.add(x.snapshot.path);
-        hooks.log(RECORD_MODE_MESSAGES.prefixMiss(x.snapshot.method, x.snapshot.path));
-      }
-    }
-    return answer(outcome);
+    written(x, {
+      kind: 'proxied',
+      response: { status: result.status, headers, body: result.kind === 'stream' ? new Uint8Array(0) : result.body },
+      outcome,
+      target: targetShown,
+      saved: savedShown(saved),
+    });
   };
 
   return {
-    route(outcome, x, answer) {
-      return outcome instanceof Promise ? outcome.then((o) => decide(o, x, answer)) : decide(outcome, x, answer);
+    name: 'record',
+    onOutcome(outcome: Outcome, x: InFlight, next: NextStep, written: WrittenStep) {
+      const stage = outcome.stage;
+      if (stage.kind === 'miss') return proxy(outcome, x, written);
+      if (stage.kind === 'prefix_miss') {
+        if (!prefixMissesSaid.has(x.snapshot.path)) {
+          prefixMissesSaid.add(x.snapshot.path);
+          hooks.log(RECORD_MODE_MESSAGES.prefixMiss(x.snapshot.method, x.snapshot.path));
+        }
+      }
+      return next(outcome);
     },
     async close() {
       await recorder.idle();

@@ -1,0 +1,72 @@
+// The journal's JSON on the wire, as types only: what journal/wire.ts writes, what the inspector's page
+// (inspector/ui/app.ts, compiled by its own DOM tsconfig, which includes this file) and the tests' fake journal
+// read and write. One definition, so a renamed field fails the build of the encoder, the page and the fake alike.
+// Snake_case keys, headers as `{name, value}` lists (as in `mock get --format json`), times as ISO 8601.
+// Object types rather than interfaces: they stay assignable to the generic `Wire` JSON type.
+import type { MatchedWire, WhyWire } from '../dispatch/explain-wire.js';
+import type { Wire } from '../shared/wire.js';
+
+export type { MatchedWire, WhyConditionWire, WhyRuleSetWire, WhyRuleWire, WhyWire } from '../dispatch/explain-wire.js';
+
+export type WireHeader = { readonly name: string; readonly value: string };
+
+/** A captured body; `byte_length` is always the body's full size. */
+export type WireBody =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'json'; readonly value: Wire; readonly byte_length: number }
+  | { readonly kind: 'text'; readonly text: string; readonly byte_length: number; readonly truncated: boolean }
+  | { readonly kind: 'bytes'; readonly byte_length: number; readonly content_type: string | null };
+
+/** `served_file`: the file whose bytes were served, when one was */
+type Served = { readonly served_file?: string };
+
+/** Who answered: dispatch's stage (absolute paths), a 413 refusal made before dispatch, or record mode's proxy. */
+export type WireAnsweredBy =
+  | ({ readonly kind: 'options' | 'bad_request' | 'miss' | 'refused' } & Served)
+  | ({ readonly kind: 'middleware'; readonly index: number; readonly file: string } & Served)
+  | ({ readonly kind: 'rule_set'; readonly rule_set_index: number; readonly rule_index: number } & Served)
+  | ({ readonly kind: 'prefix_miss'; readonly rule_set_index: number } & Served)
+  | ({ readonly kind: 'fallback'; readonly file: string } & Served)
+  | { readonly kind: 'proxied'; readonly target: string; readonly saved: string | null };
+
+/** `stage` values: those of `mock get --format json`, plus `refused` */
+export type WireStage = 'options' | 'bad_request' | 'middleware' | 'rule_set' | 'prefix_miss' | 'dyn_route' | 'refused';
+
+/** One exchange: `GET /__mock/api/requests/<id>`, and each of the list's `entries`. */
+export type WireEntry = {
+  readonly id: number;
+  readonly received_at: string;
+  readonly latency_ms: number;
+  readonly generation: number;
+  readonly request: {
+    readonly method: string;
+    readonly path: string;
+    readonly target: string;
+    readonly query: string;
+    readonly headers: readonly WireHeader[];
+    readonly body: WireBody;
+  };
+  readonly response: { readonly status: number; readonly headers: readonly WireHeader[]; readonly body: WireBody };
+  readonly stage: WireStage;
+  readonly answered_by: WireAnsweredBy;
+  readonly matched: MatchedWire | null;
+  /** a refused request's note says so, with no rule sets */
+  readonly why: WhyWire;
+};
+
+/** `GET /__mock/api/requests`: the entries after `since`, the newest id, and how many were evicted meanwhile. */
+export type WireEntryList = { readonly entries: readonly WireEntry[]; readonly last_id: number; readonly dropped: number };
+
+/** The short form of an entry for a live list: the row, not the detail. */
+export type WireEntrySummary = {
+  readonly id: number;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly stage: WireStage;
+  readonly latency_ms: number;
+  readonly generation: number;
+};
+
+/** The inspector's `request` event: the summary and what answered (for the table's label). */
+export type WireRequestEvent = WireEntrySummary & { readonly answered_by: WireAnsweredBy };

@@ -1,0 +1,56 @@
+// The request journal on the request path: a hook (server/hooks.ts) that asks dispatch to explain its choice and
+// captures each exchange right after its last byte is handed to the socket, with the generation it was served
+// under and that very explanation (dispatch answers, 413 refusals, record mode's proxied answers). In the chain
+// only when there is a journal (the inspector, the library).
+import type { ShownPaths } from '../dispatch/explain-view.js';
+import type { Answerer } from '../journal/capture.js';
+import type { Journal } from '../journal/journal.js';
+import type { Workspace } from '../model/workspace.js';
+import type { InFlight, RequestHook, Sent } from './hooks.js';
+
+const NO_PATHS: ShownPaths = Object.freeze({ ruleSet: (i: number) => `#${i + 1}`, middleware: (i: number) => `#${i + 1}` });
+
+/** `shownPaths`: how a workspace's files are named in the explanations (as `get` names them); asked once per workspace. */
+export function journalHook(journal: Journal, shownPaths?: (ws: Workspace) => ShownPaths): RequestHook {
+  const shownByWs = new WeakMap<Workspace, ShownPaths>();
+  const shownFor = (ws: Workspace): ShownPaths => {
+    let shown = shownByWs.get(ws);
+    if (shown === undefined) shownByWs.set(ws, (shown = shownPaths?.(ws) ?? NO_PATHS));
+    return shown;
+  };
+  const answerer = (x: InFlight, sent: Sent): Answerer => {
+    switch (sent.kind) {
+      case 'dispatch':
+        return { kind: 'dispatch', outcome: sent.outcome, context: { ws: x.live.ws, shown: shownFor(x.live.ws) } };
+      case 'refused':
+        return { kind: 'refused' };
+      case 'proxied':
+        return {
+          kind: 'proxied',
+          target: sent.target,
+          saved: sent.saved,
+          outcome: sent.outcome,
+          context: { ws: x.live.ws, shown: shownFor(x.live.ws) },
+        };
+    }
+  };
+  return {
+    name: 'journal',
+    explain: true,
+    afterWrite(x, sent) {
+      const { status, headers, body } = sent.response;
+      journal.capture({
+        receivedAt: x.receivedAt,
+        generation: x.live.generation,
+        request: {
+          snapshot: x.snapshot,
+          target: x.req.url ?? '/',
+          body: x.body,
+          ...(sent.kind === 'refused' && sent.declaredLength !== undefined ? { byteLength: sent.declaredLength } : {}),
+        },
+        response: { status, headers, body },
+        answerer: answerer(x, sent),
+      });
+    },
+  };
+}
