@@ -1,4 +1,5 @@
-// The import rules of ARCHITECTURE.md §2 ("Allowed dependencies") and §5 rule 12, checked over src/**.
+// The import rules between src/'s folders (docs/architecture.md) and the few places allowed to do I/O, checked
+// over src/**.
 // Reads the TypeScript sources (found from the compiled test's location: <out>/test → <repo>/src by
 // walking up to the package root). Test files (*.test.ts) and test fixtures (any fixtures/ folder) are exempt.
 import assert from 'node:assert/strict';
@@ -32,7 +33,10 @@ function importsOf(text: string): Import[] {
 }
 
 const IO_MODULES = new Set(['node:fs', 'node:fs/promises', 'node:http', 'node:https', 'node:http2', 'node:net', 'node:tls', 'node:process']);
-/** §5 rule 12: the only places that may touch the filesystem, the network or the process. */
+/**
+ * The only places that may touch the filesystem, the network or the process: everything else stays pure, so it is
+ * tested without them.
+ */
 const IO_ALLOWED = (file: string): boolean =>
   file === 'main.ts' || file.startsWith('node/') || file.startsWith('server/') || file === 'config/read.ts' || file.startsWith('cli/commands/') ||
   file.startsWith('workspace/') || file.startsWith('inspector/') || file.startsWith('library/');
@@ -49,26 +53,26 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     ['toml-eslint-parser', 'smol-toml', 'json5'].includes(t) || t.startsWith('node:'),
   dispatch: (t) => ['dispatch/', 'model/', 'shared/', 'routing/', 'files/'].some((p) => t.startsWith(p)) || t === 'interpreter/index.ts',
   node: (t) => t.startsWith('node/') || t.startsWith('model/') || t === 'files/source.ts' || t.startsWith('node:'),
-  // the server also owns its RotationState (§4) and names the FileSource port type; its record mode plans through record/;
+  // the server also owns its RotationState (rotations outlive reloads) and names the FileSource port type; its record mode plans through record/;
   // it captures exchanges into the request journal
   server: (t, typeOnly, file) =>
     ['server/', 'dispatch/', 'model/', 'shared/', 'node/'].some((p) => t.startsWith(p)) || t.startsWith('node:') ||
     t === 'routing/rotation.ts' || (typeOnly && t === 'files/source.ts') ||
     (file.startsWith('server/record/') && t.startsWith('record/')) || t.startsWith('journal/'),
-  // ARCHITECTURE §7: the request journal; pure (clock injected). It takes get's explain-view encoder from dispatch/.
+  // the request journal; pure (clock injected). It takes get's explain-view encoder from dispatch/.
   journal: (t) => ['journal/', 'model/', 'shared/', 'dispatch/'].some((p) => t.startsWith(p)),
-  // §7: record mode's pure planning; the proxying and writing are in server/record/
+  // record mode's pure planning; the proxying and writing are in server/record/
   record: (t) => ['record/', 'model/', 'shared/', 'files/', 'config/edit/'].some((p) => t.startsWith(p)),
-  // the live workspace's watcher and tracked loading (§7): it loads through config/ so the server need not
+  // the live workspace's watcher and tracked loading: it loads through config/ so the server need not
   workspace: (t) => ['workspace/', 'config/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t.startsWith('node:'),
-  // the management listener's routes (§7): server-side I/O like server/; the rules POST runs `set rule`'s own
+  // the management listener's routes: server-side I/O like server/; the rules POST runs `set rule`'s own
   // function and envelope; the file tree reuses the file router's confinement
   inspector: (t) =>
     ['inspector/', 'model/', 'shared/', 'journal/', 'server/', 'config/edit/'].some((p) => t.startsWith(p)) || t.startsWith('node:') ||
     ['files/paths.ts', 'cli/envelope.ts', 'cli/commands/set-rule.ts', 'cli/render/set.ts', 'picomatch', 'ignore'].includes(t),
   cli: (t, _typeOnly, file) =>
     t.startsWith('server/') ? file === 'cli/commands/serve.ts' && t === 'server/start.ts' : !t.startsWith('.') && t !== 'main.ts',
-  // §7: the public library (library/index.ts) and the one start-up path it shares with `mock serve`: it binds the
+  // the public library (library/index.ts) and the one start-up path it shares with `mock serve`: it binds the
   // management listener and mounts the inspector and the journal's routes; `get`'s file naming comes from cli/paths.ts
   library: (t) =>
     ['library/', 'journal/', 'model/', 'shared/', 'server/', 'workspace/', 'inspector/', 'dispatch/'].some((p) => t.startsWith(p)) ||
@@ -107,7 +111,7 @@ test('the import scanner sees static, type-only, re-export and dynamic imports',
   ]);
 });
 
-/** ARCHITECTURE §7: the shapes and the schema walkers sit on the decoder kit, model/ and shared/ only (no I/O, no loader). */
+/** The shapes and the schema walkers sit on the decoder kit, model/ and shared/ only (no I/O, no loader). */
 const SHAPE_KIT = new Set(['config/decode.ts', 'config/shape.ts', 'config/messages.ts', 'config/toml.ts', 'config/ip-address.ts', 'config/strategy.ts']);
 const SUBFOLDER_RULES: Readonly<Record<string, (target: string) => boolean>> = {
   'config/shapes/': (t) => t.startsWith('config/shapes/') || t.startsWith('model/') || t.startsWith('shared/') || SHAPE_KIT.has(t),

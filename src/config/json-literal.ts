@@ -1,4 +1,4 @@
-// `respond.json` text → minified JSON text, key order kept (reference §3).
+// `respond.json` text → minified JSON text, key order kept, as apimock-rs serves it.
 // Strict JSON is tried first (integers stay exact, beyond 2^53 too); otherwise the text is read as JSON5
 // (comments, unquoted keys, trailing commas). Integers beyond 64 bits and Infinity/NaN are refused.
 import JSON5 from 'json5';

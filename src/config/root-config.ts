@@ -1,4 +1,4 @@
-// mock.toml → Config (SPEC 2.1) with every default from DEFAULTS. Any table may be partial; unknown keys
+// mock.toml → Config (docs/reference/mock-toml.md) with every default from DEFAULTS. Any table may be partial; unknown keys
 // are errors at every level. Paths in [service] resolve against the config file's folder ("." included);
 // TLS cert and key resolve against the process's current directory. The keys, types and bounds are the shape's
 // (config/shapes/root.ts). Files are not touched here:

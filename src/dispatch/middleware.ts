@@ -1,5 +1,5 @@
 // The middleware stage: run the configured Rhai scripts in order; the first one whose return value
-// maps to a response answers the request (SPEC §2.5, reference §6).
+// maps to a response answers the request (docs/middleware.md).
 //
 //   a string / #{ file_path: "…" }  → that file, resolved against the script's own folder and
 //                                     confined to it

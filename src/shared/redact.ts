@@ -1,4 +1,4 @@
-// Redaction (SPEC 6): denylisted names keep their name and show their value as `[redacted]`. One set of
+// Redaction (docs/output.md, the request log): denylisted names keep their name and show their value as `[redacted]`. One set of
 // denylists and functions for the verbose console log (server/log.ts) and the request journal (journal/), so
 // both hide the same things. Names are compared case-insensitively. Pure: no I/O, no state.
 import type { HeaderList } from './headers.js';

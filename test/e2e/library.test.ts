@@ -1,4 +1,4 @@
-// Issue 19's acceptance, through the package as users import it (`folder-mock`, resolved by its own `exports`):
+// The library (docs/library.md), through the package as users import it (`folder-mock`, resolved by its own `exports`):
 // real servers on 127.0.0.1 port 0, real temp folders.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

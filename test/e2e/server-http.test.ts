@@ -121,7 +121,7 @@ describe('real pipeline (zero-config over a fallback directory)', () => {
     assert.equal(res.text.slice(res.text.indexOf('\r\n\r\n') + 4), '');
   });
 
-  test('CORS rows (reference §2.2)', async () => {
+  test('CORS rows (docs/output.md#options-and-cors)', async () => {
     const cases: { name: string; headers: Record<string, string>; origin: string; vary: string; credentials?: string }[] = [
       { name: 'no credentials, no origin', headers: {}, origin: '*', vary: '*' },
       { name: 'origin without credentials', headers: { Origin: 'http://localhost:5173' }, origin: '*', vary: '*' },

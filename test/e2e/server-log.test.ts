@@ -1,4 +1,4 @@
-// The request log (reference §8.2) and the mock:trace channel, seen from a running server.
+// The request log (docs/output.md#the-request-log) and the mock:trace channel, seen from a running server.
 import assert from 'node:assert/strict';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';

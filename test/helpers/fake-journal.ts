@@ -1,4 +1,4 @@
-// An in-memory stand-in for the request journal's HTTP routes (issue 19's `/__mock/api/requests…`), holding
+// An in-memory stand-in for the request journal's HTTP routes (`/__mock/api/requests…`, docs/library.md), holding
 // entries in the journal's wire shape, for testing the inspector page before the real journal is wired in. Each
 // added entry is published on the given event hub, as the real listener will do.
 import { failure, result, type Wire } from '../../src/inspector/envelope.js';

@@ -2,7 +2,6 @@
 // of everything else), --dry-run writes nothing, no overwrite, --no-watch still serves a saved rule at once, an
 // upstream down or hanging is a 502 within the limits with nothing written, HTTPS with NODE_EXTRA_CA_CERTS or
 // --record-insecure (else a 502 naming the certificate error), and the usage and layout errors that exit 2.
-// (Issue 21, acceptance 2, 3, 4, 5, 6 and 7.)
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Shared pieces of the reliability suite (issue 8): the short/long switch, spawning the real program with its
+// Shared pieces of the reliability suite (docs/reliability.md): the short/long switch, spawning the real program with its
 // output drained (load tests print hundreds of thousands of request-log lines), the server's memory, a raw
 // keep-alive HTTP/1.1 client over net sockets, and small statistics. Not a test file itself.
 //

@@ -1,4 +1,4 @@
-// The flags of `mock set rule`, read and checked one by one (reference §9.2 syntax via cli/args.ts).
+// The flags of `mock set rule`, read and checked one by one (parsed by cli/args.ts).
 // Each value error is an argument-level usage error: plain text, then the one-line usage, exit 2.
 import type { BodyKind, SetRuleArgs } from '../../config/edit/plan-types.js';
 import { HEADER_NAME } from '../../config/conditions.js';
