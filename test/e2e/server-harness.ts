@@ -6,6 +6,7 @@ import { request as httpsRequest } from 'node:https';
 import { connect as netConnect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TestContext } from 'node:test';
 import { connect as tlsConnect } from 'node:tls';
 import type { Config } from '../../src/model/config.js';
 import { DEFAULTS } from '../../src/model/config.js';
@@ -227,6 +228,45 @@ export function writePair(dir: string, pair: { cert: string; key: string }, name
   writeFileSync(cert, pair.cert);
   writeFileSync(key, pair.key);
   return { cert, key };
+}
+
+export interface MockClock {
+  /** resolves once `count` timers of `ms` have been scheduled since the clock was made (e.g. a handshake deadline armed) */
+  scheduled(ms: number, count?: number): Promise<void>;
+  /** advance the mocked time: due timers run, synchronously */
+  tick(ms: number): void;
+  /** real timers again (before closing a server, whose close may wait on one) */
+  reset(): void;
+}
+
+/**
+ * node:test's mock setTimeout for this test, plus an event for "the code under test scheduled a timer of ms": a
+ * test waits for the server to arm a deadline, then moves time on by hand, and never waits on the wall clock.
+ * Node's own socket timeouts (header, keep-alive) use internal timers and are not affected.
+ */
+export function mockClock(t: TestContext): MockClock {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const mocked = globalThis.setTimeout;
+  const seen = new Map<number, number>();
+  const waiters: { ms: number; count: number; resolve(): void }[] = [];
+  const wrapped = ((fn: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+    const timer = mocked(fn, ms, ...args);
+    const n = (seen.get(ms ?? 0) ?? 0) + 1;
+    seen.set(ms ?? 0, n);
+    for (const w of waiters.filter((w) => w.ms === ms && w.count <= n)) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
+    return timer;
+  }) as typeof setTimeout;
+  // restored by the mock itself on reset: it puts back the real setTimeout it saved on enable
+  globalThis.setTimeout = wrapped;
+  return {
+    scheduled: (ms, count = 1) =>
+      (seen.get(ms) ?? 0) >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ ms, count, resolve })),
+    tick: (ms) => t.mock.timers.tick(ms),
+    reset: () => t.mock.timers.reset(),
+  };
 }
 
 export function delay(ms: number): Promise<void> {
