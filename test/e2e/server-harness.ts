@@ -1,5 +1,6 @@
 // Test helpers for the server end-to-end tests: an in-process server over a hand-built workspace, raw socket
 // exchanges, a small HTTP/1.1 response parser, and throwaway TLS material. Not a test file itself.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -266,6 +267,27 @@ export function mockClock(t: TestContext): MockClock {
       (seen.get(ms) ?? 0) >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ ms, count, resolve })),
     tick: (ms) => t.mock.timers.tick(ms),
     reset: () => t.mock.timers.reset(),
+  };
+}
+
+/**
+ * Counts the messages on one of Node's diagnostics channels (`net.server.socket`: a server accepted a connection;
+ * `http.server.request.start`: a server has a request), so a test waits for what the server did, not for time.
+ */
+export function channelEvents(name: string): { reached(count: number): Promise<void>; stop(): void } {
+  let seen = 0;
+  const waiters: { count: number; resolve(): void }[] = [];
+  const on = (): void => {
+    seen++;
+    for (const w of waiters.filter((w) => w.count <= seen)) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
+  };
+  subscribe(name, on);
+  return {
+    reached: (count) => (seen >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
+    stop: () => unsubscribe(name, on),
   };
 }
 
