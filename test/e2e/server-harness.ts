@@ -74,6 +74,20 @@ export interface SimpleResponse {
   readonly body: Buffer;
 }
 
+/** The headers every answer carries, in the order the server writes them (docs/output.md#options-and-cors). */
+export const EXPECTED_DEFAULT_HEADERS: readonly [string, string][] = [
+  ['access-control-allow-headers', '*'],
+  ['access-control-allow-methods', 'GET, POST, PUT, DELETE, PATCH, OPTIONS'],
+  ['access-control-max-age', '86400'],
+  ['cache-control', 'no-store'],
+  ['x-content-type-options', 'nosniff'],
+];
+/** The origin rows of an answer to a request without credentials. */
+export const EXPECTED_STAR_HEADERS: readonly [string, string][] = [
+  ['access-control-allow-origin', '*'],
+  ['vary', '*'],
+];
+
 export function header(r: { readonly headers: readonly (readonly [string, string])[] }, name: string): string | undefined {
   return r.headers.find(([k]) => k === name)?.[1];
 }

@@ -16,6 +16,8 @@ import { TEXT_BODY_MAX } from '../../src/server/write.js';
 import {
   channelEvents,
   delay,
+  EXPECTED_DEFAULT_HEADERS,
+  EXPECTED_STAR_HEADERS,
   header,
   makeWorkspace,
   mockClock,
@@ -51,17 +53,8 @@ function ours(r: { headers: readonly (readonly [string, string])[] }): [string, 
   return r.headers.filter(([k]) => k !== 'date' && k !== 'connection' && k !== 'keep-alive').map(([k, v]) => [k, v]);
 }
 
-const DEFAULTS: [string, string][] = [
-  ['access-control-allow-headers', '*'],
-  ['access-control-allow-methods', 'GET, POST, PUT, DELETE, PATCH, OPTIONS'],
-  ['access-control-max-age', '86400'],
-  ['cache-control', 'no-store'],
-  ['x-content-type-options', 'nosniff'],
-];
-const STAR: [string, string][] = [
-  ['access-control-allow-origin', '*'],
-  ['vary', '*'],
-];
+const DEFAULTS = EXPECTED_DEFAULT_HEADERS;
+const STAR = EXPECTED_STAR_HEADERS;
 
 describe('real pipeline (zero-config over a fallback directory)', () => {
   let server: TestServer;

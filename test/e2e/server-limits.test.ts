@@ -3,17 +3,9 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { header, makeWorkspace, parseResponses, rawExchange, send, startTestServer, type TestServer } from './server-harness.js';
+import { EXPECTED_DEFAULT_HEADERS, EXPECTED_STAR_HEADERS, header, makeWorkspace, parseResponses, rawExchange, send, startTestServer, type TestServer } from './server-harness.js';
 
-const DEFAULTS: [string, string][] = [
-  ['access-control-allow-headers', '*'],
-  ['access-control-allow-methods', 'GET, POST, PUT, DELETE, PATCH, OPTIONS'],
-  ['access-control-max-age', '86400'],
-  ['cache-control', 'no-store'],
-  ['x-content-type-options', 'nosniff'],
-  ['access-control-allow-origin', '*'],
-  ['vary', '*'],
-];
+const DEFAULTS = [...EXPECTED_DEFAULT_HEADERS, ...EXPECTED_STAR_HEADERS];
 
 interface Upload {
   readonly response: string;

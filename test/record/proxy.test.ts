@@ -12,7 +12,7 @@ import { clientLocation, createProxyClient, recordResponseOf, type ForwardReques
 import { writeProxied } from '../../src/server/record/respond.js';
 import { selfSignedPair } from '../e2e/server-harness.js';
 import { makeTempDir, removeDir } from '../helpers/mock-cli.js';
-import { BIG_BYTES, bigBody, ODD_JSON, sha256, startUpstream, type Upstream } from './upstream.js';
+import { BIG_BYTES, bigBody, ODD_JSON, sha256, startUpstream, useUpstream, type Upstream } from './upstream.js';
 
 function targetOf(url: string): RecordTarget {
   const t = parseRecordTarget(url);
@@ -208,23 +208,10 @@ describe('proxy client over http', () => {
 });
 
 describe('proxy client over https (selfsigned)', () => {
-  let up: Upstream;
-  let dir: string;
-  let caFile: string;
-  before(async () => {
-    const pair = await selfSignedPair();
-    up = await startUpstream(pair);
-    dir = makeTempDir('mock-record-tls-');
-    caFile = join(dir, 'ca.pem');
-    writeFileSync(caFile, pair.cert);
-  });
-  after(async () => {
-    await up.close();
-    await removeDir(dir);
-  });
+  const fx = useUpstream('mock-record-tls-');
 
   it('verifies by default: a self-signed target is a 502 naming the certificate error', async () => {
-    const client = createProxyClient({ target: targetOf(up.url) });
+    const client = createProxyClient({ target: targetOf(fx.up.url) });
     try {
       const r = await client.forward(get('/api/users'));
       assert.equal(r.status, 502);
@@ -235,7 +222,7 @@ describe('proxy client over https (selfsigned)', () => {
   });
 
   it('insecure: answers', async () => {
-    const client = createProxyClient({ target: targetOf(up.url), insecure: true });
+    const client = createProxyClient({ target: targetOf(fx.up.url), insecure: true });
     try {
       const r = await client.forward(get('/api/users'));
       assert.equal(r.status, 200);
@@ -251,12 +238,12 @@ describe('proxy client over https (selfsigned)', () => {
     const script = `
       const { createProxyClient } = await import(${JSON.stringify(proxyModule)});
       const { parseRecordTarget } = await import(${JSON.stringify(targetModule)});
-      const client = createProxyClient({ target: parseRecordTarget(${JSON.stringify(up.url)}).value });
+      const client = createProxyClient({ target: parseRecordTarget(${JSON.stringify(fx.up.url)}).value });
       const r = await client.forward({ method: 'GET', rawPath: '/api/users', query: '', headers: [] });
       client.close();
       process.stdout.write(r.status + ' ' + Buffer.from(r.body).toString('utf8').length);`;
     const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: fx.caFile }, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -15,7 +15,7 @@ import { createProxyClient, recordResponseOf, type ProxyClient, type ProxyResult
 import { createRecorder, type Recorder, type RecordOutcome } from '../../src/server/record/recorder.js';
 import { makeTempDir, removeDir, runMock, startMock } from '../helpers/mock-cli.js';
 import { snapshot } from './serve-helpers.js';
-import { sha256, startUpstream, type Upstream } from './upstream.js';
+import { sha256, startUpstream, useUpstream, type Upstream } from './upstream.js';
 
 const MOCK_TOML = '# my workspace\n[service]\nfallback_respond_dir = "public"   # files live here\n';
 
@@ -187,15 +187,8 @@ function readFileOrEmpty(abs: string): string {
 }
 
 describe('confinement, dry run, no overwrite', () => {
-  let up: Upstream;
-  const dirs: string[] = [];
-  before(async () => {
-    up = await startUpstream();
-  });
-  after(async () => {
-    await up.close();
-    for (const d of dirs) await removeDir(d);
-  });
+  const fx = useUpstream();
+  const dirs = fx.dirs;
 
   it('/..%2f..%2fsecret, /%2e%2e/x and an outward symlinked directory change nothing outside the fallback directory', async () => {
     const dir = makeTempDir('mock-record-conf-');
@@ -208,7 +201,7 @@ describe('confinement, dry run, no overwrite', () => {
     symlinkSync('../outside', join(dir, 'public', 'out'));
     const outsideOfRoot = (rel: string): boolean => rel === 'public' || rel.startsWith('public/') || rel === 'mock.toml' || rel === 'mock-recorded.toml';
     const before = snapshot(dir, outsideOfRoot);
-    const { client, recorder } = setup(dir, join(dir, 'public'), up, false);
+    const { client, recorder } = setup(dir, join(dir, 'public'), fx.up, false);
     const lines: string[] = [];
     try {
       for (const s of [
@@ -247,7 +240,7 @@ describe('confinement, dry run, no overwrite', () => {
       const fallback = withConfig ? join(dir, 'public') : dir;
       mkdirSync(join(dir, 'public'), { recursive: true });
       const before = snapshot(dir);
-      const { client, recorder } = setup(dir, fallback, up, true);
+      const { client, recorder } = setup(dir, fallback, fx.up, true);
       const lines: string[] = [];
       try {
         for (const s of [
@@ -281,7 +274,7 @@ describe('confinement, dry run, no overwrite', () => {
     dirs.push(dir);
     mkdirSync(join(dir, '.mock-recorded', 'PUT', 'api'), { recursive: true });
     writeFileSync(join(dir, '.mock-recorded', 'PUT', 'api', 'things.json'), 'old');
-    const { client, recorder } = setup(dir, dir, up, false);
+    const { client, recorder } = setup(dir, dir, fx.up, false);
     try {
       const d = await exchange(client, recorder, { method: 'PUT', target: '/api/things', body: '{"a":1}' });
       assert.deepEqual(d.outcome?.lines, [
@@ -301,7 +294,7 @@ describe('confinement, dry run, no overwrite', () => {
     const dir = makeTempDir('mock-record-boot-');
     dirs.push(dir);
     mkdirSync(join(dir, 'public'));
-    const { client, recorder } = setup(dir, join(dir, 'public'), up, false);
+    const { client, recorder } = setup(dir, join(dir, 'public'), fx.up, false);
     try {
       await exchange(client, recorder, { method: 'GET', target: '/api/users' });
       await exchange(client, recorder, { method: 'GET', target: '/teapot' });
