@@ -23,9 +23,20 @@ export interface WorkspaceOverrides {
   readonly listener?: Partial<Config['listener']>;
 }
 
-/** A zero-config workspace (127.0.0.1, port 0) with the given changes. */
+let emptyDir: string | undefined;
+/** An empty folder of this test process's own, removed at exit: what answers must not depend on what is in /tmp. */
+function emptyFallback(): string {
+  if (emptyDir === undefined) {
+    const made = mkdtempSync(join(tmpdir(), 'mock-empty-'));
+    process.on('exit', () => rmSync(made, { recursive: true, force: true }));
+    emptyDir = made;
+  }
+  return emptyDir;
+}
+
+/** A zero-config workspace (127.0.0.1, port 0) with the given changes; without fallbackDir, an empty folder. */
 export function makeWorkspace(o: WorkspaceOverrides = {}): Workspace {
-  const fallback = o.fallbackDir ?? tmpdir();
+  const fallback = o.fallbackDir ?? emptyFallback();
   const origins = o.corsAllowCredentialsOrigins ?? [];
   const config: Config = {
     listener: { ipAddress: '127.0.0.1', port: 0, ...o.listener },
