@@ -91,7 +91,7 @@ function remembered(mw: MiddlewareScript, kind: string, value: string, make: () 
   if (hit !== undefined) return hit;
   const respond = make();
   if (respond === undefined || respond.status === 500) return respond;
-  if (cache === undefined) responds.set(mw, (cache = new Map()));
+  if (cache === undefined) responds.set(mw, (cache = new Map<string, Respond>()));
   if (cache.size >= RESPONDS_PER_SCRIPT) cache.delete(cache.keys().next().value!);
   cache.set(key, respond);
   return respond;

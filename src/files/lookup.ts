@@ -89,7 +89,7 @@ async function isConfined(real: string, root: string, files: FileSource): Promis
   const hint = hints?.get(root);
   if (hint !== undefined && real !== hint && isInside(real, hint)) return true;
   const rootReal = await files.realpath(root);
-  if (hints === undefined) rootHints.set(files, (hints = new Map()));
+  if (hints === undefined) rootHints.set(files, (hints = new Map<string, string>()));
   if (rootReal === undefined) {
     hints.delete(root);
     return false;

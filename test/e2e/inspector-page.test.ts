@@ -303,7 +303,7 @@ test('what answered, for every kind of answer', { skip }, () =>
       [{ kind: 'fallback', file: 'api/orders.json' }, 'fallback: api/orders.json'],
       [{ kind: 'fallback', file: '/w/data/users.json' }, 'fallback: users.json'],
     ];
-    const ids = kinds.map(([answeredBy]) => journal.add({ ...base, answered_by: answeredBy as WireEntry }));
+    const ids = kinds.map(([answeredBy]) => journal.add({ ...base, answered_by: answeredBy }));
     await page.waitForSelector(`#rows tr[data-id="${ids.at(-1)}"]`, { timeout: 5000 });
     for (const [i, id] of ids.entries()) {
       assert.equal(await page.textContent(`#rows tr[data-id="${id}"] td.answered`), kinds[i]![1]);

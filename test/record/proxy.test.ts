@@ -1,17 +1,13 @@
 // The record-mode proxy client against a real upstream (node:http and node:https on 127.0.0.1 port 0).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { createServer as createHttp, request as httpRequest } from 'node:http';
 import { createServer as createNet, type Socket } from 'node:net';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseRecordTarget, type RecordTarget } from '../../src/record/target.js';
 import { clientLocation, createProxyClient, recordResponseOf, type ForwardRequest, type ProxyResult } from '../../src/server/record/proxy.js';
 import { writeProxied } from '../../src/server/record/respond.js';
-import { selfSignedPair } from '../e2e/server-harness.js';
-import { makeTempDir, removeDir } from '../helpers/mock-cli.js';
 import { BIG_BYTES, bigBody, ODD_JSON, sha256, startUpstream, useUpstream, type Upstream } from './upstream.js';
 
 function targetOf(url: string): RecordTarget {

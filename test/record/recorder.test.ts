@@ -3,8 +3,7 @@
 // mode, replays every saved exchange (status, content type, body sha256); `mock validate` passes; comments stay.
 // Also: confinement (hash snapshot of everything else), dry run (nothing changes), no overwrite.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { header, selfSignedPair, type SimpleResponse } from '../e2e/server-harness.js';
+import { after, describe, it } from 'node:test';
+import { header, type SimpleResponse } from '../e2e/server-harness.js';
 import { makeTempDir, removeDir, runMock, startMock } from '../helpers/mock-cli.js';
 import { ask, closedPort, lineMatching, MOCK_TOML, PRE_TOML, snapshot } from './serve-helpers.js';
 import { useUpstream } from './upstream.js';

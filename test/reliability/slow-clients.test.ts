@@ -4,7 +4,7 @@
 // HTTPS requests are served.
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import {
   delay,
   fetchOnce,
