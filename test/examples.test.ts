@@ -37,7 +37,7 @@ const validateRoot = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'schema', 'm
 const validateRuleSet = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'schema', 'mock-rule-set.schema.json'), 'utf8')) as object);
 
 type Toml = Record<string, unknown>;
-const tomlOf = (file: string): Toml => parse(readFileSync(file, 'utf8')) as Toml;
+const tomlOf = (file: string): Toml => parse(readFileSync(file, 'utf8'));
 const ruleSetsOf = (dir: string): string[] => ((tomlOf(join(dir, 'mock.toml'))['service'] as Toml | undefined)?.['rule_sets'] as string[] | undefined) ?? [];
 
 /** A copy of the example with its TLS pair generated (and the TLS port set to 0). */

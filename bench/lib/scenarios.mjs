@@ -1,4 +1,4 @@
-// The benchmark workloads (issue 7): one workspace per scenario and per
+// The benchmark workloads (docs/speed.md): one workspace per scenario and per
 // server flavour, the request to load it with, a preflight check of the
 // answer, and the canonical answer the bare server sends when `mock`'s own
 // answer can't be captured.
@@ -149,7 +149,7 @@ function rulesText(n) {
 
 const SMALL_JSON = '{\n  "id": 42,\n  "name": "Alice Example",\n  "email": "alice@example.com",\n  "roles": ["admin", "editor"],\n  "profile": {\n    "city": "Tokyo",\n    "active": true\n  }\n}\n';
 
-// ---- the scenarios (issue 7, a–k) ----------------------------------------
+// ---- the scenarios (a–k, docs/speed.md) -------------------------------------
 
 export const SCENARIOS = [
   {
@@ -310,7 +310,7 @@ export const SCENARIOS = [
     check(res) { return expect200Json(res, (v) => v.rule === 1999, 'rule 1999'); },
   },
   {
-    // the workspace `mock --init --from` makes of a 1,000-operation document (issue 23); the request hits one
+    // the workspace `mock --init --from` makes of a 1,000-operation document (docs/openapi.md); the request hits one
     // of the last templated operations (two parameters, an anchored regex over the whole path)
     id: 'l_openapi1000', letter: 'l', title: 'OpenAPI import, 1,000 operations, templated op', target: 0.7, expectStatus: 200,
     setup(dir, names, flavour) {

@@ -1,4 +1,4 @@
-// Help texts and one-line usages (reference §9.1, adapted). The flag lines are generated from the flag tables
+// Help texts and one-line usages (worded after apimock-rs's, adapted). The flag lines are generated from the flag tables
 // (cli/flags.ts), which docs/reference/cli.md is generated from too; the prose around them is written here.
 import type { FlagSpec } from '../shared/args.js';
 import { GET_FLAGS, MATCH_TEST_FLAGS, META_FLAGS, SERVE_FLAGS, VALIDATE_FLAGS } from './flags.js';

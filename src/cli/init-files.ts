@@ -1,4 +1,4 @@
-// What `mock --init` writes (reference §9.7, adapted): answers in, file texts out. Pure; the init command
+// What `mock --init` writes (docs/reference/cli.md): answers in, file texts out. Pure; the init command
 // does the prompting and the writing. Everything written loads and serves as it is (the TLS section
 // needs the cert and key files to exist first, and the summary says so).
 import { MIDDLEWARE_FILE, ROOT_CONFIG_FILE, RULE_SET_FILE } from '../model/config.js';

@@ -156,7 +156,7 @@ function diagnosticsPage(): string {
   let out = '# Diagnostics\n\nWhat `mock validate` (and every command that loads the config) reports, as `<file>:<line>:<column>: error: <message>`,\nor in `--format json` as `{severity, code, message, file, line, column, key_path, allowed?, suggestion?}`.\n\n## Codes\n\n| Code | Meaning |\n|---|---|\n';
   for (const c of DIAGNOSTIC_CODES) out += `| ${code(c)} | ${cell(DIAGNOSTIC_DOCS[c])} |\n`;
   out += '\n## Messages\n\nEvery sentence the loader says; `<…>` stands for what is filled in.\n\n| Name | Message |\n|---|---|\n';
-  for (const [name, fn] of Object.entries(MESSAGES)) out += `| ${code(name)} | ${cell(messageTemplate(fn as (...args: never[]) => string).replace(/\n/g, ' '))} |\n`;
+  for (const [name, fn] of Object.entries(MESSAGES)) out += `| ${code(name)} | ${cell(messageTemplate(fn).replace(/\n/g, ' '))} |\n`;
   return out;
 }
 

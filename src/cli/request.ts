@@ -60,7 +60,7 @@ function jsonProblem(text: string): string | undefined {
 /** "No such file or directory" rather than a stack: the system's own words for an I/O error. */
 export function systemReason(e: unknown): string {
   if (typeof e === 'object' && e !== null && 'code' in e) {
-    const code = String((e as { code: unknown }).code);
+    const code = String((e).code);
     const known: Readonly<Record<string, string>> = {
       ENOENT: 'No such file or directory',
       EACCES: 'Permission denied',

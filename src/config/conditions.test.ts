@@ -18,7 +18,7 @@ function one(lines: string, prefix?: string): Condition {
   const { value, ctx } = decode(lines, prefix);
   assert.deepEqual(ctx.diagnostics, [], lines);
   assert.equal(value?.conditions.length, 1, lines);
-  return value!.conditions[0]!;
+  return value.conditions[0]!;
 }
 
 test('url_path compareTo: prefix joined, one leading slash, one trailing slash removed; contains raw', () => {

@@ -1,4 +1,4 @@
-// when.request.{url_path, method, headers, body} → Condition[] (SPEC 2.2, 2.4; reference §4).
+// when.request.{url_path, method, headers, body} → Condition[] (docs/reference/operators.md, docs/matching.md).
 // Every regex and wild card is compiled here, once; url_path operands are normalised here, once:
 // equal / starts_with (and negations) join the prefix and get one leading '/'; ends_with, contains (and
 // negations) and regex keep the value as written; a wild card not starting with '/', '*' or '?' gets a '/'.
@@ -95,7 +95,7 @@ function decodeUrlPath(node: TomlNode, path: KeyPath, ctx: DecodeContext, prefix
       return pattern && { ...base, compareTo: value, pattern };
     }
     case 'wild_card': {
-      // `api/*` means `/api/*` (SPEC 2.2: with or without the leading slash, the same request)
+      // `api/*` means `/api/*` (with or without the leading slash, the same request: docs/matching.md)
       const anchored = /^[/*?]/.test(value) ? value : '/' + value;
       return { ...base, compareTo: anchored, pattern: wildcardToRegExp(anchored) };
     }

@@ -1,4 +1,4 @@
-// Load-time checks on the files rules point at (SPEC 2.2 rule 5): a respond file must exist (a directory
+// Load-time checks on the files rules point at, so a broken rule fails at load rather than on a request: a respond file must exist (a directory
 // needs an index), and a .json / .json5 target must parse. The checks are pure over a RespondFileStatus,
 // which read.ts gathers from disk and `set rule` may supply any other way.
 import { Json5Error, json5ToJson } from '../files/json5.js';

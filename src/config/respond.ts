@@ -1,6 +1,6 @@
-// A rule's `respond` table → Respond (SPEC 2.2; reference §3).
+// A rule's `respond` table → Respond (docs/files-and-rules.md#rule-sets-mock-rule-settoml).
 //   exactly one of file_path / text / json, or status alone (empty body); status goes with any of them
-//   (apimock-rs refuses it with file_path; mock allows it, reference §12.22); status 100..999; headers string → string (names lower-cased, HTTP-valid); delay a non-negative integer.
+//   (apimock-rs refuses it with file_path; mock allows it, docs/files-and-rules.md); status 100..999; headers string → string (names lower-cased, HTTP-valid); delay a non-negative integer.
 // file_path resolves against the respond directory (the root config's folder, joined with
 // prefix.respond_dir) and must stay inside it; its existence is checked later through a RespondFileRef.
 import type { Respond, RespondBody } from '../model/answer.js';

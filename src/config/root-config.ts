@@ -1,4 +1,4 @@
-// mock.toml → Config (SPEC 2.1) with every default from DEFAULTS. Any table may be partial; unknown keys
+// mock.toml → Config (docs/reference/mock-toml.md) with every default from DEFAULTS. Any table may be partial; unknown keys
 // are errors at every level. Paths in [service] resolve against the config file's folder ("." included);
 // TLS cert and key resolve against the process's current directory. The keys, types and bounds are the shape's
 // (config/shapes/root.ts). Files are not touched here:
@@ -9,7 +9,7 @@ import { report, type DecodeContext } from './decode.js';
 import { MESSAGES } from './messages.js';
 import { dirOf, resolvePath } from './read.js';
 import { rootShape } from './shapes/root.js';
-import { parseToml, type TomlNode } from './toml.js';
+import { parseToml } from './toml.js';
 
 /** A path entry as written, with its absolute form and where it is in mock.toml. */
 export interface PathEntry {
@@ -62,7 +62,7 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
     report(decode, 'toml_syntax', MESSAGES.tomlSyntax(e.message), e.offset, []);
     return { config: defaults, decode, parsed: false, ruleSets: [], middlewares: [] };
   }
-  const t = rootShape(parsed.value as TomlNode, [], decode) ?? {};
+  const t = rootShape(parsed.value, [], decode) ?? {};
   const inConfigDir = (e: { value: string; offset: number }): PathEntry => ({ entry: e.value, path: resolvePath(configDir, e.value), offset: e.offset });
   const inCwd = (e: { value: string; offset: number }): PathEntry => ({ entry: e.value, path: resolvePath(cwd, e.value), offset: e.offset });
 

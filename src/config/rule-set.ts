@@ -1,4 +1,4 @@
-// One rule-set file → RuleSet (SPEC 2.2). Top-level keys: prefix, default, rules, strategy (and guard,
+// One rule-set file → RuleSet (docs/reference/rule-set.md). Top-level keys: prefix, default, rules, strategy (and guard,
 // accepted and ignored). Each [[rules]] entry: when.request (conditions), respond, priority, weight.
 // Keys, types and bounds are the shapes' (config/shapes/rule-set.ts). The decoder is pure: respond files are collected as references and checked once file facts are known,
 // so loading from disk (async) and `set rule` (any injected check) share this one code path.

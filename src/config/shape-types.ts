@@ -38,7 +38,7 @@ export interface ShapeMeta {
   /** a longer Markdown text, after the doc (hovers and the reference) */
   readonly long?: string;
   /** the JSON Schema fragment, annotations included */
-  schema(): JsonSchema;
+  readonly schema: () => JsonSchema;
 }
 
 export type Shape<T> = Decoder<T> & ShapeMeta & { readonly decode: Decoder<T> };

@@ -1,4 +1,4 @@
-// Strategy values (SPEC 2.3, reference §11), as written under `service.strategy` or a rule set's `strategy`:
+// Strategy values (docs/reference/operators.md#strategies), as written under `service.strategy` or a rule set's `strategy`:
 //   "first_match" | "round_robin"                       bare names
 //   "weighted_random" | "uniform_random"                 bare names accepted too (no seed)
 //   { priority = { tiebreaker = "first_match" | "uniform_random" } }   table form only; bare "priority" is refused

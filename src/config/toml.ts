@@ -77,7 +77,7 @@ export function parseToml(text: string): Result<TomlTable, TomlSyntaxError> {
 export function parseTomlLazily(text: string): Result<TomlTable, TomlSyntaxError> {
   let doc: Record<string, unknown>;
   try {
-    doc = parseFast(text, { integersAsBigInt: true }) as Record<string, unknown>;
+    doc = parseFast(text, { integersAsBigInt: true });
   } catch {
     return parseToml(text); // the located parser's message and position
   }
@@ -104,6 +104,8 @@ function representable(v: unknown): boolean {
     case 'number':
     case 'boolean':
       return true;
+    default:
+      break;
   }
   if (Array.isArray(v)) return v.every(representable);
   if (typeof v !== 'object' || v === null || v instanceof TomlDate || v instanceof Date) return false;
@@ -155,6 +157,7 @@ class LazyNode {
   /** this value's offsets in the text (the located parser runs on the first call for the document) */
   at(): { keyOffset?: number; offset: number } {
     const path: (string | number)[] = [];
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- a walk up the tree, starting here
     for (let n: LazyNode | undefined = this; n !== undefined && n.parent !== undefined; n = n.parent) path.push(n.step);
     return this.locator(path.reverse());
   }
@@ -178,8 +181,9 @@ function kindOf(v: unknown): TomlNode['kind'] {
       return 'float';
     case 'boolean':
       return 'boolean';
+    default:
+      return Array.isArray(v) ? 'array' : 'table';
   }
-  return Array.isArray(v) ? 'array' : 'table';
 }
 
 function lazyNode(v: unknown, parent: LazyNode | undefined, step: string | number, locator: Locator): TomlNode {
@@ -323,7 +327,7 @@ function convertValue(v: AST.TOMLContentNode): TomlNode {
   if (v.type === 'TOMLInlineTable') {
     const t = newTable(offset);
     for (const kv of v.body) addKeyValue(t, kv);
-    return t as TomlNode;
+    return t;
   }
   switch (v.kind) {
     case 'string':

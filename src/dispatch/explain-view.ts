@@ -1,5 +1,5 @@
 // What a dispatch Outcome says about who answered and why, as data: the `stage`, `matched` and `why` of
-// `mock get --format json` (SPEC 4.5; reference §9.3), and of every request journal entry. One encoder for both,
+// `mock get --format json` (docs/output.md#the-json-envelope---format-json), and of every request journal entry. One encoder for both,
 // so an entry's why is, field for field, what `get` prints for the same request. The views are camelCase data
 // (the journal hands them to library callers); the *ToWire functions give the snake_case wire form, in the
 // field order `get` prints. Everything is reshaped from what dispatch() and the real matcher reported

@@ -1,5 +1,5 @@
 // The middleware stage: run the configured Rhai scripts in order; the first one whose return value
-// maps to a response answers the request (SPEC §2.5, reference §6).
+// maps to a response answers the request (docs/middleware.md).
 //
 //   a string / #{ file_path: "…" }  → that file, resolved against the script's own folder and
 //                                     confined to it
@@ -91,7 +91,7 @@ function remembered(mw: MiddlewareScript, kind: string, value: string, make: () 
   if (hit !== undefined) return hit;
   const respond = make();
   if (respond === undefined || respond.status === 500) return respond;
-  if (cache === undefined) responds.set(mw, (cache = new Map()));
+  if (cache === undefined) responds.set(mw, (cache = new Map<string, Respond>()));
   if (cache.size >= RESPONDS_PER_SCRIPT) cache.delete(cache.keys().next().value!);
   cache.set(key, respond);
   return respond;

@@ -1,4 +1,5 @@
-// OPTIONS is answered first, before the body is looked at and before any script or rule (reference §1):
+// OPTIONS is answered first, before the body is looked at and before any script or rule, so a browser's preflight always succeeds
+// (docs/output.md#options-and-cors):
 // 204, no body; every path alike.
 import type { Draft } from './finalize.js';
 

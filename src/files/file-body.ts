@@ -33,7 +33,7 @@ export async function fileBody(path: string, files: FileSource): Promise<FileBod
   const cached = byPath?.get(path);
   if (cached !== undefined) return cached;
   const result = Object.freeze(bodyOf(extensionOf(baseName(path))?.toLowerCase() ?? '', bytes));
-  if (byPath === undefined) served.set(bytes, (byPath = new Map()));
+  if (byPath === undefined) served.set(bytes, (byPath = new Map<string, FileBody>()));
   byPath.set(path, result);
   return result;
 }

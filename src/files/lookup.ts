@@ -1,6 +1,6 @@
 // File-based routing: decoded request segments → one file under the fallback directory, or nothing (404).
 //
-// Owns: SPEC 4.2 resolution (exact name, then `.json`/`.json5`/`.csv` for an extension-less name, then a
+// Owns: file resolution (docs/files-and-rules.md#files: exact name, then `.json`/`.json5`/`.csv` for an extension-less name, then a
 // case-insensitive scan with our own Unicode folding at every segment; a directory serves its index) and
 // confinement (the file's canonical path must lie inside the canonical root). Also the looser resolution of a
 // file named by a rule or a script.
@@ -89,7 +89,7 @@ async function isConfined(real: string, root: string, files: FileSource): Promis
   const hint = hints?.get(root);
   if (hint !== undefined && real !== hint && isInside(real, hint)) return true;
   const rootReal = await files.realpath(root);
-  if (hints === undefined) rootHints.set(files, (hints = new Map()));
+  if (hints === undefined) rootHints.set(files, (hints = new Map<string, string>()));
   if (rootReal === undefined) {
     hints.delete(root);
     return false;

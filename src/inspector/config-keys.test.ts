@@ -1,4 +1,4 @@
-// The loader accepts every `file_tree_view` key the file tree reads (SPEC 2.1), with its default when absent.
+// The loader accepts every `file_tree_view` key the file tree reads (docs/reference/mock-toml.md), with its default when absent.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decodeRootConfig } from '../config/root-config.js';

@@ -2,7 +2,7 @@
 //
 // Owns: confining `dir` as the file router does (every segment a usable one — no `..`, no separator, no NUL — and
 // the folder's canonical path inside the fallback root's), listing one level without following links (a link is
-// listed as `link`), the `file_tree_view` filters (SPEC 2.1: show_hidden, builtin_excludes, extra_excludes,
+// listed as `link`), the `file_tree_view` filters (show_hidden, builtin_excludes, extra_excludes,
 // include, respect_gitignore), and the bound of MAX_ENTRIES (then `truncated`).
 // Leaves out: serving (a filtered-out file is still served at its URL: this is a view only) and the pure filter
 // decisions (tree-filter.ts).

@@ -72,7 +72,7 @@ export function bodyToArgv(body: unknown): { ok: true; argv: string[] } | { ok: 
       case 'strings': {
         const list: unknown[] = Array.isArray(value) ? value : [value];
         if (!list.every((v) => typeof v === 'string')) return { ok: false, message: MESSAGES.badType(key, spec.type) };
-        for (const v of list) argv.push(`--${spec.flag}=${v as string}`);
+        for (const v of list) argv.push(`--${spec.flag}=${v}`);
         break;
       }
     }

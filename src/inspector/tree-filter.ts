@@ -1,4 +1,4 @@
-// The `file_tree_view` filters (SPEC 2.1) as one predicate over a directory entry; pure (no disk access: the
+// The `file_tree_view` filters (docs/reference/mock-toml.md) as one predicate over a directory entry; pure (no disk access: the
 // `.gitignore` texts are read by file-tree.ts and passed in).
 //
 // Order: show_hidden (dotfiles), builtin_excludes (BUILTIN_EXCLUDES by exact name), extra_excludes (picomatch
@@ -10,7 +10,7 @@ import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 import type { Config } from '../model/config.js';
 
-/** SPEC 2.1's built-in exclusion list. */
+/** The built-in exclusion list (`file_tree_view.builtin_excludes`): build output and tool folders. */
 export const BUILTIN_EXCLUDES = ['target', 'node_modules', 'dist', 'build', 'out', '__pycache__', '.venv', 'vendor', '.cargo', '.gradle', '.idea', '.vscode'] as const;
 
 /** One `.gitignore` file: its folder and its text. */

@@ -102,16 +102,6 @@ test('a compiled script can be run many times; runs do not share state', () => {
   }
 });
 
-test('a middleware-sized script costs microseconds per run', () => {
-  const script = compile('if url_path == "/mw/hello" { return #{ json: "{\\"a\\":1}" }; }', 'mw.rhai');
-  for (let i = 0; i < 2000; i++) run(script, { url_path: '/mw/hello' });
-  const n = 20000;
-  const start = performance.now();
-  for (let i = 0; i < n; i++) run(script, { url_path: i % 2 === 0 ? '/mw/hello' : '/other' });
-  const perRunUs = ((performance.now() - start) / n) * 1000;
-  assert.ok(perRunUs < 100, `${perRunUs.toFixed(2)} µs per run`);
-});
-
 test('run rejects objects that compile() did not make', () => {
   assert.throws(() => run({ fileName: 'x' }, {}), TypeError);
 });

@@ -19,14 +19,15 @@ test('loop {} is stopped by the default operation budget (10,000,000)', (t) => {
   assert.equal(r.message, 'Too many operations');
   assert.deepEqual([r.line, r.column], [2, 1]);
   t.diagnostic(`loop {} stopped after 10M operations in ${r.ms.toFixed(1)} ms`);
-  assert.ok(r.ms < 5000, `took ${r.ms} ms`);
 });
 
 test('loop {} is stopped by a 100 ms time limit when operations are unlimited', (t) => {
+  // a clock that moves 1 ms per reading: the limit is reached on the clock, never on this machine's speed
+  let fake = 0;
+  t.mock.method(performance, 'now', () => ++fake);
   const r = fail('loop {}', { timeLimitMs: 100, maxOperations: Number.POSITIVE_INFINITY });
   assert.equal(r.message, 'Script terminated: time limit of 100 ms exceeded');
-  t.diagnostic(`loop {} stopped by the 100 ms limit after ${r.ms.toFixed(1)} ms`);
-  assert.ok(r.ms >= 99 && r.ms < 1000, `took ${r.ms} ms`);
+  assert.ok(r.ms > 100, `stopped after ${r.ms} ms of the clock`);
 });
 
 test('a busy loop with work in it is also stopped by the clock', () => {

@@ -14,7 +14,7 @@ export type ScopeKind = 'script' | 'fn' | 'closure';
 export type Resolution = VarDecl | 'global' | 'missing';
 
 export class FnScope {
-  private readonly blocks: Map<string, VarDecl>[] = [new Map()];
+  private readonly blocks: Map<string, VarDecl>[] = [new Map<string, VarDecl>()];
   private readonly capturedByName = new Map<string, VarDecl>();
   /** (declaration in the enclosing frame, slot in this frame), in capture order */
   readonly captures: { readonly source: VarDecl; readonly inner: VarDecl }[] = [];

@@ -3,7 +3,7 @@
 import { suggest } from '../shared/did-you-mean.js';
 import { err, ok, type Result } from '../shared/result.js';
 import { STAGE_FILTER_VALUES, type StageFilterValue } from './entry.js';
-import { filterProblems, type RequestFilter, type RuleFilter } from './filter.js';
+import { filterProblems, type RequestFilter } from './filter.js';
 
 export const REQUESTS_PARAMS = ['path', 'path_regex', 'method', 'since', 'stage', 'rule_set', 'rule', 'limit'] as const;
 
@@ -65,7 +65,7 @@ export function filterFromQuery(query: string): Result<RequestFilter, readonly s
       if (DIGITS.test(rule)) r.rule = Number(rule);
       else problems.push(QUERY_MESSAGES.wholeNumber('rule', rule));
     }
-    filter.rule = r as RuleFilter;
+    filter.rule = r;
   }
   const limit = get('limit');
   if (limit !== undefined) {

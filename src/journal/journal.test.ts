@@ -162,7 +162,7 @@ test('filters: path (exact or RegExp), method, since, stage, rule, limit', async
     [{ rule: { ruleSet: 0, rule: -2 } }, /rule.rule must be/],
   ];
   for (const [filter, message] of bad) {
-    assert.throws(() => j.requests(filter as never), (e: unknown) => e instanceof MockError && e.kind === 'usage' && message.test(e.message), JSON.stringify(filter));
+    assert.throws(() => j.requests(filter), (e: unknown) => e instanceof MockError && e.kind === 'usage' && message.test(e.message), JSON.stringify(filter));
   }
 });
 

@@ -1,4 +1,4 @@
-// The root config (SPEC 2.1) with every default applied, and the DEFAULTS table.
+// The root config (docs/reference/mock-toml.md) with every default applied, and the DEFAULTS table.
 import type { Strategy } from './strategy.js';
 
 export interface TlsConfig {

@@ -1,4 +1,4 @@
-// The JSON envelope of `--format json` (SPEC 4.5, 7): {schema: 1, mock: <version>, result | error}, in that
+// The JSON envelope of `--format json` (docs/output.md): {schema: 1, mock: <version>, result | error}, in that
 // field order, pretty-printed with a 2-space indent. Also the one table from error kind to exit code.
 import type { Diagnostic } from './diagnostic.js';
 import type { ErrorKind } from './errors.js';

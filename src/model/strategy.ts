@@ -1,4 +1,4 @@
-// Strategy values (SPEC 2.3). A rule set's strategy is resolved at load: its own, else service.strategy.
+// Strategy values (docs/reference/operators.md#strategies). A rule set's strategy is resolved at load: its own, else service.strategy.
 
 export const STRATEGY_NAMES = ['first_match', 'priority', 'weighted_random', 'uniform_random', 'round_robin'] as const;
 export type StrategyName = (typeof STRATEGY_NAMES)[number];

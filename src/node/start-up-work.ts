@@ -56,22 +56,17 @@ export async function asStartUpWork<T>(work: () => Promise<T>): Promise<T> {
  * and only gives it back after a long idle spell. Under sustained load a server reaches the 16 MB step, 32 MB
  * of young generation for a few MB of live objects; when it gets there depends on how fast it allocates, so a
  * slow workload (a 1 MB file to 50 connections) took its last step 12 seconds into the load, a 14 MB jump in
- * resident memory. Held at 8 MB per semi-space, measured in paired runs (50 connections): 14–20 MB less
- * resident memory 12 s into a load (78–86 MB instead of 95–100) for 1–2 % fewer requests a second (-0.4 % to
- * -2.6 % on a 404 and a JSON-body rule, -2 % on a small file; two identical servers differ by up to ±1.7 %).
- * More of the load's short-lived objects then reach the old generation, which grows slowly until its
- * collections keep up: at the end of 60-second loads the benchmark's workloads were at 80–96 MB, against 87–97
- * without the hold (lower for a small file, 81 against 97; higher for regex rules, 96 against 88), and the second
- * half's peak within 1.00–1.08 of the first half's on all eleven (without the hold, the 1 MB file's late step
- * gave 1.185).
+ * resident memory. Held at 8 MB per semi-space, resident memory stays flat over a long load for a throughput cost
+ * within the noise between two identical servers: more short-lived objects reach the old generation, which
+ * grows slowly until its collections keep up. The figures: docs/speed.md#measured-choices-in-the-code.
  */
 const YOUNG_GENERATION_CAP = 16 * 1024 * 1024;
 
 /**
  * How often the young generation's size is looked at. From 16 MB, V8 grows it once 8 MB more have survived
  * collections: some 60 MB of allocation, half a second or more of a server's busiest load. A timer costs
- * nothing between looks; a garbage-collection observer, which would look after every collection, cost
- * 1.5 % of the requests a second on a 404 under 50 connections.
+ * nothing between looks; a garbage-collection observer, which would look after every collection, costs
+ * throughput on every request (docs/speed.md#measured-choices-in-the-code).
  */
 const CHECK_EVERY_MS = 100;
 

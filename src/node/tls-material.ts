@@ -1,5 +1,5 @@
 // TLS material from disk: read the certificate and private key files and PARSE them, so that a bad file stops
-// the program before any listener binds (SPEC 2.1, 7) and `mock validate` can report the same problem.
+// the program before any listener binds (docs/https-and-limits.md: a bad cert or key is a config error, exit 2) and `mock validate` can report the same problem.
 // Holds no server state; the server and the CLI both call loadTlsMaterial().
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';

@@ -69,7 +69,7 @@ function variantsOf(media: Obj, doc: Obj, skipped: string[]): readonly BodyVaria
   if (schema['example'] !== undefined) return [{ value: schema['example'] }];
   if (Array.isArray(schema['examples']) && schema['examples'].length > 0) return [{ value: schema['examples'][0] }];
   try {
-    return [{ generated: true, value: sample(schema as Parameters<typeof sample>[0], { skipWriteOnly: true, quiet: true }, doc) }];
+    return [{ generated: true, value: sample(schema, { skipWriteOnly: true, quiet: true }, doc) }];
   } catch (e) {
     skipped.push(REASONS.sampleFailed(e instanceof Error ? e.message : String(e)));
     return undefined;
@@ -109,7 +109,7 @@ function headerValue(h: Obj, doc: Obj): unknown {
   if (schema['example'] !== undefined) return schema['example'];
   if (Array.isArray(schema['examples']) && schema['examples'].length > 0) return schema['examples'][0];
   try {
-    return sample(schema as Parameters<typeof sample>[0], { quiet: true }, doc);
+    return sample(schema, { quiet: true }, doc);
   } catch {
     return undefined;
   }

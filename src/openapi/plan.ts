@@ -7,9 +7,9 @@
 // `example=<name>`, or both), then the default answer (its first 2xx response, else `default`, else the first
 // documented one). Operations are ordered literal paths first, then templated ones by OpenAPI's precedence.
 // Left out: reading, resolving and validating the document, and writing (the CLI does those).
-import { isMethod, type Method } from '../model/operators.js';
+import { isMethod } from '../model/operators.js';
 import { responseBody, responseHeaders, type ResponseBody } from './bodies.js';
-import { entriesOf, isObj, objAt, operationLabel, operationsOf, operationSummary, strAt, type Obj, type Operation } from './document.js';
+import { entriesOf, isObj, objAt, operationLabel, operationsOf, operationSummary, strAt, type Obj } from './document.js';
 import { REASONS } from './messages.js';
 import { basePathOf, escapeRegex, operationFolder, orderOperations, safeName, titleSlug, urlPathCondition } from './paths.js';
 import { renderRuleSet, type RuleBody, type RuleSpec } from './render.js';
@@ -206,7 +206,7 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
     const urlPath = urlPathCondition(o.path, basePath);
     const summary = operationSummary(o);
     const head = summary === '' ? label : `${label}: ${summary}`;
-    const method = o.method as Method;
+    const method = o.method;
     const rule = (what: string, a: Answer, extra: { prefer?: string; absent?: readonly string[]; headers?: readonly (readonly [string, string])[] } = {}): RuleSpec => ({
       comment: [head, what],
       method,

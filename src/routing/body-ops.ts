@@ -1,4 +1,4 @@
-// The 25 body.json operators (reference §4.4), applied to a value already resolved from the body.
+// The 25 body.json operators (docs/reference/operators.md), applied to a value already resolved from the body.
 // No JSON body, or an unresolved path, is decided in check.ts: there every operator is false except
 // `absent` on an unresolved path. The operators that tell 42 from 42.0 (LEXEME_TYPED) get the value with its
 // numbers typed by their lexemes; the others compare text or f64, where 42 and 42.0 are the same.

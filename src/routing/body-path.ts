@@ -1,4 +1,4 @@
-// Dotted body paths (reference §5): `customer.tier`, `items.0.sku`. Not JSONPath: `$` is an ordinary key.
+// Dotted body paths (docs/files-and-rules.md): `customer.tier`, `items.0.sku`. Not JSONPath: `$` is an ordinary key.
 // The loader splits on every '.'; this walks the segments.
 import type { JsonRequestBody } from '../model/request.js';
 import { holdsInteger, holdsUnsafeInteger, type Json, type TypedJson } from '../shared/json.js';

@@ -14,8 +14,8 @@ interface Case {
   readonly actual?: string | undefined;
 }
 
-// url_path: the loader normalises compareTo; these mirror reference §4.1's observed table, with the
-// resolution of the regex / ends_with quirks (§12.12: compared as written; a slash-less wild card is rooted).
+// url_path: the loader normalises compareTo; these mirror apimock-rs's observed behaviour, except
+// where docs/matching.md says otherwise (ends_with / regex compared as written; a slash-less wild card is rooted).
 const urlPathCases: readonly Case[] = [
   { name: 'bare without slash', cond: urlPath('a/b', 'equal', { bare: true }), req: { path: '/a/b' }, ok: true, actual: '/a/b' },
   { name: 'trailing slash in rule', cond: urlPath('/a/b/'), req: { path: '/a/b' }, ok: true },

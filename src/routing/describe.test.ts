@@ -21,7 +21,7 @@ const cases: readonly [Condition, string, string][] = [
   [body('o', 'equal', '{"x":1}'), 'body.json:o', ' ==  "{\\"x\\":1}"'],
 ];
 
-test('describeCondition: names and expectations as reference §9.3 prints them', () => {
+test('describeCondition: names and expectations as `get --why` prints them', () => {
   for (const [cond, name, expectation] of cases) assert.deepEqual(describeCondition(cond), { name, expectation });
 });
 

@@ -1,4 +1,4 @@
-// How a condition reads in explanations (`get --why`, `match-test`; reference §9.3): a display name and
+// How a condition reads in explanations (`get --why`, `match-test`): a display name and
 // an expectation. Renderers put them together as `<name> <expectation>`, e.g.
 // `url_path equal "/x"`, `url_path  starts with  "/api"`, `header:x-k  exists ""`, `method GET`.
 import { BODY_OP_WORDS, STRING_OP_WORDS } from '../model/operators.js';

@@ -107,7 +107,7 @@ test('first_match: file order decides; no rule matching → no winner', () => {
   assert.equal(evaluateRuleSet(ruleSet([rule([urlPath('/a')])]), req({ path: '/c' }), ctx()).winner, undefined);
 });
 
-test('round_robin through evaluateRuleSet: SPEC 2.3 and the catch-all groups of reference §11', () => {
+test('round_robin through evaluateRuleSet: one counter per match group, catch-all groups included', () => {
   const labels = ['A1', 'A2', 'B1', 'B2', 'B3'];
   const rs = ruleSet([...['/a', '/a'], ...['/b', '/b', '/b']].map((p) => rule([urlPath(p)])), { strategy: { kind: 'round_robin' } });
   const c = ctx();

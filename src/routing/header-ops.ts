@@ -1,4 +1,4 @@
-// Header conditions: the eleven value operators plus exists / absent (reference §4.1).
+// Header conditions: the eleven value operators plus exists / absent (docs/reference/operators.md).
 // Every value operator on a missing header is false, negations included; a repeated header counts
 // by its first value; exists / absent look only at presence (an empty value still exists).
 import type { HeaderList } from '../model/request.js';

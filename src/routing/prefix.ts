@@ -1,4 +1,4 @@
-// Rule-set prefixes claim paths only on a segment boundary (SPEC 4.3).
+// Rule-set prefixes claim paths only on a segment boundary, so `/api` never claims `/apixyz`.
 
 /**
  * `/api` claims `/api` and `/api/...`, never `/apixyz`; `/` claims every path.

@@ -1,4 +1,4 @@
-// Round-robin counters keyed by match group (SPEC 2.3): the rule-set file plus the fingerprints of the rules
+// Round-robin counters keyed by match group (docs/live-reload.md#round-robin-rotations): the rule-set file plus the fingerprints of the rules
 // that matched, in file order. Requests matching the same group share a counter; different groups never do,
 // however interleaved. Owned by whoever calls dispatch: the server keeps one for its lifetime, across live
 // reloads (server/live.ts); `get` makes a fresh one.

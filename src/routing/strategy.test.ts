@@ -103,7 +103,7 @@ test('seeded strategies: the same rule every time, from a fresh generator per ca
       for (let i = 0; i < 20; i++) assert.equal(selectWinner(all(5), rs, ctx), first, `${kind} seed ${seed}`);
       winners.add(first);
     }
-    assert.ok(winners.size >= 3, `${kind}: different seeds pick different rules (${[...winners]})`);
+    assert.ok(winners.size >= 3, `${kind}: different seeds pick different rules (${[...winners].join(', ')})`);
   }
 });
 

@@ -1,4 +1,4 @@
-// selectWinner: the rule set's strategy picks one rule among those that matched (SPEC 2.3, reference §11).
+// selectWinner: the rule set's strategy picks one rule among those that matched (docs/reference/operators.md#strategies).
 // Seeded strategies use a fresh xorshift64 per call, so they pick the same rule on every request;
 // unseeded ones draw from the caller's `random`. Round-robin state lives in the caller's RotationState.
 import type { RuleSet } from '../model/rule-set.js';

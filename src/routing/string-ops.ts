@@ -1,4 +1,4 @@
-// The string operators shared by url_path and header conditions (reference §4.1–4.3).
+// The string operators shared by url_path and header conditions (docs/reference/operators.md).
 // Patterns (regex, wild_card) arrive compiled from the loader; nothing is compiled here.
 import type { UrlPathOp } from '../model/operators.js';
 import { assertNever } from '../shared/result.js';

@@ -1,4 +1,4 @@
-// Reading a request body under service.max_request_body_bytes (SPEC 7, 8).
+// Reading a request body under service.max_request_body_bytes (docs/https-and-limits.md).
 //
 // A declared Content-Length over the cap is refused from the header alone, before a byte of the body is read;
 // so is a chunk whose size line declares more than the cap allows (chunk-sizes.ts follows the size lines).

@@ -7,8 +7,8 @@
 // The first answer made in an event-loop turn is written at once; the others made in the same turn are written
 // together at its end (setImmediate), not one by one as each request is handled. The client, woken by the first,
 // is still busy reading when the rest arrive, instead of going back to sleep between them and being woken by
-// each write (a wake-up costs the writing server more than the write itself: +15 % requests a second on a small
-// rule answer under 50 connections in paired runs, and a lone client is answered as soon as before). The order
+// each write (a wake-up costs the writing server more than the write itself, docs/speed.md#measured-choices-in-the-code;
+// a lone client is answered as soon as before). The order
 // on a connection is node:http's: pipelined answers go out in request order whenever they are written. An answer
 // that had to wait (a file request waits for the end of the poll phase it arrived in) is written when it is made:
 // those are released together already.
@@ -196,7 +196,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
 
   // An answer that waited (for the file gate, a read, a script) is written as soon as it is made: those come in
   // bursts already (every file request of a turn is released together after its poll phase), and holding them
-  // for the end of the next turn only delays them (2-3 % fewer requests a second on a small file, paired runs).
+  // for the end of the next turn only delays them (docs/speed.md#measured-choices-in-the-code).
   const answerLater = (res: ServerResponse, method: string, outcome: Promise<Outcome>, x: InFlight | undefined): Promise<void> =>
     outcome.then((o) => (o.answer.delayMs > 0 ? answerAfter(o.answer.delayMs, res, method, o, x) : write(res, method, o, x)));
 

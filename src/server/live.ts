@@ -56,7 +56,7 @@ const NO_SOURCES: SourceSet = new Map();
 export class LiveWorkspace implements LiveWorkspaceHandle {
   /** The `live` reference. Replaced by one assignment, never mutated. */
   current: LiveState;
-  /** round-robin counters for every generation (ARCHITECTURE §4: the server's) */
+  /** round-robin counters for every generation (the server owns them, so rotations survive a reload: docs/live-reload.md) */
   readonly rotation = new RotationState();
 
   private sources: SourceSet;

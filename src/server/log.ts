@@ -1,4 +1,4 @@
-// The per-request console log (reference §8.2), built as lines; the listener hands each line to opts.log (the
+// The per-request console log (docs/output.md#the-request-log), built as lines; the listener hands each line to opts.log (the
 // default two lines as one entry, requestLines).
 //
 //   <- /echo

@@ -1,5 +1,5 @@
 // Raw UTF-8 bytes in a request line. Node's HTTP parser refuses any byte >= 0x80 in the request-target
-// (HPE_INVALID_URL), yet a file must be reachable by its literal UTF-8 name (SPEC 4.2.6). The server's
+// (HPE_INVALID_URL), yet a file must be reachable by its literal UTF-8 name (docs/files-and-rules.md#files). The server's
 // clientError handler gives the refused packet to repairRequestLine(), which percent-encodes those bytes;
 // the repaired bytes are then parsed again exactly as if the client had sent `/caf%C3%A9`. Pure.
 //

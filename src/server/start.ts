@@ -7,7 +7,7 @@
 // their handshake in a TlsTerminator under an absolute deadline. The engine carries Node's header, request and
 // keep-alive timeouts, so a slow client cannot hold the server.
 //
-// Listeners (SPEC 2.1): no [listener.tls] → plain HTTP on listener.port. [listener.tls] without port → HTTPS
+// Listeners (docs/https-and-limits.md): no [listener.tls] → plain HTTP on listener.port. [listener.tls] without port → HTTPS
 // only, on listener.port. With tls.port → HTTP on listener.port and HTTPS on tls.port. All bind or none.
 //
 // Not here: loading config (the caller passes a Workspace), printing startup lines, signal handling.

@@ -1,4 +1,4 @@
-// The per-request trace channel (SPEC 6): a node:diagnostics_channel named `mock:trace`, published by the
+// The per-request trace channel (docs/https-and-limits.md): a node:diagnostics_channel named `mock:trace`, published by the
 // server after each answer is written. Library-level only: nothing in config or on the command line turns it
 // on; a subscriber in the same process does (`diagnostics_channel.subscribe('mock:trace', fn)`).
 //

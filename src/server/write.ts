@@ -50,7 +50,7 @@ interface WireForm {
   /**
    * A small body as a latin1 string (one character per byte, so exactly the same bytes on the wire): node:http joins
    * a string body to the head and hands the socket strings only, which costs less per response than a head string
-   * plus a body Buffer (~6 % more requests a second on a small rule answer, paired runs). Large bodies stay Buffers
+   * plus a body Buffer (docs/speed.md#measured-choices-in-the-code). Large bodies stay Buffers
    * (no copy).
    */
   readonly text: string | undefined;

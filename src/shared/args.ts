@@ -1,6 +1,6 @@
 // Flag parsing for every subcommand: one small table per command, one parser, one set of messages.
 //
-// Syntax (reference §9.2): `--flag value`, `--flag=value`, `-f value`, `-f=value`, `-fvalue`; `--` ends flags.
+// Syntax (the usual GNU-style one): `--flag value`, `--flag=value`, `-f value`, `-f=value`, `-fvalue`; `--` ends flags.
 // A value flag followed by another flag is dangling (a negative number is taken as a value, so `-b -1` works).
 // Unknown flags get a did-you-mean. Paths are not touched here: every path flag is resolved against the
 // current directory by the command, so "x" and "./x" name the same file.

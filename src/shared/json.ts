@@ -54,7 +54,7 @@ export function holdsInteger(v: Json): boolean {
   if (typeof v === 'bigint') return true;
   if (typeof v !== 'object' || v === null) return false;
   if (Array.isArray(v)) {
-    for (const x of v) if (holdsInteger(x)) return true;
+    for (const x of v as readonly Json[]) if (holdsInteger(x)) return true;
     return false;
   }
   for (const k in v as JsonObject) if (holdsInteger((v as JsonObject)[k]!)) return true;
@@ -97,7 +97,7 @@ export function holdsUnsafeInteger(v: Json): boolean {
   if (typeof v === 'number') return Number.isInteger(v) && !Number.isSafeInteger(v);
   if (typeof v !== 'object' || v === null) return false;
   if (Array.isArray(v)) {
-    for (const x of v) if (holdsUnsafeInteger(x)) return true;
+    for (const x of v as readonly Json[]) if (holdsUnsafeInteger(x)) return true;
     return false;
   }
   for (const k in v as JsonObject) if (holdsUnsafeInteger((v as JsonObject)[k]!)) return true;
@@ -133,7 +133,7 @@ export function prettyJson(v: Json, indent = ''): string {
   const inner = indent + '  ';
   if (Array.isArray(v)) {
     if (v.length === 0) return '[]';
-    return '[\n' + v.map((x) => inner + prettyJson(x, inner)).join(',\n') + '\n' + indent + ']';
+    return '[\n' + (v as readonly Json[]).map((x) => inner + prettyJson(x, inner)).join(',\n') + '\n' + indent + ']';
   }
   const keys = Object.keys(v);
   if (keys.length === 0) return '{}';

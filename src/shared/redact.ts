@@ -1,8 +1,8 @@
-// Redaction (SPEC 6): denylisted names keep their name and show their value as `[redacted]`. One set of
+// Redaction (docs/output.md, the request log): denylisted names keep their name and show their value as `[redacted]`. One set of
 // denylists and functions for the verbose console log (server/log.ts) and the request journal (journal/), so
 // both hide the same things. Names are compared case-insensitively. Pure: no I/O, no state.
 import type { HeaderList } from './headers.js';
-import { isJsonObject, type Json, type JsonObject } from './json.js';
+import { isJsonObject, type Json } from './json.js';
 
 export const REDACTED = '[redacted]';
 
@@ -76,18 +76,18 @@ export function redactJson(value: Json): Json {
       if (out === undefined && r !== v) out = value.slice(0, i);
       out?.push(r);
     }
-    return out ?? value;
+    return out ?? (value as Json[]);
   }
   if (!isJsonObject(value)) return value;
   const keys = Object.keys(value);
   let out: Record<string, Json> | undefined;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
-    const v = (value as JsonObject)[key]!;
+    const v = (value)[key]!;
     const r = isDeniedField(key) ? REDACTED : redactJson(v);
     if (out === undefined && r !== v) {
       out = {};
-      for (let k = 0; k < i; k++) setKey(out, keys[k]!, (value as JsonObject)[keys[k]!]!);
+      for (let k = 0; k < i; k++) setKey(out, keys[k]!, (value)[keys[k]!]!);
     }
     if (out !== undefined) setKey(out, key, r);
   }

@@ -1,6 +1,6 @@
 // Rust `regex` crate syntax → a JavaScript RegExp, compiled once at load.
 //
-// Rule files are written for the Rust dialect (reference §4.3). Most of it is valid JavaScript with the
+// Rule files are written for the Rust regex dialect (the one apimock-rs uses). Most of it is valid JavaScript with the
 // 'u' flag; this translator rewrites the common differences and leaves the rest to the JS engine:
 //   leading (?i) (?m) (?s) (and combinations such as (?is))  → JS flags
 //   (?P<name>…)                                              → (?<name>…)

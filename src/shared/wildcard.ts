@@ -1,4 +1,4 @@
-// wild_card patterns (reference §4.2) → an anchored RegExp, compiled once at load.
+// wild_card patterns (docs/reference/operators.md) → an anchored RegExp, compiled once at load.
 // `*` is zero or more of any characters, '/' included; `?` is exactly one character (one code point);
 // every other character is literal and case-sensitive; the whole string must match.
 // No classes, escapes or braces; no leading '/' is added.

@@ -146,6 +146,6 @@ test('the installed program is ASCII (so V8 keeps its source as a one-byte strin
     assert.equal(r.code, 2);
     assert.match(r.stdout + r.stderr, /\{ value = "…", op = "equal" \}/);
   } finally {
-    removeDir(dir);
+    await removeDir(dir);
   }
 });

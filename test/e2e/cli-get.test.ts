@@ -175,7 +175,7 @@ describe('mock get --format json', () => {
     assert.equal(env.schema, 1);
     assert.deepEqual(Object.keys(env.result), ['matched', 'request', 'response', 'source', 'stage', 'why']);
     assert.deepEqual(env.result.matched, { rule_index: 0, rule_set_file: './mock-rule-set.toml', rule_set_index: 0 });
-    assert.deepEqual(Object.keys(env.result.matched!), ['rule_index', 'rule_set_file', 'rule_set_index']);
+    assert.deepEqual(Object.keys(env.result.matched), ['rule_index', 'rule_set_file', 'rule_set_index']);
     assert.deepEqual(env.result.request, { method: 'GET', path: '/text' });
     assert.deepEqual(Object.keys(env.result.response), ['body', 'headers', 'status']);
     assert.equal(env.result.response.body, 'hello');

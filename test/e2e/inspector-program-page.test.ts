@@ -1,4 +1,4 @@
-// Issue 20's acceptance 8 with the real program: `dist/bin/main.cjs --inspect` and its page in Debian's chromium
+// The inspector's page (docs/inspector.md) with the real program: `dist/bin/main.cjs --inspect` and its page in Debian's chromium
 // (playwright-core). Rows appear live from real requests; a click shows `mock get --why`'s lines and `[redacted]`
 // secrets; markup in a path and a header stays text; a broken edit shows the banner, the fix clears it. Without
 // /usr/bin/chromium every test here reports itself skipped. A failing step saves a screenshot and prints its path.

@@ -1,4 +1,4 @@
-// Issue 20's acceptance 1-7 with the real program (`dist/bin/main.cjs --inspect`, port 0): the management listener's
+// The inspector (docs/inspector.md) with the real program (`dist/bin/main.cjs --inspect`, port 0): the management listener's
 // binding, one journal entry per stage with get's why, redaction, bounds and the event stream, the security checks,
 // the file tree's filters and the rules POST.
 import assert from 'node:assert/strict';

@@ -304,23 +304,17 @@ function bigDocument(n: number): string {
 }
 
 describe('mock --init --from: a 1,000-operation document', () => {
-  it('imports in under 5 s and its server is ready in under 2 s (checked generously on a loaded machine)', async () => {
+  // how fast it imports and starts is bench scenario l (docs/speed.md); here: that it does, and answers
+  it('imports and its server starts and answers a templated operation', async () => {
     const root = makeTempDir('mock-openapi-');
     let server: RunningMock | undefined;
     try {
       writeFileSync(join(root, 'big.json'), bigDocument(1000));
       const ws = join(root, 'ws');
-      const t0 = performance.now();
       const r = await importInto({ ...PETSTORE_30, main: 'big.json' }, root, ws);
-      const importMs = performance.now() - t0;
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /1000 operations answered, 0 skipped; 1500 rules, 1000 response files/);
-      const t1 = performance.now();
       server = await spawnMock([], { cwd: ws });
-      const readyMs = performance.now() - t1;
-      // the targets are 5 s and 2 s; a loaded 2-core machine gets three times that
-      assert.ok(importMs < 15_000, `import took ${importMs.toFixed(0)} ms`);
-      assert.ok(readyMs < 6_000, `ready after ${readyMs.toFixed(0)} ms`);
       const res = await send(server.port, { path: '/api/r499/7/s/8' });
       assert.equal(res.status, 200);
       assert.equal((await send(server.port, { path: '/api/r498/7', headers: { prefer: 'code=404' } })).status, 404);

@@ -1,4 +1,4 @@
-// The Rhai that real middleware scripts use (issue 17 §1), through the real program: `mock get` and
+// The Rhai that real middleware scripts use (docs/rhai.md), through the real program: `mock get` and
 // the live server answer from one script that uses raw strings, `""`, string ranges, `global::`,
 // integer getters and shifts, float epsilon comparisons, function pointers, `?? continue`, float
 // `switch` ranges and timestamps; a script using a left-out feature does not load, and the error

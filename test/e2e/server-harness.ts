@@ -1,11 +1,13 @@
 // Test helpers for the server end-to-end tests: an in-process server over a hand-built workspace, raw socket
 // exchanges, a small HTTP/1.1 response parser, and throwaway TLS material. Not a test file itself.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect as netConnect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TestContext } from 'node:test';
 import { connect as tlsConnect } from 'node:tls';
 import type { Config } from '../../src/model/config.js';
 import { DEFAULTS } from '../../src/model/config.js';
@@ -21,9 +23,20 @@ export interface WorkspaceOverrides {
   readonly listener?: Partial<Config['listener']>;
 }
 
-/** A zero-config workspace (127.0.0.1, port 0) with the given changes. */
+let emptyDir: string | undefined;
+/** An empty folder of this test process's own, removed at exit: what answers must not depend on what is in /tmp. */
+function emptyFallback(): string {
+  if (emptyDir === undefined) {
+    const made = mkdtempSync(join(tmpdir(), 'mock-empty-'));
+    process.on('exit', () => rmSync(made, { recursive: true, force: true }));
+    emptyDir = made;
+  }
+  return emptyDir;
+}
+
+/** A zero-config workspace (127.0.0.1, port 0) with the given changes; without fallbackDir, an empty folder. */
 export function makeWorkspace(o: WorkspaceOverrides = {}): Workspace {
-  const fallback = o.fallbackDir ?? tmpdir();
+  const fallback = o.fallbackDir ?? emptyFallback();
   const origins = o.corsAllowCredentialsOrigins ?? [];
   const config: Config = {
     listener: { ipAddress: '127.0.0.1', port: 0, ...o.listener },
@@ -71,6 +84,20 @@ export interface SimpleResponse {
   readonly headers: readonly (readonly [string, string])[];
   readonly body: Buffer;
 }
+
+/** The headers every answer carries, in the order the server writes them (docs/output.md#options-and-cors). */
+export const EXPECTED_DEFAULT_HEADERS: readonly [string, string][] = [
+  ['access-control-allow-headers', '*'],
+  ['access-control-allow-methods', 'GET, POST, PUT, DELETE, PATCH, OPTIONS'],
+  ['access-control-max-age', '86400'],
+  ['cache-control', 'no-store'],
+  ['x-content-type-options', 'nosniff'],
+];
+/** The origin rows of an answer to a request without credentials. */
+export const EXPECTED_STAR_HEADERS: readonly [string, string][] = [
+  ['access-control-allow-origin', '*'],
+  ['vary', '*'],
+];
 
 export function header(r: { readonly headers: readonly (readonly [string, string])[] }, name: string): string | undefined {
   return r.headers.find(([k]) => k === name)?.[1];
@@ -227,6 +254,66 @@ export function writePair(dir: string, pair: { cert: string; key: string }, name
   writeFileSync(cert, pair.cert);
   writeFileSync(key, pair.key);
   return { cert, key };
+}
+
+export interface MockClock {
+  /** resolves once `count` timers of `ms` have been scheduled since the clock was made (e.g. a handshake deadline armed) */
+  scheduled(ms: number, count?: number): Promise<void>;
+  /** advance the mocked time: due timers run, synchronously */
+  tick(ms: number): void;
+  /** real timers again (before closing a server, whose close may wait on one) */
+  reset(): void;
+}
+
+/**
+ * node:test's mock setTimeout for this test, plus an event for "the code under test scheduled a timer of ms": a
+ * test waits for the server to arm a deadline, then moves time on by hand, and never waits on the wall clock.
+ * Node's own socket timeouts (header, keep-alive) use internal timers and are not affected.
+ */
+export function mockClock(t: TestContext): MockClock {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const mocked = globalThis.setTimeout;
+  const seen = new Map<number, number>();
+  const waiters: { ms: number; count: number; resolve(): void }[] = [];
+  const wrapped = ((fn: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+    const timer = mocked(fn, ms, ...args);
+    const n = (seen.get(ms ?? 0) ?? 0) + 1;
+    seen.set(ms ?? 0, n);
+    for (const w of waiters.filter((w) => w.ms === ms && w.count <= n)) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
+    return timer;
+  }) as typeof setTimeout;
+  // restored by the mock itself on reset: it puts back the real setTimeout it saved on enable
+  globalThis.setTimeout = wrapped;
+  return {
+    scheduled: (ms, count = 1) =>
+      (seen.get(ms) ?? 0) >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ ms, count, resolve })),
+    tick: (ms) => t.mock.timers.tick(ms),
+    reset: () => t.mock.timers.reset(),
+  };
+}
+
+/**
+ * Counts the messages on one of Node's diagnostics channels (`net.server.socket`: a server accepted a connection;
+ * `http.server.request.start`: a server has a request), so a test waits for what the server did, not for time.
+ */
+export function channelEvents(name: string): { reached(count: number): Promise<void>; stop(): void } {
+  let seen = 0;
+  const waiters: { count: number; resolve(): void }[] = [];
+  const on = (): void => {
+    seen++;
+    for (const w of waiters.filter((w) => w.count <= seen)) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
+  };
+  subscribe(name, on);
+  return {
+    reached: (count) => (seen >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
+    stop: () => unsubscribe(name, on),
+  };
 }
 
 export function delay(ms: number): Promise<void> {

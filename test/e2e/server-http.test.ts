@@ -14,9 +14,13 @@ import { createFsSource } from '../../src/node/file-cache/fs-source.js';
 import { RotationState } from '../../src/routing/rotation.js';
 import { TEXT_BODY_MAX } from '../../src/server/write.js';
 import {
+  channelEvents,
   delay,
+  EXPECTED_DEFAULT_HEADERS,
+  EXPECTED_STAR_HEADERS,
   header,
   makeWorkspace,
+  mockClock,
   parseResponses,
   rawExchange,
   send,
@@ -49,17 +53,8 @@ function ours(r: { headers: readonly (readonly [string, string])[] }): [string, 
   return r.headers.filter(([k]) => k !== 'date' && k !== 'connection' && k !== 'keep-alive').map(([k, v]) => [k, v]);
 }
 
-const DEFAULTS: [string, string][] = [
-  ['access-control-allow-headers', '*'],
-  ['access-control-allow-methods', 'GET, POST, PUT, DELETE, PATCH, OPTIONS'],
-  ['access-control-max-age', '86400'],
-  ['cache-control', 'no-store'],
-  ['x-content-type-options', 'nosniff'],
-];
-const STAR: [string, string][] = [
-  ['access-control-allow-origin', '*'],
-  ['vary', '*'],
-];
+const DEFAULTS = EXPECTED_DEFAULT_HEADERS;
+const STAR = EXPECTED_STAR_HEADERS;
 
 describe('real pipeline (zero-config over a fallback directory)', () => {
   let server: TestServer;
@@ -121,7 +116,7 @@ describe('real pipeline (zero-config over a fallback directory)', () => {
     assert.equal(res.text.slice(res.text.indexOf('\r\n\r\n') + 4), '');
   });
 
-  test('CORS rows (reference §2.2)', async () => {
+  test('CORS rows (docs/output.md#options-and-cors)', async () => {
     const cases: { name: string; headers: Record<string, string>; origin: string; vary: string; credentials?: string }[] = [
       { name: 'no credentials, no origin', headers: {}, origin: '*', vary: '*' },
       { name: 'origin without credentials', headers: { Origin: 'http://localhost:5173' }, origin: '*', vary: '*' },
@@ -317,18 +312,17 @@ describe('scripted answers', () => {
     }
   });
 
-  test('a delay is a timer: other requests are answered meanwhile', async () => {
-    const started = Date.now();
-    const slow = send(server.port, { path: '/slow/400' });
-    await delay(50);
+  test('a delay is a timer: other requests are answered meanwhile', async (t) => {
+    const clock = mockClock(t);
+    let slowDone = false;
+    const slow = send(server.port, { path: '/slow/400' }).then((r) => ((slowDone = true), r));
+    // the slow answer waits on its timer, and mocked time stands still until the tick
+    await clock.scheduled(400);
     const quick = await send(server.port, { path: '/echo' });
-    const quickAt = Date.now() - started;
-    const r = await slow;
-    const slowAt = Date.now() - started;
     assert.equal(quick.status, 200);
-    assert.equal(r.status, 200);
-    assert.ok(quickAt < 300, `quick answered after ${quickAt} ms`);
-    assert.ok(slowAt >= 390, `slow answered after ${slowAt} ms`);
+    assert.equal(slowDone, false, 'the slow answer came before its delay');
+    clock.tick(400);
+    assert.equal((await slow).status, 200);
   });
 
   test('a failing handler answers 500 once, is logged, and the server keeps answering', async () => {
@@ -401,34 +395,38 @@ describe('connections', () => {
   test('plain HTTP connections over the bound queue until one closes', async () => {
     const server = await startTestServer(makeWorkspace({ fallbackDir: dir.path }), { plainMaxConnections: 1 });
     const { connect } = await import('node:net');
+    const accepted = channelEvents('net.server.socket');
     const holder = connect(server.port, '127.0.0.1');
     holder.on('error', () => {});
     try {
-      await new Promise((r) => holder.once('connect', r));
-      const started = Date.now();
-      const pending = send(server.port, { path: '/hello' });
-      setTimeout(() => holder.destroy(), 300);
-      const r = await pending;
-      const took = Date.now() - started;
-      assert.equal(r.status, 200);
-      assert.ok(took >= 250, `answered after ${took} ms`);
+      await accepted.reached(1);
+      let answered = false;
+      const pending = send(server.port, { path: '/hello' }).then((r) => ((answered = true), r));
+      // the server has both connections: the second waits for the holder's slot
+      await accepted.reached(2);
+      assert.equal(answered, false, 'answered past the bound');
+      holder.destroy();
+      assert.equal((await pending).status, 200);
     } finally {
+      accepted.stop();
       holder.destroy();
       await server.close();
     }
   });
 
-  test('close() does not wait for a pending response delay', async () => {
+  test('close() does not wait for a pending response delay', async (t) => {
     const ws = makeWorkspace({ fallbackDir: dir.path });
     const server = await startTestServer(ws, { dispatch: scripted(ws) });
+    const clock = mockClock(t);
     const pending = send(server.port, { path: '/slow/5000' }).then(
       () => 'answered',
       () => 'dropped',
     );
-    await delay(100);
-    const started = Date.now();
+    await clock.scheduled(5000);
+    // back to real timers (close() drains on one); the delay's mocked timer can now never fire, so a close() that
+    // waited for it would never return
+    clock.reset();
     await server.close();
-    assert.ok(Date.now() - started < 1000, 'close() returned promptly');
     assert.equal(await pending, 'dropped');
   });
 });

@@ -3,17 +3,9 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { header, makeWorkspace, parseResponses, rawExchange, send, startTestServer, type TestServer } from './server-harness.js';
+import { EXPECTED_DEFAULT_HEADERS, EXPECTED_STAR_HEADERS, header, makeWorkspace, parseResponses, rawExchange, send, startTestServer, type TestServer } from './server-harness.js';
 
-const DEFAULTS: [string, string][] = [
-  ['access-control-allow-headers', '*'],
-  ['access-control-allow-methods', 'GET, POST, PUT, DELETE, PATCH, OPTIONS'],
-  ['access-control-max-age', '86400'],
-  ['cache-control', 'no-store'],
-  ['x-content-type-options', 'nosniff'],
-  ['access-control-allow-origin', '*'],
-  ['vary', '*'],
-];
+const DEFAULTS = [...EXPECTED_DEFAULT_HEADERS, ...EXPECTED_STAR_HEADERS];
 
 interface Upload {
   readonly response: string;
@@ -140,14 +132,13 @@ describe('the default 32 MiB cap', () => {
   after(() => server.close());
 
   test('a declared 1 GiB Content-Length is refused at once, without reading the body', async () => {
-    const started = Date.now();
+    // no body is ever sent: a server that waited for it would leave rawExchange to end on its own 3 s limit
     const r = await rawExchange(server.port, 'PUT /big HTTP/1.1\r\nHost: x\r\nContent-Length: 1073741824\r\n\r\n', { timeoutMs: 3000 });
     const [res] = parseResponses(r.text);
     assert.ok(res, r.text);
     assert.equal(res.status, 413);
     assert.equal(res.body, 'request body exceeds the configured limit (33554432 bytes)');
     assert.equal(r.ended, 'closed');
-    assert.ok(Date.now() - started < 2000);
   });
 
   test('a declared 1 GiB upload that keeps sending is answered and cut off early', async () => {

@@ -1,4 +1,4 @@
-// The request log (reference §8.2) and the mock:trace channel, seen from a running server.
+// The request log (docs/output.md#the-request-log) and the mock:trace channel, seen from a running server.
 import assert from 'node:assert/strict';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Outcome } from '../../src/dispatch/dispatch.js';
 import { finalize } from '../../src/dispatch/finalize.js';
 import { TRACE_CHANNEL_NAME } from '../../src/server/trace.js';
-import { delay, makeWorkspace, send, startTestServer, tempDir, type TestServer } from './server-harness.js';
+import { channelEvents, makeWorkspace, send, startTestServer, tempDir, type TestServer } from './server-harness.js';
 
 const AT = new Date(Date.UTC(2024, 5, 1, 23, 51, 1));
 const RECEIVED = '(at 23:51:01 UTC)';
@@ -90,12 +90,15 @@ describe('trace channel', () => {
     const seen: unknown[] = [];
     const onEvent = (m: unknown): void => void seen.push(m);
     subscribe(TRACE_CHANNEL_NAME, onEvent);
+    const published = channelEvents(TRACE_CHANNEL_NAME);
     try {
+      // OPTIONS first: an event for it would come before the two awaited below
+      await send(server.port, { method: 'OPTIONS', path: '/users' });
       await send(server.port, { path: '/users' });
       await send(server.port, { path: '/missing' });
-      await send(server.port, { method: 'OPTIONS', path: '/users' });
-      await delay(20);
+      await published.reached(2);
     } finally {
+      published.stop();
       unsubscribe(TRACE_CHANNEL_NAME, onEvent);
       await server.close();
     }
@@ -118,11 +121,13 @@ describe('trace channel', () => {
     const seen: unknown[] = [];
     const onEvent = (m: unknown): void => void seen.push(m);
     subscribe(TRACE_CHANNEL_NAME, onEvent);
+    const published = channelEvents(TRACE_CHANNEL_NAME);
     try {
       await send(server.port, { path: '/rule' });
       await send(server.port, { path: '/script' });
-      await delay(20);
+      await published.reached(2);
     } finally {
+      published.stop();
       unsubscribe(TRACE_CHANNEL_NAME, onEvent);
       await server.close();
     }

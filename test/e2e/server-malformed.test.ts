@@ -1,9 +1,10 @@
 // Malformed HTTP: a 4xx or a closed connection, never a 5xx, and the server keeps answering. Also slow and
 // vanishing clients.
 import assert from 'node:assert/strict';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { delay, makeWorkspace, parseResponses, rawExchange, send, startTestServer, type TestServer } from './server-harness.js';
+import { channelEvents, makeWorkspace, parseResponses, rawExchange, send, startTestServer, type TestServer } from './server-harness.js';
 
 describe('malformed requests', () => {
   let server: TestServer;
@@ -60,34 +61,39 @@ describe('malformed requests', () => {
   }
 
   test('a client that never finishes its request head gets 408 (or a close) within the header timeout', async () => {
-    const started = Date.now();
+    // closed by the server (not by rawExchange's own 4 s limit, which would say 'timeout')
     const r = await rawExchange(server.port, 'GET / HTTP/1.1\r\nHost: x\r\n', { timeoutMs: 4000 });
     assert.equal(r.ended, 'closed');
-    assert.ok(Date.now() - started < 3000);
     const statuses = parseResponses(r.text).map((x) => x.status);
     assert.ok(statuses.length === 0 || (statuses.length === 1 && statuses[0] === 408), r.text);
   });
 
   test('a connection that sends nothing is closed', async () => {
-    const started = Date.now();
     const r = await rawExchange(server.port, '', { timeoutMs: 4000 });
     assert.equal(r.ended, 'closed');
-    assert.ok(Date.now() - started < 3000);
   });
 
   test('a client that vanishes mid-body is dropped quietly', async () => {
     server.logs.length = 0;
-    await new Promise<void>((resolve) => {
-      const s = connect(server.port, '127.0.0.1', () => {
-        s.write('POST /half HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\n0123456789');
-        setTimeout(() => {
-          s.destroy();
-          resolve();
-        }, 50);
-      });
-      s.on('error', () => {});
+    // the server's side of the connection, so the test can wait for the server to have seen it close
+    const accepted = new Promise<import('node:net').Socket>((resolve) => {
+      const on = (m: unknown): void => {
+        unsubscribe('net.server.socket', on);
+        resolve((m as { socket: import('node:net').Socket }).socket);
+      };
+      subscribe('net.server.socket', on);
     });
-    await delay(100);
+    const started = channelEvents('http.server.request.start');
+    const s = connect(server.port, '127.0.0.1', () => {
+      s.write('POST /half HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\n0123456789');
+    });
+    s.on('error', () => {});
+    const theirs = await accepted;
+    const serverClosed = new Promise((r) => theirs.once('close', r));
+    await started.reached(1);
+    started.stop();
+    s.destroy();
+    await serverClosed;
     assert.deepEqual(server.logs, []);
     const r = await send(server.port, { path: '/still-here' });
     assert.equal(r.status, 404);

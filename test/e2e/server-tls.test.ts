@@ -11,6 +11,7 @@ import { startServer } from '../../src/server/start.js';
 import {
   header,
   makeWorkspace,
+  mockClock,
   parseResponses,
   rawExchange,
   selfSignedPair,
@@ -150,84 +151,102 @@ describe('bad TLS material stops startup before any listener binds', () => {
 });
 
 describe('handshake deadline and connection cap', () => {
-  test('a connection that never completes its handshake is dropped after handshake_timeout_seconds', async () => {
+  // Time is node:test's mock clock: each test waits for the server to arm a connection's deadline (an event), then
+  // moves time on by hand, so nothing here waits on the wall clock or asserts a duration.
+  const TIMED_OUT = 'TLS handshake timed out after 1s; dropping connection';
+
+  test('a connection that never completes its handshake is dropped after handshake_timeout_seconds', async (t) => {
     const server = await startTestServer(makeWorkspace({ listener: { tls: tls({ handshakeTimeoutSeconds: 1 }) } }));
+    const clock = mockClock(t);
+    const s = connect(server.port, '127.0.0.1');
+    s.on('error', () => {});
+    const closed = new Promise((r) => s.once('close', r));
     try {
-      const started = Date.now();
-      const r = await rawExchange(server.port, '', { timeoutMs: 5000 });
-      const took = Date.now() - started;
-      assert.equal(r.ended, 'closed');
-      assert.ok(took >= 900 && took < 3000, `closed after ${took} ms`);
-      assert.ok(server.logs.includes('TLS handshake timed out after 1s; dropping connection'), server.logs.join('\n'));
+      await clock.scheduled(1000);
+      clock.tick(999);
+      assert.ok(!server.logs.includes(TIMED_OUT), 'dropped before its deadline');
+      clock.tick(1);
+      assert.ok(server.logs.includes(TIMED_OUT), server.logs.join('\n'));
+      await closed;
     } finally {
+      s.destroy();
+      clock.reset();
       await server.close();
     }
   });
 
-  test('a client trickling bytes does not extend the deadline', async () => {
+  test('a client trickling bytes does not extend the deadline', async (t) => {
     const server = await startTestServer(makeWorkspace({ listener: { tls: tls({ handshakeTimeoutSeconds: 1 }) } }));
+    const clock = mockClock(t);
+    const s = connect(server.port, '127.0.0.1');
+    s.on('error', () => {});
+    const closed = new Promise((r) => s.once('close', r));
     try {
-      const started = Date.now();
-      const took = await new Promise<number>((resolve) => {
-        const s = connect(server.port, '127.0.0.1');
-        // a TLS record header, one byte at a time, never completing a ClientHello
-        const bytes = [0x16, 0x03, 0x01, 0x02, 0x00, 0x01];
-        let i = 0;
-        const tick = setInterval(() => {
-          if (i < bytes.length && !s.destroyed) s.write(Buffer.from([bytes[i++]!]));
-        }, 300);
-        s.on('close', () => {
-          clearInterval(tick);
-          resolve(Date.now() - started);
-        });
-        s.on('error', () => {});
-      });
-      assert.ok(took >= 900 && took < 2500, `closed after ${took} ms`);
+      await clock.scheduled(1000);
+      // a TLS record header, one byte every 150 ms of mocked time, never completing a ClientHello
+      for (const b of [0x16, 0x03, 0x01, 0x02, 0x00, 0x01]) {
+        await new Promise<void>((r) => s.write(Buffer.from([b]), () => r()));
+        clock.tick(150);
+      }
+      assert.ok(!server.logs.includes(TIMED_OUT), 'dropped before its deadline');
+      clock.tick(100);
+      assert.ok(server.logs.includes(TIMED_OUT), server.logs.join('\n'));
+      await closed;
     } finally {
+      s.destroy();
+      clock.reset();
       await server.close();
     }
   });
 
-  test('connections over max_connections queue until a slot frees, then are served', async () => {
+  test('connections over max_connections queue until a slot frees, then are served', async (t) => {
     const server = await startTestServer(
       makeWorkspace({ fallbackDir: dir.path, listener: { tls: tls({ handshakeTimeoutSeconds: 2, maxConnections: 2 }) } }),
     );
+    const clock = mockClock(t);
     const idle = [connect(server.port, '127.0.0.1'), connect(server.port, '127.0.0.1')];
     for (const s of idle) s.on('error', () => {});
+    const idleClosed = idle.map((s) => new Promise((r) => s.once('close', r)));
     try {
-      await Promise.all(idle.map((s) => new Promise((r) => s.once('connect', r))));
-      // a queued connection's own deadline counts from its arrival, so arrive well after the idle ones
-      await new Promise((r) => setTimeout(r, 1000));
-      const started = Date.now();
-      const r = await send(server.port, { path: '/cafe', ca: pair.cert });
-      const took = Date.now() - started;
+      await clock.scheduled(2000, 2);
+      // a queued connection's own deadline counts from its arrival, so it arrives 1 s after the idle ones
+      clock.tick(1000);
+      let answered = false;
+      const pending = send(server.port, { path: '/cafe', ca: pair.cert }).then((r) => ((answered = true), r));
+      await clock.scheduled(2000, 3);
+      clock.tick(999);
+      assert.equal(answered, false, 'served while both slots were held');
+      // the idle connections' deadlines free both slots; the queued one's (at 3 s) has not come
+      clock.tick(1);
+      await Promise.all(idleClosed);
+      const r = await pending;
       assert.equal(r.status, 200);
-      // it had to wait for an idle connection's handshake deadline (2 s after they arrived) to free a slot
-      assert.ok(took >= 700, `answered after ${took} ms`);
-      assert.ok(took < 4000, `answered after ${took} ms`);
+      assert.equal(server.logs.filter((l) => l.startsWith('TLS handshake timed out')).length, 2, server.logs.join('\n'));
     } finally {
       for (const s of idle) s.destroy();
+      clock.reset();
       await server.close();
     }
   });
 
-  test('a queued connection is served as soon as an active one closes', async () => {
+  test('a queued connection is served as soon as an active one closes', async (t) => {
     const server = await startTestServer(
       makeWorkspace({ fallbackDir: dir.path, listener: { tls: tls({ handshakeTimeoutSeconds: 10, maxConnections: 1 }) } }),
     );
+    const clock = mockClock(t);
     const holder = connect(server.port, '127.0.0.1');
     holder.on('error', () => {});
     try {
-      await new Promise((r) => holder.once('connect', r));
-      const started = Date.now();
+      await clock.scheduled(10_000);
       const pending = send(server.port, { path: '/cafe', ca: pair.cert });
-      setTimeout(() => holder.destroy(), 400);
+      await clock.scheduled(10_000, 2);
+      // the mocked clock stands still: only the holder's close can free the slot
+      holder.destroy();
       const r = await pending;
-      const took = Date.now() - started;
       assert.equal(r.status, 200);
-      assert.ok(took >= 350 && took < 3000, `answered after ${took} ms`);
     } finally {
       holder.destroy();
+      clock.reset();
       await server.close();
     }
   });

@@ -365,7 +365,7 @@ describe('set rule: bad invocations exit 2 and write nothing', () => {
       assert.equal(j.code, 2);
       const e = envelope(j);
       assert.equal(e.error?.kind, c.kind);
-      assert.match(e.error!.message, c.message);
+      assert.match(e.error.message, c.message);
       assert.equal(read(dir, 'mock-rule-set.toml') + read(dir, 'mock.toml'), snapshot);
       assert.deepEqual(listDir(dir), ['mock-rule-set.toml', 'mock.toml']);
     });

@@ -28,10 +28,19 @@ export function runningAsRoot(): boolean {
 }
 
 function spawnProgram(main: string, argv: readonly string[], cwd: string, uid?: number): Promise<RunResult> {
+  return spawnNode([main, ...argv], cwd, { ...process.env, NO_COLOR: '1' }, uid);
+}
+
+/** `node <args>` as `nobody` (only meaningful as root, after otherUser() said it can run things). */
+export function runNodeAsNobody(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<RunResult> {
+  return spawnNode(args, cwd, env, NOBODY);
+}
+
+function spawnNode(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, uid?: number): Promise<RunResult> {
   return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, [main, ...argv], {
+    const child = spawn(process.execPath, args, {
       cwd,
-      env: { ...process.env, NO_COLOR: '1' },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(uid === undefined ? {} : { uid, gid: uid }),
     });

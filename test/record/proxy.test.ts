@@ -1,18 +1,14 @@
 // The record-mode proxy client against a real upstream (node:http and node:https on 127.0.0.1 port 0).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { createServer as createHttp, request as httpRequest } from 'node:http';
 import { createServer as createNet, type Socket } from 'node:net';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseRecordTarget, type RecordTarget } from '../../src/record/target.js';
 import { clientLocation, createProxyClient, recordResponseOf, type ForwardRequest, type ProxyResult } from '../../src/server/record/proxy.js';
 import { writeProxied } from '../../src/server/record/respond.js';
-import { selfSignedPair } from '../e2e/server-harness.js';
-import { makeTempDir, removeDir } from '../helpers/mock-cli.js';
-import { BIG_BYTES, bigBody, ODD_JSON, sha256, startUpstream, type Upstream } from './upstream.js';
+import { BIG_BYTES, bigBody, ODD_JSON, sha256, startUpstream, useUpstream, type Upstream } from './upstream.js';
 
 function targetOf(url: string): RecordTarget {
   const t = parseRecordTarget(url);
@@ -109,14 +105,12 @@ describe('proxy client over http', () => {
   it('a hang: 502 naming the total timeout, within it', async () => {
     const client = createProxyClient({ target: targetOf(up.url), totalTimeoutMs: 400 });
     try {
-      const t0 = Date.now();
+      // /hang never answers: only the client's own 400 ms limit can end this, and its message names it
       const r = await client.forward(get('/hang'));
-      const took = Date.now() - t0;
       assert.equal(r.kind, 'failed');
       assert.equal(r.status, 502);
       assert.deepEqual(r.headers, [['content-type', 'text/plain; charset=utf-8']]);
       assert.match(text(r), /no complete answer within 400 ms/);
-      assert.ok(took >= 350 && took < 10_000, `took ${took} ms`);
       assert.equal(recordResponseOf(r), undefined);
     } finally {
       client.close();
@@ -145,11 +139,10 @@ describe('proxy client over http', () => {
     const port = (silent.address() as { port: number }).port;
     const client = createProxyClient({ target: targetOf(`https://127.0.0.1:${port}`), connectTimeoutMs: 300, totalTimeoutMs: 20_000 });
     try {
-      const t0 = Date.now();
+      // the total limit (20 s) is far off: the message says the 300 ms connect limit ended it
       const r = await client.forward(get('/x'));
       assert.equal(r.status, 502);
       assert.match(text(r), /no connection within 300 ms/);
-      assert.ok(Date.now() - t0 < 10_000);
     } finally {
       client.close();
       for (const s of sockets) s.destroy();
@@ -208,23 +201,10 @@ describe('proxy client over http', () => {
 });
 
 describe('proxy client over https (selfsigned)', () => {
-  let up: Upstream;
-  let dir: string;
-  let caFile: string;
-  before(async () => {
-    const pair = await selfSignedPair();
-    up = await startUpstream(pair);
-    dir = makeTempDir('mock-record-tls-');
-    caFile = join(dir, 'ca.pem');
-    writeFileSync(caFile, pair.cert);
-  });
-  after(async () => {
-    await up.close();
-    await removeDir(dir);
-  });
+  const fx = useUpstream('mock-record-tls-');
 
   it('verifies by default: a self-signed target is a 502 naming the certificate error', async () => {
-    const client = createProxyClient({ target: targetOf(up.url) });
+    const client = createProxyClient({ target: targetOf(fx.up.url) });
     try {
       const r = await client.forward(get('/api/users'));
       assert.equal(r.status, 502);
@@ -235,7 +215,7 @@ describe('proxy client over https (selfsigned)', () => {
   });
 
   it('insecure: answers', async () => {
-    const client = createProxyClient({ target: targetOf(up.url), insecure: true });
+    const client = createProxyClient({ target: targetOf(fx.up.url), insecure: true });
     try {
       const r = await client.forward(get('/api/users'));
       assert.equal(r.status, 200);
@@ -251,12 +231,12 @@ describe('proxy client over https (selfsigned)', () => {
     const script = `
       const { createProxyClient } = await import(${JSON.stringify(proxyModule)});
       const { parseRecordTarget } = await import(${JSON.stringify(targetModule)});
-      const client = createProxyClient({ target: parseRecordTarget(${JSON.stringify(up.url)}).value });
+      const client = createProxyClient({ target: parseRecordTarget(${JSON.stringify(fx.up.url)}).value });
       const r = await client.forward({ method: 'GET', rawPath: '/api/users', query: '', headers: [] });
       client.close();
       process.stdout.write(r.status + ' ' + Buffer.from(r.body).toString('utf8').length);`;
     const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: fx.caFile }, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -3,8 +3,7 @@
 // mode, replays every saved exchange (status, content type, body sha256); `mock validate` passes; comments stay.
 // Also: confinement (hash snapshot of everything else), dry run (nothing changes), no overwrite.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,7 +14,7 @@ import { createProxyClient, recordResponseOf, type ProxyClient, type ProxyResult
 import { createRecorder, type Recorder, type RecordOutcome } from '../../src/server/record/recorder.js';
 import { makeTempDir, removeDir, runMock, spawnMock } from '../helpers/mock-cli.js';
 import { treeContents } from './serve-helpers.js';
-import { sha256, startUpstream, type Upstream } from './upstream.js';
+import { sha256, startUpstream, useUpstream, type Upstream } from './upstream.js';
 
 const MOCK_TOML = '# my workspace\n[service]\nfallback_respond_dir = "public"   # files live here\n';
 
@@ -187,15 +186,8 @@ function readFileOrEmpty(abs: string): string {
 }
 
 describe('confinement, dry run, no overwrite', () => {
-  let up: Upstream;
-  const dirs: string[] = [];
-  before(async () => {
-    up = await startUpstream();
-  });
-  after(async () => {
-    await up.close();
-    for (const d of dirs) await removeDir(d);
-  });
+  const fx = useUpstream();
+  const dirs = fx.dirs;
 
   it('/..%2f..%2fsecret, /%2e%2e/x and an outward symlinked directory change nothing outside the fallback directory', async () => {
     const dir = makeTempDir('mock-record-conf-');
@@ -208,7 +200,7 @@ describe('confinement, dry run, no overwrite', () => {
     symlinkSync('../outside', join(dir, 'public', 'out'));
     const outsideOfRoot = (rel: string): boolean => rel === 'public' || rel.startsWith('public/') || rel === 'mock.toml' || rel === 'mock-recorded.toml';
     const before = treeContents(dir, outsideOfRoot);
-    const { client, recorder } = setup(dir, join(dir, 'public'), up, false);
+    const { client, recorder } = setup(dir, join(dir, 'public'), fx.up, false);
     const lines: string[] = [];
     try {
       for (const s of [
@@ -247,7 +239,7 @@ describe('confinement, dry run, no overwrite', () => {
       const fallback = withConfig ? join(dir, 'public') : dir;
       mkdirSync(join(dir, 'public'), { recursive: true });
       const before = treeContents(dir);
-      const { client, recorder } = setup(dir, fallback, up, true);
+      const { client, recorder } = setup(dir, fallback, fx.up, true);
       const lines: string[] = [];
       try {
         for (const s of [
@@ -281,7 +273,7 @@ describe('confinement, dry run, no overwrite', () => {
     dirs.push(dir);
     mkdirSync(join(dir, '.mock-recorded', 'PUT', 'api'), { recursive: true });
     writeFileSync(join(dir, '.mock-recorded', 'PUT', 'api', 'things.json'), 'old');
-    const { client, recorder } = setup(dir, dir, up, false);
+    const { client, recorder } = setup(dir, dir, fx.up, false);
     try {
       const d = await exchange(client, recorder, { method: 'PUT', target: '/api/things', body: '{"a":1}' });
       assert.deepEqual(d.outcome?.lines, [
@@ -301,7 +293,7 @@ describe('confinement, dry run, no overwrite', () => {
     const dir = makeTempDir('mock-record-boot-');
     dirs.push(dir);
     mkdirSync(join(dir, 'public'));
-    const { client, recorder } = setup(dir, join(dir, 'public'), up, false);
+    const { client, recorder } = setup(dir, join(dir, 'public'), fx.up, false);
     try {
       await exchange(client, recorder, { method: 'GET', target: '/api/users' });
       await exchange(client, recorder, { method: 'GET', target: '/teapot' });

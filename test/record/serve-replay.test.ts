@@ -3,7 +3,7 @@
 // without --record, answers every saved exchange the same (status, content type, body sha256). Also: the
 // startup line, what the console says for each exchange, a saved file or rule answering the next request at
 // once, what the target received, query variants, HEAD, PATCH and the 40 MiB stream unsaved, prefix misses
-// unproxied, comments kept, no secret written, `mock validate` passes. (Issue 21, acceptance 1 and 4.)
+// unproxied, comments kept, no secret written, `mock validate` passes.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,7 +28,7 @@ describe('mock --record: record, then replay without the target', () => {
     const m = await spawnMock(['serve', '--record', up.url, '--record-header', 'X-Request-Id'], { cwd: dir });
     try {
       for (const s of [
-        // the POST first: once GET /api/users is saved as a file, the file answers every method (SPEC 4.2)
+        // the POST first: once GET /api/users is saved as a file, the file answers every method (docs/files-and-rules.md#files)
         { method: 'POST', path: '/api/users', body: '{"name":"Ann"}' },
         { method: 'GET', path: '/api/users' },
         { method: 'GET', path: '/logo.png' },

@@ -1,9 +1,14 @@
 // The record-mode tests' own upstream: a real node:http (or node:https) server on 127.0.0.1 port 0, under the
 // base path /v2, answering the exchanges the issue names. Not a test file itself.
 import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { createServer as createHttp, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttps } from 'node:https';
+import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { selfSignedPair } from '../e2e/server-harness.js';
+import { makeTempDir, removeDir } from '../helpers/mock-cli.js';
 
 export const BASE = '/v2';
 export const ODD_JSON = '{ "z" : 1,\n   "a":[1.0, 2e0],  "m": {"y":true ,"b":null}\n}\n';
@@ -129,6 +134,50 @@ export async function startUpstream(tls?: { cert: string; key: string }): Promis
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+export interface UpstreamFixture {
+  readonly up: Upstream;
+  /** temp folders the tests make; removed after the describe */
+  readonly dirs: string[];
+  /** with `tls`: the upstream's self-signed certificate, as a CA file */
+  readonly caFile: string;
+}
+
+/**
+ * An upstream for the enclosing describe: started before its tests and closed after them, with `dirs` removed. With
+ * `tls` (a temp-folder prefix), it serves HTTPS with a fresh self-signed pair whose certificate is in `caFile`.
+ */
+export function useUpstream(tls?: string): UpstreamFixture {
+  let up: Upstream | undefined;
+  let caFile = '';
+  const dirs: string[] = [];
+  before(async () => {
+    if (tls === undefined) {
+      up = await startUpstream();
+      return;
+    }
+    const pair = await selfSignedPair();
+    up = await startUpstream(pair);
+    const dir = makeTempDir(tls);
+    dirs.push(dir);
+    caFile = join(dir, 'ca.pem');
+    writeFileSync(caFile, pair.cert);
+  });
+  after(async () => {
+    await up?.close();
+    for (const d of dirs) await removeDir(d);
+  });
+  return {
+    get up(): Upstream {
+      if (up === undefined) throw new Error('the upstream starts in before()');
+      return up;
+    },
+    dirs,
+    get caFile(): string {
+      return caFile;
     },
   };
 }

@@ -1,4 +1,4 @@
-// Issue 8, figure 7: bad configuration. Every case of test/fixtures/bad-configs.ts plus the TLS cases of
+// Reliability figure 7 (docs/reliability.md): bad configuration. Every case of test/fixtures/bad-configs.ts plus the TLS cases of
 // tls-bad-configs.ts: `mock validate` exits 2 and the server refuses to start (exit 2, never a Listening line),
 // each message naming the file (and line and column where the case has one), never a stack trace.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 8, figure 2: the body cap under pressure. Against a 1 MiB cap, uploads that declare a huge length
+// Reliability figure 2 (docs/reliability.md): the body cap under pressure. Against a 1 MiB cap, uploads that declare a huge length
 // (1 GiB in the long form) and chunked uploads that never end are refused with 413 while the client is still
 // sending, and the server's memory grows by less than 50 MB while several run at once.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 8, figure 1: confinement under fuzz. Thousands of generated hostile paths against the real server with a
+// Reliability figure 1 (docs/reliability.md): confinement under fuzz. Thousands of generated hostile paths against the real server with a
 // secret file just outside the fallback directory and symlinks inside it pointing out: no response reveals anything
 // outside the fallback directory, the server never answers 5xx and never falls over. A path that goes through a
 // file (`/ok.json/x`) is a 404. (The property-based test of the resolver itself lives in src/node/ and src/files/.)

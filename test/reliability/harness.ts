@@ -1,4 +1,4 @@
-// Shared pieces of the reliability suite (issue 8): the short/long switch, spawning the real program with its
+// Shared pieces of the reliability suite (docs/reliability.md): the short/long switch, spawning the real program with its
 // output drained (load tests print hundreds of thousands of request-log lines), the server's memory, a raw
 // keep-alive HTTP/1.1 client over net sockets, and small statistics. Not a test file itself.
 //
@@ -9,7 +9,6 @@ import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect, type Socket } from 'node:net';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const LONG = process.env['RELIABILITY'] === 'long';

@@ -1,4 +1,4 @@
-// Issue 8, figure 4: malformed HTTP. Bad request lines, invalid header bytes, 100 KB headers, bad chunk sizes,
+// Reliability figure 4 (docs/reliability.md): malformed HTTP. Bad request lines, invalid header bytes, 100 KB headers, bad chunk sizes,
 // HTTP/0.9, pipelined garbage: each gets a 4xx (400, 413, 431) or 505, or a closed connection; never another 5xx,
 // and the server keeps answering. An invalid JSON body sent as application/json is the client's error: 400 with a
 // plain-text reason.

@@ -1,4 +1,4 @@
-// Issue 8, figure 8: no lost edits. The tests themselves live with the rest of `set rule`'s end-to-end tests,
+// Reliability figure 8 (docs/reliability.md): no lost edits. The tests themselves live with the rest of `set rule`'s end-to-end tests,
 // in test/e2e/set-rule.test.ts ("set rule: concurrent writers"): an external edit between read and rename exits 1
 // with kind conflict and leaves the other writer's content intact; a file created by someone else during a
 // bootstrap is not overwritten; SIGKILL at random moments leaves the old file or the new one, whole, every time.

@@ -1,4 +1,4 @@
-// Issue 8, figure 6: runaway scripts. A middleware that runs `loop {}` on one path, under load on other paths:
+// Reliability figure 6 (docs/reliability.md): runaway scripts. A middleware that runs `loop {}` on one path, under load on other paths:
 // every request to it answers within the script budget by falling through to the next stage, and the latency of
 // the other requests meanwhile is measured (their p99 goes in docs/reliability.md). Scripts run on the server's one
 // thread, so while a script spins, everything else waits: the budget bounds that wait.

@@ -1,10 +1,10 @@
-// Issue 8, figure 3: slow clients. On the plain listener, connections that send their headers one byte a second
+// Reliability figure 3 (docs/reliability.md): slow clients. On the plain listener, connections that send their headers one byte a second
 // do not stop normal requests from being answered within 2 s, and are themselves closed by the header timeout.
 // On the TLS listener, connections that never complete a handshake are closed at handshake_timeout_seconds while
 // HTTPS requests are served.
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import {
   delay,
   fetchOnce,

@@ -1,4 +1,4 @@
-// Issue 8, figure 5: soak. Mixed load (static file, rule match, 404, JSON POST) at 50 keep-alive connections:
+// Reliability figure 5 (docs/reliability.md): soak. Mixed load (static file, rule match, 404, JSON POST) at 50 keep-alive connections:
 // no socket errors, no unexpected statuses, and the server's memory flat over the second half of the run.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

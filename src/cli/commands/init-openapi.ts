@@ -69,7 +69,7 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Imp
   if (config.problem !== undefined) return err({ kind: 'config_unreadable', message: MESSAGES.unreadable(configShown, config.problem) });
   const fresh = config.text === undefined;
   if (!fresh) {
-    const root = decodeRootConfig(config.text!, configAbs, io.cwd);
+    const root = decodeRootConfig(config.text, configAbs, io.cwd);
     const errors = root.decode.diagnostics.filter((d) => d.severity === 'error');
     if (errors.length > 0) return err({ kind: 'config_invalid', message: MESSAGES.configInvalid(configShown), diagnostics: errors });
   }
@@ -97,7 +97,7 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Imp
   } else {
     const planned = planConfig(undefined, { abs: configAbs, shown: configShown, text: config.text }, { abs: ruleSetAbs, shown: plan.ruleSet.path, text: undefined }, plan.ruleSet.path);
     if (!planned.ok) return err(planned.error);
-    configAfter = planned.value.after ?? config.text!;
+    configAfter = planned.value.after ?? config.text;
   }
   const checked = checkPlan(plan, configAfter, configAbs, io.cwd);
   if (checked !== undefined) return err(checked);

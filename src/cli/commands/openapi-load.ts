@@ -120,9 +120,9 @@ export async function loadOpenApi(cwd: string, given: string): Promise<Result<Lo
     }
   }
   if (!isObj(data)) return err({ kind: 'config_invalid', message: LOAD_MESSAGES.notObject(given) });
-  if (data['swagger'] !== undefined) return err({ kind: 'config_invalid', message: LOAD_MESSAGES.swagger2(at(locate(), '/swagger'), String(data['swagger'])) });
+  if (data['swagger'] !== undefined) return err({ kind: 'config_invalid', message: LOAD_MESSAGES.swagger2(at(locate(), '/swagger'), shownValue(data['swagger'])) });
   if (data['openapi'] === undefined) return err({ kind: 'config_invalid', message: LOAD_MESSAGES.notOpenApi(given) });
-  const version = String(data['openapi']);
+  const version = shownValue(data['openapi']);
   if (!/^3\.[01]\.\d+/.test(version)) return err({ kind: 'config_invalid', message: LOAD_MESSAGES.badVersion(at(locate(), '/openapi'), version) });
 
   try {
@@ -159,13 +159,19 @@ interface ParserErrorShape {
   readonly details?: readonly { readonly instancePath?: string; readonly message?: string; readonly params?: unknown }[];
 }
 
+/** a scalar as written; anything else as JSON */
+function shownValue(v: unknown): string {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+}
+
 function explain(raw: unknown, l: Located, cwd: string, abs: string): string {
-  const e: ParserErrorShape = typeof raw === 'object' && raw !== null ? (raw as ParserErrorShape) : { message: String(raw) };
+  const e: ParserErrorShape = typeof raw === 'object' && raw !== null ? (raw) : { message: String(raw) };
   const message = (e.message ?? '').replace(new RegExp(escape(dirname(abs) + sep), 'g'), '');
-  if (Array.isArray(e.details) && e.details.length > 0) {
-    const shown = e.details.slice(0, 8).map((d) => `  ${at(l, d.instancePath ?? '')}: ${d.message ?? 'invalid'}${extra(d.params)}`);
-    const more = e.details.length > 8 ? [`  … and ${e.details.length - 8} more`] : [];
-    return [LOAD_MESSAGES.invalid(e.details.length), ...shown, ...more].join('\n');
+  const details = e.details ?? [];
+  if (details.length > 0) {
+    const shown = details.slice(0, 8).map((d) => `  ${at(l, d.instancePath ?? '')}: ${d.message ?? 'invalid'}${extra(d.params)}`);
+    const more = details.length > 8 ? [`  … and ${details.length - 8} more`] : [];
+    return [LOAD_MESSAGES.invalid(details.length), ...shown, ...more].join('\n');
   }
   const refs = refsOf(l.text);
   if (e.name === 'MissingPointerError') {

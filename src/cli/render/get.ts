@@ -1,4 +1,4 @@
-// `mock get` output (SPEC 4.4, 4.5; reference §9.3): the dispatch Outcome as text or as envelope data.
+// `mock get` output (docs/reference/cli.md, docs/output.md): the dispatch Outcome as text or as envelope data.
 import type { Outcome, Stage } from '../../dispatch/dispatch.js';
 import { matchedToWire, matchedView, stageName } from '../../dispatch/explain-view.js';
 import type { Workspace } from '../../model/workspace.js';
@@ -57,7 +57,7 @@ export function getText(view: GetView, why: boolean): string {
   return out;
 }
 
-/** `result` of the get envelope, fields in SPEC 4.5 order; `why` always included. */
+/** `result` of the get envelope, fields in the documented order (docs/output.md); `why` always included. */
 export function getResult(view: GetView, source: { readonly config: string; readonly ruleSets: readonly string[] }): Wire {
   const { answer, stage } = view.outcome;
   return {

@@ -1,4 +1,4 @@
-// `mock match-test` output (reference §9.5): every rule with MATCH / NO MATCH, the winner starred, one
+// `mock match-test` output (docs/reference/cli.md): every rule with MATCH / NO MATCH, the winner starred, one
 // marked line per condition, then the result. Marks come from the real matcher's checks.
 import type { Condition, ConditionCheck, RuleCheck, RuleSet } from '../../model/rule-set.js';
 import { debugQuote, describeCondition } from '../../routing/describe.js';

@@ -1,4 +1,4 @@
-// The startup lines of `mock` / `mock serve` (SPEC 1.5): one `@ rule_set #<n> (<path>)` per loaded
+// The startup lines of `mock` / `mock serve` (docs/output.md#start-up-lines): one `@ rule_set #<n> (<path>)` per loaded
 // rule-set file, then one `Listening on <scheme>://<ip>:<port> ...` per listener. The few lines
 // before them only say where things come from; when the workspace is watched, the watch line comes just before
 // the Listening lines, which stay last.

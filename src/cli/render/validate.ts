@@ -1,4 +1,4 @@
-// `mock validate` output (SPEC 4.4, 4.5; reference §9.6).
+// `mock validate` output (docs/reference/cli.md, docs/output.md).
 import type { Diagnostic } from '../../model/diagnostic.js';
 import { diagnosticToWire, type Wire } from '../../model/envelope.js';
 

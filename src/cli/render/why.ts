@@ -1,4 +1,4 @@
-// The `--why` explanation of `mock get` (reference §9.3), as text and as wire data. Everything here is a
+// The `--why` explanation of `mock get` (docs/reference/cli.md), as text and as wire data. Everything here is a
 // reshaping of what dispatch() and the real matcher reported (Outcome.stage, Outcome.explanation):
 // no condition is re-checked. The data and wire forms live in dispatch/explain-view.ts (the request journal
 // uses them too); this file adds the text.

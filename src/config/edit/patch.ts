@@ -70,7 +70,7 @@ export function tomlBasicString(s: string): string {
 
 /** A literal string ('…', no escapes) when the text allows one, else a basic string. Used for JSON bodies. */
 export function tomlPreferLiteralString(s: string): string {
-  // eslint-disable-next-line no-control-regex
+   
   return /['\u0000-\u0008\u000a-\u001f\u007f]/.test(s) ? tomlBasicString(s) : `'${s}'`;
 }
 

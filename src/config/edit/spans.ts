@@ -35,7 +35,7 @@ export function parseTomlText(text: string): Result<TomlProgram, TomlSyntaxProbl
 
 /** Plain data for the whole document (tables as objects, arrays, strings, numbers, booleans, dates). */
 export function staticValueOf(ast: TomlProgram): Record<string, unknown> {
-  return getStaticTOMLValue(ast) as Record<string, unknown>;
+  return getStaticTOMLValue(ast);
 }
 
 export type KeyPath = readonly string[];

@@ -46,7 +46,7 @@ describe('setRuleText', () => {
 });
 
 describe('setRuleResult', () => {
-  it('has the SPEC 4.5 fields, in order', () => {
+  it('has the documented envelope fields, in order', () => {
     assert.deepEqual(setRuleResult(ADDED), {
       changed_files: ['./mock-rule-set.toml'],
       changes: [{ kind: 'Added', summary: 'added rule #2 in rule set #1', target: 'rule set `./mock-rule-set.toml`, rule #1' }],

@@ -1,5 +1,5 @@
 // `set rule` output: the text report (with a unified diff of each file under --dry-run) and the
-// envelope's `result` (SPEC 4.5: changed_files, changes [{kind, summary, target}], dry_run,
+// envelope's `result` (docs/output.md: changed_files, changes [{kind, summary, target}], dry_run,
 // requires_reload, rule_set — the same fields with or without --dry-run). Pure data → text.
 import type { Change, FileWrite } from './plan-types.js';
 import type { Wire } from '../../model/envelope.js';

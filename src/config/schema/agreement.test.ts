@@ -41,7 +41,7 @@ function loaderErrors(kind: Kind, doc: Obj): Diagnostic[] {
 
 function verdicts(kind: Kind, doc: Obj): { schema: boolean; loader: boolean; errors: Diagnostic[]; schemaErrors: unknown } {
   const f = FILES[kind];
-  const schema = f.validate(doc) as boolean;
+  const schema = f.validate(doc);
   const errors = loaderErrors(kind, doc);
   return { schema, loader: errors.length === 0, errors, schemaErrors: f.validate.errors };
 }
@@ -225,12 +225,12 @@ function arb(s: ShapeMeta, depth = 0): fc.Arbitrary<Json> {
       const model: Record<string, fc.Arbitrary<Json>> = {};
       for (const [k, f] of Object.entries(n.fields)) model[k] = arb(f, depth + 1);
       const rec = fc.record(model, { requiredKeys: [...n.required] }) as fc.Arbitrary<Obj>;
-      const withExtra = fc.tuple(rec, fc.constantFrom(...Object.keys(n.fields).map(misspell), 'zzz')).map(([r, k]) => ({ ...r, [k]: 1 }) as Json);
-      return mix(rec as fc.Arbitrary<Json>, withExtra, wrong);
+      const withExtra = fc.tuple(rec, fc.constantFrom(...Object.keys(n.fields).map(misspell), 'zzz')).map(([r, k]) => ({ ...r, [k]: 1 }));
+      return mix(rec, withExtra, wrong);
     }
     case 'map': {
       const keys = n.keyPattern === undefined ? fc.constantFrom('a.b', 'c', '0') : fc.constantFrom('x-a', 'X-B', 'bad name');
-      return mix(fc.dictionary(keys, arb(n.value, depth + 1), { maxKeys: 2 }) as fc.Arbitrary<Json>, wrong);
+      return mix(fc.dictionary(keys, arb(n.value, depth + 1), { maxKeys: 2 }), wrong);
     }
     case 'array':
       return mix(fc.array(arb(n.item, depth + 1), { maxLength: depth === 0 ? 3 : 2 }), wrong);

@@ -1,4 +1,4 @@
-// The shape of mock.toml (SPEC 2.1): every key with its type, bounds, default (from DEFAULTS) and a one-line
+// The shape of mock.toml: every key with its type, bounds, default (from DEFAULTS) and a one-line
 // doc. The loader decodes with it (config/root-config.ts); the editor schema and docs/reference/mock-toml.md
 // are generated from it (config/schema/). What it leaves to the loader: file existence and PEM parsing.
 import { DEFAULTS } from '../../model/config.js';

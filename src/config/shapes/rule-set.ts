@@ -1,4 +1,4 @@
-// The shape of a rule-set file (SPEC 2.2): every key with its type, bounds, default, vocabulary (from the model
+// The shape of a rule-set file: every key with its type, bounds, default, vocabulary (from the model
 // tables) and a one-line doc. The loader decodes with these shapes (config/rule-set.ts, conditions.ts,
 // respond.ts); the editor schema and docs/reference/rule-set.md are generated from them (config/schema/).
 // `when.request` and `respond` are decoded by hand with the rule's context (prefix, respond folder) from the

@@ -108,7 +108,7 @@ define('to_int', ['int', 'float', 'char', 'bool'], (_c, a) => {
   if (!Number.isFinite(f) || f >= 2 ** 63 || f < -(2 ** 63)) fail('ErrorArithmetic', `Integer overflow: to_int(${toDisplay(f)})`);
   return BigInt(Math.trunc(f));
 });
-define('to_float', ['int', 'float'], (_c, a) => (arity(a, 1), Number(a[0] as bigint | number)));
+define('to_float', ['int', 'float'], (_c, a) => (arity(a, 1), Number(a[0])));
 define('to_char', 'int', (_c, a) => {
   arity(a, 1);
   const n = a[0] as bigint;

@@ -60,7 +60,7 @@ define('is_finite', 'float', (_c, a) => (arity(a, 1), Number.isFinite(a[0])));
 define('is_infinite', 'float', (_c, a) => (arity(a, 1), a[0] === Infinity || a[0] === -Infinity));
 define('is_odd', 'int', (_c, a) => (arity(a, 1), (a[0] as bigint) % 2n !== 0n));
 define('is_even', 'int', (_c, a) => (arity(a, 1), (a[0] as bigint) % 2n === 0n));
-define('is_zero', ['int', 'float'], (_c, a) => (arity(a, 1), Number(a[0] as bigint | number) === 0));
+define('is_zero', ['int', 'float'], (_c, a) => (arity(a, 1), Number(a[0]) === 0));
 
 for (const [name, radix] of [['to_hex', 16], ['to_octal', 8], ['to_binary', 2]] as const) {
   define(name, 'int', (_c, a) => (arity(a, 1), BigInt.asUintN(64, asInt(a[0])).toString(radix)));

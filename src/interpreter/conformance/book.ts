@@ -1,6 +1,6 @@
 // Rhai 1.25.0 as its book describes it (strings-chars, ints, floats, fn-ptr, arrays, switch,
-// timestamps), for the behaviours issue 17 lists; the first rows are the ones that already matched
-// before it, kept as regression rows. Timestamps read a clock that advances 1 ms per reading.
+// timestamps), for the Rhai features real middleware scripts use (docs/rhai.md); the first rows are the
+// ones that matched from the start, kept as regression rows. Timestamps read a clock that advances 1 ms per reading.
 
 import type { ConformanceTable } from './table.js';
 

@@ -169,7 +169,7 @@ for (const watch of [false, true]) {
         assert.equal(src.counters.readFile, 3, 'a was read again');
       });
 
-      it('an unreadable file throws (answered 500), unlike a missing one', { skip: process.getuid?.() === 0 ? 'root ignores permissions' : false }, async () => {
+      it('an unreadable file throws (answered 500), unlike a missing one', { skip: process.getuid?.() === 0 ? 'root ignores permissions (test/e2e/unit-as-user.test.ts runs this as nobody)' : false }, async () => {
         const src = createFsSource();
         const path = await settled('locked.json', '{}');
         await chmod(path, 0o000);

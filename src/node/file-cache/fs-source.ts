@@ -243,7 +243,7 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
       if (note.trusted && epoch === startEpoch && !trust!.closed) {
         // valid as long as the stats it rests on would have been trusted
         let entries = memo.get(scope);
-        if (entries === undefined) memo.set(scope, (entries = new Map()));
+        if (entries === undefined) memo.set(scope, (entries = new Map<string, MemoEntry>()));
         entries.delete(key);
         remember(entries, key, { epoch: startEpoch, at: Math.min(now, note.oldest), value }, maxEntries);
       }
@@ -355,5 +355,5 @@ async function readEntries(dir: string): Promise<readonly DirEntry[]> {
 }
 
 function isMissing(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && 'code' in e && MISSING_CODES.has(String((e as { code: unknown }).code));
+  return typeof e === 'object' && e !== null && 'code' in e && MISSING_CODES.has(String((e).code));
 }

@@ -245,5 +245,5 @@ function parentOf(path: string): string | undefined {
 }
 
 function isCode(e: unknown, code: string): boolean {
-  return typeof e === 'object' && e !== null && 'code' in e && (e as { code: unknown }).code === code;
+  return typeof e === 'object' && e !== null && 'code' in e && (e).code === code;
 }

@@ -61,8 +61,8 @@ describe('createRecorder', () => {
         'not saved: GET /c?again — GET /c is recorded already (the first recording wins; queries are not matched)',
       ],
     );
-    assert.deepEqual(outs[3]!.saved, { kind: 'file', file: 'c.json' });
-    assert.deepEqual(outs[0]!.saved, { kind: 'rule', ruleSet: 'mock-recorded.toml', ruleNumber: 1 });
+    assert.deepEqual(outs[3].saved, { kind: 'file', file: 'c.json' });
+    assert.deepEqual(outs[0].saved, { kind: 'rule', ruleSet: 'mock-recorded.toml', ruleNumber: 1 });
     assert.deepEqual(readdirSync(dir), ['c.json']);
     assert.deepEqual(seen.map((r) => [r.method, r.urlPath, r.status, r.body.kind]), [
       ['POST', '/a', 201, 'text'],
