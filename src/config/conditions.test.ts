@@ -74,9 +74,22 @@ test('url_path: a bare string is equal; regex and wild_card compile once; a wild
     ['wild_card', 'wild-card/???/*', [['/wild-card/abc/x', true], ['/wild-card/ab/x', false]]],
   ];
   for (const [op, value, probes] of cases) {
-    const c = one(`url_path = { value = "${value}", op = "${op}" }`, '/ignored');
+    const c = one(`url_path = { value = "${value}", op = "${op}" }`, '/');
     assert.ok(c.on === 'url_path' && c.pattern instanceof RegExp, value);
     for (const [s, want] of probes) assert.equal(c.pattern.test(s), want, `${value} on ${s}`);
+  }
+  // under a prefix, a slash-less wild card is joined to it (apimock-rs's own rule_op example); one written with
+  // its '/' (or starting with * or ?) is a pattern as written
+  const prefixed: [string, string, [string, boolean][]][] = [
+    ['wild-card/???/*', '/rule-op/', [['/rule-op/wild-card/aaa/x', true], ['/wild-card/aaa/x', false]]],
+    ['api/*', '/v1', [['/v1/api/1', true], ['/api/1', false]]],
+    ['/api/*', '/v1', [['/api/1', true], ['/v1/api/1', false]]],
+    ['*.json', '/v1', [['/x/a.json', true]]],
+  ];
+  for (const [value, prefix, probes] of prefixed) {
+    const c = one(`url_path = { value = "${value}", op = "wild_card" }`, prefix);
+    assert.ok(c.on === 'url_path' && c.pattern instanceof RegExp, value);
+    for (const [s, want] of probes) assert.equal(c.pattern.test(s), want, `${value} under ${prefix} on ${s}`);
   }
 });
 

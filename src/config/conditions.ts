@@ -95,13 +95,20 @@ function decodeUrlPath(node: TomlNode, path: KeyPath, ctx: DecodeContext, prefix
       return pattern && { ...base, compareTo: value, pattern };
     }
     case 'wild_card': {
-      // `api/*` means `/api/*` (with or without the leading slash, the same request: docs/matching.md)
-      const anchored = /^[/*?]/.test(value) ? value : '/' + value;
+      // A value written without its leading slash (`api/*`) is a path like `equal`'s: rooted, and joined to the
+      // rule set's prefix (`prefix.url_path = "/rule-op/"` with `wild-card/???/*` means `/rule-op/wild-card/???/*`).
+      // A value starting with `/`, `*` or `?` is a pattern as written. See docs/matching.md.
+      const anchored = /^[/*?]/.test(value) ? value : joinPrefix(prefix, value);
       return { ...base, compareTo: anchored, pattern: wildcardToRegExp(anchored) };
     }
     default:
       return { ...base, compareTo: joinUrlPath(prefix, value) };
   }
+}
+
+/** The prefix (if any) and a slash-less wild-card value, with one '/' between; the value's own ending kept. */
+function joinPrefix(prefix: string | undefined, value: string): string {
+  return (prefix === undefined || prefix === '/' ? '' : '/' + prefix.replace(/^\/+|\/+$/g, '')) + '/' + value;
 }
 
 /** The rule set's prefix joined with a rule value: one leading '/', one trailing '/' removed ("" and "/" → "/"). */

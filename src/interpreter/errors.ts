@@ -11,6 +11,7 @@ export type FaultKind =
   | 'ErrorFunctionNotFound'
   | 'ErrorArithmetic'
   | 'ErrorMismatchDataType'
+  | 'ErrorMismatchOutputType'
   | 'ErrorIndexingType'
   | 'ErrorArrayBounds'
   | 'ErrorStringBounds'

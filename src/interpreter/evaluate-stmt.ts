@@ -5,7 +5,7 @@ import type { Block, Stmt, Switch, SwitchCase, Try } from './ast.js';
 import { RuntimeFault, callContext, lineColumn } from './errors.js';
 import { assign } from './evaluate-access.js';
 import { evalBool, evalExpr, own } from './evaluate-expr.js';
-import { toDebug, toDisplay } from './format.js';
+import { hostDebug, toDisplay } from './format.js';
 import { BREAK, CONTINUE as CONTINUE_SIGNAL, NONE, RETURN, type Machine } from './machine.js';
 import { bindSlot } from './refs.js';
 import { BreakSignal, CONTINUE, ReturnSignal } from './signals.js';
@@ -64,7 +64,7 @@ function execStmt(m: Machine, s: Stmt): Value {
 export function evalSwitch(m: Machine, e: Switch): Value {
   m.tick(e.start);
   const subject = evalExpr(m, e.subject);
-  const candidates = e.table.get(toDebug(subject));
+  const candidates = e.table.get(hostDebug(subject));
   if (candidates !== undefined) {
     for (const i of candidates) {
       const c = e.cases[i];

@@ -1,7 +1,7 @@
 // Float and value formatting against Rust/Rhai output.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { debugString, floatToDebug, floatToDisplay, toDebug, toDisplay } from './format.js';
+import { debugString, floatToDebug, floatToDisplay, hostDebug, toDebug, toDisplay } from './format.js';
 import { Char, FnPtr, RangeValue, type Value } from './values.js';
 
 test('Display of floats (to_string, print)', () => {
@@ -27,10 +27,13 @@ test('Display and Debug of the other values', () => {
   assert.equal(toDisplay(null), '');
   assert.equal(toDebug(null), '()');
   assert.equal(toDisplay(new Char('x')), 'x');
-  assert.equal(toDebug(new Char("'")), "'\\''");
+  // a script's to_debug of a char is the bare character; the host's view quotes it
+  assert.equal(toDebug(new Char("'")), "'");
+  assert.equal(hostDebug(new Char("'")), "'\\''");
+  assert.equal(hostDebug([new Char('c'), 'c']), "['c', \"c\"]");
   assert.equal(toDebug('a"b\\c\n\t\u0001'), '"a\\"b\\\\c\\n\\t\\u{1}"');
   assert.equal(debugString("it's"), '"it\'s"');
-  assert.equal(toDisplay([1n, 'a', 2.0, true, null, new Char('c')]), '[1, "a", 2.0, true, (), \'c\']');
+  assert.equal(toDisplay([1n, 'a', 2.0, true, null, new Char('c')]), '[1, "a", 2.0, true, (), c]');
   const inner = new Map<string, Value>([['z', []]]);
   assert.equal(toDisplay(new Map<string, Value>([['b', 1n], ['a', inner]])), '#{"a": #{"z": []}, "b": 1}');
   assert.equal(toDisplay(new FnPtr('foo', [], null)), 'Fn(foo)');

@@ -131,8 +131,24 @@ export function toDisplay(v: Value): string {
   }
 }
 
-/** Rhai Debug (`to_debug`, `debug`, items inside arrays and maps). */
+/**
+ * Rhai's `to_debug` and `debug` as a script sees them, also used for the items inside an array or map that is
+ * printed: a string is quoted, a char is the bare character (Rhai's `to_debug` for a char returns the character
+ * itself, and arrays and maps print their items through `to_debug`).
+ */
 export function toDebug(v: Value): string {
+  return debugText(v, false);
+}
+
+/**
+ * The host's view of a value (Rust's `{:?}` of a Rhai `Dynamic`): like {@link toDebug}, but a char is quoted
+ * (`'a'`), so `'1'` and `1` stay apart. Used for results shown to the user and as switch-table keys.
+ */
+export function hostDebug(v: Value): string {
+  return debugText(v, true);
+}
+
+function debugText(v: Value, quoteChars: boolean): string {
   switch (tagOf(v)) {
     case 'unit':
       return '()';
@@ -141,12 +157,12 @@ export function toDebug(v: Value): string {
     case 'float':
       return floatToDebug(v as number);
     case 'char':
-      return debugChar(v as Char);
+      return quoteChars ? debugChar(v as Char) : (v as Char).ch;
     case 'array':
-      return '[' + (v as Value[]).map(toDebug).join(', ') + ']';
+      return '[' + (v as Value[]).map((x) => debugText(x, quoteChars)).join(', ') + ']';
     case 'map': {
       const m = v as Map<string, Value>;
-      const parts = sortedKeys(m).map((k) => debugString(k) + ': ' + toDebug(m.get(k) ?? null));
+      const parts = sortedKeys(m).map((k) => debugString(k) + ': ' + debugText(m.get(k) ?? null, quoteChars));
       return '#{' + parts.join(', ') + '}';
     }
     default:

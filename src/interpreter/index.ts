@@ -25,7 +25,7 @@ import './builtins/all.js';
 import type { Program } from './ast.js';
 import { RuntimeFault, ScriptError, SyntaxFault, runtimeError, syntaxError } from './errors.js';
 import { execBlock } from './evaluate-stmt.js';
-import { toDebug, toDisplay } from './format.js';
+import { hostDebug, toDisplay } from './format.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { Machine, RETURN } from './machine.js';
 import { parseProgram } from './parser.js';
@@ -126,7 +126,7 @@ export function valueToString(v: Value): string {
 
 /** Rhai's `to_debug` of a value. */
 export function valueToDebug(v: Value): string {
-  return toDebug(v);
+  return hostDebug(v);
 }
 
 /** Rhai's `type_of` of a value. */

@@ -5,7 +5,7 @@
 // debug text, so `1` never matches `1.0` and `"1"` never matches `'1'`.
 
 import type { Expr, Stmt, Switch, SwitchCase } from './ast.js';
-import { toDebug } from './format.js';
+import { hostDebug } from './format.js';
 import { parseExpr } from './parse-expression.js';
 import { isSelfTerminated, parseStatement } from './parse-statement.js';
 import type { ParserState } from './parser-state.js';
@@ -53,7 +53,7 @@ export function parseSwitch(p: ParserState): Switch {
       const index = cases.length;
       cases.push({ values, ranges, guard, body });
       for (const v of values) {
-        const key = toDebug(v);
+        const key = hostDebug(v);
         const list = table.get(key);
         if (list === undefined) table.set(key, [index]);
         else if (!list.includes(index)) list.push(index);

@@ -71,14 +71,24 @@ when.request.url_path = { value = "/create", op = "ends_with" }
 respond.text = "api create"
 `;
 
+// apimock-rs's own rule_op example: a slash-less wild card under a prefix is joined to it
+const RULE_OP = `
+prefix.url_path = "/rule-op/"
+
+[[rules]]
+when.request.url_path = { value = "wild-card/???/*", op = "wild_card" }
+respond.text = "rule-op wild"
+`;
+
 before(async () => {
   ws = makeTempDir('mock-fidelity-');
   await writeTree(ws, {
-    'mock.toml': '[service]\nrule_sets = ["rules.toml", "api.toml", "pages.toml", "typed.toml"]\nmiddlewares = ["mw.rhai"]\nfallback_respond_dir = "root"\n',
+    'mock.toml': '[service]\nrule_sets = ["rules.toml", "api.toml", "pages.toml", "typed.toml", "rule-op.toml"]\nmiddlewares = ["mw.rhai"]\nfallback_respond_dir = "root"\n',
     'rules.toml': RULES,
     'api.toml': PREFIXED,
     'pages.toml': PAGES,
     'typed.toml': TYPED,
+    'rule-op.toml': RULE_OP,
     'mw.rhai': SCRIPT,
     'root/data.json': '{"data": 1}\n',
     'root/sub/inner.json': '{"inner": 1}\n',
@@ -143,6 +153,11 @@ describe('url_path values as written', () => {
     await both('/wild-card/abc/anything/else', 200, 'wild');
     await both('/wild-card/ab/x', 404, '');
     await both('/x/wild-card/abc/y', 404, '');
+  });
+
+  test('under a prefix, a wild card without its leading slash is joined to the prefix', async () => {
+    await both('/rule-op/wild-card/aaa/x', 200, 'rule-op wild');
+    await both('/rule-op/wild-card/aa/x', 404, '');
   });
 
   test('ends_with and not_ends_with compare the value as written, under a prefix too', async () => {

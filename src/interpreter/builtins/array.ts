@@ -6,9 +6,9 @@ import { toDisplay } from '../format.js';
 import { equals, ordering } from '../operators.js';
 import { TempRef } from '../refs.js';
 import { isValidIdentifier } from '../token.js';
-import { FnPtr, RangeValue, deepClone, tagOf, type Value } from '../values.js';
+import { FnPtr, RangeValue, deepClone, tagOf, typeName, type Value } from '../values.js';
 import {
-  arity, asArray, asFn, asInt, asRange, asText, checkArray, checkString, define, fail, offsetLen, type CallContext,
+  arity, asArray, asFn, asInt, asRange, asText, checkArray, checkString, define, fail, mismatch, offsetLen, type CallContext,
 } from './registry.js';
 
 const arr = (a: Value[]): Value[] => a[0] as Value[];
@@ -268,24 +268,42 @@ function reduce(c: CallContext, a: Value[], reverse: boolean): Value {
 define('reduce', 'array', (c, a) => reduce(c, a, false));
 define('reduce_rev', 'array', (c, a) => reduce(c, a, true));
 
-define('sort', 'array', (c, a) => {
-  arity(a, 1, 2);
-  const xs = arr(a);
-  if (a.length === 2) {
-    const fp = callback(a[1]);
-    xs.sort((x, y) => {
-      const r = c.callFn(fp, [deepClone(x), deepClone(y)]);
-      return typeof r === 'bigint' ? (r > 0n ? 1 : r < 0n ? -1 : 0) : 0;
-    });
-    return null;
-  }
-  if (xs.length <= 1) return null;
+/** Sorts in place with a comparer: an integer (its sign) or a boolean (`true`: the first goes first). */
+function sortWith(c: CallContext, xs: Value[], fp: FnPtr): void {
+  xs.sort((x, y) => {
+    const r = c.callFn(fp, [deepClone(x), deepClone(y)]);
+    if (typeof r === 'bigint') return r > 0n ? 1 : r < 0n ? -1 : 0;
+    if (typeof r === 'boolean') return r ? -1 : 1;
+    return 0;
+  });
+}
+
+/** Sorts in place by the natural order of one type (numbers, chars, strings, booleans, `()`). */
+function sortNatural(xs: Value[], descending: boolean): void {
+  if (xs.length <= 1) return;
   const tag = tagOf(xs[0] as Value);
-  if (xs.some((x) => tagOf(x) !== tag)) fail('ErrorFunctionNotFound', 'Function not found: sort() cannot be called with elements of different types');
-  if (!['int', 'float', 'char', 'string', 'bool', 'unit'].includes(tag)) return null;
-  xs.sort((x, y) => ordering(x, y) ?? 0);
-  return null;
-}, true);
+  if (xs.some((x) => tagOf(x) !== tag)) fail('ErrorFunctionNotFound', 'Function not found: elements of different types cannot be sorted');
+  if (tag === 'unit') return;
+  if (!['int', 'float', 'char', 'string', 'bool'].includes(tag)) fail('ErrorFunctionNotFound', `Function not found: elements of ${typeName(xs[0] as Value)} cannot be sorted`);
+  const sign = descending ? -1 : 1;
+  xs.sort((x, y) => sign * (ordering(x, y) ?? 0));
+}
+
+// `sort` / `sort_by` / `sort_desc` sort in place; `order` / `order_by` / `order_desc` return a sorted copy
+// (Rhai 1.24 added all but `sort`; `sort_by` and `order_by` are the comparer forms' other names).
+function sortArray(c: CallContext, a: Value[], descending: boolean, comparerRequired: boolean): Value[] {
+  const xs = arr(a);
+  if (a.length === 2) sortWith(c, xs, callback(a[1]));
+  else if (comparerRequired) mismatch();
+  else sortNatural(xs, descending);
+  return xs;
+}
+define('sort', 'array', (c, a) => (arity(a, 1, 2), sortArray(c, a, false, false), null), true);
+define('sort_by', 'array', (c, a) => (arity(a, 2), sortArray(c, a, false, true), null), true);
+define('sort_desc', 'array', (c, a) => (arity(a, 1), sortArray(c, a, true, false), null), true);
+define('order', 'array', (c, a) => (arity(a, 1, 2), sortArray(c, [deepClone(a[0] as Value), ...a.slice(1)], false, false)));
+define('order_by', 'array', (c, a) => (arity(a, 2), sortArray(c, [deepClone(a[0] as Value), ...a.slice(1)], false, true)));
+define('order_desc', 'array', (c, a) => (arity(a, 1), sortArray(c, [deepClone(a[0] as Value), ...a.slice(1)], true, false)));
 
 define('join', 'array', (c, a) => {
   arity(a, 1, 2);

@@ -116,7 +116,14 @@ define('to_char', 'int', (_c, a) => {
   return charOf(String.fromCodePoint(Number(n)));
 });
 
-define('parse_json', 'string', (_c, a) => (arity(a, 1), parseJsonText(asString(a[0]))));
+// The engine apimock-rs embeds parses JSON as a Rhai object-map literal, so the top level must be an object:
+// `parse_json("[1]")` is an error there ("Output type incorrect: array (expecting map)"), and so it is here.
+define('parse_json', 'string', (_c, a) => {
+  arity(a, 1);
+  const value = parseJsonText(asString(a[0]));
+  if (!(value instanceof Map)) fail('ErrorMismatchOutputType', `Output type incorrect: ${typeName(value)} (expecting map)`);
+  return value;
+});
 define('to_json', ['map', 'array', 'unit', 'int', 'float', 'string', 'bool', 'char'], (c, a) => {
   arity(a, 1);
   return checkString(c, toJsonText(a[0] as Value));

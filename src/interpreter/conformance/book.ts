@@ -59,4 +59,28 @@ export const BOOK: readonly ConformanceTable[] = [
       ['(timestamp() + 10).elapsed', 'ERR Time-stamp is later than now'],
     ],
   },
+  {
+    // the doc comments of Rhai 1.25's array and string packages (the book's function reference)
+    from: 'book: arrays (sort_desc, order, order_by, order_desc, sort_by), to_debug of a char',
+    rows: [
+      ['let x = [1, 3, 5, 7, 9, 2, 4, 6, 8, 10]; x.sort_desc(); x', '[10, 9, 8, 7, 6, 5, 4, 3, 2, 1]'],
+      ['let x = [1, 3, 5, 7, 9, 2, 4, 6, 8, 10]; let y = x.order(); [y, x[0]]', '[[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 1]'],
+      ['let x = [1, 3, 5, 7, 9, 2, 4, 6, 8, 10]; x.order_desc()', '[10, 9, 8, 7, 6, 5, 4, 3, 2, 1]'],
+      ['let x = [1, 3, 5, 2, 4]; x.order_by(|a, b| if a > b { -1 } else if a < b { 1 } else { 0 })', '[5, 4, 3, 2, 1]'],
+      ['let x = [1, 3, 5, 2, 4]; x.order(|a, b| b - a)', '[5, 4, 3, 2, 1]'],
+      ['let x = [1, 3, 5, 2, 4]; x.sort_by(|a, b| if a > b { -1 } else if a < b { 1 } else { 0 }); x', '[5, 4, 3, 2, 1]'],
+      ['let x = [3, 1, 2]; x.sort(|a, b| a <= b); x', '[1, 2, 3]'],
+      ["let x = ['b', 'c', 'a']; x.sort_desc(); x", "['c', 'b', 'a']"],
+      ['let x = ["b", "a"]; x.order_desc()', '["b", "a"]'],
+      ['let x = [1, "a"]; x.sort_desc()', 'ERR Function not found: elements of different types cannot be sorted'],
+      ['let x = [[1], [2]]; x.sort()', 'ERR Function not found: elements of array cannot be sorted'],
+      // `to_debug` of a char is the character itself; arrays and maps print their items through it
+      ["to_debug('x')", '"x"'],
+      ["let c = 'x'; [c, 'y'].to_string()", '"[x, y]"'],
+      ["let m = #{a: 'x'}; m.to_string()", '"#{\\"a\\": x}"'],
+      ["let a = ['x']; a.push('y'); print(a)", 'PRINT [x, y]'],
+      ["debug('x')", 'PRINT x'],
+      ['to_debug("x")', '"\\"x\\""'],
+    ],
+  },
 ];

@@ -125,6 +125,17 @@ export const WITH_SCOPE: readonly ConformanceTable[] = [
     rows: [['let s = ""; for key in keys(map) { s += key; } s.len', '11']],
   },
   {
+    // engine.parse_json("123") is an ErrorMismatchOutputType: the engine parses JSON as an object-map literal,
+    // so the script function refuses any other top level the same way
+    from: 'tests/maps.rs',
+    rows: [
+      ['parse_json("123")', 'ERR Output type incorrect: i64 (expecting map)'],
+      ['parse_json("[1, 2]")', 'ERR Output type incorrect: array (expecting map)'],
+      ['parse_json("\\"x\\"")', 'ERR Output type incorrect: string (expecting map)'],
+      ['parse_json("{\\"a\\": [1]}").a', '[1]'],
+    ],
+  },
+  {
     from: 'tests/parse_json.rs',
     rows: [
       [
