@@ -37,6 +37,8 @@ export interface OpenApiInitOptions {
   readonly yes: boolean;
   readonly dryRun: boolean;
   readonly format: OutputFormat;
+  /** called after each operation of the mapping (done of total) */
+  readonly progress?: (done: number, total: number) => void;
 }
 
 export async function runOpenApiInit(o: OpenApiInitOptions, io: Io): Promise<number> {
@@ -87,20 +89,25 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Imp
     ruleSetName: answers.ruleSetName,
     basePath: answers.basePath,
     taken: (p) => existsSync(resolve(io.cwd, p)),
+    ...(o.progress === undefined ? {} : { progress: o.progress }),
   });
 
-  const ruleSetAbs = resolve(io.cwd, plan.ruleSet.path);
   let configAfter: string;
   if (fresh) {
     const listener: InitAnswers = { ...answers.listener, ruleSet: true, middleware: false, tls: false };
-    configAfter = rootConfigText(listener, [plan.ruleSet.path]);
+    configAfter = rootConfigText(listener, plan.ruleSets.map((r) => r.path));
   } else {
-    const planned = planConfig(undefined, { abs: configAbs, shown: configShown, text: config.text }, { abs: ruleSetAbs, shown: plan.ruleSet.path, text: undefined }, plan.ruleSet.path);
-    if (!planned.ok) return err(planned.error);
-    configAfter = planned.value.after ?? config.text!;
+    configAfter = config.text!;
+    for (const r of plan.ruleSets) {
+      const planned = planConfig(undefined, { abs: configAbs, shown: configShown, text: configAfter }, { abs: resolve(io.cwd, r.path), shown: r.path, text: undefined }, r.path);
+      if (!planned.ok) return err(planned.error);
+      configAfter = planned.value.after ?? configAfter;
+    }
   }
-  const checked = checkPlan(plan, configAfter, configAbs, io.cwd);
-  if (checked !== undefined) return err(checked);
+  for (const r of plan.ruleSets) {
+    const checked = checkPlan(plan, r, configAfter, configAbs, io.cwd);
+    if (checked !== undefined) return err(checked);
+  }
 
   const view: ImportView = {
     dryRun: o.dryRun,
@@ -116,27 +123,31 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Imp
 }
 
 /** The edited config and the new rule set must load with the loader's own decoders (files known from the plan). */
-function checkPlan(plan: ImportPlan, configText: string, configAbs: string, cwd: string): Failure | undefined {
+function checkPlan(plan: ImportPlan, ruleSet: ImportPlan['ruleSets'][number], configText: string, configAbs: string, cwd: string): Failure | undefined {
   const root = decodeRootConfig(configText, configAbs, cwd);
   const rootErrors = root.decode.diagnostics.filter((d) => d.severity === 'error');
   if (rootErrors.length > 0) return { kind: 'internal', message: MESSAGES.internal(ROOT_CONFIG_FILE), diagnostics: rootErrors };
   const baseDir = dirname(configAbs);
-  const ruleSetAbs = resolve(baseDir, plan.ruleSet.path);
+  const ruleSetAbs = resolve(baseDir, ruleSet.path);
   const index = root.ruleSets.findIndex((e) => e.path === ruleSetAbs);
-  const draft = decodeRuleSetDraft(plan.ruleSet.text, ruleSetAbs, {
+  const draft = decodeRuleSetDraft(String(ruleSet.text), ruleSetAbs, {
     index: Math.max(0, index),
-    entry: plan.ruleSet.path,
+    entry: ruleSet.path,
     baseDir,
     defaultStrategy: root.config.service.strategy ?? DEFAULT_STRATEGY,
   });
   const texts = new Map(plan.files.map((f) => [resolve(baseDir, f.path), f.text]));
   checkRuleSetFiles(draft, {
-    respondFile: (p) => (texts.has(p) ? { kind: 'file', path: p, text: texts.get(p)! } : { kind: 'missing' }),
+    respondFile: (p) => {
+      const text = texts.get(p);
+      if (text === undefined) return { kind: 'missing' };
+      return typeof text === 'string' ? { kind: 'file', path: p, text } : { kind: 'file', path: p };
+    },
     isDir: () => true,
   });
   const settled = settleRuleSet(draft);
   if (settled.ok) return undefined;
-  return { kind: 'internal', message: MESSAGES.internal(plan.ruleSet.path), diagnostics: settled.error.filter((d) => d.severity === 'error') };
+  return { kind: 'internal', message: MESSAGES.internal(ruleSet.path), diagnostics: settled.error.filter((d) => d.severity === 'error') };
 }
 
 /** at most this many response files are written at once */
@@ -148,7 +159,7 @@ async function writeAll(plan: ImportPlan, cwd: string, config: Awaited<ReturnTyp
   const undo = async (): Promise<void> => {
     await Promise.all(created.map((p) => unlink(p).catch(() => undefined)));
   };
-  const dirs = [...new Set(plan.files.map((f) => dirname(resolve(cwd, f.path))))];
+  const dirs = [...new Set([...plan.files, ...plan.ruleSets].map((f) => dirname(resolve(cwd, f.path))))];
   try {
     for (let i = 0; i < dirs.length; i += WRITE_BATCH) await Promise.all(dirs.slice(i, i + WRITE_BATCH).map((d) => mkdir(d, { recursive: true })));
   } catch (e) {
@@ -164,9 +175,8 @@ async function writeAll(plan: ImportPlan, cwd: string, config: Awaited<ReturnTyp
       return results[bad] === 'EEXIST' ? { kind: 'conflict', message: MESSAGES.exists(shown) } : { kind: 'io', message: MESSAGES.write(shown, results[bad]!) };
     }
   }
-  const ruleSetAbs = resolve(cwd, plan.ruleSet.path);
   const failure = await commitFiles([
-    { snapshot: { abs: ruleSetAbs, shown: plan.ruleSet.path, bom: false }, after: plan.ruleSet.text },
+    ...plan.ruleSets.map((r) => ({ snapshot: { abs: resolve(cwd, r.path), shown: r.path, bom: false }, after: String(r.text) })),
     { snapshot: config, after: configAfter },
   ]);
   if (failure !== undefined) await undo();
@@ -175,7 +185,7 @@ async function writeAll(plan: ImportPlan, cwd: string, config: Awaited<ReturnTyp
 
 /** A new file, whole or not at all (temp file, then a hard link: never over an existing one). undefined: done;
  * 'EEXIST': the name is taken; else the reason it failed. */
-async function createFile(abs: string, text: string): Promise<string | undefined> {
+async function createFile(abs: string, text: string | Uint8Array): Promise<string | undefined> {
   const temp = join(dirname(abs), `.${basename(abs)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     await writeFile(temp, text, { flag: 'wx' });
