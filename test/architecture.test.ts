@@ -73,7 +73,7 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   library: (t) =>
     ['library/', 'journal/', 'model/', 'shared/', 'server/', 'workspace/', 'inspector/', 'dispatch/'].some((p) => t.startsWith(p)) ||
     t.startsWith('node:') || ['cli/paths.ts', 'cli/envelope.ts'].includes(t),
-  openapi: (t) => ['openapi/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t === 'openapi-sampler',
+  openapi: (t) => ['openapi/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t === 'randexp',
   'main.ts': (t) => t === 'cli/run.ts' || t === 'cli/io.ts' || t.startsWith('node:'),
 };
 

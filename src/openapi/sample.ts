@@ -354,8 +354,10 @@ function patternString(p: string, variant: number, fits: (v: string) => boolean,
   // printable ASCII keeps bodies readable; an unanchored pattern may match anywhere, so pad to the bounds
   gen.defaultRange.subtract(0, 31);
   gen.defaultRange.subtract(127, 0x10ffff);
-  gen.max = Math.max(4, Math.min(32, Number.isFinite(maxLength) ? maxLength : minLength + 4));
-  for (let attempt = 0; attempt < 20; attempt++) {
+  // repetitions without an upper bound get few extra turns first (short values fit maxLength), more later
+  const limits = [1, 3, 8, 16, Math.max(32, minLength)];
+  for (let attempt = 0; attempt < limits.length * 4; attempt++) {
+    gen.max = limits[Math.floor(attempt / 4)]!;
     gen.randInt = seeded(1 + variant * 7919 + attempt * 104729);
     let v: string;
     try {

@@ -7,6 +7,7 @@
 // atomically through set rule's commit, config last, so the config never lists what is not there. A failure
 // removes the response files this run created.
 import { existsSync } from 'node:fs';
+import { getHeapStatistics } from 'node:v8';
 import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -41,8 +42,33 @@ export interface OpenApiInitOptions {
   readonly progress?: (done: number, total: number) => void;
 }
 
+/** above this many operations the import says how far it is, on stderr */
+const PROGRESS_OPERATIONS = 1000;
+/** the share of the heap limit at which the import stops with a message (instead of V8's crash without one) */
+const HEAP_SHARE = 0.92;
+
+class OutOfMemory extends Error {}
+
 export async function runOpenApiInit(o: OpenApiInitOptions, io: Io): Promise<number> {
-  const outcome = await importDocument(o, io);
+  let shown = -1;
+  const progress = (done: number, total: number): void => {
+    if (done % 100 === 0) {
+      const heap = getHeapStatistics();
+      if (heap.used_heap_size > heap.heap_size_limit * HEAP_SHARE) throw new OutOfMemory(MESSAGES.memory(done, total, Math.round(heap.heap_size_limit / 2 ** 20)));
+    }
+    if (total <= PROGRESS_OPERATIONS) return;
+    const tenth = Math.floor((done * 10) / total);
+    if (tenth === shown) return;
+    shown = tenth;
+    io.err(`${PREFIX}: ${done} of ${total} operations\n`);
+  };
+  let outcome: Awaited<ReturnType<typeof importDocument>>;
+  try {
+    outcome = await importDocument({ ...o, progress }, io);
+  } catch (e) {
+    if (!(e instanceof OutOfMemory)) throw e;
+    outcome = err({ kind: 'io', message: e.message });
+  }
   if (!outcome.ok) return reportFailure(io, PREFIX, o.format, outcome.error);
   if (outcome.value === undefined) {
     io.err(`${PREFIX}: cancelled; nothing was written\n`);
@@ -53,6 +79,9 @@ export async function runOpenApiInit(o: OpenApiInitOptions, io: Io): Promise<num
 }
 
 const MESSAGES = {
+  memory: (done: number, total: number, limitMb: number) =>
+    `the document is too large for the memory Node.js allows (${limitMb} MB), stopped after ${done} of ${total} operations; nothing was written. ` +
+    'Run it again with more, for example `NODE_OPTIONS=--max-old-space-size=4096 mock --init --from …`',
   internal: (shown: string) => `the rule set made from the document would not load (a bug in mock; please report it): ${shown}`,
   configInvalid: (shown: string) => `the root config ${shown} does not load; fix it first (nothing was written)`,
   unreadable: (shown: string, why: string) => `cannot read ${shown}: ${why}`,
