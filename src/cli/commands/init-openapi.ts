@@ -6,7 +6,7 @@
 // response files are created exclusively (temp file, then a hard link), and the rule set and config go in
 // atomically through set rule's commit, config last, so the config never lists what is not there. A failure
 // removes the response files this run created.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
@@ -117,7 +117,7 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Imp
     command: `mock --init --from ${o.from}`,
     ruleSetName: answers.ruleSetName,
     basePath: answers.basePath,
-    taken: (p) => existsSync(resolve(io.cwd, p)),
+    taken: takenIn(io.cwd),
     ...(o.progress === undefined ? {} : { progress: o.progress }),
   });
 
@@ -133,10 +133,8 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Imp
       configAfter = planned.value.after ?? configAfter;
     }
   }
-  for (const r of plan.ruleSets) {
-    const checked = checkPlan(plan, r, configAfter, configAbs, io.cwd);
-    if (checked !== undefined) return err(checked);
-  }
+  const checked = checkPlan(plan, configAfter, configAbs, io.cwd);
+  if (checked !== undefined) return err(checked);
 
   const view: ImportView = {
     dryRun: o.dryRun,
@@ -151,32 +149,56 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Imp
   return ok(view);
 }
 
-/** The edited config and the new rule set must load with the loader's own decoders (files known from the plan). */
-function checkPlan(plan: ImportPlan, ruleSet: ImportPlan['ruleSets'][number], configText: string, configAbs: string, cwd: string): Failure | undefined {
+/** Is a workspace-relative path taken? Each folder is listed once (a big import asks for tens of thousands of names). */
+function takenIn(cwd: string): (path: string) => boolean {
+  const listed = new Map<string, ReadonlySet<string>>();
+  return (p) => {
+    const abs = resolve(cwd, p);
+    const dir = dirname(abs);
+    let names = listed.get(dir);
+    if (names === undefined) {
+      if (!existsSync(dir)) names = new Set();
+      else {
+        try {
+          names = new Set(readdirSync(dir));
+        } catch {
+          return existsSync(abs);
+        }
+      }
+      listed.set(dir, names);
+    }
+    return names.has(basename(abs));
+  };
+}
+
+/** The edited config and the new rule sets must load with the loader's own decoders (files known from the plan). */
+function checkPlan(plan: ImportPlan, configText: string, configAbs: string, cwd: string): Failure | undefined {
   const root = decodeRootConfig(configText, configAbs, cwd);
   const rootErrors = root.decode.diagnostics.filter((d) => d.severity === 'error');
   if (rootErrors.length > 0) return { kind: 'internal', message: MESSAGES.internal(ROOT_CONFIG_FILE), diagnostics: rootErrors };
   const baseDir = dirname(configAbs);
-  const ruleSetAbs = resolve(baseDir, ruleSet.path);
-  const index = root.ruleSets.findIndex((e) => e.path === ruleSetAbs);
-  const draft = decodeRuleSetDraft(String(ruleSet.text), ruleSetAbs, {
-    index: Math.max(0, index),
-    entry: ruleSet.path,
-    baseDir,
-    defaultStrategy: root.config.service.strategy ?? DEFAULT_STRATEGY,
-  });
   const texts = new Map(plan.files.map((f) => [resolve(baseDir, f.path), f.text]));
-  checkRuleSetFiles(draft, {
-    respondFile: (p) => {
-      const text = texts.get(p);
-      if (text === undefined) return { kind: 'missing' };
-      return typeof text === 'string' ? { kind: 'file', path: p, text } : { kind: 'file', path: p };
-    },
-    isDir: () => true,
-  });
-  const settled = settleRuleSet(draft);
-  if (settled.ok) return undefined;
-  return { kind: 'internal', message: MESSAGES.internal(ruleSet.path), diagnostics: settled.error.filter((d) => d.severity === 'error') };
+  for (const ruleSet of plan.ruleSets) {
+    const ruleSetAbs = resolve(baseDir, ruleSet.path);
+    const index = root.ruleSets.findIndex((e) => e.path === ruleSetAbs);
+    const draft = decodeRuleSetDraft(String(ruleSet.text), ruleSetAbs, {
+      index: Math.max(0, index),
+      entry: ruleSet.path,
+      baseDir,
+      defaultStrategy: root.config.service.strategy ?? DEFAULT_STRATEGY,
+    });
+    checkRuleSetFiles(draft, {
+      respondFile: (p) => {
+        const text = texts.get(p);
+        if (text === undefined) return { kind: 'missing' };
+        return typeof text === 'string' ? { kind: 'file', path: p, text } : { kind: 'file', path: p };
+      },
+      isDir: () => true,
+    });
+    const settled = settleRuleSet(draft);
+    if (!settled.ok) return { kind: 'internal', message: MESSAGES.internal(ruleSet.path), diagnostics: settled.error.filter((d) => d.severity === 'error') };
+  }
+  return undefined;
 }
 
 /** at most this many response files are written at once */
