@@ -34,7 +34,8 @@ export interface BodyOutcome {
 
 export function isJsonMediaType(t: string): boolean {
   const base = t.split(';')[0]!.trim().toLowerCase();
-  return base === 'application/json' || base.endsWith('+json') || base === '*/*';
+  // AWS's application/x-amz-json-1.0 and -1.1 are JSON too
+  return base === 'application/json' || base.endsWith('+json') || /^application\/x-amz-json-\d/.test(base) || base === '*/*';
 }
 
 /** `at`: the JSON pointer tokens of the response object (for naming an example that contradicts its schema) */

@@ -28,7 +28,7 @@ function paramLine(c: ParamCondition): string {
   const value = c.op === 'equal' ? tomlString(c.value ?? '') : '""';
   switch (c.in) {
     case 'header':
-      return c.op === 'equal' ? `when.request.headers.${tomlKey(c.name)} = ${value}` : `when.request.headers.${tomlKey(c.name)} = { value = "", op = "${c.op}" }`;
+      return `when.request.headers.${tomlKey(c.name)} = { value = ${value}, op = "${c.op}" }`;
     default:
       throw new Error(`a ${c.in} condition cannot be written yet`);
   }

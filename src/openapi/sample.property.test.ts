@@ -8,26 +8,13 @@ import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { draft07 } from '../../test/helpers/openapi-schema.js';
 import { sampleSchema } from './sample.js';
 
 type Schema = Record<string, unknown>;
 type Dialect = '3.0' | '3.1';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
-
-/** OpenAPI 3.0's boolean exclusiveMinimum/-Maximum in draft-07's numeric form (what ajv reads) */
-function draft07(s: unknown): unknown {
-  if (Array.isArray(s)) return s.map(draft07);
-  if (typeof s !== 'object' || s === null) return s;
-  const o: Schema = Object.fromEntries(Object.entries(s).map(([k, v]) => [k, k === 'enum' ? v : draft07(v)]));
-  for (const [ex, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
-    if (o[ex] === true) {
-      o[ex] = o[bound];
-      delete o[bound];
-    } else if (o[ex] === false) delete o[ex];
-  }
-  return o;
-}
 
 function validator(dialect: Dialect, schema: Schema, components: Schema): ValidateFunction {
   const options = { strict: false, allErrors: true, logger: false as const };
