@@ -267,3 +267,41 @@ test('planImport: the Prefer regexes select exactly their token', () => {
   assert.ok(!both.test('code=404, example=bxc') && !both.test('example=b.c') && !both.test('code=4040, example=b.c'));
   assert.ok(code.test('code=404') && code.test('wait=1, code=404') && !code.test('code=4041') && !code.test('xcode=404'));
 });
+
+test('planImport: more than 200 operations give one rule set per tag (else first segment), without a prefix', () => {
+  const paths: Record<string, unknown> = {};
+  for (let i = 0; i < 101; i++) {
+    paths[`/a${i}`] = { get: { tags: ['alpha'], responses: { '204': { description: 'ok' } } } };
+    paths[`/b/{id}/x${i}`] = { get: { responses: { '204': { description: 'ok' } } } };
+  }
+  const plan = planImport({ openapi: '3.0.3', info: { title: 'Many', version: '1' }, servers: [{ url: '/v1' }], paths }, opts());
+  assert.deepEqual(plan.ruleSets.map((r) => r.path), ['many/alpha.toml', 'many/b.toml']);
+  assert.equal(plan.basePath, undefined);
+  const alpha = String(plan.ruleSets[0]!.text);
+  assert.doesNotMatch(alpha, /prefix\.url_path/);
+  assert.match(alpha, /# Part 1 of 2: the operations tagged alpha\./);
+  assert.match(alpha, /when\.request\.url_path = "\/v1\/a0"\n/);
+  assert.match(String(plan.ruleSets[1]!.text), /url_path = \{ value = '\^\/v1\/b\/\[\^\/\]\+\/x0\/\?\$', op = "regex" \}/);
+  // 200 operations stay in one rule set
+  const fewer = Object.fromEntries(Object.entries(paths).slice(0, 200));
+  assert.equal(planImport({ openapi: '3.0.3', info: { title: 'Many' }, paths: fewer }, opts()).ruleSets.length, 1);
+});
+
+test('planImport: fragments become header conditions, or a reason', () => {
+  const doc: Obj = {
+    openapi: '3.0.3',
+    info: { title: 'Frag' },
+    paths: {
+      '/#X-Amz-Target=S.A': { post: { operationId: 'A', parameters: [{ name: 'X-Amz-Target', in: 'header', schema: { type: 'string' } }], responses: { '200': { description: 'ok' } } } },
+      '/u#operation=create': { post: { operationId: 'B', parameters: [{ name: 'operation', in: 'query', schema: { type: 'string' } }], responses: { '200': { description: 'ok' } } } },
+      '/t#keys': { delete: { operationId: 'C', responses: { '204': { description: 'ok' } } } },
+      '/j#Action=Go': { post: { operationId: 'D', responses: { '200': { description: 'ok' } } } },
+    },
+  };
+  const plan = planImport(doc, opts());
+  assert.match(String(plan.ruleSets[0]!.text), /# A\n# 200 \(the default answer\)\n\[\[rules\]\]\nwhen\.request\.method = "POST"\nwhen\.request\.url_path = "\/"\nwhen\.request\.headers\.x-amz-target = \{ value = "S\.A", op = "equal" \}\n/);
+  const notes = Object.fromEntries(plan.operations.map((o) => [o.operation, `${o.outcome}: ${o.notes.join(' ')}`]));
+  assert.match(notes['B']!, /^skipped: the operation left out: it needs query conditions \(the query parameter `operation`\)/);
+  assert.match(notes['C']!, /^skipped: the operation left out: it needs query conditions \(the query parameter `keys`\)/);
+  assert.match(notes['D']!, /^skipped: the path's fragment names `Action`/);
+});
