@@ -305,3 +305,14 @@ test('planImport: fragments become header conditions, or a reason', () => {
   assert.match(notes['C']!, /^skipped: the operation left out: it needs query conditions \(the query parameter `keys`\)/);
   assert.match(notes['D']!, /^skipped: the path's fragment names `Action`/);
 });
+
+test('planImport: a split without tags and a segment per resource packs neighbouring groups into at most 100 rule sets', () => {
+  const paths: Record<string, unknown> = {};
+  for (let i = 0; i < 500; i++) paths[`/r${i}`] = { get: { responses: { '204': { description: 'ok' } } }, post: { responses: { '204': { description: 'ok' } } } };
+  const plan = planImport({ openapi: '3.0.3', info: { title: 'Flat' }, paths }, opts());
+  assert.equal(plan.ruleSets.length, 100);
+  assert.equal(plan.ruleSets[0]!.path, 'flat/r0--r4.toml');
+  assert.match(String(plan.ruleSets[0]!.text), /# Part 1 of 100: the operations under \/r0 to under \/r4 \(5 groups\)\./);
+  const rules = plan.ruleSets.reduce((n, r) => n + String(r.text).split('[[rules]]').length - 1, 0);
+  assert.equal(rules, 1000);
+});

@@ -325,11 +325,16 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
     ruleSets.push({ path: ruleSetPath, text: renderRuleSet({ header, ...(basePath === undefined ? {} : { basePath }), rules: groups.get('') ?? [] }) });
   } else {
     const folder = names.take(stem, '');
+    const parts = packGroups([...groups].map(([name, rules]) => ({ names: [name], rules })));
     let n = 0;
-    for (const [group, rules] of groups) {
+    for (const { names: members, rules } of parts) {
       n++;
-      const part = [`Part ${n} of ${groups.size}: the operations ${group.startsWith('/') ? `under ${group}` : `tagged ${group}`}.`, ''];
-      ruleSets.push({ path: names.take(`${folder}/${safeName(group, 'root')}`, '.toml'), text: renderRuleSet({ header: [...header.slice(0, 3), ...part, ...header.slice(3)], rules }) });
+      const first = members[0]!;
+      const what = (g: string): string => (g.startsWith('/') ? `under ${g}` : `tagged ${g}`);
+      const title = members.length === 1 ? what(first) : `${what(first)} to ${what(members.at(-1)!)} (${members.length} groups)`;
+      const stemOf = members.length === 1 ? safeName(first, 'root') : `${safeName(first, 'root')}--${safeName(members.at(-1)!, 'root')}`;
+      const part = [`Part ${n} of ${parts.length}: the operations ${title}.`, ''];
+      ruleSets.push({ path: names.take(`${folder}/${stemOf}`, '.toml'), text: renderRuleSet({ header: [...header.slice(0, 3), ...part, ...header.slice(3)], rules }) });
     }
   }
   return {
@@ -341,6 +346,26 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
     files,
     operations,
   };
+}
+
+/** at most this many rule sets: beyond it, neighbouring groups share one (a document without tags and with a
+ * first path segment per resource would otherwise give a file per resource) */
+const MAX_RULE_SETS = 100;
+
+/** Neighbouring groups merged, in order, until there are at most MAX_RULE_SETS, each of about the same size. */
+function packGroups(groups: readonly { readonly names: readonly string[]; readonly rules: readonly RuleSpec[] }[]): { names: string[]; rules: RuleSpec[] }[] {
+  const total = groups.reduce((n, g) => n + g.rules.length, 0);
+  for (let size = Math.ceil(total / MAX_RULE_SETS); ; size *= 2) {
+    const out: { names: string[]; rules: RuleSpec[] }[] = [];
+    for (const g of groups) {
+      const last = out.at(-1);
+      if (groups.length > MAX_RULE_SETS && last !== undefined && last.rules.length + g.rules.length <= size) {
+        last.names.push(...g.names);
+        last.rules.push(...g.rules);
+      } else out.push({ names: [...g.names], rules: [...g.rules] });
+    }
+    if (out.length <= MAX_RULE_SETS) return out;
+  }
 }
 
 /** A split import's group: the first tag, else the first path segment (`/pets`, `/` for the root). */
