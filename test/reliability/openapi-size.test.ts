@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { bigOpenApi } from '../fixtures/openapi-big.js';
-import { startMock } from '../helpers/mock-cli.js';
+import { runMock, startMock } from '../helpers/mock-cli.js';
 import { header, send } from '../e2e/server-harness.js';
 import { LONG, MAIN_JS, makeTempDir, removeDir, scale } from './harness.js';
 
@@ -96,6 +96,21 @@ describe('mock --init --from: a generated document at size', () => {
       assert.equal(r.code, 0, r.stderr);
       console.log(`# figure: ${mb.toFixed(1)} MB document (${fiveMb} operations): import ${(r.ms / 1000).toFixed(1)} s, peak RSS ${r.peakRssMb.toFixed(0)} MB`);
       assert.ok(r.peakRssMb < 1024, `peak RSS ${r.peakRssMb.toFixed(0)} MB`);
+    } finally {
+      await removeDir(root);
+    }
+  });
+
+  it('a heap too small for the document: a message naming the limit, exit 1, nothing written', async () => {
+    const root = makeTempDir('mock-openapi-size-');
+    try {
+      writeFileSync(join(root, 'big.json'), bigOpenApi(20_000));
+      const ws = join(root, 'ws');
+      mkdirSync(ws);
+      const r = await runMock(['--init', '--from', '../big.json', '--yes'], { cwd: ws, env: { NODE_OPTIONS: '--max-old-space-size=80' }, timeoutMs: 300_000 });
+      assert.equal(r.code, 1, r.stderr.slice(-2000));
+      assert.match(r.stderr, /^mock --init: the document is too large for the memory Node\.js allows \(80 MB\): stopped .*; nothing was written\. Run it again with more, for example `NODE_OPTIONS=--max-old-space-size=4096/m);
+      assert.deepEqual(readdirSync(ws), []);
     } finally {
       await removeDir(root);
     }

@@ -45,17 +45,23 @@ export interface OpenApiInitOptions {
 /** above this many operations the import says how far it is, on stderr */
 const PROGRESS_OPERATIONS = 1000;
 /** the share of the heap limit at which the import stops with a message (instead of V8's crash without one) */
-const HEAP_SHARE = 0.92;
+const HEAP_SHARE = 0.9;
+const YOUNG_GENERATION = 48 * 2 ** 20;
 
 class OutOfMemory extends Error {}
+
+/** Stop with a message (not V8's crash) when the heap is nearly full; `where`: how far the import got. */
+function checkHeap(where: () => string): void {
+  const heap = getHeapStatistics();
+  // heap_size_limit includes the young generation (48 MiB on 64-bit); the old space fails first
+  const old = Math.max(heap.heap_size_limit / 2, heap.heap_size_limit - YOUNG_GENERATION);
+  if (heap.used_heap_size > old * HEAP_SHARE) throw new OutOfMemory(MESSAGES.memory(where(), Math.round(old / 2 ** 20)));
+}
 
 export async function runOpenApiInit(o: OpenApiInitOptions, io: Io): Promise<number> {
   let shown = -1;
   const progress = (done: number, total: number): void => {
-    if (done % 100 === 0) {
-      const heap = getHeapStatistics();
-      if (heap.used_heap_size > heap.heap_size_limit * HEAP_SHARE) throw new OutOfMemory(MESSAGES.memory(done, total, Math.round(heap.heap_size_limit / 2 ** 20)));
-    }
+    if (done % 10 === 0) checkHeap(() => `after ${done} of ${total} operations`);
     if (total <= PROGRESS_OPERATIONS) return;
     const tenth = Math.floor((done * 10) / total);
     if (tenth === shown) return;
@@ -79,8 +85,8 @@ export async function runOpenApiInit(o: OpenApiInitOptions, io: Io): Promise<num
 }
 
 const MESSAGES = {
-  memory: (done: number, total: number, limitMb: number) =>
-    `the document is too large for the memory Node.js allows (${limitMb} MB), stopped after ${done} of ${total} operations; nothing was written. ` +
+  memory: (where: string, limitMb: number) =>
+    `the document is too large for the memory Node.js allows (${limitMb} MB): stopped ${where}; nothing was written. ` +
     'Run it again with more, for example `NODE_OPTIONS=--max-old-space-size=4096 mock --init --from …`',
   internal: (shown: string) => `the rule set made from the document would not load (a bug in mock; please report it): ${shown}`,
   configInvalid: (shown: string) => `the root config ${shown} does not load; fix it first (nothing was written)`,
@@ -178,7 +184,8 @@ function checkPlan(plan: ImportPlan, configText: string, configAbs: string, cwd:
   if (rootErrors.length > 0) return { kind: 'internal', message: MESSAGES.internal(ROOT_CONFIG_FILE), diagnostics: rootErrors };
   const baseDir = dirname(configAbs);
   const texts = new Map(plan.files.map((f) => [resolve(baseDir, f.path), f.text]));
-  for (const ruleSet of plan.ruleSets) {
+  for (const [i, ruleSet] of plan.ruleSets.entries()) {
+    checkHeap(() => `checking rule set ${i + 1} of ${plan.ruleSets.length}`);
     const ruleSetAbs = resolve(baseDir, ruleSet.path);
     const index = root.ruleSets.findIndex((e) => e.path === ruleSetAbs);
     const draft = decodeRuleSetDraft(String(ruleSet.text), ruleSetAbs, {
