@@ -46,6 +46,7 @@ export const SPAWNING = [
   'test/reliability/confinement.test.ts',
   'test/reliability/malformed-http.test.ts',
   'test/reliability/no-lost-edits.test.ts',
+  'test/reliability/openapi-size.test.ts',
   'test/reliability/runaway-script.test.ts',
   'test/reliability/slow-clients.test.ts',
   'test/reliability/soak.test.ts',

@@ -92,7 +92,7 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   // the commands: they may use every room below them; the server only through its start-up path
   cli: (t) => !t.startsWith('.') && t !== 'main.ts' && (!t.startsWith('server/') || t === 'server/start.ts'),
   // `mock --init --from`'s pure planning; bundled apart so other commands never load it
-  openapi: (t) => under(t, ['openapi/', 'model/', 'shared/']) || t === 'openapi-sampler',
+  openapi: (t) => under(t, ['openapi/', 'model/', 'shared/']) || t === 'randexp',
   'main.ts': (t) => t === 'cli/run.ts' || t === 'cli/io.ts' || t.startsWith('node:'),
 };
 

@@ -177,13 +177,29 @@ async function loadListedRuleSet(e: PathEntry, rsc: RuleSetContext, rootDecode: 
 
 const STRICT: ReadMode = { track: undefined, invalidJsonTarget: 'error' };
 
+/** at most this many respond files are looked at at once, over every rule set (an imported OpenAPI workspace
+ * holds tens of thousands; opening them all at once runs out of file descriptors: EMFILE) */
+const OPEN_AT_ONCE = 128;
+let opening = 0;
+const waiting: (() => void)[] = [];
+async function limited<T>(task: () => Promise<T>): Promise<T> {
+  if (opening >= OPEN_AT_ONCE) await new Promise<void>((go) => waiting.push(go));
+  opening++;
+  try {
+    return await task();
+  } finally {
+    opening--;
+    waiting.shift()?.();
+  }
+}
+
 /** Decode, then gather respond-file facts from disk, then check them: the same path as decodeRuleSetText. */
 async function decodeRuleSetFromText(text: string, file: string, rsc: RuleSetContext, mode: ReadMode): Promise<Loaded<RuleSet>> {
   const draft = decodeRuleSetDraft(text, file, rsc);
   const files = new Map<string, RespondFileStatus>();
   const dirs = new Map<string, boolean>();
   await Promise.all([
-    ...draft.fileRefs.map(async (r) => void files.set(r.path, await respondFileStatus(r.path, mode.track))),
+    ...draft.fileRefs.map(async (r) => void files.set(r.path, await limited(() => respondFileStatus(r.path, mode.track)))),
     ...draft.dirRefs.map(async (r) => void dirs.set(r.path, (await pathKind(r.path)) === 'dir')),
   ]);
   checkRuleSetFiles(draft, {
