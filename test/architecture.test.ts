@@ -43,7 +43,7 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   interpreter: (t) => t.startsWith('interpreter/'),
   model: (t, typeOnly) => t.startsWith('model/') || t.startsWith('shared/') || (typeOnly && t === 'interpreter/index.ts'),
   routing: (t) => ['routing/', 'model/', 'shared/'].some((p) => t.startsWith(p)),
-  files: (t) => ['files/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t === 'json5',
+  files: (t) => ['files/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t === 'json5' || t === 'picomatch',
   config: (t) =>
     ['config/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t === 'interpreter/index.ts' ||
     ['toml-eslint-parser', 'smol-toml', 'json5'].includes(t) || t.startsWith('node:'),

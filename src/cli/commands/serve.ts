@@ -6,6 +6,9 @@
 // one start-up path the library's startMock() shares: this command is that plus its stdout lines and signals).
 // `--record <url>` forwards misses to a real service and saves the answers (cli/commands/record-setup.ts,
 // server/record/; docs/record.md). `--init` hands over to the init command instead.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Workspace } from '../../model/workspace.js';
 import { MockError } from '../../model/errors.js';
 import { launch, type Launched } from '../../library/launch.js';
 import { asStartUpWork, holdYoungGeneration } from '../../node/start-up-work.js';
@@ -161,7 +164,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       },
       server.addresses,
       watcher?.watching,
-      recordLines,
+      [...denyNote(ws), ...(recordLines ?? [])],
     ),
   );
 
@@ -181,4 +184,14 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
   flush();
   return 0;
+}
+
+/**
+ * Zero-config in a project folder (one holding `.git` or `package.json`) serves the whole folder: one line says
+ * so, and what is kept back (docs/files-and-rules.md, "Never served").
+ */
+function denyNote(ws: Workspace): string[] {
+  if (ws.configFile !== undefined || ws.deny === undefined) return [];
+  if (!['.git', 'package.json'].some((name) => existsSync(join(ws.fallbackDir, name)))) return [];
+  return [`[deny] serving every file under ${ws.fallbackDir} except ${ws.deny.patterns.join(' ')} (service.deny in a mock.toml changes this)`];
 }

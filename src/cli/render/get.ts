@@ -57,7 +57,7 @@ export function getText(view: GetView, why: boolean): string {
   out += `Body:\n${shownBody(view)}\n\n`;
   out += `Answered: ${answeredBy(stage, view.shown)}\n`;
   if (why) {
-    out += whyText(view.outcome, view.ws, view.shown);
+    out += whyText(view.outcome, view.ws, view.shown, view.path);
     if (stage.kind === 'rule_set') out += `\n${editWithLine(view.shown.ruleSet(stage.ruleSetIndex), stage.ruleIndex, view.configArg)}\n`;
   }
   return out;
@@ -76,6 +76,6 @@ export function getResult(view: GetView, source: { readonly config: string; read
     },
     source: { config: source.config, rule_sets: [...source.ruleSets] },
     stage: stageName(stage),
-    why: whyWire(view.outcome, view.ws, view.shown),
+    why: whyWire(view.outcome, view.ws, view.shown, view.path),
   };
 }

@@ -97,11 +97,13 @@ function answeredLabel(answeredBy: unknown, stage: string, matched: unknown): st
     case 'rule_set':
       return rsi !== undefined && ri !== undefined ? `rule set #${rsi + 1}, rule #${ri + 1}` : 'rule set';
     case 'fallback':
-      return file !== undefined ? `fallback: ${tail(file)}` : 'fallback';
+      return file !== undefined ? `fallback: ${file}` : 'fallback';
     case 'dyn_route':
-      return file !== undefined ? `fallback: ${tail(file)}` : 'fallback';
-    case 'miss':
-      return 'miss';
+      return file !== undefined ? `fallback: ${file}` : 'fallback';
+    case 'miss': {
+      const denied = str(field(answeredBy, 'denied_by'));
+      return denied !== undefined && file !== undefined ? `denied: ${file} (${denied})` : 'miss';
+    }
     case 'middleware': {
       const i = num(field(answeredBy, 'index'));
       return `middleware${i === undefined ? '' : ` #${i + 1}`}${file === undefined ? '' : ` (${tail(file)})`}`;
