@@ -187,7 +187,7 @@ test('rule structure refusals', () => {
     ['[prefix]\nurl_path = 1\n', ['2:12 wrong_type `prefix.url_path` must be a string, found an integer']],
     ['[default]\ndelay_response_milliseconds = -1\n', ['2:31 invalid_value `default.delay_response_milliseconds` must be an integer from 0 to 2147483647, found -1']],
     ['strategy = "priority"\n', ['1:12 invalid_value strategy `priority` needs the table form, e.g. priority = { tiebreaker = "first_match" }']],
-    ['[[rules]\n', ['1:9 toml_syntax invalid TOML: unterminated table-key']],
+    ['[[rules]\n', ['1:9 toml_syntax invalid TOML: missing "]" to close [[rules] (an array of tables is written [[rules]])']],
   ];
   for (const [text, want] of cases) assert.deepEqual(errors(text), want, text);
 });
