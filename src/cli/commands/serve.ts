@@ -151,7 +151,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   // listen for SIGINT / SIGTERM before announcing the port: a caller may signal as soon as it reads it
   const shutdown = new Promise<void>((done) => io.onShutdown(done));
   const configShown = configDisplay(io.cwd, configPath, ws.configFile);
-  if (watcher !== undefined) printReloads(server.live, server.addresses, io, log);
+  if (watcher !== undefined) printReloads(launched.live, server.addresses, io, log);
   if (management !== undefined) io.out(INSPECT_MESSAGES.listening(management.url));
   io.out(
     startupText(
