@@ -119,7 +119,7 @@ export function formatHostPort(ip: string, port: number): string {
 }
 
 const BIND_REASONS: Readonly<Record<string, string>> = {
-  EADDRINUSE: 'address already in use (another program, or another mock, holds it: pick one with -p <port>, or -p 0 for any free port)',
+  EADDRINUSE: 'address already in use',
   EACCES: 'permission denied',
   EADDRNOTAVAIL: 'address not available',
   ENOTFOUND: 'no such address',

@@ -143,7 +143,9 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   } catch (e) {
     if (!(e instanceof MockError)) throw e;
     if (recordProblem !== undefined) return reportUsage(io, recordProblem, ROOT_USAGE);
-    return reportFailure(io, PREFIX, 'text', { kind: e.kind, message: e.message, diagnostics: e.diagnostics });
+    // the port is the command line's to change: say how
+    const hint = e.kind === 'io' && e.message.includes('address already in use') ? ' (pick another with -p <port>, or -p 0 for any free port)' : '';
+    return reportFailure(io, PREFIX, 'text', { kind: e.kind, message: e.message + hint, diagnostics: e.diagnostics });
   }
   const { ws, server, watcher, management } = launched;
   const letYoungGenerationGo = holdYoungGeneration();

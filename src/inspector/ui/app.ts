@@ -97,9 +97,9 @@ function answeredLabel(answeredBy: unknown, stage: string, matched: unknown): st
     case 'rule_set':
       return rsi !== undefined && ri !== undefined ? `rule set #${rsi + 1}, rule #${ri + 1}` : 'rule set';
     case 'fallback':
-      return file !== undefined ? `fallback: ${file}` : 'fallback';
     case 'dyn_route':
-      return file !== undefined ? `fallback: ${file}` : 'fallback';
+      // the journal names the file relative to the fallback directory; an absolute one (older servers) by its name
+      return file !== undefined ? `fallback: ${file.startsWith('/') ? tail(file) : file}` : 'fallback';
     case 'miss': {
       const denied = str(field(answeredBy, 'denied_by'));
       return denied !== undefined && file !== undefined ? `denied: ${file} (${denied})` : 'miss';
