@@ -5,6 +5,7 @@ import type { Answer } from '../model/answer.js';
 import { chain, type ValueOrPromise } from '../shared/value-or-promise.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
+import { denyCheck, type DenyCheck } from '../files/deny.js';
 import { resolveFallbackFile } from '../files/lookup.js';
 import { fileBody } from '../files/file-body.js';
 import type { FileSource } from '../files/source.js';
@@ -36,8 +37,8 @@ export type Stage =
   /** claimed by a prefix, no rule matched: 404 */
   | { readonly kind: 'prefix_miss'; readonly ruleSetIndex: number }
   | { readonly kind: 'fallback'; readonly file: string }
-  /** nothing answered: 404, empty body */
-  | { readonly kind: 'miss' };
+  /** nothing answered: 404, empty body; `denied` when the file exists but service.deny keeps it from being served */
+  | { readonly kind: 'miss'; readonly denied?: { readonly file: string; readonly pattern: string } };
 
 export interface Outcome {
   readonly answer: Answer;
@@ -166,14 +167,17 @@ function stageFallback(ws: Workspace, req: RequestSnapshot, env: DispatchEnv): V
   const { files } = env;
   // The whole resolution is a pure function of the request segments and the disk: a FileSource that can vouch
   // for "nothing changed" hands back the remembered result without touching the disk.
-  if (files.remember === undefined) return resolveFallback(root, req.segments, files);
+  const deny = ws.deny === undefined ? undefined : denyCheck(ws.deny);
+  if (files.remember === undefined) return resolveFallback(root, req.segments, files, deny);
   // Per workspace (one fallback root), by raw path: the segments are a function of it and of nothing else.
-  return files.remember(ws, req.rawPath, (f) => resolveFallback(root, req.segments, f));
+  return files.remember(ws, req.rawPath, (f) => resolveFallback(root, req.segments, f, deny));
 }
 
-async function resolveFallback(root: string, segments: readonly string[], files: FileSource): Promise<Staged> {
+async function resolveFallback(root: string, segments: readonly string[], files: FileSource, deny: DenyCheck | undefined): Promise<Staged> {
   const file = await resolveFallbackFile(root, segments, files);
   if (file === undefined) return MISS;
+  const pattern = deny?.(root, file);
+  if (pattern !== undefined) return { draft: emptyDraft(404), stage: { kind: 'miss', denied: { file, pattern } } };
   const fb = await fileBody(file, files);
   if (fb.kind === 'missing') return MISS;
   if (fb.kind === 'error') return { draft: textDraft(500, fb.message), stage: { kind: 'fallback', file }, file };

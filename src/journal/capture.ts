@@ -4,8 +4,8 @@
 // the entry's `why` through get's encoder (dispatch/explain-view.ts), never a recomputed one. Redaction happens
 // here, before anything is stored: header and query values, the target's query, JSON keys at any depth and form
 // keys, by the verbose log's denylists (shared/redact.ts).
-import type { Outcome } from '../dispatch/dispatch.js';
-import { matchedView, stageName, type ShownPaths, type WhyView, whyView } from '../dispatch/explain-view.js';
+import type { Outcome, Stage } from '../dispatch/dispatch.js';
+import { fallbackFile, matchedView, stageName, type ShownPaths, type WhyView, whyView } from '../dispatch/explain-view.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
 import type { HeaderList } from '../shared/headers.js';
@@ -83,7 +83,7 @@ export function entryFrom(ex: Exchange, id: number, opts: CaptureOptions): Entry
     headers: freezeHeaders(redact ? redactHeaders(ex.response.headers) : ex.response.headers),
     body: captureResponseBody(ex.response.body, ex.response.headers, req.method, opts),
   });
-  const who = answered(ex.answerer);
+  const who = answered(ex.answerer, req.path);
   return Object.freeze({
     id,
     receivedAt: new Date(ex.receivedAt.getTime()),
@@ -95,7 +95,7 @@ export function entryFrom(ex: Exchange, id: number, opts: CaptureOptions): Entry
   });
 }
 
-function answered(a: Answerer): { stage: JournalStage; answeredBy: AnsweredBy; matched: Entry['matched']; why: WhyView } {
+function answered(a: Answerer, requestPath: string): { stage: JournalStage; answeredBy: AnsweredBy; matched: Entry['matched']; why: WhyView } {
   switch (a.kind) {
     case 'refused':
       return { stage: 'refused', answeredBy: REFUSED, matched: null, why: REFUSED_WHY };
@@ -103,17 +103,24 @@ function answered(a: Answerer): { stage: JournalStage; answeredBy: AnsweredBy; m
     case 'proxied': {
       const { outcome, context } = a;
       const stage = outcome.stage;
+      // a fallback file is named relative to the fallback directory, as `get --why` names it
+      const shownStage: Stage =
+        stage.kind === 'fallback'
+          ? { ...stage, file: fallbackFile(context.ws, stage.file) }
+          : stage.kind === 'miss' && stage.denied !== undefined
+            ? { ...stage, denied: { ...stage.denied, file: fallbackFile(context.ws, stage.denied.file) } }
+            : stage;
       const answeredBy: AnsweredBy =
         a.kind === 'proxied'
           ? { kind: 'proxied', target: a.target, saved: a.saved }
           : outcome.file !== undefined && !('file' in stage && stage.file === outcome.file)
-            ? { ...stage, servedFile: outcome.file }
-            : stage;
+            ? { ...shownStage, servedFile: outcome.file }
+            : shownStage;
       return {
         stage: stageName(stage),
         answeredBy: Object.freeze(answeredBy),
         matched: matchedView(stage, context.shown),
-        why: whyView(outcome, context.ws, context.shown),
+        why: whyView(outcome, context.ws, context.shown, requestPath),
       };
     }
   }

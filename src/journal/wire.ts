@@ -52,9 +52,10 @@ export function bodyToWire(b: CapturedBody): WireBody {
 export function answeredByToWire(a: AnsweredBy): WireAnsweredBy {
   const served = <T extends WireAnsweredBy>(o: T): T => ('servedFile' in a && a.servedFile !== undefined ? { ...o, served_file: a.servedFile } : o);
   switch (a.kind) {
+    case 'miss':
+      return a.denied === undefined ? served({ kind: a.kind }) : served({ kind: a.kind, file: a.denied.file, denied_by: a.denied.pattern });
     case 'options':
     case 'bad_request':
-    case 'miss':
     case 'refused':
       return served({ kind: a.kind });
     case 'middleware':

@@ -33,6 +33,8 @@ export interface Config {
     readonly corsAllowCredentialsOrigins: readonly string[];
     readonly maxRequestBodyBytes: number;
     readonly middlewareMaxOperations: number;
+    /** service.deny as written; undefined: DEFAULTS.deny and the TLS files (docs/files-and-rules.md, "Never served") */
+    readonly deny?: readonly string[];
   };
   readonly log: {
     readonly verbose: { readonly header: boolean; readonly body: boolean };
@@ -54,6 +56,12 @@ export const DEFAULTS = {
   fallbackRespondDir: '.',
   maxRequestBodyBytes: 33554432,
   middlewareMaxOperations: 10_000_000,
+  /** what file routing never serves unless service.deny says otherwise: secrets, keys, VCS metadata */
+  deny: [
+    '.env', '.env.*', '.npmrc', '.netrc', '.pgpass',
+    '**/.git/**', '**/.hg/**', '**/.svn/**', '**/.ssh/**',
+    '*.pem', '*.key', '*.crt', '*.p12', '*.pfx',
+  ] as readonly string[],
   logVerboseHeader: false,
   logVerboseBody: false,
   fileTreeView: {

@@ -40,7 +40,8 @@ async function get(path: string, headers: string[] = []): Promise<GetResult> {
   const json = await runMock(['get', path, ...h, '--format', 'json'], { cwd: ws });
   assert.equal(json.code, 0, json.stderr);
   const text = await runMock(['get', path, ...h, '--why'], { cwd: ws });
-  cliWhy.set(path, text.stdout.slice(text.stdout.indexOf('-- Why --')).trimEnd());
+  // the `edit with:` command line is the CLI's own (it names a shell command), not part of the why
+  cliWhy.set(path, text.stdout.slice(text.stdout.indexOf('-- Why --')).replace(/\n+edit with: .*\n$/, '\n').trimEnd());
   return (JSON.parse(json.stdout) as { result: GetResult }).result;
 }
 
