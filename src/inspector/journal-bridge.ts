@@ -5,13 +5,13 @@
 import { handleJournalRoute, JOURNAL_ROUTES, type JournalRouteDeps } from '../journal/http-routes.js';
 import type { Journal } from '../journal/journal.js';
 import { answeredByToWire, entrySummaryToWire } from '../journal/wire.js';
-import type { Entry } from '../journal/entry.js';
+import type { EntryRow } from '../journal/entry.js';
 import type { EventHub, RequestEvent } from './events.js';
 import type { Route, RouteContext } from './router.js';
 import { COMMON_HEADERS } from './security.js';
 
-/** The `request` event of an entry: the journal's row form plus what answered (for the table's label). */
-export function requestEventOfEntry(e: Entry): RequestEvent {
+/** The `request` event of an entry (or of its row): the journal's row form plus what answered (for the table's label). */
+export function requestEventOfEntry(e: EntryRow): RequestEvent {
   return { ...entrySummaryToWire(e), answered_by: answeredByToWire(e.answeredBy) };
 }
 
@@ -40,13 +40,16 @@ export function journalRoutes(deps: JournalRouteDeps): Route[] {
 
 /** The replay source for the event hub: entries after `afterId`; throws (→ a `reset` event) when some were evicted. */
 export function journalReplay(journal: Journal): (afterId: number) => readonly RequestEvent[] {
-  return (afterId) => journal.requests({ since: afterId }).map(requestEventOfEntry);
+  return (afterId) => journal.rows({ since: afterId }).map(requestEventOfEntry);
 }
 
-/** Publish each capture and reset on the hub (nothing is encoded while no client listens); returns the unsubscribe. */
+/**
+ * Publish each capture and reset on the hub; returns the unsubscribe. Nothing is made while no client listens;
+ * with clients, the row goes to the hub, which encodes it once for all of them when it sends (events.ts).
+ */
 export function connectJournal(journal: Journal, events: EventHub): () => void {
   return journal.subscribe((ev) => {
     if (ev.kind === 'reset') events.reset();
-    else if (events.clientCount > 0) events.request(requestEventOfEntry(ev.entry));
+    else if (events.clientCount > 0) events.request(ev.row, requestEventOfEntry);
   });
 }

@@ -4,14 +4,16 @@
 // the entry's `why` through get's encoder (dispatch/explain-view.ts), never a recomputed one. Redaction happens
 // here, before anything is stored: header and query values, the target's query, JSON keys at any depth and form
 // keys, by the verbose log's denylists (shared/redact.ts).
-import type { Outcome } from '../dispatch/dispatch.js';
+import type { Outcome, Stage } from '../dispatch/dispatch.js';
+import type { Explanation } from '../dispatch/explain.js';
 import { matchedView, stageName, type ShownPaths, type WhyView, whyView } from '../dispatch/explain-view.js';
-import type { RequestSnapshot } from '../model/request.js';
+import type { RequestBody, RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
 import type { HeaderList } from '../shared/headers.js';
+import { parseJson } from '../shared/json.js';
 import { redactHeaders, redactQuery } from '../shared/redact.js';
-import { captureRequestBody, captureResponseBody, mediaTypeOf, type BodyCaptureOptions } from './body.js';
-import type { AnsweredBy, CapturedBody, Entry, JournalStage } from './entry.js';
+import { captureRequestBody, captureResponseBody, classify, jsonBody, mediaTypeOf, plainJson, type BodyCaptureOptions } from './body.js';
+import type { AnsweredBy, CapturedBody, Entry, JournalStage, JsonValue } from './entry.js';
 
 /** What the explanation is shown against: the workspace that answered, and how its files are named (as `get` names them). */
 export interface ExplainContext {
@@ -65,59 +67,225 @@ export const CAPTURE_MESSAGES = {
   refusedNote: 'The request body exceeds the configured limit \u2014 answered 413 before dispatch.',
 } as const;
 
-/** The entry for an exchange, with its id. */
+/** The entry for an exchange, with its id (what capturing and then reading it gives). */
 export function entryFrom(ex: Exchange, id: number, opts: CaptureOptions): Entry {
+  return entryOf(holdExchange(ex, id, opts), opts);
+}
+
+/** The views of who answered and why, made once the workspace they are shown against is replaced. */
+interface Views {
+  readonly stage: JournalStage;
+  readonly answeredBy: AnsweredBy;
+  readonly matched: Entry['matched'];
+  readonly why: WhyView;
+}
+
+/**
+ * One exchange as the journal holds it between its capture and a reader: references to what the request path
+ * built already (the canonical path and query, the header lists, the body bytes within `bodyBytes`, dispatch's
+ * stage and explanation) and the timings. Nothing is copied, redacted or encoded here; `entryOf` makes the Entry
+ * when it is asked for. Readers that need only the row (filters, the live event stream) read it from here.
+ */
+export class HeldEntry {
+  /** the bodies were reduced to their size and type (the entry would not fit in maxBytes otherwise) */
+  bodiesDropped = false;
+  /** set by settle(): then `stage`…`context` are let go */
+  private views: Views | undefined;
+  constructor(
+    readonly id: number,
+    readonly receivedAtMs: number,
+    readonly latencyMs: number,
+    readonly generation: number,
+    readonly method: string,
+    readonly path: string,
+    readonly query: string,
+    readonly target: string,
+    readonly requestHeaders: HeaderList,
+    /** what is kept of the request body: all of it within bodyBytes, else (text only) a prefix */
+    public requestBytes: Uint8Array,
+    readonly requestByteLength: number,
+    /** dispatch read the request body as JSON (what the rules saw) */
+    readonly requestJson: boolean,
+    readonly status: number,
+    readonly responseHeaders: HeaderList,
+    public responseBytes: Uint8Array,
+    readonly responseByteLength: number,
+    /** dispatch's stage; null for a 413 refused before dispatch */
+    private dispatchStage: Stage | null,
+    private servedFile: string | undefined,
+    public explanation: Explanation | undefined,
+    private context: ExplainContext | undefined,
+    /** record mode's proxy: the upstream target and what was saved */
+    private readonly proxy: { readonly target: string; readonly saved: string | null } | undefined,
+  ) {}
+
+  /** the row's request and response fields (filters and the live list read these, not the Entry) */
+  get request(): { readonly method: string; readonly path: string } {
+    return this;
+  }
+  get response(): { readonly status: number } {
+    return this;
+  }
+  get receivedAt(): Date {
+    return new Date(this.receivedAtMs);
+  }
+  get stage(): JournalStage {
+    if (this.views !== undefined) return this.views.stage;
+    return this.dispatchStage === null ? 'refused' : stageName(this.dispatchStage);
+  }
+  get answeredBy(): AnsweredBy {
+    if (this.views !== undefined) return this.views.answeredBy;
+    const stage = this.dispatchStage;
+    if (stage === null) return REFUSED;
+    if (this.proxy !== undefined) return Object.freeze({ kind: 'proxied', target: this.proxy.target, saved: this.proxy.saved });
+    const file = this.servedFile;
+    return file !== undefined && !('file' in stage && stage.file === file) ? Object.freeze({ ...stage, servedFile: file }) : stage;
+  }
+  get matched(): Entry['matched'] {
+    if (this.views !== undefined) return this.views.matched;
+    return this.dispatchStage === null || this.context === undefined ? null : matchedView(this.dispatchStage, this.context.shown);
+  }
+  /** the workspace the explanation is shown against (undefined once settled, and for a refusal) */
+  get workspace(): Workspace | undefined {
+    return this.context?.ws;
+  }
+  /** who answered and why, as the entry shows them */
+  answered(): Views {
+    if (this.views !== undefined) return this.views;
+    const stage = this.dispatchStage;
+    if (stage === null || this.context === undefined) return { stage: 'refused', answeredBy: REFUSED, matched: null, why: REFUSED_WHY };
+    const outcome: Outcome = { answer: NO_ANSWER, stage, ...(this.explanation !== undefined ? { explanation: this.explanation } : {}) };
+    return { stage: stageName(stage), answeredBy: this.answeredBy, matched: this.matched, why: whyView(outcome, this.context.ws, this.context.shown) };
+  }
+  /** Make the views now and let go of the workspace and the explanation (the workspace is being replaced). */
+  settle(): void {
+    if (this.views !== undefined) return;
+    this.views = Object.freeze(this.answered());
+    this.dispatchStage = null;
+    this.servedFile = undefined;
+    this.explanation = undefined;
+    this.context = undefined;
+  }
+  /** Reduce both bodies to their size and type (the entry would not fit in maxBytes otherwise). */
+  dropBodies(): void {
+    this.bodiesDropped = true;
+    this.requestBytes = EMPTY;
+    this.responseBytes = EMPTY;
+  }
+  /** the settled views (for the size estimate) */
+  get settledViews(): Views | undefined {
+    return this.views;
+  }
+}
+
+/** What an exchange leaves in the journal: references and the timings, nothing encoded (see HeldEntry). */
+export function holdExchange(ex: Exchange, id: number, opts: CaptureOptions): HeldEntry {
   const req = ex.request.snapshot;
-  const redact = opts.redact;
-  const headers = redact ? redactHeaders(req.headers) : req.headers;
-  const request = Object.freeze({
-    method: req.method,
-    path: req.path,
-    target: redact ? redactTarget(ex.request.target) : ex.request.target,
-    query: redact ? redactQuery(req.query) : req.query,
-    headers: freezeHeaders(headers),
-    body: captureRequestBody(ex.request.body, req.headers, req.body, opts, ex.request.byteLength),
-  });
-  const response = Object.freeze({
-    status: ex.response.status,
-    headers: freezeHeaders(redact ? redactHeaders(ex.response.headers) : ex.response.headers),
-    body: captureResponseBody(ex.response.body, ex.response.headers, req.method, opts),
-  });
-  const who = answered(ex.answerer);
-  return Object.freeze({
+  const reqBytes = ex.request.body;
+  const a = ex.answerer;
+  const res = ex.response;
+  const head = req.method === 'HEAD';
+  const answeredBy = a.kind === 'refused' ? undefined : a;
+  return new HeldEntry(
     id,
-    receivedAt: new Date(ex.receivedAt.getTime()),
-    latencyMs: ex.latencyMs ?? Math.max(0, opts.now() - ex.receivedAt.getTime()),
-    generation: ex.generation,
+    ex.receivedAt.getTime(),
+    ex.latencyMs ?? Math.max(0, opts.now() - ex.receivedAt.getTime()),
+    ex.generation,
+    req.method,
+    req.path,
+    req.query,
+    ex.request.target,
+    req.headers,
+    keptBytes(reqBytes, opts.bodyBytes, req.headers),
+    ex.request.byteLength ?? reqBytes.byteLength,
+    req.body.kind === 'json',
+    res.status,
+    res.headers,
+    head ? EMPTY : keptBytes(res.body, opts.bodyBytes, res.headers),
+    head ? 0 : res.body.byteLength,
+    answeredBy === undefined ? null : answeredBy.outcome.stage,
+    answeredBy?.outcome.file,
+    answeredBy?.outcome.explanation,
+    answeredBy?.context,
+    a.kind === 'proxied' ? { target: a.target, saved: a.saved } : undefined,
+  );
+}
+
+const EMPTY = new Uint8Array(0);
+const NO_ANSWER = Object.freeze({ status: 0, headers: Object.freeze([]), body: EMPTY, delayMs: 0 });
+
+/**
+ * The bytes worth keeping: all of them within the cap; over it, a text body's first `cap` bytes and one more (to
+ * see whether the cut splits a character), copied, so the rest can go; else none (its size and type are kept).
+ */
+function keptBytes(bytes: Uint8Array, cap: number, headers: HeaderList): Uint8Array {
+  if (bytes.byteLength <= cap) return bytes;
+  const cls = classify(mediaTypeOf(headers));
+  return cls === 'text' || cls === 'form' ? bytes.slice(0, cap + 1) : EMPTY;
+}
+
+/** The Entry of what the journal held: redacted (when on), decoded, frozen, its why made through get's views. */
+export function entryOf(h: HeldEntry, opts: BodyCaptureOptions): Entry {
+  const redact = opts.redact;
+  const requestBody: CapturedBody = h.bodiesDropped
+    ? droppedBody(h.requestByteLength, h.requestHeaders)
+    : h.requestJson
+      ? capturedJson(h, opts)
+      : captureRequestBody(h.requestBytes, h.requestHeaders, NOT_JSON, opts, h.requestByteLength);
+  const request = Object.freeze({
+    method: h.method,
+    path: h.path,
+    target: redact ? redactTarget(h.target) : h.target,
+    query: redact ? redactQuery(h.query) : h.query,
+    headers: freezeHeaders(redact ? redactHeaders(h.requestHeaders) : h.requestHeaders),
+    body: requestBody,
+  });
+  const responseBody: CapturedBody = h.bodiesDropped
+    ? droppedBody(h.responseByteLength, h.responseHeaders)
+    : captureResponseBody(h.responseBytes, h.responseHeaders, h.method, opts, h.responseByteLength);
+  const response = Object.freeze({
+    status: h.status,
+    headers: freezeHeaders(redact ? redactHeaders(h.responseHeaders) : h.responseHeaders),
+    body: responseBody,
+  });
+  const who = h.answered();
+  return Object.freeze({
+    id: h.id,
+    receivedAt: new Date(h.receivedAtMs),
+    latencyMs: h.latencyMs,
+    generation: h.generation,
     request,
     response,
-    ...who,
+    stage: who.stage,
+    answeredBy: who.answeredBy,
+    matched: who.matched,
+    why: who.why,
   });
 }
 
-function answered(a: Answerer): { stage: JournalStage; answeredBy: AnsweredBy; matched: Entry['matched']; why: WhyView } {
-  switch (a.kind) {
-    case 'refused':
-      return { stage: 'refused', answeredBy: REFUSED, matched: null, why: REFUSED_WHY };
-    case 'dispatch':
-    case 'proxied': {
-      const { outcome, context } = a;
-      const stage = outcome.stage;
-      const answeredBy: AnsweredBy =
-        a.kind === 'proxied'
-          ? { kind: 'proxied', target: a.target, saved: a.saved }
-          : outcome.file !== undefined && !('file' in stage && stage.file === outcome.file)
-            ? { ...stage, servedFile: outcome.file }
-            : stage;
-      return {
-        stage: stageName(stage),
-        answeredBy: Object.freeze(answeredBy),
-        matched: matchedView(stage, context.shown),
-        why: whyView(outcome, context.ws, context.shown),
-      };
-    }
+const NOT_JSON = Object.freeze({ kind: 'none' }) as RequestBody;
+
+/** A body dispatch read as JSON: parsed again from the bytes kept (JSON.parse's reading, as `unchecked` was). */
+function capturedJson(h: HeldEntry, opts: BodyCaptureOptions): CapturedBody {
+  const bytes = h.requestBytes;
+  if (h.requestByteLength > opts.bodyBytes || bytes.byteLength !== h.requestByteLength) return captureRequestBody(EMPTY, h.requestHeaders, NOT_JSON, opts, h.requestByteLength);
+  const text = strict.decode(bytes);
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch {
+    // what the exact parser accepts beyond JSON.parse, as dispatch read it
+    value = plainJson(parseJson(text));
   }
+  return jsonBody(value, h.requestByteLength, opts.redact);
 }
+
+const strict = new TextDecoder('utf-8');
+
+function droppedBody(byteLength: number, headers: HeaderList): CapturedBody {
+  return byteLength === 0 ? NONE_BODY : Object.freeze({ kind: 'bytes', byteLength, contentType: mediaTypeOf(headers) });
+}
+const NONE_BODY: CapturedBody = Object.freeze({ kind: 'none' });
 
 const REFUSED: AnsweredBy = Object.freeze({ kind: 'refused' });
 const REFUSED_WHY: WhyView = Object.freeze({ note: CAPTURE_MESSAGES.refusedNote, ruleSets: Object.freeze([]) });
@@ -133,17 +301,4 @@ export function redactTarget(target: string): string {
 
 function freezeHeaders(h: HeaderList): HeaderList {
   return Object.freeze(h.map(([n, v]) => Object.freeze([n, v] as const)));
-}
-
-/** The entry with both bodies reduced to their size and type (it would not fit in maxBytes otherwise). */
-export function withoutBodies(e: Entry): Entry {
-  const shrink = (b: CapturedBody, headers: Entry['request']['headers']): CapturedBody => {
-    if (b.kind === 'none' || b.kind === 'bytes') return b;
-    return Object.freeze({ kind: 'bytes', byteLength: b.byteLength, contentType: mediaTypeOf(headers) });
-  };
-  return Object.freeze({
-    ...e,
-    request: Object.freeze({ ...e.request, body: shrink(e.request.body, e.request.headers) }),
-    response: Object.freeze({ ...e.response, body: shrink(e.response.body, e.response.headers) }),
-  });
 }

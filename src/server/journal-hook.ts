@@ -1,7 +1,8 @@
 // The request journal on the request path: a hook (server/hooks.ts) that asks dispatch to explain its choice and
 // captures each exchange right after its last byte is handed to the socket, with the generation it was served
 // under and that very explanation (dispatch answers, 413 refusals, record mode's proxied answers). In the chain
-// only when there is a journal (the inspector, the library).
+// only when there is a journal (the inspector, the library). It records references only: the entry is made
+// when someone reads it (journal/journal.ts).
 import type { ShownPaths } from '../dispatch/explain-view.js';
 import type { Answerer } from '../journal/capture.js';
 import type { Journal } from '../journal/journal.js';
@@ -39,7 +40,7 @@ export function journalHook(journal: Journal, shownPaths?: (ws: Workspace) => Sh
     explain: true,
     afterWrite(x, sent) {
       const { status, headers, body } = sent.response;
-      journal.capture({
+      journal.record({
         receivedAt: x.receivedAt,
         generation: x.live.generation,
         request: {
