@@ -69,6 +69,22 @@ try {
   const file = path.join(profDir, `${scn.id}-${fresh[0]}`);
   fs.renameSync(path.join(profDir, fresh[0]), file);
   console.log(`profile: ${path.relative(process.cwd(), file)}\n`);
+  if (load.answered_total) {
+    // per answered request (warm-up included; start-up is in the profile too, so these err high by a little)
+    const prof = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const self = new Map();
+    for (let i = 0; i < prof.samples.length; i++) self.set(prof.samples[i], (self.get(prof.samples[i]) ?? 0) + (prof.timeDeltas[i] ?? 0));
+    let busy = 0;
+    let gc = 0;
+    for (const n of prof.nodes) {
+      const t = self.get(n.id) ?? 0;
+      if (n.callFrame.functionName === '(idle)') continue;
+      busy += t;
+      if (n.callFrame.functionName === '(garbage collector)') gc += t;
+    }
+    const per = (us) => (us / load.answered_total).toFixed(1);
+    console.log(`per request (${load.answered_total} answered): ${per(busy)} µs busy, of which ${per(gc)} µs garbage collection\n`);
+  }
   spawnSync(process.execPath, [path.join(BENCH, 'lib', 'profile-top.mjs'), file, flag('--rows', '30')], { stdio: 'inherit' });
 } catch (e) {
   console.error(String(e?.message ?? e));

@@ -300,7 +300,7 @@ async function main() {
   if (targets === null) {
     const sse = settings.sse ? await openSse(settings.sse.port) : null;
     const one = await phase({ port, warmS: warmupS, measureS: durationS });
-    const out = summary([one], (performance.now() - t0) / 1000);
+    const out = { ...summary([one], (performance.now() - t0) / 1000), answered_total: answered.get(port) ?? 0 };
     return sse ? { ...out, sse: await sseSummary(sse, port) } : out;
   }
   const sses = await Promise.all(targets.map((t) => (t.sse ? openSse(t.sse.port) : null)));

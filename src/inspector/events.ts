@@ -46,9 +46,12 @@ export interface EventHubOptions {
 export interface EventHub {
   /** `GET /__mock/api/events`, for the router's table */
   readonly route: Route;
-  /** queue a request event, sent at the end of the turn; `toEvent` makes it from `row` then (once for all clients) */
+  /**
+   * Queue a request event, sent at the end of the turn. With `toData`, the event is made from `row` then, once for
+   * all clients: `toData` gives its data as JSON text (what JSON.stringify of the RequestEvent gives).
+   */
   request(event: RequestEvent): void;
-  request<T extends { readonly id: number }>(row: T, toEvent: (row: T) => RequestEvent): void;
+  request<T extends { readonly id: number }>(row: T, toData: (row: T) => string): void;
   reload(event: ReloadEvent): void;
   reset(): void;
   /** clients connected now */
@@ -117,9 +120,9 @@ export function createEventHub(options: EventHubOptions = {}): EventHub {
     for (const res of clients) send(res, text);
   };
 
-  // the request events of this turn, and how to make each (undefined: it is an event already)
-  let queued: unknown[] = [];
-  let makers: (((row: never) => RequestEvent) | undefined)[] = [];
+  // the request events of this turn, and how to make each one's data (undefined: it is an event already)
+  let queued: { readonly id: number }[] = [];
+  let makers: (((row: never) => string) | undefined)[] = [];
   let flushing = false;
   const flush = (): void => {
     flushing = false;
@@ -132,8 +135,8 @@ export function createEventHub(options: EventHubOptions = {}): EventHub {
     let text = '';
     for (let i = 0; i < rows.length; i++) {
       const m = make[i];
-      const e = m === undefined ? (rows[i] as RequestEvent) : m(rows[i] as never);
-      text += formatEvent('request', e, e.id);
+      const row = rows[i]!;
+      text += `id: ${row.id}\nevent: request\ndata: ${m === undefined ? JSON.stringify(row) : m(row as never)}\n\n`;
     }
     if (clients.size === 1) broadcast(text);
     else {
@@ -184,10 +187,10 @@ export function createEventHub(options: EventHubOptions = {}): EventHub {
 
   return {
     route: { method: 'GET', path: EVENTS_PATH, handle: open },
-    request: (row: unknown, toEvent?: (row: never) => RequestEvent) => {
+    request: (row: { readonly id: number }, toData?: (row: never) => string) => {
       if (clients.size === 0) return;
       queued.push(row);
-      makers.push(toEvent);
+      makers.push(toData);
       if (!flushing) {
         flushing = true;
         setImmediate(flush);

@@ -52,6 +52,11 @@ export interface Exchange {
     readonly body: Uint8Array;
     /** the body's full size when more than `body` holds (a refused body's declared length) */
     readonly byteLength?: number;
+    /**
+     * the headers as received, as Node's flat list (name, value, name, value, …): kept instead of the snapshot's
+     * pairs (one array, not one per header), their names lower-cased when the entry is made
+     */
+    readonly rawHeaders?: readonly string[];
   };
   /** as written (`Outcome.answer` for a dispatched one) */
   readonly response: { readonly status: number; readonly headers: HeaderList; readonly body: Uint8Array };
@@ -100,7 +105,8 @@ export class HeldEntry {
     readonly path: string,
     readonly query: string,
     readonly target: string,
-    readonly requestHeaders: HeaderList,
+    /** as the snapshot has them, or as received (flat, names in any case) */
+    readonly rawRequestHeaders: HeaderList | readonly string[],
     /** what is kept of the request body: all of it within bodyBytes, else (text only) a prefix */
     public requestBytes: Uint8Array,
     readonly requestByteLength: number,
@@ -119,6 +125,10 @@ export class HeldEntry {
     private readonly proxy: { readonly target: string; readonly saved: string | null } | undefined,
   ) {}
 
+  /** the request's headers, names lower-cased, arrival order kept */
+  get requestHeaders(): HeaderList {
+    return headerPairs(this.rawRequestHeaders);
+  }
   /** the row's request and response fields (filters and the live list read these, not the Entry) */
   get request(): { readonly method: string; readonly path: string } {
     return this;
@@ -195,7 +205,7 @@ export function holdExchange(ex: Exchange, id: number, opts: CaptureOptions): He
     req.path,
     req.query,
     ex.request.target,
-    req.headers,
+    ex.request.rawHeaders ?? req.headers,
     keptBytes(reqBytes, opts.bodyBytes, req.headers),
     ex.request.byteLength ?? reqBytes.byteLength,
     req.body.kind === 'json',
@@ -205,7 +215,8 @@ export function holdExchange(ex: Exchange, id: number, opts: CaptureOptions): He
     head ? 0 : res.body.byteLength,
     answeredBy === undefined ? null : answeredBy.outcome.stage,
     answeredBy?.outcome.file,
-    answeredBy?.outcome.explanation,
+    // an explanation that consulted no rule set explains nothing the stage does not (and need not be kept)
+    answeredBy?.outcome.explanation?.ruleSets.length ? answeredBy.outcome.explanation : undefined,
     answeredBy?.context,
     a.kind === 'proxied' ? { target: a.target, saved: a.saved } : undefined,
   );
@@ -227,17 +238,18 @@ function keptBytes(bytes: Uint8Array, cap: number, headers: HeaderList): Uint8Ar
 /** The Entry of what the journal held: redacted (when on), decoded, frozen, its why made through get's views. */
 export function entryOf(h: HeldEntry, opts: BodyCaptureOptions): Entry {
   const redact = opts.redact;
+  const requestHeaders = h.requestHeaders;
   const requestBody: CapturedBody = h.bodiesDropped
-    ? droppedBody(h.requestByteLength, h.requestHeaders)
+    ? droppedBody(h.requestByteLength, requestHeaders)
     : h.requestJson
-      ? capturedJson(h, opts)
-      : captureRequestBody(h.requestBytes, h.requestHeaders, NOT_JSON, opts, h.requestByteLength);
+      ? capturedJson(h, requestHeaders, opts)
+      : captureRequestBody(h.requestBytes, requestHeaders, NOT_JSON, opts, h.requestByteLength);
   const request = Object.freeze({
     method: h.method,
     path: h.path,
     target: redact ? redactTarget(h.target) : h.target,
     query: redact ? redactQuery(h.query) : h.query,
-    headers: freezeHeaders(redact ? redactHeaders(h.requestHeaders) : h.requestHeaders),
+    headers: freezeHeaders(redact ? redactHeaders(requestHeaders) : requestHeaders),
     body: requestBody,
   });
   const responseBody: CapturedBody = h.bodiesDropped
@@ -266,9 +278,9 @@ export function entryOf(h: HeldEntry, opts: BodyCaptureOptions): Entry {
 const NOT_JSON = Object.freeze({ kind: 'none' }) as RequestBody;
 
 /** A body dispatch read as JSON: parsed again from the bytes kept (JSON.parse's reading, as `unchecked` was). */
-function capturedJson(h: HeldEntry, opts: BodyCaptureOptions): CapturedBody {
+function capturedJson(h: HeldEntry, headers: HeaderList, opts: BodyCaptureOptions): CapturedBody {
   const bytes = h.requestBytes;
-  if (h.requestByteLength > opts.bodyBytes || bytes.byteLength !== h.requestByteLength) return captureRequestBody(EMPTY, h.requestHeaders, NOT_JSON, opts, h.requestByteLength);
+  if (h.requestByteLength > opts.bodyBytes || bytes.byteLength !== h.requestByteLength) return captureRequestBody(EMPTY, headers, NOT_JSON, opts, h.requestByteLength);
   const text = strict.decode(bytes);
   let value: JsonValue;
   try {
@@ -281,6 +293,15 @@ function capturedJson(h: HeldEntry, opts: BodyCaptureOptions): CapturedBody {
 }
 
 const strict = new TextDecoder('utf-8');
+
+/** Pairs with lower-cased names, from pairs or from Node's flat list. */
+function headerPairs(h: HeaderList | readonly string[]): HeaderList {
+  if (h.length === 0 || typeof h[0] !== 'string') return h as HeaderList;
+  const flat = h as readonly string[];
+  const out: [string, string][] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i]!.toLowerCase(), flat[i + 1]!]);
+  return out;
+}
 
 function droppedBody(byteLength: number, headers: HeaderList): CapturedBody {
   return byteLength === 0 ? NONE_BODY : Object.freeze({ kind: 'bytes', byteLength, contentType: mediaTypeOf(headers) });

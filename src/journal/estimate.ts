@@ -49,15 +49,19 @@ export function estimateBytes(value: unknown): number {
 /** The bound on what a held entry keeps alive, and on the Entry it makes (its why aside, counted once settled). */
 export function heldBytes(h: HeldEntry): number {
   let n = STRING_BYTES * 4 + 2 * (h.method.length + h.path.length + h.query.length + h.target.length);
-  n += headerBytes(h.requestHeaders) + headerBytes(h.responseHeaders);
+  n += headerBytes(h.rawRequestHeaders) + headerBytes(h.responseHeaders);
   if (!h.bodiesDropped) n += OBJECT_BYTES * 2 + 2 * (h.requestBytes.byteLength + h.responseBytes.byteLength);
   const views = h.settledViews;
   return n + (views !== undefined ? estimateBytes(views) : explanationBytes(h.explanation));
 }
 
-function headerBytes(headers: HeaderList): number {
-  let n = OBJECT_BYTES + SLOT_BYTES * headers.length;
-  for (const [name, value] of headers) n += OBJECT_BYTES + 2 * SLOT_BYTES + 2 * STRING_BYTES + 2 * (name.length + value.length);
+/** as the entry will hold them (pairs), whether held as pairs or as Node's flat list */
+function headerBytes(headers: HeaderList | readonly string[]): number {
+  let n = OBJECT_BYTES;
+  for (const h of headers) {
+    if (typeof h === 'string') n += SLOT_BYTES / 2 + OBJECT_BYTES / 2 + SLOT_BYTES + STRING_BYTES + 2 * h.length;
+    else n += SLOT_BYTES + OBJECT_BYTES + 2 * SLOT_BYTES + 2 * STRING_BYTES + 2 * (h[0].length + h[1].length);
+  }
   return n;
 }
 
