@@ -43,10 +43,12 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   interpreter: (t) => t.startsWith('interpreter/'),
   model: (t, typeOnly) => t.startsWith('model/') || t.startsWith('shared/') || (typeOnly && t === 'interpreter/index.ts'),
   routing: (t) => ['routing/', 'model/', 'shared/'].some((p) => t.startsWith(p)),
-  files: (t) => ['files/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t === 'json5',
+  // the json5 package only in the transcoder's test, as a second opinion on values (a devDependency)
+  files: (t, _typeOnly, file) => ['files/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || (t === 'json5' && file === 'files/json5.test.ts'),
+  // config/ checks .json5 files and respond.json with the transcoder that serves them (files/json5.ts)
   config: (t) =>
-    ['config/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t === 'interpreter/index.ts' ||
-    ['toml-eslint-parser', 'smol-toml', 'json5'].includes(t) || t.startsWith('node:'),
+    ['config/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t === 'interpreter/index.ts' || t === 'files/json5.ts' ||
+    ['toml-eslint-parser', 'smol-toml'].includes(t) || t.startsWith('node:'),
   dispatch: (t) => ['dispatch/', 'model/', 'shared/', 'routing/', 'files/'].some((p) => t.startsWith(p)) || t === 'interpreter/index.ts',
   node: (t) => t.startsWith('node/') || t.startsWith('model/') || t === 'files/source.ts' || t.startsWith('node:'),
   // the server also owns its RotationState (§4) and names the FileSource port type; its record mode plans through record/;

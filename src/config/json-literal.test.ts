@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isIpAddress } from './ip-address.js';
-import { minifyJsonLiteral, outOfRangeInteger } from './json-literal.js';
+import { minifyJsonLiteral } from './json-literal.js';
 
 test('respond.json is minified with key order kept; JSON5 is accepted', () => {
   const cases: [string, string][] = [
@@ -14,6 +14,12 @@ test('respond.json is minified with key order kept; JSON5 is accepted', () => {
     ['[-0]', '[0]'],
     ["{ unquoted: 'single', trailing: [1,2,], } // comment", '{"unquoted":"single","trailing":[1,2]}'],
     ['/* c */ {a: 0x10, b: .5, c: +1}', '{"a":16,"b":0.5,"c":1}'],
+    // read by the transcoder that serves .json5 files: an integer-like key stays where it was written and an
+    // integer past 2^53 stays exact (JSON.parse and the json5 package, used here before, moved the one and
+    // rounded the other in JSON5 text)
+    ['{"b": 1, "10": 2}', '{"b":1,"10":2}'],
+    ["{b: 1, '10': 2, n: 9007199254740993,}", '{"b":1,"10":2,"n":9007199254740993}'],
+    ['[1.0, 1e2, 0.1, -0]', '[1.0,100.0,0.1,0]'],
   ];
   for (const [input, want] of cases) {
     const r = minifyJsonLiteral(input);
@@ -32,20 +38,14 @@ test('respond.json refusals: syntax, integers beyond 64 bits, Infinity/NaN', () 
     ['{n: 18446744073709551616, /* json5 */}', 'out_of_range'],
     ['{a: Infinity}', 'not_finite'],
     ['[NaN]', 'not_finite'],
+    ['[1e400]', 'not_finite'],
+    ['[0x10000000000000000]', 'out_of_range'],
   ];
   for (const [input, kind] of cases) {
     const r = minifyJsonLiteral(input);
     assert.equal(r.ok, false, input);
     if (!r.ok) assert.equal(r.error.kind, kind, input);
   }
-});
-
-test('outOfRangeInteger skips strings, comments, floats and identifiers', () => {
-  assert.equal(outOfRangeInteger('{"a": "99999999999999999999999"}'), undefined);
-  assert.equal(outOfRangeInteger('// 99999999999999999999999\n{}'), undefined);
-  assert.equal(outOfRangeInteger('[1e99999999999999999999, 99999999999999999999.5]'), undefined);
-  assert.equal(outOfRangeInteger('{k99999999999999999999999: 1}'), undefined);
-  assert.equal(outOfRangeInteger('[1, 99999999999999999999999]'), '99999999999999999999999');
 });
 
 test('isIpAddress accepts IPv4 and IPv6 literals only', () => {

@@ -1,7 +1,7 @@
 // Load-time checks on the files rules point at (SPEC 2.2 rule 5): a respond file must exist (a directory
 // needs an index), and a .json / .json5 target must parse. The checks are pure over a RespondFileStatus,
 // which read.ts gathers from disk and `set rule` may supply any other way.
-import JSON5 from 'json5';
+import { Json5Error, json5ToJson } from '../files/json5.js';
 import { JsonSyntaxError, parseJson } from '../shared/json.js';
 import { lineColumnAt } from '../shared/position.js';
 import { report, type DecodeContext, type KeyPath } from './decode.js';
@@ -61,19 +61,20 @@ export function checkDir(ref: DirRef, isDir: boolean, ctx: DecodeContext): void 
   if (!isDir) report(ctx, 'file_not_found', MESSAGES.respondDirMissing(ref.entry), ref.offset, ref.keyPath);
 }
 
+/** A .json5 file is checked by the transcoder that serves it (files/json5.ts): what loads is what is served. */
 function jsonProblem(text: string, json5: boolean): string | undefined {
   try {
-    if (json5) JSON5.parse(text);
+    if (json5) json5ToJson(text);
     else parseJson(text);
     return undefined;
   } catch (e) {
-    if (e instanceof JsonSyntaxError) return jsonPosition(text, e);
-    return (e instanceof Error ? e.message : String(e)).replace(/^JSON5: /, '');
+    if (e instanceof JsonSyntaxError || e instanceof Json5Error) return jsonPosition(text, e);
+    throw e;
   }
 }
 
 /** "unexpected character 'x' at offset 7" → "unexpected character 'x' at line 1 column 8" */
-function jsonPosition(text: string, e: JsonSyntaxError): string {
+function jsonPosition(text: string, e: JsonSyntaxError | Json5Error): string {
   const { line, column } = lineColumnAt(text, e.offset);
   return e.message.replace(/ at offset \d+$/, '') + ` at line ${line} column ${column}`;
 }

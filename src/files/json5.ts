@@ -5,6 +5,8 @@
 // keeps its first position and takes its last value, like the reference (serde_json with an ordered map).
 // Grammar: https://spec.json5.org/ (comments, single quotes, trailing commas, identifier keys, hex, leading or
 // trailing decimal point, explicit '+', Infinity and NaN, which become null as JSON has no form for them).
+// The one JSON5 reader: files are served through it and checked with it at load (config/respond-files.ts), and
+// `respond.json` is read with it (config/json-literal.ts), so what validates is what is served.
 import { formatFloat, formatInteger } from './number-format.js';
 
 export class Json5Error extends Error {
@@ -14,6 +16,27 @@ export class Json5Error extends Error {
   ) {
     super(message);
   }
+}
+
+/** Infinity, NaN or a float too large for a double, where the caller refuses them (`nonFinite: 'refuse'`). */
+export class Json5NonFiniteError extends Json5Error {}
+
+/** An integer outside the caller's `integerRange`; `literal` is its decimal text. */
+export class Json5RangeError extends Json5Error {
+  constructor(
+    message: string,
+    offset: number,
+    readonly literal: string,
+  ) {
+    super(message, offset);
+  }
+}
+
+export interface Json5Options {
+  /** Infinity, NaN and floats past a double's range: `null` in the output (the default, as served), or refused */
+  readonly nonFinite?: 'null' | 'refuse';
+  /** integers outside this range are refused (Json5RangeError); without it any size is kept as written */
+  readonly integerRange?: { readonly min: bigint; readonly max: bigint };
 }
 
 const MAX_DEPTH = 1000;
@@ -30,8 +53,8 @@ const SINGLE_ESCAPES: Readonly<Record<string, string>> = {
 };
 
 /** Transcode a JSON5 document to minified JSON. Throws Json5Error (message and offset) on invalid input. */
-export function json5ToJson(text: string): string {
-  const parser = new Transcoder(text);
+export function json5ToJson(text: string, opts: Json5Options = {}): string {
+  const parser = new Transcoder(text, opts.nonFinite === 'refuse', opts.integerRange);
   parser.skipSpace();
   const out = parser.value(0);
   parser.skipSpace();
@@ -41,7 +64,11 @@ export function json5ToJson(text: string): string {
 
 class Transcoder {
   pos = 0;
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly refuseNonFinite: boolean,
+    private readonly integerRange: Json5Options['integerRange'],
+  ) {}
 
   fail(message: string, at = this.pos): never {
     throw new Json5Error(message, at);
@@ -214,18 +241,32 @@ class Transcoder {
     const t = this.text;
     let sign: '' | '+' | '-' = '';
     if (t[this.pos] === '+' || t[this.pos] === '-') sign = t[this.pos++] as '+' | '-';
-    if (this.literal('Infinity') || this.literal('NaN')) return 'null';
+    if (this.literal('Infinity') || this.literal('NaN')) {
+      if (this.refuseNonFinite) throw new Json5NonFiniteError('Infinity and NaN have no JSON form', start);
+      return 'null';
+    }
     HEX_NUMBER.lastIndex = this.pos;
     const hex = HEX_NUMBER.exec(t);
     if (hex !== null) {
       this.pos += hex[0].length;
-      return formatInteger(sign, '0x' + hex[1]!);
+      return this.integer(formatInteger(sign, '0x' + hex[1]!), start);
     }
     DECIMAL_NUMBER.lastIndex = this.pos;
     const decimal = DECIMAL_NUMBER.exec(t);
-    if (decimal === null || decimal[0] === '') return this.fail('unexpected character', start);
+    if (decimal === null || decimal[0] === '') return this.fail(`unexpected character '${t[this.pos] ?? ''}'`, this.pos);
     this.pos += decimal[0].length;
-    if (decimal[1] !== undefined && decimal[2] === undefined && decimal[3] === undefined) return formatInteger(sign, decimal[1]);
-    return formatFloat(Number((sign === '-' ? '-' : '') + decimal[0]));
+    if (decimal[1] !== undefined && decimal[2] === undefined && decimal[3] === undefined) return this.integer(formatInteger(sign, decimal[1]), start);
+    const value = Number((sign === '-' ? '-' : '') + decimal[0]);
+    if (this.refuseNonFinite && !Number.isFinite(value)) throw new Json5NonFiniteError('number out of range for a double', start);
+    return formatFloat(value);
+  }
+
+  private integer(text: string, start: number): string {
+    const range = this.integerRange;
+    if (range !== undefined) {
+      const n = BigInt(text);
+      if (n < range.min || n > range.max) throw new Json5RangeError('integer out of range', start, text);
+    }
+    return text;
   }
 }

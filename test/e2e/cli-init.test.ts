@@ -93,10 +93,14 @@ describe('mock --init without prompts', () => {
 /** util-linux `script` is there and can open a pseudo-terminal here */
 const hasScript = spawnSync('script', ['-qfec', 'test -t 0 && test -t 1', '/dev/null'], { encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'], timeout: 10_000 }).status === 0;
 
-/** Runs `mock --init` in a pseudo-terminal, answering each prompt once its question appears. */
-function initInPty(cwd: string, answers: readonly (readonly [question: string, keys: string])[]): Promise<{ code: number | null; output: string }> {
+/** Runs `mock --init` (plus `extra` arguments) in a pseudo-terminal, answering each prompt once its question appears. */
+function initInPty(
+  cwd: string,
+  answers: readonly (readonly [question: string, keys: string])[],
+  extra = '',
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolvePromise) => {
-    const command = `stty cols 200 rows 50; exec '${process.execPath}' '${MAIN_JS}' --init`;
+    const command = `stty cols 200 rows 50; exec '${process.execPath}' '${MAIN_JS}' --init ${extra}`;
     const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let output = '';
     let next = 0;
@@ -168,6 +172,31 @@ describe('mock --init in a terminal', { skip: hasScript ? false : 'util-linux `s
     assert.match(toml, /^# rule_sets = \["mock-rule-set\.toml"\]$/m);
     assert.match(toml, /^\[listener\.tls\]\ncert = "\.\/cert\.pem"\nkey = "\.\/key\.pem"\n/m);
     assert.deepEqual(readdirSync(dir), ['mock.toml']);
+  });
+
+  test('--init --from asks the same listener questions first, then its own', async () => {
+    const dir = fresh();
+    writeTree(dir, {
+      'api.json': JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'pets', version: '1' },
+        paths: { '/pets': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { example: [] } } } } } } },
+      }),
+    });
+    const r = await initInPty(
+      dir,
+      [
+        ['Listener IP address', '127.0.0.2\r'],
+        ['Listener port', '4568\r'],
+        ['URL prefix the API answers under', '\r'],
+        ['Rule-set file name', '\r'],
+      ],
+      '--from api.json',
+    );
+    assert.equal(r.code, 0, r.output);
+    const toml = read(dir, 'mock.toml');
+    assert.match(toml, /^ip_address = "127\.0\.0\.2"$/m);
+    assert.match(toml, /^port = 4568$/m);
   });
 
   test('Ctrl-C at a prompt writes nothing', async () => {

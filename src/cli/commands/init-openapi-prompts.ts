@@ -1,8 +1,7 @@
 // The questions `mock --init --from` asks in a terminal (without --yes): the listener (new workspace only),
 // the rule set's URL prefix and its file name, with the document's own server path and title as defaults.
-import { isIP } from 'node:net';
-import { parsePort } from '../args.js';
 import type { InitAnswers } from '../init-files.js';
+import { askListener } from './listener-prompts.js';
 
 export interface OpenApiAnswers {
   readonly listener: InitAnswers;
@@ -18,21 +17,9 @@ export async function askOpenApi(d: OpenApiAnswers, fresh: boolean): Promise<Ope
   p.intro('mock --init --from: making a workspace from an OpenAPI document. Press Enter to accept any default.');
   let listener = d.listener;
   if (fresh) {
-    const ip = await p.text({
-      message: 'Listener IP address',
-      placeholder: listener.ipAddress,
-      defaultValue: listener.ipAddress,
-      validate: (v) => (v === undefined || v === '' || isIP(v) !== 0 ? undefined : `'${v}' is not an IP address`),
-    });
-    if (p.isCancel(ip)) return undefined;
-    const port = await p.text({
-      message: 'Listener port',
-      placeholder: String(listener.port),
-      defaultValue: String(listener.port),
-      validate: (v) => (v === undefined || v === '' || parsePort(v) !== undefined ? undefined : `'${v}' is not a valid port (must be 0..=65535)`),
-    });
-    if (p.isCancel(port)) return undefined;
-    listener = { ...listener, ipAddress: ip === '' ? listener.ipAddress : ip, port: parsePort(port) ?? listener.port };
+    const asked = await askListener(p, listener);
+    if (asked === undefined) return undefined;
+    listener = { ...listener, ...asked };
   }
   const basePath = await p.text({
     message: "URL prefix the API answers under (from the document's servers[0].url; empty for none)",

@@ -5,10 +5,9 @@
 // rule-set or middleware file is kept as it is and still referenced.
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { ROOT_CONFIG_FILE } from '../../model/config.js';
-import { parsePort } from '../args.js';
+import { askListener } from './listener-prompts.js';
 import { exitCodeFor } from '../envelope.js';
 import { INIT_DEFAULTS, type InitAnswers, initFiles } from '../init-files.js';
 import type { Io } from '../io.js';
@@ -86,20 +85,8 @@ async function ask(opts: InitOptions): Promise<InitAnswers | undefined> {
   const p = await import('@clack/prompts');
   const d = INIT_DEFAULTS;
   p.intro('mock --init: setting up a new mock-server config. Press Enter to accept any default.');
-  const ip = await p.text({
-    message: 'Listener IP address',
-    placeholder: d.ipAddress,
-    defaultValue: d.ipAddress,
-    validate: (v) => (v === undefined || v === '' || isIP(v) !== 0 ? undefined : `'${v}' is not an IP address`),
-  });
-  if (p.isCancel(ip)) return undefined;
-  const port = await p.text({
-    message: 'Listener port',
-    placeholder: String(d.port),
-    defaultValue: String(d.port),
-    validate: (v) => (v === undefined || v === '' || parsePort(v) !== undefined ? undefined : `'${v}' is not a valid port (must be 0..=65535)`),
-  });
-  if (p.isCancel(port)) return undefined;
+  const listener = await askListener(p, d);
+  if (listener === undefined) return undefined;
   const fallbackDir = await p.text({
     message: 'Fallback response directory (served when no rule matches)',
     placeholder: d.fallbackDir,
@@ -118,8 +105,8 @@ async function ask(opts: InitOptions): Promise<InitAnswers | undefined> {
   if (p.isCancel(tls)) return undefined;
   p.outro('Writing files.');
   return {
-    ipAddress: ip === '' ? d.ipAddress : ip,
-    port: parsePort(port) ?? d.port,
+    ipAddress: listener.ipAddress,
+    port: listener.port,
     fallbackDir: fallbackDir === '' ? d.fallbackDir : fallbackDir,
     ruleSet,
     middleware,
