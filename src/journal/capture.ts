@@ -206,7 +206,7 @@ export function holdExchange(ex: Exchange, id: number, opts: CaptureOptions): He
     req.query,
     ex.request.target,
     ex.request.rawHeaders ?? req.headers,
-    keptBytes(reqBytes, opts.bodyBytes, req.headers),
+    ownBytes(keptBytes(reqBytes, opts.bodyBytes, req.headers)),
     ex.request.byteLength ?? reqBytes.byteLength,
     req.body.kind === 'json',
     res.status,
@@ -226,13 +226,29 @@ const EMPTY = new Uint8Array(0);
 const NO_ANSWER = Object.freeze({ status: 0, headers: Object.freeze([]), body: EMPTY, delayMs: 0 });
 
 /**
+ * A request body is often a view into the packet it arrived in (up to 64 KiB, headers and pipelined requests
+ * included): kept as it is, it would keep the whole packet alive. A copy when the view is much smaller than what
+ * it views. (A response body is the answer's own, shared by every request it answers; it is kept as it is.)
+ */
+function ownBytes(bytes: Uint8Array): Uint8Array {
+  if (bytes.buffer.byteLength <= 2 * bytes.byteLength + 1024) return bytes;
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return copy;
+}
+
+/**
  * The bytes worth keeping: all of them within the cap; over it, a text body's first `cap` bytes and one more (to
  * see whether the cut splits a character), copied, so the rest can go; else none (its size and type are kept).
  */
 function keptBytes(bytes: Uint8Array, cap: number, headers: HeaderList): Uint8Array {
   if (bytes.byteLength <= cap) return bytes;
   const cls = classify(mediaTypeOf(headers));
-  return cls === 'text' || cls === 'form' ? bytes.slice(0, cap + 1) : EMPTY;
+  if (cls !== 'text' && cls !== 'form') return EMPTY;
+  // a copy (a Buffer's slice() is a view, which would keep the whole body alive)
+  const prefix = new Uint8Array(cap + 1);
+  prefix.set(bytes.subarray(0, cap + 1));
+  return prefix;
 }
 
 /** The Entry of what the journal held: redacted (when on), decoded, frozen, its why made through get's views. */
