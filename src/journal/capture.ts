@@ -1,9 +1,10 @@
 // Capture: one finished exchange → an Entry. The server feeds it after the last byte: the request as dispatch
 // saw it (snapshot) with the bytes read, the response as written, and who answered. For a dispatched answer the
 // Outcome must be the one the server answered with, dispatched with `{ explain: true }`: its explanation becomes
-// the entry's `why` through get's encoder (dispatch/explain-view.ts), never a recomputed one. Redaction happens
-// here, before anything is stored: header and query values, the target's query, JSON keys at any depth and form
-// keys, by the verbose log's denylists (shared/redact.ts).
+// the entry's `why` through get's encoder (dispatch/explain-view.ts), never a recomputed one. A capture only holds
+// references (HeldEntry); the entry is made when it is read (entryOf), and redaction happens then, before anything
+// leaves the journal: header and query values, the target's query, JSON keys at any depth and form keys, by the
+// verbose log's denylists (shared/redact.ts).
 import type { Outcome, Stage } from '../dispatch/dispatch.js';
 import type { Explanation } from '../dispatch/explain.js';
 import { matchedView, stageName, type ShownPaths, type WhyView, whyView } from '../dispatch/explain-view.js';
@@ -71,11 +72,6 @@ export interface CaptureOptions extends BodyCaptureOptions {
 export const CAPTURE_MESSAGES = {
   refusedNote: 'The request body exceeds the configured limit \u2014 answered 413 before dispatch.',
 } as const;
-
-/** The entry for an exchange, with its id (what capturing and then reading it gives). */
-export function entryFrom(ex: Exchange, id: number, opts: CaptureOptions): Entry {
-  return entryOf(holdExchange(ex, id, opts), opts);
-}
 
 /** The views of who answered and why, made once the workspace they are shown against is replaced. */
 interface Views {
