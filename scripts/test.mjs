@@ -23,6 +23,7 @@ export const SPAWNING = [
   'test/e2e/cli-validate.test.ts',
   'test/e2e/deny.test.ts',
   'test/e2e/fidelity.test.ts',
+  'test/e2e/inspector-burst.test.ts',
   'test/e2e/inspector-page.test.ts',
   'test/e2e/inspector-program-page.test.ts',
   'test/e2e/inspector-program.test.ts',

@@ -86,14 +86,13 @@ export function dispatch(
   return chain(staged, (s) => outcomeOf(s, finalize(s.draft, req, ws.cors), explained));
 }
 
+// Object literals of fixed shape rather than spreads: this runs for every request (a spread builds the object
+// key by key, and its shape varies).
 function outcomeOf(staged: Staged, answer: Answer, explained: RuleSetExplanation[] | undefined): Outcome {
-  if (staged.file === undefined && explained === undefined) return { answer, stage: staged.stage };
-  return {
-    answer,
-    stage: staged.stage,
-    ...(staged.file !== undefined ? { file: staged.file } : {}),
-    ...(explained !== undefined ? { explanation: { ruleSets: explained } } : {}),
-  };
+  const { stage, file } = staged;
+  if (explained === undefined) return file === undefined ? { answer, stage } : { answer, stage, file };
+  const explanation = { ruleSets: explained };
+  return file === undefined ? { answer, stage, explanation } : { answer, stage, file, explanation };
 }
 
 const OPTIONS_STAGE: Stage = Object.freeze({ kind: 'options' });

@@ -5,7 +5,7 @@
 import { matchedToWire, whyToWire } from '../dispatch/explain-view.js';
 import type { HeaderList } from '../shared/headers.js';
 import { assertNever } from '../shared/result.js';
-import type { AnsweredBy, CapturedBody, Entry } from './entry.js';
+import type { AnsweredBy, CapturedBody, Entry, EntryRow } from './entry.js';
 import type { WireAnsweredBy, WireBody, WireEntry, WireEntrySummary, WireHeader } from './wire-types.js';
 
 export function entryToWire(e: Entry): WireEntry {
@@ -74,7 +74,7 @@ export function answeredByToWire(a: AnsweredBy): WireAnsweredBy {
 }
 
 /** The short form of an entry for a live list (the inspector's `request` event): the row, not the detail. */
-export function entrySummaryToWire(e: Entry): WireEntrySummary {
+export function entrySummaryToWire(e: EntryRow): WireEntrySummary {
   return {
     id: e.id,
     method: e.request.method,
