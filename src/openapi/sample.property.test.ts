@@ -19,7 +19,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 function validator(dialect: Dialect, schema: Schema, components: Schema): ValidateFunction {
   const options = { strict: false, allErrors: true, logger: false as const };
   const ajv = dialect === '3.1' ? new Ajv2020(options) : new Ajv(options);
-  addFormats(ajv as Ajv);
+  addFormats(ajv);
   const root = { ...schema, components: { schemas: components } };
   return ajv.compile((dialect === '3.0' ? draft07(root) : root) as Schema);
 }

@@ -108,11 +108,11 @@ function merge(a: Schema, b: Schema): Schema {
         break;
       }
       case 'required':
-        out[k] = [...new Set([...(had as unknown[]), ...(Array.isArray(v) ? v : [])])];
+        out[k] = [...new Set<unknown>([...(had as unknown[]), ...(Array.isArray(v) ? (v as unknown[]) : [])])];
         break;
       case 'type': {
-        const ta = Array.isArray(had) ? had : [had];
-        const tb = Array.isArray(v) ? v : [v];
+        const ta: unknown[] = Array.isArray(had) ? (had as unknown[]) : [had];
+        const tb: unknown[] = Array.isArray(v) ? (v as unknown[]) : [v];
         const both = ta.filter((t) => tb.includes(t) || (t === 'integer' && tb.includes('number')));
         const extra = tb.filter((t) => t === 'integer' && ta.includes('number'));
         const result = [...new Set([...both, ...extra])];
@@ -342,7 +342,7 @@ function seeded(seed: number): (a: number, b: number) => number {
   };
 }
 
-function patternString(p: string, variant: number, fits: (v: string) => boolean, minLength: number, maxLength: number): string | undefined {
+function patternString(p: string, variant: number, fits: (v: string) => boolean, minLength: number, _maxLength: number): string | undefined {
   const r = compiled(p);
   if (r === null) return undefined;
   let gen: RandExp;

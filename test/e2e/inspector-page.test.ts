@@ -267,7 +267,7 @@ test('the file tree links files to the mock port and opens folders', { skip }, (
 
 test('make rule prefills the rules POST and saves through set rule', { skip }, () =>
   step('make-rule', async () => {
-    const id = Math.max(...journal.entries.map((e) => e['id'] as number));
+    const id = Math.max(...journal.entries.map((e) => e['id']));
     await page.click(`#rows tr[data-id="${id}"]`);
     await page.waitForSelector('#detail button.primary', { timeout: 5000 });
     await page.click('#detail button.primary');

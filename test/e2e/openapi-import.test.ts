@@ -64,7 +64,11 @@ function defaultKey(responses: Obj): string {
 
 function makeAjv(openapi: string): { compile(schema: object): ValidateFunction } {
   const options = { strict: false, allErrors: true, logger: false as const };
-  if (openapi.startsWith('3.1')) return addFormats(new Ajv2020(options) as unknown as Ajv) as unknown as Ajv2020;
+  if (openapi.startsWith('3.1')) {
+    const ajv2020 = new Ajv2020(options);
+    addFormats(ajv2020);
+    return ajv2020;
+  }
   const ajv = addFormats(new Ajv(options));
   return { compile: (schema) => ajv.compile(draft07(schema) as object) };
 }
