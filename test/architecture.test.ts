@@ -47,7 +47,7 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   config: (t) =>
     ['config/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t === 'interpreter/index.ts' ||
     ['toml-eslint-parser', 'smol-toml', 'json5'].includes(t) || t.startsWith('node:'),
-  dispatch: (t) => ['dispatch/', 'model/', 'shared/', 'routing/', 'files/'].some((p) => t.startsWith(p)) || t === 'interpreter/index.ts',
+  dispatch: (t) => ['dispatch/', 'model/', 'shared/', 'routing/', 'files/'].some((p) => t.startsWith(p)) || t === 'interpreter/index.ts' || t === 'busboy',
   node: (t) => t.startsWith('node/') || t.startsWith('model/') || t === 'files/source.ts' || t.startsWith('node:'),
   // the server also owns its RotationState (§4) and names the FileSource port type; its record mode plans through record/;
   // it captures exchanges into the request journal

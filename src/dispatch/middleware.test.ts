@@ -1,5 +1,6 @@
 // The middleware stage with real compiled scripts: return values → Respond, fall-through,
 // runtime errors logged (never answered), globals, limits, and the shipped example shapes.
+import { LazyRequestParts } from '../routing/request-parts.js';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { compile } from '../interpreter/index.js';
@@ -19,7 +20,7 @@ function script(source: string, name = 'mw1.rhai'): MiddlewareScript {
 function request(path: string, json?: Json): RequestSnapshot {
   const body: RequestBody = json === undefined ? { kind: 'none' } : { kind: 'json', value: json, byteLength: 10 };
   const segments = path.split('/').filter((s) => s !== '');
-  return { method: 'POST', rawPath: path, segments, path, query: '', headers: [], body, httpVersion: '1.1' };
+  return { method: 'POST', rawPath: path, segments, path, query: '', headers: [], body, httpVersion: '1.1', parts: new LazyRequestParts('', [], undefined) };
 }
 
 function answer(sources: string[], req: RequestSnapshot, maxOperations = 1_000_000): { hit: MiddlewareAnswer | undefined; logs: string[] } {

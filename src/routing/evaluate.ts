@@ -60,7 +60,7 @@ export function evaluateRuleSet(ruleSet: RuleSet, req: RequestSnapshot, ctx: Eva
     return { underPrefix, winner: selectWinner(matches, ruleSet, ctx), matches, checks };
   }
   const firstOnly = ruleSet.strategy.kind === 'first_match';
-  const candidates = candidateRules(ruleSet, req.path);
+  const candidates = candidateRules(ruleSet, req.path, req);
   const rules = compiledRules(ruleSet);
   // `matches` stays the candidate list itself while every candidate matches (no copy in the common case)
   let matches: number[] | undefined;

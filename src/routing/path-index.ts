@@ -3,10 +3,14 @@
 //   - by exact path: it has a url_path `equal` condition (the common bare-string url_path);
 //   - by required text: it has a url_path condition only paths containing some text can pass (starts_with,
 //     ends_with, contains, a regex with a literal; see requiredText); a path lacking the text skips the rule;
+//   - by template: it has a url_path `path_template` condition; templates sit in a segment trie (path-template.ts)
+//     that one walk of the request's segments answers, however many there are;
 //   - unindexed: anything else, checked on every request.
 // The index only leaves out rules that cannot match; the candidates are then checked in full, in file order.
 import type { Rule, RuleSet } from '../model/rule-set.js';
 import { requiredText } from './check.js';
+import type { RequestSnapshot } from '../model/request.js';
+import { TemplateTrie, templateSegments, type PathTemplate } from './path-template.js';
 
 interface PathIndex {
   /** rules holding a url_path `equal` condition, by the path they need (compareTo), in file order */
@@ -17,6 +21,8 @@ interface PathIndex {
   readonly textLengths: readonly number[];
   /** every rule in byText, in file order (checked in full when looking each text up would cost more) */
   readonly textRules: readonly number[];
+  /** rules holding a url_path template, by segment; undefined when there are none */
+  readonly templates: TemplateTrie | undefined;
   /** every other rule, in file order: these can match any path */
   readonly unindexed: readonly number[];
 }
@@ -27,8 +33,16 @@ const INDEXES = new WeakMap<RuleSet, PathIndex>();
  * The rules that may match `path`, in file order: those whose url_path `equal` names exactly this path, those
  * whose required text the path contains, and those with neither. A rule left out cannot match.
  */
-export function candidateRules(ruleSet: RuleSet, path: string): readonly number[] {
+export function candidateRules(ruleSet: RuleSet, path: string, req?: RequestSnapshot): readonly number[] {
   const index = indexOf(ruleSet);
+  if (index.templates !== undefined && req !== undefined) {
+    const found = index.templates.lookup(templateSegments(req));
+    if (found.length > 0) return mergeSorted(found.sort((a, b) => a - b), untemplated(index, path));
+  }
+  return untemplated(index, path);
+}
+
+function untemplated(index: PathIndex, path: string): readonly number[] {
   const exact = index.byPath.get(path);
   const texts = index.textRules.length === 0 ? undefined : textCandidates(index, path);
   if (texts === undefined) return exact === undefined ? index.unindexed : mergeSorted(exact, index.unindexed);
@@ -80,12 +94,18 @@ function buildIndex(rules: readonly Rule[]): PathIndex {
   const byText = new Map<string, number[]>();
   const textRules: number[] = [];
   const unindexed: number[] = [];
+  let templates: TemplateTrie | undefined;
   const add = (map: Map<string, number[]>, key: string, i: number): void => {
     const list = map.get(key);
     if (list === undefined) map.set(key, [i]);
     else list.push(i);
   };
   rules.forEach((rule, i) => {
+    const template = templateOf(rule);
+    if (template !== undefined) {
+      (templates ??= new TemplateTrie()).add(template, i);
+      return;
+    }
     const path = exactPathOf(rule);
     const text = path === undefined ? requiredTextOf(rule) : undefined;
     if (path !== undefined) add(byPath, path, i);
@@ -98,7 +118,13 @@ function buildIndex(rules: readonly Rule[]): PathIndex {
   for (const list of byPath.values()) Object.freeze(list);
   for (const list of byText.values()) Object.freeze(list);
   const textLengths = [...new Set([...byText.keys()].map((k) => k.length))].sort((a, b) => a - b);
-  return { byPath, byText, textLengths, textRules: Object.freeze(textRules), unindexed: Object.freeze(unindexed) };
+  return { byPath, byText, textLengths, textRules: Object.freeze(textRules), templates, unindexed: Object.freeze(unindexed) };
+}
+
+/** The template a rule requires when one of its (ANDed) conditions is url_path `path_template`. */
+function templateOf(rule: Rule): PathTemplate | undefined {
+  for (const c of rule.conditions) if (c.on === 'url_path' && c.op === 'path_template') return c.template;
+  return undefined;
 }
 
 /** The path a rule requires when one of its (ANDed) conditions is url_path `equal`. */
