@@ -62,6 +62,12 @@ export const REQUEST_FLAGS: readonly FlagSpec[] = [
   { long: 'header', short: 'H', takesValue: true, repeat: true, value: '"Name: value"', doc: 'Add a header; repeatable' },
   { long: 'body', short: 'b', takesValue: true, value: '<json>', doc: "The request's JSON body, inline (sent as application/json unless -H sets a content-type)" },
   { long: 'body-file', takesValue: true, path: true, value: '<path>', doc: "The request's JSON body, from a file" },
+  {
+    long: 'body-text',
+    takesValue: true,
+    value: '<text>',
+    doc: "The request's body as text, sent as it is (XML, a form, GraphQL…; text/plain unless -H sets a content-type)",
+  },
 ];
 
 const FORMAT_DOC = 'text (default): human-readable. json: the response envelope';
@@ -108,6 +114,13 @@ export const SET_RULE_FLAGS: readonly FlagSpec[] = [
   { long: 'rule', takesValue: true, repeat: true, value: '<n>', doc: 'Edit the existing rule at this 0-based index, instead of adding a new one' },
   { long: 'path', takesValue: true, repeat: true, value: '<url_path>', doc: "The rule's url_path condition (an exact match)" },
   {
+    long: 'path-template',
+    takesValue: true,
+    repeat: true,
+    value: '<template>',
+    doc: "The rule's url_path as a template with named segments, e.g. /users/{id} (op path_template; test a capture with --param)",
+  },
+  {
     long: 'method',
     takesValue: true,
     repeat: true,
@@ -124,6 +137,11 @@ export const SET_RULE_FLAGS: readonly FlagSpec[] = [
     value: '"Name: value"',
     doc: "Add a header condition (op equal); repeatable. With --rule, layers onto the existing rule's conditions rather than replacing them",
   },
+  { long: 'query', takesValue: true, repeat: true, value: 'name=value', doc: 'Add a query condition (op equal; the value as decoded); repeatable, layers like --header' },
+  { long: 'cookie', takesValue: true, repeat: true, value: 'name=value', doc: 'Add a cookie condition (op equal); repeatable, layers like --header' },
+  { long: 'param', takesValue: true, repeat: true, value: 'name=value', doc: 'Add a condition on a --path-template capture (op equal); repeatable, layers like --header' },
+  { long: 'form', takesValue: true, repeat: true, value: 'name=value', doc: 'Add a form-field condition (urlencoded or multipart body; op equal); repeatable, layers like --header' },
+  { long: 'body-contains', takesValue: true, repeat: true, value: '<text>', doc: 'Add a condition that the body, as text, contains this (body.text, op contains): XML, SOAP, GraphQL…' },
   { long: 'status', takesValue: true, repeat: true, value: '<code>', doc: 'The response status code (100-999), with any body (--json, --text or --file) or alone' },
   { long: 'json', takesValue: true, repeat: true, value: '<value>', doc: 'The response body, as JSON (validated). Writes respond.json, served as application/json' },
   { long: 'text', takesValue: true, repeat: true, value: '<value>', doc: 'The response body, as plain text' },

@@ -1,6 +1,6 @@
 // The flags of `mock set rule`, read and checked one by one (reference §9.2 syntax via cli/args.ts).
 // Each value error is an argument-level usage error: plain text, then the one-line usage, exit 2.
-import type { BodyKind, SetRuleArgs } from '../../config/edit/plan-types.js';
+import type { BodyKind, FieldArg, SetRuleArgs } from '../../config/edit/plan-types.js';
 import { HEADER_NAME } from '../../config/conditions.js';
 import { MAX_DELAY_MS } from '../../config/respond.js';
 import { isMethod, METHODS, type Method } from '../../model/operators.js';
@@ -11,6 +11,15 @@ import { SET_RULE_FLAGS } from '../flags.js';
 import { flagValues, hasFlag, parseFormat, type OutputFormat, type ParsedArgs } from '../args.js';
 
 export const PREFIX = 'mock set rule';
+
+/** the flags that may be given more than once (conditions that layer) */
+const REPEATED = new Set(['header', 'query', 'cookie', 'param', 'form']);
+const FIELD_FLAGS: readonly (readonly [string, FieldArg['on']])[] = [
+  ['query', 'query'],
+  ['cookie', 'cookies'],
+  ['param', 'params'],
+  ['form', 'form'],
+];
 
 /** The table lives with the other commands' (cli/flags.ts). */
 export const FLAGS = SET_RULE_FLAGS;
@@ -28,7 +37,7 @@ export interface SetRuleFlags {
 export function readFlags(a: ParsedArgs): Result<SetRuleFlags, string> {
   if (a.positionals.length > 0) return err(`unexpected argument '${a.positionals[0]}'`);
   for (const spec of FLAGS) {
-    if (spec.long !== 'header' && flagValues(a, spec.long).length > 1) return err(`--${spec.long} was given more than once`);
+    if (!REPEATED.has(spec.long) && flagValues(a, spec.long).length > 1) return err(`--${spec.long} was given more than once`);
   }
   const one = (name: string): string | undefined => flagValues(a, name)[0];
   const format = parseFormat(a, PREFIX);
@@ -41,7 +50,24 @@ export function readFlags(a: ParsedArgs): Result<SetRuleFlags, string> {
     args.ruleIndex = Number(rule);
   }
   const path = one('path');
+  const template = one('path-template');
+  if (path !== undefined && template !== undefined) return err('--path and --path-template are mutually exclusive');
   if (path !== undefined) args.urlPath = path;
+  if (template !== undefined) {
+    args.urlPath = template;
+    args.pathTemplate = true;
+  }
+  const fields: FieldArg[] = [];
+  for (const [flag, on] of FIELD_FLAGS) {
+    for (const pair of flagValues(a, flag)) {
+      const eq = pair.indexOf('=');
+      if (eq <= 0) return err(`--${flag} expects name=value, got '${pair}'`);
+      fields.push({ on, name: pair.slice(0, eq), value: pair.slice(eq + 1) });
+    }
+  }
+  if (fields.length > 0) args.fields = fields;
+  const contains = one('body-contains');
+  if (contains !== undefined) args.bodyContains = contains;
   const method = one('method');
   if (method !== undefined) {
     const m = method.toUpperCase();
