@@ -83,7 +83,7 @@ export function createRecorder(o: RecorderOptions): Recorder {
     }
     if (plan.kind === 'skip') {
       const why = RECORD_MESSAGES.skip[plan.reason];
-      return notSaved(why(plan.reason === 'method' ? x.request.method.toUpperCase() : recordKey(x.request.method, x.request.path)));
+      return notSaved(why(plan.reason === 'method' ? x.request.method.toUpperCase() : recordKey(x.request.method, x.request.path, x.request.query)));
     }
     if (plan.kind === 'file') {
       const w = await writeConfined({ root: o.fallbackDir, names: plan.file.names, bytes: plan.file.bytes, unique: false, dryRun: o.dryRun });
@@ -109,14 +109,15 @@ export function createRecorder(o: RecorderOptions): Recorder {
       lines.push(RECORD_MESSAGES.wrote(o.dryRun, file, rule.status ?? 200, rule.body.bytes.byteLength));
       body = { kind: 'file', abs: w.abs, bytes: rule.body.bytes };
     } else body = rule.body;
-    const appended = await o.commitRule({ urlPath: rule.urlPath, method: rule.method, ...(rule.status === undefined ? {} : { status: rule.status }), body, headers: rule.headers });
+    const appended = await o.commitRule({ urlPath: rule.urlPath, method: rule.method, ...(rule.query.length > 0 ? { query: rule.query } : {}), ...(rule.status === undefined ? {} : { status: rule.status }), body, headers: rule.headers });
     if (!appended.ok) {
       if (written !== undefined) await removeQuietly(written);
       return notSaved(RECORD_MESSAGES.ruleFailed(appended.error));
     }
     recorded.add(key);
     const { ruleNumber, ruleSet } = appended.value;
-    lines.push(RECORD_MESSAGES.rule(o.dryRun, ruleNumber, ruleSet, rule.method, rule.urlPath, rule.status ?? 200));
+    const shownPath = rule.query.length > 0 ? `${rule.urlPath}?${new URLSearchParams(rule.query.map(([k, v]): [string, string] => [k, v])).toString()}` : rule.urlPath;
+    lines.push(RECORD_MESSAGES.rule(o.dryRun, ruleNumber, ruleSet, rule.method, shownPath, rule.status ?? 200));
     const saved: Saved = { kind: 'rule', ruleSet, ruleNumber, ...(file === undefined ? {} : { file }) };
     return { lines, ...(o.dryRun ? { wouldSave: saved } : { saved }) };
   };
