@@ -25,7 +25,10 @@ export function basePathOf(doc: Obj): string | undefined {
   return path === '' ? undefined : path;
 }
 
-export type UrlPathCondition = { readonly op: 'equal'; readonly value: string } | { readonly op: 'regex'; readonly value: string };
+export type UrlPathCondition =
+  | { readonly op: 'equal'; readonly value: string }
+  | { readonly op: 'path_template'; readonly value: string }
+  | { readonly op: 'regex'; readonly value: string };
 
 const REGEX_SPECIAL = /[\\^$.|?*+()[\]{}]/g;
 export function escapeRegex(s: string): string {
@@ -37,15 +40,30 @@ export function isTemplated(path: string): boolean {
 }
 
 /**
- * A literal path: `equal`, joined to the rule set's prefix like every `equal`. A templated one: a regex
- * anchored over the whole request path, base path included, one segment per parameter.
+ * A literal path: `equal`, joined to the rule set's prefix like every `equal`. A templated one whose parameters
+ * are whole segments with distinct names: `path_template`, as written (`/pets/{petId}`), joined to the prefix
+ * the same way. Any other (`/report.{format}`): a regex anchored over the whole request path, base path
+ * included, one segment per parameter.
  */
 export function urlPathCondition(path: string, basePath: string | undefined): UrlPathCondition {
   if (!isTemplated(path)) return { op: 'equal', value: path };
+  if (wholeSegmentParameters(path)) return { op: 'path_template', value: path };
   const full = (basePath ?? '') + (path.startsWith('/') ? path : '/' + path);
   const parts = full.split(/(\{[^}]*\})/);
   const body = parts.map((p, i) => (i % 2 === 1 ? '[^/]+' : escapeRegex(p))).join('');
   return { op: 'regex', value: `^${body}$` };
+}
+
+/** Every parameter is a whole segment (`{name}`), no name twice: the path reads as a url_path template as it is. */
+function wholeSegmentParameters(path: string): boolean {
+  const names = new Set<string>();
+  for (const seg of path.split('/')) {
+    if (!seg.includes('{') && !seg.includes('}')) continue;
+    const m = /^\{([^{}/*]+)\}$/.exec(seg);
+    if (m === null || names.has(m[1]!)) return false;
+    names.add(m[1]!);
+  }
+  return true;
 }
 
 /** One number per segment: 0 literal, 1 holding a parameter. */

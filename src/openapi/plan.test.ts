@@ -23,20 +23,21 @@ test('basePathOf: the path of servers[0].url, variables replaced by their defaul
   for (const [servers, want] of cases) assert.equal(basePathOf(servers === undefined ? {} : { servers }), want, JSON.stringify(servers));
 });
 
-test('urlPathCondition: literal paths are equal; templated ones an anchored regex over the whole path', () => {
+test('urlPathCondition: literal paths are equal; whole-segment parameters a path_template; others an anchored regex over the whole path', () => {
   const cases: [string, string | undefined, string, string][] = [
     ['/users', '/v1', 'equal', '/users'],
-    ['/users/{id}', undefined, 'regex', '^/users/[^/]+$'],
-    ['/users/{id}', '/v1', 'regex', '^/v1/users/[^/]+$'],
-    ['/orgs/{org}/repos/{repo}', '/v1', 'regex', '^/v1/orgs/[^/]+/repos/[^/]+$'],
+    ['/users/{id}', undefined, 'path_template', '/users/{id}'],
+    ['/users/{id}', '/v1', 'path_template', '/users/{id}'],
+    ['/orgs/{org}/repos/{repo}', '/v1', 'path_template', '/orgs/{org}/repos/{repo}'],
+    ['/a/{x}/b/{x}', undefined, 'regex', '^/a/[^/]+/b/[^/]+$'],
     ['/files/{name}.json', undefined, 'regex', '^/files/[^/]+\\.json$'],
-    ['/a+b/{x}', '/v(1)', 'regex', '^/v\\(1\\)/a\\+b/[^/]+$'],
+    ['/a+b/{x}.{y}', '/v(1)', 'regex', '^/v\\(1\\)/a\\+b/[^/]+\\.[^/]+$'],
   ];
   for (const [path, base, op, value] of cases) assert.deepEqual(urlPathCondition(path, base), { op, value }, path);
-  const re = new RegExp(urlPathCondition('/orgs/{org}/repos/{repo}', '/v1').value, 'u');
-  assert.ok(re.test('/v1/orgs/a/repos/b'));
-  assert.ok(!re.test('/v1/orgs/a/repos/b/c'));
-  assert.ok(!re.test('/orgs/a/repos/b'));
+  const re = new RegExp(urlPathCondition('/orgs/{org}/repos/{repo}.{fmt}', '/v1').value, 'u');
+  assert.ok(re.test('/v1/orgs/a/repos/b.json'));
+  assert.ok(!re.test('/v1/orgs/a/repos/b/c.json'));
+  assert.ok(!re.test('/orgs/a/repos/b.json'));
 });
 
 test('orderOperations: literal paths first, then a concrete segment before a parameter, document order otherwise', () => {
@@ -171,7 +172,7 @@ test('planImport: the rule set, the files and one report per operation', () => {
   const rules = t.split('\n\n').filter((b) => b.includes('[[rules]]'));
   assert.equal(rules.length, 5);
   assert.equal(rules[0], '# POST /things\n# 201 (the default answer)\n[[rules]]\nwhen.request.method = "POST"\nwhen.request.url_path = "/things"\nrespond.status = 201');
-  assert.match(rules[1]!, /^# getThing: One thing\n# 401 when `authorization` is absent\n\[\[rules\]\]\n.*url_path = \{ value = '\^\/v1\/things\/\[\^\/\]\+\$', op = "regex" \}\nwhen\.request\.headers\.authorization = \{ value = "", op = "absent" \}\nrespond\.status = 401\nrespond\.headers = \{ www-authenticate = "Bearer" \}$/s);
+  assert.match(rules[1]!, /^# getThing: One thing\n# 401 when `authorization` is absent\n\[\[rules\]\]\n.*url_path = \{ value = '\/things\/\{id\}', op = "path_template" \}\nwhen\.request\.headers\.authorization = \{ value = "", op = "absent" \}\nrespond\.status = 401\nrespond\.headers = \{ www-authenticate = "Bearer" \}$/s);
   assert.match(rules[2]!, /# 404 \(Prefer: code=404\)\n[\s\S]*prefer = \{ value = '\(\?:\^\|\[\\s,;\]\)code=404\(\?:\[\\s,;\]\|\$\)', op = "regex" \}\nrespond\.status = 404\nrespond\.file_path = "responses\/getThing\/404\.json"$/);
   assert.match(rules[3]!, /# 200, example big \(Prefer: example=big\)\n[\s\S]*example=big[\s\S]*respond\.file_path = "responses\/getThing\/200-big\.json"$/);
   assert.match(rules[4]!, /# 200, example small \(the default answer\)\n[\s\S]*respond\.file_path = "responses\/getThing\/200-small\.json"\n?$/);

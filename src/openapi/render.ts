@@ -61,7 +61,7 @@ function ruleText(r: RuleSpec): string {
   lines.push(
     r.urlPath.op === 'equal'
       ? `when.request.url_path = ${tomlString(r.urlPath.value)}`
-      : `when.request.url_path = { value = ${tomlLiteral(r.urlPath.value)}, op = "regex" }`,
+      : `when.request.url_path = { value = ${tomlLiteral(r.urlPath.value)}, op = "${r.urlPath.op}" }`,
   );
   for (const h of r.absent) lines.push(`when.request.headers.${tomlKey(h)} = { value = "", op = "absent" }`);
   if (r.prefer !== undefined) lines.push(`when.request.headers.prefer = { value = ${tomlLiteral(r.prefer)}, op = "regex" }`);
