@@ -1,7 +1,7 @@
 // The recorder: one proxied exchange → planned (record/plan.ts), then written — a plain file under the fallback
 // directory, or a rule appended through the injected CommitRule (with its body file written first, under
 // `<fallback>/.mock-recorded/`) — or, in a dry run, only described. Returns the lines to print and what was
-// saved. Exchanges are handled one at a time, in arrival order, so "first recording wins" holds under
+// saved. Exchanges are handled one at a time, in arrival order, so "the first recording wins" holds under
 // concurrency and rule numbers follow one another.
 //
 // Lines: `recorded api/users.json (200, 1234 B)`, `recorded rule #3 in mock-recorded.toml: POST /api/users → 201`;
@@ -49,7 +49,7 @@ export interface Recorder {
 
 const SKIP_MESSAGES: Readonly<Record<SkipReason, (arg: string) => string>> = {
   method: (m: string) => `${m} is never recorded`,
-  recorded: (key: string) => `${key} is recorded already (the first recording wins; queries are not matched)`,
+  recorded: (key: string) => `${key} is recorded already (once per method, path and query)`,
   streamed: () => 'the body is over 32 MiB (streamed, not saved)',
   encoded: () => 'the body came in a content-encoding mock cannot decode',
   unsafe_path: () => 'the path climbs above the fallback directory or holds an encoded separator',
