@@ -37,7 +37,7 @@ export function candidateRules(ruleSet: RuleSet, path: string, req?: RequestSnap
   const index = indexOf(ruleSet);
   if (index.templates !== undefined && req !== undefined) {
     const found = index.templates.lookup(templateSegments(req));
-    if (found.length > 0) return mergeSorted(found.sort((a, b) => a - b), untemplated(index, path));
+    if (found.length > 0) return mergeSorted(found, untemplated(index, path));
   }
   return untemplated(index, path);
 }
@@ -116,6 +116,7 @@ function buildIndex(rules: readonly Rule[]): PathIndex {
   });
   // frozen: shared with every caller, and recognisable as stable (rotation.ts caches their group keys)
   for (const list of byPath.values()) Object.freeze(list);
+  templates?.seal();
   for (const list of byText.values()) Object.freeze(list);
   const textLengths = [...new Set([...byText.keys()].map((k) => k.length))].sort((a, b) => a - b);
   return { byPath, byText, textLengths, textRules: Object.freeze(textRules), templates, unindexed: Object.freeze(unindexed) };

@@ -55,8 +55,9 @@ test('TemplateTrie: one walk finds exactly the templates that match, whatever th
   const templates = ['/users/{id}', '/users/me', '/users/{id}/orders/{order}', '/files/{rest*}', '/{any}/x', '/users/{id}/{rest*}'];
   const trie = new TemplateTrie();
   templates.forEach((t, i) => trie.add(template(t), i));
+  trie.seal();
   for (const path of ['/users/7', '/users/me', '/users/7/orders/9', '/files', '/files/a/b', '/users/x', '/q/x', '/users/7/x', '/nothing', '/']) {
     const want = templates.flatMap((t, i) => (templateMatches(template(t), segs(path)) ? [i] : []));
-    assert.deepEqual(trie.lookup(segs(path)).sort((a, b) => a - b), want, path);
+    assert.deepEqual(trie.lookup(segs(path)), want, path);
   }
 });
