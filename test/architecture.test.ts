@@ -65,7 +65,9 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     // set rule names the rule it edits (`GET /b`) in the words `get --why` uses
     (file === 'config/edit/io/set-rule.ts' && t === 'routing/describe.ts'),
   // one request in, one answer out: the server, `mock get` and the tests share it
-  dispatch: (t) => under(t, ['dispatch/', 'model/', 'shared/', 'routing/', 'files/']) || t === 'interpreter/index.ts',
+  dispatch: (t) => under(t, ['dispatch/', 'model/', 'shared/', 'routing/', 'files/']) || t === 'interpreter/index.ts' ||
+    // form bodies: multipart needs a streaming parser, handed to the request parts from here
+    t === 'busboy',
   // the adapters to Node: the file cache behind the FileSource port, TLS material, safe writes
   node: (t) => under(t, ['node/', 'model/']) || t === 'files/source.ts' || t.startsWith('node:'),
   // the listener: it owns its RotationState and names the FileSource port type; its record mode plans through

@@ -336,6 +336,32 @@ export const SCENARIOS = [
     canonical: () => json('{\n  "id": 0,\n  "name": "string"\n}\n'),
     check(res) { return expect200Json(res, (v) => v.id === 0 && v.name === 'string', 'operation get499'); },
   },
+  {
+    // url_path templates and query conditions: half the rules share the template the request matches and differ
+    // by `query.page` (the path index finds them all through its segment trie, then each query is checked), the
+    // other half are templates the trie leaves out; the last rule matches
+    id: 'm_templates_query', letter: 'm', title: '200 rules, templates + query, last matches', target: 0.85, expectStatus: 200,
+    setup(dir, names, flavour) {
+      write(dir, names.config, rootConfig({ ruleSets: [names.ruleSet], fallback: '.' }));
+      const out = [];
+      for (let i = 0; i < 200; i++) {
+        if (i % 2 === 0 && i !== 199) {
+          out.push(flavour === 'mock'
+            ? `[[rules]]\nwhen.request.url_path = { value = "/api/t${i}/{id}", op = "path_template" }\nrespond = { json = '{"rule":${i}}' }\n`
+            : `[[rules]]\nwhen.request.url_path = { value = "^/api/t${i}/[^/]+$", op = "regex" }\nrespond = { json = '{"rule":${i}}' }\n`);
+        } else {
+          // apimock-rs has no query or template conditions: the same paths as regexes, the query left out (it answers rule 1)
+          out.push(flavour === 'mock'
+            ? `[[rules]]\nwhen.request.url_path = { value = "/api/items/{id}", op = "path_template" }\nwhen.request.method = "GET"\nwhen.request.query.page = "${i}"\nrespond = { json = '{"rule":${i}}' }\n`
+            : `[[rules]]\nwhen.request.url_path = { value = "^/api/items/[^/]+$", op = "regex" }\nwhen.request.method = "GET"\nrespond = { json = '{"rule":${i}}' }\n`);
+        }
+      }
+      write(dir, names.ruleSet, out.join('\n'));
+    },
+    request: { method: 'GET', path: '/api/items/7?page=199&sort=asc' },
+    canonical: () => json('{"rule":199}'),
+    check(res) { return expect200Json(res, (v) => v.rule === 199, 'rule 199'); },
+  },
 ];
 
 /** the program the OpenAPI workload imports with (the bench builds it first) */

@@ -59,6 +59,12 @@ export const REQUEST_FLAGS: readonly FlagSpec[] = [
   { long: 'header', short: 'H', takesValue: true, repeat: true, value: '"Name: value"', doc: 'Add a header; repeatable' },
   { long: 'body', short: 'b', takesValue: true, value: '<json>', doc: "The request's JSON body, inline (sent as application/json unless -H sets a content-type)" },
   { long: 'body-file', takesValue: true, path: true, value: '<path>', doc: "The request's JSON body, from a file" },
+  {
+    long: 'body-text',
+    takesValue: true,
+    value: '<text>',
+    doc: "The request's body as text, sent as it is (XML, a form, GraphQL…; text/plain unless -H sets a content-type)",
+  },
 ];
 
 

@@ -41,10 +41,10 @@ Run 'mock <subcommand> --help' for subcommand-specific help.
 `;
 
 export const GET_USAGE =
-  'mock get <path> [-c <config>] [-m <METHOD>] [-H "Name: value"]... [-b <json> | --body-file <path>] [--why] [--format text|json]';
+  'mock get <path> [-c <config>] [-m <METHOD>] [-H "Name: value"]... [-b <json> | --body-file <path> | --body-text <text>] [--why] [--format text|json]';
 
 export const GET_HELP = `mock get <path> [-c <config>] [-m <METHOD>] [-H "Name: value"]... \\
-  [-b <json> | --body-file <path>] [--why] [--format text|json]
+  [-b <json> | --body-file <path> | --body-text <text>] [--why] [--format text|json]
 
 Answers what the server would return for this request - status, body,
 headers - from configuration on disk, no server running. It runs the
@@ -65,11 +65,11 @@ Exit codes: 0 answered (including a 404), 2 a bad invocation or the config could
 `;
 
 export const MATCH_TEST_USAGE =
-  'mock match-test --rule-set <path> [--rule <n>] [--path <url_path>] [--method <METHOD>] [-H "Name: value"]... [--body <json> | --body-file <path>] [--quiet] [--format text|json]';
+  'mock match-test --rule-set <path> [--rule <n>] [--path <url_path>] [--method <METHOD>] [-H "Name: value"]... [--body <json> | --body-file <path> | --body-text <text>] [--quiet] [--format text|json]';
 
 export const MATCH_TEST_HELP = `mock match-test --rule-set <path> [--rule <n>] [--path <url_path>] \\
   [--method <METHOD>] [--header "Name: value"]... \\
-  [--body <json> | --body-file <path>] [--quiet] [--format text|json]
+  [--body <json> | --body-file <path> | --body-text <text>] [--quiet] [--format text|json]
 
 Builds a synthetic request from the flags below and checks it against
 a rule set directly - no server, no network request. Every rule is

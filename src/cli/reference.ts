@@ -12,7 +12,7 @@ import { BARE_STRATEGIES, TABLE_ONLY_STRATEGIES } from '../config/strategy.js';
 import { ROOT_CONFIG_FILE, RULE_SET_FILE } from '../model/config.js';
 import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../model/diagnostic.js';
 import { ERROR_KINDS, type ErrorKind } from '../model/errors.js';
-import { BODY_OP_WORDS, BODY_OPS, HEADER_OPS, METHODS, STRING_OP_WORDS, URL_PATH_OPS } from '../model/operators.js';
+import { BODY_OP_WORDS, BODY_OPS, HEADER_OPS, METHODS, STRING_OP_WORDS, STRING_OPS, URL_PATH_OPS } from '../model/operators.js';
 import { STRATEGY_NAMES, TIEBREAKERS } from '../model/strategy.js';
 import type { FlagSpec } from '../shared/args.js';
 import { SET_RULE_HELP } from './commands/set-rule.js';
@@ -98,17 +98,18 @@ taken there (header names must be HTTP tokens).
 ${AUTHORITY}`;
 
 function operatorsPage(): string {
-  const all = [...new Set<string>([...HEADER_OPS, ...BODY_OPS])];
+  const all = [...new Set<string>([...URL_PATH_OPS, ...HEADER_OPS, ...BODY_OPS])];
   const has = (list: readonly string[], op: string): string => (list.includes(op) ? 'yes' : '');
   let out = `# Operators\n\nThe \`op\` of a condition, where each applies, and how \`mock get --why\` and \`mock match-test\` show it.\nThe default \`op\` is \`equal\`.\n\n`;
-  out += '| `op` | `url_path` | `headers` | `body.json` | `--why` shows (string) | `--why` shows (body) |\n|---|---|---|---|---|---|\n';
+  out += '| `op` | `url_path` | `headers`, `query`, `cookies`, `params`, `body.form` | `body.text` | `body.json` | `--why` shows (string) | `--why` shows (body) |\n|---|---|---|---|---|---|---|\n';
   for (const op of all) {
     const s = (STRING_OP_WORDS as Record<string, string>)[op];
     const b = (BODY_OP_WORDS as Record<string, string>)[op];
-    out += `| ${code(op)} | ${has(URL_PATH_OPS, op)} | ${has(HEADER_OPS, op)} | ${has(BODY_OPS, op)} | ${s === undefined ? '' : code(s)} | ${b === undefined ? '' : code(b)} |\n`;
+    out += `| ${code(op)} | ${has(URL_PATH_OPS, op)} | ${has(HEADER_OPS, op)} | ${has(STRING_OPS, op)} | ${has(BODY_OPS, op)} | ${s === undefined ? '' : code(s)} | ${b === undefined ? '' : code(b)} |\n`;
   }
-  out += '\n## url_path and header operators\n\n| `op` | Meaning |\n|---|---|\n';
-  for (const op of HEADER_OPS) out += `| ${code(op)} | ${cell(STRING_OP_DOCS[op])} |\n`;
+  out += '\n## String operators (url_path, headers, query, cookies, params, body.form, body.text)\n\n';
+  out += 'A query name or form field given more than once (`?tag=a&tag=b`) holds a positive operator when any of its values does, and a negated one (`not_…`) when none of its values holds the positive one. A missing name fails every value operator, negations included.\n\n| `op` | Meaning |\n|---|---|\n';
+  for (const op of [...HEADER_OPS, 'path_template' as const]) out += `| ${code(op)} | ${cell(STRING_OP_DOCS[op])} |\n`;
   out += '\n## body.json operators\n\n| `op` | Meaning |\n|---|---|\n';
   for (const op of BODY_OPS) out += `| ${code(op)} | ${cell(BODY_OP_DOCS[op])} |\n`;
   out += `\n## Methods\n\n\`when.request.method\`: ${METHODS.map(code).join(', ')}.\n`;

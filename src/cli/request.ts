@@ -27,8 +27,14 @@ export async function requestFromFlags(args: ParsedArgs, target: string, io: Io,
 
   const inline = flagValue(args, 'body');
   const bodyFile = flagValue(args, 'body-file');
-  if (inline !== undefined && bodyFile !== undefined) return err(`${prefix}: --body and --body-file are mutually exclusive`);
+  const bodyText = flagValue(args, 'body-text');
+  const given = (['body', 'body-file', 'body-text'] as const).filter((f) => flagValue(args, f) !== undefined);
+  if (given.length > 1) return err(`${prefix}: --${given[0]} and --${given[1]} are mutually exclusive`);
   let body: Uint8Array | undefined;
+  if (bodyText !== undefined) {
+    if (!headers.some(([k]) => k.toLowerCase() === 'content-type')) headers.push(['content-type', 'text/plain; charset=utf-8']);
+    return ok({ method, target, headers, body: new TextEncoder().encode(bodyText) });
+  }
   if (inline !== undefined) {
     const problem = jsonProblem(inline);
     if (problem !== undefined) return err(`${prefix}: --body is not valid JSON: ${problem}`);

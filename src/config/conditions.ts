@@ -1,16 +1,18 @@
-// when.request.{url_path, method, headers, body} → Condition[] (docs/reference/operators.md, docs/matching.md).
+// when.request.{url_path, method, headers, query, cookies, params, body.{json, form, text}} → Condition[]
+// (docs/reference/operators.md, docs/matching.md).
 // Every regex and wild card is compiled here, once; url_path operands are normalised here, once:
 // equal / starts_with (and negations) join the prefix and get one leading '/'; ends_with, contains (and
 // negations) and regex keep the value as written; a wild card not starting with '/', '*' or '?' gets a '/'.
 // Conditions keep the order written. Unknown keys at every level are reported with the allowed list.
-import type { BodyCondition, Condition, HeaderCondition, UrlPathCondition } from '../model/rule-set.js';
+import type { BodyCondition, BodyTextCondition, Condition, FieldCondition, HeaderCondition, PathTemplate, UrlPathCondition } from '../model/rule-set.js';
 import type { UrlPathOp } from '../model/operators.js';
 import { parseTypedJson, type TypedJson } from '../shared/json.js';
 import { compileRustRegex } from '../shared/rust-regex.js';
 import { wildcardToRegExp } from '../shared/wildcard.js';
 import { report, unknownKey, wrongType, type DecodeContext, type KeyPath } from './decode.js';
 import { MESSAGES } from './messages.js';
-import { bodyTable, HEADER_NAME, headerTable, methodShape, requestShape, urlPathTable } from './shapes/rule-set.js';
+import { bodyTable, bodyTextTable, HEADER_NAME, headerTable, methodShape, requestShape, urlPathTable } from './shapes/rule-set.js';
+import { parseTemplate } from './path-template.js';
 import type { TomlNode } from './toml.js';
 
 export { HEADER_NAME };
@@ -32,6 +34,8 @@ export function decodeRequest(node: TomlNode, path: KeyPath, ctx: DecodeContext,
   if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table');
   const conditions: Condition[] = [];
   let label = ANY_PATH_LABEL;
+  let template: PathTemplate | undefined;
+  let params: { conditions: FieldCondition[]; keyOffset: number; names: Map<string, number> } | undefined;
   node.entries.forEach((entry, key) => {
     const at: KeyPath = [...path, key];
     switch (key) {
@@ -40,7 +44,18 @@ export function decodeRequest(node: TomlNode, path: KeyPath, ctx: DecodeContext,
         if (c !== undefined) {
           conditions.push(c);
           label = c.value;
+          template = c.template;
         }
+        break;
+      }
+      case 'query':
+      case 'cookies':
+        conditions.push(...decodeFields(key === 'query' ? 'query' : 'cookie', entry.node, at, ctx).conditions);
+        break;
+      case 'params': {
+        const decoded = decodeFields('param', entry.node, at, ctx);
+        params = { conditions: decoded.conditions, keyOffset: entry.keyOffset, names: decoded.offsets };
+        conditions.push(...decoded.conditions);
         break;
       }
       case 'method': {
@@ -58,7 +73,33 @@ export function decodeRequest(node: TomlNode, path: KeyPath, ctx: DecodeContext,
         unknownKey(ctx, key, entry.keyOffset, path, REQUEST_KEYS);
     }
   });
+  if (params !== undefined) return { conditions: withTemplate(conditions, params, template, path, ctx), label, nonEmpty: true };
   return { conditions, label, nonEmpty: node.entries.size > 0 };
+}
+
+/**
+ * `params` conditions test the captures of the rule's url_path template, which they carry from here on: without a
+ * template, or naming a parameter the template lacks, they are refused (at the `params` key or the name).
+ */
+function withTemplate(
+  conditions: Condition[],
+  params: { conditions: FieldCondition[]; keyOffset: number; names: Map<string, number> },
+  template: PathTemplate | undefined,
+  path: KeyPath,
+  ctx: DecodeContext,
+): Condition[] {
+  if (template === undefined) {
+    report(ctx, 'invalid_value', '`params` tests the captures of a `url_path` with `op = "path_template"`, and this rule has none', params.keyOffset, [...path, 'params']);
+    return conditions;
+  }
+  const known = template.segments.flatMap((s) => ('name' in s ? [s.name] : []));
+  for (const c of params.conditions) {
+    if (!known.includes(c.name)) {
+      const offset = params.names.get(c.name) ?? params.keyOffset;
+      unknownKey(ctx, c.name, offset, [...path, 'params'], known);
+    }
+  }
+  return conditions.map((c) => (c.on === 'param' ? { ...c, template } : c));
 }
 
 // ---- url_path --------------------------------------------------------------------------------------
@@ -93,6 +134,15 @@ function decodeUrlPath(node: TomlNode, path: KeyPath, ctx: DecodeContext, prefix
     case 'not_regex': {
       const pattern = compileRegex(value, valueNode, bare ? path : [...path, 'value'], ctx);
       return pattern && { ...base, compareTo: value, pattern };
+    }
+    case 'path_template': {
+      const compareTo = joinUrlPath(prefix, value);
+      const parsed = parseTemplate(compareTo);
+      if (!parsed.ok) {
+        report(ctx, 'invalid_value', `invalid path template ${JSON.stringify(value)}: ${parsed.error}`, valueNode.offset, bare ? path : [...path, 'value']);
+        return undefined;
+      }
+      return { ...base, compareTo, template: parsed.template };
     }
     case 'wild_card': {
       // A value written without its leading slash (`api/*`) is a path like `equal`'s: rooted, and joined to the
@@ -162,20 +212,63 @@ function decodeHeaders(node: TomlNode, path: KeyPath, ctx: DecodeContext): Heade
   return out;
 }
 
+// ---- query, cookies, params, body.form ----------------------------------------------------------------
+
+const FIELD_SHAPE = 'a string or a table such as { value = "…", op = "equal" }';
+
+/** A table of names to a string (op `equal`) or `{ value, op }`; `offsets` has each name's key offset. */
+function decodeFields(on: FieldCondition['on'], node: TomlNode, path: KeyPath, ctx: DecodeContext): { conditions: FieldCondition[]; offsets: Map<string, number> } {
+  const offsets = new Map<string, number>();
+  if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table of names') ?? { conditions: [], offsets };
+  const out: FieldCondition[] = [];
+  for (const [name, entry] of node.entries) {
+    const at: KeyPath = [...path, name];
+    offsets.set(name, entry.keyOffset);
+    if (entry.node.kind === 'string') {
+      out.push({ on, name, op: 'equal', value: entry.node.value });
+      continue;
+    }
+    if (entry.node.kind !== 'table') {
+      wrongType(ctx, entry.node, at, FIELD_SHAPE);
+      continue;
+    }
+    const t = headerTable(entry.node, at, ctx);
+    if (t === undefined) continue;
+    const op = t.op ?? 'equal';
+    const value = t.value ?? '';
+    const c: FieldCondition = { on, name, op, value };
+    if (op === 'regex' || op === 'not_regex') {
+      const pattern = compileRegex(value, entry.node.entries.get('value')?.node ?? entry.node, [...at, 'value'], ctx);
+      if (pattern !== undefined) out.push({ ...c, pattern });
+    } else if (op === 'wild_card') out.push({ ...c, pattern: wildcardToRegExp(value) });
+    else out.push(c);
+  }
+  return { conditions: out, offsets };
+}
+
 // ---- body.json -------------------------------------------------------------------------------------
 
-const BODY_KEYS = ['json'] as const;
+const BODY_KEYS = ['json', 'form', 'text'] as const;
 const BODY_SHAPE = 'a table such as { value = "gold", op = "equal" }';
 
-function decodeBody(node: TomlNode, path: KeyPath, ctx: DecodeContext): BodyCondition[] {
-  if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table with a `json` table inside') ?? [];
-  const out: BodyCondition[] = [];
+function decodeBody(node: TomlNode, path: KeyPath, ctx: DecodeContext): Condition[] {
+  if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table with a `json`, `form` or `text` table inside') ?? [];
+  const out: Condition[] = [];
   for (const [key, entry] of node.entries) {
+    const at: KeyPath = [...path, key];
+    if (key === 'form') {
+      out.push(...decodeFields('form', entry.node, at, ctx).conditions);
+      continue;
+    }
+    if (key === 'text') {
+      const c = decodeBodyText(entry.node, at, ctx);
+      if (c !== undefined) out.push(c);
+      continue;
+    }
     if (key !== 'json') {
       unknownKey(ctx, key, entry.keyOffset, path, BODY_KEYS);
       continue;
     }
-    const at: KeyPath = [...path, key];
     if (entry.node.kind !== 'table') {
       wrongType(ctx, entry.node, at, 'a table of dotted paths');
       continue;
@@ -212,6 +305,20 @@ function decodeBodyCondition(bodyPath: string, entry: { keyOffset: number; node:
     c.pattern = pattern;
   }
   return [c];
+}
+
+function decodeBodyText(node: TomlNode, path: KeyPath, ctx: DecodeContext): BodyTextCondition | undefined {
+  if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table such as { value = "<GetQuote>", op = "contains" }');
+  const t = bodyTextTable(node, path, ctx);
+  if (t?.value === undefined) return undefined;
+  const op = t.op ?? 'equal';
+  const c: BodyTextCondition = { on: 'body_text', op, value: t.value };
+  if (op === 'regex' || op === 'not_regex') {
+    const pattern = compileRegex(t.value, node.entries.get('value')!.node, [...path, 'value'], ctx);
+    return pattern && { ...c, pattern };
+  }
+  if (op === 'wild_card') return { ...c, pattern: wildcardToRegExp(t.value) };
+  return c;
 }
 
 /** The rule's value as JSON, numbers typed by their lexemes as the request body's are (`42` vs `42.0`). */

@@ -6,14 +6,18 @@
 //   #{ json: "<JSON5 text>" }        → the JSON re-serialised minified, key order and integers kept
 //                                     (files/json5.ts); invalid: 500 `invalid json content`
 //   #{ text: "…" }                   → plain text
-//   precedence file_path > json > text; `status` and `headers` keys are ignored
-//   anything else (number, bool, array, `()`, other maps) → the next script
+//   precedence file_path > json > text
+//   `status`, `headers`, `delay` (beside a body or alone) → that status (default 200), those headers
+//                                     and that delay; without a body the answer is empty
+//   anything else (number, bool, array, `()`, a map without any of these keys) → the next script
 //
-// A runtime error is logged and counts as "no answer". Scripts see `url_path` and, when the request
-// carries a JSON body, `body`; nothing else.
+// Unlike apimock-rs, `status` and `headers` are not ignored (docs/middleware.md says why). A runtime error is logged
+// and counts as "no answer". Scripts see `url_path`, `method`, `headers`, `headers_all`, `query`, `cookies` and,
+// when the request carries a body, `body` (JSON) or `body_text` (anything else); see docs/middleware.md. A variable
+// is built only when some script's text names it.
 
 import { json5ToJson } from '../files/json5.js';
-import { fromJson, run, type Value } from '../interpreter/index.js';
+import { fromJson, mentions, run, type Value } from '../interpreter/index.js';
 import type { Respond } from '../model/answer.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { MiddlewareScript } from '../model/workspace.js';
@@ -38,6 +42,7 @@ export function answerFromMiddleware(
   if (middlewares.length === 0) return undefined;
   const globals: Record<string, Value> = { url_path: req.path };
   if (req.body.kind === 'json') globals['body'] = fromJson(req.body.typed ?? req.body.value); // `5.0` an f64, `5` an i64
+  for (const mw of middlewares) addRequestVariables(globals, mw, req);
   for (let index = 0; index < middlewares.length; index++) {
     const mw = middlewares[index] as MiddlewareScript;
     const prefix = `middleware \`${mw.entry}\``;
@@ -58,9 +63,80 @@ export function answerFromMiddleware(
   return undefined;
 }
 
+/** The request variables beyond `url_path` and `body`, each built when this script's text names it (and not already built). */
+function addRequestVariables(globals: Record<string, Value>, mw: MiddlewareScript, req: RequestSnapshot): void {
+  let names = NAMED.get(mw);
+  if (names === undefined) NAMED.set(mw, (names = REQUEST_VARIABLES.filter((n) => mentions(mw.script, n))));
+  for (const name of names) {
+    if (name in globals) continue;
+    const v = requestVariable(name, req);
+    if (v !== undefined) globals[name] = v;
+  }
+}
+
+/** per script, the request variables its text names */
+const NAMED = new WeakMap<MiddlewareScript, readonly (typeof REQUEST_VARIABLES)[number][]>();
+
+const REQUEST_VARIABLES = ['method', 'headers', 'headers_all', 'query', 'cookies', 'body_text'] as const;
+
+function requestVariable(name: (typeof REQUEST_VARIABLES)[number], req: RequestSnapshot): Value | undefined {
+  switch (name) {
+    case 'method':
+      return req.method;
+    case 'headers': {
+      // the first value of a repeated header: the one a rule's header condition tests
+      const out = new Map<string, Value>();
+      for (const [k, v] of req.headers) if (!out.has(k)) out.set(k, v);
+      return out;
+    }
+    case 'headers_all': {
+      const out = new Map<string, Value[]>();
+      for (const [k, v] of req.headers) {
+        const list = out.get(k);
+        if (list === undefined) out.set(k, [v]);
+        else list.push(v);
+      }
+      return out as Map<string, Value>;
+    }
+    case 'query': {
+      const out = new Map<string, Value>();
+      for (const [k, values] of req.parts.query) out.set(k, values.length === 1 ? values[0]! : [...values]);
+      return out;
+    }
+    case 'cookies':
+      return new Map<string, Value>(req.parts.cookies);
+    case 'body_text':
+      return req.body.kind === 'bytes' ? req.parts.bodyText : undefined;
+  }
+}
+
+/** setTimeout's ceiling: a longer delay would fire at once */
+const MAX_DELAY_MS = 2_147_483_647;
+
+/** the keys of a returned map that make it an answer */
+const ANSWER_KEYS = ['file_path', 'json', 'text', 'status', 'headers', 'delay'] as const;
+
 function respondFrom(value: Value, mw: MiddlewareScript, log: (line: string) => void): Respond | undefined {
   if (typeof value === 'string') return remembered(mw, 'file', value, () => fileRespond(mw.dir, value));
   if (!(value instanceof Map)) return undefined;
+  const body = bodyFrom(value, mw, log);
+  if (!value.has('status') && !value.has('headers') && !value.has('delay')) return body;
+  if (body === undefined && !ANSWER_KEYS.some((k) => value.has(k))) return undefined;
+  const extras = extrasFrom(value, mw, log);
+  if (typeof extras === 'string') return invalidAnswer(extras);
+  const base = body ?? EMPTY_RESPOND;
+  if (base.status === 500) return base; // the body was refused: its error answer stands
+  return {
+    ...base,
+    ...(extras.status !== undefined ? { status: extras.status } : {}),
+    headers: extras.headers ?? base.headers,
+    delayMs: extras.delayMs ?? base.delayMs,
+  };
+}
+
+const EMPTY_RESPOND: Respond = Object.freeze({ body: Object.freeze({ kind: 'empty' }), headers: [], delayMs: 0 });
+
+function bodyFrom(value: Map<string, Value>, mw: MiddlewareScript, log: (line: string) => void): Respond | undefined {
   const filePath = value.get('file_path');
   if (typeof filePath === 'string') return remembered(mw, 'file', filePath, () => fileRespond(mw.dir, filePath));
   const json = value.get('json');
@@ -68,6 +144,49 @@ function respondFrom(value: Value, mw: MiddlewareScript, log: (line: string) => 
   const text = value.get('text');
   if (typeof text === 'string') return remembered(mw, 'text', text, () => ({ body: { kind: 'text', text }, headers: [], delayMs: 0 }));
   return undefined;
+}
+
+/** HTTP token characters (a header name) and the characters a header value may hold */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** `status`, `headers` and `delay` of a returned map, checked; a string says what is wrong (logged, answered 500). */
+function extrasFrom(
+  value: Map<string, Value>,
+  mw: MiddlewareScript,
+  log: (line: string) => void,
+): { status?: number; headers?: readonly (readonly [string, string])[]; delayMs?: number } | string {
+  const out: { status?: number; headers?: (readonly [string, string])[]; delayMs?: number } = {};
+  const problem = (what: string): string => {
+    log(`invalid answer returned by ${mw.file}: ${what}`);
+    return what;
+  };
+  if (value.has('status')) {
+    const status = value.get('status');
+    if (typeof status !== 'bigint' || status < 100n || status > 999n) return problem('`status` must be an integer from 100 to 999');
+    out.status = Number(status);
+  }
+  if (value.has('headers')) {
+    const headers = value.get('headers');
+    if (!(headers instanceof Map)) return problem('`headers` must be a map of header names to strings');
+    out.headers = [];
+    for (const [name, v] of headers) {
+      const text = typeof v === 'string' ? v : typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+      if (!HEADER_NAME.test(name)) return problem(`\`${name}\` is not a valid header name`);
+      if (text === undefined || !HEADER_VALUE.test(text)) return problem(`the header \`${name}\` needs a string value without control characters`);
+      out.headers.push([name.toLowerCase(), text]);
+    }
+  }
+  if (value.has('delay')) {
+    const delay = value.get('delay');
+    if (typeof delay !== 'bigint' || delay < 0n || delay > BigInt(MAX_DELAY_MS)) return problem(`\`delay\` must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`);
+    out.delayMs = Number(delay);
+  }
+  return out;
+}
+
+function invalidAnswer(what: string): Respond {
+  return { status: 500, body: { kind: 'text', text: `invalid script answer: ${what}` }, headers: [], delayMs: 0 };
 }
 
 function fileRespond(dir: string, path: string): Respond {

@@ -3,6 +3,8 @@
 import type { HeaderList } from '../shared/headers.js';
 import { exactJson, JsonSyntaxError, mayHoldIntegralFloat, parseJson, parseTypedJson, type Json, type TypedJson } from '../shared/json.js';
 import type { JsonRequestBody, RequestBody, RequestSnapshot } from '../model/request.js';
+import { LazyRequestParts } from '../routing/request-parts.js';
+import { parseMultipart } from './multipart.js';
 
 export interface RawRequest {
   readonly method: string;
@@ -55,6 +57,7 @@ export function snapshotFrom(raw: RawRequest): RequestSnapshot {
     headers,
     body: parseBody(raw.body, headers),
     httpVersion: raw.httpVersion ?? '1.1',
+    parts: new LazyRequestParts(query, headers, raw.body, parseMultipart),
   };
 }
 

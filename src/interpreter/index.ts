@@ -114,6 +114,24 @@ export function run(script: Script, globals: Readonly<Record<string, Value>>, op
   }
 }
 
+const MENTIONS = new WeakMap<Script, Map<string, boolean>>();
+
+/**
+ * Whether the script's text names `name` as a whole word anywhere (code, strings or comments): a host can leave out
+ * a variable no script could read. Remembered per script and name.
+ */
+export function mentions(script: Script, name: string): boolean {
+  if (!(script instanceof CompiledScript)) throw new TypeError('mentions() expects a Script made by compile()');
+  let known = MENTIONS.get(script);
+  if (known === undefined) MENTIONS.set(script, (known = new Map()));
+  let hit = known.get(name);
+  if (hit === undefined) {
+    hit = new RegExp(`(?<![A-Za-z0-9_])${name.replace(/[^A-Za-z0-9_]/g, '\\$&')}(?![A-Za-z0-9_])`).test(script.program.source);
+    known.set(name, hit);
+  }
+  return hit;
+}
+
 /** Whether a value is Rhai's unit `()` (a script that returns nothing). */
 export function isUnit(v: Value): v is null {
   return v === null;

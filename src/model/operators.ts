@@ -1,7 +1,8 @@
 // Vocabulary tables: the single source of truth for operator and method names.
 // Each yields a union type, a guard, did-you-mean candidates and help text.
 
-export const URL_PATH_OPS = [
+/** The eleven value operators every string condition has (url_path, headers, query, cookies, params, forms, body text). */
+export const STRING_OPS = [
   'equal',
   'not_equal',
   'starts_with',
@@ -14,12 +15,20 @@ export const URL_PATH_OPS = [
   'regex',
   'not_regex',
 ] as const;
+export type StringOp = (typeof STRING_OPS)[number];
+export function isStringOp(s: string): s is StringOp {
+  return (STRING_OPS as readonly string[]).includes(s);
+}
+
+/** url_path: the value operators plus `path_template` (`/users/{id}`: named segments, see routing/path-template.ts). */
+export const URL_PATH_OPS = [...STRING_OPS, 'path_template'] as const;
 export type UrlPathOp = (typeof URL_PATH_OPS)[number];
 export function isUrlPathOp(s: string): s is UrlPathOp {
   return (URL_PATH_OPS as readonly string[]).includes(s);
 }
 
-export const HEADER_OPS = [...URL_PATH_OPS, 'exists', 'absent'] as const;
+/** headers, query, cookies, params and form fields: the value operators plus presence. */
+export const HEADER_OPS = [...STRING_OPS, 'exists', 'absent'] as const;
 export type HeaderOp = (typeof HEADER_OPS)[number];
 export function isHeaderOp(s: string): s is HeaderOp {
   return (HEADER_OPS as readonly string[]).includes(s);
@@ -65,7 +74,7 @@ export function isMethod(s: string): s is Method {
 }
 
 /** Display words for url_path and header operators (get --why, match-test, startup listing). */
-export const STRING_OP_WORDS: Readonly<Record<HeaderOp, string>> = {
+export const STRING_OP_WORDS: Readonly<Record<HeaderOp | 'path_template', string>> = {
   equal: '==',
   not_equal: '!=',
   starts_with: 'starts with',
@@ -79,6 +88,16 @@ export const STRING_OP_WORDS: Readonly<Record<HeaderOp, string>> = {
   not_regex: 'does not match regex',
   exists: 'exists',
   absent: 'absent',
+  path_template: 'matches template',
+};
+
+/** The negated value operators: on a repeated query name or form field they hold when no value holds the positive one. */
+export const NEGATED_STRING_OPS: Readonly<Partial<Record<StringOp, StringOp>>> = {
+  not_equal: 'equal',
+  not_starts_with: 'starts_with',
+  not_ends_with: 'ends_with',
+  not_contains: 'contains',
+  not_regex: 'regex',
 };
 
 /** Display words for body operators. */

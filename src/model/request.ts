@@ -25,6 +25,33 @@ export interface RequestSnapshot {
   readonly body: RequestBody;
   /** HTTP version as received, e.g. '1.1' (for the request log) */
   readonly httpVersion: string;
+  /**
+   * The query, cookies, body text and form fields, each parsed from the fields above only when a rule or a script
+   * first asks (dispatch/request-parts.ts): a request nobody asks about pays for none of them.
+   */
+  readonly parts: RequestParts;
+}
+
+/** The parts of a request that are parsed on demand; each is built once, on first access. */
+export interface RequestParts {
+  /** query names (compared exactly) to their values, percent-decoded with '+' as a space, in arrival order */
+  readonly query: ReadonlyMap<string, readonly string[]>;
+  /** cookie names to values from the `cookie` header (RFC 6265; the first of duplicates) */
+  readonly cookies: ReadonlyMap<string, string>;
+  /** the body decoded as UTF-8 (invalid sequences replaced), whatever its type; undefined without a body */
+  readonly bodyText: string | undefined;
+  /**
+   * Fields of an `application/x-www-form-urlencoded` or `multipart/form-data` body: a text field gives its
+   * values, a file part its filename (or '' without one). Undefined when the body is not a form.
+   */
+  readonly form: FormFields | undefined;
+}
+
+export interface FormFields {
+  /** field name to its values, in arrival order */
+  readonly fields: ReadonlyMap<string, readonly string[]>;
+  /** the names that came as file parts (their values are the filenames) */
+  readonly files: ReadonlySet<string>;
 }
 
 export interface JsonRequestBody {
@@ -47,7 +74,7 @@ export interface JsonRequestBody {
 export type RequestBody =
   | { readonly kind: 'none' }
   | JsonRequestBody
-  /** present, not JSON, and not declared as JSON */
+  /** present, not JSON, and not declared as JSON (its text and form fields: RequestSnapshot.parts) */
   | { readonly kind: 'bytes'; readonly byteLength: number }
   /** declared application/json but does not parse: answered 400 by dispatch */
   | { readonly kind: 'invalid_json'; readonly message: string; readonly byteLength: number };

@@ -1,7 +1,7 @@
 // Rule sets as loaded: conditions compiled once, at load (regex, wild_card, body paths).
 import type { TypedJson } from '../shared/json.js';
 import type { Respond } from './answer.js';
-import type { BodyOp, HeaderOp, Method, UrlPathOp } from './operators.js';
+import type { BodyOp, HeaderOp, Method, StringOp, UrlPathOp } from './operators.js';
 import type { Strategy } from './strategy.js';
 
 export interface RuleSet {
@@ -32,7 +32,7 @@ export interface Rule {
   readonly weight: number;
 }
 
-export type Condition = UrlPathCondition | MethodCondition | HeaderCondition | BodyCondition;
+export type Condition = UrlPathCondition | MethodCondition | HeaderCondition | BodyCondition | FieldCondition | BodyTextCondition;
 
 export interface UrlPathCondition {
   readonly on: 'url_path';
@@ -48,6 +48,39 @@ export interface UrlPathCondition {
    */
   readonly compareTo: string;
   /** compiled at load for regex, not_regex and wild_card; a wild card not starting with '/', '*' or '?' gets a '/' */
+  readonly pattern?: RegExp;
+  /** path_template: the template (compareTo) split into segments at load */
+  readonly template?: PathTemplate;
+}
+
+/** A url_path template such as `/users/{id}/files/{rest*}`, parsed at load. */
+export interface PathTemplate {
+  /** literal text, or a named capture: one non-empty segment, or (`rest`, last only) zero or more segments */
+  readonly segments: readonly ({ readonly literal: string } | { readonly name: string; readonly rest: boolean })[];
+}
+
+/**
+ * A named value of the request compared with a string operator: a query name (`query`), a cookie (`cookie`), a
+ * path-template capture (`param`) or a form field (`form`). A repeated query name or form field holds a positive
+ * operator when any value does and a negated one when none holds the positive one.
+ */
+export interface FieldCondition {
+  readonly on: 'query' | 'cookie' | 'param' | 'form';
+  /** as written, compared exactly */
+  readonly name: string;
+  readonly op: HeaderOp;
+  /** default "" */
+  readonly value: string;
+  readonly pattern?: RegExp;
+  /** param: the rule's url_path template, whose captures the condition tests */
+  readonly template?: PathTemplate;
+}
+
+/** `body.text`: the whole body as UTF-8 text, whatever its type. */
+export interface BodyTextCondition {
+  readonly on: 'body_text';
+  readonly op: StringOp;
+  readonly value: string;
   readonly pattern?: RegExp;
 }
 

@@ -25,7 +25,10 @@ export function basePathOf(doc: Obj): string | undefined {
   return path === '' ? undefined : path;
 }
 
-export type UrlPathCondition = { readonly op: 'equal'; readonly value: string } | { readonly op: 'regex'; readonly value: string };
+export type UrlPathCondition =
+  | { readonly op: 'equal'; readonly value: string }
+  | { readonly op: 'path_template'; readonly value: string }
+  | { readonly op: 'regex'; readonly value: string };
 
 const REGEX_SPECIAL = /[\\^$.|?*+()[\]{}]/g;
 export function escapeRegex(s: string): string {
@@ -37,14 +40,19 @@ export function isTemplated(path: string): boolean {
 }
 
 /**
- * A literal path: `equal`, joined to the rule set's prefix like every `equal`. A templated one: a regex
- * anchored over the whole request path, base path included, one segment per parameter. The server strips one
- * trailing `/` from a request before matching, so a template ending in `/` matches with or without it.
- * `withBase`: put the base path into an `equal` too (a split import has no rule-set prefix).
+ * A literal path: `equal`, joined to the rule set's prefix like every `equal`. A templated one whose parameters
+ * are whole segments with distinct names: `path_template`, as written (`/pets/{petId}`), joined to the prefix
+ * the same way. Any other (`/report.{format}`): a regex anchored over the whole request path, base path
+ * included, one segment per parameter. The server strips one trailing `/` from a request before matching, so a
+ * path ending in `/` matches with or without it (an `equal` or `path_template` value loses its trailing `/` when
+ * joined; a regex gets an optional one). `withBase`: put the base path into the value too (a split import has no
+ * rule-set prefix).
  */
 export function urlPathCondition(path: string, basePath: string | undefined, withBase = false): UrlPathCondition {
   const rel = path.startsWith('/') ? path : '/' + path;
-  if (!isTemplated(path)) return { op: 'equal', value: withBase && basePath !== undefined ? (basePath + rel).replace(/(.)\/$/, '$1') : path };
+  const value = withBase && basePath !== undefined ? (basePath + rel).replace(/(.)\/$/, '$1') : path;
+  if (!isTemplated(path)) return { op: 'equal', value };
+  if (wholeSegmentParameters(path)) return { op: 'path_template', value };
   const full = ((basePath ?? '') + rel).replace(/\/+$/, '');
   const parts = full.split(/(\{[^}]*\})/);
   const body = parts.map((p, i) => (i % 2 === 1 ? '[^/]+' : escapeRegex(p))).join('');
@@ -78,6 +86,18 @@ export function splitPathKey(key: string): PathKey {
       return eq < 0 ? { name: dec(p) } : { name: dec(p.slice(0, eq)), value: dec(p.slice(eq + 1)) };
     });
   return { path, fragment };
+}
+
+/** Every parameter is a whole segment (`{name}`), no name twice: the path reads as a url_path template as it is. */
+function wholeSegmentParameters(path: string): boolean {
+  const names = new Set<string>();
+  for (const seg of path.split('/')) {
+    if (!seg.includes('{') && !seg.includes('}')) continue;
+    const m = /^\{([^{}/*]+)\}$/.exec(seg);
+    if (m === null || names.has(m[1]!)) return false;
+    names.add(m[1]!);
+  }
+  return true;
 }
 
 /** One number per segment: 0 literal, 1 holding a parameter. */

@@ -23,24 +23,27 @@ test('basePathOf: the path of servers[0].url, variables replaced by their defaul
   for (const [servers, want] of cases) assert.equal(basePathOf(servers === undefined ? {} : { servers }), want, JSON.stringify(servers));
 });
 
-test('urlPathCondition: literal paths are equal; templated ones an anchored regex over the whole path', () => {
+test('urlPathCondition: literal paths are equal; whole-segment parameters a path_template; others an anchored regex over the whole path', () => {
   const cases: [string, string | undefined, string, string][] = [
     ['/users', '/v1', 'equal', '/users'],
-    ['/users/{id}', undefined, 'regex', '^/users/[^/]+/?$'],
-    ['/users/{id}', '/v1', 'regex', '^/v1/users/[^/]+/?$'],
-    ['/orgs/{org}/repos/{repo}', '/v1', 'regex', '^/v1/orgs/[^/]+/repos/[^/]+/?$'],
+    ['/users/{id}', undefined, 'path_template', '/users/{id}'],
+    ['/users/{id}', '/v1', 'path_template', '/users/{id}'],
+    ['/orgs/{org}/repos/{repo}', '/v1', 'path_template', '/orgs/{org}/repos/{repo}'],
+    ['/a/{x}/b/{x}', undefined, 'regex', '^/a/[^/]+/b/[^/]+/?$'],
     ['/files/{name}.json', undefined, 'regex', '^/files/[^/]+\\.json/?$'],
-    ['/a+b/{x}', '/v(1)', 'regex', '^/v\\(1\\)/a\\+b/[^/]+/?$'],
-    // the server strips one trailing '/' from a request: the template's own trailing '/' is optional
-    ['/maps/{id}/collaborators/', undefined, 'regex', '^/maps/[^/]+/collaborators/?$'],
+    ['/a+b/{x}.{y}', '/v(1)', 'regex', '^/v\\(1\\)/a\\+b/[^/]+\\.[^/]+/?$'],
+    // the server strips one trailing '/' from a request: a path's own trailing '/' is optional
+    ['/maps/{id}/collaborators/', undefined, 'path_template', '/maps/{id}/collaborators/'],
+    ['/files/{name}.json/', undefined, 'regex', '^/files/[^/]+\\.json/?$'],
   ];
   for (const [path, base, op, value] of cases) assert.deepEqual(urlPathCondition(path, base), { op, value }, path);
-  const re = new RegExp(urlPathCondition('/orgs/{org}/repos/{repo}', '/v1').value, 'u');
-  assert.ok(re.test('/v1/orgs/a/repos/b'));
-  assert.ok(!re.test('/v1/orgs/a/repos/b/c'));
-  assert.ok(!re.test('/orgs/a/repos/b'));
-  const slash = new RegExp(urlPathCondition('/maps/{id}/collaborators/', undefined).value, 'u');
-  assert.ok(slash.test('/maps/1/collaborators') && slash.test('/maps/1/collaborators/'));
+  const re = new RegExp(urlPathCondition('/orgs/{org}/repos/{repo}.{fmt}', '/v1').value, 'u');
+  assert.ok(re.test('/v1/orgs/a/repos/b.json'));
+  assert.ok(!re.test('/v1/orgs/a/repos/b/c.json'));
+  assert.ok(!re.test('/orgs/a/repos/b.json'));
+  const slash = new RegExp(urlPathCondition('/files/{name}.json/', undefined).value, 'u');
+  assert.ok(slash.test('/files/a.json') && slash.test('/files/a.json/'));
+  assert.deepEqual(urlPathCondition('/users/{id}/', '/v1', true), { op: 'path_template', value: '/v1/users/{id}' });
 });
 
 test('splitPathKey: the fragment of a path key is its name[=value] parts', () => {
@@ -192,7 +195,7 @@ test('planImport: the rule set, the files and one report per operation', () => {
   const rules = t.split('\n\n').filter((b) => b.includes('[[rules]]'));
   assert.equal(rules.length, 5);
   assert.equal(rules[0], '# POST /things\n# 201 (the default answer)\n[[rules]]\nwhen.request.method = "POST"\nwhen.request.url_path = "/things"\nrespond.status = 201');
-  assert.match(rules[1]!, /^# getThing: One thing\n# 401 when `authorization` is absent\n\[\[rules\]\]\n.*url_path = \{ value = '\^\/v1\/things\/\[\^\/\]\+\/\?\$', op = "regex" \}\nwhen\.request\.headers\.authorization = \{ value = "", op = "absent" \}\nrespond\.status = 401\nrespond\.headers = \{ www-authenticate = "Bearer" \}$/s);
+  assert.match(rules[1]!, /^# getThing: One thing\n# 401 when `authorization` is absent\n\[\[rules\]\]\n.*url_path = \{ value = '\/things\/\{id\}', op = "path_template" \}\nwhen\.request\.headers\.authorization = \{ value = "", op = "absent" \}\nrespond\.status = 401\nrespond\.headers = \{ www-authenticate = "Bearer" \}$/s);
   assert.match(rules[2]!, /# 404 \(Prefer: code=404\)\n[\s\S]*prefer = \{ value = '\(\?:\^\|\[\\s,;\]\)code=404\(\?:\[\\s,;\]\|\$\)', op = "regex" \}\nrespond\.status = 404\nrespond\.file_path = "responses\/getThing\/404\.json"$/);
   assert.match(rules[3]!, /# 200, example big \(Prefer: example=big\)\n[\s\S]*example=big[\s\S]*respond\.file_path = "responses\/getThing\/200-big\.json"$/);
   assert.match(rules[4]!, /# 200, example small \(the default answer\)\n[\s\S]*respond\.file_path = "responses\/getThing\/200-small\.json"\n?$/);
@@ -281,7 +284,7 @@ test('planImport: more than 200 operations give one rule set per tag (else first
   assert.doesNotMatch(alpha, /prefix\.url_path/);
   assert.match(alpha, /# Part 1 of 2: the operations tagged alpha\./);
   assert.match(alpha, /when\.request\.url_path = "\/v1\/a0"\n/);
-  assert.match(String(plan.ruleSets[1]!.text), /url_path = \{ value = '\^\/v1\/b\/\[\^\/\]\+\/x0\/\?\$', op = "regex" \}/);
+  assert.match(String(plan.ruleSets[1]!.text), /url_path = \{ value = '\/v1\/b\/\{id\}\/x0', op = "path_template" \}/);
   // 200 operations stay in one rule set
   const fewer = Object.fromEntries(Object.entries(paths).slice(0, 200));
   assert.equal(planImport({ openapi: '3.0.3', info: { title: 'Many' }, paths: fewer }, opts()).ruleSets.length, 1);
@@ -301,8 +304,11 @@ test('planImport: fragments become header conditions, or a reason', () => {
   const plan = planImport(doc, opts());
   assert.match(String(plan.ruleSets[0]!.text), /# A\n# 200 \(the default answer\)\n\[\[rules\]\]\nwhen\.request\.method = "POST"\nwhen\.request\.url_path = "\/"\nwhen\.request\.headers\.x-amz-target = \{ value = "S\.A", op = "equal" \}\n/);
   const notes = Object.fromEntries(plan.operations.map((o) => [o.operation, `${o.outcome}: ${o.notes.join(' ')}`]));
-  assert.match(notes['B']!, /^skipped: the operation left out: it needs query conditions \(the query parameter `operation`\)/);
-  assert.match(notes['C']!, /^skipped: the operation left out: it needs query conditions \(the query parameter `keys`\)/);
+  // the query cases become query conditions: `#Name=Value` an equal one, a bare `#name` an exists one
+  assert.equal(notes['B'], 'written: ');
+  assert.equal(notes['C'], 'written: ');
+  assert.match(String(plan.ruleSets[0]!.text), /url_path = "\/u"\nwhen\.request\.query\.operation = \{ value = "create", op = "equal" \}\n/);
+  assert.match(String(plan.ruleSets[0]!.text), /url_path = "\/t"\nwhen\.request\.query\.keys = \{ value = "", op = "exists" \}\n/);
   assert.match(notes['D']!, /^skipped: the path's fragment names `Action`/);
 });
 

@@ -18,19 +18,21 @@ export interface ParamCondition {
 }
 
 /**
- * The places a rule set written today can hold a condition on. A query or cookie condition is carried in the
- * plan all the same, and the plan leaves the operation (or its 401 rule) out with a note ("needs query
- * conditions") instead; switching a place on is adding it here and its line in `paramLine`.
+ * The places a rule set can hold a condition on: a header, the query and a cookie. The plan checks each condition
+ * against this set and leaves an operation (or its 401 rule) out with a note where a place is missing, so a place
+ * a future document needs (a form field, say) is added here and in `paramLine`.
  */
-export const WRITABLE_PLACES: ReadonlySet<Place> = new Set<Place>(['header']);
+export const WRITABLE_PLACES: ReadonlySet<Place> = new Set<Place>(['header', 'query', 'cookie']);
 
 function paramLine(c: ParamCondition): string {
   const value = c.op === 'equal' ? tomlString(c.value ?? '') : '""';
   switch (c.in) {
     case 'header':
       return `when.request.headers.${tomlKey(c.name)} = { value = ${value}, op = "${c.op}" }`;
-    default:
-      throw new Error(`a ${c.in} condition cannot be written yet`);
+    case 'query':
+      return `when.request.query.${tomlKey(c.name)} = { value = ${value}, op = "${c.op}" }`;
+    case 'cookie':
+      return `when.request.cookies.${tomlKey(c.name)} = { value = ${value}, op = "${c.op}" }`;
   }
 }
 
@@ -92,7 +94,7 @@ function ruleText(r: RuleSpec): string {
   lines.push(
     r.urlPath.op === 'equal'
       ? `when.request.url_path = ${tomlString(r.urlPath.value)}`
-      : `when.request.url_path = { value = ${tomlLiteral(r.urlPath.value)}, op = "regex" }`,
+      : `when.request.url_path = { value = ${tomlLiteral(r.urlPath.value)}, op = "${r.urlPath.op}" }`,
   );
   for (const c of r.params ?? []) lines.push(paramLine(c));
   for (const h of r.absent) lines.push(`when.request.headers.${tomlKey(h)} = { value = "", op = "absent" }`);

@@ -15,6 +15,8 @@ export interface RuleToAppend {
   /** exact url_path */
   readonly urlPath: string;
   readonly method: Method;
+  /** `query` conditions (name, value), decoded; absent or empty: none */
+  readonly query?: readonly (readonly [string, string])[];
   /** undefined: 200 */
   readonly status?: number;
   readonly body: AppendBody;

@@ -10,14 +10,15 @@
 //
 // The rules, in order:
 // - Only GET, POST, PUT and DELETE can be matched by a rule: HEAD, PATCH and every other method are not saved.
-//   Each method and path is saved once (the first recording wins: queries are not matched).
+//   Each method, path and query is saved once; a request with a query is saved as a rule with a `query`
+//   condition per name (its first value), so each query variant replays its own answer.
 // - A body that was streamed (over the cap) or arrived in an encoding the proxy could not undo is not saved.
 //   A path that climbs above the root or holds an encoded separator is not saved.
 // - GET 200 with a body → a plain file at the URL path (decoded and normalised as file routing does), its last
 //   segment given an extension from the content type when it has none (`/` → `index.<ext>`, and for a page,
 //   `<path>/index.html`), kept only when file routing would serve that URL from that file, byte for byte, with
 //   the same content type, and no kept header would be lost.
-// - Anything else → a rule: `url_path`, `method` and the kept headers, plus
+// - Anything else (and anything with a query) → a rule: `url_path`, `method`, the query and the kept headers, plus
 //   status 200 with a body: `file_path` under `<fallback>/.mock-recorded/<METHOD>/<path>.<ext>`;
 //   any other status with a UTF-8 body up to TEXT_INLINE_MAX: `status`, `text` and the content type;
 //   an empty body: `status` alone; any other body: `status` with a `file_path`.
@@ -103,6 +104,8 @@ export interface PlannedRule {
   /** the canonical request path, written as a bare (exact) url_path */
   readonly urlPath: string;
   readonly method: Method;
+  /** `query` conditions (decoded name, its first value), in arrival order; empty without a query */
+  readonly query: readonly (readonly [string, string])[];
   /** undefined: the default, 200 */
   readonly status?: number;
   readonly body: PlannedBody;
@@ -115,14 +118,29 @@ export type RecordPlan =
   | { readonly kind: 'rule'; readonly key: string; readonly rule: PlannedRule }
   | { readonly kind: 'skip'; readonly key: string; readonly reason: SkipReason };
 
-/** What "once per method and path" counts: the method and the canonical path (no query). */
-export function recordKey(method: string, path: string): string {
-  return `${method.toUpperCase()} ${path}`;
+/**
+ * What "once per method, path and query" counts: the method, the canonical path and the query as its rule would
+ * match it (each name's first value, names sorted), so `?a=1&b=2` and `?b=2&a=1` are one recording.
+ */
+export function recordKey(method: string, path: string, query = ''): string {
+  const pairs = queryConditions(query);
+  if (pairs.length === 0) return `${method.toUpperCase()} ${path}`;
+  const sorted = [...pairs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${method.toUpperCase()} ${path}?${new URLSearchParams(sorted.map(([k, v]): [string, string] => [k, v])).toString()}`;
+}
+
+/** A raw query as `query` conditions: each name (decoded, '+' a space) with its first value, in arrival order. */
+export function queryConditions(query: string): readonly (readonly [string, string])[] {
+  if (query === '') return [];
+  const seen = new Map<string, string>();
+  for (const [k, v] of new URLSearchParams(query)) if (!seen.has(k)) seen.set(k, v);
+  return [...seen];
 }
 
 export async function planRecording(x: Exchange, facts: PlanFacts): Promise<RecordPlan> {
   const { request: req, response: res } = x;
-  const key = recordKey(req.method, req.path);
+  const key = recordKey(req.method, req.path, req.query);
+  const query = queryConditions(req.query);
   const skip = (reason: SkipReason): RecordPlan => ({ kind: 'skip', key, reason });
   const method = req.method.toUpperCase();
   // PATCH and HEAD are proxied, never recorded; a method rules cannot match is not recorded either
@@ -139,7 +157,7 @@ export async function planRecording(x: Exchange, facts: PlanFacts): Promise<Reco
   const ext = extensionFor(upstreamType, utf8, badJson);
   const kept = keptHeaders(res.headers, facts.keepHeaders);
 
-  if (method === 'GET' && res.status === 200 && bytes.byteLength > 0 && kept.length === 0) {
+  if (method === 'GET' && res.status === 200 && bytes.byteLength > 0 && kept.length === 0 && query.length === 0) {
     let refused = false;
     for (const candidate of fileCandidates(names, ext)) {
       if (badJson && extensionOf(candidate[candidate.length - 1]!)?.toLowerCase() === 'json') continue;
@@ -150,7 +168,7 @@ export async function planRecording(x: Exchange, facts: PlanFacts): Promise<Reco
     if (refused) return skip('outside');
   }
 
-  const rule = ruleFor(method, req.path, names, res.status, bytes, { utf8, upstreamType, ext, kept });
+  const rule = ruleFor(method, req.path, query, names, res.status, bytes, { utf8, upstreamType, ext, kept });
   if (rule.body.kind === 'file' && (await escapes(facts, rule.body.names))) return skip('outside');
   return { kind: 'rule', key, rule };
 }
@@ -226,8 +244,16 @@ interface BodyFacts {
 
 const BODYLESS = (status: number): boolean => status < 200 || status === 204 || status === 304;
 
-function ruleFor(method: Method, urlPath: string, names: readonly string[], status: number, bytes: Uint8Array, f: BodyFacts): PlannedRule {
-  const base = { urlPath, method };
+function ruleFor(
+  method: Method,
+  urlPath: string,
+  query: PlannedRule['query'],
+  names: readonly string[],
+  status: number,
+  bytes: Uint8Array,
+  f: BodyFacts,
+): PlannedRule {
+  const base = { urlPath, method, query };
   /** the upstream content type, unless the body gets the same one by itself */
   const typeUnless = (served: string | undefined): HeaderList =>
     f.upstreamType === undefined || essenceOf(f.upstreamType) === '' || (served !== undefined && sameContentType(f.upstreamType, served))

@@ -6,7 +6,9 @@
 // What it leaves out: prefixes (evaluate.ts), strategies (strategy.ts), and any compiling: regexes,
 // wild cards, body paths and typed values all arrive compiled on the Condition.
 import type { RequestSnapshot } from '../model/request.js';
-import type { BodyCondition, Condition, ConditionCheck, UrlPathCondition } from '../model/rule-set.js';
+import type { BodyCondition, Condition, ConditionCheck, FieldCondition, UrlPathCondition } from '../model/rule-set.js';
+import { NEGATED_STRING_OPS } from '../model/operators.js';
+import { matchTemplate, templateMatches, templateSegments } from './path-template.js';
 import { stringifyJson, type TypedJson } from '../shared/json.js';
 import { assertNever } from '../shared/result.js';
 import { comparesLexemeTypes, stringifyForCompare, testBody } from './body-ops.js';
@@ -30,16 +32,65 @@ export function checkCondition(cond: Condition, req: RequestSnapshot): Condition
 export function conditionHolds(cond: Condition, req: RequestSnapshot): boolean {
   switch (cond.on) {
     case 'url_path':
-      return testUrlPath(cond, req.path);
+      return testUrlPath(cond, req);
     case 'method':
       return req.method === cond.value;
     case 'header':
       return testHeader(cond, firstHeaderValue(req.headers, cond.name));
     case 'body':
       return bodyHolds(cond, resolveBody(cond, req));
+    case 'query':
+    case 'cookie':
+    case 'param':
+    case 'form':
+      return fieldHolds(cond, fieldValues(cond, req));
+    case 'body_text': {
+      const text = req.parts.bodyText;
+      return text !== undefined && testString(cond.op, text, cond.value, cond.pattern);
+    }
     default:
       return assertNever(cond, 'condition');
   }
+}
+
+/**
+ * The values a query, cookie, param or form condition looks at: a query name's or form field's every value, a
+ * cookie's value, a template capture; undefined when the request has none by that name.
+ */
+function fieldValues(cond: FieldCondition, req: RequestSnapshot): readonly string[] | undefined {
+  switch (cond.on) {
+    case 'query':
+      return req.parts.query.get(cond.name);
+    case 'cookie': {
+      const v = req.parts.cookies.get(cond.name);
+      return v === undefined ? undefined : [v];
+    }
+    case 'param': {
+      const v = cond.template === undefined ? undefined : matchTemplate(cond.template, templateSegments(req))?.[cond.name];
+      return v === undefined ? undefined : [v];
+    }
+    case 'form':
+      return req.parts.form?.fields.get(cond.name);
+    default:
+      return assertNever(cond.on, 'field');
+  }
+}
+
+/**
+ * exists / absent look at presence only; a value operator on a missing name is false, negations included. A
+ * positive operator holds when any value does; a negated one when no value holds its positive form.
+ */
+function fieldHolds(cond: FieldCondition, values: readonly string[] | undefined): boolean {
+  if (cond.op === 'exists') return values !== undefined;
+  if (cond.op === 'absent') return values === undefined;
+  if (values === undefined) return false;
+  const positive = NEGATED_STRING_OPS[cond.op];
+  if (positive !== undefined) {
+    for (const v of values) if (testString(positive, v, cond.value, cond.pattern)) return false;
+    return true;
+  }
+  for (const v of values) if (testString(cond.op, v, cond.value, cond.pattern)) return true;
+  return false;
 }
 
 /** A condition as a function of the request: the same decision as conditionHolds (tests hold them equal). */
@@ -56,7 +107,18 @@ export function compileCondition(cond: Condition): CompiledCondition {
     return (req) => req.method === want;
   }
   if (cond.on === 'body') return compileBody(cond);
+  if (cond.on === 'query' && cond.op === 'equal') {
+    // the common query condition (rules told apart by `?page=2`), without the operator switch
+    const name = cond.name;
+    const want = cond.value;
+    return (req) => req.parts.query.get(name)?.includes(want) ?? false;
+  }
   if (cond.on !== 'url_path') return (req) => conditionHolds(cond, req);
+  if (cond.op === 'path_template') {
+    const template = cond.template;
+    if (template === undefined) return () => false;
+    return (req) => templateMatches(template, templateSegments(req));
+  }
   const operand = cond.op === 'contains' || cond.op === 'not_contains' ? cond.value : cond.compareTo;
   const pattern = cond.pattern;
   switch (cond.op) {
@@ -166,6 +228,18 @@ function actualValue(cond: Condition, req: RequestSnapshot): string | undefined 
       const resolved = resolveBody(cond, req);
       return resolved === undefined || resolved === NO_JSON_BODY ? undefined : stringifyJson(resolved);
     }
+    case 'query':
+    case 'cookie':
+    case 'param':
+    case 'form': {
+      const values = fieldValues(cond, req);
+      if (values === undefined) return undefined;
+      return values.length === 1 ? values[0] : JSON.stringify(values);
+    }
+    case 'body_text': {
+      const text = req.parts.bodyText;
+      return text === undefined || text.length <= ACTUAL_TEXT_MAX ? text : text.slice(0, ACTUAL_TEXT_MAX) + '…';
+    }
     default:
       return assertNever(cond, 'condition');
   }
@@ -175,10 +249,15 @@ function actualValue(cond: Condition, req: RequestSnapshot): string | undefined 
  * equal / starts_with and their negations compare with `compareTo` (prefix joined, slashes normalised at
  * load); ends_with / contains and their negations with the value as written; regex / wild_card use the pattern.
  */
-function testUrlPath(cond: UrlPathCondition, path: string): boolean {
+function testUrlPath(cond: UrlPathCondition, req: RequestSnapshot): boolean {
+  if (cond.op === 'path_template') return cond.template !== undefined && templateMatches(cond.template, templateSegments(req));
+  const path = req.path;
   const operand = cond.op === 'contains' || cond.op === 'not_contains' ? cond.value : cond.compareTo;
   return testString(cond.op, path, operand, cond.pattern);
 }
+
+/** how much of a body's text an explanation shows as its actual value */
+const ACTUAL_TEXT_MAX = 200;
 
 const NO_JSON_BODY: unique symbol = Symbol('no JSON body');
 

@@ -6,7 +6,10 @@ import type { Condition, Rule } from '../model/rule-set.js';
 import { assertNever } from '../shared/result.js';
 
 export interface ConditionDescription {
-  /** `url_path`, `method`, `header:<lower-cased name>`, `body.json:<path>` */
+  /**
+   * `url_path`, `method`, `header:<lower-cased name>`, `body.json:<path>`, `query:<name>`, `cookie:<name>`,
+   * `param:<name>`, `body.form:<field>`, `body.text`
+   */
   readonly name: string;
   /**
    * A bare url_path: `equal "<raw value>"`. Method: the method name. Otherwise the operator's display
@@ -29,10 +32,20 @@ export function describeCondition(cond: Condition): ConditionDescription {
       return { name: `header:${cond.name}`, expectation: `${opDisplay(STRING_OP_WORDS[cond.op], cond.op)} ${debugQuote(cond.value)}` };
     case 'body':
       return { name: `body.json:${cond.path}`, expectation: `${opDisplay(BODY_OP_WORDS[cond.op], cond.op)} ${debugQuote(cond.value)}` };
+    case 'query':
+    case 'cookie':
+    case 'param':
+    case 'form':
+      return { name: `${FIELD_NAMES[cond.on]}:${cond.name}`, expectation: `${opDisplay(STRING_OP_WORDS[cond.op], cond.op)} ${debugQuote(cond.value)}` };
+    case 'body_text':
+      return { name: 'body.text', expectation: `${opDisplay(STRING_OP_WORDS[cond.op], cond.op)} ${debugQuote(cond.value)}` };
     default:
       return assertNever(cond, 'condition');
   }
 }
+
+/** the display prefix of each named condition */
+export const FIELD_NAMES = { query: 'query', cookie: 'cookie', param: 'param', form: 'body.form' } as const;
 
 /** `<name> <expectation>`, the condition as one line of text. */
 export function conditionText(cond: Condition): string {

@@ -3,10 +3,14 @@
 //   - by exact path: it has a url_path `equal` condition (the common bare-string url_path);
 //   - by required text: it has a url_path condition only paths containing some text can pass (starts_with,
 //     ends_with, contains, a regex with a literal; see requiredText); a path lacking the text skips the rule;
+//   - by template: it has a url_path `path_template` condition; templates sit in a segment trie (path-template.ts)
+//     that one walk of the request's segments answers, however many there are;
 //   - unindexed: anything else, checked on every request.
 // The index only leaves out rules that cannot match; the candidates are then checked in full, in file order.
 import type { Rule, RuleSet } from '../model/rule-set.js';
 import { requiredText } from './check.js';
+import type { RequestSnapshot } from '../model/request.js';
+import { TemplateTrie, templateSegments, type PathTemplate } from './path-template.js';
 
 interface PathIndex {
   /** rules holding a url_path `equal` condition, by the path they need (compareTo), in file order */
@@ -17,8 +21,12 @@ interface PathIndex {
   readonly textLengths: readonly number[];
   /** every rule in byText, in file order (checked in full when looking each text up would cost more) */
   readonly textRules: readonly number[];
+  /** rules holding a url_path template, by segment; undefined when there are none */
+  readonly templates: TemplateTrie | undefined;
   /** every other rule, in file order: these can match any path */
   readonly unindexed: readonly number[];
+  /** the rule set's rules (for the query splits made on first use) */
+  readonly rules: readonly Rule[];
 }
 
 const INDEXES = new WeakMap<RuleSet, PathIndex>();
@@ -27,8 +35,17 @@ const INDEXES = new WeakMap<RuleSet, PathIndex>();
  * The rules that may match `path`, in file order: those whose url_path `equal` names exactly this path, those
  * whose required text the path contains, and those with neither. A rule left out cannot match.
  */
-export function candidateRules(ruleSet: RuleSet, path: string): readonly number[] {
+export function candidateRules(ruleSet: RuleSet, path: string, req?: RequestSnapshot): readonly number[] {
   const index = indexOf(ruleSet);
+  if (index.templates !== undefined && req !== undefined) {
+    let found = index.templates.lookup(templateSegments(req));
+    if (found.length >= QUERY_SPLIT_MIN) found = byQueryValue(index, found, req);
+    if (found.length > 0) return mergeSorted(found, untemplated(index, path));
+  }
+  return untemplated(index, path);
+}
+
+function untemplated(index: PathIndex, path: string): readonly number[] {
   const exact = index.byPath.get(path);
   const texts = index.textRules.length === 0 ? undefined : textCandidates(index, path);
   if (texts === undefined) return exact === undefined ? index.unindexed : mergeSorted(exact, index.unindexed);
@@ -80,12 +97,18 @@ function buildIndex(rules: readonly Rule[]): PathIndex {
   const byText = new Map<string, number[]>();
   const textRules: number[] = [];
   const unindexed: number[] = [];
+  let templates: TemplateTrie | undefined;
   const add = (map: Map<string, number[]>, key: string, i: number): void => {
     const list = map.get(key);
     if (list === undefined) map.set(key, [i]);
     else list.push(i);
   };
   rules.forEach((rule, i) => {
+    const template = templateOf(rule);
+    if (template !== undefined) {
+      (templates ??= new TemplateTrie()).add(template, i);
+      return;
+    }
     const path = exactPathOf(rule);
     const text = path === undefined ? requiredTextOf(rule) : undefined;
     if (path !== undefined) add(byPath, path, i);
@@ -96,9 +119,79 @@ function buildIndex(rules: readonly Rule[]): PathIndex {
   });
   // frozen: shared with every caller, and recognisable as stable (rotation.ts caches their group keys)
   for (const list of byPath.values()) Object.freeze(list);
+  templates?.seal();
   for (const list of byText.values()) Object.freeze(list);
   const textLengths = [...new Set([...byText.keys()].map((k) => k.length))].sort((a, b) => a - b);
-  return { byPath, byText, textLengths, textRules: Object.freeze(textRules), unindexed: Object.freeze(unindexed) };
+  return { byPath, byText, textLengths, textRules: Object.freeze(textRules), templates, unindexed: Object.freeze(unindexed), rules };
+}
+
+/** A list of template rules this long or longer is split by a shared query `equal` condition, when it has one. */
+const QUERY_SPLIT_MIN = 8;
+
+/**
+ * Rules on one template told apart by a query value (`?page=2`), found by a map lookup instead of checked one by
+ * one: the split of a trie list by the query name most of its rules test with `equal`, built on first use.
+ */
+interface QuerySplit {
+  readonly name: string;
+  /** rules testing `name` with `equal`, by the value they want, in file order */
+  readonly byValue: ReadonlyMap<string, readonly number[]>;
+  /** the list's other rules, in file order */
+  readonly rest: readonly number[];
+}
+
+const SPLITS = new WeakMap<readonly number[], QuerySplit | null>();
+
+/** The rules of `list` the request's query could satisfy: those wanting one of its values for the split name, and the rest. */
+function byQueryValue(index: PathIndex, list: readonly number[], req: RequestSnapshot): readonly number[] {
+  let split = SPLITS.get(list);
+  if (split === undefined) SPLITS.set(list, (split = splitByQuery(index.rules, list)));
+  if (split === null) return list;
+  const values = req.parts.query.get(split.name);
+  if (values === undefined) return split.rest;
+  let out = split.rest;
+  for (const v of new Set(values)) {
+    const hit = split.byValue.get(v);
+    if (hit !== undefined) out = mergeSorted(out, hit);
+  }
+  return out;
+}
+
+function splitByQuery(rules: readonly Rule[], list: readonly number[]): QuerySplit | null {
+  const counts = new Map<string, number>();
+  for (const i of list) for (const name of new Set(queryEquals(rules[i]!).map(([n]) => n))) counts.set(name, (counts.get(name) ?? 0) + 1);
+  let name: string | undefined;
+  let best = 0;
+  for (const [n, c] of counts) if (c > best) [name, best] = [n, c];
+  if (name === undefined || best < QUERY_SPLIT_MIN) return null;
+  const byValue = new Map<string, number[]>();
+  const rest: number[] = [];
+  for (const i of list) {
+    const wants = queryEquals(rules[i]!).filter(([n]) => n === name);
+    // a rule wanting two values for one name can match neither request well: keep it with the rest
+    if (wants.length !== 1) rest.push(i);
+    else {
+      const v = wants[0]![1];
+      const l = byValue.get(v);
+      if (l === undefined) byValue.set(v, [i]);
+      else l.push(i);
+    }
+  }
+  for (const l of byValue.values()) Object.freeze(l);
+  return { name, byValue, rest: Object.freeze(rest) };
+}
+
+/** A rule's query `equal` conditions, as [name, value]. */
+function queryEquals(rule: Rule): (readonly [string, string])[] {
+  const out: (readonly [string, string])[] = [];
+  for (const c of rule.conditions) if (c.on === 'query' && c.op === 'equal') out.push([c.name, c.value]);
+  return out;
+}
+
+/** The template a rule requires when one of its (ANDed) conditions is url_path `path_template`. */
+function templateOf(rule: Rule): PathTemplate | undefined {
+  for (const c of rule.conditions) if (c.on === 'url_path' && c.op === 'path_template') return c.template;
+  return undefined;
 }
 
 /** The path a rule requires when one of its (ANDed) conditions is url_path `equal`. */

@@ -1,10 +1,10 @@
 // The string operators shared by url_path and header conditions (docs/reference/operators.md).
 // Patterns (regex, wild_card) arrive compiled from the loader; nothing is compiled here.
-import type { UrlPathOp } from '../model/operators.js';
+import type { StringOp } from '../model/operators.js';
 import { assertNever } from '../shared/result.js';
 
-/** The eleven value operators: url_path has exactly these; headers add exists / absent. */
-export type StringOp = UrlPathOp;
+/** The eleven value operators: url_path adds path_template; headers, query, cookies, params and forms add exists / absent. */
+export type { StringOp };
 
 /**
  * Test one value operator on a present value.

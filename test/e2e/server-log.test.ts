@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Outcome } from '../../src/dispatch/dispatch.js';
 import { finalize } from '../../src/dispatch/finalize.js';
+import { snapshotFrom } from '../../src/dispatch/snapshot.js';
 import { TRACE_CHANNEL_NAME } from '../../src/server/trace.js';
 import { channelEvents, makeWorkspace, send, startTestServer, tempDir, type TestServer } from './server-harness.js';
 
@@ -111,7 +112,7 @@ describe('trace channel', () => {
   test('rule and middleware stages', async () => {
     const ws = makeWorkspace();
     const answer = (status: number): Outcome['answer'] =>
-      finalize({ status, body: new Uint8Array(0), headers: [], delayMs: 0 }, { method: 'GET', rawPath: '/', segments: [''], path: '/', query: '', headers: [], body: { kind: 'none' }, httpVersion: '1.1' }, ws.cors);
+      finalize({ status, body: new Uint8Array(0), headers: [], delayMs: 0 }, snapshotFrom({ method: 'GET', target: '/', headers: [] }), ws.cors);
     const server = await startTestServer(ws, {
       dispatch: async (_w, req) =>
         req.path === '/rule'

@@ -6,6 +6,7 @@ import type { RequestBody, RequestSnapshot } from '../../src/model/request.js';
 import type { BodyCondition, Condition, HeaderCondition, Rule, RuleSet, UrlPathCondition } from '../../src/model/rule-set.js';
 import type { Strategy } from '../../src/model/strategy.js';
 import { mayHoldIntegralFloat, parseJson, parseTypedJson, type TypedJson } from '../../src/shared/json.js';
+import { LazyRequestParts } from '../../src/routing/request-parts.js';
 
 /** What the loader does to a url_path value: prefix joined, one leading '/', one trailing '/' dropped, '..' deleted. */
 export function normaliseRulePath(value: string, prefix = ''): string {
@@ -107,24 +108,30 @@ export interface RequestParts {
   readonly json?: string;
   /** a body that is present but not JSON */
   readonly bytes?: boolean;
+  /** a body that is not JSON, as text */
+  readonly text?: string;
+  /** the raw query, without '?' */
+  readonly query?: string;
 }
 
 export function req(parts: RequestParts = {}): RequestSnapshot {
   const path = parts.path ?? '/';
+  const headers = (parts.headers ?? []).map(([k, v]) => [k.toLowerCase(), v] as const);
   let b: RequestBody = { kind: 'none' };
   if (parts.json !== undefined) {
     const typed = mayHoldIntegralFloat(parts.json) ? { typed: parseTypedJson(parts.json) } : {};
     b = { kind: 'json', value: parseJson(parts.json), byteLength: parts.json.length, ...typed };
   }
-  else if (parts.bytes) b = { kind: 'bytes', byteLength: 3 };
+  else if (parts.bytes || parts.text !== undefined) b = { kind: 'bytes', byteLength: parts.text?.length ?? 3 };
   return {
     method: parts.method ?? 'GET',
     rawPath: path,
     segments: path.split('/').slice(1),
     path,
-    query: '',
-    headers: (parts.headers ?? []).map(([k, v]) => [k.toLowerCase(), v] as const),
+    query: parts.query ?? '',
+    headers,
     body: b,
     httpVersion: '1.1',
+    parts: new LazyRequestParts(parts.query ?? '', headers, parts.text !== undefined ? new TextEncoder().encode(parts.text) : parts.json !== undefined ? new TextEncoder().encode(parts.json) : undefined),
   };
 }

@@ -2,8 +2,8 @@
 // against the test's own upstream (test/record/upstream.ts), then the upstream stops and the program, started
 // without --record, answers every saved exchange the same (status, content type, body sha256). Also: the
 // startup line, what the console says for each exchange, a saved file or rule answering the next request at
-// once, what the target received, query variants, HEAD, PATCH and the 40 MiB stream unsaved, prefix misses
-// unproxied, comments kept, no secret written, `mock validate` passes.
+// once, what the target received, query variants each replayed, HEAD, PATCH and the 40 MiB stream unsaved,
+// prefix misses unproxied, comments kept, no secret written, `mock validate` passes.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -93,7 +93,10 @@ describe('mock --record: record, then replay without the target', () => {
         'recorded rule #4 in mock-recorded.toml: GET /old → 302',
         'recorded .mock-recorded/GET/page.json (200, n B)',
         'recorded rule #5 in mock-recorded.toml: GET /page → 200',
-        'recorded search.json (200, n B)',
+        'recorded .mock-recorded/GET/search.json (200, n B)',
+        'recorded rule #6 in mock-recorded.toml: GET /search?q=a → 200',
+        'recorded .mock-recorded/GET/search-2.json (200, n B)',
+        'recorded rule #7 in mock-recorded.toml: GET /search?q=b → 200',
         'not saved: HEAD /nothing-here — HEAD is never recorded',
         'not saved: PATCH /api/users/7 — PATCH is never recorded',
         'not saved: GET /big — the body is over 32 MiB (streamed, not saved)',
@@ -121,10 +124,14 @@ describe('mock --record: record, then replay without the target', () => {
     assert.equal(post.headers['accept-encoding'], 'identity');
   });
 
-  it('a query variant is answered by the first recording, not proxied', () => {
-    assert.equal(up.seen.filter((x) => x.url.startsWith('/v2/search')).length, 1);
+  it('each query variant is recorded as its own rule with a query condition', () => {
+    assert.equal(up.seen.filter((x) => x.url.startsWith('/v2/search')).length, 2);
     const [a, b] = ['/search?q=a', '/search?q=b'].map((p) => done.find((d) => d.sent.path === p)!.got);
-    assert.equal(sha256(b!.body), sha256(a!.body));
+    assert.equal(a!.body.toString(), '{"q":"a"}');
+    assert.equal(b!.body.toString(), '{"q":"b"}');
+    const rules = readFileSync(join(dir, 'mock-recorded.toml'), 'utf8');
+    assert.match(rules, /when\.request\.url_path = "\/search"\nwhen\.request\.method = "GET"\nwhen\.request\.query\.q = "a"\n/);
+    assert.match(rules, /when\.request\.query\.q = "b"\n/);
   });
 
   it('prefix misses and nothing else stayed away from the target', () => {
@@ -154,8 +161,8 @@ describe('mock --record: record, then replay without the target', () => {
   it('without the target and without --record, every saved exchange answers the same', async () => {
     const m = await spawnMock([], { cwd: dir });
     try {
-      const saved = done.filter((d) => !['/big', '/nothing-here', '/pre/unknown', '/search?q=b'].includes(d.sent.path) && d.sent.method !== 'PATCH');
-      assert.equal(saved.length, 11);
+      const saved = done.filter((d) => !['/big', '/nothing-here', '/pre/unknown'].includes(d.sent.path) && d.sent.method !== 'PATCH');
+      assert.equal(saved.length, 12);
       for (const d of saved) {
         const got = await ask(m, d.sent);
         const what = `${d.sent.method} ${d.sent.path}`;
@@ -164,9 +171,9 @@ describe('mock --record: record, then replay without the target', () => {
         assert.equal(header(got, 'location'), header(d.got, 'location'), what);
         assert.equal(sha256(got.body), sha256(d.got.body), what);
       }
-      // the query variant answers the first recording; the stream, HEAD-only and PATCH were not saved
-      const q = await ask(m, { method: 'GET', path: '/search?q=b' });
-      assert.equal(sha256(q.body), sha256(done.find((d) => d.sent.path === '/search?q=a')!.got.body));
+      // each query variant answered its own recording (checked above: `{"q":"a"}` and `{"q":"b"}`); an unrecorded
+      // variant is no rule's and there is no file, so it is a 404; the stream, HEAD-only and PATCH were not saved
+      assert.equal((await ask(m, { method: 'GET', path: '/search?q=c' })).status, 404);
       assert.equal((await ask(m, { method: 'GET', path: '/big' })).status, 404);
       assert.equal((await ask(m, { method: 'GET', path: '/nothing-here' })).status, 404);
       assert.equal((await ask(m, { method: 'PATCH', path: '/api/users/7', body: '{}' })).status, 404);

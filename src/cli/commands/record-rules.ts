@@ -75,6 +75,7 @@ function argsOf(rule: RuleToAppend): Omit<SetRuleFlags['args'], 'body'> {
     urlPath: rule.urlPath,
     method: rule.method,
     headers: [],
+    ...(rule.query === undefined || rule.query.length === 0 ? {} : { fields: rule.query.map(([name, value]) => ({ on: 'query' as const, name, value })) }),
     ...(rule.status === undefined ? {} : { status: rule.status }),
     ...(respondHeaders.length === 0 ? {} : { respondHeaders }),
   };

@@ -1,7 +1,7 @@
 // `mock match-test` output (docs/reference/cli.md): every rule with MATCH / NO MATCH, the winner starred, one
 // marked line per condition, then the result. Marks come from the real matcher's checks.
 import type { Condition, ConditionCheck, RuleCheck, RuleSet } from '../../model/rule-set.js';
-import { debugQuote, describeCondition } from '../../routing/describe.js';
+import { debugQuote, describeCondition, FIELD_NAMES } from '../../routing/describe.js';
 import { assertNever } from '../../shared/result.js';
 import type { Wire } from '../../model/envelope.js';
 import { editWithLine } from './edit-with.js';
@@ -35,6 +35,13 @@ function conditionLine(condition: Condition, check: ConditionCheck): string {
       return `header ${debugQuote(condition.name)} ${d.expectation}`;
     case 'body':
       return `body.json ${debugQuote(condition.path)} ${d.expectation}  (actual: ${check.actual ?? ABSENT})`;
+    case 'query':
+    case 'cookie':
+    case 'param':
+    case 'form':
+      return `${FIELD_NAMES[condition.on]} ${debugQuote(condition.name)} ${d.expectation}  (actual: ${check.actual ?? ABSENT})`;
+    case 'body_text':
+      return `body.text ${d.expectation}  (actual: ${check.actual ?? ABSENT})`;
     default:
       return assertNever(condition, 'condition');
   }

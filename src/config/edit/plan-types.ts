@@ -12,13 +12,27 @@ export interface HeaderArg {
   readonly value: string;
 }
 
+/** A query, cookie, path-parameter or form-field condition (written `name = "value"`, op equal). */
+export interface FieldArg {
+  readonly on: 'query' | 'cookies' | 'params' | 'form';
+  /** as written, compared exactly */
+  readonly name: string;
+  readonly value: string;
+}
+
 /** The flags of `set rule`, already validated one by one. */
 export interface SetRuleArgs {
   /** 0-based; undefined = add a new rule */
   readonly ruleIndex?: number;
   readonly urlPath?: string;
+  /** write urlPath as `{ value, op = "path_template" }` (`/users/{id}`) */
+  readonly pathTemplate?: boolean;
   readonly method?: Method;
   readonly headers: readonly HeaderArg[];
+  /** query, cookies, params and body.form conditions, layered onto the rule's others */
+  readonly fields?: readonly FieldArg[];
+  /** a `body.text` `contains` condition */
+  readonly bodyContains?: string;
   readonly status?: number;
   /** `value` is written as given (for file_path: already relative to the config's folder) */
   readonly body?: { readonly kind: BodyKind; readonly value: string };
@@ -64,9 +78,9 @@ const q = (s: string): string => BT + s + BT;
 /** Every message `set rule` planning can give, in one place. */
 export const SET_RULE_MESSAGES = {
   nothingToChange: () =>
-    'nothing to change — give at least one of --path, --method, --status, --json/--text, --file, --delay or --header',
+    'nothing to change — give at least one of --path, --method, --status, --json/--text, --file, --delay, --header, --query, --cookie, --form, --param or --body-contains',
   nothingToRespond: () => 'nothing to respond with — give at least one of --status, --json/--text or --file',
-  nothingToMatch: () => 'nothing to match on — give --path (and optionally --method or --header) for a new rule',
+  nothingToMatch: () => 'nothing to match on — give --path or --path-template (and optionally --method, --header, --query, --cookie, --form or --body-contains) for a new rule',
   noSuchRule: (n: number, count: number) =>
     `no such rule: --rule ${n} is 0-based (rule #${n + 1}), and this rule set has ${count} rule${count === 1 ? '' : 's'}` +
     (count === 0 ? '' : ` (--rule 0 to --rule ${count - 1})`),

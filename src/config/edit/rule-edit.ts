@@ -3,7 +3,7 @@
 import { err, ok, type Result } from '../../shared/result.js';
 import { clone, deleteIn, getIn, isTable, parseFile, setIn, verify } from './data.js';
 import { appendBlock, applyEdits, deleteEntry, renameAndReplace, setPair, tomlBasicString, tomlDottedKey, tomlPreferLiteralString, type TextEdit } from './patch.js';
-import { BODY_KINDS, SET_RULE_MESSAGES, type BodyKind, type FileState, type HeaderArg, type PlanFailure, type SetRuleArgs } from './plan-types.js';
+import { BODY_KINDS, SET_RULE_MESSAGES, type BodyKind, type FieldArg, type FileState, type HeaderArg, type PlanFailure, type SetRuleArgs } from './plan-types.js';
 import { findEntry, parseTomlText, ruleScope, rulesLayout, staticValueOf, type KeyPath, type Scope } from './spans.js';
 
 export interface RuleSetPlan {
@@ -21,7 +21,39 @@ const P = {
   respond: ['respond'],
   respondHeaders: ['respond', 'headers'],
   delay: ['respond', 'delay_response_milliseconds'],
+  bodyText: ['when', 'request', 'body', 'text'],
 } as const;
+
+/** Where each kind of field condition is written. */
+const FIELD_PATHS: Readonly<Record<FieldArg['on'], KeyPath>> = {
+  query: ['when', 'request', 'query'],
+  cookies: ['when', 'request', 'cookies'],
+  params: ['when', 'request', 'params'],
+  form: ['when', 'request', 'body', 'form'],
+};
+
+/** the last of each (kind, name) given wins */
+function dedupeFields(fields: readonly FieldArg[] | undefined): FieldArg[] {
+  const byKey = new Map<string, FieldArg>();
+  for (const f of fields ?? []) {
+    const key = f.on + '\0' + f.name;
+    byKey.delete(key);
+    byKey.set(key, f);
+  }
+  return [...byKey.values()];
+}
+
+function urlPathText(args: SetRuleArgs, value: string): string {
+  return args.pathTemplate === true ? `{ value = ${tomlBasicString(value)}, op = "path_template" }` : tomlBasicString(value);
+}
+
+function urlPathData(args: SetRuleArgs, value: string): unknown {
+  return args.pathTemplate === true ? { value, op: 'path_template' } : value;
+}
+
+function containsText(value: string): string {
+  return `{ value = ${tomlBasicString(value)}, op = "contains" }`;
+}
 
 function dedupeHeaders(headers: readonly HeaderArg[]): HeaderArg[] {
   const byName = new Map<string, HeaderArg>();
@@ -46,9 +78,11 @@ export function newRuleText(args: SetRuleArgs): string {
   const line = (path: KeyPath, value: string): void => {
     lines.push(`${tomlDottedKey(path)} = ${value}`);
   };
-  if (args.urlPath !== undefined) line(P.urlPath, tomlBasicString(args.urlPath));
+  if (args.urlPath !== undefined) line(P.urlPath, urlPathText(args, args.urlPath));
   if (args.method !== undefined) line(P.method, tomlBasicString(args.method));
   for (const h of dedupeHeaders(args.headers)) line([...P.headers, h.name], headerCondition(h.value));
+  for (const f of dedupeFields(args.fields)) line([...FIELD_PATHS[f.on], f.name], tomlBasicString(f.value));
+  if (args.bodyContains !== undefined) line(P.bodyText, containsText(args.bodyContains));
   if (args.status !== undefined) line(P.status, String(args.status));
   if (args.body !== undefined) line([...P.respond, args.body.kind], bodyText(args.body.kind, args.body.value));
   for (const h of dedupeHeaders(args.respondHeaders ?? [])) line([...P.respondHeaders, h.name], tomlBasicString(h.value));
@@ -59,9 +93,11 @@ export function newRuleText(args: SetRuleArgs): string {
 /** The data a new rule holds, for verification. */
 function newRuleData(args: SetRuleArgs): Record<string, unknown> {
   const rule: Record<string, unknown> = {};
-  if (args.urlPath !== undefined) setIn(rule, P.urlPath, args.urlPath);
+  if (args.urlPath !== undefined) setIn(rule, P.urlPath, urlPathData(args, args.urlPath));
   if (args.method !== undefined) setIn(rule, P.method, args.method);
   for (const h of dedupeHeaders(args.headers)) setIn(rule, [...P.headers, h.name], { value: h.value, op: 'equal' });
+  for (const f of dedupeFields(args.fields)) setIn(rule, [...FIELD_PATHS[f.on], f.name], f.value);
+  if (args.bodyContains !== undefined) setIn(rule, P.bodyText, { value: args.bodyContains, op: 'contains' });
   if (args.status !== undefined) setIn(rule, P.status, args.status);
   if (args.body !== undefined) setIn(rule, [...P.respond, args.body.kind], args.body.value);
   for (const h of dedupeHeaders(args.respondHeaders ?? [])) setIn(rule, [...P.respondHeaders, h.name], h.value);
@@ -114,9 +150,11 @@ class RuleEditor {
   ) {}
 
   apply(args: SetRuleArgs): void {
-    if (args.urlPath !== undefined) this.setCondition(P.urlPath, args.urlPath, tomlBasicString(args.urlPath));
+    if (args.urlPath !== undefined) this.setCondition(P.urlPath, args.urlPath, tomlBasicString(args.urlPath), args.pathTemplate === true ? 'path_template' : 'equal');
     if (args.method !== undefined) this.setScalar(P.method, args.method, tomlBasicString(args.method));
     for (const h of dedupeHeaders(args.headers)) this.setHeader(h);
+    for (const f of dedupeFields(args.fields)) this.setField([...FIELD_PATHS[f.on], f.name], f.value, tomlBasicString(f.value), FIELD_PATHS[f.on]);
+    if (args.bodyContains !== undefined) this.setTable(P.bodyText, { value: args.bodyContains, op: 'contains' }, containsText(args.bodyContains));
     if (args.status !== undefined) this.setScalar(P.status, args.status, String(args.status));
     if (args.body !== undefined) this.setBody(args.body.kind, args.body.value);
     for (const h of dedupeHeaders(args.respondHeaders ?? [])) this.setScalar([...P.respondHeaders, h.name], h.value, tomlBasicString(h.value), P.respondHeaders);
@@ -154,12 +192,35 @@ class RuleEditor {
     this.note(field);
   }
 
-  /** url_path as a bare string, or, when written as a `{ value, op }` table, its value (and op → equal). */
-  private setCondition(path: KeyPath, value: string, valueText: string): void {
+  /**
+   * url_path as a bare string, or, when written as a `{ value, op }` table, its value (and op → equal). A template
+   * is always a table: a bare string becomes `{ value, op = "path_template" }`.
+   */
+  private setCondition(path: KeyPath, value: string, valueText: string, op: 'equal' | 'path_template' = 'equal'): void {
     const current = getIn(this.rule, path);
-    if (!isTable(current)) return this.setScalar(path, value, valueText);
+    if (!isTable(current)) {
+      if (op === 'equal') return this.setScalar(path, value, valueText);
+      return this.setTable(path, { value, op }, `{ value = ${valueText}, op = "${op}" }`);
+    }
     this.setScalar([...path, 'value'], value, valueText, path);
-    if ('op' in current) this.setScalar([...path, 'op'], 'equal', '"equal"', path);
+    if ('op' in current || op !== 'equal') this.setScalar([...path, 'op'], op, `"${op}"`, path);
+  }
+
+  /** A whole inline table in place of whatever is at `path`. */
+  private setTable(path: KeyPath, data: Record<string, unknown>, text: string): void {
+    const current = getIn(this.rule, path);
+    if (isTable(current) && Object.keys(data).every((k) => current[k] === data[k]) && Object.keys(current).length === Object.keys(data).length) return;
+    if (!this.step((scope) => [setPair(this.text, scope, path, text)])) return;
+    setIn(this.rule, path, data);
+    this.note(path);
+  }
+
+  /** A field condition as a bare string (op equal); one written as a table keeps its table, with value and op set. */
+  private setField(path: KeyPath, value: string, valueText: string, field: KeyPath): void {
+    const current = getIn(this.rule, path);
+    if (!isTable(current)) return this.setScalar(path, value, valueText, field);
+    this.setScalar([...path, 'value'], value, valueText, field);
+    if ('op' in current) this.setScalar([...path, 'op'], 'equal', '"equal"', field);
   }
 
   /** A header condition layers onto the others; an existing one (any letter case) is updated in place. */

@@ -1,6 +1,6 @@
 // The flags of `mock set rule`, read and checked one by one (the syntax every command shares: shared/args.ts).
 // Each value error is an argument-level usage error: plain text, then the one-line usage, exit 2.
-import type { BodyKind, SetRuleArgs } from './plan-types.js';
+import type { BodyKind, FieldArg, SetRuleArgs } from './plan-types.js';
 import { HEADER_NAME } from '../conditions.js';
 import { MAX_DELAY_MS } from '../respond.js';
 import { isMethod, METHODS, type Method } from '../../model/operators.js';
@@ -13,6 +13,15 @@ import { flagValues, hasFlag, parseFormat, type OutputFormat, type ParsedArgs } 
 export const PREFIX = 'mock set rule';
 
 export { SET_RULE_FLAGS };
+
+/** the flags that may be given more than once (conditions that layer) */
+const REPEATED = new Set(['header', 'query', 'cookie', 'param', 'form']);
+const FIELD_FLAGS: readonly (readonly [string, FieldArg['on']])[] = [
+  ['query', 'query'],
+  ['cookie', 'cookies'],
+  ['param', 'params'],
+  ['form', 'form'],
+];
 
 export const FLAGS = SET_RULE_FLAGS;
 
@@ -29,7 +38,7 @@ export interface SetRuleFlags {
 export function readFlags(a: ParsedArgs): Result<SetRuleFlags, string> {
   if (a.positionals.length > 0) return err(`unexpected argument '${a.positionals[0]}'`);
   for (const spec of FLAGS) {
-    if (spec.long !== 'header' && flagValues(a, spec.long).length > 1) return err(`--${spec.long} was given more than once`);
+    if (!REPEATED.has(spec.long) && flagValues(a, spec.long).length > 1) return err(`--${spec.long} was given more than once`);
   }
   const one = (name: string): string | undefined => flagValues(a, name)[0];
   const format = parseFormat(a, PREFIX);
@@ -42,7 +51,24 @@ export function readFlags(a: ParsedArgs): Result<SetRuleFlags, string> {
     args.ruleIndex = Number(rule);
   }
   const path = one('path');
+  const template = one('path-template');
+  if (path !== undefined && template !== undefined) return err('--path and --path-template are mutually exclusive');
   if (path !== undefined) args.urlPath = path;
+  if (template !== undefined) {
+    args.urlPath = template;
+    args.pathTemplate = true;
+  }
+  const fields: FieldArg[] = [];
+  for (const [flag, on] of FIELD_FLAGS) {
+    for (const pair of flagValues(a, flag)) {
+      const eq = pair.indexOf('=');
+      if (eq <= 0) return err(`--${flag} expects name=value, got '${pair}'`);
+      fields.push({ on, name: pair.slice(0, eq), value: pair.slice(eq + 1) });
+    }
+  }
+  if (fields.length > 0) args.fields = fields;
+  const contains = one('body-contains');
+  if (contains !== undefined) args.bodyContains = contains;
   const method = one('method');
   if (method !== undefined) {
     const m = method.toUpperCase();

@@ -41,7 +41,8 @@ export interface SetRulePlan {
 export function checkArgs(args: SetRuleArgs): PlanFailure | undefined {
   const usage = (message: string): PlanFailure => ({ kind: 'usage', message });
   const respond = args.status !== undefined || args.body !== undefined;
-  const condition = args.urlPath !== undefined || args.method !== undefined || args.headers.length > 0;
+  const condition =
+    args.urlPath !== undefined || args.method !== undefined || args.headers.length > 0 || (args.fields ?? []).length > 0 || args.bodyContains !== undefined;
   if (args.ruleIndex !== undefined) {
     if (!respond && !condition && args.delayMs === undefined && (args.respondHeaders ?? []).length === 0) return usage(SET_RULE_MESSAGES.nothingToChange());
     return undefined;

@@ -1,9 +1,13 @@
 // One line per operator, for editor hovers (the schema's x-taplo.docs.enumValues) and docs/reference/operators.md.
 // Typed by the operator tables: an operator added there fails to compile until it is described here.
-import type { BodyOp, HeaderOp } from '../../model/operators.js';
+import type { BodyOp, HeaderOp, UrlPathOp } from '../../model/operators.js';
 
-/** url_path and header operators (a string compared with the request's). */
-export const STRING_OP_DOCS: Readonly<Record<HeaderOp, string>> = {
+/**
+ * url_path, header, query, cookie, params, body.form and body.text operators (a string compared with the
+ * request's). A query name or form field given more than once holds a positive operator when any of its values
+ * does, and a negated one (`not_…`) when none holds the positive one.
+ */
+export const STRING_OP_DOCS: Readonly<Record<HeaderOp | UrlPathOp, string>> = {
   equal: 'Equal to `value` (a url_path value is joined to the prefix and gets its leading `/`).',
   not_equal: 'Not equal to `value`.',
   starts_with: 'Starts with `value` (a url_path value is joined to the prefix and gets its leading `/`).',
@@ -15,8 +19,9 @@ export const STRING_OP_DOCS: Readonly<Record<HeaderOp, string>> = {
   wild_card: '`value` is a wild card: `*` any run of characters, `?` one character; a url_path value not starting with `/`, `*` or `?` gets a `/`.',
   regex: '`value` is a regular expression (Rust syntax) that matches somewhere.',
   not_regex: '`value` is a regular expression that matches nowhere.',
-  exists: 'The header is present (any value; headers only).',
-  absent: 'The header is not present (headers only).',
+  exists: 'The header, query name, cookie, path parameter or form field is present (any value, empty included; not for url_path or body.text).',
+  absent: 'The header, query name, cookie, path parameter or form field is not present (not for url_path or body.text).',
+  path_template: 'url_path only: `value` is a template such as `/users/{id}/orders/{order}`: `{name}` matches one non-empty segment, a last `{name*}` the rest (zero or more segments); joined to the prefix like `equal`. The captures are tested with `params.<name>`.',
 };
 
 /** body.json operators (the value at a dotted path compared with `value`). */

@@ -4,7 +4,7 @@
 // `when.request` and `respond` are decoded by hand with the rule's context (prefix, respond folder) from the
 // leaf shapes here; the schema states their cross-key rules (anyOf/not). Left to the loader: file existence,
 // regex and wild-card compilation, `respond.json` text and `.json` file validity.
-import { BODY_OPS, HEADER_OPS, METHODS, URL_PATH_OPS, type BodyOp, type HeaderOp, type UrlPathOp } from '../../model/operators.js';
+import { BODY_OPS, HEADER_OPS, METHODS, STRING_OPS, URL_PATH_OPS, type BodyOp, type HeaderOp, type UrlPathOp } from '../../model/operators.js';
 import type { HeaderList } from '../../shared/headers.js';
 import { anything, array, described, int, later, map, oneOf, record, report, shape, strict, string, union, wrongType, type KeyPath, type Shape } from '../decode.js';
 import { MESSAGES } from '../messages.js';
@@ -51,6 +51,24 @@ export const bodyTable = strict(
   ),
 );
 
+/** `body.text`: the whole body as text, with a string operator. */
+export const bodyTextTable = strict(
+  record(
+    {
+      value: value('The text to compare the body with.', '"<GetQuote>"'),
+      op: described(oneOf(STRING_OPS), { doc: 'How to compare.', default: 'equal', enumDocs: (op) => STRING_OP_DOCS[op as HeaderOp] }),
+    },
+    { required: ['value'] },
+  ),
+);
+
+/** A query name, cookie, path parameter or form field: a string (op `equal`) or `{ value, op }` with a string operator or exists / absent. */
+const fieldCondition = (what: string, example: string): Shape<unknown> =>
+  described(union([described(string, { doc: 'An exact value (op `equal`).' }), described(headerTable, { doc: 'A value and an operator.' })], later(string), 'string or table'), {
+    doc: `One ${what} condition.`,
+    example,
+  });
+
 /** `when.request`: decoded by conditions.ts (decodeRequest) with the rule set's prefix, key by key. */
 export const requestShape = record(
   {
@@ -59,13 +77,26 @@ export const requestShape = record(
       {
         doc: 'The URL path condition: a string for an exact match, or `{ value, op }`. The rule set\'s prefix is joined in front.',
         example: '{ value = "/api", op = "starts_with" }',
-        long: '`"/users"` and `"users"` match the same path. `wild_card`: `*` any run of characters (`/` included), `?` one character. `regex` uses Rust syntax and is not anchored unless you anchor it.',
+        long: '`"/users"` and `"users"` match the same path. `path_template`: `/users/{id}`, `{name}` one non-empty segment, a last `{name*}` the rest; test the captures with `params`. `wild_card`: `*` any run of characters (`/` included), `?` one character. `regex` uses Rust syntax and is not anchored unless you anchor it.',
       },
     ),
     method: methodShape,
     headers: described(map('header name', described(headerTable, { doc: 'One header condition.' }), later(anything), HEADER_NAME), {
       doc: 'Header conditions, keyed by header name (any case); every one must hold.',
       example: '{ authorization = { value = "Bearer ", op = "starts_with" } }',
+    }),
+    query: described(map('query name', fieldCondition('query', '"2"'), later(anything)), {
+      doc: 'Query conditions, keyed by name (compared exactly); values are compared percent-decoded, `+` as a space.',
+      example: '{ page = "2", debug = { op = "absent" } }',
+      long: 'A name given more than once (`?tag=a&tag=b`) holds a positive operator when any of its values does, and a negated one (`not_…`) when none does.',
+    }),
+    cookies: described(map('cookie name', fieldCondition('cookie', '"abc123"'), later(anything)), {
+      doc: 'Cookie conditions, keyed by cookie name, read from the `cookie` header (the first of duplicates).',
+      example: '{ session = { op = "exists" } }',
+    }),
+    params: described(map('parameter name', fieldCondition('path parameter', '"7"'), later(anything)), {
+      doc: 'Conditions on the captures of a `path_template` url_path (`/users/{id}`), keyed by parameter name; the values are decoded.',
+      example: '{ id = { value = "^[0-9]+$", op = "regex" } }',
     }),
     body: described(
       record({
@@ -74,11 +105,27 @@ export const requestShape = record(
           example: '{ "customer.tier" = { value = "gold" } }',
           long: 'Quote the path: `body.json."customer.tier" = { value = "gold" }`. Unquoted, TOML makes nested tables, which the loader refuses. A number segment indexes an array; `$` is a literal key, not JSONPath.',
         }),
+        form: described(map('field name', fieldCondition('form field', '"alice"'), later(anything)), {
+          doc: 'Conditions on the fields of an `application/x-www-form-urlencoded` or `multipart/form-data` body, keyed by field name.',
+          example: '{ user = "alice", avatar = { op = "exists" } }',
+          long: 'A multipart file part counts by its filename: test it with `exists` / `absent` (or a value operator on the filename). A field given more than once holds like a repeated query name.',
+        }),
+        text: described(bodyTextTable, {
+          doc: 'The whole body as UTF-8 text (invalid bytes replaced), whatever its content type: for XML, SOAP, GraphQL or plain text.',
+          example: '{ value = "<GetQuote>", op = "contains" }',
+        }),
       }),
       { doc: 'Conditions on the request body.' },
     ),
   },
-  { schema: () => ({ minProperties: 1 }) },
+  {
+    // `params` tests the captures of a path template, so it needs one (the loader also checks the names)
+    schema: () => ({
+      minProperties: 1,
+      if: { required: ['params'] },
+      then: { required: ['url_path'], properties: { url_path: { type: 'object', required: ['op'], properties: { op: { const: 'path_template' } } } } },
+    }),
+  },
 );
 
 // ---- respond ---------------------------------------------------------------------------------------

@@ -55,18 +55,20 @@ describe('createRecorder', () => {
       outs.map((o) => o.lines.join(' | ')),
       [
         'recorded rule #1 in mock-recorded.toml: POST /a → 201',
-        'not saved: POST /a?x=2 — POST /a is recorded already (the first recording wins; queries are not matched)',
-        'recorded rule #2 in mock-recorded.toml: POST /b → 201',
+        'recorded rule #2 in mock-recorded.toml: POST /a?x=2 → 201',
+        'recorded rule #3 in mock-recorded.toml: POST /b → 201',
         'recorded c.json (200, 3 B)',
-        'not saved: GET /c?again — GET /c is recorded already (the first recording wins; queries are not matched)',
+        'recorded .mock-recorded/GET/c.json (200, 3 B) | recorded rule #4 in mock-recorded.toml: GET /c?again= → 200',
       ],
     );
-    assert.deepEqual(outs[3].saved, { kind: 'file', file: 'c.json' });
-    assert.deepEqual(outs[0].saved, { kind: 'rule', ruleSet: 'mock-recorded.toml', ruleNumber: 1 });
-    assert.deepEqual(readdirSync(dir), ['c.json']);
-    assert.deepEqual(seen.map((r) => [r.method, r.urlPath, r.status, r.body.kind]), [
-      ['POST', '/a', 201, 'text'],
-      ['POST', '/b', 201, 'text'],
+    assert.deepEqual(outs[3]!.saved, { kind: 'file', file: 'c.json' });
+    assert.deepEqual(outs[0]!.saved, { kind: 'rule', ruleSet: 'mock-recorded.toml', ruleNumber: 1 });
+    assert.deepEqual(readdirSync(dir).sort(), ['.mock-recorded', 'c.json']);
+    assert.deepEqual(seen.map((r) => [r.method, r.urlPath, r.query, r.status, r.body.kind]), [
+      ['POST', '/a', undefined, 201, 'text'],
+      ['POST', '/a', [['x', '2']], 201, 'text'],
+      ['POST', '/b', undefined, 201, 'text'],
+      ['GET', '/c', [['again', '']], undefined, 'file'],
     ]);
     await recorder.idle();
   });

@@ -1,7 +1,7 @@
 // The recorder: one proxied exchange → planned (record/plan.ts), then written — a plain file under the fallback
 // directory, or a rule appended through the injected CommitRule (with its body file written first, under
 // `<fallback>/.mock-recorded/`) — or, in a dry run, only described. Returns the lines to print and what was
-// saved. Exchanges are handled one at a time, in arrival order, so "first recording wins" holds under
+// saved. Exchanges are handled one at a time, in arrival order, so "the first recording wins" holds under
 // concurrency and rule numbers follow one another.
 //
 // Lines: `recorded api/users.json (200, 1234 B)`, `recorded rule #3 in mock-recorded.toml: POST /api/users → 201`;
@@ -49,7 +49,7 @@ export interface Recorder {
 
 const SKIP_MESSAGES: Readonly<Record<SkipReason, (arg: string) => string>> = {
   method: (m: string) => `${m} is never recorded`,
-  recorded: (key: string) => `${key} is recorded already (the first recording wins; queries are not matched)`,
+  recorded: (key: string) => `${key} is recorded already (once per method, path and query)`,
   streamed: () => 'the body is over 32 MiB (streamed, not saved)',
   encoded: () => 'the body came in a content-encoding mock cannot decode',
   unsafe_path: () => 'the path climbs above the fallback directory or holds an encoded separator',
@@ -83,7 +83,7 @@ export function createRecorder(o: RecorderOptions): Recorder {
     }
     if (plan.kind === 'skip') {
       const why = RECORD_MESSAGES.skip[plan.reason];
-      return notSaved(why(plan.reason === 'method' ? x.request.method.toUpperCase() : recordKey(x.request.method, x.request.path)));
+      return notSaved(why(plan.reason === 'method' ? x.request.method.toUpperCase() : recordKey(x.request.method, x.request.path, x.request.query)));
     }
     if (plan.kind === 'file') {
       const w = await writeConfined({ root: o.fallbackDir, names: plan.file.names, bytes: plan.file.bytes, unique: false, dryRun: o.dryRun });
@@ -109,14 +109,15 @@ export function createRecorder(o: RecorderOptions): Recorder {
       lines.push(RECORD_MESSAGES.wrote(o.dryRun, file, rule.status ?? 200, rule.body.bytes.byteLength));
       body = { kind: 'file', abs: w.abs, bytes: rule.body.bytes };
     } else body = rule.body;
-    const appended = await o.commitRule({ urlPath: rule.urlPath, method: rule.method, ...(rule.status === undefined ? {} : { status: rule.status }), body, headers: rule.headers });
+    const appended = await o.commitRule({ urlPath: rule.urlPath, method: rule.method, ...(rule.query.length > 0 ? { query: rule.query } : {}), ...(rule.status === undefined ? {} : { status: rule.status }), body, headers: rule.headers });
     if (!appended.ok) {
       if (written !== undefined) await removeQuietly(written);
       return notSaved(RECORD_MESSAGES.ruleFailed(appended.error));
     }
     recorded.add(key);
     const { ruleNumber, ruleSet } = appended.value;
-    lines.push(RECORD_MESSAGES.rule(o.dryRun, ruleNumber, ruleSet, rule.method, rule.urlPath, rule.status ?? 200));
+    const shownPath = rule.query.length > 0 ? `${rule.urlPath}?${new URLSearchParams(rule.query.map(([k, v]): [string, string] => [k, v])).toString()}` : rule.urlPath;
+    lines.push(RECORD_MESSAGES.rule(o.dryRun, ruleNumber, ruleSet, rule.method, shownPath, rule.status ?? 200));
     const saved: Saved = { kind: 'rule', ruleSet, ruleNumber, ...(file === undefined ? {} : { file }) };
     return { lines, ...(o.dryRun ? { wouldSave: saved } : { saved }) };
   };
