@@ -243,12 +243,16 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
     const summary = operationSummary(o);
     const head = summary === '' ? label : `${label}: ${summary}`;
     const method = o.method;
-    const rule = (what: string, a: Answer, extra: { prefer?: string; absent?: readonly string[]; headers?: readonly (readonly [string, string])[] } = {}): RuleSpec => ({
+    const rule = (
+      what: string,
+      a: Answer,
+      extra: { prefer?: string; absent?: readonly string[]; headers?: readonly (readonly [string, string])[]; params?: readonly ParamCondition[] } = {},
+    ): RuleSpec => ({
       comment: [head, what],
       method,
       urlPath,
       ...(extra.prefer === undefined ? {} : { prefer: extra.prefer }),
-      ...(fragment.length === 0 ? {} : { params: fragment }),
+      ...(fragment.length === 0 && extra.params === undefined ? {} : { params: [...fragment, ...(extra.params ?? [])] }),
       absent: extra.absent ?? [],
       status: a.status,
       body: a.body,
@@ -281,7 +285,16 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
         continue;
       }
       const challenge: (readonly [string, string])[] = s.challenge === undefined ? [] : [['www-authenticate', s.challenge]];
-      opRules.push(rule(`401 when ${s.absent.map((h) => `\`${h}\``).join(' and ')} ${s.absent.length === 1 ? 'is' : 'are'} absent`, unauthorized, { absent: s.absent, headers: challenge }));
+      // an API key in the query or a cookie: the 401 rule asks for it to be absent there
+      const elsewhere: ParamCondition[] = (s.elsewhere ?? []).map((c) => ({ in: c.in, name: c.name, op: 'absent' }));
+      const missing = [...s.absent.map((h) => `\`${h}\``), ...elsewhere.map((c) => `the ${c.in} \`${c.name}\``)];
+      opRules.push(
+        rule(`401 when ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} absent`, unauthorized, {
+          absent: s.absent,
+          headers: challenge,
+          ...(elsewhere.length === 0 ? {} : { params: elsewhere }),
+        }),
+      );
     }
     // code and example together, then code alone, then an example of the default answer, then the default
     for (const x of otherAnswers) {
