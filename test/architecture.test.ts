@@ -46,8 +46,12 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   files: (t) => ['files/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t === 'json5',
   config: (t) =>
     ['config/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t === 'interpreter/index.ts' ||
-    ['toml-eslint-parser', 'smol-toml', 'json5'].includes(t) || t.startsWith('node:'),
-  dispatch: (t) => ['dispatch/', 'model/', 'shared/', 'routing/', 'files/'].some((p) => t.startsWith(p)) || t === 'interpreter/index.ts' || t === 'busboy',
+    ['toml-eslint-parser', 'smol-toml', 'json5'].includes(t) || t.startsWith('node:') || t === 'templates/index.ts' || t === 'templates/names.ts',
+  dispatch: (t) =>
+    ['dispatch/', 'model/', 'shared/', 'routing/', 'files/'].some((p) => t.startsWith(p)) || t === 'interpreter/index.ts' || t === 'busboy' ||
+    t === 'templates/index.ts',
+  // §8: response templates, compiled at load (config/) and rendered per request (dispatch/); pure, no I/O
+  templates: (t) => ['templates/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t === 'handlebars' || t === '@faker-js/faker/locale/en',
   node: (t) => t.startsWith('node/') || t.startsWith('model/') || t === 'files/source.ts' || t.startsWith('node:'),
   // the server also owns its RotationState (§4) and names the FileSource port type; its record mode plans through record/;
   // it captures exchanges into the request journal
@@ -110,7 +114,7 @@ test('the import scanner sees static, type-only, re-export and dynamic imports',
 /** ARCHITECTURE §7: the shapes and the schema walkers sit on the decoder kit, model/ and shared/ only (no I/O, no loader). */
 const SHAPE_KIT = new Set(['config/decode.ts', 'config/shape.ts', 'config/messages.ts', 'config/toml.ts', 'config/ip-address.ts', 'config/strategy.ts']);
 const SUBFOLDER_RULES: Readonly<Record<string, (target: string) => boolean>> = {
-  'config/shapes/': (t) => t.startsWith('config/shapes/') || t.startsWith('model/') || t.startsWith('shared/') || SHAPE_KIT.has(t),
+  'config/shapes/': (t) => t.startsWith('config/shapes/') || t.startsWith('model/') || t.startsWith('shared/') || SHAPE_KIT.has(t) || t === 'templates/names.ts',
   'config/schema/': (t) => t.startsWith('config/schema/') || t.startsWith('model/') || t.startsWith('shared/') || SHAPE_KIT.has(t),
 };
 

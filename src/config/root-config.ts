@@ -104,6 +104,7 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
       corsAllowCredentialsOrigins: s?.cors_allow_credentials_origins ?? [],
       maxRequestBodyBytes: s?.max_request_body_bytes ?? DEFAULTS.maxRequestBodyBytes,
       middlewareMaxOperations: s?.middleware_max_operations ?? DEFAULTS.middlewareMaxOperations,
+      ...(s?.seed !== undefined ? { seed: s.seed } : {}),
     },
     log: {
       verbose: {

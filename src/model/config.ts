@@ -33,6 +33,8 @@ export interface Config {
     readonly corsAllowCredentialsOrigins: readonly string[];
     readonly maxRequestBodyBytes: number;
     readonly middlewareMaxOperations: number;
+    /** `service.seed`: seeds the workspace's one random generator (dispatch/workspace-random.ts) */
+    readonly seed?: number;
   };
   readonly log: {
     readonly verbose: { readonly header: boolean; readonly body: boolean };

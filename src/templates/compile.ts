@@ -1,0 +1,166 @@
+// A template's source → a CompiledTemplate, at load. Escaping follows the answer's kind: every `{{…}}` is wrapped
+// in a helper chosen from where it stands, so the compiled template needs no escaping of its own (`noEscape`).
+// In a JSON template a value inside a JSON string is escaped as a JSON string (a `"` or a newline in it cannot
+// break the document), and elsewhere inserted as it reads (`{{toJson x}}` for a JSON value); in text, nothing is
+// escaped; header values lose the characters a header cannot hold when rendered (render.ts).
+// `hbs.AST` is the global namespace handlebars' types declare (pulled in by engine.ts's type import)
+import type { CompiledTemplate, TemplateData, TemplateKind, TemplateRuntime } from '../model/template.js';
+import { err, ok, type Result } from '../shared/result.js';
+import { JSON_STRING, VALUE, type Handlebars } from './engine.js';
+import { ALL_HELPERS } from './helpers.js';
+
+type Node = hbs.AST.Node;
+type Program = hbs.AST.Program;
+type Mustache = hbs.AST.MustacheStatement;
+type Expression = hbs.AST.Expression;
+
+export interface TemplateSyntaxError {
+  readonly message: string;
+  /** 1-based, within the template source */
+  readonly line: number;
+  readonly column: number;
+}
+
+/** Helpers that render their block in another context: paths inside them are not data roots. */
+const CONTEXT_CHANGING = new Set(['each', 'with']);
+const BUILTIN = ['if', 'unless', 'each', 'with', 'lookup', 'log'];
+const KNOWN: Readonly<Record<string, boolean>> = Object.fromEntries(
+  [...Object.keys(ALL_HELPERS), ...BUILTIN, JSON_STRING, VALUE].map((n) => [n, true]),
+);
+
+export function compileTemplate(engine: Handlebars, source: string, kind: TemplateKind): Result<CompiledTemplate, TemplateSyntaxError> {
+  let ast: Program;
+  try {
+    ast = engine.parse(source);
+  } catch (e) {
+    return err(syntaxError(engine, e));
+  }
+  const facts = { paths: [] as string[], usesFaker: false };
+  walkProgram(ast, kind === 'json' ? { inString: false } : undefined, facts, 0);
+  let fn: HandlebarsTemplateDelegate;
+  try {
+    fn = engine.compile(ast, { noEscape: true, knownHelpers: KNOWN, knownHelpersOnly: true });
+    // compile() is lazy: compile now, so a helper that does not exist is a load error, not a 500
+    (fn as unknown as { _setup?: (o: object) => void })._setup?.({});
+  } catch (e) {
+    return err(syntaxError(engine, e));
+  }
+  const usesFaker = facts.usesFaker;
+  return ok({
+    kind,
+    source,
+    paths: [...new Set(facts.paths)],
+    usesFaker,
+    render(data: TemplateData, runtime: TemplateRuntime): string {
+      if (usesFaker) (runtime.faker as { seed(n: number): unknown } | undefined)?.seed(Math.floor(runtime.random() * 0x1_0000_0000));
+      return fn(data, { data: { mockRuntime: runtime } });
+    },
+  });
+}
+
+/** Handlebars' parse errors carry the line in the text; the lexer holds the exact place it stopped. */
+function syntaxError(engine: Handlebars, e: unknown): TemplateSyntaxError {
+  const raw = e instanceof Error ? e.message : String(e);
+  const ex = e as { lineNumber?: number; column?: number };
+  const first = raw.split('\n').filter((l) => !/^-*\^$/.test(l));
+  const expecting = /Expecting (.*), got (.*)$/.exec(raw);
+  const message = expecting !== null ? `unexpected ${expecting[2]}, expected ${expecting[1]}` : first[first.length - 1] === first[0] ? first[0]! : `${first[0]} ${first[first.length - 1]}`;
+  const cleaned = message.replace(/^Parse error on line \d+:\s*/, '').replace(/ - \d+:\d+$/, '');
+  if (typeof ex.lineNumber === 'number') return { message: cleaned, line: ex.lineNumber, column: (ex.column ?? 0) + 1 };
+  const lexer = (engine as unknown as { Parser?: { lexer?: { yylloc?: { first_line: number; first_column: number } } } }).Parser?.lexer;
+  const loc = lexer?.yylloc;
+  if (loc !== undefined) return { message: cleaned, line: loc.first_line, column: loc.first_column + 1 };
+  const line = /on line (\d+)/.exec(raw);
+  return { message: cleaned, line: line === null ? 1 : Number(line[1]), column: 1 };
+}
+
+interface Facts {
+  paths: string[];
+  usesFaker: boolean;
+}
+
+/** JSON string state across the template's literal text (undefined outside JSON templates). */
+interface JsonState {
+  inString: boolean;
+  escaped?: boolean;
+}
+
+function walkProgram(p: Program | undefined, json: JsonState | undefined, facts: Facts, scope: number): void {
+  if (p === undefined) return;
+  for (const node of p.body) walkStatement(node, json, facts, scope);
+}
+
+function walkStatement(node: Node, json: JsonState | undefined, facts: Facts, scope: number): void {
+  switch (node.type) {
+    case 'ContentStatement':
+      if (json !== undefined) scanJson((node as hbs.AST.ContentStatement).value, json);
+      return;
+    case 'MustacheStatement': {
+      const m = node as Mustache;
+      noteExpression(m.path, m.params, m.hash, facts, scope);
+      wrap(m, json?.inString === true ? JSON_STRING : VALUE);
+      return;
+    }
+    case 'BlockStatement': {
+      const b = node as hbs.AST.BlockStatement;
+      noteExpression(b.path, b.params, b.hash, facts, scope);
+      const inner = CONTEXT_CHANGING.has(pathName(b.path) ?? '') ? scope + 1 : scope;
+      const start = json === undefined ? undefined : { ...json };
+      walkProgram(b.program, json, facts, inner);
+      if (b.inverse !== undefined && b.inverse !== null) walkProgram(b.inverse, start === undefined ? undefined : { ...start }, facts, inner);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+function scanJson(text: string, s: JsonState): void {
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (!s.inString) {
+      if (c === '"') s.inString = true;
+    } else if (s.escaped === true) s.escaped = false;
+    else if (c === '\\') s.escaped = true;
+    else if (c === '"') s.inString = false;
+  }
+}
+
+function pathName(e: Expression): string | undefined {
+  return e.type === 'PathExpression' ? (e as hbs.AST.PathExpression).original : undefined;
+}
+
+/** `{{x a b=c}}` → `{{wrapper (x a b=c)}}`; `{{path}}` → `{{wrapper path}}`. */
+function wrap(m: Mustache, wrapper: string): void {
+  const name = pathName(m.path);
+  const isCall = m.params.length > 0 || (m.hash !== undefined && m.hash !== null && m.hash.pairs.length > 0) || (name !== undefined && KNOWN[name] === true);
+  const inner: Expression = isCall
+    ? ({ type: 'SubExpression', path: m.path, params: m.params, hash: m.hash, loc: m.loc } as unknown as Expression)
+    : m.path;
+  const mm = m as { -readonly [K in keyof Mustache]: Mustache[K] };
+  mm.params = [inner];
+  mm.hash = undefined as unknown as hbs.AST.Hash;
+  mm.path = { type: 'PathExpression', data: false, depth: 0, parts: [wrapper], original: wrapper, loc: m.loc } as unknown as hbs.AST.PathExpression;
+}
+
+function noteExpression(path: Expression, params: readonly Expression[], hash: hbs.AST.Hash | undefined, facts: Facts, scope: number): void {
+  const name = pathName(path);
+  if (name === 'faker') facts.usesFaker = true;
+  if (name !== undefined && KNOWN[name] !== true) notePath(path as hbs.AST.PathExpression, facts, scope);
+  for (const p of params) noteParam(p, facts, scope);
+  for (const pair of hash?.pairs ?? []) noteParam(pair.value, facts, scope);
+}
+
+function noteParam(e: Expression, facts: Facts, scope: number): void {
+  if (e.type === 'PathExpression') notePath(e as hbs.AST.PathExpression, facts, scope);
+  else if (e.type === 'SubExpression') {
+    const s = e as hbs.AST.SubExpression;
+    noteExpression(s.path, s.params, s.hash, facts, scope);
+  }
+}
+
+function notePath(p: hbs.AST.PathExpression, facts: Facts, scope: number): void {
+  if (scope > 0 || p.data || p.depth > 0 || p.parts.length === 0) return;
+  facts.paths.push(p.parts.join('.'));
+}
+
