@@ -8,6 +8,7 @@ import type { CompiledTemplate, TemplateData, TemplateKind, TemplateRuntime } fr
 import { err, ok, type Result } from '../shared/result.js';
 import { JSON_STRING, VALUE, type Handlebars } from './engine.js';
 import { ALL_HELPERS } from './helpers.js';
+import { suggest } from '../shared/did-you-mean.js';
 
 type Node = hbs.AST.Node;
 type Program = hbs.AST.Program;
@@ -63,9 +64,7 @@ function syntaxError(engine: Handlebars, e: unknown): TemplateSyntaxError {
   const raw = e instanceof Error ? e.message : String(e);
   const ex = e as { lineNumber?: number; column?: number };
   const first = raw.split('\n').filter((l) => !/^-*\^$/.test(l));
-  const expecting = /Expecting (.*), got (.*)$/.exec(raw);
-  const message = expecting !== null ? `unexpected ${expecting[2]}, expected ${expecting[1]}` : first[first.length - 1] === first[0] ? first[0]! : `${first[0]} ${first[first.length - 1]}`;
-  const cleaned = message.replace(/^Parse error on line \d+:\s*/, '').replace(/ - \d+:\d+$/, '');
+  const cleaned = readable(raw, first);
   if (typeof ex.lineNumber === 'number') return { message: cleaned, line: ex.lineNumber, column: (ex.column ?? 0) + 1 };
   const lexer = (engine as unknown as { Parser?: { lexer?: { yylloc?: { first_line: number; first_column: number } } } }).Parser?.lexer;
   const loc = lexer?.yylloc;
@@ -164,3 +163,23 @@ function notePath(p: hbs.AST.PathExpression, facts: Facts, scope: number): void 
   facts.paths.push(p.parts.join('.'));
 }
 
+
+/** Handlebars' messages in the loader's words: the tokens a parser expected become what the user should write. */
+function readable(raw: string, lines: readonly string[]): string {
+  const expecting = /Expecting (.*), got '?([A-Z_]+)'?$/.exec(raw);
+  if (expecting !== null) {
+    const wanted = expecting[1]!;
+    if (expecting[2] === 'CLOSE_UNESCAPED') return '`}}}` closes only a `{{{`: to end a JSON object right after an expression, write `}} }`';
+    const got = expecting[2] === 'EOF' ? 'the end of the template' : expecting[2] === 'INVALID' ? 'a character that does not belong there' : `'${expecting[2]!.toLowerCase()}'`;
+    if (wanted.includes("'OPEN_ENDBLOCK'")) return `a block is not closed: expected \`{{/…}}\` before ${got}`;
+    if (wanted.includes("'CLOSE'")) return `expected \`}}\` to close the expression, found ${got}`;
+    return `unexpected ${got}`;
+  }
+  const unknown = /unknown helper (\S+)/.exec(raw);
+  if (unknown !== null) {
+    const near = suggest(unknown[1]!, Object.keys(ALL_HELPERS));
+    return `unknown helper \`${unknown[1]}\`${near === undefined ? '' : ` (did you mean \`${near}\`?)`}`;
+  }
+  const text = lines[lines.length - 1] === lines[0] ? lines[0]! : `${lines[0]} ${lines[lines.length - 1]}`;
+  return text.replace(/^Parse error on line \d+:\s*/, '').replace(/ - \d+:\d+$/, '');
+}
