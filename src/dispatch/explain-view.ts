@@ -11,6 +11,7 @@ import { assertNever } from '../shared/result.js';
 import type { Wire } from '../shared/wire.js';
 import type { Outcome, Stage } from './dispatch.js';
 import type { RuleSetExplanation } from './explain.js';
+import type { TemplateUse } from './templated.js';
 
 /** How rule set and middleware files are shown (`get`: relative to the current directory, as `set rule --rule-set` takes them). */
 export interface ShownPaths {
@@ -56,6 +57,8 @@ export interface WhyView {
   readonly note: string;
   /** the rule sets consulted, in order, up to and including the one that answered */
   readonly ruleSets: readonly WhyRuleSetView[];
+  /** a templated rule's answer: its template sources and the values the request gave the paths they name */
+  readonly template?: TemplateUse;
 }
 
 export function stageName(stage: Stage): StageName {
@@ -100,6 +103,7 @@ export function whyView(outcome: Outcome, ws: Workspace, shown: ShownPaths): Why
   return {
     note: whyNote(outcome.stage, ws, shown),
     ruleSets: (outcome.explanation?.ruleSets ?? []).map((rs) => whyRuleSetView(rs, shown)),
+    ...(outcome.template !== undefined ? { template: outcome.template } : {}),
   };
 }
 
@@ -127,7 +131,25 @@ export function whyToWire(why: WhyView): Wire {
   return {
     note: why.note,
     rule_sets: why.ruleSets.map((rs) => ({ rule_set_index: rs.ruleSetIndex, rule_set_file: rs.ruleSetFile, rules: rs.rules.map(whyRuleToWire) })),
+    ...(why.template !== undefined ? { template: templateToWire(why.template) } : {}),
   };
+}
+
+/** A template's use on the wire: the sources by part, and each named path with the value it had (JSON; null when absent). */
+export function templateToWire(t: TemplateUse): Wire {
+  return {
+    sources: t.sources.map((s) => ({ part: s.part, source: s.source })),
+    values: t.values.map((v) => ({ path: v.path, value: toWireValue(v.value) })),
+  };
+}
+
+function toWireValue(v: unknown): Wire {
+  if (v === undefined) return null;
+  try {
+    return JSON.parse(JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? Number(x) : x)) ?? 'null') as Wire;
+  } catch {
+    return String(v);
+  }
 }
 
 export function whyRuleToWire(rule: WhyRuleView): Wire {

@@ -11,7 +11,7 @@ import { checkArgs, planSetRule, type SetRulePlan } from '../../config/edit/set-
 import { isWithin, pathKind, respondFileStatus } from '../../config/read.js';
 import type { RespondFileStatus } from '../../config/respond-files.js';
 import { decodeRootConfig } from '../../config/root-config.js';
-import { checkRuleSetFiles, decodeRuleSetDraft, settleRuleSet, type RuleSetContext } from '../../config/rule-set.js';
+import { checkRuleSetFiles, compileDraftTemplates, decodeRuleSetDraft, settleRuleSet, type RuleSetContext } from '../../config/rule-set.js';
 import { ROOT_CONFIG_FILE, RULE_SET_FILE } from '../../model/config.js';
 import type { Diagnostic } from '../../model/diagnostic.js';
 import { DEFAULT_STRATEGY, type Strategy } from '../../model/strategy.js';
@@ -75,6 +75,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   const outcome = await setRule(flags.value, io.cwd);
   if (!outcome.ok) return reportFailure(io, PREFIX, flags.value.format, outcome.error);
   io.out(flags.value.format === 'json' ? successEnvelope(io.version(), setRuleResult(outcome.value)) : setRuleText(outcome.value));
+  if (flags.value.hint !== undefined) io.err(flags.value.hint + '\n');
   return 0;
 }
 
@@ -258,6 +259,7 @@ async function checkRuleSet(
   assumeFiles?: ReadonlyMap<string, RespondFileStatus>,
 ): Promise<{ errors: Diagnostic[]; respondDir?: string }> {
   const draft = decodeRuleSetDraft(text, file, ctx);
+  await compileDraftTemplates(draft);
   const statuses = new Map<string, RespondFileStatus>();
   const dirs = new Map<string, boolean>();
   await Promise.all([
