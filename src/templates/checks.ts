@@ -1,6 +1,7 @@
 // Checks around a render: a rendered JSON document must parse; a header value loses what a header cannot hold;
 // data roots a template names that do not exist (`reqest.path`) are told with a did-you-mean.
 import { suggest } from '../shared/did-you-mean.js';
+import { JsonSyntaxError, parseJson } from '../shared/json.js';
 import { lineColumnAt } from '../shared/position.js';
 import { DATA_FIELDS } from './names.js';
 
@@ -10,11 +11,16 @@ export function jsonProblem(text: string): string | undefined {
     JSON.parse(text);
     return undefined;
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    const at = /position (\d+)/.exec(message);
-    if (at === null) return message;
-    const { line, column } = lineColumnAt(text, Number(at[1]));
-    return `${message.replace(/ in JSON at position \d+.*$/, '')} at line ${line} column ${column} of the rendered text`;
+    // the native parser is the fast check; the project's own parser says where
+    try {
+      parseJson(text);
+    } catch (located) {
+      if (located instanceof JsonSyntaxError) {
+        const { line, column } = lineColumnAt(text, located.offset);
+        return `${located.message.replace(/ at offset \d+$/, '')} at line ${line} column ${column} of the rendered text`;
+      }
+    }
+    return e instanceof Error ? e.message : String(e);
   }
 }
 
