@@ -190,9 +190,12 @@ test('body: wrong shapes are reported', () => {
     ['body.json.a = { value = "1", op = "greater" }', /unknown value `greater`/],
     ['body.json.a = { value = "1", opp = "equal" }', /unknown key `opp`/],
     ['body.json.customer.tier = { value = "gold" }', /body condition `customer` holds a nested table `tier`; quote a dotted path/],
-    ['body.form.a = { value = "1" }', /unknown key `form` in `rules\[0\]\.when\.request\.body`/],
+    ['body.xml.a = { value = "1" }', /unknown key `xml` in `rules\[0\]\.when\.request\.body`/],
+    ['body.text = { op = "contains" }', /missing required key `value` in `rules\[0\]\.when\.request\.body\.text`/],
+    ['body.text = { value = "x", op = "exists" }', /unknown value `exists`/],
+    ['body.form.a = 1', /must be a string or a table such as/],
     ['body.json = "x"', /`rules\[0\]\.when\.request\.body\.json` must be a table of dotted paths/],
-    ['body = "x"', /must be a table with a `json` table inside/],
+    ['body = "x"', /must be a table with a `json`, `form` or `text` table inside/],
     ['body.json.a = { value = "[", op = "not_regex" }', /invalid regex `\[`/],
   ];
   for (const [line, message] of cases) {
@@ -205,7 +208,8 @@ test('body: wrong shapes are reported', () => {
 
 test('url_path: wrong shapes, unknown ops and invalid patterns are reported', () => {
   const cases: [string, RegExp][] = [
-    ['url_path = { value = "/a", op = "exists" }', /unknown value `exists`; expected one of `equal`.*`not_regex`$/],
+    ['url_path = { value = "/a", op = "exists" }', /unknown value `exists`; expected one of `equal`.*`not_regex`, `path_template`$/],
+    ['url_path = { value = "/a/{b", op = "path_template" }', /invalid path template "\/a\/\{b": unbalanced braces/],
     ['url_path = { op = "equal" }', /missing required key `value` in `rules\[0\]\.when\.request\.url_path`/],
     ['url_path = { value = 1 }', /`rules\[0\]\.when\.request\.url_path\.value` must be a string, found an integer/],
     ['url_path = 1', /must be a string or a table such as/],
@@ -221,12 +225,12 @@ test('url_path: wrong shapes, unknown ops and invalid patterns are reported', ()
 });
 
 test('an unknown key under when.request names the key and the allowed keys, with did-you-mean', () => {
-  const { ctx } = decode('url_path = "/a"\nbdy.json.a = { value = "1" }\nquery = "x"');
+  const { ctx } = decode('url_path = "/a"\nbdy.json.a = { value = "1" }\nquerry.a = "x"');
   assert.deepEqual(
     ctx.diagnostics.map((d) => [d.code, d.line, d.column, d.message, d.allowed, d.suggestion]),
     [
-      ['unknown_key', 3, 1, 'unknown key `bdy` in `rules[0].when.request`', ['url_path', 'method', 'headers', 'body'], 'body'],
-      ['unknown_key', 4, 1, 'unknown key `query` in `rules[0].when.request`', ['url_path', 'method', 'headers', 'body'], undefined],
+      ['unknown_key', 3, 1, 'unknown key `bdy` in `rules[0].when.request`', ['url_path', 'method', 'headers', 'query', 'cookies', 'params', 'body'], 'body'],
+      ['unknown_key', 4, 1, 'unknown key `querry` in `rules[0].when.request`', ['url_path', 'method', 'headers', 'query', 'cookies', 'params', 'body'], 'query'],
     ],
   );
 });
@@ -242,6 +246,25 @@ test('conditions keep the order written, and the label is the url_path value or 
   assert.equal(decode('method = "GET"').value!.label, '(any path)');
   assert.equal(decode('url_path = { value = "^/a", op = "regex" }').value!.label, '^/a');
   assert.equal(decode('').value!.nonEmpty, false);
+});
+
+test('query, cookies, params and body.form: a string is equal, a table any header operator; params carry the template', () => {
+  const { value, ctx } = decode(
+    'url_path = { value = "/u/{id}", op = "path_template" }\nparams.id = { value = "^[0-9]+$", op = "regex" }\nquery.page = "2"\nquery.debug = { op = "absent" }\ncookies.s = { op = "exists" }\nbody.form.user = "ann"\nbody.text = { value = "<x>", op = "contains" }',
+  );
+  assert.deepEqual(ctx.diagnostics, []);
+  const got = value!.conditions.map((c) => [c.on, 'name' in c ? c.name : '', 'op' in c ? c.op : '', 'value' in c ? c.value : '']);
+  assert.deepEqual(got, [
+    ['url_path', '', 'path_template', '/u/{id}'],
+    ['param', 'id', 'regex', '^[0-9]+$'],
+    ['query', 'page', 'equal', '2'],
+    ['query', 'debug', 'absent', ''],
+    ['cookie', 's', 'exists', ''],
+    ['form', 'user', 'equal', 'ann'],
+    ['body_text', '', 'contains', '<x>'],
+  ]);
+  const param = value!.conditions[1]!;
+  assert.ok(param.on === 'param' && param.template !== undefined && param.pattern !== undefined);
 });
 
 test('canonicalPath and joinUrlPath', () => {

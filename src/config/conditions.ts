@@ -1,4 +1,4 @@
-// when.request.{url_path, method, headers, body} → Condition[] (SPEC 2.2, 2.4; reference §4).
+// when.request.{url_path, method, headers, query, cookies, params, body.{json, form, text}} → Condition[] (SPEC 2.2, 2.4; reference §4).
 // Every regex and wild card is compiled here, once; url_path operands are normalised here, once:
 // equal / starts_with (and negations) join the prefix and get one leading '/'; ends_with, contains (and
 // negations) and regex keep the value as written; a wild card not starting with '/', '*' or '?' gets a '/'.

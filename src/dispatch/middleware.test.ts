@@ -68,10 +68,33 @@ describe('return values', () => {
     assert.match(logs[0] as string, /^middleware `\.\/scripts\/mw1\.rhai`: invalid json content returned by \/ws\/scripts\/mw1\.rhai: /);
   });
 
-  test('text answers plain text; status and headers keys are ignored', () => {
-    const text = answer(['#{ status: 201, text: "x" }'], request('/x')).hit?.respond;
-    assert.deepEqual(text, { body: { kind: 'text', text: 'x' }, headers: [], delayMs: 0 });
-    assert.equal(answer(['#{ status: 201, headers: #{ a: "b" } }'], request('/x')).hit, undefined);
+  test('text answers plain text; status, headers and delay shape the answer (unlike apimock-rs, which ignores them)', () => {
+    assert.deepEqual(answer(['#{ text: "x" }'], request('/x')).hit?.respond, { body: { kind: 'text', text: 'x' }, headers: [], delayMs: 0 });
+    assert.deepEqual(answer(['#{ status: 201, text: "x" }'], request('/x')).hit?.respond, { status: 201, body: { kind: 'text', text: 'x' }, headers: [], delayMs: 0 });
+    assert.deepEqual(answer(['#{ status: 201, headers: #{ A: "b", n: 1 } }'], request('/x')).hit?.respond, {
+      status: 201,
+      body: { kind: 'empty' },
+      headers: [['a', 'b'], ['n', '1']],
+      delayMs: 0,
+    });
+    assert.deepEqual(answer(['#{ status: 204 }'], request('/x')).hit?.respond, { status: 204, body: { kind: 'empty' }, headers: [], delayMs: 0 });
+    assert.deepEqual(answer(['#{ delay: 20, json: "[1]" }'], request('/x')).hit?.respond, { body: { kind: 'json', text: '[1]' }, headers: [], delayMs: 20 });
+    assert.equal(answer(['#{ stat: 201, header: 1 }'], request('/x')).hit, undefined);
+  });
+
+  test('a status, headers or delay of the wrong type is logged and answered 500', () => {
+    for (const [src, what] of [
+      ['#{ status: "201" }', /`status` must be an integer from 100 to 999/],
+      ['#{ status: 42 }', /`status` must be an integer/],
+      ['#{ headers: "x" }', /`headers` must be a map/],
+      ['#{ headers: #{ "a b": "x" } }', /`a b` is not a valid header name/],
+      ['#{ headers: #{ a: "x\\ny" } }', /the header `a` needs a string value/],
+      ['#{ delay: -1, text: "x" }', /`delay` must be a whole number/],
+    ] as const) {
+      const { hit, logs } = answer([src], request('/x'));
+      assert.equal(hit?.respond.status, 500, src);
+      assert.match(logs.join('\n'), what, src);
+    }
   });
 
   test('precedence is file_path > json > text', () => {
@@ -98,10 +121,16 @@ describe('return values', () => {
 });
 
 describe('globals', () => {
-  test('url_path is the request path; body exists only with a JSON body', () => {
-    const src = '#{ text: `${url_path} ${is_def_var("body")} ${is_def_var("headers")}` }';
-    assert.deepEqual(answer([src], request('/a/b')).hit?.respond.body, { kind: 'text', text: '/a/b false false' });
-    assert.deepEqual(answer([src], request('/a/b', { k: 1 })).hit?.respond.body, { kind: 'text', text: '/a/b true false' });
+  test('url_path is the request path; body exists only with a JSON body; the request variables are there', () => {
+    const src = '#{ text: `${url_path} ${is_def_var("body")} ${is_def_var("headers")} ${method} ${query.len()} ${cookies.len()} ${is_def_var("body_text")}` }';
+    assert.deepEqual(answer([src], request('/a/b')).hit?.respond.body, { kind: 'text', text: '/a/b false true POST 0 0 false' });
+    assert.deepEqual(answer([src], request('/a/b', { k: 1 })).hit?.respond.body, { kind: 'text', text: '/a/b true true POST 0 0 false' });
+  });
+
+  test('a variable no script names is not built', () => {
+    const src = '#{ text: `${is_def_var("cookies")}` }';
+    assert.deepEqual(answer([src], request('/a')).hit?.respond.body, { kind: 'text', text: 'true' });
+    assert.deepEqual(answer(['#{ text: `${is_def_var("cook" + "ies")}` }'], request('/a')).hit?.respond.body, { kind: 'text', text: 'false' });
   });
 
   test('body is a map (or array) converted from JSON, integers exact', () => {

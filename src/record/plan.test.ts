@@ -41,7 +41,7 @@ const JSON_TYPE: HeaderList = [['content-type', 'application/json']];
 const cases: readonly Case[] = [
   { name: 'GET 200 JSON → a plain file at the path', target: '/api/users', headers: JSON_TYPE, body: '{ "b":1,\n  "a" : 1.0 }\n', want: 'file api/users.json' },
   { name: 'JSON with a UTF-8 charset still serves as is', target: '/api/u2', headers: [['content-type', 'application/json; charset=UTF-8']], body: '[]', want: 'file api/u2.json' },
-  { name: 'a query is not part of the file', target: '/search?q=a', headers: JSON_TYPE, body: '[1]', want: 'file search.json' },
+  { name: 'a query makes a rule with a query condition per name (its first value, decoded)', target: '/search?q=a+b&tag=x&tag=y', headers: JSON_TYPE, body: '[1]', want: 'rule GET /search?q=a b&tag=x → 200 file .mock-recorded/GET/search.json', ruleHeaders: [] },
   { name: 'decoded and normalised as file routing does', target: '/a%20b/./c/../d', headers: JSON_TYPE, body: '{}', want: 'file a b/d.json' },
   { name: '/ → index.<ext>', target: '/', headers: [['content-type', 'text/html']], body: '<p>home</p>', want: 'file index.html' },
   { name: 'an extension-less page → <path>/index.html', target: '/about', headers: [['content-type', 'text/html; charset=utf-8']], body: '<p>a</p>', want: 'file about/index.html' },
@@ -139,7 +139,9 @@ const cases: readonly Case[] = [
   { name: 'never over an existing name', target: '/taken', headers: JSON_TYPE, body: '{}', want: 'rule GET /taken → 200 file .mock-recorded/GET/taken.json', ruleHeaders: [] },
   { name: 'HEAD is never recorded', method: 'HEAD', target: '/api/users', headers: JSON_TYPE, body: '', want: 'skip method' },
   { name: 'PATCH is never recorded', method: 'PATCH', target: '/api/users/1', headers: JSON_TYPE, body: '{}', want: 'skip method' },
-  { name: 'once per method and path', target: '/search?q=b', headers: JSON_TYPE, body: '[2]', recorded: [recordKey('GET', '/search')], want: 'skip recorded' },
+  { name: 'once per method, path and query', target: '/search?q=b', headers: JSON_TYPE, body: '[2]', recorded: [recordKey('GET', '/search', 'q=b')], want: 'skip recorded' },
+  { name: 'the same query in another order is the same recording', target: '/search?b=2&a=1', headers: JSON_TYPE, body: '[2]', recorded: [recordKey('GET', '/search', 'a=1&b=2')], want: 'skip recorded' },
+  { name: 'another query of a recorded path is saved', target: '/search?q=c', headers: JSON_TYPE, body: '[3]', recorded: [recordKey('GET', '/search'), recordKey('GET', '/search', 'q=b')], want: 'rule GET /search?q=c → 200 file .mock-recorded/GET/search.json', ruleHeaders: [] },
   { name: 'another method on a recorded path is still saved', method: 'DELETE', target: '/search', status: 204, body: '', recorded: [recordKey('GET', '/search')], want: 'rule DELETE /search → 204 empty', ruleHeaders: [] },
   { name: 'a streamed body is not saved', target: '/big', headers: JSON_TYPE, body: { kind: 'streamed' }, want: 'skip streamed' },
   { name: 'an undecoded body is not saved', target: '/z', headers: JSON_TYPE, body: { kind: 'encoded', encoding: 'zstd' }, want: 'skip encoded' },
@@ -160,7 +162,8 @@ function short(plan: RecordPlan): string {
       const r = plan.rule;
       const b = r.body;
       const body = b.kind === 'empty' ? 'empty' : b.kind === 'text' ? `text ${b.text}` : `file ${b.names.join('/')}`;
-      return `rule ${r.method} ${r.urlPath} → ${r.status ?? 200} ${body}`;
+      const query = r.query.length === 0 ? '' : '?' + r.query.map(([k, v]) => `${k}=${v}`).join('&');
+      return `rule ${r.method} ${r.urlPath}${query} → ${r.status ?? 200} ${body}`;
     }
   }
 }
@@ -177,7 +180,7 @@ describe('planRecording', () => {
       );
       assert.equal(short(plan), c.want);
       if (plan.kind === 'rule') assert.deepEqual(plan.rule.headers, c.ruleHeaders);
-      if (plan.kind !== 'skip') assert.equal(plan.key, recordKey(req.method, req.path));
+      if (plan.kind !== 'skip') assert.equal(plan.key, recordKey(req.method, req.path, req.query));
     });
   }
 

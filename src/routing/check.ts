@@ -107,6 +107,12 @@ export function compileCondition(cond: Condition): CompiledCondition {
     return (req) => req.method === want;
   }
   if (cond.on === 'body') return compileBody(cond);
+  if (cond.on === 'query' && cond.op === 'equal') {
+    // the common query condition (rules told apart by `?page=2`), without the operator switch
+    const name = cond.name;
+    const want = cond.value;
+    return (req) => req.parts.query.get(name)?.includes(want) ?? false;
+  }
   if (cond.on !== 'url_path') return (req) => conditionHolds(cond, req);
   if (cond.op === 'path_template') {
     const template = cond.template;

@@ -7,6 +7,7 @@ import { evaluateRuleSet, prepareRuleSet, type EvaluateContext } from './evaluat
 import { body, header, method, req, rule, ruleSet, urlPath } from './fixtures.js';
 import { candidateRules } from './path-index.js';
 import { RotationState } from './rotation.js';
+import { parseTemplate } from '../config/path-template.js';
 
 function never(): number {
   throw new Error('random must not be used');
@@ -217,4 +218,30 @@ test('prepareRuleSet builds ahead what the first request would, with the same an
     assert.deepEqual([a.winner, a.matches], [b.winner, b.matches], path);
   }
   assert.equal(evaluateRuleSet(prepared, req({ path: '/re/r7' }), ctx()).winner, 30);
+});
+
+test('template rules told apart by a query value: the index finds the same matches, in the same order, as checking every rule', () => {
+  const parse = (t: string) => {
+    const r = parseTemplate(t);
+    assert.ok(r.ok);
+    return r.template;
+  };
+  const tpl = (t: string): Condition => ({ on: 'url_path', op: 'path_template', value: t, bare: false, compareTo: t, template: parse(t) });
+  const q = (name: string, value: string, op: 'equal' | 'not_equal' = 'equal'): Condition => ({ on: 'query', name, op, value });
+  const rules = [];
+  for (let i = 0; i < 30; i++) rules.push(rule([tpl('/items/{id}'), q('page', String(i % 12))]));
+  rules.push(rule([tpl('/items/{id}'), q('page', '1'), q('page', '2')]));
+  rules.push(rule([tpl('/items/{id}'), q('page', '3', 'not_equal')]));
+  rules.push(rule([tpl('/items/{rest*}')]));
+  rules.push(rule([urlPath('/items/7')]));
+  for (const strategy of [{ kind: 'first_match' }, { kind: 'round_robin' }] as const) {
+    const rs = ruleSet(rules, { strategy });
+    prepareRuleSet(rs);
+    for (const query of ['', 'page=3', 'page=11', 'page=1&page=2', 'page=99', 'page=4&page=4&x=1', 'other=1']) {
+      const r = req({ path: '/items/7', query });
+      const fast = evaluateRuleSet(rs, r, ctx());
+      const full = evaluateRuleSet(rs, r, ctx(true));
+      assert.deepEqual(fast.matches, strategy.kind === 'first_match' ? full.matches.slice(0, 1) : full.matches, `${strategy.kind} ?${query}`);
+    }
+  }
 });

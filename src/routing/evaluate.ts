@@ -93,14 +93,25 @@ function compiledRules(ruleSet: RuleSet): readonly CompiledCondition[] {
   return compiled;
 }
 
-/** Conditions are ANDed, in the order written; the first failure decides. */
+/**
+ * Conditions are ANDed; the first failure decides. They are pure, so the compiled rule may check them in any order:
+ * query and cookie conditions first (rules on one path told apart by `?page=2` fail there), a url_path template
+ * last (the path index has usually settled it), the rest in the order written. A rule with none of these keeps
+ * the order written. Explanations (explainRule) always keep the order written.
+ */
 function compileRule(rule: Rule): CompiledCondition {
-  const parts = rule.conditions.map(compileCondition);
+  const ordered = rule.conditions.length === 1 ? rule.conditions : [...rule.conditions].sort((a, b) => checkRank(a) - checkRank(b));
+  const parts = ordered.map(compileCondition);
   if (parts.length === 1) return parts[0]!;
   return (req) => {
     for (const part of parts) if (!part(req)) return false;
     return true;
   };
+}
+
+function checkRank(c: Condition): number {
+  if (c.on === 'query' || c.on === 'cookie') return 0;
+  return c.on === 'url_path' && c.op === 'path_template' ? 2 : 1;
 }
 
 /** Every condition is checked, even after one fails, so the explanation shows them all. */

@@ -25,6 +25,8 @@ interface PathIndex {
   readonly templates: TemplateTrie | undefined;
   /** every other rule, in file order: these can match any path */
   readonly unindexed: readonly number[];
+  /** the rule set's rules (for the query splits made on first use) */
+  readonly rules: readonly Rule[];
 }
 
 const INDEXES = new WeakMap<RuleSet, PathIndex>();
@@ -36,8 +38,9 @@ const INDEXES = new WeakMap<RuleSet, PathIndex>();
 export function candidateRules(ruleSet: RuleSet, path: string, req?: RequestSnapshot): readonly number[] {
   const index = indexOf(ruleSet);
   if (index.templates !== undefined && req !== undefined) {
-    const found = index.templates.lookup(templateSegments(req));
-    if (found.length > 0) return mergeSorted(found.sort((a, b) => a - b), untemplated(index, path));
+    let found = index.templates.lookup(templateSegments(req));
+    if (found.length >= QUERY_SPLIT_MIN) found = byQueryValue(index, found, req);
+    if (found.length > 0) return mergeSorted(found, untemplated(index, path));
   }
   return untemplated(index, path);
 }
@@ -116,9 +119,73 @@ function buildIndex(rules: readonly Rule[]): PathIndex {
   });
   // frozen: shared with every caller, and recognisable as stable (rotation.ts caches their group keys)
   for (const list of byPath.values()) Object.freeze(list);
+  templates?.seal();
   for (const list of byText.values()) Object.freeze(list);
   const textLengths = [...new Set([...byText.keys()].map((k) => k.length))].sort((a, b) => a - b);
-  return { byPath, byText, textLengths, textRules: Object.freeze(textRules), templates, unindexed: Object.freeze(unindexed) };
+  return { byPath, byText, textLengths, textRules: Object.freeze(textRules), templates, unindexed: Object.freeze(unindexed), rules };
+}
+
+/** A list of template rules this long or longer is split by a shared query `equal` condition, when it has one. */
+const QUERY_SPLIT_MIN = 8;
+
+/**
+ * Rules on one template told apart by a query value (`?page=2`), found by a map lookup instead of checked one by
+ * one: the split of a trie list by the query name most of its rules test with `equal`, built on first use.
+ */
+interface QuerySplit {
+  readonly name: string;
+  /** rules testing `name` with `equal`, by the value they want, in file order */
+  readonly byValue: ReadonlyMap<string, readonly number[]>;
+  /** the list's other rules, in file order */
+  readonly rest: readonly number[];
+}
+
+const SPLITS = new WeakMap<readonly number[], QuerySplit | null>();
+
+/** The rules of `list` the request's query could satisfy: those wanting one of its values for the split name, and the rest. */
+function byQueryValue(index: PathIndex, list: readonly number[], req: RequestSnapshot): readonly number[] {
+  let split = SPLITS.get(list);
+  if (split === undefined) SPLITS.set(list, (split = splitByQuery(index.rules, list)));
+  if (split === null) return list;
+  const values = req.parts.query.get(split.name);
+  if (values === undefined) return split.rest;
+  let out = split.rest;
+  for (const v of new Set(values)) {
+    const hit = split.byValue.get(v);
+    if (hit !== undefined) out = mergeSorted(out, hit);
+  }
+  return out;
+}
+
+function splitByQuery(rules: readonly Rule[], list: readonly number[]): QuerySplit | null {
+  const counts = new Map<string, number>();
+  for (const i of list) for (const name of new Set(queryEquals(rules[i]!).map(([n]) => n))) counts.set(name, (counts.get(name) ?? 0) + 1);
+  let name: string | undefined;
+  let best = 0;
+  for (const [n, c] of counts) if (c > best) [name, best] = [n, c];
+  if (name === undefined || best < QUERY_SPLIT_MIN) return null;
+  const byValue = new Map<string, number[]>();
+  const rest: number[] = [];
+  for (const i of list) {
+    const wants = queryEquals(rules[i]!).filter(([n]) => n === name);
+    // a rule wanting two values for one name can match neither request well: keep it with the rest
+    if (wants.length !== 1) rest.push(i);
+    else {
+      const v = wants[0]![1];
+      const l = byValue.get(v);
+      if (l === undefined) byValue.set(v, [i]);
+      else l.push(i);
+    }
+  }
+  for (const l of byValue.values()) Object.freeze(l);
+  return { name, byValue, rest: Object.freeze(rest) };
+}
+
+/** A rule's query `equal` conditions, as [name, value]. */
+function queryEquals(rule: Rule): (readonly [string, string])[] {
+  const out: (readonly [string, string])[] = [];
+  for (const c of rule.conditions) if (c.on === 'query' && c.op === 'equal') out.push([c.name, c.value]);
+  return out;
 }
 
 /** The template a rule requires when one of its (ANDed) conditions is url_path `path_template`. */

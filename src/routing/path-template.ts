@@ -56,6 +56,8 @@ interface TrieNode {
   readonly rest: number[];
 }
 
+const NONE: readonly number[] = Object.freeze([]);
+
 const newNode = (): TrieNode => ({ literal: new Map(), param: undefined, end: [], rest: [] });
 
 /** The rules holding a url_path template, by segment: a lookup walks the path once, following literal and parameter branches. */
@@ -80,17 +82,32 @@ export class TemplateTrie {
     this.size++;
   }
 
-  /** The rules whose template matches these segments, unordered (the caller sorts them). */
-  lookup(segments: readonly string[]): number[] {
-    const out: number[] = [];
-    this.walk(this.root, segments, 0, out);
-    return out;
+  /** Freeze every node's lists once the trie is built: lookups hand them out as they are. */
+  seal(node: TrieNode = this.root): void {
+    Object.freeze(node.end);
+    Object.freeze(node.rest);
+    for (const child of node.literal.values()) this.seal(child);
+    if (node.param !== undefined) this.seal(node.param);
   }
 
-  private walk(node: TrieNode, segments: readonly string[], at: number, out: number[]): void {
-    for (const r of node.rest) out.push(r);
+  /**
+   * The rules whose template matches these segments, in file order. The common case, one trie node holding them
+   * all, returns that node's own list (frozen: shared, never copied).
+   */
+  lookup(segments: readonly string[]): readonly number[] {
+    const lists: (readonly number[])[] = [];
+    this.walk(this.root, segments, 0, lists);
+    if (lists.length === 0) return NONE;
+    if (lists.length === 1) return lists[0]!;
+    const out: number[] = [];
+    for (const list of lists) for (const r of list) out.push(r);
+    return out.sort((a, b) => a - b);
+  }
+
+  private walk(node: TrieNode, segments: readonly string[], at: number, out: (readonly number[])[]): void {
+    if (node.rest.length > 0) out.push(node.rest);
     if (at === segments.length) {
-      for (const r of node.end) out.push(r);
+      if (node.end.length > 0) out.push(node.end);
       return;
     }
     const seg = segments[at]!;

@@ -74,7 +74,7 @@ describe('mock validate', () => {
     assert.equal(r.code, 2);
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /^mock validate: failed to load config: /);
-    assert.match(r.stderr, /\.\/bad\/rs\.toml:2:14: error: .*`url_pth`.*`url_path`, `method`, `headers`, `body`.*\(did you mean `url_path`\?\)/);
+    assert.match(r.stderr, /\.\/bad\/rs\.toml:2:14: error: .*`url_pth`.*`url_path`, `method`, `headers`, `query`, `cookies`, `params`, `body`.*\(did you mean `url_path`\?\)/);
   });
 
   test('JSON failure: an error envelope with the diagnostics as objects', async () => {

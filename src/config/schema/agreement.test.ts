@@ -48,7 +48,7 @@ function verdicts(kind: Kind, doc: Obj): { schema: boolean; loader: boolean; err
 
 // ---- values from shapes ----------------------------------------------------------------------------
 
-const PLACEHOLDER: Readonly<Record<string, string>> = { '<header name>': 'x-test', '<dotted path>': 'a.b' };
+const PLACEHOLDER: Readonly<Record<string, string>> = { '<header name>': 'x-test', '<dotted path>': 'a.b', '<parameter name>': 'id' };
 
 function exampleValue(s: ShapeMeta): Json | undefined {
   if (s.example !== undefined) return (parseToml(`v = ${s.example}`) as Obj)['v']!;
@@ -112,6 +112,8 @@ function docWith(kind: Kind, path: string, value: Json): Obj {
     }
     // `when.request` and `respond` are rebuilt around the key under test
     if (seg === 'request' || seg === 'respond') obj[seg] = {};
+    // `params` tests a template's captures: the request gets a template naming the example's parameter
+    if (seg === 'request' && segs[i + 1] === 'params') (obj[seg] as Obj)['url_path'] = { value: '/u/{id}', op: 'path_template' };
     if (last) obj[seg] = value;
     else {
       const cur = obj[seg];

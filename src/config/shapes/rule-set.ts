@@ -122,7 +122,14 @@ export const requestShape = record(
       { doc: 'Conditions on the request body.' },
     ),
   },
-  { schema: () => ({ minProperties: 1 }) },
+  {
+    // `params` tests the captures of a path template, so it needs one (the loader also checks the names)
+    schema: () => ({
+      minProperties: 1,
+      if: { required: ['params'] },
+      then: { required: ['url_path'], properties: { url_path: { type: 'object', required: ['op'], properties: { op: { const: 'path_template' } } } } },
+    }),
+  },
 );
 
 // ---- respond ---------------------------------------------------------------------------------------
