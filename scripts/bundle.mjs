@@ -29,7 +29,7 @@ rmSync(out, { recursive: true, force: true });
 const OPENAPI_ENTRY = /[\\/]cli[\\/]commands[\\/]init-openapi\.js$/;
 // The response-template engine (handlebars) and faker are bundled apart too, in handlebars.cjs and faker.cjs, and
 // required only when a workspace has templates (faker: when a template uses it): nothing else reads them.
-const APART = { handlebars: './handlebars.cjs', '@faker-js/faker/locale/en': './faker.cjs' };
+const APART = { 'handlebars/dist/cjs/handlebars.js': './handlebars.cjs', '@faker-js/faker/locale/en': './faker.cjs' };
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -52,13 +52,12 @@ await build({
         b.onResolve({ filter: /init-openapi\.js$/ }, (args) =>
           OPENAPI_ENTRY.test(join(args.resolveDir, args.path)) ? { path: './openapi.cjs', external: true } : undefined,
         );
-        b.onResolve({ filter: /^(handlebars|@faker-js\/faker\/locale\/en)$/ }, (args) => ({ path: APART[args.path], external: true }));
+        b.onResolve({ filter: /^(handlebars\/dist\/cjs\/handlebars\.js|@faker-js\/faker\/locale\/en)$/ }, (args) => ({ path: APART[args.path], external: true }));
       },
     },
   ],
 });
 await build({ ...common, entryPoints: ['dist/src/cli/commands/init-openapi.js'], outfile: 'dist/bin/openapi.cjs' });
-// handlebars' own CommonJS build (its package entry also registers a `require.extensions` hook, which we do not want)
 await build({ ...common, entryPoints: ['node_modules/handlebars/dist/cjs/handlebars.js'], outfile: 'dist/bin/handlebars.cjs' });
 await build({ ...common, entryPoints: ['node_modules/@faker-js/faker/dist/locale/en.cjs'], outfile: 'dist/bin/faker.cjs' });
 // mock.cjs is not run directly (main.cjs runs it): its first line must be code, not main.ts's #! line

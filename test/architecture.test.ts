@@ -51,7 +51,7 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     ['dispatch/', 'model/', 'shared/', 'routing/', 'files/'].some((p) => t.startsWith(p)) || t === 'interpreter/index.ts' || t === 'busboy' ||
     t === 'templates/index.ts',
   // §8: response templates, compiled at load (config/) and rendered per request (dispatch/); pure, no I/O
-  templates: (t) => ['templates/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t === 'handlebars' || t === '@faker-js/faker/locale/en',
+  templates: (t) => ['templates/', 'model/', 'shared/'].some((p) => t.startsWith(p)) || t === 'handlebars' || t === 'handlebars/dist/cjs/handlebars.js' || t === '@faker-js/faker/locale/en',
   node: (t) => t.startsWith('node/') || t.startsWith('model/') || t === 'files/source.ts' || t.startsWith('node:'),
   // the server also owns its RotationState (§4) and names the FileSource port type; its record mode plans through record/;
   // it captures exchanges into the request journal

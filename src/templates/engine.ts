@@ -1,3 +1,4 @@
+/// <reference path="./handlebars-cjs.d.ts" />
 // The template engine (`handlebars`) and `@faker-js/faker`, each imported on first need: a workspace without
 // templates never loads either, and one without `faker` never loads faker (start-up unchanged). Each is a cache of
 // an immutable module, not state. Handlebars keeps its prototype-access protections (the defaults): a template
@@ -22,7 +23,9 @@ export function engineIfLoaded(): Handlebars | undefined {
 
 export function loadEngine(): Promise<Handlebars> {
   if (engine !== undefined) return Promise.resolve(engine);
-  return (engineLoad ??= import('handlebars').then((m) => {
+  // handlebars' own CommonJS build: its package entry also registers a `require.extensions['.handlebars']` hook in
+  // the whole process, which a library must not do to its host
+  return (engineLoad ??= import('handlebars/dist/cjs/handlebars.js').then((m: unknown) => {
     const root = ((m as { default?: Handlebars }).default ?? m) as Handlebars;
     const hbs = root.create();
     for (const [name, fn] of Object.entries(ALL_HELPERS)) hbs.registerHelper(name, fn as HandlebarsNamespace.HelperDelegate);
