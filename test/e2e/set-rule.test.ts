@@ -416,7 +416,7 @@ describe('set rule: bad invocations exit 2 and write nothing', () => {
       const r = await runMock(argv, { cwd: dir });
       assert.equal(r.code, 0);
       assert.match(r.stdout, /^mock set rule \[-c <config>\] \[--rule-set <path>\] \[--rule <n>\] \\\n/);
-      assert.match(r.stdout, /--allow-outside {7}Permit --rule-set to resolve outside the config directory\n/);
+      assert.match(r.stdout, /--allow-outside {9}Permit --rule-set to resolve outside the config directory\n/);
       assert.match(r.stdout, /Exit codes: 0 applied/);
     }
   });
