@@ -28,13 +28,13 @@ import { FLAGS, PREFIX, readFlags, type SetRuleFlags } from './set-rule-flags.js
 const SET_PREFIX = 'mock set';
 
 export const SET_RULE_USAGE =
-  'mock set rule [-c <config>] [--rule-set <path>] [--rule <n>] [--path <url_path> | --path-template <template>] [--method <METHOD>] [-H "Name: value"]... [--query|--cookie|--param|--form name=value]... [--body-contains <text>] [--status <code>] [--json <value> | --text <value> | --file <path>] [--delay <ms>] [--dry-run] [--format text|json] [--allow-outside]';
+  'mock set rule [-c <config>] [--rule-set <path>] [--rule <n>] [--path <url_path> | --path-template <template>] [--method <METHOD>] [-H "Name: value"]... [--query|--cookie|--param|--form name=value]... [--body-contains <text>] [--status <code>] [--json <value> | --text <value> | --file <path>] [--template] [--delay <ms>] [--dry-run] [--format text|json] [--allow-outside]';
 
 export const SET_RULE_HELP = `mock set rule [-c <config>] [--rule-set <path>] [--rule <n>] \\
   [--path <url_path> | --path-template <template>] [--method <METHOD>] \\
   [-H "Name: value"]... [--query|--cookie|--param|--form name=value]... \\
   [--body-contains <text>] [--status <code>] [--json <value> | --text <value> | --file <path>] \\
-  [--delay <ms>] [--dry-run] [--format text|json] [--allow-outside]
+  [--template] [--delay <ms>] [--dry-run] [--format text|json] [--allow-outside]
 
 Adds a rule (default), or changes an existing one when --rule is
 given, and writes it to the rule-set file - keeping that file's
