@@ -200,6 +200,7 @@ export const respondTable = record(
       RESPOND_BODY_KEYS.forEach((a, i) => RESPOND_BODY_KEYS.slice(i + 1).forEach((b) => pairs.push([a, b])));
       if (!STATUS_WITH_FILE_PATH) pairs.push(['status', 'file_path']);
       return {
+        dependencies: { template_file: ['file_path'] },
         anyOf: [...RESPOND_BODY_KEYS, 'status'].map((k) => ({ required: [k] })),
         not: { anyOf: pairs.map((p) => ({ required: p })) },
       };
