@@ -45,7 +45,7 @@ export function templatedDraft(rule: Rule, template: RespondTemplate, req: Reque
   use?.push(usage(template, data));
   try {
     const headers = renderHeaders(respond.headers, template, data, runtime);
-    const base = { status: respond.status ?? 200, headers, delayMs: respond.delayMs };
+    const base = { status: respond.status ?? 200, headers, delayMs: respond.delayMs, fresh: true };
     const body = respond.body;
     if (template.body !== undefined) {
       const text = render(template.body, data, runtime, where);

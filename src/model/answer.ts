@@ -9,8 +9,8 @@ export interface Answer {
   readonly body: Uint8Array;
   /** the server sleeps this long before writing; dispatch never sleeps; `get` ignores it */
   readonly delayMs: number;
-  /** set when the answer is a response template (docs/templates.md): its parts are rendered per request */
-  readonly template?: RespondTemplate;
+  /** made for one request (a rendered template): the server does not remember its wire form */
+  readonly fresh?: boolean;
 }
 
 export type RespondBody =
