@@ -27,6 +27,9 @@ rmSync(out, { recursive: true, force: true });
 // `mock --init --from` (an OpenAPI parser, a JSON-schema validator, a YAML parser: over 1 MB) is bundled apart, in
 // openapi.cjs beside mock.cjs, and required only when it runs: every other command starts without reading it.
 const OPENAPI_ENTRY = /[\\/]cli[\\/]commands[\\/]init-openapi\.js$/;
+// The response-template engine (handlebars) and faker are bundled apart too, in handlebars.cjs and faker.cjs, and
+// required only when a workspace has templates (faker: when a template uses it): nothing else reads them.
+const APART = { 'handlebars/dist/cjs/handlebars.js': './handlebars.cjs', '@faker-js/faker/locale/en': './faker.cjs' };
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -49,11 +52,14 @@ await build({
         b.onResolve({ filter: /init-openapi\.js$/ }, (args) =>
           OPENAPI_ENTRY.test(join(args.resolveDir, args.path)) ? { path: './openapi.cjs', external: true } : undefined,
         );
+        b.onResolve({ filter: /^(handlebars\/dist\/cjs\/handlebars\.js|@faker-js\/faker\/locale\/en)$/ }, (args) => ({ path: APART[args.path], external: true }));
       },
     },
   ],
 });
 await build({ ...common, entryPoints: ['dist/src/cli/commands/init-openapi.js'], outfile: 'dist/bin/openapi.cjs' });
+await build({ ...common, entryPoints: ['node_modules/handlebars/dist/cjs/handlebars.js'], outfile: 'dist/bin/handlebars.cjs' });
+await build({ ...common, entryPoints: ['node_modules/@faker-js/faker/dist/locale/en.cjs'], outfile: 'dist/bin/faker.cjs' });
 // mock.cjs is not run directly (main.cjs runs it): its first line must be code, not main.ts's #! line
 const bundled = join(out, 'mock.cjs');
 // and it is kept ASCII: V8 holds a script's source for lazy compilation, and one character above U+00FF (a `…` in a
@@ -62,11 +68,11 @@ const bundled = join(out, 'mock.cjs');
 // A dynamic import() of a Node built-in (in a dependency) or of openapi.cjs stays an import() in esbuild's CommonJS
 // output, and main.cjs runs the bundle as a vm.Script, where import() is not available: they become require()s.
 const builtins = new Set(builtinModules);
-for (const file of [bundled, join(out, 'openapi.cjs')]) {
+for (const file of [bundled, join(out, 'openapi.cjs'), join(out, 'handlebars.cjs'), join(out, 'faker.cjs')]) {
   const ascii = readFileSync(file, 'utf8')
     .replace(/^#![^\n]*\n/, '')
-    .replace(/\bimport\("((?:node:)?[a-z_/]+|\.\/openapi\.cjs)"\)/g, (m, name) =>
-      builtins.has(name.replace(/^node:/, '')) || name === './openapi.cjs' ? `Promise.resolve(require("${name}")).then((m) => ({ default: m, ...m }))` : m,
+    .replace(/\bimport\("((?:node:)?[a-z_/]+|\.\/(?:openapi|handlebars|faker)\.cjs)"\)/g, (m, name) =>
+      builtins.has(name.replace(/^node:/, '')) || name.endsWith('.cjs') ? `Promise.resolve(require("${name}")).then((m) => ({ default: m, ...m }))` : m,
     )
     .replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   writeFileSync(file, ascii);

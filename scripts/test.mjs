@@ -36,6 +36,7 @@ export const SPAWNING = [
   'test/e2e/private-checkout.test.ts',
   'test/e2e/rhai-language.test.ts',
   'test/e2e/set-rule.test.ts',
+  'test/e2e/templates.test.ts',
   'test/e2e/toml-mistakes.test.ts',
   'test/e2e/unit-as-user.test.ts',
   'test/e2e/whole-request.test.ts',

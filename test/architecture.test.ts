@@ -63,11 +63,18 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     under(t, ['config/', 'model/', 'shared/']) || t === 'interpreter/index.ts' || t === 'files/json5.ts' ||
     ['toml-eslint-parser', 'smol-toml'].includes(t) || t.startsWith('node:') || (file.startsWith('config/edit/io/') && t.startsWith('node/')) ||
     // set rule names the rule it edits (`GET /b`) in the words `get --why` uses
-    (file === 'config/edit/io/set-rule.ts' && t === 'routing/describe.ts'),
+    (file === 'config/edit/io/set-rule.ts' && t === 'routing/describe.ts') ||
+    // response templates are compiled at load, so a broken one is a load error at its line
+    t === 'templates/index.ts' || t === 'templates/names.ts',
   // one request in, one answer out: the server, `mock get` and the tests share it
   dispatch: (t) => under(t, ['dispatch/', 'model/', 'shared/', 'routing/', 'files/']) || t === 'interpreter/index.ts' ||
     // form bodies: multipart needs a streaming parser, handed to the request parts from here
-    t === 'busboy',
+    t === 'busboy' ||
+    // a templated rule's answer is rendered per request
+    t === 'templates/index.ts',
+  // response templates: compiled at load (config/) and rendered per request (dispatch/); pure, no I/O
+  templates: (t) =>
+    under(t, ['templates/', 'model/', 'shared/']) || ['handlebars', 'handlebars/dist/cjs/handlebars.js', '@faker-js/faker/locale/en'].includes(t),
   // the adapters to Node: the file cache behind the FileSource port, TLS material, safe writes
   node: (t) => under(t, ['node/', 'model/']) || t === 'files/source.ts' || t.startsWith('node:'),
   // the listener: it owns its RotationState and names the FileSource port type; its record mode plans through
@@ -203,7 +210,7 @@ test('the import scanner sees static, type-only, re-export and dynamic imports',
  * generator can walk them without loading a config. */
 const SHAPE_KIT = new Set(['config/decode.ts', 'config/shape-types.ts', 'config/messages.ts', 'config/toml.ts', 'config/ip-address.ts', 'config/strategy.ts']);
 const SUBFOLDER_RULES: Readonly<Record<string, (target: string) => boolean>> = {
-  'config/shapes/': (t) => t.startsWith('config/shapes/') || t.startsWith('model/') || t.startsWith('shared/') || SHAPE_KIT.has(t),
+  'config/shapes/': (t) => t.startsWith('config/shapes/') || t.startsWith('model/') || t.startsWith('shared/') || SHAPE_KIT.has(t) || t === 'templates/names.ts',
   'config/schema/': (t) => t.startsWith('config/schema/') || t.startsWith('model/') || t.startsWith('shared/') || SHAPE_KIT.has(t),
 };
 

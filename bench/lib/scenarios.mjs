@@ -362,6 +362,20 @@ export const SCENARIOS = [
     canonical: () => json('{"rule":199}'),
     check(res) { return expect200Json(res, (v) => v.rule === 199, 'rule 199'); },
   },
+  {
+    // a response template (docs/templates.md): a JSON answer echoing a path parameter and a query parameter, one
+    // inside a JSON string (escaped) and one as a number; apimock-rs has no templates and answers the same bytes literally
+    id: 'n_response_template', letter: 'n', title: 'templated JSON echoing a path and a query parameter', target: 0.8, expectStatus: 200,
+    setup(dir, names, flavour) {
+      write(dir, names.config, rootConfig({ ruleSets: [names.ruleSet], fallback: '.' }));
+      write(dir, names.ruleSet, flavour === 'mock'
+        ? `template = true\n\n[[rules]]\nwhen.request.url_path = { value = "/api/users/{id}", op = "path_template" }\nwhen.request.method = "GET"\nrespond.json = '{"id":"{{request.params.id}}","page":{{request.query.page}},"name":"user {{request.params.id}}"}'\n`
+        : `[[rules]]\nwhen.request.url_path = { value = "^/api/users/[^/]+$", op = "regex" }\nwhen.request.method = "GET"\nrespond = { json = '{"id":"42","page":3,"name":"user 42"}' }\n`);
+    },
+    request: { method: 'GET', path: '/api/users/42?page=3' },
+    canonical: () => json('{"id":"42","page":3,"name":"user 42"}'),
+    check(res) { return expect200Json(res, (v) => v.id === '42' && v.page === 3 && v.name === 'user 42', 'the echoed id and page'); },
+  },
 ];
 
 /** the program the OpenAPI workload imports with (the bench builds it first) */

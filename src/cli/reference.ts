@@ -49,6 +49,8 @@ const DIAGNOSTIC_DOCS: Readonly<Record<DiagnosticCode, string>> = {
   script_syntax: 'A middleware script does not compile.',
   tls_material: 'A TLS certificate or key cannot be loaded.',
   body_path: 'A body path written in a way that will not do what it seems (`$.a`, an unquoted dotted key).',
+  template_syntax: 'A response template does not compile (at its place inside the TOML string).',
+  template_data: 'A response template names data the request does not have (`reqest.path`), with a did-you-mean (a warning).',
 };
 
 const ERROR_KIND_DOCS: Readonly<Record<ErrorKind, string>> = {

@@ -15,7 +15,7 @@ import { MESSAGES } from './messages.js';
 import { dirOf, pathKind, readTextFile, resolvePath, respondFileStatus, type ReadTracker, type TextRead } from './read.js';
 import type { RespondFileStatus } from './respond-files.js';
 import { decodeRootConfig, defaultConfig, type PathEntry } from './root-config.js';
-import { checkRuleSetFiles, decodeRuleSetDraft, settleRuleSet, sortByPosition, type RuleSetContext } from './rule-set.js';
+import { checkRuleSetFiles, compileDraftTemplates, decodeRuleSetDraft, settleRuleSet, sortByPosition, type RuleSetContext } from './rule-set.js';
 
 export interface LoadOptions {
   /** -c as given (relative to cwd; "x" ≡ "./x"); undefined → ./mock.toml when it exists, else zero-config */
@@ -205,6 +205,7 @@ async function limited<T>(task: () => Promise<T>): Promise<T> {
 /** Decode, then gather respond-file facts from disk, then check them: the same path as decodeRuleSetText. */
 async function decodeRuleSetFromText(text: string, file: string, rsc: RuleSetContext, mode: ReadMode): Promise<Loaded<RuleSet>> {
   const draft = decodeRuleSetDraft(text, file, rsc);
+  await compileDraftTemplates(draft);
   const files = new Map<string, RespondFileStatus>();
   const dirs = new Map<string, boolean>();
   await Promise.all([

@@ -26,6 +26,11 @@ const located = (sentence: string, path: string): string => {
   return `${sentence} ${path === '' ? 'at the top level' : `in ${q(path)}`}`;
 };
 export const MESSAGES = {
+  // response templates
+  templateSyntax: (rule: number, reason: string) => `rule ${rule}: the template does not compile: ${reason}`,
+  templateUnknownRoot: (path: string) => `the template names ${q(path)}, which is not in the request data (request.method, request.path, request.params, request.query, request.headers, request.cookies, request.body, request.form, request.text)`,
+  templateFileWithoutPath: (rule: number) => `rule ${rule}: \`respond.template_file\` needs \`respond.file_path\``,
+
   // TOML and decoding
   tomlSyntax: (reason: string) => `invalid TOML: ${reason}`,
   wrongType: (path: string, expected: string, found: string) => `${subject(path)} must be ${expected}, found ${found}`,

@@ -26,6 +26,8 @@ export interface RespondFileRef {
   /** offset of the value in the rule-set file */
   readonly offset: number;
   readonly keyPath: KeyPath;
+  /** `template_file`: the content is a template, so a `.json` target is checked only once rendered */
+  readonly template?: boolean;
 }
 
 /** A directory the rule set needs (prefix.respond_dir). */
@@ -49,7 +51,7 @@ export function checkRespondFile(ref: RespondFileRef, status: RespondFileStatus,
       report(ctx, 'file_unreadable', MESSAGES.respondFileUnreadable(rule, ref.entry, status.reason), ref.offset, ref.keyPath);
       return;
     case 'file': {
-      if (status.text === undefined) return;
+      if (status.text === undefined || ref.template === true) return;
       const reason = jsonProblem(status.text, extensionOf(status.path) === '.json5');
       if (reason !== undefined) report(ctx, 'invalid_json_file', MESSAGES.respondFileInvalidJson(rule, ref.entry, reason), ref.offset, ref.keyPath);
       return;

@@ -11,6 +11,8 @@ import { isWithin, resolvePath } from './read.js';
 import type { RespondFileRef } from './respond-files.js';
 import { MAX_DELAY_MS, RESPOND_BODY_KEYS, respondTable } from './shapes/rule-set.js';
 import type { TomlNode } from './toml.js';
+import type { RespondTemplate, TemplateSlot } from '../model/template.js';
+import type { TemplateRef } from './templates.js';
 
 export { MAX_DELAY_MS };
 const BODY_KEYS = RESPOND_BODY_KEYS;
@@ -23,6 +25,10 @@ export interface RespondContext {
   readonly respondDir: string;
   /** where file_path references are collected for the existence / JSON checks */
   readonly fileRefs: RespondFileRef[];
+  /** the rule set says `template = true` */
+  readonly templated: boolean;
+  /** where template slots are collected for compiling (config/templates.ts) */
+  readonly templateRefs: TemplateRef[];
 }
 
 const RESPOND_KEYS = Object.keys(respondTable.node.kind === 'record' ? respondTable.node.fields : {});
@@ -43,20 +49,84 @@ export function decodeRespond(node: TomlNode, path: KeyPath, rc: RespondContext)
     failed = true;
   }
 
+  const templated = rc.templated || t.template === true;
+  if (t.template_file === true && t.file_path === undefined) {
+    report(ctx, 'invalid_value', MESSAGES.templateFileWithoutPath(rule), node.entries.get('template_file')!.keyOffset, path);
+    failed = true;
+  }
+  const slots = templated || t.template_file === true ? new TemplateSlots(node, path, rc) : undefined;
+
   let body: RespondBody | undefined = { kind: 'empty' };
-  if (t.text !== undefined) body = { kind: 'text', text: t.text };
-  else if (t.json !== undefined) body = decodeJsonBody(t.json, node.entries.get('json')!.node, [...path, 'json'], rc);
-  else if (t.file_path !== undefined) body = decodeFileBody(t.file_path, node.entries.get('file_path')!.node, [...path, 'file_path'], rc);
-  else if (present.length > 0) body = undefined; // the body key had the wrong type (reported)
+  let bodySlot: TemplateSlot | undefined;
+  let pathSlot: TemplateSlot | undefined;
+  if (t.text !== undefined) {
+    body = { kind: 'text', text: t.text };
+    if (templated) bodySlot = slots!.add('text', t.text, 'text');
+  } else if (t.json !== undefined) {
+    bodySlot = templated ? slots!.add('json', t.json, 'json') : undefined;
+    body = bodySlot !== undefined ? { kind: 'json', text: t.json } : decodeJsonBody(t.json, node.entries.get('json')!.node, [...path, 'json'], rc);
+  } else if (t.file_path !== undefined) {
+    pathSlot = templated ? slots!.add('path', t.file_path, 'file_path') : undefined;
+    body =
+      pathSlot !== undefined
+        ? { kind: 'file', path: t.file_path, confineTo: rc.respondDir }
+        : decodeFileBody(t.file_path, node.entries.get('file_path')!.node, [...path, 'file_path'], rc, t.template_file === true);
+  } else if (present.length > 0) body = undefined; // the body key had the wrong type (reported)
+
+  const headers = t.headers ?? [];
+  const headerSlots: (readonly [string, TemplateSlot])[] = [];
+  if (templated) {
+    for (const [name, value] of headers) {
+      const slot = slots!.addHeader(name, value);
+      if (slot !== undefined) headerSlots.push([name, slot]);
+    }
+  }
 
   if (failed || body === undefined) return undefined;
   const respond: { -readonly [K in keyof Respond]: Respond[K] } = {
     body,
-    headers: t.headers ?? [],
+    headers,
     delayMs: t.delay_response_milliseconds ?? 0,
   };
   if (t.status !== undefined) respond.status = t.status;
+  if (bodySlot !== undefined || pathSlot !== undefined || headerSlots.length > 0 || t.template_file === true) {
+    const template: RespondTemplate = {
+      where: { file: ctx.file, rule },
+      ...(bodySlot !== undefined ? { body: bodySlot } : {}),
+      ...(pathSlot !== undefined ? { filePath: pathSlot } : {}),
+      headers: headerSlots,
+      templateFile: t.template_file === true,
+      respondDir: rc.respondDir,
+    };
+    respond.template = template;
+  }
   return respond;
+}
+
+/** Collects a rule's template slots, each with where its source is written (for a syntax error's position). */
+class TemplateSlots {
+  constructor(
+    private readonly node: TomlNode & { kind: 'table' },
+    private readonly path: KeyPath,
+    private readonly rc: RespondContext,
+  ) {}
+  /** A slot for a value that holds `{{` (anything else is literal, and keeps its load-time checks). */
+  add(kind: TemplateSlot['kind'], source: string, key: string): TemplateSlot | undefined {
+    if (!source.includes('{{')) return undefined;
+    const slot: TemplateSlot = { kind, source };
+    const valueNode = this.node.entries.get(key)!.node;
+    this.rc.templateRefs.push({ slot, rule: this.rc.rule, get offset() { return valueNode.offset; }, keyPath: [...this.path, key] });
+    return slot;
+  }
+  addHeader(name: string, value: string): TemplateSlot | undefined {
+    if (!value.includes('{{')) return undefined;
+    const slot: TemplateSlot = { kind: 'header', source: value };
+    const headersNode = this.node.entries.get('headers')!.node;
+    const entry = headersNode.kind === 'table' ? [...headersNode.entries].find(([k]) => k.toLowerCase() === name) : undefined;
+    const at = entry?.[1].node ?? headersNode;
+    this.rc.templateRefs.push({ slot, rule: this.rc.rule, get offset() { return at.offset; }, keyPath: [...this.path, 'headers', entry?.[0] ?? name] });
+    return slot;
+  }
 }
 
 function decodeJsonBody(text: string, node: TomlNode, path: KeyPath, rc: RespondContext): RespondBody | undefined {
@@ -74,13 +144,13 @@ function decodeJsonBody(text: string, node: TomlNode, path: KeyPath, rc: Respond
   return undefined;
 }
 
-function decodeFileBody(entry: string, node: TomlNode, path: KeyPath, rc: RespondContext): RespondBody | undefined {
+function decodeFileBody(entry: string, node: TomlNode, path: KeyPath, rc: RespondContext, templateFile = false): RespondBody | undefined {
   const abs = resolvePath(rc.respondDir, entry);
   if (!isWithin(rc.respondDir, abs)) {
     report(rc.decode, 'invalid_value', MESSAGES.respondFileOutside(rc.rule + 1, entry, rc.respondDir), node.offset, path);
     return undefined;
   }
   // the offset is read only if the file turns out to be missing (a lazily located tree parses again for it)
-  rc.fileRefs.push({ rule: rc.rule, entry, path: abs, get offset() { return node.offset; }, keyPath: path });
+  rc.fileRefs.push({ rule: rc.rule, entry, path: abs, get offset() { return node.offset; }, keyPath: path, ...(templateFile ? { template: true } : {}) });
   return { kind: 'file', path: abs, confineTo: rc.respondDir };
 }

@@ -105,6 +105,7 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
       maxRequestBodyBytes: s?.max_request_body_bytes ?? DEFAULTS.maxRequestBodyBytes,
       middlewareMaxOperations: s?.middleware_max_operations ?? DEFAULTS.middlewareMaxOperations,
       ...(s?.deny === undefined ? {} : { deny: s.deny }),
+      ...(s?.seed !== undefined ? { seed: s.seed } : {}),
     },
     log: {
       verbose: {

@@ -14,6 +14,8 @@ import { decodeRespond } from './respond.js';
 import { checkDir, checkRespondFile, type DirRef, type RespondFileRef, type RespondFileStatus } from './respond-files.js';
 import { RULE_DEFAULTS, ruleSetShape, ruleTable } from './shapes/rule-set.js';
 import { parseTomlLazily, type TomlNode } from './toml.js';
+import { compileTemplateRefs, type TemplateRef } from './templates.js';
+import { engineIfLoaded, loadEngine, loadFaker } from '../templates/index.js';
 
 export interface RuleSetContext {
   /** 0-based position in service.rule_sets */
@@ -33,6 +35,8 @@ export interface RuleSetDraft {
   readonly decode: DecodeContext;
   readonly fileRefs: readonly RespondFileRef[];
   readonly dirRefs: readonly DirRef[];
+  /** response templates to compile (compileDraftTemplates) */
+  readonly templateRefs: readonly TemplateRef[];
 }
 
 const topTable = ruleSetShape;
@@ -42,11 +46,12 @@ export function decodeRuleSetDraft(text: string, file: string, rsc: RuleSetConte
   const decode: DecodeContext = { file, text, diagnostics: [] };
   const fileRefs: RespondFileRef[] = [];
   const dirRefs: DirRef[] = [];
+  const templateRefs: TemplateRef[] = [];
   const parsed = parseTomlLazily(text);
   if (!parsed.ok) {
     const e = parsed.error;
     report(decode, 'toml_syntax', MESSAGES.tomlSyntax(e.message), e.offset, []);
-    return { ruleSet: undefined, decode, fileRefs, dirRefs };
+    return { ruleSet: undefined, decode, fileRefs, dirRefs, templateRefs };
   }
   const root = parsed.value;
   const top = topTable(root, [], decode) ?? {};
@@ -68,7 +73,7 @@ export function decodeRuleSetDraft(text: string, file: string, rsc: RuleSetConte
     else {
       // each rule's parsed tree is let go once the rule is decoded: a long file never holds them all at once
       const items: (TomlNode | undefined)[] = [...rulesNode.items];
-      const rc: RuleContext = { decode, prefix, respondDir, fileRefs };
+      const rc: RuleContext = { decode, prefix, respondDir, fileRefs, templated: top.template === true, templateRefs };
       for (let i = 0; i < items.length; i++) {
         const rule = decodeRule(items[i]!, ['rules', i], i, rc);
         items[i] = undefined;
@@ -85,7 +90,7 @@ export function decodeRuleSetDraft(text: string, file: string, rsc: RuleSetConte
     strategy: top.strategy ?? rsc.defaultStrategy,
     rules,
   };
-  return { ruleSet, decode, fileRefs, dirRefs };
+  return { ruleSet, decode, fileRefs, dirRefs, templateRefs };
 }
 
 interface RuleContext {
@@ -93,6 +98,8 @@ interface RuleContext {
   readonly prefix: string | undefined;
   readonly respondDir: string;
   readonly fileRefs: RespondFileRef[];
+  readonly templated: boolean;
+  readonly templateRefs: TemplateRef[];
 }
 
 function decodeRule(node: TomlNode, path: KeyPath, index: number, rc: RuleContext): Rule | undefined {
@@ -113,7 +120,7 @@ function decodeRule(node: TomlNode, path: KeyPath, index: number, rc: RuleContex
   const respond =
     respondNode === undefined
       ? undefined
-      : decodeRespond(respondNode, [...path, 'respond'], { decode: ctx, rule: index, respondDir: rc.respondDir, fileRefs: rc.fileRefs });
+      : decodeRespond(respondNode, [...path, 'respond'], { decode: ctx, rule: index, respondDir: rc.respondDir, fileRefs: rc.fileRefs, templated: rc.templated, templateRefs: rc.templateRefs });
   if (request === undefined || respond === undefined) return undefined;
   return {
     index,
@@ -153,6 +160,9 @@ export function decodeRuleSetText(
 ): Result<DecodedRuleSet, readonly Diagnostic[]> {
   const draft = decodeRuleSetDraft(text, file, ctx);
   if (ctx.facts !== undefined) checkRuleSetFiles(draft, ctx.facts);
+  // synchronous: templates are checked when the engine is loaded already (`set rule` loads it for templated rules)
+  const engine = draft.templateRefs.length > 0 ? engineIfLoaded() : undefined;
+  if (engine !== undefined) compileTemplateRefs(draft.templateRefs, engine, draft.decode);
   return settleRuleSet(draft);
 }
 
@@ -167,4 +177,11 @@ export function settleRuleSet(draft: RuleSetDraft): Result<DecodedRuleSet, reado
 /** Source order (line, then column); stable for equal positions. */
 export function sortByPosition(ds: readonly Diagnostic[]): Diagnostic[] {
   return [...ds].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+}
+
+/** Compile a draft's response templates, loading the engine (and faker, when a template uses it) first. */
+export async function compileDraftTemplates(draft: RuleSetDraft): Promise<void> {
+  if (draft.templateRefs.length === 0) return;
+  const engine = await loadEngine();
+  if (compileTemplateRefs(draft.templateRefs, engine, draft.decode)) await loadFaker();
 }

@@ -15,6 +15,8 @@ import type { Explanation, RuleSetExplanation } from './explain.js';
 import { type Draft, finalize } from './finalize.js';
 import { answerOptions } from './options.js';
 import { draftFromRespond, emptyDraft, textDraft, type RespondDraft } from './respond.js';
+import { templatedDraft, templateEnv, type TemplateUse } from './templated.js';
+import { workspaceRandom } from './workspace-random.js';
 
 export interface DispatchEnv {
   readonly files: FileSource;
@@ -26,6 +28,8 @@ export interface DispatchEnv {
   readonly log: (line: string) => void;
   /** wall-clock budget for one script evaluation (ms) */
   readonly scriptTimeLimitMs?: number;
+  /** the clock response templates read (`now`); default the wall clock */
+  readonly now?: () => Date;
 }
 
 export type Stage =
@@ -46,6 +50,8 @@ export interface Outcome {
   /** the file whose bytes were served, if any (rule file_path, script file, fallback file) */
   readonly file?: string;
   readonly explanation?: Explanation;
+  /** with `explain`, for a templated rule's answer: its template sources and the values they named */
+  readonly template?: TemplateUse;
 }
 
 /** the middleware module, imported once on first use (a cache of an immutable module, not state) */
@@ -77,13 +83,18 @@ export function dispatch(
   opts: { readonly explain?: boolean } = {},
 ): ValueOrPromise<Outcome> {
   const explained: RuleSetExplanation[] | undefined = opts.explain ? [] : undefined;
+  const used: TemplateUse[] | undefined = opts.explain ? [] : undefined;
   const staged: ValueOrPromise<Staged> =
     stageOptions(req) ??
     stageBadRequest(req) ??
     chain(stageMiddleware(ws, req, env), (mw) =>
-      mw ?? chain(stageRuleSets(ws, req, env, explained), (rs) => rs ?? stageFallback(ws, req, env)),
+      mw ?? chain(stageRuleSets(ws, req, env, explained, used), (rs) => rs ?? stageFallback(ws, req, env)),
     );
-  return chain(staged, (s) => outcomeOf(s, finalize(s.draft, req, ws.cors), explained));
+  return chain(staged, (s) => withTemplate(outcomeOf(s, finalize(s.draft, req, ws.cors), explained), used));
+}
+
+function withTemplate(outcome: Outcome, used: TemplateUse[] | undefined): Outcome {
+  return used === undefined || used.length === 0 ? outcome : { ...outcome, template: used[0]! };
 }
 
 // Object literals of fixed shape rather than spreads: this runs for every request (a spread builds the object
@@ -138,6 +149,7 @@ function stageRuleSets(
   req: RequestSnapshot,
   env: DispatchEnv,
   explained: RuleSetExplanation[] | undefined,
+  used?: TemplateUse[],
 ): ValueOrPromise<Staged | undefined> {
   if (ws.ruleSets.length === 0) return undefined;
   const ctx = { rotation: env.rotation, random: env.random, explain: explained !== undefined };
@@ -152,7 +164,12 @@ function stageRuleSets(
     });
     if (ev.winner !== undefined) {
       const rule = ruleSet.rules[ev.winner]!;
-      return answeredBy(draftFromRespond(rule.respond, env.files), { kind: 'rule_set', ruleSetIndex: ruleSet.index, ruleIndex: ev.winner });
+      const template = rule.respond.template;
+      const draft =
+        template === undefined
+          ? draftFromRespond(rule.respond, env.files)
+          : templatedDraft(rule, template, req, templateEnv(env.files, workspaceRandom(ws), env.log, env.now), used);
+      return answeredBy(draft, { kind: 'rule_set', ruleSetIndex: ruleSet.index, ruleIndex: ev.winner });
     }
     if (ev.underPrefix) return { draft: emptyDraft(404), stage: { kind: 'prefix_miss', ruleSetIndex: ruleSet.index } };
   }

@@ -8,9 +8,11 @@ import type { RuleCheck } from '../model/rule-set.js';
 import type { Workspace } from '../model/workspace.js';
 import { describeCondition } from '../routing/describe.js';
 import { assertNever } from '../shared/result.js';
-import type { MatchedWire, WhyRuleWire, WhyWire } from './explain-wire.js';
+import type { Wire } from '../shared/wire.js';
+import type { MatchedWire, TemplateWire, WhyRuleWire, WhyWire } from './explain-wire.js';
 import type { Outcome, Stage } from './dispatch.js';
 import type { RuleSetExplanation } from './explain.js';
+import type { TemplateUse } from './templated.js';
 
 /** How rule set and middleware files are shown (`get`: relative to the current directory, as `set rule --rule-set` takes them). */
 export interface ShownPaths {
@@ -60,6 +62,8 @@ export interface WhyView {
   readonly deniedBy?: string;
   /** the rule sets consulted, in order, up to and including the one that answered */
   readonly ruleSets: readonly WhyRuleSetView[];
+  /** a templated rule's answer: its template sources and the values the request gave the paths they name */
+  readonly template?: TemplateUse;
 }
 
 export function stageName(stage: Stage): StageName {
@@ -130,6 +134,7 @@ export function whyView(outcome: Outcome, ws: Workspace, shown: ShownPaths, requ
     ...(file === undefined ? {} : { file: fallbackFile(ws, file) }),
     ...(outcome.stage.kind === 'miss' && outcome.stage.denied !== undefined ? { deniedBy: outcome.stage.denied.pattern } : {}),
     ruleSets: (outcome.explanation?.ruleSets ?? []).map((rs) => whyRuleSetView(rs, shown)),
+    ...(outcome.template !== undefined ? { template: outcome.template } : {}),
   };
 }
 
@@ -159,7 +164,25 @@ export function whyToWire(why: WhyView): WhyWire {
     ...(why.file === undefined ? {} : { file: why.file }),
     ...(why.deniedBy === undefined ? {} : { denied_by: why.deniedBy }),
     rule_sets: why.ruleSets.map((rs) => ({ rule_set_index: rs.ruleSetIndex, rule_set_file: rs.ruleSetFile, rules: rs.rules.map(whyRuleToWire) })),
+    ...(why.template !== undefined ? { template: templateToWire(why.template) } : {}),
   };
+}
+
+/** A template's use on the wire: the sources by part, and each named path with the value it had (JSON; null when absent). */
+export function templateToWire(t: TemplateUse): TemplateWire {
+  return {
+    sources: t.sources.map((s) => ({ part: s.part, source: s.source })),
+    values: t.values.map((v) => ({ path: v.path, value: toWireValue(v.value) })),
+  };
+}
+
+function toWireValue(v: unknown): Wire {
+  if (v === undefined) return null;
+  try {
+    return JSON.parse(JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? Number(x) : x)) ?? 'null') as Wire;
+  } catch {
+    return String(v);
+  }
 }
 
 export function whyRuleToWire(rule: WhyRuleView): WhyRuleWire {

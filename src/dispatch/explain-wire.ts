@@ -1,6 +1,7 @@
 // The wire form of `matched` and `why` (`mock get --format json`, and every request journal entry): types only,
 // so the inspector's page (compiled by its own DOM tsconfig) reads the very shapes dispatch/explain-view.ts writes.
 // Object types rather than interfaces: they stay assignable to the generic `Wire` JSON type.
+import type { Wire } from '../shared/wire.js';
 
 /** The rule that answered (0-based indices); keys in alphabetical order, as `get` prints them. */
 export type MatchedWire = {
@@ -34,6 +35,18 @@ export type WhyRuleSetWire = {
 export type WhyWire = {
   /** one sentence on which stage answered */
   readonly note: string;
+  /** the fallback file that answered (or was denied), relative to the fallback directory */
+  readonly file?: string;
+  /** the service.deny pattern that kept `file` from being served */
+  readonly denied_by?: string;
   /** the rule sets consulted, in order, up to and including the one that answered */
   readonly rule_sets: readonly WhyRuleSetWire[];
+  /** a templated rule's answer: its template sources and the values the paths they name had */
+  readonly template?: TemplateWire;
+};
+
+/** A response template's use: the source of each templated part, and each data path it named with its value. */
+export type TemplateWire = {
+  readonly sources: readonly { readonly part: string; readonly source: string }[];
+  readonly values: readonly { readonly path: string; readonly value: Wire }[];
 };

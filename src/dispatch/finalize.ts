@@ -13,6 +13,8 @@ export interface Draft {
   /** a rule's or script's own headers (lower-cased names) */
   readonly headers: HeaderList;
   readonly delayMs: number;
+  /** made for this request only (a rendered template): not remembered, since it will never be seen again */
+  readonly fresh?: boolean;
 }
 
 export const DEFAULT_HEADERS: HeaderList = [
@@ -72,7 +74,7 @@ const starAnswers = new WeakMap<Draft, Answer>();
 
 export function finalize(draft: Draft, req: RequestSnapshot, cors: CorsPolicy): Answer {
   const corsPart = corsHeaders(req, cors);
-  if (corsPart !== STAR) return build(draft, corsPart);
+  if (corsPart !== STAR || draft.fresh === true) return build(draft, corsPart);
   let answer = starAnswers.get(draft);
   if (answer === undefined) starAnswers.set(draft, (answer = build(draft, corsPart)));
   return answer;
@@ -91,5 +93,5 @@ function build(draft: Draft, corsPart: HeaderList): Answer {
     else headers.push([name, value]);
   }
   if (!bodyless) headers.push(['content-length', String(body.byteLength)]);
-  return { status: draft.status, headers, body, delayMs: draft.delayMs };
+  return draft.fresh === true ? { status: draft.status, headers, body, delayMs: draft.delayMs, fresh: true } : { status: draft.status, headers, body, delayMs: draft.delayMs };
 }

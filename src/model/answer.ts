@@ -1,5 +1,6 @@
 // Answer: the one response type dispatch produces. Respond: the declarative form a rule or script gives.
 import type { HeaderList } from '../shared/headers.js';
+import type { RespondTemplate } from './template.js';
 
 export interface Answer {
   readonly status: number;
@@ -8,6 +9,8 @@ export interface Answer {
   readonly body: Uint8Array;
   /** the server sleeps this long before writing; dispatch never sleeps; `get` ignores it */
   readonly delayMs: number;
+  /** made for one request (a rendered template): the server does not remember its wire form */
+  readonly fresh?: boolean;
 }
 
 export type RespondBody =
@@ -25,4 +28,6 @@ export interface Respond {
   /** names lower-cased; applied last, overriding defaults and content-type (content-length is never taken from here) */
   readonly headers: HeaderList;
   readonly delayMs: number;
+  /** set when the answer is a response template (docs/templates.md): its parts are rendered per request */
+  readonly template?: RespondTemplate;
 }

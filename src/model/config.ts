@@ -35,6 +35,8 @@ export interface Config {
     readonly middlewareMaxOperations: number;
     /** service.deny as written; undefined: DEFAULTS.deny and the TLS files (docs/files-and-rules.md, "Never served") */
     readonly deny?: readonly string[];
+    /** `service.seed`: seeds the workspace's one random generator (dispatch/workspace-random.ts) */
+    readonly seed?: number;
   };
   readonly log: {
     readonly verbose: { readonly header: boolean; readonly body: boolean };

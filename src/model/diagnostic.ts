@@ -13,6 +13,8 @@ export const DIAGNOSTIC_CODES = [
   'script_syntax',
   'tls_material',
   'body_path',
+  'template_syntax',
+  'template_data',
 ] as const;
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
 

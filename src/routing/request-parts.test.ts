@@ -38,3 +38,11 @@ test('LazyRequestParts: body text and urlencoded form, parsed on first access on
   assert.equal(text.form, undefined);
   assert.equal(new LazyRequestParts('', [], undefined).bodyText, undefined);
 });
+
+test('parseQuery: without anything to decode, the split gives what URLSearchParams gives', () => {
+  for (const raw of ['a=1&b=2', 'a&&b=', '=x&a==b&a=c', '&', 'k=v;w=1&k=', 'ä=ö&é']) {
+    const expected = new Map<string, string[]>();
+    for (const [k, v] of new URLSearchParams(raw)) expected.set(k, [...(expected.get(k) ?? []), v]);
+    assert.deepEqual(parseQuery(raw), expected, raw);
+  }
+});

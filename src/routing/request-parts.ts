@@ -11,6 +11,7 @@ export type MultipartParser = (contentType: string, body: Uint8Array) => FormFie
 const EMPTY_MAP: ReadonlyMap<string, never> = new Map<string, never>();
 const textDecoder = new TextDecoder('utf-8', { fatal: false });
 const NOT_YET: unique symbol = Symbol('not built yet');
+const NEEDS_DECODING = /[%+]/;
 
 export class LazyRequestParts implements RequestParts {
   private queryMap: ReadonlyMap<string, readonly string[]> | undefined;
@@ -57,6 +58,19 @@ export class LazyRequestParts implements RequestParts {
 export function parseQuery(raw: string): ReadonlyMap<string, readonly string[]> {
   if (raw === '') return EMPTY_MAP;
   const out = new Map<string, string[]>();
+  // Nothing to decode (no '%', no '+'): splitting gives what URLSearchParams gives, several times faster.
+  if (!NEEDS_DECODING.test(raw)) {
+    for (const pair of raw.split('&')) {
+      if (pair === '') continue;
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      const value = eq < 0 ? '' : pair.slice(eq + 1);
+      const list = out.get(name);
+      if (list === undefined) out.set(name, [value]);
+      else list.push(value);
+    }
+    return out;
+  }
   for (const [name, value] of new URLSearchParams(raw)) {
     const list = out.get(name);
     if (list === undefined) out.set(name, [value]);

@@ -23,7 +23,7 @@ export interface WriteOptions {
  * console line, as the reference does). HEAD gets the GET headers (content-length included) and no body.
  */
 export function writeAnswer(res: ServerResponse, answer: Answer, method: string, opts: WriteOptions): void {
-  let wire = forWire.get(answer);
+  let wire = answer.fresh === true ? wireForm(answer) : forWire.get(answer);
   if (wire === undefined) forWire.set(answer, (wire = wireForm(answer)));
   let flat = wire.flat;
   if (opts.close === true) {

@@ -27,3 +27,12 @@ export function xorshift64(seed: bigint | number): Prng {
     },
   };
 }
+
+/**
+ * A float generator in [0, 1) over xorshift64 (53 bits per draw), for the workspace's one generator: seeded, it gives
+ * the same sequence on every run.
+ */
+export function seededFloats(seed: bigint | number): () => number {
+  const g = xorshift64(BigInt(seed) ^ 0x9e3779b97f4a7c15n);
+  return () => Number(g.next() >> 11n) / 2 ** 53;
+}

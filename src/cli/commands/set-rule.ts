@@ -17,13 +17,13 @@ import { reportFailure, reportUsage } from '../report.js';
 const SET_PREFIX = 'mock set';
 
 export const SET_RULE_USAGE =
-  'mock set rule [-c <config>] [--rule-set <path>] [--rule <n>] [--path <url_path> | --path-template <template>] [--method <METHOD>] [-H "Name: value"]... [--query|--cookie|--param|--form name=value]... [--body-contains <text>] [--status <code>] [--json <value> | --text <value> | --file <path>] [--delay <ms>] [--dry-run] [--format text|json] [--allow-outside]';
+  'mock set rule [-c <config>] [--rule-set <path>] [--rule <n>] [--path <url_path> | --path-template <template>] [--method <METHOD>] [-H "Name: value"]... [--query|--cookie|--param|--form name=value]... [--body-contains <text>] [--status <code>] [--json <value> | --text <value> | --file <path>] [--template] [--delay <ms>] [--dry-run] [--format text|json] [--allow-outside]';
 
 export const SET_RULE_HELP = `mock set rule [-c <config>] [--rule-set <path>] [--rule <n>] \\
   [--path <url_path> | --path-template <template>] [--method <METHOD>] \\
   [-H "Name: value"]... [--query|--cookie|--param|--form name=value]... \\
   [--body-contains <text>] [--status <code>] [--json <value> | --text <value> | --file <path>] \\
-  [--delay <ms>] [--dry-run] [--format text|json] [--allow-outside]
+  [--template] [--delay <ms>] [--dry-run] [--format text|json] [--allow-outside]
 
 Adds a rule (default), or changes an existing one when --rule is
 given, and writes it to the rule-set file - keeping that file's
@@ -62,6 +62,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   const outcome = await setRule(flags.value, io.cwd);
   if (!outcome.ok) return reportFailure(io, PREFIX, flags.value.format, outcome.error);
   io.out(flags.value.format === 'json' ? successEnvelope(io.version(), setRuleResult(outcome.value)) : setRuleText(outcome.value));
+  if (flags.value.hint !== undefined) io.err(flags.value.hint + '\n');
   return 0;
 }
 

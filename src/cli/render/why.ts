@@ -3,6 +3,7 @@
 // no condition is re-checked. The data and wire forms live in dispatch/explain-view.ts (the request journal
 // uses them too); this file adds the text.
 import type { Outcome } from '../../dispatch/dispatch.js';
+import type { TemplateUse } from '../../dispatch/templated.js';
 import { type ShownPaths, whyNote, whyRuleToWire, whyRuleView, whyToWire, whyView } from '../../dispatch/explain-view.js';
 import type { ConditionCheck, RuleCheck } from '../../model/rule-set.js';
 import type { Workspace } from '../../model/workspace.js';
@@ -30,6 +31,16 @@ export function whyText(outcome: Outcome, ws: Workspace, shown: ShownPaths, requ
     }
     for (const rule of rs.rules) out += ruleText(rule);
   }
+  if (outcome.template !== undefined) out += templateText(outcome.template);
+  return out;
+}
+
+/** Under the rendered answer: each template's source, and the values the request gave the paths it names. */
+function templateText(t: TemplateUse): string {
+  let out = '\nTemplate:\n';
+  for (const s of t.sources) out += `  ${s.part}: ${s.source.replace(/\n/g, '\n    ')}\n`;
+  if (t.values.length > 0) out += 'Values used:\n';
+  for (const v of t.values) out += `  ${v.path} = ${v.value === undefined ? ABSENT : JSON.stringify(v.value)}\n`;
   return out;
 }
 

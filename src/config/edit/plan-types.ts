@@ -39,6 +39,8 @@ export interface SetRuleArgs {
   /** respond.headers entries (names lower-cased), written after the body; record mode's kept headers */
   readonly respondHeaders?: readonly HeaderArg[];
   readonly delayMs?: number;
+  /** write `respond.template = true` (docs/templates.md) */
+  readonly template?: boolean;
 }
 
 export interface FileState {

@@ -21,6 +21,7 @@ const P = {
   respond: ['respond'],
   respondHeaders: ['respond', 'headers'],
   delay: ['respond', 'delay_response_milliseconds'],
+  template: ['respond', 'template'],
   bodyText: ['when', 'request', 'body', 'text'],
 } as const;
 
@@ -87,6 +88,7 @@ export function newRuleText(args: SetRuleArgs): string {
   if (args.body !== undefined) line([...P.respond, args.body.kind], bodyText(args.body.kind, args.body.value));
   for (const h of dedupeHeaders(args.respondHeaders ?? [])) line([...P.respondHeaders, h.name], tomlBasicString(h.value));
   if (args.delayMs !== undefined) line(P.delay, String(args.delayMs));
+  if (args.template === true) line(P.template, 'true');
   return lines.join('\n') + '\n';
 }
 
@@ -102,6 +104,7 @@ function newRuleData(args: SetRuleArgs): Record<string, unknown> {
   if (args.body !== undefined) setIn(rule, [...P.respond, args.body.kind], args.body.value);
   for (const h of dedupeHeaders(args.respondHeaders ?? [])) setIn(rule, [...P.respondHeaders, h.name], h.value);
   if (args.delayMs !== undefined) setIn(rule, P.delay, args.delayMs);
+  if (args.template === true) setIn(rule, P.template, true);
   return rule;
 }
 
@@ -159,6 +162,7 @@ class RuleEditor {
     if (args.body !== undefined) this.setBody(args.body.kind, args.body.value);
     for (const h of dedupeHeaders(args.respondHeaders ?? [])) this.setScalar([...P.respondHeaders, h.name], h.value, tomlBasicString(h.value), P.respondHeaders);
     if (args.delayMs !== undefined) this.setScalar(P.delay, args.delayMs, String(args.delayMs));
+    if (args.template === true) this.setScalar(P.template, true, 'true');
   }
 
   private scope(): Scope | undefined {

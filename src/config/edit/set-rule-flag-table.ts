@@ -49,6 +49,7 @@ export const SET_RULE_FLAGS: readonly FlagSpec[] = [
   { long: 'json', takesValue: true, repeat: true, value: '<value>', doc: 'The response body, as JSON (validated). Writes respond.json, served as application/json' },
   { long: 'text', takesValue: true, repeat: true, value: '<value>', doc: 'The response body, as plain text' },
   { long: 'file', takesValue: true, path: true, repeat: true, value: '<path>', doc: 'The response body, served from a file (a path relative to the current directory)' },
+  { long: 'template', takesValue: false, doc: 'Make the answer a response template (respond.template = true): --json, --text and headers built from the request, e.g. {{request.params.id}}' },
   { long: 'delay', takesValue: true, repeat: true, value: '<ms>', doc: 'Delay the response by this many milliseconds' },
   { long: 'dry-run', takesValue: false, doc: 'Show what would change, as a diff, without writing anything' },
   { long: 'format', takesValue: true, repeat: true, value: 'text|json', doc: FORMAT_DOC },

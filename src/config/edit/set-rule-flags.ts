@@ -33,6 +33,8 @@ export interface SetRuleFlags {
   readonly dryRun: boolean;
   readonly allowOutside: boolean;
   readonly format: OutputFormat;
+  /** a --json / --text value holding `{{` without --template: written literally, with this hint */
+  readonly hint?: string;
 }
 
 export function readFlags(a: ParsedArgs): Result<SetRuleFlags, string> {
@@ -103,7 +105,11 @@ export function readFlags(a: ParsedArgs): Result<SetRuleFlags, string> {
   const json = one('json');
   const text = one('text');
   const file = one('file');
-  if (json !== undefined) {
+  const templated = hasFlag(a, 'template');
+  if (templated) args.template = true;
+  const hint = !templated && [json, text].some((v) => v?.includes('{{') === true) ? TEMPLATE_HINT : undefined;
+  if (json !== undefined && templated) body = { kind: 'json', value: json };
+  else if (json !== undefined) {
     const problem = jsonProblem(json);
     if (problem !== undefined) return err(`--json is not valid JSON: ${problem}`);
     body = { kind: 'json', value: json };
@@ -120,8 +126,11 @@ export function readFlags(a: ParsedArgs): Result<SetRuleFlags, string> {
     dryRun: hasFlag(a, 'dry-run'),
     allowOutside: hasFlag(a, 'allow-outside'),
     format: format.value,
+    ...(hint === undefined ? {} : { hint }),
   });
 }
+
+const TEMPLATE_HINT = 'hint: the body holds `{{`, written literally; with --template it would be a response template built from the request (docs/templates.md)';
 
 function jsonProblem(text: string): string | undefined {
   try {

@@ -121,7 +121,9 @@ function docWith(kind: Kind, path: string, value: Json): Obj {
     }
     if (seg === 'respond' && !last) {
       const key = segs[i + 1]!;
-      if (![...RESPOND_BODY_KEYS, 'status'].includes(key)) (obj[seg] as Obj)['text'] = 'x';
+      // `template_file` renders a file: it goes with `file_path`
+      if (key === 'template_file') (obj[seg] as Obj)['file_path'] = 'x.txt';
+      else if (![...RESPOND_BODY_KEYS, 'status'].includes(key)) (obj[seg] as Obj)['text'] = 'x';
     }
     shape = next;
     at = obj[seg]!;

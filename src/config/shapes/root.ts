@@ -114,6 +114,11 @@ export const rootShape = described(
           doc: 'A middleware script that runs longer than this many operations on one request is stopped (500).',
           default: DEFAULTS.middlewareMaxOperations,
         }),
+        seed: described(int(0, Number.MAX_SAFE_INTEGER), {
+          doc: 'Seeds the workspace\'s one random generator (response templates\' `randomInt`, `uuid`, `faker`…): each request draws the next values, so a run repeats exactly. Without it, values are random.',
+          example: '42',
+          long: 'One generator for the workspace, advancing with each request that draws from it; a reload starts it again from the seed. A random strategy\'s own `seed` keeps its meaning (a fresh generator per pick) and is not this one.',
+        }),
       }),
       { doc: 'What answers requests: rule sets, middlewares, the fallback folder.' },
     ),

@@ -6,10 +6,14 @@
 // regex and wild-card compilation, `respond.json` text and `.json` file validity.
 import { BODY_OPS, HEADER_OPS, METHODS, STRING_OPS, URL_PATH_OPS, type BodyOp, type HeaderOp, type UrlPathOp } from '../../model/operators.js';
 import type { HeaderList } from '../../shared/headers.js';
-import { anything, array, described, int, later, map, oneOf, record, report, shape, strict, string, union, wrongType, type KeyPath, type Shape } from '../decode.js';
+import { anything, array, bool, described, int, later, map, oneOf, record, report, shape, strict, string, union, wrongType, type KeyPath, type Shape } from '../decode.js';
 import { MESSAGES } from '../messages.js';
 import { BODY_OP_DOCS, STRING_OP_DOCS } from './operator-docs.js';
 import { decodeStrategy } from '../strategy.js';
+import { ALIASES, DATA_ROOTS, HELPER_NAMES } from '../../templates/names.js';
+
+const TEMPLATE_DATA = DATA_ROOTS.map((r) => `\`${r}\``).join(', ');
+const TEMPLATE_HELPERS = [...HELPER_NAMES, ...Object.keys(ALIASES)].map((h) => `\`${h}\``).join(', ');
 
 /** RFC 9110 token characters */
 export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -178,6 +182,17 @@ export const respondTable = record(
       { doc: 'Response headers, name to value; a `content-type` here wins over the derived one.', example: '{ location = "/api/users/3" }' },
     ),
     delay_response_milliseconds: described(int(0, MAX_DELAY_MS), { doc: 'Wait this long before answering.', default: 0, example: '250' }),
+    template: described(bool, {
+      doc: 'Render `json`, `text`, each header value and the `file_path` value as Handlebars templates built from the request.',
+      default: false,
+      example: 'true',
+      long: `Data: ${TEMPLATE_DATA}. Helpers: ${TEMPLATE_HELPERS}. A \`json\` template must render valid JSON (else a 500 naming the rule). See docs/templates.md.`,
+    }),
+    template_file: described(bool, {
+      doc: 'Render the content of the `file_path` file as a template too (compiled once, again when the file changes).',
+      default: false,
+      example: 'true',
+    }),
   },
   {
     schema: () => {
@@ -185,6 +200,7 @@ export const respondTable = record(
       RESPOND_BODY_KEYS.forEach((a, i) => RESPOND_BODY_KEYS.slice(i + 1).forEach((b) => pairs.push([a, b])));
       if (!STATUS_WITH_FILE_PATH) pairs.push(['status', 'file_path']);
       return {
+        dependencies: { template_file: ['file_path'] },
         anyOf: [...RESPOND_BODY_KEYS, 'status'].map((k) => ({ required: [k] })),
         not: { anyOf: pairs.map((p) => ({ required: p })) },
       };
@@ -231,6 +247,7 @@ export const ruleSetShape = described(
     }),
     strategy: described(decodeStrategy, { doc: 'How this rule set picks among matching rules; overrides `service.strategy`.', example: '"round_robin"' }),
     guard: described(anything, { doc: 'Accepted and ignored.' }),
+    template: described(bool, { doc: 'Every rule\'s answer is a template (as `respond.template = true` on each).', default: false, example: 'true' }),
   }),
   { doc: 'A rule-set file (`mock-rule-set.toml`).' },
 );

@@ -253,6 +253,15 @@ function whyLines(why: WhyWire): WhyLine[] {
       }
     }
   }
+  const template = field(why, 'template');
+  if (template !== undefined && template !== null) {
+    lines.push({ text: '' }, { text: 'Template:', mark: 'head' });
+    const sources = field(template, 'sources');
+    for (const s of Array.isArray(sources) ? sources : []) lines.push({ text: `  ${str(field(s, 'part')) ?? ''}: ${str(field(s, 'source')) ?? ''}` });
+    const values = field(template, 'values');
+    if (Array.isArray(values) && values.length > 0) lines.push({ text: 'Values used:', mark: 'head' });
+    for (const v of Array.isArray(values) ? values : []) lines.push({ text: `  ${str(field(v, 'path')) ?? ''} = ${JSON.stringify(field(v, 'value') ?? null)}` });
+  }
   return lines;
 }
 

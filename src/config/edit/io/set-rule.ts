@@ -9,7 +9,7 @@ import { checkArgs, planSetRule, type SetRulePlan } from '../set-rule.js';
 import { isWithin, pathKind, respondFileStatus } from '../../read.js';
 import type { RespondFileStatus } from '../../respond-files.js';
 import { decodeRootConfig } from '../../root-config.js';
-import { checkRuleSetFiles, decodeRuleSetDraft, decodeRuleSetText, settleRuleSet, type RuleSetContext } from '../../rule-set.js';
+import { checkRuleSetFiles, compileDraftTemplates, decodeRuleSetDraft, decodeRuleSetText, settleRuleSet, type RuleSetContext } from '../../rule-set.js';
 import { ruleMatchesText } from '../../../routing/describe.js';
 import { ROOT_CONFIG_FILE, RULE_SET_FILE } from '../../../model/config.js';
 import type { Diagnostic } from '../../../model/diagnostic.js';
@@ -205,6 +205,7 @@ async function checkRuleSet(
   assumeFiles?: ReadonlyMap<string, RespondFileStatus>,
 ): Promise<{ errors: Diagnostic[]; respondDir?: string }> {
   const draft = decodeRuleSetDraft(text, file, ctx);
+  await compileDraftTemplates(draft);
   const statuses = new Map<string, RespondFileStatus>();
   const dirs = new Map<string, boolean>();
   await Promise.all([

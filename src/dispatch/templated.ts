@@ -1,0 +1,196 @@
+// A templated rule's answer (docs/templates.md): its headers, body and file path rendered from the request with
+// the workspace's generator and clock. A rendered `json` that does not parse, or a helper that fails, is a 500
+// naming the rule; a rendered file path that is absolute or climbs out (`..`) is refused with a 404 and a logged
+// reason, and otherwise resolved and confined exactly as a literal `file_path`. A template file's content is
+// compiled once per version of the file (the FileSource hands back the same bytes while it is unchanged).
+import type { Respond } from '../model/answer.js';
+import type { RequestSnapshot } from '../model/request.js';
+import type { Rule } from '../model/rule-set.js';
+import type { CompiledTemplate, RespondTemplate, TemplateData, TemplateKind, TemplateRuntime, TemplateSlot } from '../model/template.js';
+import type { HeaderList } from '../shared/headers.js';
+import type { ValueOrPromise } from '../shared/value-or-promise.js';
+import { resolveNamedFile } from '../files/lookup.js';
+import { extensionOf, joinPaths } from '../files/paths.js';
+import { fileBody } from '../files/file-body.js';
+import type { FileSource } from '../files/source.js';
+import { matchTemplate, templateSegments } from '../routing/path-template.js';
+import { compileTemplate, engineIfLoaded, fakerIfLoaded, headerValue, jsonProblem, loadEngine, loadFaker, templateData } from '../templates/index.js';
+import type { Draft } from './finalize.js';
+import { APPLICATION_JSON, emptyDraft, TEXT_PLAIN, textDraft, type RespondDraft } from './respond.js';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** What a render used, for `get --why` and the inspector: each template's source and the values it named. */
+export interface TemplateUse {
+  readonly sources: readonly { readonly part: string; readonly source: string }[];
+  readonly values: readonly { readonly path: string; readonly value: unknown }[];
+}
+
+export interface TemplateEnv {
+  readonly files: FileSource;
+  readonly random: () => number;
+  readonly now: () => Date;
+  readonly log: (line: string) => void;
+}
+
+class TemplateFailure extends Error {}
+
+/** The draft of a templated rule's answer (now, or once its file is read). */
+export function templatedDraft(rule: Rule, template: RespondTemplate, req: RequestSnapshot, env: TemplateEnv, use?: TemplateUse[]): ValueOrPromise<RespondDraft> {
+  const respond = rule.respond;
+  const data = templateData(req, paramsOf(rule, req));
+  const runtime: TemplateRuntime = { random: env.random, now: env.now, faker: fakerIfLoaded() };
+  const where = `rule ${template.where.rule} of ${template.where.file}`;
+  use?.push(usage(template, data));
+  try {
+    const headers = renderHeaders(respond.headers, template, data, runtime);
+    const base = { status: respond.status ?? 200, headers, delayMs: respond.delayMs, fresh: true };
+    const body = respond.body;
+    if (template.body !== undefined) {
+      const text = render(template.body, data, runtime, where);
+      if (template.body.kind === 'json') {
+        const problem = jsonProblem(text);
+        if (problem !== undefined) return failure(`${where}: the rendered json does not parse: ${problem}`, respond, env);
+        return { draft: { ...base, body: encoder.encode(text), contentType: APPLICATION_JSON } };
+      }
+      return { draft: { ...base, body: encoder.encode(text), contentType: TEXT_PLAIN } };
+    }
+    if (body.kind === 'file') {
+      let path = body.path;
+      if (template.filePath !== undefined) {
+        const rendered = render(template.filePath, data, runtime, where);
+        const refused = refusal(rendered);
+        if (refused !== undefined) {
+          env.log(`${where}: the rendered file_path ${JSON.stringify(rendered)} is refused (${refused}); answered 404`);
+          return { draft: { ...emptyDraft(404), delayMs: respond.delayMs } };
+        }
+        path = joinPaths(template.respondDir, rendered.split(/[\\/]/).filter((s) => s !== '' && s !== '.'));
+      }
+      return fileAnswer(path, body.confineTo, base, template.templateFile ? { data, runtime, where } : undefined, env);
+    }
+    if (body.kind === 'empty') return { draft: { ...base, body: new Uint8Array(0) } };
+    return { draft: { ...base, body: encoder.encode(body.text), contentType: body.kind === 'text' ? TEXT_PLAIN : APPLICATION_JSON } };
+  } catch (e) {
+    if (e instanceof TemplateFailure) return failure(e.message, respond, env);
+    throw e;
+  }
+}
+
+function paramsOf(rule: Rule, req: RequestSnapshot): Record<string, string> {
+  for (const c of rule.conditions) {
+    if (c.on === 'url_path' && c.template !== undefined) return matchTemplate(c.template, templateSegments(req)) ?? {};
+  }
+  return {};
+}
+
+function render(slot: TemplateSlot, data: TemplateData, runtime: TemplateRuntime, where: string): string {
+  if (slot.compiled === undefined) throw new TemplateFailure(`${where}: the template was not compiled`);
+  return renderCompiled(slot.compiled, data, runtime, where);
+}
+
+function renderCompiled(t: CompiledTemplate, data: TemplateData, runtime: TemplateRuntime, where: string): string {
+  try {
+    return t.render(data, runtime);
+  } catch (e) {
+    throw new TemplateFailure(`${where}: the template failed: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+function renderHeaders(headers: HeaderList, template: RespondTemplate, data: TemplateData, runtime: TemplateRuntime): HeaderList {
+  if (template.headers.length === 0) return headers;
+  const where = `rule ${template.where.rule} of ${template.where.file}`;
+  return headers.map(([name, value]) => {
+    const slot = template.headers.find(([n]) => n === name)?.[1];
+    return slot === undefined ? ([name, value] as const) : ([name, headerValue(render(slot, data, runtime, where))] as const);
+  });
+}
+
+/** Why a rendered path may not be served: absolute, or a `..` segment (it would climb out of the respond folder). */
+function refusal(path: string): string | undefined {
+  if (path === '') return 'empty';
+  if (/^[\\/]/.test(path) || /^[A-Za-z]:/.test(path)) return 'an absolute path';
+  if (path.split(/[\\/]/).includes('..')) return 'a `..` segment';
+  if (path.includes('\0')) return 'a NUL character';
+  return undefined;
+}
+
+function failure(message: string, respond: Respond, env: TemplateEnv): RespondDraft {
+  env.log(message);
+  return { draft: textDraft(500, message, respond.delayMs) };
+}
+
+interface FileRender {
+  readonly data: TemplateData;
+  readonly runtime: TemplateRuntime;
+  readonly where: string;
+}
+
+/** Compiled template files, per version of their bytes (a changed file is new bytes: compiled again). */
+const compiledFiles = new WeakMap<Uint8Array, CompiledTemplate>();
+
+async function fileAnswer(name: string, confineTo: string | undefined, base: Omit<Draft, 'body'>, content: FileRender | undefined, env: TemplateEnv): Promise<RespondDraft> {
+  const path = await resolveNamedFile(name, env.files, confineTo);
+  const missing = { draft: { ...emptyDraft(404), delayMs: base.delayMs } };
+  if (path === undefined) return missing;
+  const fb = await fileBody(path, env.files);
+  if (fb.kind === 'missing') return missing;
+  if (fb.kind === 'error') return { draft: textDraft(500, fb.message, base.delayMs), file: path };
+  if (content === undefined) return { draft: { ...base, body: fb.body, contentType: fb.contentType }, file: path };
+  const kind: TemplateKind = extensionOf(path)?.toLowerCase() === '.json' ? 'json' : 'text';
+  let compiled = compiledFiles.get(fb.body);
+  if (compiled === undefined) {
+    const engine = engineIfLoaded() ?? (await loadEngine());
+    const r = compileTemplate(engine, decoder.decode(fb.body), kind);
+    if (!r.ok) {
+      const message = `${content.where}: the template file ${path} does not compile at line ${r.error.line} column ${r.error.column}: ${r.error.message}`;
+      env.log(message);
+      return { draft: textDraft(500, message, base.delayMs), file: path };
+    }
+    compiled = r.value;
+    compiledFiles.set(fb.body, compiled);
+  }
+  const runtime = compiled.usesFaker && content.runtime.faker === undefined ? { ...content.runtime, faker: await loadFaker() } : content.runtime;
+  let text: string;
+  try {
+    text = renderCompiled(compiled, content.data, runtime, content.where);
+  } catch (e) {
+    return { ...failure((e as Error).message, { body: { kind: 'empty' }, headers: [], delayMs: base.delayMs }, env), file: path };
+  }
+  if (kind === 'json') {
+    const problem = jsonProblem(text);
+    if (problem !== undefined) return { ...failure(`${content.where}: the rendered file ${path} does not parse: ${problem}`, { body: { kind: 'empty' }, headers: [], delayMs: base.delayMs }, env), file: path };
+  }
+  return { draft: { ...base, body: encoder.encode(text), contentType: fb.contentType }, file: path };
+}
+
+/** The sources of a rule's templates and the values the request gave the paths they name. */
+function usage(template: RespondTemplate, data: TemplateData): TemplateUse {
+  const sources: { part: string; source: string }[] = [];
+  const paths = new Set<string>();
+  const add = (part: string, slot: TemplateSlot | undefined): void => {
+    if (slot === undefined) return;
+    sources.push({ part, source: slot.source });
+    for (const p of slot.compiled?.paths ?? []) paths.add(p);
+  };
+  add(template.body?.kind === 'json' ? 'json' : 'text', template.body);
+  add('file_path', template.filePath);
+  for (const [name, slot] of template.headers) add(`headers.${name}`, slot);
+  const values = [...paths].map((path) => ({ path, value: valueAt(data, path) }));
+  return { sources, values };
+}
+
+function valueAt(data: TemplateData, path: string): unknown {
+  let v: unknown = data;
+  for (const part of path.split('.')) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
+}
+
+
+/** The template env of a dispatch: the workspace's generator, the env's clock (or the wall clock), its files and log. */
+export function templateEnv(files: FileSource, random: () => number, log: (line: string) => void, now: (() => Date) | undefined): TemplateEnv {
+  return { files, random, log, now: now ?? (() => new Date()) };
+}

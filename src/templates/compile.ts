@@ -1,0 +1,228 @@
+// A template's source → a CompiledTemplate, at load. Escaping follows the answer's kind: every `{{…}}` is wrapped
+// in a helper chosen from where it stands, so the compiled template needs no escaping of its own (`noEscape`).
+// In a JSON template a value inside a JSON string is escaped as a JSON string (a `"` or a newline in it cannot
+// break the document), and elsewhere inserted as it reads (`{{toJson x}}` for a JSON value); in text, nothing is
+// escaped; header values lose the characters a header cannot hold when rendered (render.ts).
+// `hbs.AST` is the global namespace handlebars' types declare (pulled in by engine.ts's type import)
+import type { CompiledTemplate, TemplateData, TemplateKind, TemplateRuntime } from '../model/template.js';
+import { err, ok, type Result } from '../shared/result.js';
+import { JSON_STRING, VALUE, type Handlebars } from './engine.js';
+import { ALL_HELPERS, textOf } from './helpers.js';
+import { suggest } from '../shared/did-you-mean.js';
+
+type Node = hbs.AST.Node;
+type Program = hbs.AST.Program;
+type Mustache = hbs.AST.MustacheStatement;
+type Expression = hbs.AST.Expression;
+
+export interface TemplateSyntaxError {
+  readonly message: string;
+  /** 1-based, within the template source */
+  readonly line: number;
+  readonly column: number;
+}
+
+/** Helpers that render their block in another context: paths inside them are not data roots. */
+const CONTEXT_CHANGING = new Set(['each', 'with']);
+const BUILTIN = ['if', 'unless', 'each', 'with', 'lookup', 'log'];
+const KNOWN: Readonly<Record<string, boolean>> = Object.fromEntries(
+  [...Object.keys(ALL_HELPERS), ...BUILTIN, JSON_STRING, VALUE].map((n) => [n, true]),
+);
+
+export function compileTemplate(engine: Handlebars, source: string, kind: TemplateKind): Result<CompiledTemplate, TemplateSyntaxError> {
+  let ast: Program;
+  try {
+    ast = engine.parse(source);
+  } catch (e) {
+    return err(syntaxError(engine, e));
+  }
+  const facts = { paths: [] as string[], usesFaker: false };
+  const fast = fastRenderer(ast, kind);
+  walkProgram(ast, kind === 'json' ? { inString: false } : undefined, facts, 0);
+  let fn: HandlebarsTemplateDelegate;
+  try {
+    fn = engine.compile(ast, { noEscape: true, knownHelpers: KNOWN, knownHelpersOnly: true });
+    // compile() is lazy: compile now, so a helper that does not exist is a load error, not a 500
+    (fn as unknown as { _setup?: (o: object) => void })._setup?.({});
+  } catch (e) {
+    return err(syntaxError(engine, e));
+  }
+  const usesFaker = facts.usesFaker;
+  return ok({
+    kind,
+    source,
+    paths: [...new Set(facts.paths)],
+    usesFaker,
+    render: fast ?? function render(data: TemplateData, runtime: TemplateRuntime): string {
+      if (usesFaker) (runtime.faker as { seed(n: number): unknown } | undefined)?.seed(Math.floor(runtime.random() * 0x1_0000_0000));
+      return fn(data, { data: { mockRuntime: runtime } });
+    },
+  });
+}
+
+/** Handlebars' parse errors carry the line in the text; the lexer holds the exact place it stopped. */
+function syntaxError(engine: Handlebars, e: unknown): TemplateSyntaxError {
+  const raw = e instanceof Error ? e.message : String(e);
+  const ex = e as { lineNumber?: number; column?: number };
+  const first = raw.split('\n').filter((l) => !/^-*\^$/.test(l));
+  const cleaned = readable(raw, first);
+  if (typeof ex.lineNumber === 'number') return { message: cleaned, line: ex.lineNumber, column: (ex.column ?? 0) + 1 };
+  const lexer = (engine as unknown as { Parser?: { lexer?: { yylloc?: { first_line: number; first_column: number } } } }).Parser?.lexer;
+  const loc = lexer?.yylloc;
+  if (loc !== undefined) return { message: cleaned, line: loc.first_line, column: loc.first_column + 1 };
+  const line = /on line (\d+)/.exec(raw);
+  return { message: cleaned, line: line === null ? 1 : Number(line[1]), column: 1 };
+}
+
+interface Facts {
+  paths: string[];
+  usesFaker: boolean;
+}
+
+/** JSON string state across the template's literal text (undefined outside JSON templates). */
+interface JsonState {
+  inString: boolean;
+  escaped?: boolean;
+}
+
+function walkProgram(p: Program | undefined, json: JsonState | undefined, facts: Facts, scope: number): void {
+  if (p === undefined) return;
+  for (const node of p.body) walkStatement(node, json, facts, scope);
+}
+
+function walkStatement(node: Node, json: JsonState | undefined, facts: Facts, scope: number): void {
+  switch (node.type) {
+    case 'ContentStatement':
+      if (json !== undefined) scanJson((node as hbs.AST.ContentStatement).value, json);
+      return;
+    case 'MustacheStatement': {
+      const m = node as Mustache;
+      noteExpression(m.path, m.params, m.hash, facts, scope);
+      wrap(m, json?.inString === true ? JSON_STRING : VALUE);
+      return;
+    }
+    case 'BlockStatement': {
+      const b = node as hbs.AST.BlockStatement;
+      noteExpression(b.path, b.params, b.hash, facts, scope);
+      const inner = CONTEXT_CHANGING.has(pathName(b.path) ?? '') ? scope + 1 : scope;
+      const start = json === undefined ? undefined : { ...json };
+      walkProgram(b.program, json, facts, inner);
+      if (b.inverse !== undefined && b.inverse !== null) walkProgram(b.inverse, start === undefined ? undefined : { ...start }, facts, inner);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+function scanJson(text: string, s: JsonState): void {
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (!s.inString) {
+      if (c === '"') s.inString = true;
+    } else if (s.escaped === true) s.escaped = false;
+    else if (c === '\\') s.escaped = true;
+    else if (c === '"') s.inString = false;
+  }
+}
+
+function pathName(e: Expression): string | undefined {
+  return e.type === 'PathExpression' ? (e as hbs.AST.PathExpression).original : undefined;
+}
+
+/** `{{x a b=c}}` → `{{wrapper (x a b=c)}}`; `{{path}}` → `{{wrapper path}}`. */
+function wrap(m: Mustache, wrapper: string): void {
+  const name = pathName(m.path);
+  const isCall = m.params.length > 0 || (m.hash !== undefined && m.hash !== null && m.hash.pairs.length > 0) || (name !== undefined && KNOWN[name] === true);
+  const inner: Expression = isCall
+    ? ({ type: 'SubExpression', path: m.path, params: m.params, hash: m.hash, loc: m.loc } as unknown as Expression)
+    : m.path;
+  const mm = m as { -readonly [K in keyof Mustache]: Mustache[K] };
+  mm.params = [inner];
+  mm.hash = undefined as unknown as hbs.AST.Hash;
+  mm.path = { type: 'PathExpression', data: false, depth: 0, parts: [wrapper], original: wrapper, loc: m.loc } as unknown as hbs.AST.PathExpression;
+}
+
+function noteExpression(path: Expression, params: readonly Expression[], hash: hbs.AST.Hash | undefined, facts: Facts, scope: number): void {
+  const name = pathName(path);
+  if (name === 'faker') facts.usesFaker = true;
+  if (name !== undefined && KNOWN[name] !== true) notePath(path as hbs.AST.PathExpression, facts, scope);
+  for (const p of params) noteParam(p, facts, scope);
+  for (const pair of hash?.pairs ?? []) noteParam(pair.value, facts, scope);
+}
+
+function noteParam(e: Expression, facts: Facts, scope: number): void {
+  if (e.type === 'PathExpression') notePath(e as hbs.AST.PathExpression, facts, scope);
+  else if (e.type === 'SubExpression') {
+    const s = e as hbs.AST.SubExpression;
+    noteExpression(s.path, s.params, s.hash, facts, scope);
+  }
+}
+
+function notePath(p: hbs.AST.PathExpression, facts: Facts, scope: number): void {
+  if (scope > 0 || p.data || p.depth > 0 || p.parts.length === 0) return;
+  facts.paths.push(p.parts.join('.'));
+}
+
+
+/** Handlebars' messages in the loader's words: the tokens a parser expected become what the user should write. */
+function readable(raw: string, lines: readonly string[]): string {
+  const expecting = /Expecting (.*), got '?([A-Z_]+)'?$/.exec(raw);
+  if (expecting !== null) {
+    const wanted = expecting[1]!;
+    if (expecting[2] === 'CLOSE_UNESCAPED') return '`}}}` closes only a `{{{`: to end a JSON object right after an expression, write `}} }`';
+    const got = expecting[2] === 'EOF' ? 'the end of the template' : expecting[2] === 'INVALID' ? 'a character that does not belong there' : `'${expecting[2]!.toLowerCase()}'`;
+    if (wanted.includes("'OPEN_ENDBLOCK'")) return `a block is not closed: expected \`{{/…}}\` before ${got}`;
+    if (wanted.includes("'CLOSE'")) return `expected \`}}\` to close the expression, found ${got}`;
+    return `unexpected ${got}`;
+  }
+  const unknown = /unknown helper (\S+)/.exec(raw);
+  if (unknown !== null) {
+    const near = suggest(unknown[1]!, Object.keys(ALL_HELPERS));
+    return `unknown helper \`${unknown[1]}\`${near === undefined ? '' : ` (did you mean \`${near}\`?)`}`;
+  }
+  const text = lines[lines.length - 1] === lines[0] ? lines[0]! : `${lines[0]} ${lines[lines.length - 1]}`;
+  return text.replace(/^Parse error on line \d+:\s*/, '').replace(/ - \d+:\d+$/, '');
+}
+
+type Piece = string | { readonly parts: readonly string[]; readonly jsonString: boolean };
+
+/**
+ * A template of literal text and plain data paths (`{{request.params.id}}`, the common echo) renders without the
+ * Handlebars runtime, whose per-render set-up is most of the cost of such a small template: the same lookups (own
+ * properties only) and the same escaping, as one concatenation.
+ */
+function fastRenderer(ast: Program, kind: TemplateKind): ((data: TemplateData) => string) | undefined {
+  const pieces: Piece[] = [];
+  const json: JsonState | undefined = kind === 'json' ? { inString: false } : undefined;
+  for (const node of ast.body) {
+    if (node.type === 'ContentStatement') {
+      const value = (node as hbs.AST.ContentStatement).value;
+      if (json !== undefined) scanJson(value, json);
+      pieces.push(value);
+      continue;
+    }
+    if (node.type !== 'MustacheStatement') return undefined;
+    const m = node as Mustache;
+    if (m.params.length > 0 || (m.hash !== undefined && m.hash !== null) || m.path.type !== 'PathExpression') return undefined;
+    const p = m.path as hbs.AST.PathExpression;
+    if (p.data || p.depth > 0 || p.parts.length === 0 || KNOWN[p.original] === true || (p as { this?: boolean }).this === true) return undefined;
+    pieces.push({ parts: [...p.parts], jsonString: json?.inString === true });
+  }
+  return (data) => {
+    let out = '';
+    for (const piece of pieces) {
+      if (typeof piece === 'string') {
+        out += piece;
+        continue;
+      }
+      let v: unknown = data;
+      for (const part of piece.parts) {
+        v = v !== null && typeof v === 'object' && Object.prototype.hasOwnProperty.call(v, part) ? (v as Record<string, unknown>)[part] : undefined;
+      }
+      const text = textOf(v);
+      out += piece.jsonString ? JSON.stringify(text).slice(1, -1) : text;
+    }
+    return out;
+  };
+}

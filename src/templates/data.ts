@@ -1,0 +1,62 @@
+// The request as a template sees it (`request.params.id`, `request.query.page`…). Each part is built on first
+// read and kept for the rest of the render, so a template that echoes one path parameter pays for nothing else.
+// The view's properties are its own (getters on the object itself), which Handlebars' prototype-access
+// protections allow; nothing reachable from it is a prototype method.
+import type { RequestSnapshot } from '../model/request.js';
+import type { TemplateData } from '../model/template.js';
+
+/** A repeated query name or form field gives an array of its values; a single one, its value. */
+function record(map: ReadonlyMap<string, readonly string[]>): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const [k, vs] of map) out[k] = vs.length === 1 ? vs[0] : [...vs];
+  return out;
+}
+
+/** Header names as any case: `request.headers.X-Request-Id` finds `x-request-id`. */
+function headerRecord(req: RequestSnapshot): Record<string, string> {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [k, v] of req.headers) out[k] = k in out ? `${out[k]}, ${v}` : v;
+  return new Proxy(out, {
+    get: (t, p) => (typeof p === 'string' ? t[p] ?? t[p.toLowerCase()] : undefined),
+    has: (t, p) => typeof p === 'string' && (p in t || p.toLowerCase() in t),
+    getOwnPropertyDescriptor: (t, p) =>
+      typeof p === 'string' ? Object.getOwnPropertyDescriptor(t, p) ?? Object.getOwnPropertyDescriptor(t, p.toLowerCase()) : undefined,
+  });
+}
+
+function bodyOf(req: RequestSnapshot): unknown {
+  const b = req.body;
+  if (b.kind === 'json') return b.unchecked ?? b.value;
+  return undefined;
+}
+
+export function templateData(req: RequestSnapshot, params: Readonly<Record<string, string>>): TemplateData {
+  let query: Record<string, unknown> | undefined;
+  let headers: Record<string, string> | undefined;
+  let cookies: Record<string, string> | undefined;
+  let form: Record<string, unknown> | undefined;
+  const request = {
+    method: req.method,
+    path: req.path,
+    params,
+    get query() {
+      return (query ??= record(req.parts.query));
+    },
+    get headers() {
+      return (headers ??= headerRecord(req));
+    },
+    get cookies() {
+      return (cookies ??= Object.assign(Object.create(null) as Record<string, string>, Object.fromEntries(req.parts.cookies)));
+    },
+    get body() {
+      return bodyOf(req);
+    },
+    get form() {
+      return (form ??= record(req.parts.form?.fields ?? new Map()));
+    },
+    get text() {
+      return req.parts.bodyText ?? '';
+    },
+  };
+  return { request };
+}

@@ -1,0 +1,49 @@
+/// <reference path="./handlebars-cjs.d.ts" />
+// The template engine (`handlebars`) and `@faker-js/faker`, each imported on first need: a workspace without
+// templates never loads either, and one without `faker` never loads faker (start-up unchanged). Each is a cache of
+// an immutable module, not state. Handlebars keeps its prototype-access protections (the defaults): a template
+// reads the request's own properties only, never `constructor` or `__proto__`.
+import type HandlebarsNamespace from 'handlebars';
+import { ALL_HELPERS, textOf } from './helpers.js';
+
+export type Handlebars = typeof HandlebarsNamespace;
+
+let engine: Handlebars | undefined;
+let engineLoad: Promise<Handlebars> | undefined;
+let faker: unknown;
+let fakerLoad: Promise<unknown> | undefined;
+
+/** Wrappers the compiler puts around every `{{…}}` (see compile.ts): names no template can write. */
+export const JSON_STRING = '__mock_json_string';
+export const VALUE = '__mock_value';
+
+export function engineIfLoaded(): Handlebars | undefined {
+  return engine;
+}
+
+export function loadEngine(): Promise<Handlebars> {
+  if (engine !== undefined) return Promise.resolve(engine);
+  // handlebars' own CommonJS build: its package entry also registers a `require.extensions['.handlebars']` hook in
+  // the whole process, which a library must not do to its host
+  return (engineLoad ??= import('handlebars/dist/cjs/handlebars.js').then((m: unknown) => {
+    const root = ((m as { default?: Handlebars }).default ?? m) as Handlebars;
+    const hbs = root.create();
+    for (const [name, fn] of Object.entries(ALL_HELPERS)) hbs.registerHelper(name, fn as HandlebarsNamespace.HelperDelegate);
+    hbs.registerHelper(JSON_STRING, (value: unknown) => JSON.stringify(textOf(value)).slice(1, -1));
+    hbs.registerHelper(VALUE, (value: unknown) => textOf(value));
+    // `{{log}}` would write to the console from inside a request: a template has no side effects
+    hbs.registerHelper('log', () => '');
+    engine = hbs;
+    return hbs;
+  }));
+}
+
+export function fakerIfLoaded(): unknown {
+  return faker;
+}
+
+export function loadFaker(): Promise<unknown> {
+  if (faker !== undefined) return Promise.resolve(faker);
+  // the English locale alone: the package's main entry would load every locale
+  return (fakerLoad ??= import('@faker-js/faker/locale/en').then((m) => (faker = m.faker)));
+}
