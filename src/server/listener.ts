@@ -37,6 +37,7 @@ import { requestLines, requestLogLines } from './log.js';
 import type { RecordMode } from './record/mode.js';
 import { publishTrace } from './trace.js';
 import { writeAnswer } from './write.js';
+import { sendAnswer } from './deliver-call.js';
 
 const EMPTY = new Uint8Array(0);
 const NO_BODY: BodyRead = { kind: 'ok', bytes: EMPTY };
@@ -242,12 +243,12 @@ export function createListener(deps: ListenerDeps): RequestListener {
     journal === undefined
       ? (res: ServerResponse, method: string, outcome: Outcome, _live: LiveState): void => {
           if (res.destroyed || res.writableEnded) return;
-          writeAnswer(res, outcome.answer, method, { log: deps.log });
+          sendAnswer(res, outcome.answer, method, deps.log, _live);
           publishTrace(outcome);
         }
       : (res: ServerResponse, method: string, outcome: Outcome, live: LiveState): void => {
           if (res.destroyed || res.writableEnded) return;
-          writeAnswer(res, outcome.answer, method, { log: deps.log });
+          sendAnswer(res, outcome.answer, method, deps.log, live);
           publishTrace(outcome);
           const arrived = arrivals.get(res);
           if (arrived !== undefined) captureDispatched(journal, res, arrived.receivedAt, arrived.snapshot, arrived.bytes, outcome, live);
