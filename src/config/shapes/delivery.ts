@@ -21,7 +21,7 @@ const nonNegative = shape<number>(
     }
     return wrongType(ctx, node, path, 'a number');
   },
-  { type: 'number ≥ 0', schema: () => ({ type: 'number', minimum: 0 }) },
+  { type: 'integer or float ≥ 0', schema: () => ({ type: 'number', minimum: 0 }) },
 );
 
 const uniformTable = strict(
@@ -63,13 +63,10 @@ export const delayShape: Shape<DelaySpec> = union<DelaySpec>(
     }
     const t = uniformTable(node, path, ctx);
     if (t?.min === undefined || t.max === undefined) return undefined;
-    if (t.min > t.max) {
-      report(ctx, 'invalid_value', `\`${describePath(path)}\`: \`min\` (${t.min}) is greater than \`max\` (${t.max})`, node.offset, path);
-      return undefined;
-    }
-    return { kind: 'uniform', min: t.min, max: t.max };
+    // the two bounds in either order (the editor schema cannot compare them, so the loader does not refuse it)
+    return { kind: 'uniform', min: Math.min(t.min, t.max), max: Math.max(t.min, t.max) };
   },
-  'milliseconds, { min, max } or { median, sigma }',
+  'integer (ms), { min, max } or { median, sigma }',
 );
 
 export const faultShape = described(oneOf(FAULT_KINDS), {
