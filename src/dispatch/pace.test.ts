@@ -216,3 +216,15 @@ test('rules without faults, limits or streams answer as before: no delivery, the
   assert.equal(a.answer, b.answer);
   assert.equal(Object.keys(a.answer).join(','), 'status,headers,body,delayMs');
 });
+
+test("a script's `fault` key answers with that fault; an unknown fault name falls through", async () => {
+  const { compile } = await import('../interpreter/index.js');
+  const base = workspace('[[rules]]\nwhen.request.url_path = "/x"\nrespond = { text = "rule" }\n');
+  const mw = (source: string) => ({ file: `${ROOT}/mw.rhai`, entry: 'mw.rhai', dir: ROOT, script: compile(source, `${ROOT}/mw.rhai`) });
+  const ws = { ...base, middlewares: [mw('if url_path == "/x" { return #{ fault: "partial_body", text: "ignored" }; }')] };
+  const o = await ask(ws, env(), '/x');
+  assert.equal(o.stage.kind, 'middleware');
+  assert.deepEqual(o.answer.delivery, { kind: 'fault', fault: 'partial_body' });
+  const other = { ...base, middlewares: [mw('#{ fault: "explode" }')] };
+  assert.equal(text((await ask(other, env(), '/x')).answer.body), 'rule');
+});
