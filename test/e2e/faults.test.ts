@@ -3,7 +3,8 @@
 // connection and its answers throughout.
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { join } from 'node:path';
@@ -40,6 +41,14 @@ respond = { fault = "partial_body", text = "0123456789abcdefghijklmnopqrstuvwxyz
 [[rules]]
 when.request.url_path = "/timeout"
 respond = { fault = "timeout" }
+
+[[rules]]
+when.request.url_path = "/long-stream"
+respond = { stream = { file_path = "long.sse", interval_ms = 60000 } }
+
+[[rules]]
+when.request.url_path = "/dribble"
+respond = { text = "abcdefghijklmnopqrstuvwxyz", chunks = { count = 26, interval_ms = 60000 } }
 `;
 
 const FAULT_PATHS = ['/reset', '/empty', '/malformed', '/partial', '/timeout'];
@@ -68,6 +77,7 @@ before(async () => {
     'mock.toml': service,
     'tls.toml': `[listener.tls]\ncert = "cert.pem"\nkey = "key.pem"\n\n${service}`,
     'mock-rule-set.toml': RULES,
+    'long.sse': 'data: first\n\ndata: an hour later\n\n',
     'cert.pem': pair.cert,
     'key.pem': pair.key,
   });
@@ -168,3 +178,38 @@ for (const scheme of ['http', 'https'] as const) {
     });
   });
 }
+
+describe('streams and dribbled bodies respect disconnects', () => {
+  const fds = (pid: number): number => readdirSync(`/proc/${pid}/fd`).length;
+
+  test('clients that leave mid-stream leave no socket or timer behind (fd count back to its baseline)', { skip: existsSync('/proc/self/fd') ? false : 'no /proc' }, async () => {
+    const base = plain.url;
+    // one request first, so that lazily opened files (the rule set's stream file) are counted in the baseline
+    await new Promise<void>((resolve, reject) => http.get(new URL('/ok', base), { agent: false }, (r) => r.resume().on('end', resolve)).on('error', reject));
+    const before = fds(plain.pid);
+    const leave = async (path: string, first: string): Promise<void> => {
+      const req = http.get(new URL(path, base), { agent: false });
+      const [res] = (await once(req, 'response')) as [http.IncomingMessage];
+      const [chunk] = (await once(res, 'data')) as [Buffer];
+      assert.ok(chunk.toString().startsWith(first), chunk.toString());
+      req.destroy();
+      await once(req, 'close');
+    };
+    for (let i = 0; i < 10; i++) {
+      await leave('/long-stream', 'data: first');
+      await leave('/dribble', 'a');
+    }
+    // the server notices each close asynchronously: wait (bounded) for its descriptors to go
+    const deadline = Date.now() + 10_000;
+    while (fds(plain.pid) > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    assert.ok(fds(plain.pid) <= before, `fds ${fds(plain.pid)} after, ${before} before`);
+    // and the server still answers
+    const again = await new Promise<string>((resolve, reject) =>
+      http.get(new URL('/ok', base), { agent: false }, (r) => {
+        let b = '';
+        r.setEncoding('utf8').on('data', (d: string) => (b += d)).on('end', () => resolve(b));
+      }).on('error', reject),
+    );
+    assert.equal(again, 'fine');
+  });
+});
