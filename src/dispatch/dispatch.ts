@@ -94,7 +94,8 @@ export function dispatch(
 
 /**
  * The answer's delay when it is drawn per request or comes from `service.delay` (rule, script and file answers
- * whose rule sets no delay of its own; never OPTIONS, a 400, a 429 or a fault). Everything else: as finalized.
+ * whose rule sets no delay of its own; never OPTIONS, a 400, a 429 or a fault; a rule's own delay does apply
+ * before its fault). Everything else: as finalized.
  */
 function paced(answer: Answer, s: Staged, ws: Workspace, env: DispatchEnv): Answer {
   const r = s.respond;
@@ -105,8 +106,8 @@ function paced(answer: Answer, s: Staged, ws: Workspace, env: DispatchEnv): Answ
     if (spec === undefined) return answer;
     const k = s.stage.kind;
     if (k !== 'rule_set' && k !== 'middleware' && k !== 'fallback') return answer;
+    if (answer.delivery?.kind === 'fault') return answer;
   }
-  if (answer.delivery?.kind === 'fault') return answer;
   const delayMs = sampleDelay(spec, env.pace?.uniform(ws) ?? env.random);
   return delayMs === answer.delayMs ? answer : { ...answer, delayMs };
 }
