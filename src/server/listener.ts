@@ -241,9 +241,9 @@ export function createListener(deps: ListenerDeps): RequestListener {
    */
   const write =
     journal === undefined
-      ? (res: ServerResponse, method: string, outcome: Outcome, _live: LiveState): void => {
+      ? (res: ServerResponse, method: string, outcome: Outcome, live: LiveState): void => {
           if (res.destroyed || res.writableEnded) return;
-          sendAnswer(res, outcome.answer, method, deps.log, _live);
+          sendAnswer(res, outcome.answer, method, deps.log, live);
           publishTrace(outcome);
         }
       : (res: ServerResponse, method: string, outcome: Outcome, live: LiveState): void => {
