@@ -21,6 +21,7 @@ export const SPAWNING = [
   'test/e2e/cli-match-test.test.ts',
   'test/e2e/cli-serve.test.ts',
   'test/e2e/cli-validate.test.ts',
+  'test/e2e/faults.test.ts',
   'test/e2e/fidelity.test.ts',
   'test/e2e/inspector-page.test.ts',
   'test/e2e/inspector-program-page.test.ts',
@@ -49,6 +50,7 @@ export const SPAWNING = [
   'test/reliability/runaway-script.test.ts',
   'test/reliability/slow-clients.test.ts',
   'test/reliability/soak.test.ts',
+  'test/reliability/sse-soak.test.ts',
 ];
 
 const root = fileURLToPath(new URL('..', import.meta.url));

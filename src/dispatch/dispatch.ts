@@ -1,7 +1,7 @@
 // dispatch(): the single request pipeline, shared by the server, `mock get` and the tests.
 // It reads top to bottom as the spec's dispatch table: OPTIONS, middleware scripts, rule sets, fallback
 // directory, then finalize. It never sleeps (the server applies delayMs) and never touches node:*.
-import type { Answer } from '../model/answer.js';
+import type { Answer, Respond } from '../model/answer.js';
 import { chain, type ValueOrPromise } from '../shared/value-or-promise.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
@@ -14,6 +14,7 @@ import type { Explanation, RuleSetExplanation } from './explain.js';
 import { type Draft, finalize } from './finalize.js';
 import { answerOptions } from './options.js';
 import { draftFromRespond, emptyDraft, textDraft, type RespondDraft } from './respond.js';
+import { sampleDelay, type PaceState } from './pace.js';
 
 export interface DispatchEnv {
   readonly files: FileSource;
@@ -25,6 +26,8 @@ export interface DispatchEnv {
   readonly log: (line: string) => void;
   /** wall-clock budget for one script evaluation (ms) */
   readonly scriptTimeLimitMs?: number;
+  /** rate-limit windows and the seeded generator for random delays (the server keeps one); absent: no limits */
+  readonly pace?: PaceState;
 }
 
 export type Stage =
@@ -58,6 +61,10 @@ interface Staged {
   readonly draft: Draft;
   readonly stage: Stage;
   readonly file?: string;
+  /** the rule's or script's Respond (its delay decides the answer's) */
+  readonly respond?: Respond;
+  /** a rate limit's 429: never delayed */
+  readonly limited?: true;
 }
 
 /** Build every rule set's compiled rules and path index ahead of the first request (the server's start-up). */
@@ -82,7 +89,27 @@ export function dispatch(
     chain(stageMiddleware(ws, req, env), (mw) =>
       mw ?? chain(stageRuleSets(ws, req, env, explained), (rs) => rs ?? stageFallback(ws, req, env)),
     );
-  return chain(staged, (s) => outcomeOf(s, finalize(s.draft, req, ws.cors), explained));
+  return chain(staged, (s) => outcomeOf(s, paced(finalize(s.draft, req, ws.cors), s, ws, env), explained));
+}
+
+/**
+ * The answer's delay when it is drawn per request or comes from `service.delay` (rule, script and file answers
+ * whose rule sets no delay of its own; never OPTIONS, a 400, a 429 or a fault; a rule's own delay does apply
+ * before its fault). Everything else: as finalized.
+ */
+function paced(answer: Answer, s: Staged, ws: Workspace, env: DispatchEnv): Answer {
+  const r = s.respond;
+  let spec = r?.delay;
+  if (spec === undefined) {
+    if (r?.delaySet === true || s.limited === true) return answer;
+    spec = ws.config.service.delay;
+    if (spec === undefined) return answer;
+    const k = s.stage.kind;
+    if (k !== 'rule_set' && k !== 'middleware' && k !== 'fallback') return answer;
+    if (answer.delivery?.kind === 'fault') return answer;
+  }
+  const delayMs = sampleDelay(spec, env.pace?.uniform(ws) ?? env.random);
+  return delayMs === answer.delayMs ? answer : { ...answer, delayMs };
 }
 
 function outcomeOf(staged: Staged, answer: Answer, explained: RuleSetExplanation[] | undefined): Outcome {
@@ -125,12 +152,18 @@ function stageMiddleware(ws: Workspace, req: RequestSnapshot, env: DispatchEnv):
     log: env.log,
   });
   if (hit === undefined) return undefined;
-  return answeredBy(draftFromRespond(hit.respond, env.files), { kind: 'middleware', index: hit.index, file: hit.file });
+  return answeredBy(draftFromRespond(hit.respond, env.files), { kind: 'middleware', index: hit.index, file: hit.file }, hit.respond);
 }
 
 /** A stage's result from the draft of its Respond (now or once its file is read). */
-function answeredBy(respond: ValueOrPromise<RespondDraft>, stage: Stage): ValueOrPromise<Staged> {
-  return chain(respond, ({ draft, file }) => (file === undefined ? { draft, stage } : { draft, stage, file }));
+function answeredBy(respond: ValueOrPromise<RespondDraft>, stage: Stage, from: Respond): ValueOrPromise<Staged> {
+  return chain(respond, ({ draft, file }) => (file === undefined ? { draft, stage, respond: from } : { draft, stage, file, respond: from }));
+}
+
+/** The answer past a rule's rate limit: 429 with the seconds left in the window (rounded up). */
+function tooMany(waitMs: number, stage: Stage): Staged {
+  const draft = textDraft(429, 'too many requests');
+  return { draft: { ...draft, headers: [['retry-after', String(Math.max(1, Math.ceil(waitMs / 1000)))]] }, stage, limited: true };
 }
 
 function stageRuleSets(
@@ -152,7 +185,12 @@ function stageRuleSets(
     });
     if (ev.winner !== undefined) {
       const rule = ruleSet.rules[ev.winner]!;
-      return answeredBy(draftFromRespond(rule.respond, env.files), { kind: 'rule_set', ruleSetIndex: ruleSet.index, ruleIndex: ev.winner });
+      const stage: Stage = { kind: 'rule_set', ruleSetIndex: ruleSet.index, ruleIndex: ev.winner };
+      if (rule.limit !== undefined && env.pace !== undefined) {
+        const wait = env.pace.take(rule, rule.limit);
+        if (wait !== undefined) return tooMany(wait, stage);
+      }
+      return answeredBy(draftFromRespond(rule.respond, env.files), stage, rule.respond);
     }
     if (ev.underPrefix) return { draft: emptyDraft(404), stage: { kind: 'prefix_miss', ruleSetIndex: ruleSet.index } };
   }

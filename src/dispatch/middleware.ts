@@ -6,6 +6,7 @@
 //   #{ json: "<JSON5 text>" }        → the JSON re-serialised minified, key order and integers kept
 //                                     (files/json5.ts); invalid: 500 `invalid json content`
 //   #{ text: "…" }                   → plain text
+//   #{ fault: "connection_reset" }   → that fault (docs/faults.md), before any body key
 //   precedence file_path > json > text; `status` and `headers` keys are ignored
 //   anything else (number, bool, array, `()`, other maps) → the next script
 //
@@ -14,7 +15,7 @@
 
 import { json5ToJson } from '../files/json5.js';
 import { fromJson, run, type Value } from '../interpreter/index.js';
-import type { Respond } from '../model/answer.js';
+import { isFaultKind, type Respond } from '../model/answer.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { MiddlewareScript } from '../model/workspace.js';
 
@@ -61,6 +62,8 @@ export function answerFromMiddleware(
 function respondFrom(value: Value, mw: MiddlewareScript, log: (line: string) => void): Respond | undefined {
   if (typeof value === 'string') return remembered(mw, 'file', value, () => fileRespond(mw.dir, value));
   if (!(value instanceof Map)) return undefined;
+  const fault = value.get('fault');
+  if (typeof fault === 'string' && isFaultKind(fault)) return remembered(mw, 'fault', fault, () => ({ body: { kind: 'empty' }, headers: [], delayMs: 0, fault }));
   const filePath = value.get('file_path');
   if (typeof filePath === 'string') return remembered(mw, 'file', filePath, () => fileRespond(mw.dir, filePath));
   const json = value.get('json');

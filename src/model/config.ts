@@ -1,4 +1,5 @@
 // The root config (docs/reference/mock-toml.md) with every default applied, and the DEFAULTS table.
+import type { DelaySpec } from './answer.js';
 import type { Strategy } from './strategy.js';
 
 export interface TlsConfig {
@@ -33,6 +34,12 @@ export interface Config {
     readonly corsAllowCredentialsOrigins: readonly string[];
     readonly maxRequestBodyBytes: number;
     readonly middlewareMaxOperations: number;
+    /** the workspace's one random generator starts here (random delays); absent: unseeded */
+    readonly seed?: bigint;
+    /** a delay for every rule and file answer whose rule sets none */
+    readonly delay?: DelaySpec;
+    /** how long a `timeout` fault holds its connection (absent: DEFAULTS.faultHoldMs) */
+    readonly faultHoldMs?: number;
   };
   readonly log: {
     readonly verbose: { readonly header: boolean; readonly body: boolean };
@@ -54,6 +61,7 @@ export const DEFAULTS = {
   fallbackRespondDir: '.',
   maxRequestBodyBytes: 33554432,
   middlewareMaxOperations: 10_000_000,
+  faultHoldMs: 600_000,
   logVerboseHeader: false,
   logVerboseBody: false,
   fileTreeView: {

@@ -57,6 +57,8 @@ export type RecordBody =
   | { readonly kind: 'bytes'; readonly bytes: Uint8Array }
   /** over the cap: passed to the client as it came */
   | { readonly kind: 'streamed' }
+  /** an event stream (SSE, NDJSON): passed to the client live */
+  | { readonly kind: 'event_stream' }
   /** a content-encoding the proxy could not decode: passed on encoded */
   | { readonly kind: 'encoded'; readonly encoding: string };
 
@@ -83,7 +85,7 @@ export interface PlanFacts {
   readonly keepHeaders?: readonly string[];
 }
 
-export const SKIP_REASONS = ['method', 'recorded', 'streamed', 'encoded', 'unsafe_path', 'outside'] as const;
+export const SKIP_REASONS = ['method', 'recorded', 'streamed', 'event_stream', 'encoded', 'unsafe_path', 'outside'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** A file under the fallback directory: `names` are the path's parts below it (decoded, as on disk). */

@@ -5,6 +5,7 @@ import { DEFAULTS } from '../../model/config.js';
 import { array, bool, described, int, record, report, shape, string, union, wrongType, type Shape } from '../decode.js';
 import { IPV4, isIpAddress } from '../ip-address.js';
 import { MESSAGES } from '../messages.js';
+import { faultHoldShape, seedShape, serviceDelayShape } from './delivery.js';
 import { BARE_STRATEGIES, decodeStrategy, TABLE_ONLY_STRATEGIES } from '../strategy.js';
 
 /** A string with where it was written (path entries are checked against the disk later). */
@@ -108,6 +109,9 @@ export const rootShape = described(
           doc: 'A middleware script that runs longer than this many operations on one request is stopped (500).',
           default: DEFAULTS.middlewareMaxOperations,
         }),
+        seed: seedShape,
+        delay: serviceDelayShape,
+        fault_hold_ms: faultHoldShape,
       }),
       { doc: 'What answers requests: rule sets, middlewares, the fallback folder.' },
     ),

@@ -10,6 +10,7 @@ import { anything, array, described, int, later, map, oneOf, record, report, sha
 import { MESSAGES } from '../messages.js';
 import { BODY_OP_DOCS, STRING_OP_DOCS } from './operator-docs.js';
 import { decodeStrategy } from '../strategy.js';
+import { chunksShape, delayShape, faultShape, limitShape, streamShape } from './delivery.js';
 
 /** RFC 9110 token characters */
 export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -84,7 +85,7 @@ export const requestShape = record(
 // ---- respond ---------------------------------------------------------------------------------------
 
 /** The body kinds: exactly one (or `status` alone). */
-export const RESPOND_BODY_KEYS = ['file_path', 'text', 'json'] as const;
+export const RESPOND_BODY_KEYS = ['file_path', 'text', 'json', 'stream'] as const;
 /** Whether `status` may be given together with `file_path` (the loader refuses it). */
 export const STATUS_WITH_FILE_PATH = true;
 
@@ -130,7 +131,14 @@ export const respondTable = record(
       map('header name', headerValue, decodeHeaderMap, HEADER_NAME),
       { doc: 'Response headers, name to value; a `content-type` here wins over the derived one.', example: '{ location = "/api/users/3" }' },
     ),
-    delay_response_milliseconds: described(int(0, MAX_DELAY_MS), { doc: 'Wait this long before answering.', default: 0, example: '250' }),
+    delay_response_milliseconds: described(delayShape, {
+      doc: 'Wait this long before answering: milliseconds, `{ min, max }` (uniform) or `{ median, sigma }` (log-normal).',
+      default: 0,
+      example: '250',
+    }),
+    fault: faultShape,
+    chunks: chunksShape,
+    stream: streamShape,
   },
   {
     schema: () => {
@@ -138,7 +146,7 @@ export const respondTable = record(
       RESPOND_BODY_KEYS.forEach((a, i) => RESPOND_BODY_KEYS.slice(i + 1).forEach((b) => pairs.push([a, b])));
       if (!STATUS_WITH_FILE_PATH) pairs.push(['status', 'file_path']);
       return {
-        anyOf: [...RESPOND_BODY_KEYS, 'status'].map((k) => ({ required: [k] })),
+        anyOf: [...RESPOND_BODY_KEYS, 'status', 'fault'].map((k) => ({ required: [k] })),
         not: { anyOf: pairs.map((p) => ({ required: p })) },
       };
     },
@@ -163,6 +171,7 @@ export const ruleTable = record(
     }),
     priority: described(int(-2_147_483_648, 2_147_483_647), { doc: 'Used by the `priority` strategy: the highest wins.', default: RULE_DEFAULTS.priority, example: '10' }),
     weight: described(int(0, 4_294_967_295), { doc: 'Used by `weighted_random`: the share of picks.', default: RULE_DEFAULTS.weight, example: '9' }),
+    limit: limitShape,
   },
   { required: ['when', 'respond'] },
 );

@@ -51,6 +51,7 @@ const SKIP_MESSAGES: Readonly<Record<SkipReason, (arg: string) => string>> = {
   method: (m: string) => `${m} is never recorded`,
   recorded: (key: string) => `${key} is recorded already (the first recording wins; queries are not matched)`,
   streamed: () => 'the body is over 32 MiB (streamed, not saved)',
+  event_stream: () => 'an event stream (passed to the client as it came; saving streams is not supported yet: write a `respond.stream` rule, docs/faults.md)',
   encoded: () => 'the body came in a content-encoding mock cannot decode',
   unsafe_path: () => 'the path climbs above the fallback directory or holds an encoded separator',
   outside: () => 'the file would land outside the fallback directory (an outward symlink)',
