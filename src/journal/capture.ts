@@ -84,6 +84,7 @@ export function entryFrom(ex: Exchange, id: number, opts: CaptureOptions): Entry
     body: captureResponseBody(ex.response.body, ex.response.headers, req.method, opts),
   });
   const who = answered(ex.answerer);
+  const delivery = ex.answerer.kind === 'dispatch' ? ex.answerer.outcome.answer.delivery : undefined;
   return Object.freeze({
     id,
     receivedAt: new Date(ex.receivedAt.getTime()),
@@ -92,6 +93,7 @@ export function entryFrom(ex: Exchange, id: number, opts: CaptureOptions): Entry
     request,
     response,
     ...who,
+    ...(delivery?.kind === 'fault' ? { fault: delivery.fault } : {}),
   });
 }
 
