@@ -42,6 +42,7 @@ export const SPAWNING = [
   'test/record/recorder.test.ts',
   'test/record/serve-guards.test.ts',
   'test/record/serve-replay.test.ts',
+  'test/record/stream-record.test.ts',
   'test/reliability/bad-config.test.ts',
   'test/reliability/body-cap.test.ts',
   'test/reliability/confinement.test.ts',

@@ -25,6 +25,11 @@ export interface SetRuleArgs {
   /** respond.headers entries (names lower-cased), written after the body; record mode's kept headers */
   readonly respondHeaders?: readonly HeaderArg[];
   readonly delayMs?: number;
+  /**
+   * respond.stream (a new rule only: record mode's recorded streams): `path` as `file_path` is given (relative to
+   * the config's folder once planned), `intervalMs` the NDJSON lines' pause
+   */
+  readonly stream?: { readonly path: string; readonly intervalMs?: number };
 }
 
 export interface FileState {
@@ -65,6 +70,7 @@ const q = (s: string): string => BT + s + BT;
 export const SET_RULE_MESSAGES = {
   nothingToChange: () =>
     'nothing to change — give at least one of --path, --method, --status, --json/--text, --file, --delay or --header',
+  streamOnNewRule: () => 'respond.stream is written on a new rule only (record mode appends one per recorded stream)',
   nothingToRespond: () => 'nothing to respond with — give at least one of --status, --json/--text or --file',
   nothingToMatch: () => 'nothing to match on — give --path (and optionally --method or --header) for a new rule',
   noSuchRule: (n: number) => `no such rule #${n} in this rule set`,

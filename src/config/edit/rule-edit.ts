@@ -51,6 +51,10 @@ export function newRuleText(args: SetRuleArgs): string {
   for (const h of dedupeHeaders(args.headers)) line([...P.headers, h.name], headerCondition(h.value));
   if (args.status !== undefined) line(P.status, String(args.status));
   if (args.body !== undefined) line([...P.respond, args.body.kind], bodyText(args.body.kind, args.body.value));
+  if (args.stream !== undefined) {
+    line([...P.respond, 'stream', 'file_path'], tomlBasicString(args.stream.path));
+    if (args.stream.intervalMs !== undefined) line([...P.respond, 'stream', 'interval_ms'], String(args.stream.intervalMs));
+  }
   for (const h of dedupeHeaders(args.respondHeaders ?? [])) line([...P.respondHeaders, h.name], tomlBasicString(h.value));
   if (args.delayMs !== undefined) line(P.delay, String(args.delayMs));
   return lines.join('\n') + '\n';
@@ -64,6 +68,10 @@ function newRuleData(args: SetRuleArgs): Record<string, unknown> {
   for (const h of dedupeHeaders(args.headers)) setIn(rule, [...P.headers, h.name], { value: h.value, op: 'equal' });
   if (args.status !== undefined) setIn(rule, P.status, args.status);
   if (args.body !== undefined) setIn(rule, [...P.respond, args.body.kind], args.body.value);
+  if (args.stream !== undefined) {
+    setIn(rule, [...P.respond, 'stream', 'file_path'], args.stream.path);
+    if (args.stream.intervalMs !== undefined) setIn(rule, [...P.respond, 'stream', 'interval_ms'], args.stream.intervalMs);
+  }
   for (const h of dedupeHeaders(args.respondHeaders ?? [])) setIn(rule, [...P.respondHeaders, h.name], h.value);
   if (args.delayMs !== undefined) setIn(rule, P.delay, args.delayMs);
   return rule;
