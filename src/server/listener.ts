@@ -254,7 +254,10 @@ export function createListener(deps: ListenerDeps): RequestListener {
           if (outcome.answer.delivery === undefined) writeAnswer(res, outcome.answer, method, { log: deps.log });
           else deliverAnswer(res, outcome.answer, method, (x?.live ?? deps.live.current).ws);
           publishTrace(outcome);
-          if (x !== undefined) afterWrite(x, { kind: 'dispatch', response: outcome.answer, outcome });
+          if (x === undefined) return;
+          // a fault, dribble or stream is still being written: its exchange is captured once the connection is done with it
+          if (outcome.answer.delivery === undefined) afterWrite(x, { kind: 'dispatch', response: outcome.answer, outcome });
+          else res.once('close', () => afterWrite(x, { kind: 'dispatch', response: outcome.answer, outcome }));
         };
 
   const fail = (req: IncomingMessage, res: ServerResponse, e: unknown): void => {
