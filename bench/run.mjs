@@ -41,6 +41,8 @@ const HELP = `usage: npm run bench -- [options]      (or: node bench/run.mjs [op
   --cli-runs N       cold starts per command per rep (default 20, +3 warm-up)
   --no-cli           skip the CLI cold-start timings
   --no-http          skip the HTTP workloads
+  --no-journal       skip the journal workloads (b with --inspect, with an
+                     event-stream client, and through startMock())
   --out FILE         markdown output (default bench/RESULTS.md)
   --json FILE        raw results (default bench/out/results-<time>.json)
   --mock-entry FILE  the mock entry point (default dist/bin/main.cjs)
@@ -61,7 +63,7 @@ const HELP = `usage: npm run bench -- [options]      (or: node bench/run.mjs [op
 function parseArgs(argv) {
   const o = {
     only: null, reps: 3, duration: 5, warmup: 1, slices: 5, sliceWarmup: 0.25, conns: 50, soak: false, soakDuration: 60,
-    cliRuns: 20, cli: true, http: true, out: path.join(BENCH, 'RESULTS.md'), json: null,
+    cliRuns: 20, cli: true, http: true, journal: true, out: path.join(BENCH, 'RESULTS.md'), json: null,
     mockEntry: path.join(ROOT, 'dist', 'bin', 'main.cjs'), apimock: process.env.APIMOCK_BIN || null, keep: false,
     peers: false, peersOnly: false, peerNames: null, jvmWarmup: 40, peersOut: path.join(BENCH, 'PEERS.md'), peersDir: path.join(BENCH, 'peers'),
   };
@@ -86,6 +88,7 @@ function parseArgs(argv) {
       case '--cli-runs': o.cliRuns = num(val(), a, 1, 500); break;
       case '--no-cli': o.cli = false; break;
       case '--no-http': o.http = false; break;
+      case '--no-journal': o.journal = false; break;
       case '--out': o.out = path.resolve(val()); break;
       case '--json': o.json = path.resolve(val()); break;
       case '--mock-entry': o.mockEntry = path.resolve(val()); break;
@@ -122,8 +125,13 @@ for (const part of ['bin', 'src']) {
   SNAPSHOT = path.join(BENCH, 'out', `snapshot-${process.pid}`);
   fs.rmSync(SNAPSHOT, { recursive: true, force: true });
   fs.cpSync(built, path.join(SNAPSHOT, part), { recursive: true });
+  // the library (startMock) of the same build, for the journal workloads
+  const lib = path.join(ROOT, 'dist', 'lib');
+  if (fs.existsSync(lib)) fs.cpSync(lib, path.join(SNAPSHOT, 'lib'), { recursive: true });
   opt.mockEntry = path.join(SNAPSHOT, part, path.relative(built, opt.mockEntry));
 }
+// the library beside the entry point's build (dist/lib next to dist/bin)
+const LIBRARY = path.join(path.dirname(path.dirname(opt.mockEntry)), 'lib', 'library', 'index.js');
 
 const fmt = (x, d = 0) => (Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '–');
 
@@ -132,6 +140,14 @@ const fmt = (x, d = 0) => (Number.isFinite(x) ? x.toLocaleString('en-US', { mini
 const MOCK = { name: 'mock', flavour: 'mock', argv: (cfg, port) => [process.execPath, opt.mockEntry, '-c', cfg, '-p', String(port)] };
 const APIMOCK = opt.apimock ? { name: 'apimock-rs', flavour: 'apimock', argv: (cfg, port) => [opt.apimock, '-c', cfg, '-p', String(port)] } : null;
 const BARE_SRV = { name: 'bare', flavour: 'bare', argv: (spec, port) => [process.execPath, BARE, String(port), spec] };
+// The journal workloads (on b): mock with the journal capturing and no page; with one event-stream client reading
+// every event (it runs in the load-client process, and is counted: bench/lib/sse-client.mjs); and the library's
+// startMock() in a process of its own, with its defaults (journal on, no request log), as a test suite gets it.
+const JOURNAL_SCENARIO = 'b_small_file';
+const MOCK_INSPECT = { name: 'mock --inspect', flavour: 'mock', inspect: true, argv: (cfg, port, inspectPort) => [...MOCK.argv(cfg, port), `--inspect=${inspectPort}`] };
+const MOCK_SSE = { name: 'mock --inspect + SSE', flavour: 'mock', inspect: true, sse: true, argv: MOCK_INSPECT.argv };
+const MOCK_LIBRARY = { name: 'startMock()', flavour: 'mock', argv: (cfg, port) => [process.execPath, LIBRARY_SERVER, LIBRARY, path.dirname(cfg), String(port)] };
+const LIBRARY_SERVER = path.join(BENCH, 'lib', 'library-server.mjs');
 
 function machine() {
   const cpus = os.cpus();
@@ -199,6 +215,7 @@ function requestOf(scn, dir) {
 
 async function launch(server, scn, dirs, tag) {
   const port = await freePort();
+  const inspectPort = server.inspect ? await freePort() : undefined;
   let argv;
   let cwd;
   if (server === BARE_SRV) {
@@ -207,10 +224,12 @@ async function launch(server, scn, dirs, tag) {
     cwd = path.dirname(spec.file);
   } else {
     cwd = dirs[scn.id][server.flavour];
-    argv = server.argv(path.join(cwd, FLAVOURS[server.flavour].config), port);
+    argv = server.argv(path.join(cwd, FLAVOURS[server.flavour].config), port, inspectPort);
   }
   const logFile = path.join(TMP, 'logs', `${tag}.log`);
-  return startServer({ argv, cwd, port, logFile });
+  const srv = await startServer({ argv, cwd, port, logFile });
+  if (!srv.error) srv.inspectPort = inspectPort;
+  return srv;
 }
 
 /** Bare server bytes: mock's own answer when it is right, else the canonical one. */
@@ -247,9 +266,9 @@ async function captureBareSpec(scn, dirs) {
 
 /** Start one server for a run: ready time, idle RSS, and whether its answer is right. */
 async function startRun(server, scn, dirs, rep) {
-  const tag = `${server.name}-${scn.id}-r${rep}`;
+  const tag = `${server.name.replace(/[^\w]+/g, '_')}-${scn.id}-r${rep}`;
   const rec = { server: server.name, scenario: scn.id, rep };
-  const label = `[rep ${rep}/${opt.reps}] ${scn.letter} ${scn.id.padEnd(14)} ${server.name.padEnd(10)}`;
+  const label = `[rep ${rep}/${opt.reps}] ${scn.letter} ${scn.id.padEnd(14)} ${server.name.padEnd(server.name.length > 10 ? 20 : 10)}`;
   const srv = await launch(server, scn, dirs, tag);
   if (srv.error) {
     rec.error = `start failed: ${srv.error}`;
@@ -273,7 +292,7 @@ async function startRun(server, scn, dirs, rep) {
       try { rec.check = (await scn.check(res, { fetch: () => httpRequest(srv.port, req) })) ?? 'ok'; } catch (e) { rec.check = `check threw: ${e?.message}`; }
     }
   }
-  return { rec, srv, label, req, wsDir };
+  return { rec, srv, label, req, wsDir, sse: server.sse === true };
 }
 
 /**
@@ -290,7 +309,7 @@ async function runGroup(servers, scn, dirs, rep) {
     if (runs.length === 0) return;
     const req = runs[0].req;
     const multi = await runLoad(CLIENT, {
-      targets: runs.map((r) => ({ port: r.srv.port, pid: r.srv.pid })),
+      targets: runs.map((r) => ({ port: r.srv.port, pid: r.srv.pid, ...(r.sse ? { sse: { port: r.srv.inspectPort } } : {}) })),
       method: req.method, path: req.path, headers: req.headers,
       bodyFile: scn.request.bodyFile ? path.join(dirs[scn.id].mock, scn.request.bodyFile) : null,
       conns: opt.conns, warmupS: opt.warmup, durationS: opt.duration, slices: opt.slices, sliceWarmupS: opt.sliceWarmup,
@@ -307,6 +326,7 @@ async function runGroup(servers, scn, dirs, rep) {
       }
       const errs = load.errors ? Object.values(load.errors).reduce((a, b) => a + b, 0) : 0;
       const notes = [rec.check !== 'ok' ? `CHECK: ${rec.check}` : 'ok'];
+      if (load.sse) notes.push(`events ${load.sse.events}/${load.sse.requests}${load.sse.lost ? ` LOST ${load.sse.lost}` : ''}${load.sse.duplicates ? ` repeated ${load.sse.duplicates}` : ''}${load.sse.out_of_order ? ` out of order ${load.sse.out_of_order}` : ''}${load.sse.reconnects ? ` (${load.sse.reconnects} reconnects)` : ''}`);
       if (load.unexpected_status) notes.push(`${load.unexpected_status} unexpected statuses ${JSON.stringify(load.statuses)}`);
       if (errs) notes.push(`socket errors ${JSON.stringify(load.errors)}`);
       if (rec.error) notes.push(rec.error);
@@ -402,8 +422,9 @@ async function main() {
   for (let rep = 1; rep <= opt.reps; rep++) {
     if (opt.http) {
       for (const [si, scn] of scenarios.entries()) {
-        const k = (rep - 1 + si) % servers.length; // rotate who goes first
-        await runGroup([...servers.slice(k), ...servers.slice(0, k)], scn, dirs, rep);
+        const group = opt.journal && scn.id === JOURNAL_SCENARIO ? [...servers, MOCK_INSPECT, MOCK_SSE, MOCK_LIBRARY] : servers;
+        const k = (rep - 1 + si) % group.length; // rotate who goes first
+        await runGroup([...group.slice(k), ...group.slice(0, k)], scn, dirs, rep);
       }
     }
     if (opt.cli) cliRep(rep, dirs);

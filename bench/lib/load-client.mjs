@@ -27,12 +27,20 @@
 // over its slices; with `pid`, the server's CPU time (user + system, clock
 // ticks from /proc/<pid>/stat) is summed over its measured windows.  Prints
 // { targets: [summary, ...] } in the order given.
+//
+// settings.sse (or targets[].sse) = { port }: one event-stream client of
+// mock's inspector on that port reads every event (sse-client.mjs) from
+// before the first request; after the load it is given up to 10 s to have
+// heard one `request` event per answer the target gave (warm-ups included);
+// the summary's `sse` says how many arrived, were lost, repeated or out of
+// order.
 
 import net from 'node:net';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { ResponseParser } from './response-parser.mjs';
 import { percentile } from './stats.mjs';
+import { openSse } from './sse-client.mjs';
 
 const settings = JSON.parse(process.argv[2] ?? '{}');
 const {
@@ -63,6 +71,8 @@ function requestFor(p) {
 }
 
 const MAX_ERRORS = 100000;
+/** every answer per port, warm-ups included (what an event-stream client should hear of) */
+const answered = new Map();
 
 /** user + system clock ticks of a process, or NaN (no /proc, or it is gone) */
 function cpuTicks(pid) {
@@ -123,6 +133,7 @@ function phase({ port: p, pid, warmS, measureS }) {
       c.parser = new ResponseParser((status, nBytes, closeAfter) => {
         const t = performance.now();
         c.inFlight = false;
+        answered.set(p, (answered.get(p) ?? 0) + 1);
         record(t, t - c.sentAt, status, nBytes);
         if (closeAfter) { c.sock.destroy(); return; } // 'close' reconnects
         if (running) send(c);
@@ -275,12 +286,24 @@ function summary(parts, elapsedS) {
   };
 }
 
+/** The event-stream clients' figures, once they have heard of every answer (or 10 s passed). */
+async function sseSummary(client, p) {
+  const requests = answered.get(p) ?? 0;
+  await client.until(requests, 10_000);
+  client.close();
+  const s = client.stats;
+  return { requests, events: s.events, lost: Math.max(0, requests - s.events), duplicates: s.duplicates, out_of_order: s.outOfOrder, reconnects: s.reconnects, resets: s.resets };
+}
+
 async function main() {
   const t0 = performance.now();
   if (targets === null) {
+    const sse = settings.sse ? await openSse(settings.sse.port) : null;
     const one = await phase({ port, warmS: warmupS, measureS: durationS });
-    return summary([one], (performance.now() - t0) / 1000);
+    const out = { ...summary([one], (performance.now() - t0) / 1000), answered_total: answered.get(port) ?? 0 };
+    return sse ? { ...out, sse: await sseSummary(sse, port) } : out;
   }
+  const sses = await Promise.all(targets.map((t) => (t.sse ? openSse(t.sse.port) : null)));
   for (const t of targets) await phase({ port: t.port, warmS: warmupS, measureS: 0 });
   const measured = targets.map(() => []);
   for (let s = 0; s < slices; s++) {
@@ -290,10 +313,11 @@ async function main() {
     }
   }
   const elapsedS = (performance.now() - t0) / 1000;
+  const sseOut = await Promise.all(sses.map((c, i) => (c ? sseSummary(c, targets[i].port) : null)));
   return {
     targets: targets.map((t, i) => {
       const ticks = measured[i].reduce((n, x) => n + x.serverTicks, 0);
-      return { port: t.port, ...summary(measured[i], elapsedS), ...(t.pid !== undefined ? { server_ticks: ticks } : {}) };
+      return { port: t.port, ...summary(measured[i], elapsedS), ...(t.pid !== undefined ? { server_ticks: ticks } : {}), ...(sseOut[i] ? { sse: sseOut[i] } : {}) };
     }),
   };
 }

@@ -6,6 +6,38 @@ import { fileURLToPath } from 'node:url';
 import { median, min, max } from './stats.mjs';
 
 const TARGET = { p99: 1.5, rssIdle: 1.2, ready: 1.5, cli: 1.5, soakGrowth: 1.1 };
+/** the journal workloads (on b): server name, the mock / bare target (null: shown, no target) */
+const JOURNAL = [
+  { server: 'mock --inspect', what: 'the journal capturing, no page', target: 0.75 },
+  { server: 'mock --inspect + SSE', what: 'and one event-stream client reading every event', target: 0.65 },
+  { server: 'startMock()', what: 'the library in its own process, defaults (journal on, no request log)', target: null },
+];
+
+/** Per journal workload: its ratios to bare per rep, its event-stream counts, problems. */
+export function analyseJournal(R) {
+  const reps = [...new Set(R.runs.map((r) => r.rep))].sort((a, b) => a - b);
+  const out = [];
+  for (const j of JOURNAL) {
+    const runs = R.runs.filter((r) => r.server === j.server);
+    if (!runs.length) continue;
+    const scn = runs[0].scenario;
+    const get = (server, rep) => R.runs.find((r) => r.server === server && r.scenario === scn && r.rep === rep && r.load);
+    const ratios = reps.map((rep) => { const x = get(j.server, rep); const y = get('bare', rep); return x && y ? x.load.rps / y.load.rps : NaN; });
+    const vsMock = reps.map((rep) => { const x = get(j.server, rep); const y = get('mock', rep); return x && y ? x.load.rps / y.load.rps : NaN; });
+    const cpuEff = reps.map((rep) => { const x = get(j.server, rep); const y = get('bare', rep); return x && y ? y.server_cpu_us_per_req / x.server_cpu_us_per_req : NaN; });
+    const sse = runs.map((r) => r.load?.sse).filter(Boolean);
+    const lost = sse.reduce((n, x) => n + x.lost + x.duplicates + x.out_of_order, 0);
+    const problems = new Set();
+    for (const r of runs) {
+      if (r.error) problems.add(r.error.split('\n')[0]);
+      if (r.check && r.check !== 'ok') problems.add(`wrong answer: ${r.check}`);
+    }
+    const vsBare = median(ratios);
+    const ok = j.target === null ? null : Number.isFinite(vsBare) && vsBare >= j.target && problems.size === 0 && (!j.server.includes('SSE') || (sse.length > 0 && lost === 0));
+    out.push({ ...j, scn, ratios, vsBare, vsMock: median(vsMock), cpuEff: median(cpuEff), rps: runs.map((r) => r.load?.rps ?? NaN), p99: median(runs.map((r) => r.load?.latency_ms?.p99 ?? NaN)), sse, lost, problems, ok });
+  }
+  return out;
+}
 
 function f(x, d = 0) {
   if (!Number.isFinite(x)) return '–';
@@ -103,6 +135,17 @@ export function renderResults(R) {
     for (const ok of [okT, okA, okP, okR, okS, r.mockRight]) tally(ok);
     L.push(`| ${r.s.letter} ${r.s.title} | ${cell(r.vsBare, 2, okT)} (≥ ${r.s.target}) | ${hasApimock ? cell(r.vsApimock, 2, okA) : 'not run'} | ${cell(r.p99VsBare, 2, okP)} | ${cell(r.rssVsBare, 2, okR)} | ${cell(r.readyVsBare, 2, okS)} | ${r.mockRight ? 'right' : '**WRONG**'} |`);
   }
+  const journalRows = analyseJournal(R);
+  for (const j of journalRows) tally(j.ok);
+  if (journalRows.length) {
+    L.push('');
+    L.push('| journal workload (on b) | / bare req/s (target) | / mock req/s | CPU/req bare ÷ it | events heard |');
+    L.push('|---|---|---|---|---|');
+    for (const j of journalRows) {
+      const ev = j.sse.length ? `${j.sse.map((x) => `${f(x.events)}/${f(x.requests)}`).join(', ')}${j.lost ? ` (**${j.lost} lost, repeated or out of order**)` : ', none lost'}` : '–';
+      L.push(`| \`${j.server}\`: ${j.what} | ${cell(j.vsBare, 2, j.ok)}${j.target === null ? ' (no target)' : ` (≥ ${j.target})`} | ${f(j.vsMock, 2)} | ${f(j.cpuEff, 2)} | ${ev} |`);
+    }
+  }
   const cliRows = cliSummary(R);
   for (const c of cliRows) tally(c.ok);
   const soakRows = soakSummary(R);
@@ -136,6 +179,7 @@ export function renderResults(R) {
   for (const r of rows) {
     L.push(`| ${r.s.letter} ${r.s.id} | ${spread(r.rps.mock)} | ${spread(r.rps.bare)} | ${hasApimock ? `${spread(r.rps.apimock)} | ` : ''}${r.vsBareAll.map((x) => f(x, 2)).join(', ')} | ${hasApimock ? `${r.vsApimockAll.map((x) => f(x, 2)).join(', ')} | ` : ''}${f(r.cpuEff, 2)} |`);
   }
+  for (const j of journalRows) L.push(`| ${j.scn.split('_')[0]} \`${j.server}\` | ${spread(j.rps)} | | ${hasApimock ? ' | ' : ''}${j.ratios.map((x) => f(x, 2)).join(', ')} | ${hasApimock ? ' | ' : ''}${f(j.cpuEff, 2)} |`);
   L.push('');
   L.push('The last column divides the server CPU time per request of bare by that of mock (median over reps): the same kind of ratio as mock / bare req/s, but less disturbed by other load on the machine.');
   L.push('');
@@ -193,6 +237,7 @@ export function renderResults(R) {
   for (const r of rows) {
     for (const [server, set] of Object.entries(r.notes)) for (const n of set) problems.push(`- ${r.s.letter} ${server}: ${n}`);
   }
+  for (const j of journalRows) for (const n of j.problems) problems.push(`- ${j.server}: ${n}`);
   const busyClient = rows.filter((r) => median(r.clientCpu.bare) > 0.95);
   if (busyClient.length) problems.push(`- the load client used ≥ 95 % of a core against bare on ${busyClient.map((r) => r.s.letter).join(', ')}: there the bare figure is a lower bound and mock / bare is flattered`);
   L.push(problems.length ? 'Problems seen:' : 'No wrong answers, failed starts, unexpected statuses or socket errors.');

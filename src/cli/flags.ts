@@ -1,9 +1,6 @@
 // Every command's flag table, with a one-line doc per flag: the parser reads them (shared/args.ts), and --help
 // (cli/help.ts) and docs/reference/cli.md are generated from them. Pure data, so --help loads no command.
-import { METHODS } from '../model/operators.js';
 import { FORMAT_DOC, type FlagSpec } from '../shared/args.js';
-
-const methods = (): string => METHODS.join(', ');
 
 /** `mock` / `mock serve` */
 export const SERVE_FLAGS: readonly FlagSpec[] = [

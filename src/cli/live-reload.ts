@@ -28,13 +28,25 @@ export async function watchLive(
 }
 
 /** Print every reload of the live workspace: applied lines through the request log, the rest on stderr. */
-export function printReloads(live: LiveWorkspaceHandle, listening: readonly Listening[], io: Io, log: (line: string) => void): void {
+export function printReloads(
+  live: LiveWorkspaceHandle & { onRestored?(listener: (generation: number) => void): () => void },
+  listening: readonly Listening[],
+  io: Io,
+  log: (line: string) => void,
+): void {
   const show = (abs: string): string => fileDisplay(io.cwd, abs);
   const addresses = listening.map(listeningUrl).join(', ');
+  let broken: readonly string[] = [];
   live.onReload((event) => {
+    broken = event.kind === 'rejected' ? event.changed : [];
     const text = reloadText(event, show, addresses);
     for (const line of text.out) log(line);
     if (text.err !== '') io.err(text.err);
+  });
+  // a broken edit undone swaps nothing (no reload event); one line says so, so the last line is never a stale error
+  live.onRestored?.((generation) => {
+    log(RELOAD_MESSAGES.restored(broken.map(show), generation));
+    broken = [];
   });
 }
 

@@ -140,9 +140,9 @@ test('headers: names lower-cased, value defaults to "", op to equal; patterns co
 
 test('headers: wrong shapes and values are reported', () => {
   const cases: [string, RegExp][] = [
-    ['headers.x-k = "v"', /`rules\[0\]\.when\.request\.headers\.x-k` must be a table such as/],
+    ['headers.x-k = "v"', /rule #1: `when\.request\.headers\.x-k` must be a table such as/],
     ['headers.x-k = { value = "v", op = "greater_than" }', /unknown value `greater_than`.*`exists`, `absent`/],
-    ['headers.x-k = { value = 1 }', /`rules\[0\]\.when\.request\.headers\.x-k\.value` must be a string, found an integer/],
+    ['headers.x-k = { value = 1 }', /rule #1: `when\.request\.headers\.x-k\.value` must be a string, found an integer/],
     ['headers.x-k = { valu = "v" }', /unknown key `valu`/],
     ['headers."x k" = { value = "v" }', /`x k` is not a valid HTTP header name/],
     ['headers.x-k = { value = "(", op = "regex" }', /invalid regex `\(`: unterminated group/],
@@ -196,15 +196,15 @@ test('body.json: a path starting with $ loads with a warning', () => {
 
 test('body: wrong shapes are reported', () => {
   const cases: [string, RegExp][] = [
-    ['body.json.a = { op = "exists" }', /missing required key `value` in `rules\[0\]\.when\.request\.body\.json\.a`/],
-    ['body.json.a = { value = 42 }', /`rules\[0\]\.when\.request\.body\.json\.a\.value` must be a string, found an integer/],
+    ['body.json.a = { op = "exists" }', /rule #1: missing required key `value` in `when\.request\.body\.json\.a`/],
+    ['body.json.a = { value = 42 }', /rule #1: `when\.request\.body\.json\.a\.value` must be a string, found an integer/],
     ['body.json.a = { value = true }', /must be a string, found a boolean/],
     ['body.json.a = "gold"', /must be a table such as \{ value = "gold", op = "equal" \}, found a string/],
     ['body.json.a = { value = "1", op = "greater" }', /unknown value `greater`/],
     ['body.json.a = { value = "1", opp = "equal" }', /unknown key `opp`/],
     ['body.json.customer.tier = { value = "gold" }', /body condition `customer` holds a nested table `tier`; quote a dotted path/],
-    ['body.form.a = { value = "1" }', /unknown key `form` in `rules\[0\]\.when\.request\.body`/],
-    ['body.json = "x"', /`rules\[0\]\.when\.request\.body\.json` must be a table of dotted paths/],
+    ['body.form.a = { value = "1" }', /rule #1: unknown key `form` in `when\.request\.body`/],
+    ['body.json = "x"', /rule #1: `when\.request\.body\.json` must be a table of dotted paths/],
     ['body = "x"', /must be a table with a `json` table inside/],
     ['body.json.a = { value = "[", op = "not_regex" }', /invalid regex `\[`/],
   ];
@@ -219,8 +219,8 @@ test('body: wrong shapes are reported', () => {
 test('url_path: wrong shapes, unknown ops and invalid patterns are reported', () => {
   const cases: [string, RegExp][] = [
     ['url_path = { value = "/a", op = "exists" }', /unknown value `exists`; expected one of `equal`.*`not_regex`$/],
-    ['url_path = { op = "equal" }', /missing required key `value` in `rules\[0\]\.when\.request\.url_path`/],
-    ['url_path = { value = 1 }', /`rules\[0\]\.when\.request\.url_path\.value` must be a string, found an integer/],
+    ['url_path = { op = "equal" }', /rule #1: missing required key `value` in `when\.request\.url_path`/],
+    ['url_path = { value = 1 }', /rule #1: `when\.request\.url_path\.value` must be a string, found an integer/],
     ['url_path = 1', /must be a string or a table such as/],
     ['url_path = { value = "/a", opp = "equal" }', /unknown key `opp`/],
     ['url_path = { value = "(?P<x", op = "regex" }', /invalid regex/],
@@ -238,8 +238,8 @@ test('an unknown key under when.request names the key and the allowed keys, with
   assert.deepEqual(
     ctx.diagnostics.map((d) => [d.code, d.line, d.column, d.message, d.allowed, d.suggestion]),
     [
-      ['unknown_key', 3, 1, 'unknown key `bdy` in `rules[0].when.request`', ['url_path', 'method', 'headers', 'body'], 'body'],
-      ['unknown_key', 4, 1, 'unknown key `query` in `rules[0].when.request`', ['url_path', 'method', 'headers', 'body'], undefined],
+      ['unknown_key', 3, 1, 'rule #1: unknown key `bdy` in `when.request`', ['url_path', 'method', 'headers', 'body'], 'body'],
+      ['unknown_key', 4, 1, 'rule #1: unknown key `query` in `when.request`', ['url_path', 'method', 'headers', 'body'], undefined],
     ],
   );
 });

@@ -4,11 +4,11 @@
 //
 // Owns: which config is loaded (-c, ./mock.toml, or none), the -d / -p overrides, existence checks.
 // Leaves out: parsing TLS material (server/), serving files (files/), running scripts (dispatch/).
-import { ROOT_CONFIG_FILE, type Config } from '../model/config.js';
+import { DEFAULTS, ROOT_CONFIG_FILE, type Config } from '../model/config.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { RuleSet } from '../model/rule-set.js';
 import { DEFAULT_STRATEGY } from '../model/strategy.js';
-import type { MiddlewareScript, Workspace } from '../model/workspace.js';
+import type { DenyPolicy, MiddlewareScript, Workspace } from '../model/workspace.js';
 import { err, ok, type Result } from '../shared/result.js';
 import { report, type DecodeContext } from './decode.js';
 import { MESSAGES } from './messages.js';
@@ -91,6 +91,7 @@ export async function loadWorkspace(opts: LoadOptions): Promise<Result<Workspace
       ruleSets: ruleSets.flatMap((r) => (r.ruleSet === undefined ? [] : [r.ruleSet])),
       fallbackDir: config.service.fallbackRespondDir,
       cors: { allowedOrigins: config.service.corsAllowCredentialsOrigins },
+      deny: denyPolicy(config),
       warnings: diagnostics,
     }),
   );
@@ -118,6 +119,13 @@ export async function loadRuleSetFile(path: string, opts: { cwd: string; baseDir
 
 // ---- the pieces ------------------------------------------------------------------------------------
 
+function denyPolicy(config: Config): DenyPolicy {
+  const tls = config.listener.tls;
+  const given = config.service.deny;
+  const files = given === undefined && tls !== undefined ? [tls.cert, tls.key] : [];
+  return { patterns: given ?? DEFAULTS.deny, files, isDefault: given === undefined };
+}
+
 async function loadZeroConfig(opts: LoadOptions): Promise<Result<Workspace, LoadFailure>> {
   const diagnostics: Diagnostic[] = [];
   const config = await applyOverrides(defaultConfig(opts.cwd), opts, diagnostics);
@@ -130,6 +138,7 @@ async function loadZeroConfig(opts: LoadOptions): Promise<Result<Workspace, Load
       ruleSets: [],
       fallbackDir: config.service.fallbackRespondDir,
       cors: { allowedOrigins: [] },
+      deny: denyPolicy(config),
       warnings: [],
     }),
   );
@@ -177,13 +186,29 @@ async function loadListedRuleSet(e: PathEntry, rsc: RuleSetContext, rootDecode: 
 
 const STRICT: ReadMode = { track: undefined, invalidJsonTarget: 'error' };
 
+/** at most this many respond files are looked at at once, over every rule set (an imported OpenAPI workspace
+ * holds tens of thousands; opening them all at once runs out of file descriptors: EMFILE) */
+const OPEN_AT_ONCE = 128;
+let opening = 0;
+const waiting: (() => void)[] = [];
+async function limited<T>(task: () => Promise<T>): Promise<T> {
+  if (opening >= OPEN_AT_ONCE) await new Promise<void>((go) => waiting.push(go));
+  opening++;
+  try {
+    return await task();
+  } finally {
+    opening--;
+    waiting.shift()?.();
+  }
+}
+
 /** Decode, then gather respond-file facts from disk, then check them: the same path as decodeRuleSetText. */
 async function decodeRuleSetFromText(text: string, file: string, rsc: RuleSetContext, mode: ReadMode): Promise<Loaded<RuleSet>> {
   const draft = decodeRuleSetDraft(text, file, rsc);
   const files = new Map<string, RespondFileStatus>();
   const dirs = new Map<string, boolean>();
   await Promise.all([
-    ...draft.fileRefs.map(async (r) => void files.set(r.path, await respondFileStatus(r.path, mode.track))),
+    ...draft.fileRefs.map(async (r) => void files.set(r.path, await limited(() => respondFileStatus(r.path, mode.track)))),
     ...draft.dirRefs.map(async (r) => void dirs.set(r.path, (await pathKind(r.path)) === 'dir')),
   ]);
   checkRuleSetFiles(draft, {

@@ -2,19 +2,39 @@
 // (formatDiagnostic adds them); placeholders are filled by these small functions.
 
 const q = (s: string | bigint | number): string => '`' + String(s) + '`';
-const where = (path: string): string => (path === '' ? 'at the top level' : `in ${q(path)}`);
 const list = (values: readonly string[]): string => values.map(q).join(', ');
 
+/**
+ * A key path inside a rule reads as every other message names rules: `rule #2` (1-based), as `get`,
+ * `match-test` and `--why` print them, never `rules[1]` (docs/files-and-rules.md, "Rule numbers").
+ * `rules[1].respond.status` → { rule: "rule #2: ", rest: "respond.status" }.
+ */
+function inRule(path: string): { readonly rule: string; readonly rest: string } {
+  const m = /^rules\[(\d+)\](?:\.(.*))?$/.exec(path);
+  return m === null ? { rule: '', rest: path } : { rule: `rule #${Number(m[1]) + 1}: `, rest: m[2] ?? '' };
+}
+/** `<path> must be …`: "rule #2: `respond.status` must be", "rule #1 must be" for a whole rule. */
+const subject = (path: string): string => {
+  const { rule, rest } = inRule(path);
+  if (rule === '') return q(path);
+  return rest === '' ? rule.slice(0, -2) : `${rule}${q(rest)}`;
+};
+/** `<sentence> in <path>`, with a rule's number in front. */
+const located = (sentence: string, path: string): string => {
+  const { rule, rest } = inRule(path);
+  if (rule !== '') return `${rule}${sentence}${rest === '' ? '' : ` in ${q(rest)}`}`;
+  return `${sentence} ${path === '' ? 'at the top level' : `in ${q(path)}`}`;
+};
 export const MESSAGES = {
   // TOML and decoding
   tomlSyntax: (reason: string) => `invalid TOML: ${reason}`,
-  wrongType: (path: string, expected: string, found: string) => `${q(path)} must be ${expected}, found ${found}`,
+  wrongType: (path: string, expected: string, found: string) => `${subject(path)} must be ${expected}, found ${found}`,
   outOfRange: (path: string, min: bigint, max: bigint, found: bigint) =>
-    `${q(path)} must be an integer from ${min} to ${max}, found ${found}`,
+    `${subject(path)} must be an integer from ${min} to ${max}, found ${found}`,
   notOneOf: (path: string, found: string, values: readonly string[]) =>
-    `${q(path)} has an unknown value ${q(found)}; expected one of ${list(values)}`,
-  missingKey: (key: string, path: string) => `missing required key ${q(key)} ${where(path)}`,
-  unknownKey: (key: string, path: string) => `unknown key ${q(key)} ${where(path)}`,
+    `${subject(path)} has an unknown value ${q(found)}; expected one of ${list(values)}`,
+  missingKey: (key: string, path: string) => located(`missing required key ${q(key)}`, path),
+  unknownKey: (key: string, path: string) => located(`unknown key ${q(key)}`, path),
 
   // files
   configMissing: (entry: string) => `config file ${q(entry)} does not exist`,

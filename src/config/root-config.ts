@@ -107,6 +107,7 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
       ...(s?.seed === undefined ? {} : { seed: s.seed }),
       ...(s?.delay === undefined ? {} : { delay: s.delay }),
       ...(s?.fault_hold_ms === undefined ? {} : { faultHoldMs: s.fault_hold_ms }),
+      ...(s?.deny === undefined ? {} : { deny: s.deny }),
     },
     log: {
       verbose: {

@@ -95,9 +95,9 @@ test('priority and weight: defaults, negatives, and refusals', () => {
   assert.equal(ruleOf('text = "x"', 'priority = -3\nweight = 0').priority, -3);
   assert.equal(ruleOf('text = "x"', 'weight = 9').weight, 9);
   for (const [line, message] of [
-    ['weight = 1.5', /`rules\[0\]\.weight` must be an integer, found a float/],
-    ['weight = -1', /`rules\[0\]\.weight` must be an integer from 0 to 4294967295, found -1/],
-    ['priority = "high"', /`rules\[0\]\.priority` must be an integer, found a string/],
+    ['weight = 1.5', /rule #1: `weight` must be an integer, found a float/],
+    ['weight = -1', /rule #1: `weight` must be an integer from 0 to 4294967295, found -1/],
+    ['priority = "high"', /rule #1: `priority` must be an integer, found a string/],
     ['priority = 3000000000', /from -2147483648 to 2147483647/],
   ] as const) {
     const e = errors(`[[rules]]\nwhen.request.url_path = "/a"\nrespond.text = "x"\n${line}\n`);
@@ -117,17 +117,17 @@ test('respond refusals', () => {
     ['status = "200"', /must be an integer, found a string/],
     ['json = "{ bad"', /rule #1: `respond\.json` is not valid JSON/],
     ['json = "[12345678901234567890123]"', /out of range/],
-    ['text = 1', /`rules\[0\]\.respond\.text` must be a string, found an integer/],
+    ['text = 1', /rule #1: `respond\.text` must be a string, found an integer/],
     ['text = "x"\ndelay_response_milliseconds = -1', /must be an integer from 0 to 2147483647/],
     ['text = "x"\ndelay_response_milliseconds = 1.5', /must be milliseconds, `\{ min, max \}` or `\{ median, sigma \}`, found a float/],
     ['text = "x"\ndelay_response_milliseconds = { median = 5 }', /missing required key `sigma`/],
     ["fault = \"explode\"", /has an unknown value `explode`; expected one of/],
     ['stream = { file_path = "a.txt" }', /must end in `\.sse` \(Server-Sent Events\) or `\.ndjson`/],
-    ['text = "x"\nheaders = { x-a = 1 }', /`rules\[0\]\.respond\.headers\.x-a` must be a string/],
+    ['text = "x"\nheaders = { x-a = 1 }', /rule #1: `respond\.headers\.x-a` must be a string/],
     ['text = "x"\nheaders = { "x a" = "1" }', /`x a` is not a valid HTTP header name/],
     ['text = "x"\nheaders = { x-a = "a\\nb" }', /header `x-a` contains characters not allowed in HTTP/],
     ['text = "x"\nheaders = "x"', /must be a table of header names to strings/],
-    ['text = "x"\nbody = "y"', /unknown key `body` in `rules\[0\]\.respond`/],
+    ['text = "x"\nbody = "y"', /rule #1: unknown key `body` in `respond`/],
     ['file_path = "../outside.json"', /respond file `\.\.\/outside\.json` is outside the respond directory `\/w\/cfg`/],
     ['file_path = "/etc/passwd"', /is outside the respond directory/],
   ];
@@ -182,18 +182,18 @@ test('prefix.respond_dir: file_path resolves below it (config-dir relative) and 
 
 test('rule structure refusals', () => {
   const cases: [string, string[]][] = [
-    ['[[rules]]\nrespond.text = "x"\n', ['1:1 missing_key missing required key `when` in `rules[0]`']],
-    ['[[rules]]\nwhen.request.url_path = "/a"\n', ['1:1 missing_key missing required key `respond` in `rules[0]`']],
+    ['[[rules]]\nrespond.text = "x"\n', ['1:1 missing_key rule #1: missing required key `when`']],
+    ['[[rules]]\nwhen.request.url_path = "/a"\n', ['1:1 missing_key rule #1: missing required key `respond`']],
     ['[[rules]]\nwhen.request = {}\nrespond.text = "x"\n', ['2:16 invalid_value rule #1 has an empty `when.request`; give at least one condition']],
-    ['[[rules]]\nwhen = {}\nrespond.text = "x"\n', ['2:8 missing_key missing required key `request` in `rules[0].when`']],
-    ['[[rules]]\nwhen = "x"\nrespond.text = "x"\n', ['2:8 wrong_type `rules[0].when` must be a table, found a string']],
+    ['[[rules]]\nwhen = {}\nrespond.text = "x"\n', ['2:8 missing_key rule #1: missing required key `request` in `when`']],
+    ['[[rules]]\nwhen = "x"\nrespond.text = "x"\n', ['2:8 wrong_type rule #1: `when` must be a table, found a string']],
     ['rules = "x"\n', ['1:9 wrong_type `rules` must be an array of tables ([[rules]]), found a string']],
-    ['rules = [1]\n', ['1:10 wrong_type `rules[0]` must be a table, found an integer']],
+    ['rules = [1]\n', ['1:10 wrong_type rule #1 must be a table, found an integer']],
     ['prefix = "/api"\n', ['1:10 wrong_type `prefix` must be a table, found a string']],
     ['[prefix]\nurl_path = 1\n', ['2:12 wrong_type `prefix.url_path` must be a string, found an integer']],
     ['[default]\ndelay_response_milliseconds = -1\n', ['2:31 invalid_value `default.delay_response_milliseconds` must be an integer from 0 to 2147483647, found -1']],
     ['strategy = "priority"\n', ['1:12 invalid_value strategy `priority` needs the table form, e.g. priority = { tiebreaker = "first_match" }']],
-    ['[[rules]\n', ['1:9 toml_syntax invalid TOML: unterminated table-key']],
+    ['[[rules]\n', ['1:9 toml_syntax invalid TOML: missing "]" to close [[rules] (an array of tables is written [[rules]])']],
   ];
   for (const [text, want] of cases) assert.deepEqual(errors(text), want, text);
 });
@@ -240,9 +240,9 @@ when.request.url_path = "/b"
 respond.txt = "y"
 `);
   assert.deepEqual(e, [
-    '2:14 unknown_key unknown key `url_pth` in `rules[0].when.request`',
+    '2:14 unknown_key rule #1: unknown key `url_pth` in `when.request`',
     '3:35 invalid_regex invalid regex `(`: unterminated group',
-    '7:9 unknown_key unknown key `txt` in `rules[1].respond`',
+    '7:9 unknown_key rule #2: unknown key `txt` in `respond`',
   ]);
 });
 

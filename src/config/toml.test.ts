@@ -84,14 +84,14 @@ test('locate gives the key and value positions of any key path', () => {
 
 test('syntax errors come back as values with line and column', () => {
   const cases: [string, string, RegExp][] = [
-    ['[service', '1:9', /unterminated table-key/],
-    ['[service\n', '1:9', /unterminated table-key/],
-    ['x = "abc\ny = 1\n', '1:9', /unterminated string/],
-    ['a = ', '1:5', /unspecified values are invalid/],
-    ['a = 1\na = 2', '2:1', /defining a key multiple times/],
-    ['x = "abc', '1:9', /unterminated string/],
-    ['a = 1 b = 2', '1:7', /must be a newline/],
-    ['[a]\n[a]', '2:2', /defining a key multiple times/],
+    ['[service', '1:9', /missing "\]" to close \[service/],
+    ['[service\n', '1:9', /missing "\]" to close \[service/],
+    ['x = "abc\ny = 1\n', '1:9', /missing closing "/],
+    ['a = ', '1:5', /missing value after "a ="/],
+    ['a = 1\na = 2', '2:1', /the key `a` is already defined above/],
+    ['x = "abc', '1:9', /missing closing "/],
+    ['a = 1 b = 2', '1:7', /must be followed by an end-of-line/],
+    ['[a]\n[a]', '2:2', /the key `a` is already defined above/],
   ];
   for (const [text, pos, message] of cases) {
     const r = parseToml(text);

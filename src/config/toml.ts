@@ -5,6 +5,7 @@ import { parseTOML, ParseError, type AST } from 'toml-eslint-parser';
 import { parse as parseFast, TomlDate } from 'smol-toml';
 import { err, ok, type Result } from '../shared/result.js';
 import { lineColumnAt } from '../shared/position.js';
+import { findTomlMistake } from './toml-errors.js';
 
 export type TomlNode = TomlString | TomlInteger | TomlFloat | TomlBoolean | TomlDateTime | TomlArray | TomlTable;
 
@@ -60,6 +61,8 @@ export function parseToml(text: string): Result<TomlTable, TomlSyntaxError> {
   try {
     program = parseTOML(text);
   } catch (e) {
+    const mistake = findTomlMistake(text);
+    if (mistake !== undefined) return err({ message: mistake.message, offset: mistake.offset, ...lineColumnAt(text, mistake.offset) });
     const raw = e instanceof Error ? e.message : String(e);
     const offset = unterminatedAt(text, e instanceof ParseError ? e.index : 0, raw);
     return err({ message: lowerFirst(raw), offset, ...lineColumnAt(text, offset) });

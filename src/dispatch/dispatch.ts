@@ -5,6 +5,7 @@ import type { Answer, Respond } from '../model/answer.js';
 import { chain, type ValueOrPromise } from '../shared/value-or-promise.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
+import { denyCheck, type DenyCheck } from '../files/deny.js';
 import { resolveFallbackFile } from '../files/lookup.js';
 import { fileBody } from '../files/file-body.js';
 import type { FileSource } from '../files/source.js';
@@ -39,8 +40,8 @@ export type Stage =
   /** claimed by a prefix, no rule matched: 404 */
   | { readonly kind: 'prefix_miss'; readonly ruleSetIndex: number }
   | { readonly kind: 'fallback'; readonly file: string }
-  /** nothing answered: 404, empty body */
-  | { readonly kind: 'miss' };
+  /** nothing answered: 404, empty body; `denied` when the file exists but service.deny keeps it from being served */
+  | { readonly kind: 'miss'; readonly denied?: { readonly file: string; readonly pattern: string } };
 
 export interface Outcome {
   readonly answer: Answer;
@@ -112,14 +113,13 @@ function paced(answer: Answer, s: Staged, ws: Workspace, env: DispatchEnv): Answ
   return delayMs === answer.delayMs ? answer : { ...answer, delayMs };
 }
 
+// Object literals of fixed shape rather than spreads: this runs for every request (a spread builds the object
+// key by key, and its shape varies).
 function outcomeOf(staged: Staged, answer: Answer, explained: RuleSetExplanation[] | undefined): Outcome {
-  if (staged.file === undefined && explained === undefined) return { answer, stage: staged.stage };
-  return {
-    answer,
-    stage: staged.stage,
-    ...(staged.file !== undefined ? { file: staged.file } : {}),
-    ...(explained !== undefined ? { explanation: { ruleSets: explained } } : {}),
-  };
+  const { stage, file } = staged;
+  if (explained === undefined) return file === undefined ? { answer, stage } : { answer, stage, file };
+  const explanation = { ruleSets: explained };
+  return file === undefined ? { answer, stage, explanation } : { answer, stage, file, explanation };
 }
 
 const OPTIONS_STAGE: Stage = Object.freeze({ kind: 'options' });
@@ -204,14 +204,17 @@ function stageFallback(ws: Workspace, req: RequestSnapshot, env: DispatchEnv): V
   const { files } = env;
   // The whole resolution is a pure function of the request segments and the disk: a FileSource that can vouch
   // for "nothing changed" hands back the remembered result without touching the disk.
-  if (files.remember === undefined) return resolveFallback(root, req.segments, files);
+  const deny = ws.deny === undefined ? undefined : denyCheck(ws.deny);
+  if (files.remember === undefined) return resolveFallback(root, req.segments, files, deny);
   // Per workspace (one fallback root), by raw path: the segments are a function of it and of nothing else.
-  return files.remember(ws, req.rawPath, (f) => resolveFallback(root, req.segments, f));
+  return files.remember(ws, req.rawPath, (f) => resolveFallback(root, req.segments, f, deny));
 }
 
-async function resolveFallback(root: string, segments: readonly string[], files: FileSource): Promise<Staged> {
+async function resolveFallback(root: string, segments: readonly string[], files: FileSource, deny: DenyCheck | undefined): Promise<Staged> {
   const file = await resolveFallbackFile(root, segments, files);
   if (file === undefined) return MISS;
+  const pattern = deny?.(root, file);
+  if (pattern !== undefined) return { draft: emptyDraft(404), stage: { kind: 'miss', denied: { file, pattern } } };
   const fb = await fileBody(file, files);
   if (fb.kind === 'missing') return MISS;
   if (fb.kind === 'error') return { draft: textDraft(500, fb.message), stage: { kind: 'fallback', file }, file };

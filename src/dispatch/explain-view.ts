@@ -54,6 +54,10 @@ export interface WhyRuleSetView {
 export interface WhyView {
   /** one sentence on which stage answered */
   readonly note: string;
+  /** the fallback file that answered (or was denied), relative to the fallback directory */
+  readonly file?: string;
+  /** the service.deny pattern that kept `file` from being served */
+  readonly deniedBy?: string;
   /** the rule sets consulted, in order, up to and including the one that answered */
   readonly ruleSets: readonly WhyRuleSetView[];
 }
@@ -73,7 +77,23 @@ export function matchedView(stage: Stage, shown: ShownPaths): MatchedView | null
   return { ruleSetIndex: stage.ruleSetIndex, ruleSetFile: shown.ruleSet(stage.ruleSetIndex), ruleIndex: stage.ruleIndex };
 }
 
-export function whyNote(stage: Stage, ws: Workspace, shown: ShownPaths): string {
+/** What the fallback directory was asked for, in file names a user knows: `nothing`, `nothing.json`, … */
+export function triedFiles(requestPath: string): string {
+  const rel = requestPath.split('?')[0]!.replace(/^\/+|\/+$/g, '');
+  if (rel === '') return 'index.json, index.json5, index.csv, index.html';
+  const last = rel.slice(rel.lastIndexOf('/') + 1);
+  if (last.includes('.')) return `${rel}, ${rel}/index.*`;
+  return `${rel}, ${rel}.json, ${rel}.json5, ${rel}.csv, ${rel}/index.* (case-insensitively)`;
+}
+
+/** A file that answered (or was denied), relative to the fallback directory, '/'-separated. */
+export function fallbackFile(ws: Workspace, file: string): string {
+  const root = ws.fallbackDir;
+  const rest = file.startsWith(root) ? file.slice(root.length) : file;
+  return rest.replace(/\\/g, '/').replace(/^\/+/, '');
+}
+
+export function whyNote(stage: Stage, ws: Workspace, shown: ShownPaths, requestPath?: string): string {
   switch (stage.kind) {
     case 'options':
       return 'OPTIONS request \u2014 handled directly, no rule-set matching involved.';
@@ -88,17 +108,27 @@ export function whyNote(stage: Stage, ws: Workspace, shown: ShownPaths): string 
       return `Rule set #${stage.ruleSetIndex + 1} claims this path by its prefix (${prefix}) and no rule matched \u2014 answered 404.`;
     }
     case 'fallback':
-    case 'miss':
-      return 'No rule set matched; answered from the fallback directory (dyn_route).';
+      return `No rule set matched; answered from the fallback directory by the file ${fallbackFile(ws, stage.file)}.`;
+    case 'miss': {
+      if (stage.denied !== undefined) {
+        const by = ws.deny?.isDefault === false ? 'service.deny' : 'the default service.deny list';
+        return `No rule set matched; the file ${fallbackFile(ws, stage.denied.file)} is never served: denied by ${stage.denied.pattern === 'the TLS files this config names' ? stage.denied.pattern : `the pattern ${stage.denied.pattern}`} (${by}) \u2014 answered 404.`;
+      }
+      const tried = requestPath === undefined ? '' : `: tried ${triedFiles(requestPath)}`;
+      return `No rule set matched and no file in the fallback directory answers${tried} \u2014 answered 404.`;
+    }
     default:
       return assertNever(stage, 'stage');
   }
 }
 
 /** The why of an Outcome dispatched with `{ explain: true }` (without it, `ruleSets` is empty). */
-export function whyView(outcome: Outcome, ws: Workspace, shown: ShownPaths): WhyView {
+export function whyView(outcome: Outcome, ws: Workspace, shown: ShownPaths, requestPath?: string): WhyView {
+  const file = outcome.stage.kind === 'fallback' ? outcome.stage.file : outcome.stage.kind === 'miss' ? outcome.stage.denied?.file : undefined;
   return {
-    note: whyNote(outcome.stage, ws, shown),
+    note: whyNote(outcome.stage, ws, shown, requestPath),
+    ...(file === undefined ? {} : { file: fallbackFile(ws, file) }),
+    ...(outcome.stage.kind === 'miss' && outcome.stage.denied !== undefined ? { deniedBy: outcome.stage.denied.pattern } : {}),
     ruleSets: (outcome.explanation?.ruleSets ?? []).map((rs) => whyRuleSetView(rs, shown)),
   };
 }
@@ -126,6 +156,8 @@ export function matchedToWire(m: MatchedView | null): MatchedWire | null {
 export function whyToWire(why: WhyView): WhyWire {
   return {
     note: why.note,
+    ...(why.file === undefined ? {} : { file: why.file }),
+    ...(why.deniedBy === undefined ? {} : { denied_by: why.deniedBy }),
     rule_sets: why.ruleSets.map((rs) => ({ rule_set_index: rs.ruleSetIndex, rule_set_file: rs.ruleSetFile, rules: rs.rules.map(whyRuleToWire) })),
   };
 }

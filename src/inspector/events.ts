@@ -6,6 +6,9 @@
 // ping every `pingMs`, and the bound on memory: a client with more than `maxUnsentBytes` written but not yet taken
 // by the kernel is dropped (its EventSource reconnects and replays), so a client that never reads cannot grow the
 // process. A new client is also sent the last reload when it failed, so a page opened during a broken edit shows it.
+// Request events are sent per event-loop turn: those of a turn are queued as given (a journal row and how to make
+// its event, so nothing is made while no client listens), then, at the end of the turn, each is encoded once and
+// the batch written once to every client. A reload or reset sends the queue first, so the order is kept.
 // Leaves out: where events come from (the caller calls request()/reload()/reset()) and what is replayed (the
 // `replay` source, the journal in the real program).
 import type { ServerResponse } from 'node:http';
@@ -43,7 +46,12 @@ export interface EventHubOptions {
 export interface EventHub {
   /** `GET /__mock/api/events`, for the router's table */
   readonly route: Route;
+  /**
+   * Queue a request event, sent at the end of the turn. With `toData`, the event is made from `row` then, once for
+   * all clients: `toData` gives its data as JSON text (what JSON.stringify of the RequestEvent gives).
+   */
   request(event: RequestEvent): void;
+  request<T extends { readonly id: number }>(row: T, toData: (row: T) => string): void;
   reload(event: ReloadEvent): void;
   reset(): void;
   /** clients connected now */
@@ -113,8 +121,44 @@ export function createEventHub(options: EventHubOptions = {}): EventHub {
     for (const res of clients) send(res, text);
   };
 
+  // the request events of this turn, and how to make each one's data (undefined: it is an event already)
+  let queued: { readonly id: number }[] = [];
+  let makers: (((row: never) => string) | undefined)[] = [];
+  let flushing = false;
+  const flush = (): void => {
+    flushing = false;
+    if (queued.length === 0) return;
+    const rows = queued;
+    const make = makers;
+    queued = [];
+    makers = [];
+    if (clients.size === 0) return;
+    let text = '';
+    for (let i = 0; i < rows.length; i++) {
+      const m = make[i];
+      const row = rows[i]!;
+      text += `id: ${row.id}\nevent: request\ndata: ${m === undefined ? JSON.stringify(row) : m(row as never)}\n\n`;
+    }
+    if (clients.size === 1) broadcast(text);
+    else {
+      const bytes = Buffer.from(text);
+      for (const res of clients) sendBytes(res, bytes);
+    }
+  };
+  const sendBytes = (res: ServerResponse, bytes: Buffer): void => {
+    if (res.destroyed || res.writableEnded) return remove(res);
+    res.write(bytes);
+    if (res.writableLength > maxUnsent) {
+      dropped++;
+      remove(res);
+      res.destroy();
+    }
+  };
+
   const open = (ctx: RouteContext): 'handled' | ReturnType<typeof failure> => {
     if (clients.size >= maxClients) return failure('io', MESSAGES.busy(maxClients), undefined, 503);
+    // what was queued before this client came goes to the others first (a replay below may hold it already)
+    flush();
     const { res, req } = ctx;
     res.writeHead(200, EVENT_HEADERS);
     if (ctx.method === 'HEAD') {
@@ -144,14 +188,24 @@ export function createEventHub(options: EventHubOptions = {}): EventHub {
 
   return {
     route: { method: 'GET', path: EVENTS_PATH, handle: open },
-    request: (e) => {
-      if (clients.size > 0) broadcast(formatEvent('request', e, e.id));
+    request: (row: { readonly id: number }, toData?: (row: never) => string) => {
+      if (clients.size === 0) return;
+      queued.push(row);
+      makers.push(toData);
+      if (!flushing) {
+        flushing = true;
+        setImmediate(flush);
+      }
     },
     reload: (e) => {
+      flush();
       lastFailedReload = e.ok ? undefined : e;
       broadcast(formatEvent('reload', e));
     },
-    reset: () => broadcast(formatEvent('reset', {})),
+    reset: () => {
+      flush();
+      broadcast(formatEvent('reset', {}));
+    },
     get clientCount() {
       return clients.size;
     },
@@ -159,6 +213,7 @@ export function createEventHub(options: EventHubOptions = {}): EventHub {
       return dropped;
     },
     close: () => {
+      flush();
       for (const res of [...clients]) {
         remove(res);
         res.end();

@@ -3,10 +3,10 @@ import { request, type ClientRequest } from 'node:http';
 import { after, before, test } from 'node:test';
 import { raw, startHandlerServer, type InspectorServer } from '../../test/helpers/inspector-server.js';
 import { DEFAULTS } from '../model/config.js';
-import { dispatched, newEnv } from '../journal/fixtures/exchanges.js';
+import { dispatched, newEnv, refused } from '../journal/fixtures/exchanges.js';
 import { Journal } from '../journal/journal.js';
 import { createInspector, type Inspector } from './index.js';
-import { connectJournal, journalReplay, journalRoutes } from './journal-bridge.js';
+import { connectJournal, journalReplay, journalRoutes, requestEventJson, requestEventOfEntry } from './journal-bridge.js';
 
 let journal: Journal;
 let inspector: Inspector;
@@ -105,4 +105,21 @@ test('Last-Event-ID replays what the journal holds; an evicted cursor gets a res
   const stale = await stream({ 'last-event-id': String(first + 1) });
   await stale.until(/event: reset/);
   stale.req.destroy();
+});
+
+test('requestEventJson writes what JSON.stringify(requestEventOfEntry) gives, for every stage and odd paths', async () => {
+  const j = new Journal();
+  const targets = ['/api/users', '/api/nothing', '/hello.txt', '/absent', '/p%22q%5C%0A%E2%9C%93', '/rr'];
+  for (const target of targets) j.capture(await dispatched({ target }, env));
+  j.capture(await dispatched({ method: 'OPTIONS', target: '/api/users' }, env));
+  j.capture(await dispatched({ method: 'POST', target: '/x', headers: [['content-type', 'application/json']], body: '{nope' }, env));
+  j.capture(refused({ target: '/upload' }, 5000));
+  const rows = j.rows();
+  assert.equal(new Set(rows.map((r) => r.stage)).size >= 5, true, rows.map((r) => r.stage).join());
+  for (const row of rows) {
+    assert.equal(requestEventJson(row), JSON.stringify(requestEventOfEntry(row)), `row ${row.id}`);
+    const entry = j.lookup(row.id);
+    assert.ok(entry.kind === 'found');
+    assert.equal(requestEventJson(row), JSON.stringify(requestEventOfEntry(entry.entry)), `entry ${row.id}`);
+  }
 });

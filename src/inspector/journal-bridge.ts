@@ -5,14 +5,28 @@
 import { handleJournalRoute, JOURNAL_ROUTES, type JournalRouteDeps } from '../journal/http-routes.js';
 import type { Journal } from '../journal/journal.js';
 import { answeredByToWire, entrySummaryToWire } from '../journal/wire.js';
-import type { Entry } from '../journal/entry.js';
+import type { EntryRow } from '../journal/entry.js';
 import type { EventHub, RequestEvent } from './events.js';
 import type { Route, RouteContext } from './router.js';
 import { COMMON_HEADERS } from './security.js';
 
-/** The `request` event of an entry: the journal's row form plus what answered (for the table's label). */
-export function requestEventOfEntry(e: Entry): RequestEvent {
+/** The `request` event of an entry (or of its row): the journal's row form plus what answered (for the table's label). */
+export function requestEventOfEntry(e: EntryRow): RequestEvent {
   return { ...entrySummaryToWire(e), answered_by: answeredByToWire(e.answeredBy) };
+}
+
+const answeredByJson = new WeakMap<object, string>();
+
+/**
+ * The `request` event's data as JSON text, written out rather than stringified: the same text as
+ * `JSON.stringify(requestEventOfEntry(e))`, key for key (a test holds them equal), for every event a page hears.
+ * What answered is encoded once per stage object (a remembered file or rule's stage is one object).
+ */
+export function requestEventJson(e: EntryRow): string {
+  const a = e.answeredBy;
+  let by = answeredByJson.get(a);
+  if (by === undefined) answeredByJson.set(a, (by = JSON.stringify(answeredByToWire(a))));
+  return `{"id":${e.id},"method":${JSON.stringify(e.request.method)},"path":${JSON.stringify(e.request.path)},"status":${e.response.status},"stage":${JSON.stringify(e.stage)},"latency_ms":${JSON.stringify(e.latencyMs)},"generation":${e.generation},"answered_by":${by}}`;
 }
 
 /** The journal's routes: GET/DELETE /__mock/api/requests, GET /__mock/api/requests/<id>, POST /__mock/api/reset. */
@@ -40,13 +54,16 @@ export function journalRoutes(deps: JournalRouteDeps): Route[] {
 
 /** The replay source for the event hub: entries after `afterId`; throws (→ a `reset` event) when some were evicted. */
 export function journalReplay(journal: Journal): (afterId: number) => readonly RequestEvent[] {
-  return (afterId) => journal.requests({ since: afterId }).map(requestEventOfEntry);
+  return (afterId) => journal.rows({ since: afterId }).map(requestEventOfEntry);
 }
 
-/** Publish each capture and reset on the hub (nothing is encoded while no client listens); returns the unsubscribe. */
+/**
+ * Publish each capture and reset on the hub; returns the unsubscribe. Nothing is made while no client listens;
+ * with clients, the row goes to the hub, which encodes it once for all of them when it sends (events.ts).
+ */
 export function connectJournal(journal: Journal, events: EventHub): () => void {
   return journal.subscribe((ev) => {
     if (ev.kind === 'reset') events.reset();
-    else if (events.clientCount > 0) events.request(requestEventOfEntry(ev.entry));
+    else if (events.clientCount > 0) events.request(ev.row, requestEventJson);
   });
 }

@@ -58,10 +58,11 @@ export function captureRequestBody(
 }
 
 /** A response body as written (none for HEAD, whose body is never sent). */
-export function captureResponseBody(bytes: Uint8Array, headers: HeaderList, method: string, opts: BodyCaptureOptions): CapturedBody {
-  if (method === 'HEAD' || bytes.byteLength === 0) return NONE;
+/** `byteLength`: the body's full size when `bytes` holds only its start (the journal keeps no more than it shows). */
+export function captureResponseBody(bytes: Uint8Array, headers: HeaderList, method: string, opts: BodyCaptureOptions, byteLength = bytes.byteLength): CapturedBody {
+  if (method === 'HEAD' || byteLength === 0) return NONE;
   const type = mediaTypeOf(headers);
-  return captureByClass(classify(type), type, bytes, bytes.byteLength, opts);
+  return captureByClass(classify(type), type, bytes, byteLength, opts);
 }
 
 function captureByClass(cls: BodyClass, type: string | null, bytes: Uint8Array, byteLength: number, opts: BodyCaptureOptions): CapturedBody {
@@ -88,7 +89,7 @@ function captureByClass(cls: BodyClass, type: string | null, bytes: Uint8Array, 
   }
 }
 
-function jsonBody(value: JsonValue, byteLength: number, redact: boolean): CapturedBody {
+export function jsonBody(value: JsonValue, byteLength: number, redact: boolean): CapturedBody {
   return Object.freeze({ kind: 'json', value: redact ? (redactJson(value) as JsonValue) : value, byteLength });
 }
 
@@ -112,7 +113,7 @@ function characterStart(bytes: Uint8Array, at: number): number {
 }
 
 /** Json as plain JSON: an exact integer beyond 2^53 (bigint) becomes the number JSON.parse would give. */
-function plainJson(v: Json): JsonValue {
+export function plainJson(v: Json): JsonValue {
   return holdsBigint(v) ? (JSON.parse(stringifyJson(v)) as JsonValue) : (v as JsonValue);
 }
 

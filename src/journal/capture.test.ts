@@ -74,7 +74,7 @@ test('answeredBy: dispatch stage with the served file, refused, and the entry fi
   assert.deepEqual((entryToWire(ruleFile) as { [k: string]: Wire })['answered_by'], { kind: 'rule_set', rule_set_index: 0, rule_index: 3, served_file: '/ws/data/page.json' });
   assert.deepEqual(ruleFile.response.body, { kind: 'json', value: { token: REDACTED, list: [{ password: REDACTED }], ok: 1 }, byteLength: 61 });
   const file = j.capture(await dispatched({ target: '/hello.txt' }, newEnv()));
-  assert.deepEqual(file.answeredBy, { kind: 'fallback', file: '/ws/data/hello.txt' });
+  assert.deepEqual(file.answeredBy, { kind: 'fallback', file: 'hello.txt' }, 'relative to the fallback directory, as get --why names it');
   const miss = j.capture(await dispatched({ target: '/absent' }, newEnv()));
   assert.deepEqual([miss.stage, miss.answeredBy, miss.matched], ['dyn_route', { kind: 'miss' }, null]);
   const big = j.capture(refused({ target: '/upload', headers: [['content-type', 'application/octet-stream']] }, 5000));

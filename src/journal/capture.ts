@@ -1,17 +1,21 @@
 // Capture: one finished exchange → an Entry. The server feeds it after the last byte: the request as dispatch
 // saw it (snapshot) with the bytes read, the response as written, and who answered. For a dispatched answer the
 // Outcome must be the one the server answered with, dispatched with `{ explain: true }`: its explanation becomes
-// the entry's `why` through get's encoder (dispatch/explain-view.ts), never a recomputed one. Redaction happens
-// here, before anything is stored: header and query values, the target's query, JSON keys at any depth and form
-// keys, by the verbose log's denylists (shared/redact.ts).
-import type { Outcome } from '../dispatch/dispatch.js';
-import { matchedView, stageName, type ShownPaths, type WhyView, whyView } from '../dispatch/explain-view.js';
-import type { RequestSnapshot } from '../model/request.js';
+// the entry's `why` through get's encoder (dispatch/explain-view.ts), never a recomputed one. A capture only holds
+// references (HeldEntry); the entry is made when it is read (entryOf), and redaction happens then, before anything
+// leaves the journal: header and query values, the target's query, JSON keys at any depth and form keys, by the
+// verbose log's denylists (shared/redact.ts).
+import type { Outcome, Stage } from '../dispatch/dispatch.js';
+import type { Explanation } from '../dispatch/explain.js';
+import { fallbackFile, matchedView, stageName, type ShownPaths, type WhyView, whyView } from '../dispatch/explain-view.js';
+import type { RequestBody, RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
+import type { FaultKind } from '../model/answer.js';
 import type { HeaderList } from '../shared/headers.js';
+import { parseJson } from '../shared/json.js';
 import { redactHeaders, redactQuery } from '../shared/redact.js';
-import { captureRequestBody, captureResponseBody, mediaTypeOf, type BodyCaptureOptions } from './body.js';
-import type { AnsweredBy, CapturedBody, Entry, JournalStage } from './entry.js';
+import { captureRequestBody, captureResponseBody, classify, jsonBody, mediaTypeOf, plainJson, type BodyCaptureOptions } from './body.js';
+import type { AnsweredBy, CapturedBody, Entry, JournalStage, JsonValue } from './entry.js';
 
 /** What the explanation is shown against: the workspace that answered, and how its files are named (as `get` names them). */
 export interface ExplainContext {
@@ -50,6 +54,11 @@ export interface Exchange {
     readonly body: Uint8Array;
     /** the body's full size when more than `body` holds (a refused body's declared length) */
     readonly byteLength?: number;
+    /**
+     * the headers as received, as Node's flat list (name, value, name, value, …): kept instead of the snapshot's
+     * pairs (one array, not one per header), their names lower-cased when the entry is made
+     */
+    readonly rawHeaders?: readonly string[];
   };
   /** as written (`Outcome.answer` for a dispatched one) */
   readonly response: { readonly status: number; readonly headers: HeaderList; readonly body: Uint8Array };
@@ -65,61 +74,267 @@ export const CAPTURE_MESSAGES = {
   refusedNote: 'The request body exceeds the configured limit \u2014 answered 413 before dispatch.',
 } as const;
 
-/** The entry for an exchange, with its id. */
-export function entryFrom(ex: Exchange, id: number, opts: CaptureOptions): Entry {
+/** The views of who answered and why, made once the workspace they are shown against is replaced. */
+interface Views {
+  readonly stage: JournalStage;
+  readonly answeredBy: AnsweredBy;
+  readonly matched: Entry['matched'];
+  readonly why: WhyView;
+}
+
+/**
+ * One exchange as the journal holds it between its capture and a reader: references to what the request path
+ * built already (the canonical path and query, the header lists, the body bytes within `bodyBytes`, dispatch's
+ * stage and explanation) and the timings. Nothing is copied, redacted or encoded here; `entryOf` makes the Entry
+ * when it is asked for. Readers that need only the row (filters, the live event stream) read it from here.
+ */
+export class HeldEntry {
+  /** the bodies were reduced to their size and type (the entry would not fit in maxBytes otherwise) */
+  bodiesDropped = false;
+  /** the fault the answer was (docs/faults.md), when it was one */
+  fault?: FaultKind;
+  /** set by settle(): then `stage`…`context` are let go */
+  private views: Views | undefined;
+  constructor(
+    readonly id: number,
+    readonly receivedAtMs: number,
+    readonly latencyMs: number,
+    readonly generation: number,
+    readonly method: string,
+    readonly path: string,
+    readonly query: string,
+    readonly target: string,
+    /** as the snapshot has them, or as received (flat, names in any case) */
+    readonly rawRequestHeaders: HeaderList | readonly string[],
+    /** what is kept of the request body: all of it within bodyBytes, else (text only) a prefix */
+    public requestBytes: Uint8Array,
+    readonly requestByteLength: number,
+    /** dispatch read the request body as JSON (what the rules saw) */
+    readonly requestJson: boolean,
+    readonly status: number,
+    readonly responseHeaders: HeaderList,
+    public responseBytes: Uint8Array,
+    readonly responseByteLength: number,
+    /** dispatch's stage; null for a 413 refused before dispatch */
+    private dispatchStage: Stage | null,
+    private servedFile: string | undefined,
+    public explanation: Explanation | undefined,
+    private context: ExplainContext | undefined,
+    /** record mode's proxy: the upstream target and what was saved */
+    private readonly proxy: { readonly target: string; readonly saved: string | null } | undefined,
+  ) {}
+
+  /** the request's headers, names lower-cased, arrival order kept */
+  get requestHeaders(): HeaderList {
+    return headerPairs(this.rawRequestHeaders);
+  }
+  /** the row's request and response fields (filters and the live list read these, not the Entry) */
+  get request(): { readonly method: string; readonly path: string } {
+    return this;
+  }
+  get response(): { readonly status: number } {
+    return this;
+  }
+  get receivedAt(): Date {
+    return new Date(this.receivedAtMs);
+  }
+  get stage(): JournalStage {
+    if (this.views !== undefined) return this.views.stage;
+    return this.dispatchStage === null ? 'refused' : stageName(this.dispatchStage);
+  }
+  get answeredBy(): AnsweredBy {
+    if (this.views !== undefined) return this.views.answeredBy;
+    const stage = this.dispatchStage;
+    if (stage === null) return REFUSED;
+    if (this.proxy !== undefined) return Object.freeze({ kind: 'proxied', target: this.proxy.target, saved: this.proxy.saved });
+    const file = this.servedFile;
+    const shown = this.shownStage(stage);
+    return file !== undefined && !('file' in stage && stage.file === file) ? Object.freeze({ ...shown, servedFile: file }) : shown;
+  }
+  /** a fallback file (or a denied one) is named relative to the fallback directory, as `get --why` names it */
+  private shownStage(stage: Stage): Stage {
+    const ws = this.context?.ws;
+    if (ws === undefined) return stage;
+    if (stage.kind === 'fallback') return Object.freeze({ ...stage, file: fallbackFile(ws, stage.file) });
+    if (stage.kind === 'miss' && stage.denied !== undefined) return Object.freeze({ ...stage, denied: { ...stage.denied, file: fallbackFile(ws, stage.denied.file) } });
+    return stage;
+  }
+  get matched(): Entry['matched'] {
+    if (this.views !== undefined) return this.views.matched;
+    return this.dispatchStage === null || this.context === undefined ? null : matchedView(this.dispatchStage, this.context.shown);
+  }
+  /** the workspace the explanation is shown against (undefined once settled, and for a refusal) */
+  get workspace(): Workspace | undefined {
+    return this.context?.ws;
+  }
+  /** who answered and why, as the entry shows them */
+  answered(): Views {
+    if (this.views !== undefined) return this.views;
+    const stage = this.dispatchStage;
+    if (stage === null || this.context === undefined) return { stage: 'refused', answeredBy: REFUSED, matched: null, why: REFUSED_WHY };
+    const outcome: Outcome = { answer: NO_ANSWER, stage, ...(this.explanation !== undefined ? { explanation: this.explanation } : {}) };
+    return { stage: stageName(stage), answeredBy: this.answeredBy, matched: this.matched, why: whyView(outcome, this.context.ws, this.context.shown, this.path) };
+  }
+  /** Make the views now and let go of the workspace and the explanation (the workspace is being replaced). */
+  settle(): void {
+    if (this.views !== undefined) return;
+    this.views = Object.freeze(this.answered());
+    this.dispatchStage = null;
+    this.servedFile = undefined;
+    this.explanation = undefined;
+    this.context = undefined;
+  }
+  /** Reduce both bodies to their size and type (the entry would not fit in maxBytes otherwise). */
+  dropBodies(): void {
+    this.bodiesDropped = true;
+    this.requestBytes = EMPTY;
+    this.responseBytes = EMPTY;
+  }
+  /** the settled views (for the size estimate) */
+  get settledViews(): Views | undefined {
+    return this.views;
+  }
+}
+
+/** What an exchange leaves in the journal: references and the timings, nothing encoded (see HeldEntry). */
+export function holdExchange(ex: Exchange, id: number, opts: CaptureOptions): HeldEntry {
   const req = ex.request.snapshot;
-  const redact = opts.redact;
-  const headers = redact ? redactHeaders(req.headers) : req.headers;
-  const request = Object.freeze({
-    method: req.method,
-    path: req.path,
-    target: redact ? redactTarget(ex.request.target) : ex.request.target,
-    query: redact ? redactQuery(req.query) : req.query,
-    headers: freezeHeaders(headers),
-    body: captureRequestBody(ex.request.body, req.headers, req.body, opts, ex.request.byteLength),
-  });
-  const response = Object.freeze({
-    status: ex.response.status,
-    headers: freezeHeaders(redact ? redactHeaders(ex.response.headers) : ex.response.headers),
-    body: captureResponseBody(ex.response.body, ex.response.headers, req.method, opts),
-  });
-  const who = answered(ex.answerer);
-  const delivery = ex.answerer.kind === 'dispatch' ? ex.answerer.outcome.answer.delivery : undefined;
-  return Object.freeze({
+  const reqBytes = ex.request.body;
+  const a = ex.answerer;
+  const res = ex.response;
+  const head = req.method === 'HEAD';
+  const answeredBy = a.kind === 'refused' ? undefined : a;
+  const held = new HeldEntry(
     id,
-    receivedAt: new Date(ex.receivedAt.getTime()),
-    latencyMs: ex.latencyMs ?? Math.max(0, opts.now() - ex.receivedAt.getTime()),
-    generation: ex.generation,
+    ex.receivedAt.getTime(),
+    ex.latencyMs ?? Math.max(0, opts.now() - ex.receivedAt.getTime()),
+    ex.generation,
+    req.method,
+    req.path,
+    req.query,
+    ex.request.target,
+    ex.request.rawHeaders ?? req.headers,
+    ownBytes(keptBytes(reqBytes, opts.bodyBytes, req.headers)),
+    ex.request.byteLength ?? reqBytes.byteLength,
+    req.body.kind === 'json',
+    res.status,
+    res.headers,
+    head ? EMPTY : keptBytes(res.body, opts.bodyBytes, res.headers),
+    head ? 0 : res.body.byteLength,
+    answeredBy === undefined ? null : answeredBy.outcome.stage,
+    answeredBy?.outcome.file,
+    // an explanation that consulted no rule set explains nothing the stage does not (and need not be kept)
+    answeredBy?.outcome.explanation?.ruleSets.length ? answeredBy.outcome.explanation : undefined,
+    answeredBy?.context,
+    a.kind === 'proxied' ? { target: a.target, saved: a.saved } : undefined,
+  );
+  const delivery = a.kind === 'dispatch' ? a.outcome.answer.delivery : undefined;
+  if (delivery?.kind === 'fault') held.fault = delivery.fault;
+  return held;
+}
+
+const EMPTY = new Uint8Array(0);
+const NO_ANSWER = Object.freeze({ status: 0, headers: Object.freeze([]), body: EMPTY, delayMs: 0 });
+
+/**
+ * A request body is often a view into the packet it arrived in (up to 64 KiB, headers and pipelined requests
+ * included): kept as it is, it would keep the whole packet alive. A copy when the view is much smaller than what
+ * it views. (A response body is the answer's own, shared by every request it answers; it is kept as it is.)
+ */
+function ownBytes(bytes: Uint8Array): Uint8Array {
+  if (bytes.buffer.byteLength <= 2 * bytes.byteLength + 1024) return bytes;
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return copy;
+}
+
+/**
+ * The bytes worth keeping: all of them within the cap; over it, a text body's first `cap` bytes and one more (to
+ * see whether the cut splits a character), copied, so the rest can go; else none (its size and type are kept).
+ */
+function keptBytes(bytes: Uint8Array, cap: number, headers: HeaderList): Uint8Array {
+  if (bytes.byteLength <= cap) return bytes;
+  const cls = classify(mediaTypeOf(headers));
+  if (cls !== 'text' && cls !== 'form') return EMPTY;
+  // a copy (a Buffer's slice() is a view, which would keep the whole body alive)
+  const prefix = new Uint8Array(cap + 1);
+  prefix.set(bytes.subarray(0, cap + 1));
+  return prefix;
+}
+
+/** The Entry of what the journal held: redacted (when on), decoded, frozen, its why made through get's views. */
+export function entryOf(h: HeldEntry, opts: BodyCaptureOptions): Entry {
+  const redact = opts.redact;
+  const requestHeaders = h.requestHeaders;
+  const requestBody: CapturedBody = h.bodiesDropped
+    ? droppedBody(h.requestByteLength, requestHeaders)
+    : h.requestJson
+      ? capturedJson(h, requestHeaders, opts)
+      : captureRequestBody(h.requestBytes, requestHeaders, NOT_JSON, opts, h.requestByteLength);
+  const request = Object.freeze({
+    method: h.method,
+    path: h.path,
+    target: redact ? redactTarget(h.target) : h.target,
+    query: redact ? redactQuery(h.query) : h.query,
+    headers: freezeHeaders(redact ? redactHeaders(requestHeaders) : requestHeaders),
+    body: requestBody,
+  });
+  const responseBody: CapturedBody = h.bodiesDropped
+    ? droppedBody(h.responseByteLength, h.responseHeaders)
+    : captureResponseBody(h.responseBytes, h.responseHeaders, h.method, opts, h.responseByteLength);
+  const response = Object.freeze({
+    status: h.status,
+    headers: freezeHeaders(redact ? redactHeaders(h.responseHeaders) : h.responseHeaders),
+    body: responseBody,
+  });
+  const who = h.answered();
+  return Object.freeze({
+    id: h.id,
+    receivedAt: new Date(h.receivedAtMs),
+    latencyMs: h.latencyMs,
+    generation: h.generation,
     request,
     response,
-    ...who,
-    ...(delivery?.kind === 'fault' ? { fault: delivery.fault } : {}),
+    stage: who.stage,
+    answeredBy: who.answeredBy,
+    matched: who.matched,
+    why: who.why,
+    ...(h.fault !== undefined ? { fault: h.fault } : {}),
   });
 }
 
-function answered(a: Answerer): { stage: JournalStage; answeredBy: AnsweredBy; matched: Entry['matched']; why: WhyView } {
-  switch (a.kind) {
-    case 'refused':
-      return { stage: 'refused', answeredBy: REFUSED, matched: null, why: REFUSED_WHY };
-    case 'dispatch':
-    case 'proxied': {
-      const { outcome, context } = a;
-      const stage = outcome.stage;
-      const answeredBy: AnsweredBy =
-        a.kind === 'proxied'
-          ? { kind: 'proxied', target: a.target, saved: a.saved }
-          : outcome.file !== undefined && !('file' in stage && stage.file === outcome.file)
-            ? { ...stage, servedFile: outcome.file }
-            : stage;
-      return {
-        stage: stageName(stage),
-        answeredBy: Object.freeze(answeredBy),
-        matched: matchedView(stage, context.shown),
-        why: whyView(outcome, context.ws, context.shown),
-      };
-    }
+const NOT_JSON = Object.freeze({ kind: 'none' }) as RequestBody;
+
+/** A body dispatch read as JSON: parsed again from the bytes kept (JSON.parse's reading, as `unchecked` was). */
+function capturedJson(h: HeldEntry, headers: HeaderList, opts: BodyCaptureOptions): CapturedBody {
+  const bytes = h.requestBytes;
+  if (h.requestByteLength > opts.bodyBytes || bytes.byteLength !== h.requestByteLength) return captureRequestBody(EMPTY, headers, NOT_JSON, opts, h.requestByteLength);
+  const text = strict.decode(bytes);
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch {
+    // what the exact parser accepts beyond JSON.parse, as dispatch read it
+    value = plainJson(parseJson(text));
   }
+  return jsonBody(value, h.requestByteLength, opts.redact);
 }
+
+const strict = new TextDecoder('utf-8');
+
+/** Pairs with lower-cased names, from pairs or from Node's flat list. */
+function headerPairs(h: HeaderList | readonly string[]): HeaderList {
+  if (h.length === 0 || typeof h[0] !== 'string') return h as HeaderList;
+  const flat = h as readonly string[];
+  const out: [string, string][] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i]!.toLowerCase(), flat[i + 1]!]);
+  return out;
+}
+
+function droppedBody(byteLength: number, headers: HeaderList): CapturedBody {
+  return byteLength === 0 ? NONE_BODY : Object.freeze({ kind: 'bytes', byteLength, contentType: mediaTypeOf(headers) });
+}
+const NONE_BODY: CapturedBody = Object.freeze({ kind: 'none' });
 
 const REFUSED: AnsweredBy = Object.freeze({ kind: 'refused' });
 const REFUSED_WHY: WhyView = Object.freeze({ note: CAPTURE_MESSAGES.refusedNote, ruleSets: Object.freeze([]) });
@@ -135,17 +350,4 @@ export function redactTarget(target: string): string {
 
 function freezeHeaders(h: HeaderList): HeaderList {
   return Object.freeze(h.map(([n, v]) => Object.freeze([n, v] as const)));
-}
-
-/** The entry with both bodies reduced to their size and type (it would not fit in maxBytes otherwise). */
-export function withoutBodies(e: Entry): Entry {
-  const shrink = (b: CapturedBody, headers: Entry['request']['headers']): CapturedBody => {
-    if (b.kind === 'none' || b.kind === 'bytes') return b;
-    return Object.freeze({ kind: 'bytes', byteLength: b.byteLength, contentType: mediaTypeOf(headers) });
-  };
-  return Object.freeze({
-    ...e,
-    request: Object.freeze({ ...e.request, body: shrink(e.request.body, e.request.headers) }),
-    response: Object.freeze({ ...e.response, body: shrink(e.response.body, e.response.headers) }),
-  });
 }

@@ -71,6 +71,21 @@ export function isStageFilterValue(s: string): s is StageFilterValue {
   return (STAGE_FILTER_VALUES as readonly string[]).includes(s);
 }
 
+/** What the live list and the filters read of an entry: its row, without headers, bodies or the why. */
+export interface EntryRow {
+  readonly id: number;
+  readonly receivedAt: Date;
+  readonly latencyMs: number;
+  readonly generation: number;
+  readonly request: { readonly method: string; readonly path: string };
+  readonly response: { readonly status: number };
+  readonly stage: JournalStage;
+  readonly answeredBy: AnsweredBy;
+  readonly matched: MatchedView | null;
+  /** as Entry's */
+  readonly fault?: FaultKind;
+}
+
 export interface Entry {
   /** counts from 1, never reused (not even after reset) */
   readonly id: number;

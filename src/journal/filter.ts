@@ -1,6 +1,6 @@
 // Journal queries: which entries a filter selects. A filter is compiled once per query (the method upper-cased,
 // a global or sticky RegExp made stateless) and then tested against each entry, oldest first.
-import type { Entry, StageFilterValue } from './entry.js';
+import type { EntryRow, StageFilterValue } from './entry.js';
 
 export interface RuleFilter {
   /** 0-based index in service.rule_sets, or the rule set's file as `matched.ruleSetFile` shows it */
@@ -24,7 +24,7 @@ export interface RequestFilter {
   readonly limit?: number;
 }
 
-export type EntryTest = (entry: Entry) => boolean;
+export type EntryTest = (entry: EntryRow) => boolean;
 
 export function compileFilter(f: RequestFilter): EntryTest {
   const tests: EntryTest[] = [];
@@ -58,7 +58,7 @@ export function compileFilter(f: RequestFilter): EntryTest {
 }
 
 /** `METHOD path → status (stage)`: how an entry reads in a message. */
-export function entryLine(e: Entry): string {
+export function entryLine(e: EntryRow): string {
   return `${e.request.method} ${e.request.path} \u2192 ${e.response.status} (${e.stage})`;
 }
 

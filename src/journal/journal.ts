@@ -5,13 +5,19 @@
 // inspector's event stream); waitFor() resolves on the capture that matches, from an event, never a poll.
 // Pure but for the injected clock (now, timers). What it leaves out: reading requests off the wire (the server
 // does), HTTP (http-routes.ts), the rotation counters (the server owns them).
+//
+// A capture keeps references and timings only (capture.ts's HeldEntry, bounded by estimate.ts's heldBytes); the
+// Entry — redacted, decoded, with its why — is made when a reader asks for it (query, lookup, waitFor, a
+// listener reading `event.entry`), so the request path pays for nothing nobody reads. When the workspace is
+// replaced, the held entries of the old one make their why then and let it go (docs/speed.md, "The journal").
 import { MockError } from '../model/errors.js';
-import { entryFrom, withoutBodies, type Exchange } from './capture.js';
-import type { Entry } from './entry.js';
+import { entryOf, holdExchange, type CaptureOptions, type Exchange, type HeldEntry } from './capture.js';
+import type { Entry, EntryRow } from './entry.js';
 import { STAGE_FILTER_VALUES } from './entry.js';
 import { JournalClosedError, JournalOverflowError, JournalTimeoutError, JOURNAL_MESSAGES, TIMEOUT_LISTED } from './errors.js';
 import { EvictionRecord } from './evictions.js';
-import { ENTRY_OVERHEAD_BYTES, estimateBytes } from './estimate.js';
+import { ENTRY_OVERHEAD_BYTES, heldBytes } from './estimate.js';
+import type { Workspace } from '../model/workspace.js';
 import { compileFilter, filterProblems, type EntryTest, type RequestFilter } from './filter.js';
 import { journalLimits, type JournalLimits } from './limits.js';
 
@@ -39,7 +45,8 @@ export interface JournalOptions extends Partial<JournalLimits> {
 }
 
 export type JournalEvent =
-  | { readonly kind: 'entry'; readonly entry: Entry }
+  /** `row` costs nothing to read; `entry` is made when first read */
+  | { readonly kind: 'entry'; readonly entry: Entry; readonly row: EntryRow }
   /** the journal was reset: entries up to `lastId` are gone */
   | { readonly kind: 'reset'; readonly lastId: number };
 
@@ -86,7 +93,7 @@ export class Journal {
   private readonly clock: JournalClock;
   private readonly onListenerError: (error: unknown) => void;
   /** ring of retained entries and their estimates; the oldest at `head` */
-  private readonly ring: (Entry | undefined)[];
+  private readonly ring: (HeldEntry | undefined)[];
   private readonly sizes: Float64Array;
   private head = 0;
   private count = 0;
@@ -99,6 +106,9 @@ export class Journal {
   private readonly listeners = new Set<JournalListener>();
   private readonly waiters = new Set<Waiter>();
   private closed = false;
+  private readonly captureOpts: CaptureOptions;
+  /** the workspace of the newest capture: held entries of an older one settle their why when it changes */
+  private workspace: Workspace | undefined;
 
   constructor(opts: JournalOptions = {}) {
     const { redact, clock, onListenerError, ...given } = opts;
@@ -108,7 +118,8 @@ export class Journal {
     this.redact = redact ?? true;
     this.clock = clock ?? SYSTEM_CLOCK;
     this.onListenerError = onListenerError ?? (() => {});
-    this.ring = new Array<Entry | undefined>(this.limits.size);
+    this.ring = new Array<HeldEntry | undefined>(this.limits.size);
+    this.captureOpts = { bodyBytes: this.limits.bodyBytes, redact: this.redact, now: () => this.clock.now() };
     this.sizes = new Float64Array(this.limits.size);
     this.evictions = new EvictionRecord(this.limits.size);
   }
@@ -130,37 +141,76 @@ export class Journal {
 
   /** Record one finished exchange; returns its entry (also when it alone exceeded maxBytes and was dropped at once). */
   capture(ex: Exchange): Entry {
-    const { bodyBytes, maxBytes } = this.limits;
-    const id = this.nextId++;
-    let entry = entryFrom(ex, id, { bodyBytes, redact: this.redact, now: () => this.clock.now() });
-    let bytes = ENTRY_OVERHEAD_BYTES + estimateBytes(entry);
+    return entryOf(this.hold(ex), this.captureOpts);
+  }
+
+  /** Record one finished exchange without making its entry (the server's path: nobody has asked yet); returns its id. */
+  record(ex: Exchange): number {
+    return this.hold(ex).id;
+  }
+
+  private hold(ex: Exchange): HeldEntry {
+    const { maxBytes } = this.limits;
+    const h = holdExchange(ex, this.nextId++, this.captureOpts);
+    const ws = h.workspace;
+    if (ws !== undefined && ws !== this.workspace) {
+      if (this.workspace !== undefined) this.settleOlder(ws);
+      this.workspace = ws;
+    }
+    let bytes = ENTRY_OVERHEAD_BYTES + heldBytes(h);
     if (bytes > maxBytes) {
-      entry = withoutBodies(entry);
-      bytes = ENTRY_OVERHEAD_BYTES + estimateBytes(entry);
+      h.dropBodies();
+      bytes = ENTRY_OVERHEAD_BYTES + heldBytes(h);
     }
     if (bytes > maxBytes) {
       // too big to keep even alone (a huge why): everything before it goes, and it is dropped itself
       while (this.count > 0) this.evictOldest();
-      this.evictions.record(entry.receivedAt.getTime());
+      this.evictions.record(h.receivedAtMs);
     } else {
       while (this.count > 0 && (this.count >= this.limits.size || this.totalBytes + bytes > maxBytes)) this.evictOldest();
       const at = (this.head + this.count) % this.limits.size;
-      this.ring[at] = entry;
+      this.ring[at] = h;
       this.sizes[at] = bytes;
       this.count++;
       this.totalBytes += bytes;
     }
-    this.emit({ kind: 'entry', entry });
-    this.settleWaiters(entry);
-    return entry;
+    if (this.listeners.size > 0) this.emit(new EntryEvent(h, this.captureOpts));
+    this.settleWaiters(h);
+    return h;
+  }
+
+  /** The held entries of a workspace other than `ws` make their why now and let their workspace go; re-estimated. */
+  private settleOlder(ws: Workspace): void {
+    for (let k = 0; k < this.count; k++) {
+      const at = (this.head + k) % this.limits.size;
+      const h = this.ring[at]!;
+      const held = h.workspace;
+      if (held === undefined || held === ws) continue;
+      h.settle();
+      const bytes = ENTRY_OVERHEAD_BYTES + heldBytes(h);
+      this.totalBytes += bytes - this.sizes[at]!;
+      this.sizes[at] = bytes;
+    }
   }
 
   /** Entries matching `filter`, oldest first, with the cursor and what was evicted. Never throws on overflow. */
   query(filter: RequestFilter = {}): QueryResult {
+    const r = this.select(filter);
+    return { ...r, entries: r.entries.map((h) => entryOf(h, this.captureOpts)) };
+  }
+
+  /** The rows of the entries matching `filter` (what a live list shows: no headers, bodies or why), as requests() does. */
+  rows(filter: RequestFilter = {}): readonly EntryRow[] {
+    const r = this.select(filter);
+    if (filter.since !== undefined && r.dropped > 0) throw new JournalOverflowError(r.dropped, r.droppedExact, filter.since, this.limits.size);
+    return r.entries;
+  }
+
+  private select(filter: RequestFilter): { entries: HeldEntry[]; lastId: number; dropped: number; droppedExact: boolean } {
     this.checkFilter(filter);
     const test = compileFilter(filter);
     const limit = filter.limit ?? Infinity;
-    const entries: Entry[] = [];
+    const entries: HeldEntry[] = [];
     let lastId = this.lastId;
     for (let k = this.startIndex(filter.since); k < this.count; k++) {
       const e = this.ring[(this.head + k) % this.limits.size]!;
@@ -187,7 +237,7 @@ export class Journal {
     const first = this.firstId();
     if (Number.isSafeInteger(id) && id >= first && id < this.nextId) {
       const e = this.ring[(this.head + (id - first)) % this.limits.size];
-      if (e !== undefined) return { kind: 'found', entry: e };
+      if (e !== undefined) return { kind: 'found', entry: entryOf(e, this.captureOpts) };
     }
     if (!Number.isSafeInteger(id) || id < 1 || id >= this.nextId) return { kind: 'unknown' };
     return id <= this.resetFloor ? { kind: 'reset' } : { kind: 'evicted' };
@@ -259,7 +309,7 @@ export class Journal {
   /** the newest `n` entries, oldest first */
   newest(n: number): readonly Entry[] {
     const out: Entry[] = [];
-    for (let k = Math.max(0, this.count - n); k < this.count; k++) out.push(this.ring[(this.head + k) % this.limits.size]!);
+    for (let k = Math.max(0, this.count - n); k < this.count; k++) out.push(entryOf(this.ring[(this.head + k) % this.limits.size]!, this.captureOpts));
     return out;
   }
 
@@ -287,7 +337,7 @@ export class Journal {
     this.head = (this.head + 1) % this.limits.size;
     this.count--;
     if (this.count === 0) this.totalBytes = 0; // no float drift survives an empty journal
-    this.evictions.record(e.receivedAt.getTime());
+    this.evictions.record(e.receivedAtMs);
   }
 
   private emit(event: JournalEvent): void {
@@ -300,13 +350,27 @@ export class Journal {
     }
   }
 
-  private settleWaiters(entry: Entry): void {
+  private settleWaiters(h: HeldEntry): void {
     if (this.waiters.size === 0) return;
-    for (const w of [...this.waiters]) if (w.test(entry)) w.resolve(entry);
+    let entry: Entry | undefined;
+    for (const w of [...this.waiters]) if (w.test(h)) w.resolve((entry ??= entryOf(h, this.captureOpts)));
   }
 
   private checkFilter(filter: RequestFilter): void {
     const problems = filterProblems(filter, STAGE_FILTER_VALUES);
     if (problems.length > 0) throw new MockError('usage', JOURNAL_MESSAGES.badFilter(problems));
+  }
+}
+
+/** A capture as listeners hear it: the row at once, the entry made on first read (then kept for this event). */
+class EntryEvent {
+  readonly kind = 'entry';
+  private made: Entry | undefined;
+  constructor(
+    readonly row: HeldEntry,
+    private readonly opts: CaptureOptions,
+  ) {}
+  get entry(): Entry {
+    return (this.made ??= entryOf(this.row, this.opts));
   }
 }

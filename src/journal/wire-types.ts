@@ -20,9 +20,11 @@ export type WireBody =
 /** `served_file`: the file whose bytes were served, when one was */
 type Served = { readonly served_file?: string };
 
-/** Who answered: dispatch's stage (absolute paths), a 413 refusal made before dispatch, or record mode's proxy. */
+/** Who answered: dispatch's stage (files relative to the fallback directory, scripts absolute), a 413 refusal made before dispatch, or record mode's proxy. */
 export type WireAnsweredBy =
-  | ({ readonly kind: 'options' | 'bad_request' | 'miss' | 'refused' } & Served)
+  | ({ readonly kind: 'options' | 'bad_request' | 'refused' } & Served)
+  /** a miss; a file the fallback directory holds but a `service.deny` pattern refuses names both */
+  | ({ readonly kind: 'miss'; readonly file?: string; readonly denied_by?: string } & Served)
   | ({ readonly kind: 'middleware'; readonly index: number; readonly file: string } & Served)
   | ({ readonly kind: 'rule_set'; readonly rule_set_index: number; readonly rule_index: number } & Served)
   | ({ readonly kind: 'prefix_miss'; readonly rule_set_index: number } & Served)

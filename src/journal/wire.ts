@@ -5,7 +5,7 @@
 import { matchedToWire, whyToWire } from '../dispatch/explain-view.js';
 import type { HeaderList } from '../shared/headers.js';
 import { assertNever } from '../shared/result.js';
-import type { AnsweredBy, CapturedBody, Entry } from './entry.js';
+import type { AnsweredBy, CapturedBody, Entry, EntryRow } from './entry.js';
 import type { WireAnsweredBy, WireBody, WireEntry, WireEntrySummary, WireHeader } from './wire-types.js';
 
 export function entryToWire(e: Entry): WireEntry {
@@ -53,9 +53,10 @@ export function bodyToWire(b: CapturedBody): WireBody {
 export function answeredByToWire(a: AnsweredBy): WireAnsweredBy {
   const served = <T extends WireAnsweredBy>(o: T): T => ('servedFile' in a && a.servedFile !== undefined ? { ...o, served_file: a.servedFile } : o);
   switch (a.kind) {
+    case 'miss':
+      return a.denied === undefined ? served({ kind: a.kind }) : served({ kind: a.kind, file: a.denied.file, denied_by: a.denied.pattern });
     case 'options':
     case 'bad_request':
-    case 'miss':
     case 'refused':
       return served({ kind: a.kind });
     case 'middleware':
@@ -74,7 +75,7 @@ export function answeredByToWire(a: AnsweredBy): WireAnsweredBy {
 }
 
 /** The short form of an entry for a live list (the inspector's `request` event): the row, not the detail. */
-export function entrySummaryToWire(e: Entry): WireEntrySummary {
+export function entrySummaryToWire(e: EntryRow): WireEntrySummary {
   return {
     id: e.id,
     method: e.request.method,

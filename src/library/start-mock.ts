@@ -5,6 +5,7 @@
 //
 // Owns: the options (defaults, checks), the handle. The starting and closing are launch.ts's, shared with the CLI.
 import { existsSync, readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Entry } from '../journal/entry.js';
@@ -83,6 +84,8 @@ export const OPTION_MESSAGES = {
   redactInspect: 'redact: false cannot go with inspect: the inspector never shows unredacted secrets',
   inspectJournal: 'inspect needs the journal (journal: false turns it off)',
   noJournal: 'the journal is off (startMock was given journal: false)',
+  rootMissing: (given: string, abs: string) => `startMock option 'root' names a folder that does not exist: '${given}' (${abs})`,
+  fallbackDirMissing: (given: string) => `startMock option 'fallbackDir' names a folder that does not exist: '${given}'`,
 } as const;
 
 const OPTION_KEYS = ['root', 'config', 'fallbackDir', 'port', 'host', 'watch', 'journal', 'redact', 'inspect', 'log'] as const;
@@ -91,6 +94,7 @@ const OPTION_KEYS = ['root', 'config', 'fallbackDir', 'port', 'host', 'watch', '
 export async function startMock(options: MockOptions = {}): Promise<MockHandle> {
   const o = checkOptions(options);
   const root = resolve(o.root ?? process.cwd());
+  if (o.root !== undefined && !(await isDir(root))) throw new MockError('usage', OPTION_MESSAGES.rootMissing(o.root, root));
   const log = o.log === true ? (line: string) => void process.stdout.write(line + '\n') : typeof o.log === 'function' ? o.log : () => {};
   const inspectPort = o.inspect === true ? 0 : typeof o.inspect === 'number' ? o.inspect : undefined;
   const launched = await launch({
@@ -108,6 +112,10 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
     onWatchFailed: (dir, code) => log(`mock: cannot watch ${dir} (${code}): edits there are not seen`),
     onReloadError: (e) => log(`mock: reload failed: ${e instanceof Error ? e.message : String(e)}`),
   }).catch((e: unknown) => {
+    // `-d` is the command line's name for it; a library caller gave `fallbackDir`
+    if (e instanceof MockError && o.fallbackDir !== undefined && e.diagnostics.some((d) => d.message.includes('given with -d'))) {
+      throw new MockError('usage', OPTION_MESSAGES.fallbackDirMissing(o.fallbackDir), e.diagnostics, { cause: e });
+    }
     // the message names every diagnostic (file:line:col), so a failing test's output says what is wrong
     if (e instanceof MockError && e.diagnostics.length > 0) {
       throw new MockError(e.kind, [e.message, ...e.diagnostics.map((d) => formatDiagnostic(d))].join('\n'), e.diagnostics, { cause: e });
@@ -148,6 +156,14 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
     },
     close: () => launched.close(CLOSE_GRACE_MS),
   });
+}
+
+async function isDir(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** The options with their types checked (callers may be untyped JavaScript). */

@@ -40,6 +40,8 @@ export interface Config {
     readonly delay?: DelaySpec;
     /** how long a `timeout` fault holds its connection (absent: DEFAULTS.faultHoldMs) */
     readonly faultHoldMs?: number;
+    /** service.deny as written; undefined: DEFAULTS.deny and the TLS files (docs/files-and-rules.md, "Never served") */
+    readonly deny?: readonly string[];
   };
   readonly log: {
     readonly verbose: { readonly header: boolean; readonly body: boolean };
@@ -62,6 +64,12 @@ export const DEFAULTS = {
   maxRequestBodyBytes: 33554432,
   middlewareMaxOperations: 10_000_000,
   faultHoldMs: 600_000,
+  /** what file routing never serves unless service.deny says otherwise: secrets, keys, VCS metadata */
+  deny: [
+    '.env', '.env.*', '.npmrc', '.netrc', '.pgpass',
+    '**/.git/**', '**/.hg/**', '**/.svn/**', '**/.ssh/**',
+    '*.pem', '*.key', '*.crt', '*.p12', '*.pfx',
+  ] as readonly string[],
   logVerboseHeader: false,
   logVerboseBody: false,
   fileTreeView: {

@@ -19,6 +19,14 @@ export interface CorsPolicy {
   readonly allowedOrigins: readonly string[];
 }
 
+export interface DenyPolicy {
+  /** glob patterns relative to the fallback directory */
+  readonly patterns: readonly string[];
+  /** absolute files denied by name (the TLS certificate and key, under the default list) */
+  readonly files: readonly string[];
+  readonly isDefault: boolean;
+}
+
 export interface Workspace {
   /** absolute, when a config file was loaded */
   readonly configFile?: string;
@@ -30,6 +38,8 @@ export interface Workspace {
   /** absolute */
   readonly fallbackDir: string;
   readonly cors: CorsPolicy;
+  /** what file routing never serves (docs/files-and-rules.md, "Never served"); undefined: nothing is denied */
+  readonly deny?: DenyPolicy;
   /** load warnings (e.g. a body path starting with `$.`) */
   readonly warnings: readonly Diagnostic[];
 }

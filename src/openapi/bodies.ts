@@ -1,10 +1,13 @@
 // A documented response → the bodies it can answer with: the media type chosen, and each body variant (the
 // `example`, else every named `examples` entry, else one value from the schema: its own examples or a value
-// generated from it by openapi-sampler, which is deterministic). JSON media types give JSON values (written
-// to files); other media types give text only when the example is a string. Anything else is a reason.
-import { sample } from 'openapi-sampler';
-import { entriesOf, isObj, objAt, type Obj } from './document.js';
+// made from it by sample.ts, which is deterministic). JSON media types give JSON values (written to files);
+// other text media types give text only when the example is a string; a binary one (PDF, PNG, anything else)
+// is answered with a small valid body of its type. A document's example that contradicts its schema is still
+// served (its authors chose it), with a note naming its JSON pointer.
+import { binaryBody } from './binary.js';
+import { deref, entriesOf, isObj, objAt, pointerOf, type Obj } from './document.js';
 import { REASONS } from './messages.js';
+import { conforms, sampleSchema } from './sample.js';
 
 export interface BodyVariant {
   /** the `examples` key; undefined for `example` or a schema-made value */
@@ -17,22 +20,29 @@ export interface BodyVariant {
 export type ResponseBody =
   | { readonly kind: 'none' }
   | { readonly kind: 'json'; readonly mediaType: string; readonly variants: readonly BodyVariant[] }
-  | { readonly kind: 'text'; readonly mediaType: string; readonly variants: readonly (BodyVariant & { readonly value: string })[] };
+  | { readonly kind: 'text'; readonly mediaType: string; readonly variants: readonly (BodyVariant & { readonly value: string })[] }
+  | { readonly kind: 'binary'; readonly mediaType: string; readonly bytes: Uint8Array; readonly ext: string };
 
 export interface BodyOutcome {
   /** undefined: the response cannot be answered (see skipped) */
   readonly body?: ResponseBody;
   /** parts left out, each with its reason */
   readonly skipped: readonly string[];
+  /** examples that contradict their schema: `<JSON pointer>: <why>` */
+  readonly contradictions?: readonly string[];
 }
 
 export function isJsonMediaType(t: string): boolean {
   const base = t.split(';')[0]!.trim().toLowerCase();
-  return base === 'application/json' || base.endsWith('+json') || base === '*/*';
+  // AWS's application/x-amz-json-1.0 and -1.1 are JSON too
+  return base === 'application/json' || base.endsWith('+json') || /^application\/x-amz-json-\d/.test(base) || base === '*/*';
 }
 
-export function responseBody(response: Obj, doc: Obj): BodyOutcome {
-  const content = entriesOf(objAt(response, 'content')).filter(([, m]) => isObj(m)) as (readonly [string, Obj])[];
+/** `at`: the JSON pointer tokens of the response object (for naming an example that contradicts its schema) */
+export function responseBody(response: Obj, doc: Obj, at: readonly string[] = []): BodyOutcome {
+  const content = entriesOf(objAt(response, 'content'))
+    .map(([t, m]) => [t, deref(doc, m)] as const)
+    .filter(([, m]) => isObj(m)) as (readonly [string, Obj])[];
   if (content.length === 0) return { body: { kind: 'none' }, skipped: [] };
   const skipped: string[] = [];
   const json = content.find(([t]) => isJsonMediaType(t));
@@ -40,36 +50,58 @@ export function responseBody(response: Obj, doc: Obj): BodyOutcome {
   for (const [t] of content) if (t !== chosen[0]) skipped.push(REASONS.otherMediaType(t, chosen[0]));
   const [type, media] = chosen;
   const mediaType = type === '*/*' ? 'application/json' : type;
-  const found = variantsOf(media, doc, skipped);
+  const contradictions: string[] = [];
+  const found = variantsOf(media, doc, skipped, contradictions, [...at, 'content', type]);
   if (found === undefined) return { skipped };
-  if (json !== undefined) return { body: { kind: 'json', mediaType, variants: found }, skipped };
+  const extra = contradictions.length > 0 ? { contradictions } : {};
+  if (json !== undefined) return { body: { kind: 'json', mediaType, variants: found }, skipped, ...extra };
   // a generated string stands in for text only: for binary media types it would be a wrong body
   const usable = (v: BodyVariant): v is BodyVariant & { value: string } =>
     typeof v.value === 'string' && (v.generated !== true || type.toLowerCase().startsWith('text/'));
   const texts = found.filter(usable);
+  if (texts.length === 0) {
+    const binary = binaryBody(mediaType);
+    if (binary !== undefined) return { body: { kind: 'binary', mediaType, ...binary }, skipped };
+  }
   for (const v of found) if (!usable(v) && v.generated !== true) skipped.push(REASONS.nonStringExample(type, v.name));
   if (texts.length === 0) return { skipped: [...skipped, REASONS.noTextBody(type)] };
   return { body: { kind: 'text', mediaType, variants: texts }, skipped };
 }
 
-function variantsOf(media: Obj, doc: Obj, skipped: string[]): readonly BodyVariant[] | undefined {
-  if (media['example'] !== undefined) return [{ value: media['example'] }];
+function variantsOf(media: Obj, doc: Obj, skipped: string[], contradictions: string[], at: readonly string[]): readonly BodyVariant[] | undefined {
+  const rawSchema = media['schema'];
+  const schema = deref(doc, rawSchema);
+  const check = (value: unknown, where: readonly string[]): void => {
+    if (isObj(schema) && !conforms(value, rawSchema, doc)) contradictions.push(pointerOf(where));
+  };
+  if (media['example'] !== undefined) {
+    check(media['example'], [...at, 'example']);
+    return [{ value: media['example'] }];
+  }
   const named: BodyVariant[] = [];
-  for (const [name, ex] of entriesOf(objAt(media, 'examples'))) {
+  for (const [name, raw] of entriesOf(objAt(media, 'examples'))) {
+    const ex = deref(doc, raw);
     if (!isObj(ex)) continue;
-    if (ex['value'] !== undefined) named.push({ name, value: ex['value'] });
-    else if (typeof ex['externalValue'] === 'string') skipped.push(REASONS.externalExample(name, ex['externalValue']));
+    if (ex['value'] !== undefined) {
+      check(ex['value'], [...at, 'examples', name, 'value']);
+      named.push({ name, value: ex['value'] });
+    } else if (typeof ex['externalValue'] === 'string') skipped.push(REASONS.externalExample(name, ex['externalValue']));
   }
   if (named.length > 0) return named;
-  const schema = objAt(media, 'schema');
-  if (schema === undefined) {
+  if (!isObj(schema)) {
     skipped.push(REASONS.noSchema());
     return [{ value: {} }];
   }
-  if (schema['example'] !== undefined) return [{ value: schema['example'] }];
-  if (Array.isArray(schema['examples']) && schema['examples'].length > 0) return [{ value: schema['examples'][0] }];
+  if (schema['example'] !== undefined) {
+    check(schema['example'], [...at, 'schema', 'example']);
+    return [{ value: schema['example'] }];
+  }
+  if (Array.isArray(schema['examples']) && schema['examples'].length > 0) {
+    check(schema['examples'][0], [...at, 'schema', 'examples', '0']);
+    return [{ value: schema['examples'][0] }];
+  }
   try {
-    return [{ generated: true, value: sample(schema, { skipWriteOnly: true, quiet: true }, doc) }];
+    return [{ generated: true, value: sampleSchema(rawSchema, doc, { skip: 'writeOnly' }) }];
   } catch (e) {
     skipped.push(REASONS.sampleFailed(e instanceof Error ? e.message : String(e)));
     return undefined;
@@ -87,7 +119,8 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 export function responseHeaders(response: Obj, doc: Obj): { readonly headers: readonly (readonly [string, string])[]; readonly skipped: readonly string[] } {
   const headers: [string, string][] = [];
   const skipped: string[] = [];
-  for (const [name, h] of entriesOf(objAt(response, 'headers'))) {
+  for (const [name, raw] of entriesOf(objAt(response, 'headers'))) {
+    const h = deref(doc, raw);
     if (!isObj(h) || name.toLowerCase() === 'content-type') continue;
     const value = headerValue(h, doc);
     const text = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
@@ -104,12 +137,12 @@ function headerValue(h: Obj, doc: Obj): unknown {
   if (h['example'] !== undefined) return h['example'];
   const named = entriesOf(objAt(h, 'examples')).map(([, e]) => (isObj(e) ? e['value'] : undefined)).find((v) => v !== undefined);
   if (named !== undefined) return named;
-  const schema = objAt(h, 'schema');
-  if (schema === undefined) return undefined;
+  const schema = deref(doc, h['schema']);
+  if (!isObj(schema)) return undefined;
   if (schema['example'] !== undefined) return schema['example'];
   if (Array.isArray(schema['examples']) && schema['examples'].length > 0) return schema['examples'][0];
   try {
-    return sample(schema, { quiet: true }, doc);
+    return sampleSchema(h['schema'], doc);
   } catch {
     return undefined;
   }

@@ -33,15 +33,18 @@ export interface Operation {
   readonly op: Obj;
   /** 0-based position in the document */
   readonly order: number;
+  /** the path item's own `parameters` (shared by its operations) */
+  readonly shared?: readonly unknown[];
 }
 
 export function operationsOf(doc: Obj): readonly Operation[] {
   const out: Operation[] = [];
   for (const [path, item] of entriesOf(objAt(doc, 'paths'))) {
     if (!isObj(item)) continue;
+    const shared = Array.isArray(item['parameters']) ? { shared: item['parameters'] as unknown[] } : {};
     for (const m of PATH_ITEM_METHODS) {
       const op = objAt(item, m);
-      if (op !== undefined) out.push({ method: m.toUpperCase(), path, op, order: out.length });
+      if (op !== undefined) out.push({ method: m.toUpperCase(), path, op, order: out.length, ...shared });
     }
   }
   return out;
@@ -56,4 +59,33 @@ export function operationLabel(o: Operation): string {
 export function operationSummary(o: Operation): string {
   const text = strAt(o.op, 'summary') ?? strAt(o.op, 'description') ?? '';
   return (text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '').trim();
+}
+
+/** The value a local `$ref` (`#/a/b`) points at, followed through chains; undefined when it does not resolve. */
+export function resolveRef(doc: Obj, ref: string): unknown {
+  if (!ref.startsWith('#')) return undefined;
+  let node: unknown = doc;
+  for (const raw of ref.slice(1).split('/').slice(1)) {
+    const t = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(node)) node = node[Number(t)];
+    else if (isObj(node)) node = node[t];
+    else return undefined;
+  }
+  return node;
+}
+
+/** v with its `$ref` followed (at most 32 hops; a cycle gives the last object seen). */
+export function deref(doc: Obj, v: unknown): unknown {
+  let cur = v;
+  for (let i = 0; i < 32 && isObj(cur) && typeof cur['$ref'] === 'string'; i++) {
+    const next = resolveRef(doc, cur['$ref']);
+    if (next === undefined) return cur;
+    cur = next;
+  }
+  return cur;
+}
+
+/** An RFC 6901 pointer (as a URI fragment, `#/paths/~1pets/get`) from its tokens. */
+export function pointerOf(tokens: readonly string[]): string {
+  return '#' + tokens.map((t) => '/' + t.replace(/~/g, '~0').replace(/\//g, '~1')).join('');
 }

@@ -19,7 +19,12 @@ export const REASONS = {
   sameStatus: (key: string, status: number) => `response ${q(key)} left out: another response already answers status ${status}`,
   responseUnanswerable: (key: string, why: string) => `response ${q(key)}: ${why}`,
   apiKeyNotInHeader: (scheme: string, where: string) =>
-    `security scheme ${q(scheme)} left out: an API key in the ${where} cannot be checked (only header keys get a 401 rule)`,
+    `security scheme ${q(scheme)} left out: an API key in the ${where} cannot be checked (only header, query and cookie keys get a 401 rule)`,
+  needsConditions: (what: string, place: string, name: string) =>
+    `${what} left out: it needs ${place} conditions (the ${place === 'query' ? 'query parameter' : 'cookie'} ${q(name)}), which a rule set cannot express yet`,
+  fragmentUnknown: (name: string) =>
+    `the path's fragment names ${q(name)}, which the operation does not declare as a header or query parameter: no condition can tell this operation from the others on its path`,
+  exampleContradicts: (pointer: string) => `the example at ${pointer} contradicts its schema; it is served as the document gives it`,
   unknownScheme: (scheme: string) => `security scheme ${q(scheme)} left out: not declared in components.securitySchemes or not a kind mock can check`,
   mixedSecurity: () =>
     'security left out: alternatives that each need several credentials cannot be expressed as one 401 rule',

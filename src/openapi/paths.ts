@@ -38,19 +38,51 @@ export function isTemplated(path: string): boolean {
 
 /**
  * A literal path: `equal`, joined to the rule set's prefix like every `equal`. A templated one: a regex
- * anchored over the whole request path, base path included, one segment per parameter.
+ * anchored over the whole request path, base path included, one segment per parameter. The server strips one
+ * trailing `/` from a request before matching, so a template ending in `/` matches with or without it.
+ * `withBase`: put the base path into an `equal` too (a split import has no rule-set prefix).
  */
-export function urlPathCondition(path: string, basePath: string | undefined): UrlPathCondition {
-  if (!isTemplated(path)) return { op: 'equal', value: path };
-  const full = (basePath ?? '') + (path.startsWith('/') ? path : '/' + path);
+export function urlPathCondition(path: string, basePath: string | undefined, withBase = false): UrlPathCondition {
+  const rel = path.startsWith('/') ? path : '/' + path;
+  if (!isTemplated(path)) return { op: 'equal', value: withBase && basePath !== undefined ? (basePath + rel).replace(/(.)\/$/, '$1') : path };
+  const full = ((basePath ?? '') + rel).replace(/\/+$/, '');
   const parts = full.split(/(\{[^}]*\})/);
   const body = parts.map((p, i) => (i % 2 === 1 ? '[^/]+' : escapeRegex(p))).join('');
-  return { op: 'regex', value: `^${body}$` };
+  return { op: 'regex', value: `^${body}/?$` };
+}
+
+/** A path key split at `#`: AWS descriptions multiplex operations on one path (`/#X-Amz-Target=X.Y`). */
+export interface PathKey {
+  readonly path: string;
+  /** the fragment's `name[=value]` parts (`&`-separated), undefined without a fragment */
+  readonly fragment?: readonly { readonly name: string; readonly value?: string }[];
+}
+
+export function splitPathKey(key: string): PathKey {
+  const hash = key.indexOf('#');
+  if (hash < 0) return { path: key };
+  const path = key.slice(0, hash) === '' ? '/' : key.slice(0, hash);
+  const fragment = key
+    .slice(hash + 1)
+    .split('&')
+    .filter((p) => p !== '')
+    .map((p) => {
+      const eq = p.indexOf('=');
+      const dec = (x: string): string => {
+        try {
+          return decodeURIComponent(x);
+        } catch {
+          return x;
+        }
+      };
+      return eq < 0 ? { name: dec(p) } : { name: dec(p.slice(0, eq)), value: dec(p.slice(eq + 1)) };
+    });
+  return { path, fragment };
 }
 
 /** One number per segment: 0 literal, 1 holding a parameter. */
 function shape(path: string): readonly number[] {
-  return path.split('/').filter((s) => s !== '').map((s) => (isTemplated(s) ? 1 : 0));
+  return splitPathKey(path).path.split('/').filter((s) => s !== '').map((s) => (isTemplated(s) ? 1 : 0));
 }
 
 function compareShapes(a: readonly number[], b: readonly number[]): number {
@@ -64,8 +96,8 @@ function compareShapes(a: readonly number[], b: readonly number[]): number {
  */
 export function orderOperations(ops: readonly Operation[]): readonly Operation[] {
   return [...ops].sort((a, b) => {
-    const ta = isTemplated(a.path) ? 1 : 0;
-    const tb = isTemplated(b.path) ? 1 : 0;
+    const ta = isTemplated(splitPathKey(a.path).path) ? 1 : 0;
+    const tb = isTemplated(splitPathKey(b.path).path) ? 1 : 0;
     if (ta !== tb) return ta - tb;
     const c = ta === 1 ? compareShapes(shape(a.path), shape(b.path)) : 0;
     return c !== 0 ? c : a.order - b.order;

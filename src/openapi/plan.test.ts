@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { responseBody } from './bodies.js';
 import { operationsOf, type Obj } from './document.js';
-import { basePathOf, orderOperations, urlPathCondition } from './paths.js';
+import { basePathOf, orderOperations, splitPathKey, urlPathCondition } from './paths.js';
 import { planImport, type ImportOptions } from './plan.js';
 import { securityRules } from './security.js';
 
@@ -26,17 +26,29 @@ test('basePathOf: the path of servers[0].url, variables replaced by their defaul
 test('urlPathCondition: literal paths are equal; templated ones an anchored regex over the whole path', () => {
   const cases: [string, string | undefined, string, string][] = [
     ['/users', '/v1', 'equal', '/users'],
-    ['/users/{id}', undefined, 'regex', '^/users/[^/]+$'],
-    ['/users/{id}', '/v1', 'regex', '^/v1/users/[^/]+$'],
-    ['/orgs/{org}/repos/{repo}', '/v1', 'regex', '^/v1/orgs/[^/]+/repos/[^/]+$'],
-    ['/files/{name}.json', undefined, 'regex', '^/files/[^/]+\\.json$'],
-    ['/a+b/{x}', '/v(1)', 'regex', '^/v\\(1\\)/a\\+b/[^/]+$'],
+    ['/users/{id}', undefined, 'regex', '^/users/[^/]+/?$'],
+    ['/users/{id}', '/v1', 'regex', '^/v1/users/[^/]+/?$'],
+    ['/orgs/{org}/repos/{repo}', '/v1', 'regex', '^/v1/orgs/[^/]+/repos/[^/]+/?$'],
+    ['/files/{name}.json', undefined, 'regex', '^/files/[^/]+\\.json/?$'],
+    ['/a+b/{x}', '/v(1)', 'regex', '^/v\\(1\\)/a\\+b/[^/]+/?$'],
+    // the server strips one trailing '/' from a request: the template's own trailing '/' is optional
+    ['/maps/{id}/collaborators/', undefined, 'regex', '^/maps/[^/]+/collaborators/?$'],
   ];
   for (const [path, base, op, value] of cases) assert.deepEqual(urlPathCondition(path, base), { op, value }, path);
   const re = new RegExp(urlPathCondition('/orgs/{org}/repos/{repo}', '/v1').value, 'u');
   assert.ok(re.test('/v1/orgs/a/repos/b'));
   assert.ok(!re.test('/v1/orgs/a/repos/b/c'));
   assert.ok(!re.test('/orgs/a/repos/b'));
+  const slash = new RegExp(urlPathCondition('/maps/{id}/collaborators/', undefined).value, 'u');
+  assert.ok(slash.test('/maps/1/collaborators') && slash.test('/maps/1/collaborators/'));
+});
+
+test('splitPathKey: the fragment of a path key is its name[=value] parts', () => {
+  assert.deepEqual(splitPathKey('/pets'), { path: '/pets' });
+  assert.deepEqual(splitPathKey('/#X-Amz-Target=Kinesis_20131202.AddTagsToStream'), { path: '/', fragment: [{ name: 'X-Amz-Target', value: 'Kinesis_20131202.AddTagsToStream' }] });
+  assert.deepEqual(splitPathKey('/accounts/{id}/users#operation=create'), { path: '/accounts/{id}/users', fragment: [{ name: 'operation', value: 'create' }] });
+  assert.deepEqual(splitPathKey('/tags/{arn}#tagKeys'), { path: '/tags/{arn}', fragment: [{ name: 'tagKeys' }] });
+  assert.deepEqual(splitPathKey('/#Action=A&Version=1'), { path: '/', fragment: [{ name: 'Action', value: 'A' }, { name: 'Version', value: '1' }] });
 });
 
 test('orderOperations: literal paths first, then a concrete segment before a parameter, document order otherwise', () => {
@@ -80,8 +92,8 @@ test('securityRules: 401 rules for header credentials; requirements that cannot 
     ['either a bearer or a key', [{ bearer: [] }, { key: [] }], [{ absent: ['authorization', 'x-key'], challenge: 'Bearer' }], undefined],
     ['both a bearer and a key', [{ bearer: [], key: [] }], [{ absent: ['authorization'], challenge: 'Bearer' }, { absent: ['x-key'] }], undefined],
     ['anonymous allowed', [{ bearer: [] }, {}], [], undefined],
-    ['cookie key', [{ cookie: [] }], [], /`cookie` left out: an API key in the cookie/],
-    ['query key beside a bearer', [{ bearer: [] }, { query: [] }], [], /`query` left out: an API key in the query/],
+    ['cookie key', [{ cookie: [] }], [{ absent: [], elsewhere: [{ in: 'cookie', name: 's' }] }], undefined],
+    ['query key beside a bearer', [{ bearer: [] }, { query: [] }], [{ absent: ['authorization'], elsewhere: [{ in: 'query', name: 'k' }], challenge: 'Bearer' }], undefined],
     ['undeclared', [{ nope: [] }], [], /`nope` left out: not declared/],
     ['alternatives of pairs', [{ bearer: [], key: [] }, { basic: [], other: [] }], [], /alternatives that each need several credentials/],
   ];
@@ -116,9 +128,18 @@ test('responseBody: example, named examples, schema examples, a generated value;
   ];
   for (const [name, response, body] of cases) assert.deepEqual(responseBody(response, {}).body, body, name);
 
-  const binary = responseBody({ content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }, {});
-  assert.equal(binary.body, undefined);
-  assert.match(binary.skipped.join('\n'), /no string example for `application\/octet-stream`/);
+  // binary media types: a small valid body of the type
+  const binary = (type: string): unknown => responseBody({ content: { [type]: { schema: { type: 'string', format: 'binary' } } } }, {}).body;
+  assert.deepEqual(binary('application/octet-stream'), { kind: 'binary', mediaType: 'application/octet-stream', bytes: new Uint8Array(0), ext: '.bin' });
+  const pdf = binary('application/pdf') as { bytes: Uint8Array; ext: string };
+  assert.equal(pdf.ext, '.pdf');
+  assert.match(Buffer.from(pdf.bytes).toString('latin1'), /^%PDF-1\.4\n[\s\S]*\/Type \/Page [\s\S]*%%EOF\n$/);
+  const png = binary('image/png') as { bytes: Uint8Array; ext: string };
+  assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  // an example that contradicts its schema is served, and named by its pointer
+  const bad = responseBody({ content: { 'application/json': { schema: { type: 'object', required: ['id'] }, example: { name: 'x' } } } }, {}, ['paths', '/a', 'get', 'responses', '200']);
+  assert.deepEqual(bad.body, { kind: 'json', mediaType: 'application/json', variants: [{ value: { name: 'x' } }] });
+  assert.deepEqual(bad.contradictions, ['#/paths/~1a/get/responses/200/content/application~1json/example']);
   const xml = responseBody({ content: { 'application/json': { example: 1 }, 'application/xml': { example: '<a/>' } } }, {});
   assert.match(xml.skipped.join('\n'), /media type `application\/xml` left out: only `application\/json` is answered/);
   const external = responseBody({ content: { 'application/json': { examples: { far: { externalValue: 'https://x/y.json' } } } } }, {});
@@ -150,7 +171,7 @@ const DOC: Obj = {
 
 test('planImport: the rule set, the files and one report per operation', () => {
   const plan = planImport(DOC, opts());
-  assert.equal(plan.ruleSet.path, 'tiny-api.toml');
+  assert.equal(plan.ruleSets[0]!.path, 'tiny-api.toml');
   assert.equal(plan.basePath, '/v1');
   assert.deepEqual(plan.files.map((f) => f.path), ['responses/getThing/200-small.json', 'responses/getThing/200-big.json', 'responses/getThing/404.json']);
   assert.equal(plan.files[1]!.text, '{\n  "id": 2,\n  "size": 9\n}\n');
@@ -164,14 +185,14 @@ test('planImport: the rule set, the files and one report per operation', () => {
     ],
   );
   assert.match(plan.operations[2]!.notes.join('\n'), /the `default` response has no status code/);
-  const t = plan.ruleSet.text;
+  const t = String(plan.ruleSets[0]!.text);
   assert.match(t, /^# Tiny API 1\.0: imported from api\.yaml \(OpenAPI 3\.0\.3\)\n# by `mock --init --from api\.yaml`\.\n/);
   assert.match(t, /\nstrategy = "first_match"\nprefix\.url_path = "\/v1"\n/);
   // the literal path first; per operation: 401, Prefer code, Prefer example, then the default answer
   const rules = t.split('\n\n').filter((b) => b.includes('[[rules]]'));
   assert.equal(rules.length, 5);
   assert.equal(rules[0], '# POST /things\n# 201 (the default answer)\n[[rules]]\nwhen.request.method = "POST"\nwhen.request.url_path = "/things"\nrespond.status = 201');
-  assert.match(rules[1]!, /^# getThing: One thing\n# 401 when `authorization` is absent\n\[\[rules\]\]\n.*url_path = \{ value = '\^\/v1\/things\/\[\^\/\]\+\$', op = "regex" \}\nwhen\.request\.headers\.authorization = \{ value = "", op = "absent" \}\nrespond\.status = 401\nrespond\.headers = \{ www-authenticate = "Bearer" \}$/s);
+  assert.match(rules[1]!, /^# getThing: One thing\n# 401 when `authorization` is absent\n\[\[rules\]\]\n.*url_path = \{ value = '\^\/v1\/things\/\[\^\/\]\+\/\?\$', op = "regex" \}\nwhen\.request\.headers\.authorization = \{ value = "", op = "absent" \}\nrespond\.status = 401\nrespond\.headers = \{ www-authenticate = "Bearer" \}$/s);
   assert.match(rules[2]!, /# 404 \(Prefer: code=404\)\n[\s\S]*prefer = \{ value = '\(\?:\^\|\[\\s,;\]\)code=404\(\?:\[\\s,;\]\|\$\)', op = "regex" \}\nrespond\.status = 404\nrespond\.file_path = "responses\/getThing\/404\.json"$/);
   assert.match(rules[3]!, /# 200, example big \(Prefer: example=big\)\n[\s\S]*example=big[\s\S]*respond\.file_path = "responses\/getThing\/200-big\.json"$/);
   assert.match(rules[4]!, /# 200, example small \(the default answer\)\n[\s\S]*respond\.file_path = "responses\/getThing\/200-small\.json"\n?$/);
@@ -183,11 +204,11 @@ test('planImport: the rule set, the files and one report per operation', () => {
 test('planImport: names already taken get -2, -3, …; mock.toml is never a rule-set name', () => {
   const taken = new Set(['tiny-api.toml', 'tiny-api-2.toml', 'responses/getThing/404.json']);
   const plan = planImport(DOC, opts({ taken: (p) => taken.has(p) }));
-  assert.equal(plan.ruleSet.path, 'tiny-api-3.toml');
+  assert.equal(plan.ruleSets[0]!.path, 'tiny-api-3.toml');
   assert.deepEqual(plan.files.map((f) => f.path), ['responses/getThing/200-small.json', 'responses/getThing/200-big.json', 'responses/getThing/404-2.json']);
-  assert.match(plan.ruleSet.text, /respond\.file_path = "responses\/getThing\/404-2\.json"/);
-  assert.equal(planImport({ ...DOC, info: { title: 'Mock', version: '1' } }, opts()).ruleSet.path, 'mock-2.toml');
-  assert.equal(planImport(DOC, opts({ ruleSetName: 'mine', basePath: '' })).ruleSet.path, 'mine.toml');
+  assert.match(String(plan.ruleSets[0]!.text), /respond\.file_path = "responses\/getThing\/404-2\.json"/);
+  assert.equal(planImport({ ...DOC, info: { title: 'Mock', version: '1' } }, opts()).ruleSets[0]!.path, 'mock-2.toml');
+  assert.equal(planImport(DOC, opts({ ruleSetName: 'mine', basePath: '' })).ruleSets[0]!.path, 'mine.toml');
   assert.equal(planImport(DOC, opts({ basePath: '' })).basePath, undefined);
 });
 
@@ -217,7 +238,7 @@ test('planImport: documented response headers with a value are answered; others 
     },
     opts(),
   );
-  assert.match(plan.ruleSet.text, /respond\.status = 201\nrespond\.headers = \{ location = "\/h\/1", x-count = "0", x-named = "true" \}\n/);
+  assert.match(String(plan.ruleSets[0]!.text), /respond\.status = 201\nrespond\.headers = \{ location = "\/h\/1", x-count = "0", x-named = "true" \}\n/);
   assert.deepEqual(plan.operations[0]!.notes, ['response `201`: response header `X-Obj` left out: no example or schema gives it a single text value']);
 });
 
@@ -239,10 +260,59 @@ test('planImport: the Prefer regexes select exactly their token', () => {
     },
     opts(),
   );
-  const prefers = [...plan.ruleSet.text.matchAll(/prefer = \{ value = '([^']*)'/g)].map((m) => new RegExp(m[1]!, 'u'));
+  const prefers = [...String(plan.ruleSets[0]!.text).matchAll(/prefer = \{ value = '([^']*)'/g)].map((m) => new RegExp(m[1]!, 'u'));
   assert.equal(prefers.length, 2); // code and example together, then code alone
   const [both, code] = prefers as [RegExp, RegExp];
   assert.ok(both.test('code=404, example=b.c') && both.test('example=b.c;code=404') && both.test('code=404,example=b.c'));
   assert.ok(!both.test('code=404, example=bxc') && !both.test('example=b.c') && !both.test('code=4040, example=b.c'));
   assert.ok(code.test('code=404') && code.test('wait=1, code=404') && !code.test('code=4041') && !code.test('xcode=404'));
+});
+
+test('planImport: more than 200 operations give one rule set per tag (else first segment), without a prefix', () => {
+  const paths: Record<string, unknown> = {};
+  for (let i = 0; i < 101; i++) {
+    paths[`/a${i}`] = { get: { tags: ['alpha'], responses: { '204': { description: 'ok' } } } };
+    paths[`/b/{id}/x${i}`] = { get: { responses: { '204': { description: 'ok' } } } };
+  }
+  const plan = planImport({ openapi: '3.0.3', info: { title: 'Many', version: '1' }, servers: [{ url: '/v1' }], paths }, opts());
+  assert.deepEqual(plan.ruleSets.map((r) => r.path), ['many/alpha.toml', 'many/b.toml']);
+  assert.equal(plan.basePath, undefined);
+  const alpha = String(plan.ruleSets[0]!.text);
+  assert.doesNotMatch(alpha, /prefix\.url_path/);
+  assert.match(alpha, /# Part 1 of 2: the operations tagged alpha\./);
+  assert.match(alpha, /when\.request\.url_path = "\/v1\/a0"\n/);
+  assert.match(String(plan.ruleSets[1]!.text), /url_path = \{ value = '\^\/v1\/b\/\[\^\/\]\+\/x0\/\?\$', op = "regex" \}/);
+  // 200 operations stay in one rule set
+  const fewer = Object.fromEntries(Object.entries(paths).slice(0, 200));
+  assert.equal(planImport({ openapi: '3.0.3', info: { title: 'Many' }, paths: fewer }, opts()).ruleSets.length, 1);
+});
+
+test('planImport: fragments become header conditions, or a reason', () => {
+  const doc: Obj = {
+    openapi: '3.0.3',
+    info: { title: 'Frag' },
+    paths: {
+      '/#X-Amz-Target=S.A': { post: { operationId: 'A', parameters: [{ name: 'X-Amz-Target', in: 'header', schema: { type: 'string' } }], responses: { '200': { description: 'ok' } } } },
+      '/u#operation=create': { post: { operationId: 'B', parameters: [{ name: 'operation', in: 'query', schema: { type: 'string' } }], responses: { '200': { description: 'ok' } } } },
+      '/t#keys': { delete: { operationId: 'C', responses: { '204': { description: 'ok' } } } },
+      '/j#Action=Go': { post: { operationId: 'D', responses: { '200': { description: 'ok' } } } },
+    },
+  };
+  const plan = planImport(doc, opts());
+  assert.match(String(plan.ruleSets[0]!.text), /# A\n# 200 \(the default answer\)\n\[\[rules\]\]\nwhen\.request\.method = "POST"\nwhen\.request\.url_path = "\/"\nwhen\.request\.headers\.x-amz-target = \{ value = "S\.A", op = "equal" \}\n/);
+  const notes = Object.fromEntries(plan.operations.map((o) => [o.operation, `${o.outcome}: ${o.notes.join(' ')}`]));
+  assert.match(notes['B']!, /^skipped: the operation left out: it needs query conditions \(the query parameter `operation`\)/);
+  assert.match(notes['C']!, /^skipped: the operation left out: it needs query conditions \(the query parameter `keys`\)/);
+  assert.match(notes['D']!, /^skipped: the path's fragment names `Action`/);
+});
+
+test('planImport: a split without tags and a segment per resource packs neighbouring groups into at most 100 rule sets', () => {
+  const paths: Record<string, unknown> = {};
+  for (let i = 0; i < 500; i++) paths[`/r${i}`] = { get: { responses: { '204': { description: 'ok' } } }, post: { responses: { '204': { description: 'ok' } } } };
+  const plan = planImport({ openapi: '3.0.3', info: { title: 'Flat' }, paths }, opts());
+  assert.equal(plan.ruleSets.length, 100);
+  assert.equal(plan.ruleSets[0]!.path, 'flat/r0--r4.toml');
+  assert.match(String(plan.ruleSets[0]!.text), /# Part 1 of 100: the operations under \/r0 to under \/r4 \(5 groups\)\./);
+  const rules = plan.ruleSets.reduce((n, r) => n + String(r.text).split('[[rules]]').length - 1, 0);
+  assert.equal(rules, 1000);
 });

@@ -6,14 +6,21 @@
 // documented response and named example, each selected by the request header `Prefer` (`code=<status>`,
 // `example=<name>`, or both), then the default answer (its first 2xx response, else `default`, else the first
 // documented one). Operations are ordered literal paths first, then templated ones by OpenAPI's precedence.
+// A path key with a fragment (`/#X-Amz-Target=X.Y`, `/users#operation=create`, `/tags/{arn}#tagKeys`) is the
+// path before `#` plus a condition on the parameter the fragment names. A document with more than
+// SPLIT_OPERATIONS operations gets one rule set per tag (else per first path segment), in a folder named after
+// the document, without a prefix (each rule names its whole path: a prefix claims its paths for one rule set).
 // Left out: reading, resolving and validating the document, and writing (the CLI does those).
 import { isMethod } from '../model/operators.js';
 import { responseBody, responseHeaders, type ResponseBody } from './bodies.js';
-import { entriesOf, isObj, objAt, operationLabel, operationsOf, operationSummary, strAt, type Obj } from './document.js';
+import { deref, entriesOf, isObj, objAt, operationLabel, operationsOf, operationSummary, pointerOf, strAt, type Obj, type Operation } from './document.js';
 import { REASONS } from './messages.js';
-import { basePathOf, escapeRegex, operationFolder, orderOperations, safeName, titleSlug, urlPathCondition } from './paths.js';
-import { renderRuleSet, type RuleBody, type RuleSpec } from './render.js';
+import { basePathOf, escapeRegex, operationFolder, orderOperations, safeName, splitPathKey, titleSlug, urlPathCondition, type PathKey } from './paths.js';
+import { renderRuleSet, WRITABLE_PLACES, type ParamCondition, type RuleBody, type RuleSpec } from './render.js';
 import { securityRules } from './security.js';
+
+/** a document with more operations than this gets one rule set per tag */
+export const SPLIT_OPERATIONS = 200;
 
 export interface ImportOptions {
   /** the document as named on the command line (shown in the header comment) */
@@ -26,12 +33,15 @@ export interface ImportOptions {
   readonly basePath?: string;
   /** is this workspace-relative path taken already? */
   readonly taken: (path: string) => boolean;
+  /** called after each operation (done of total) */
+  readonly progress?: (done: number, total: number) => void;
 }
 
 export interface PlannedFile {
   /** workspace-relative, `/`-separated */
   readonly path: string;
-  readonly text: string;
+  /** bytes for a binary response file */
+  readonly text: string | Uint8Array;
 }
 
 export const OPERATION_STATUSES = ['written', 'skipped'] as const;
@@ -42,19 +52,25 @@ export interface OperationReport {
   readonly operation: string;
   readonly method: string;
   readonly path: string;
+  /** the operation's JSON pointer in the document (`#/paths/~1pets/get`) */
+  readonly pointer: string;
   readonly outcome: OperationStatus;
   readonly rules: number;
   readonly files: readonly string[];
   /** why the operation (outcome skipped) or a part of it was left out, or how it was answered */
   readonly notes: readonly string[];
+  /** JSON pointers of the document's examples that contradict their schema (served all the same) */
+  readonly contradictions: readonly string[];
 }
 
 export interface ImportPlan {
   readonly title: string;
   readonly version: string;
   readonly openapi: string;
+  /** the prefix of the single rule set (a split import has none) */
   readonly basePath?: string;
-  readonly ruleSet: PlannedFile;
+  /** the rule sets, in the order service.rule_sets lists them (one, unless the document was split) */
+  readonly ruleSets: readonly PlannedFile[];
   /** the response files, operation by operation (the default answer's first) */
   readonly files: readonly PlannedFile[];
   readonly operations: readonly OperationReport[];
@@ -153,15 +169,21 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
   const openapi = strAt(doc, 'openapi') ?? '';
   const basePath = opts.basePath === undefined ? basePathOf(doc) : normalizeBase(opts.basePath);
   const names = new Names(opts.taken);
-  const ruleSetPath = names.take(safeName(opts.ruleSetName ?? titleSlug(doc), 'openapi'), '.toml');
+  const stem = safeName(opts.ruleSetName ?? titleSlug(doc), 'openapi');
+  const all = orderOperations(operationsOf(doc));
+  const split = all.length > SPLIT_OPERATIONS;
+  const ruleSetPath = split ? undefined : names.take(stem, '.toml');
   const folders = new Names(() => false);
   const files: PlannedFile[] = [];
-  const rules: RuleSpec[] = [];
+  const groups = new Map<string, RuleSpec[]>();
   const operations: OperationReport[] = [];
 
-  for (const o of orderOperations(operationsOf(doc))) {
+  let done = 0;
+  for (const o of all) {
+    if (opts.progress !== undefined) opts.progress(done++, all.length);
     const label = operationLabel(o);
-    const base = { operation: label, method: o.method, path: o.path };
+    const pointer = pointerOf(['paths', o.path, o.method.toLowerCase()]);
+    const base = { operation: label, method: o.method, path: o.path, pointer, contradictions: [] };
     const skip = (why: string): void => void operations.push({ ...base, outcome: 'skipped', rules: 0, files: [], notes: [why] });
     if (o.method === 'OPTIONS') {
       skip(REASONS.optionsMethod());
@@ -171,27 +193,41 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
       skip(REASONS.unsupportedMethod(o.method));
       continue;
     }
-    if (o.path.includes('?')) {
+    const key = splitPathKey(o.path);
+    if (key.path.includes('?')) {
       skip(REASONS.queryInPath());
       continue;
     }
+    const fragment = fragmentConditions(o, key, doc);
+    if (typeof fragment === 'string') {
+      skip(fragment);
+      continue;
+    }
     const notes: string[] = [];
+    const contradictions: string[] = [];
+    const at = (k: string): string[] => ['paths', o.path, o.method.toLowerCase(), 'responses', k];
     const sorted = sortResponses(o.op, notes);
     if (sorted === undefined) {
       skip(REASONS.noResponses());
       continue;
     }
-    const mainBody = responseBody(sorted.main.response, doc);
+    const mainBody = responseBody(sorted.main.response, doc, at(sorted.main.key));
     if (mainBody.body === undefined) {
       skip(REASONS.responseUnanswerable(sorted.main.key, mainBody.skipped.join('; ')));
       continue;
     }
     notes.push(...mainBody.skipped.map((s) => `response \`${sorted.main.key}\`: ${s}`));
+    contradictions.push(...(mainBody.contradictions ?? []));
     const folder = folders.take(operationFolder(o), '');
     const opFiles: PlannedFile[] = [];
     const answersOf = (status: number, body: ResponseBody, documented: readonly (readonly [string, string])[]): readonly Answer[] => {
       if (body.kind === 'none') return [{ status, body: { kind: 'none' }, headers: documented }];
       const headers: (readonly [string, string])[] = [...documented];
+      if (body.kind === 'binary') {
+        const path = names.take(`responses/${folder}/${status}`, body.ext);
+        opFiles.push({ path, text: body.bytes });
+        return [{ status, body: { kind: 'file', path }, headers: [...headers, ['content-type', body.mediaType]] }];
+      }
       if (body.kind === 'text' || body.mediaType.split(';')[0]!.trim().toLowerCase() !== APPLICATION_JSON) headers.push(['content-type', body.mediaType]);
       return body.variants.map((v) => {
         const extra = v.name === undefined ? {} : { example: v.name };
@@ -203,7 +239,7 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
       });
     };
 
-    const urlPath = urlPathCondition(o.path, basePath);
+    const urlPath = urlPathCondition(key.path, basePath, split);
     const summary = operationSummary(o);
     const head = summary === '' ? label : `${label}: ${summary}`;
     const method = o.method;
@@ -212,6 +248,7 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
       method,
       urlPath,
       ...(extra.prefer === undefined ? {} : { prefer: extra.prefer }),
+      ...(fragment.length === 0 ? {} : { params: fragment }),
       absent: extra.absent ?? [],
       status: a.status,
       body: a.body,
@@ -226,8 +263,9 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
     const mainAnswers = answersOf(sorted.main.status, mainBody.body, headersOf(sorted.main.key, sorted.main.response));
     const otherAnswers: { readonly key: string; readonly answers: readonly Answer[] }[] = [];
     for (const d of sorted.others) {
-      const b = responseBody(d.response, doc);
+      const b = responseBody(d.response, doc, at(d.key));
       notes.push(...b.skipped.map((s) => `response \`${d.key}\`: ${s}`));
+      contradictions.push(...(b.contradictions ?? []));
       if (b.body === undefined) continue;
       otherAnswers.push({ key: d.key, answers: answersOf(d.status, b.body, headersOf(d.key, d.response)) });
     }
@@ -237,6 +275,11 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
     notes.push(...security.skipped);
     const unauthorized = otherAnswers.find((x) => x.answers[0]!.status === 401)?.answers[0] ?? { status: 401, body: { kind: 'none' }, headers: [] };
     for (const s of security.rules) {
+      const pending = (s.elsewhere ?? []).find((c) => !WRITABLE_PLACES.has(c.in));
+      if (pending !== undefined) {
+        notes.push(REASONS.needsConditions('the 401 rule', pending.in, pending.name));
+        continue;
+      }
       const challenge: (readonly [string, string])[] = s.challenge === undefined ? [] : [['www-authenticate', s.challenge]];
       opRules.push(rule(`401 when ${s.absent.map((h) => `\`${h}\``).join(' and ')} ${s.absent.length === 1 ? 'is' : 'are'} absent`, unauthorized, { absent: s.absent, headers: challenge }));
     }
@@ -258,10 +301,15 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
     const first = mainAnswers[0]!;
     opRules.push(rule(`${first.status}${first.example === undefined ? '' : `, example ${first.example}`} (the default answer)`, first));
 
-    rules.push(...opRules);
+    const group = split ? groupOf(o, key) : '';
+    let list = groups.get(group);
+    if (list === undefined) groups.set(group, (list = []));
+    list.push(...opRules);
     files.push(...opFiles);
-    operations.push({ ...base, outcome: 'written', rules: opRules.length, files: opFiles.map((f) => f.path), notes });
+    notes.push(...contradictions.map((c) => REASONS.exampleContradicts(c)));
+    operations.push({ ...base, outcome: 'written', rules: opRules.length, files: opFiles.map((f) => f.path), notes, contradictions });
   }
+  if (opts.progress !== undefined) opts.progress(all.length, all.length);
 
   const header = [
     `${title}${version === '' ? '' : ` ${version}`}: imported from ${opts.source} (OpenAPI ${openapi})`,
@@ -272,16 +320,89 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
     'others. Bodies are the JSON files under responses/. This file is yours: edit it, add conditions, reorder;',
     'importing again writes new files (with -2, -3, …) and never changes this one.',
   ];
-  const text = renderRuleSet({ header, ...(basePath === undefined ? {} : { basePath }), rules });
+  const ruleSets: PlannedFile[] = [];
+  if (ruleSetPath !== undefined) {
+    ruleSets.push({ path: ruleSetPath, text: renderRuleSet({ header, ...(basePath === undefined ? {} : { basePath }), rules: groups.get('') ?? [] }) });
+  } else {
+    const folder = names.take(stem, '');
+    const parts = packGroups([...groups].map(([name, rules]) => ({ names: [name], rules })));
+    let n = 0;
+    for (const { names: members, rules } of parts) {
+      n++;
+      const first = members[0]!;
+      const what = (g: string): string => (g.startsWith('/') ? `under ${g}` : `tagged ${g}`);
+      const title = members.length === 1 ? what(first) : `${what(first)} to ${what(members.at(-1)!)} (${members.length} groups)`;
+      const stemOf = members.length === 1 ? safeName(first, 'root') : `${safeName(first, 'root')}--${safeName(members.at(-1)!, 'root')}`;
+      const part = [`Part ${n} of ${parts.length}: the operations ${title}.`, ''];
+      ruleSets.push({ path: names.take(`${folder}/${stemOf}`, '.toml'), text: renderRuleSet({ header: [...header.slice(0, 3), ...part, ...header.slice(3)], rules }) });
+    }
+  }
   return {
     title,
     version,
     openapi,
-    ...(basePath === undefined ? {} : { basePath }),
-    ruleSet: { path: ruleSetPath, text },
+    ...(basePath === undefined || split ? {} : { basePath }),
+    ruleSets,
     files,
     operations,
   };
+}
+
+/** at most this many rule sets: beyond it, neighbouring groups share one (a document without tags and with a
+ * first path segment per resource would otherwise give a file per resource) */
+const MAX_RULE_SETS = 100;
+
+/** Neighbouring groups merged, in order, until there are at most MAX_RULE_SETS, each of about the same size. */
+function packGroups(groups: readonly { readonly names: readonly string[]; readonly rules: readonly RuleSpec[] }[]): { names: string[]; rules: RuleSpec[] }[] {
+  const total = groups.reduce((n, g) => n + g.rules.length, 0);
+  for (let size = Math.ceil(total / MAX_RULE_SETS); ; size *= 2) {
+    const out: { names: string[]; rules: RuleSpec[] }[] = [];
+    for (const g of groups) {
+      const last = out.at(-1);
+      if (groups.length > MAX_RULE_SETS && last !== undefined && last.rules.length + g.rules.length <= size) {
+        last.names.push(...g.names);
+        last.rules.push(...g.rules);
+      } else out.push({ names: [...g.names], rules: [...g.rules] });
+    }
+    if (out.length <= MAX_RULE_SETS) return out;
+  }
+}
+
+/** A split import's group: the first tag, else the first path segment (`/pets`, `/` for the root). */
+function groupOf(o: Operation, key: PathKey): string {
+  const tags = o.op['tags'];
+  if (Array.isArray(tags) && typeof tags[0] === 'string' && tags[0].trim() !== '') return tags[0];
+  const first = key.path.split('/').find((s) => s !== '');
+  return first === undefined ? '/' : '/' + first;
+}
+
+/**
+ * The conditions a path key's fragment stands for: `#Name=Value` an `equal` on the parameter of that name the
+ * operation declares (header or query), a bare `#name` an `exists` on that query parameter (or header, when the
+ * operation declares a header of that name). A string: why the operation is left out.
+ */
+function fragmentConditions(o: Operation, key: PathKey, doc: Obj): readonly ParamCondition[] | string {
+  if (key.fragment === undefined) return [];
+  const declared = [...(o.shared ?? []), ...(Array.isArray(o.op['parameters']) ? (o.op['parameters'] as unknown[]) : [])]
+    .map((p) => deref(doc, p))
+    .filter(isObj);
+  const out: ParamCondition[] = [];
+  for (const part of key.fragment) {
+    const found = declared.find((p) => {
+      const n = strAt(p, 'name');
+      const where = strAt(p, 'in');
+      if (n === undefined) return false;
+      if (where === 'header') return n.toLowerCase() === part.name.toLowerCase();
+      return where === 'query' && n === part.name;
+    });
+    const place = found === undefined ? (part.value === undefined ? 'query' : undefined) : (strAt(found, 'in') as 'header' | 'query');
+    if (place === undefined) return REASONS.fragmentUnknown(part.name);
+    const name = place === 'header' ? part.name.toLowerCase() : part.name;
+    out.push(part.value === undefined ? { in: place, name, op: 'exists' } : { in: place, name, op: 'equal', value: part.value });
+  }
+  const pending = out.find((c) => !WRITABLE_PLACES.has(c.in));
+  if (pending !== undefined) return REASONS.needsConditions('the operation', pending.in, pending.name);
+  return out;
 }
 
 function normalizeBase(p: string): string | undefined {

@@ -5,6 +5,35 @@ import type { UrlPathCondition } from './paths.js';
 
 export type RuleBody = { readonly kind: 'file'; readonly path: string } | { readonly kind: 'text'; readonly text: string } | { readonly kind: 'none' };
 
+/** Where a request parameter is read. */
+export type Place = 'header' | 'query' | 'cookie';
+
+/** A condition on one request parameter, in a form independent of how a rule set writes it. */
+export interface ParamCondition {
+  readonly in: Place;
+  /** lower case for a header */
+  readonly name: string;
+  readonly op: 'equal' | 'exists' | 'absent';
+  readonly value?: string;
+}
+
+/**
+ * The places a rule set written today can hold a condition on. A query or cookie condition is carried in the
+ * plan all the same, and the plan leaves the operation (or its 401 rule) out with a note ("needs query
+ * conditions") instead; switching a place on is adding it here and its line in `paramLine`.
+ */
+export const WRITABLE_PLACES: ReadonlySet<Place> = new Set<Place>(['header']);
+
+function paramLine(c: ParamCondition): string {
+  const value = c.op === 'equal' ? tomlString(c.value ?? '') : '""';
+  switch (c.in) {
+    case 'header':
+      return `when.request.headers.${tomlKey(c.name)} = { value = ${value}, op = "${c.op}" }`;
+    default:
+      throw new Error(`a ${c.in} condition cannot be written yet`);
+  }
+}
+
 export interface RuleSpec {
   /** comment lines, without the leading `# ` */
   readonly comment: readonly string[];
@@ -14,6 +43,8 @@ export interface RuleSpec {
   readonly prefer?: string;
   /** lower-case request headers that must be absent */
   readonly absent: readonly string[];
+  /** further conditions on request parameters (places in WRITABLE_PLACES only) */
+  readonly params?: readonly ParamCondition[];
   readonly status: number;
   readonly body: RuleBody;
   readonly headers: readonly (readonly [string, string])[];
@@ -63,6 +94,7 @@ function ruleText(r: RuleSpec): string {
       ? `when.request.url_path = ${tomlString(r.urlPath.value)}`
       : `when.request.url_path = { value = ${tomlLiteral(r.urlPath.value)}, op = "regex" }`,
   );
+  for (const c of r.params ?? []) lines.push(paramLine(c));
   for (const h of r.absent) lines.push(`when.request.headers.${tomlKey(h)} = { value = "", op = "absent" }`);
   if (r.prefer !== undefined) lines.push(`when.request.headers.prefer = { value = ${tomlLiteral(r.prefer)}, op = "regex" }`);
   if (r.status !== 200 || r.body.kind === 'none') lines.push(`respond.status = ${r.status}`);

@@ -1,13 +1,16 @@
 // An operation's security requirement → the 401 rules that go before its other rules: each answers 401 when
 // the credential headers it names are all absent (with `www-authenticate` for HTTP schemes). HTTP bearer and
 // basic, OAuth 2 and OpenID Connect (a bearer token) read `authorization`; an API key in a header reads that
-// header. A key in the query or a cookie cannot be checked, so a requirement needing one gets no 401 rule.
-import { entriesOf, isObj, objAt, strAt, type Obj, type Operation } from './document.js';
+// header. A key in the query or a cookie is carried as a neutral condition (`elsewhere`): the plan writes it
+// when rule sets can match on that place (render.ts WRITABLE_PLACES), and says why not otherwise.
+import { deref, entriesOf, isObj, objAt, strAt, type Obj, type Operation } from './document.js';
 import { REASONS } from './messages.js';
 
 export interface SecurityRule {
   /** lower-case header names that must all be absent */
   readonly absent: readonly string[];
+  /** query parameters and cookies that must be absent too */
+  readonly elsewhere?: readonly { readonly in: 'query' | 'cookie'; readonly name: string }[];
   /** the www-authenticate value, when an HTTP scheme is involved */
   readonly challenge?: string;
 }
@@ -18,9 +21,12 @@ export interface SecurityOutcome {
 }
 
 interface Credential {
+  /** a header name, lower case; for a query or cookie key `<in>:<name>` */
   readonly header: string;
   readonly challenge?: string;
 }
+
+const ELSEWHERE = /^(query|cookie):(.*)$/s;
 
 type SchemeResult = { readonly ok: true; readonly credential: Credential } | { readonly ok: false; readonly reason: string };
 
@@ -30,7 +36,8 @@ function realmOf(doc: Obj): string {
 }
 
 function credentialOf(name: string, doc: Obj): SchemeResult {
-  const scheme = objAt(objAt(objAt(doc, 'components') ?? {}, 'securitySchemes') ?? {}, name);
+  const found = deref(doc, objAt(objAt(doc, 'components') ?? {}, 'securitySchemes')?.[name]);
+  const scheme = isObj(found) ? found : undefined;
   const type = scheme === undefined ? undefined : strAt(scheme, 'type');
   if (scheme === undefined || type === undefined) return { ok: false, reason: REASONS.unknownScheme(name) };
   switch (type) {
@@ -45,6 +52,7 @@ function credentialOf(name: string, doc: Obj): SchemeResult {
     case 'apiKey': {
       const where = strAt(scheme, 'in') ?? 'header';
       const header = strAt(scheme, 'name');
+      if ((where === 'query' || where === 'cookie') && header !== undefined && header !== '') return { ok: true, credential: { header: `${where}:${header}` } };
       if (where !== 'header' || header === undefined || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(header)) {
         return { ok: false, reason: REASONS.apiKeyNotInHeader(name, where) };
       }
@@ -95,5 +103,11 @@ export function securityRules(o: Operation, doc: Obj): SecurityOutcome {
 }
 
 function withChallenge(rule: { readonly absent: readonly string[] }, challenge: string | undefined): SecurityRule {
-  return challenge === undefined ? rule : { ...rule, challenge };
+  const absent = rule.absent.filter((h) => !ELSEWHERE.test(h));
+  const elsewhere = rule.absent.flatMap((h) => {
+    const m = ELSEWHERE.exec(h);
+    return m === null ? [] : [{ in: m[1] as 'query' | 'cookie', name: m[2]! }];
+  });
+  const out: SecurityRule = elsewhere.length === 0 ? { absent } : { absent, elsewhere };
+  return challenge === undefined ? out : { ...out, challenge };
 }

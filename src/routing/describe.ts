@@ -2,7 +2,7 @@
 // an expectation. Renderers put them together as `<name> <expectation>`, e.g.
 // `url_path equal "/x"`, `url_path  starts with  "/api"`, `header:x-k  exists ""`, `method GET`.
 import { BODY_OP_WORDS, STRING_OP_WORDS } from '../model/operators.js';
-import type { Condition } from '../model/rule-set.js';
+import type { Condition, Rule } from '../model/rule-set.js';
 import { assertNever } from '../shared/result.js';
 
 export interface ConditionDescription {
@@ -38,6 +38,22 @@ export function describeCondition(cond: Condition): ConditionDescription {
 export function conditionText(cond: Condition): string {
   const d = describeCondition(cond);
   return `${d.name} ${d.expectation}`;
+}
+
+/**
+ * What a rule matches, in a few words: `GET /b`, `any method /b`, `POST url_path starts with "/api"`, plus
+ * `and 2 more conditions` when it also checks headers or the body. For `set rule`'s summary line.
+ */
+export function ruleMatchesText(rule: Rule): string {
+  let method = 'any method';
+  let path = 'any path';
+  let more = 0;
+  for (const c of rule.conditions) {
+    if (c.on === 'method') method = c.value;
+    else if (c.on === 'url_path' && path === 'any path') path = c.bare || c.op === 'equal' ? c.value : conditionText(c);
+    else more++;
+  }
+  return `${method} ${path}${more === 0 ? '' : ` and ${more} more condition${more === 1 ? '' : 's'}`}`;
 }
 
 function opDisplay(words: string, op: string): string {

@@ -1,9 +1,10 @@
 // The request journal on the request path: a hook (server/hooks.ts) that asks dispatch to explain its choice and
 // captures each exchange right after its last byte is handed to the socket, with the generation it was served
 // under and that very explanation (dispatch answers, 413 refusals, record mode's proxied answers). In the chain
-// only when there is a journal (the inspector, the library).
+// only when there is a journal (the inspector, the library). It records references only: the entry is made
+// when someone reads it (journal/journal.ts).
 import type { ShownPaths } from '../dispatch/explain-view.js';
-import type { Answerer } from '../journal/capture.js';
+import type { Answerer, ExplainContext } from '../journal/capture.js';
 import type { Journal } from '../journal/journal.js';
 import type { Workspace } from '../model/workspace.js';
 import type { InFlight, RequestHook, Sent } from './hooks.js';
@@ -12,16 +13,17 @@ const NO_PATHS: ShownPaths = Object.freeze({ ruleSet: (i: number) => `#${i + 1}`
 
 /** `shownPaths`: how a workspace's files are named in the explanations (as `get` names them); asked once per workspace. */
 export function journalHook(journal: Journal, shownPaths?: (ws: Workspace) => ShownPaths): RequestHook {
-  const shownByWs = new WeakMap<Workspace, ShownPaths>();
-  const shownFor = (ws: Workspace): ShownPaths => {
-    let shown = shownByWs.get(ws);
-    if (shown === undefined) shownByWs.set(ws, (shown = shownPaths?.(ws) ?? NO_PATHS));
-    return shown;
+  // one context per workspace, not per request: the journal keeps it with each entry until the entry is read
+  const contexts = new WeakMap<Workspace, ExplainContext>();
+  const contextOf = (ws: Workspace): ExplainContext => {
+    let c = contexts.get(ws);
+    if (c === undefined) contexts.set(ws, (c = Object.freeze({ ws, shown: shownPaths?.(ws) ?? NO_PATHS })));
+    return c;
   };
   const answerer = (x: InFlight, sent: Sent): Answerer => {
     switch (sent.kind) {
       case 'dispatch':
-        return { kind: 'dispatch', outcome: sent.outcome, context: { ws: x.live.ws, shown: shownFor(x.live.ws) } };
+        return { kind: 'dispatch', outcome: sent.outcome, context: contextOf(x.live.ws) };
       case 'refused':
         return { kind: 'refused' };
       case 'proxied':
@@ -30,7 +32,7 @@ export function journalHook(journal: Journal, shownPaths?: (ws: Workspace) => Sh
           target: sent.target,
           saved: sent.saved,
           outcome: sent.outcome,
-          context: { ws: x.live.ws, shown: shownFor(x.live.ws) },
+          context: contextOf(x.live.ws),
         };
     }
   };
@@ -39,13 +41,14 @@ export function journalHook(journal: Journal, shownPaths?: (ws: Workspace) => Sh
     explain: true,
     afterWrite(x, sent) {
       const { status, headers, body } = sent.response;
-      journal.capture({
+      journal.record({
         receivedAt: x.receivedAt,
         generation: x.live.generation,
         request: {
           snapshot: x.snapshot,
           target: x.req.url ?? '/',
           body: x.body,
+          rawHeaders: x.req.rawHeaders,
           ...(sent.kind === 'refused' && sent.declaredLength !== undefined ? { byteLength: sent.declaredLength } : {}),
         },
         response: { status, headers, body },

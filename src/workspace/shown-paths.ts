@@ -2,7 +2,8 @@
 // is a path relative to the current directory: `./mock-rule-set.toml` for ./mock.toml (auto-discovered or
 // given bare), `cfg/rs.toml` for `-c cfg/mock.toml`, absolute when either part is. `get` reports that same
 // string as matched.rule_set_file, and `set rule --rule-set` resolves it against the current directory.
-import { isAbsolute, posix, relative, sep } from 'node:path';
+import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
+import { ROOT_CONFIG_FILE } from '../model/config.js';
 import type { ShownPaths } from '../dispatch/explain-view.js';
 import type { Workspace } from '../model/workspace.js';
 
@@ -46,6 +47,12 @@ export function shownPathsFor(cwd: string, given: string | undefined, ws: Worksp
       return mw === undefined ? `#${i + 1}` : entryDisplay(configShown, mw.entry, mw.file);
     },
   };
+}
+
+/** The `-c` that `set rule` (whose default is ./mock.toml) needs to edit the same workspace; undefined when none is. */
+export function setRuleConfigArg(cwd: string, given: string | undefined, configFile: string | undefined): string | undefined {
+  if (configFile === undefined || configFile === resolve(cwd, ROOT_CONFIG_FILE)) return undefined;
+  return configDisplay(cwd, given, configFile);
 }
 
 function toPosix(p: string): string {

@@ -62,6 +62,7 @@ describe('usage errors exit 2 with a message on stderr and start nothing', () =>
     { args: ['serv'], stderr: "mock: unknown subcommand 'serv'; did you mean 'serve'?" },
     { args: ['banana'], stderr: "mock: unknown subcommand 'banana'" },
     { args: ['gett'], stderr: "mock: unknown subcommand 'gett'; did you mean 'get'?" },
+    { args: ['record', 'http://127.0.0.1:9'], stderr: "mock: unknown subcommand 'record'; did you mean 'mock --record http://127.0.0.1:9'?" },
     { args: ['validat'], stderr: "mock: unknown subcommand 'validat'; did you mean 'validate'?" },
     { args: ['version'], stderr: "mock: unknown subcommand 'version'" },
     { args: ['--prot', '3000'], stderr: "mock: unknown option '--prot'; did you mean '--port'?" },

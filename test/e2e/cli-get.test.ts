@@ -107,6 +107,19 @@ describe('mock get, text', () => {
     assert.ok(r.stdout.endsWith('Body:\n{ "id": 42,\n  "name": "x" }\n\n\nAnswered: fallback directory (no rule set matched)\n'), r.stdout);
   });
 
+  test('--why names the file that answered, relative to the fallback directory; the JSON carries it as why.file', async () => {
+    const r = await runMock(['get', '/API/Users', '--why'], { cwd: ws });
+    assert.match(r.stdout, /\n-- Why --\nNo rule set matched; answered from the fallback directory by the file api\/users\.json\.\n/);
+    assert.doesNotMatch(r.stdout, /dyn_route/);
+    const j = await runMock(['get', '/api/users', '--format', 'json'], { cwd: ws });
+    const result = (JSON.parse(j.stdout) as { result: { stage: string; why: Record<string, unknown> } }).result;
+    assert.equal(result.why['file'], 'api/users.json');
+    assert.equal(result.stage, 'dyn_route', 'the wire stage value stays as apimock-rs reports it');
+    const miss = await runMock(['get', '/nothing', '--format', 'json'], { cwd: ws });
+    const note = (JSON.parse(miss.stdout) as { result: { why: { note: string } } }).result.why.note;
+    assert.match(note, /tried nothing, nothing\.json, nothing\.json5, nothing\.csv, nothing\/index\.\*/);
+  });
+
   test('a 404 is a normal answer: exit 0, empty body', async () => {
     const r = await runMock(['get', '/no/such/thing'], { cwd: ws });
     assert.equal(r.code, 0);
@@ -155,7 +168,7 @@ describe('mock get, text', () => {
     const r = await runMock(['get', '/api/x', '--why'], { cwd: ws });
     assert.equal(r.code, 0);
     const why = r.stdout.slice(r.stdout.indexOf('\n-- Why --\n'));
-    assert.ok(why.startsWith('\n-- Why --\nNo rule set matched; answered from the fallback directory (dyn_route).\n\nRule set #1 (./mock-rule-set.toml):\n'), why);
+    assert.ok(why.startsWith('\n-- Why --\nNo rule set matched and no file in the fallback directory answers: tried api/x, api/x.json, api/x.json5, api/x.csv, api/x/index.* (case-insensitively) \u2014 answered 404.\n\nRule set #1 (./mock-rule-set.toml):\n'), why);
     assert.match(why, /\n {2}Rule #2: NO MATCH\n {4}\u2713 {2}url_path {2}starts with {2}"\/api" \(actual: \/api\/x\)\n {4}\u2717 {2}header:authorization {2}starts with {2}"Bearer " \(actual: \(absent\)\)\n/);
     assert.match(why, /\n {2}Rule #4: NO MATCH\n/);
     assert.match(why, /\nRule set #2 \(\.\/pre\.toml\):\n {2}\(prefix \/pre does not claim this path; its rules were not consulted\)\n/);

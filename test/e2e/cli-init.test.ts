@@ -176,7 +176,7 @@ describe('mock --init in a terminal', { skip: hasScript ? false : 'util-linux `s
 
   test('--init --from asks the same listener questions first, then its own', async () => {
     const dir = fresh();
-    writeTree(dir, {
+    await writeTree(dir, {
       'api.json': JSON.stringify({
         openapi: '3.0.3',
         info: { title: 'pets', version: '1' },

@@ -82,6 +82,7 @@ describe('mock match-test, text', () => {
         'Rule #3: /orders  MATCH',
         '  \u2713  url_path equal "/orders"',
         '',
+        'edit with: mock set rule --rule-set orders.toml --rule 1',
         'Result: MATCH (rule #2)',
         '',
       ].join('\n'),
@@ -106,7 +107,10 @@ describe('mock match-test, text', () => {
   test('a bare relative path and a ./ path name the same rule set', async () => {
     const a = await runMock(['match-test', '-r', 'rs/priority.toml', '-p', '/p'], { cwd: ws });
     const b = await runMock(['match-test', '-r', './rs/priority.toml', '-p', '/p'], { cwd: ws });
-    assert.equal(a.stdout, b.stdout);
+    const withoutEdit = (out: string): string => out.replace(/^edit with: .*\n/m, '');
+    assert.equal(withoutEdit(a.stdout), withoutEdit(b.stdout));
+    assert.match(a.stdout, /\nedit with: mock set rule --rule-set rs\/priority\.toml --rule 1\nResult: MATCH \(rule #2\)\n$/);
+    assert.match(b.stdout, /\nedit with: mock set rule --rule-set \.\/rs\/priority\.toml --rule 1\nResult: MATCH \(rule #2\)\n$/);
   });
 
   test('the prefix applies: a path it does not claim matches nothing', async () => {
@@ -120,7 +124,7 @@ describe('mock match-test, text', () => {
   test('--rule checks only that rule (1-based)', async () => {
     const r = await runMock(['match-test', '-r', 'orders.toml', '-p', '/orders', '--rule', '3'], { cwd: ws });
     assert.equal(r.code, 0);
-    assert.equal(r.stdout, '\nRule #3: /orders  MATCH \u2605\n  \u2713  url_path equal "/orders"\n\nResult: MATCH (rule #3)\n');
+    assert.equal(r.stdout, '\nRule #3: /orders  MATCH \u2605\n  \u2713  url_path equal "/orders"\n\nedit with: mock set rule --rule-set orders.toml --rule 2\nResult: MATCH (rule #3)\n');
     const miss = await runMock(['match-test', '-r', 'orders.toml', '-p', '/orders', '--rule', '1'], { cwd: ws });
     assert.equal(miss.code, 1);
   });

@@ -24,6 +24,10 @@ before(async () => {
     'tls/key.pem': 'not a key\n',
     'warn/mock.toml': '[service]\nrule_sets = ["rs.toml"]\n',
     'warn/rs.toml': '[[rules]]\nwhen.request.body.json."$.a" = { value = "1" }\nrespond.text = "x"\n',
+    'rulenum/mock.toml': '[service]\nrule_sets = ["rs.toml"]\n',
+    'rulenum/rs.toml':
+      '[[rules]]\nwhen.request.url_path = "/a"\nrespond.text = "a"\n\n[[rules]]\nwhen.request.url_path = "/b"\nrespond.txt = "b"\n\n' +
+      '[[rules]]\nwhen.request.url_path = "/c"\nrespond.status = "x"\n\n[[rules]]\nwhen.request.url_path = "/d"\nrespond.text = "d"\nrespond.json = "{}"\n',
     'script/mock.toml': '[service]\nmiddlewares = ["broken.rhai"]\n',
     'script/broken.rhai': 'if url_path == {\n',
   });
@@ -34,6 +38,15 @@ describe('mock validate', () => {
   test('success: the summary line, exit 0', async () => {
     const r = await runMock(['validate', '-c', 'good/mock.toml'], { cwd: ws });
     assert.deepEqual([r.code, r.stdout, r.stderr], [0, 'Validation passed (3 rules across 2 rule set(s)).\n', '']);
+  });
+
+  test('load errors name rules as `rule #<n>` (1-based, as get and match-test print them), never rules[<i>]', async () => {
+    const r = await runMock(['validate', '-c', 'rulenum/mock.toml'], { cwd: ws });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /rs\.toml:7:9: error: rule #2: unknown key `txt` in `respond`/);
+    assert.match(r.stderr, /rs\.toml:11:18: error: rule #3: `respond\.status` must be an integer, found a string/);
+    assert.match(r.stderr, /rs\.toml:\d+:\d+: error: rule #4: `text`, `json` are mutually exclusive/);
+    assert.doesNotMatch(r.stderr, /rules\[/);
   });
 
   test('./mock.toml is the default config', async () => {

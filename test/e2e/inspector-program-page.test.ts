@@ -84,7 +84,7 @@ test('a real request appears live; a click shows mock get --why and [redacted] s
     await page.click('#rows tr[data-id="1"]');
     await page.waitForSelector('#detail pre.why', { timeout: 10_000 });
     const cli = await runMock(['get', '/api/users', '-H', 'authorization: Bearer s3cr3t-token', '--why'], { cwd: dir });
-    assert.equal((await whyLines()).join('\n'), cli.stdout.slice(cli.stdout.indexOf('-- Why --')).trimEnd());
+    assert.equal((await whyLines()).join('\n'), cli.stdout.slice(cli.stdout.indexOf('-- Why --')).replace(/\n+edit with: .*\n$/, '\n').trimEnd());
     assert.ok((await whyLines()).some((l) => l.startsWith('    \u2717  method POST (actual: GET)')));
     const redacted = await page.$$eval('#detail .redacted', (xs) => xs.map((x) => x.textContent));
     assert.ok(redacted.length >= 2 && redacted.every((t) => t === '[redacted]'), JSON.stringify(redacted));

@@ -261,7 +261,9 @@ test('5: two instances are independent; a bad workspace rejects with diagnostics
     assert.match(e.message, /did you mean `json`\?/);
     return true;
   });
-  await assert.rejects(startMock({ root: join(bad, 'missing'), config: 'nope.toml' }), (e: unknown) => e instanceof MockError && e.kind === 'config_unreadable');
+  await assert.rejects(startMock({ root: bad, config: 'nope.toml' }), (e: unknown) => e instanceof MockError && e.kind === 'config_unreadable');
+  // a root that does not exist is refused before any config is looked for
+  await assert.rejects(startMock({ root: join(bad, 'missing'), config: 'nope.toml' }), (e: unknown) => e instanceof MockError && e.kind === 'usage' && /option 'root'/.test(e.message));
   // the process lives on: a next start works
   const c = await startMock({ root });
   assert.equal((await text(c.url + '/api/users')).status, 200);
@@ -314,4 +316,24 @@ process.stdout.write('left ' + JSON.stringify(process.getActiveResourcesInfo()) 
   assert.equal(code, 0, 'exited by itself');
   const left = JSON.parse(/left (.*)/.exec(out)?.[1] ?? 'null') as string[] | null;
   assert.deepEqual(left?.filter((r) => r !== 'PipeWrap' && r !== 'TTYWrap'), [], out);
+});
+
+test('root and fallbackDir that do not exist are refused with a MockError naming the option', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mock-lib-root-'));
+  try {
+    await assert.rejects(startMock({ root: join(dir, 'nope') }), (e: unknown) => {
+      assert.ok(e instanceof MockError);
+      assert.equal(e.kind, 'usage');
+      assert.match(e.message, /^startMock option 'root' names a folder that does not exist: '.*nope'/);
+      return true;
+    });
+    await assert.rejects(startMock({ root: dir, fallbackDir: 'nope' }), (e: unknown) => {
+      assert.ok(e instanceof MockError);
+      assert.match(e.message, /^startMock option 'fallbackDir' names a folder that does not exist: 'nope'$/);
+      assert.doesNotMatch(e.message, /-d/);
+      return true;
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -102,7 +102,7 @@ const BAD_EDITS: readonly {
     name: 'unknown key url_pth',
     files: { 'mock.toml': CONFIG, 'rules.toml': rulesToml([['/a', 'v1']]) },
     bad: ['rules.toml', '[[rules]]\nwhen.request.url_pth = "/a"\nrespond.text = "v2"\n'],
-    where: /^\.\/rules\.toml:2:\d+: error: unknown key `url_pth`.*allowed keys: .*did you mean `url_path`/m,
+    where: /^\.\/rules\.toml:2:\d+: error: rule #1: unknown key `url_pth`.*allowed keys: .*did you mean `url_path`/m,
     fix: ['rules.toml', rulesToml([['/a', 'v2']])],
     fixed: ['/a', 'v2'],
   },

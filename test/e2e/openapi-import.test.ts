@@ -6,13 +6,17 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BROKEN, PETSTORE_30, STORE_31, type DocFixture } from '../fixtures/openapi-docs.js';
+import { BROKEN, PETSTORE_30, SHAPES_30, STORE_31, type DocFixture } from '../fixtures/openapi-docs.js';
 import { makeTempDir, removeDir, runMock, spawnMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
+import { draft07 } from '../helpers/openapi-schema.js';
 import { header, send } from './server-harness.js';
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
 
 type Obj = Record<string, unknown>;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -59,8 +63,14 @@ function defaultKey(responses: Obj): string {
 }
 
 function makeAjv(openapi: string): { compile(schema: object): ValidateFunction } {
-  const options = { strict: false, validateFormats: false, allErrors: true };
-  return openapi.startsWith('3.1') ? new Ajv2020(options) : new Ajv(options);
+  const options = { strict: false, allErrors: true, logger: false as const };
+  if (openapi.startsWith('3.1')) {
+    const ajv2020 = new Ajv2020(options);
+    addFormats(ajv2020);
+    return ajv2020;
+  }
+  const ajv = addFormats(new Ajv(options));
+  return { compile: (schema) => ajv.compile(draft07(schema) as object) };
 }
 
 async function importInto(fx: DocFixture, root: string, ws: string, extra: readonly string[] = []): Promise<ReturnType<typeof runMock>> {
@@ -207,6 +217,128 @@ describe('mock --init --from: the pet store specifics', () => {
     const patch = await send(server.port, { method: 'PATCH', path: '/v1/pets/42' });
     assert.equal(patch.status, 200);
     assert.equal((await send(server.port, { method: 'PATCH', path: '/v1/pets/42', headers: { prefer: 'code=409' } })).status, 409);
+  });
+});
+
+describe('mock --init --from: the shapes real descriptions show', () => {
+  let root: string;
+  let ws: string;
+  let server: RunningMock;
+  let doc: Obj;
+  let text: string;
+  let report: { operations: { operation: string; outcome: string; pointer: string; notes: string[] }[] };
+  const ajv = makeAjv('3.0.3');
+  const schemaOf = (path: string, method: string, status: string, type = 'application/json'): object =>
+    ((((((doc['paths'] as Obj)[path] as Obj)[method] as Obj)['responses'] as Obj)[status] as Obj)['content'] as Obj)[type] as Obj;
+  const valid = (value: unknown, schema: unknown, what: string): void => {
+    const validate = ajv.compile((schema as Obj)['schema'] as object);
+    assert.ok(validate(value), `${what}: ${JSON.stringify(value)} ${JSON.stringify(validate.errors)}`);
+  };
+
+  before(async () => {
+    root = makeTempDir('mock-openapi-');
+    await writeTree(root, SHAPES_30.files);
+    ws = join(root, 'ws');
+    mkdirSync(ws);
+    const j = await runMock(['--init', '--from', '../shapes.yaml', '--yes', '--dry-run', '--format', 'json'], { cwd: ws });
+    assert.equal(j.code, 0, j.stderr);
+    report = (JSON.parse(j.stdout) as { result: typeof report }).result;
+    const r = await runMock(['--init', '--from', '../shapes.yaml', '--yes'], { cwd: ws });
+    assert.equal(r.code, 0, r.stderr);
+    text = r.stdout;
+    doc = (await SwaggerParser.dereference(join(root, 'shapes.yaml'))) as unknown as Obj;
+    server = await spawnMock([], { cwd: ws });
+  });
+  after(async () => {
+    await server?.stop();
+    await removeDir(root);
+  });
+
+  it('mock validate exits 0', async () => {
+    const v = await runMock(['validate'], { cwd: ws });
+    assert.equal(v.code, 0, v.stderr + v.stdout);
+  });
+
+  it('a template ending in / answers with and without the trailing slash, with a body valid against its schema', async () => {
+    for (const path of ['/v2/maps/m1/collaborators/', '/v2/maps/m1/collaborators']) {
+      const res = await send(server.port, { path });
+      assert.equal(res.status, 200, path);
+      const value = JSON.parse(res.body.toString('utf8')) as { account_sid: string }[];
+      valid(value, schemaOf('/maps/{id}/collaborators/', 'get', '200'), path);
+      assert.equal(value.length, 2);
+      assert.match(value[0]!.account_sid, /^AC[0-9a-fA-F]{32}$/);
+    }
+    const m = await runMock(['match-test', '--rule-set', 'shapes.toml', '--method', 'GET', '--path', '/v2/maps/m1/collaborators/'], { cwd: ws });
+    assert.match(m.stdout, /Rule #\d+: \^\/v2\/maps\/\[\^\/\]\+\/collaborators\/\?\$  MATCH ★\n[\s\S]*Result: MATCH \(rule #\d+\)/, m.stdout);
+  });
+
+  it('#Header=Value fragments: the header tells operations on one path apart', async () => {
+    const add = await send(server.port, { method: 'POST', path: '/v2/', headers: { 'x-amz-target': 'Kinesis_20131202.AddTagsToStream' } });
+    assert.equal(add.status, 200);
+    assert.equal(add.body.length, 0);
+    const list = await send(server.port, { method: 'POST', path: '/v2', headers: { 'X-Amz-Target': 'Kinesis_20131202.ListStreams' } });
+    assert.equal(list.status, 200);
+    assert.equal(header(list, 'content-type')?.split(';')[0], 'application/x-amz-json-1.1');
+    valid(JSON.parse(list.body.toString('utf8')), schemaOf('/#X-Amz-Target=Kinesis_20131202.ListStreams', 'post', '200', 'application/x-amz-json-1.1'), 'ListStreams');
+    assert.equal((await send(server.port, { method: 'POST', path: '/v2/' })).status, 404);
+    assert.equal((await send(server.port, { method: 'POST', path: '/v2/', headers: { 'x-amz-target': 'Other.Op' } })).status, 404);
+  });
+
+  it('query fragments and a fragment naming nothing declared are left out, each with its JSON pointer and why', () => {
+    const byOp = new Map(report.operations.map((o) => [o.operation, o]));
+    assert.equal(byOp.get('createUser')!.outcome, 'skipped');
+    assert.match(byOp.get('createUser')!.notes[0]!, /needs query conditions \(the query parameter `operation`\)/);
+    assert.equal(byOp.get('untagResource')!.outcome, 'skipped');
+    assert.match(byOp.get('untagResource')!.notes[0]!, /needs query conditions \(the query parameter `tagKeys`\)/);
+    assert.equal(byOp.get('cancelJob')!.outcome, 'skipped');
+    assert.match(byOp.get('cancelJob')!.notes[0]!, /fragment names `Action`, which the operation does not declare/);
+    assert.equal(byOp.get('createUser')!.pointer, '#/paths/~1accounts~1{accountId}~1users#operation=create/post');
+    assert.match(text, /  skipped  createUser +#\/paths\/~1accounts~1\{accountId\}~1users#operation=create\/post: the operation left out: it needs query conditions/);
+    assert.match(text, /  skipped  cancelJob +#\/paths\/~1jobs#Action=Cancel\/post: /);
+  });
+
+  it('PDF, PNG and octet-stream responses answer a small valid body of their type', async () => {
+    const pdf = await send(server.port, { path: '/v2/reports/r1' });
+    assert.equal(pdf.status, 200);
+    assert.equal(header(pdf, 'content-type'), 'application/pdf');
+    const pdfText = pdf.body.toString('latin1');
+    assert.match(pdfText, /^%PDF-1\.\d\n/);
+    assert.match(pdfText, /\/Type \/Page /);
+    // the cross-reference table points at each object
+    const xref = Number(/startxref\n(\d+)\n%%EOF\n$/.exec(pdfText)![1]);
+    assert.equal(pdfText.slice(xref, xref + 4), 'xref');
+    for (const [i, off] of [...pdfText.slice(xref).matchAll(/^(\d{10}) 00000 n $/gm)].map((m, k) => [k + 1, Number(m[1])] as const)) {
+      assert.equal(pdfText.slice(off, off + `${i} 0 obj`.length), `${i} 0 obj`);
+    }
+    const png = await send(server.port, { path: '/v2/avatars/a1' });
+    assert.equal(png.status, 200);
+    assert.equal(header(png, 'content-type'), 'image/png');
+    assert.deepEqual([...png.body.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    assert.equal(png.body.readUInt32BE(16), 1); // width
+    assert.equal(png.body.readUInt32BE(20), 1); // height
+    const blob = await send(server.port, { path: '/v2/blobs/b1' });
+    assert.equal(blob.status, 200);
+    assert.equal(header(blob, 'content-type'), 'application/octet-stream');
+    assert.equal(blob.body.length, 0);
+  });
+
+  it('API keys in the query or a cookie: answered, the 401 rule noted as needing query / cookie conditions', async () => {
+    const search = await send(server.port, { path: '/v2/search' });
+    assert.equal(search.status, 200);
+    valid(JSON.parse(search.body.toString('utf8')), schemaOf('/search', 'get', '200'), 'search');
+    const me = await send(server.port, { path: '/v2/me' });
+    assert.equal(me.status, 200);
+    const byOp = new Map(report.operations.map((o) => [o.operation, o]));
+    assert.match(byOp.get('search')!.notes.join('\n'), /the 401 rule left out: it needs query conditions \(the query parameter `api_key`\)/);
+    assert.match(byOp.get('me')!.notes.join('\n'), /the 401 rule left out: it needs cookie conditions \(the cookie `session`\)/);
+  });
+
+  it('an example that contradicts its schema is served as given, and named with its JSON pointer', async () => {
+    const res = await send(server.port, { path: '/v2/events' });
+    assert.deepEqual(JSON.parse(res.body.toString('utf8')), { id: 'not a number' });
+    const line = '#/paths/~1events/get/responses/200/content/application~1json/example';
+    assert.ok(report.operations.find((o) => o.operation === 'listEvents')!.notes.some((n) => n.includes(line)));
+    assert.ok(text.includes(line), text);
   });
 });
 

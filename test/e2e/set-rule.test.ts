@@ -57,7 +57,7 @@ describe('set rule: bootstrap in an empty directory', () => {
       r.stdout,
       'Applied:\n' +
         '  rule set: ./mock-rule-set.toml (new rule)\n' +
-        '  Added: rule set `./mock-rule-set.toml`, rule #0 \u2014 added rule #1 in rule set #1\n' +
+        '  Added: rule set `./mock-rule-set.toml`, rule #0 \u2014 added rule #1 in rule set #1 (any method /a)\n' +
         '  Added: rule set `./mock-rule-set.toml` \u2014 new file, rule set #1 (mock-rule-set.toml)\n' +
         '  Added: root config `./mock.toml` \u2014 new file listing rule set #1 (mock-rule-set.toml)\n',
     );
@@ -100,7 +100,7 @@ describe('set rule: append and edit each field', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(envelope(r).result, {
       changed_files: ['./mock-rule-set.toml'],
-      changes: [{ kind: 'Added', summary: 'added rule #2 in rule set #1', target: 'rule set `./mock-rule-set.toml`, rule #1' }],
+      changes: [{ kind: 'Added', summary: 'added rule #2 in rule set #1 (POST /two and 1 more condition)', target: 'rule set `./mock-rule-set.toml`, rule #1' }],
       dry_run: false,
       requires_reload: true,
       rule_set: './mock-rule-set.toml',
@@ -128,7 +128,7 @@ describe('set rule: append and edit each field', () => {
       const secondRule = beforeText.slice(beforeText.indexOf('\n\n[[rules]]'));
       const r = await set(['--rule', '0', ...e.flags], dir);
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /^Applied:\n  rule set: \.\/mock-rule-set\.toml, rule #0\n  Updated: rule set `\.\/mock-rule-set\.toml`, rule #0 \u2014 rule #1 in rule set #1: /);
+      assert.match(r.stdout, /^Applied:\n  rule set: \.\/mock-rule-set\.toml, rule #0\n  Updated: rule set `\.\/mock-rule-set\.toml`, rule #0 \u2014 rule #1 in rule set #1 \((?:[A-Z]+|any method) \/[a-z]+(?: and \d+ more conditions?)?\): /);
       const text = read(dir, 'mock-rule-set.toml');
       e.check(text);
       assert.ok(text.endsWith(secondRule), 'rule #1 is untouched');
@@ -350,7 +350,7 @@ describe('set rule: bad invocations exit 2 and write nothing', () => {
   }
 
   const enveloped: readonly { name: string; argv: string[]; kind: string; message: RegExp }[] = [
-    { name: 'no such rule', argv: ['--rule', '5', '--status', '200'], kind: 'usage', message: /^no such rule #5 in this rule set$/ },
+    { name: 'no such rule', argv: ['--rule', '5', '--status', '200'], kind: 'usage', message: /^no such rule: --rule 5 is 0-based \(rule #6\), and this rule set has \d+ rules? \(--rule 0 to --rule \d+\)$/ },
     { name: 'a rule set not in service.rule_sets', argv: ['--rule-set', 'nope.toml', '--rule', '0', '--status', '200'], kind: 'usage', message: /^no such rule set `nope\.toml` \u2014 it is not in service\.rule_sets$/ },
     { name: 'outside the config directory', argv: ['--rule-set', '../outside/rs.toml', '--path', '/a', '--text', 'x'], kind: 'usage', message: /^--rule-set `\.\.\/outside\/rs\.toml` resolves outside the config directory; pass --allow-outside to permit this$/ },
     { name: 'the config itself', argv: ['--rule-set', 'mock.toml', '--path', '/a', '--text', 'x'], kind: 'usage', message: /names the root config itself/ },
@@ -593,10 +593,33 @@ describe('set rule: round trip with get', () => {
     const r = await set(['-c', 'cfg/mock.toml', '--rule-set', matched.rule_set_file, '--rule', String(matched.rule_index), '--status', '503', '--format', 'json'], root);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.equal(envelope(r).result?.['rule_set'], 'cfg/rs/second.toml');
-    assert.deepEqual((envelope(r).result?.['changes'] as { summary: string }[]).map((c) => c.summary), ['rule #2 in rule set #2: respond.status']);
+    assert.deepEqual((envelope(r).result?.['changes'] as { summary: string }[]).map((c) => c.summary), ['rule #2 in rule set #2 (any method /two): respond.status']);
     const again = await getJson(root, '/two', ['-c', 'cfg/mock.toml']);
     assert.equal((again['response'] as { status: number }).status, 503);
     assert.deepEqual(again['matched'], matched);
     assert.equal(read(root, 'cfg/mock.toml'), '[service]\nrule_sets = ["rs/first.toml", "rs/second.toml"]\n');
+  });
+
+  it('get --why prints the exact set rule command for the winning rule, and running it edits that rule', async () => {
+    const root = tempDir();
+    await writeTree(root, {
+      'cfg/mock.toml': '[service]\nrule_sets = ["rs/first.toml", "my rules.toml"]\n',
+      'cfg/rs/first.toml': '[[rules]]\nwhen.request.url_path = "/one"\nrespond.text = "one"\n',
+      'cfg/my rules.toml': '[[rules]]\nwhen.request.url_path = "/a"\nrespond.text = "a"\n\n[[rules]]\nwhen.request.url_path = "/b"\nwhen.request.method = "GET"\nrespond.text = "b"\n',
+    });
+    const why = await runMock(['get', '/b', '--why', '-c', 'cfg/mock.toml'], { cwd: root });
+    assert.equal(why.code, 0, why.stderr);
+    assert.match(why.stdout, /\nAnswered: rule set #2, rule #2\n/);
+    assert.match(why.stdout, /\n {2}Rule #2: MATCH\n/);
+    const line = why.stdout.split('\n').find((l) => l.startsWith('edit with: '));
+    assert.equal(line, "edit with: mock set rule -c cfg/mock.toml --rule-set 'cfg/my rules.toml' --rule 1");
+    // the printed command, run as printed (minus the program name), edits rule #2 and says which one it is
+    const argv = ['-c', 'cfg/mock.toml', '--rule-set', 'cfg/my rules.toml', '--rule', '1', '--status', '500', '--dry-run'];
+    const dry = await runMock(['set', 'rule', ...argv], { cwd: root });
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, /Updated: rule set `cfg\/my rules\.toml`, rule #1 \u2014 rule #2 in rule set #2 \(GET \/b\): respond\.status\n/);
+    const wrong = await runMock(['set', 'rule', '-c', 'cfg/mock.toml', '--rule-set', 'cfg/my rules.toml', '--rule', '2', '--status', '500'], { cwd: root });
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.stderr, /no such rule: --rule 2 is 0-based \(rule #3\), and this rule set has 2 rules \(--rule 0 to --rule 1\)/);
   });
 });

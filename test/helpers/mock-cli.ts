@@ -80,7 +80,14 @@ const LISTENING = /^Listening on (https?):\/\/(\[[^\]]+\]|[^:\s]+):(\d+) \.\.\.$
 /** Starts `mock <args> -p 0` (unless args name a port, or autoPort is false) and waits for its `Listening on` line. */
 export function spawnMock(
   args: readonly string[],
-  opts: { readonly cwd: string; readonly env?: Readonly<Record<string, string>>; /** false: no `-p 0` added (the config's port) */ readonly autoPort?: boolean },
+  opts: {
+    readonly cwd: string;
+    readonly env?: Readonly<Record<string, string>>;
+    /** false: no `-p 0` added (the config's port) */
+    readonly autoPort?: boolean;
+    /** how long to wait for the `Listening on` line (15 s) */
+    readonly readyTimeoutMs?: number;
+  },
 ): Promise<RunningMock> {
   const hasPort = opts.autoPort === false || args.some((a) => a === '-p' || a === '--port' || a.startsWith('--port=') || a.startsWith('-p='));
   const child = spawn(process.execPath, [MAIN_JS, ...args, ...(hasPort ? [] : ['-p', '0'])], {
@@ -108,8 +115,8 @@ export function spawnMock(
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => {
       void stop();
-      reject(new Error(`mock did not print a Listening line within 15 s\nstdout:\n${stdoutLines.join('\n')}\nstderr:\n${stderr}`));
-    }, 15_000);
+      reject(new Error(`mock did not print a Listening line within ${(opts.readyTimeoutMs ?? 15_000) / 1000} s\nstdout:\n${stdoutLines.join('\n')}\nstderr:\n${stderr}`));
+    }, opts.readyTimeoutMs ?? 15_000);
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       partial += d;

@@ -11,7 +11,7 @@ import { flagValue, hasFlag, parseArgs, parseFormat } from '../../shared/args.js
 import { successEnvelope } from '../../model/envelope.js';
 import { GET_USAGE } from '../help.js';
 import type { Io } from '../io.js';
-import { shownPathsFor } from '../../workspace/shown-paths.js';
+import { setRuleConfigArg, shownPathsFor } from '../../workspace/shown-paths.js';
 import { getResult, getText } from '../render/get.js';
 import { reportFailure, reportUsage } from '../report.js';
 import { requestFromFlags } from '../request.js';
@@ -50,7 +50,8 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     { files: createFsSource({ watch: false }), rotation: new RotationState(), random: Math.random, log: (line) => io.err(line + '\n') },
     { explain: true },
   );
-  const view = { outcome, ws, shown, method: req.method, path };
+  const configArg = setRuleConfigArg(io.cwd, configPath, ws.configFile);
+  const view = { outcome, ws, shown, method: req.method, path, ...(configArg === undefined ? {} : { configArg }) };
   if (format.value === 'json') {
     const source = { config: ws.configFile ?? ZERO_CONFIG_SOURCE, ruleSets: ws.ruleSets.map((rs) => rs.file) };
     io.out(successEnvelope(io.version(), getResult(view, source)));

@@ -6,10 +6,11 @@
 // response files are created exclusively (node/safe-write.ts: a temp file, then a hard link), and the rule set and config go in
 // atomically through set rule's commit, config last, so the config never lists what is not there. A failure
 // removes the response files this run created.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { getHeapStatistics } from 'node:v8';
 import { mkdir, unlink } from 'node:fs/promises';
 import { writeSafely } from '../../node/safe-write.js';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { planConfig } from '../../config/edit/config-edit.js';
 import { decodeRootConfig } from '../../config/root-config.js';
 import { checkRuleSetFiles, decodeRuleSetDraft, settleRuleSet } from '../../config/rule-set.js';
@@ -37,10 +38,43 @@ export interface OpenApiInitOptions {
   readonly yes: boolean;
   readonly dryRun: boolean;
   readonly format: OutputFormat;
+  /** called after each operation of the mapping (done of total) */
+  readonly progress?: (done: number, total: number) => void;
+}
+
+/** above this many operations the import says how far it is, on stderr */
+const PROGRESS_OPERATIONS = 1000;
+/** the share of the heap limit at which the import stops with a message (instead of V8's crash without one) */
+const HEAP_SHARE = 0.9;
+const YOUNG_GENERATION = 48 * 2 ** 20;
+
+class OutOfMemory extends Error {}
+
+/** Stop with a message (not V8's crash) when the heap is nearly full; `where`: how far the import got. */
+function checkHeap(where: () => string): void {
+  const heap = getHeapStatistics();
+  // heap_size_limit includes the young generation (48 MiB on 64-bit); the old space fails first
+  const old = Math.max(heap.heap_size_limit / 2, heap.heap_size_limit - YOUNG_GENERATION);
+  if (heap.used_heap_size > old * HEAP_SHARE) throw new OutOfMemory(MESSAGES.memory(where(), Math.round(old / 2 ** 20)));
 }
 
 export async function runOpenApiInit(o: OpenApiInitOptions, io: Io): Promise<number> {
-  const outcome = await importDocument(o, io);
+  let shown = -1;
+  const progress = (done: number, total: number): void => {
+    if (done % 10 === 0) checkHeap(() => `after ${done} of ${total} operations`);
+    if (total <= PROGRESS_OPERATIONS) return;
+    const tenth = Math.floor((done * 10) / total);
+    if (tenth === shown) return;
+    shown = tenth;
+    io.err(`${PREFIX}: ${done} of ${total} operations\n`);
+  };
+  let outcome: Awaited<ReturnType<typeof importDocument>>;
+  try {
+    outcome = await importDocument({ ...o, progress }, io);
+  } catch (e) {
+    if (!(e instanceof OutOfMemory)) throw e;
+    outcome = err({ kind: 'io', message: e.message });
+  }
   if (!outcome.ok) return reportFailure(io, PREFIX, o.format, outcome.error);
   if (outcome.value === undefined) {
     io.err(`${PREFIX}: cancelled; nothing was written\n`);
@@ -51,6 +85,9 @@ export async function runOpenApiInit(o: OpenApiInitOptions, io: Io): Promise<num
 }
 
 const MESSAGES = {
+  memory: (where: string, limitMb: number) =>
+    `the document is too large for the memory Node.js allows (${limitMb} MB): stopped ${where}; nothing was written. ` +
+    'Run it again with more, for example `NODE_OPTIONS=--max-old-space-size=4096 mock --init --from …`',
   internal: (shown: string) => `the rule set made from the document would not load (a bug in mock; please report it): ${shown}`,
   configInvalid: (shown: string) => `the root config ${shown} does not load; fix it first (nothing was written)`,
   unreadable: (shown: string, why: string) => `cannot read ${shown}: ${why}`,
@@ -86,18 +123,21 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Imp
     command: `mock --init --from ${o.from}`,
     ruleSetName: answers.ruleSetName,
     basePath: answers.basePath,
-    taken: (p) => existsSync(resolve(io.cwd, p)),
+    taken: takenIn(io.cwd),
+    ...(o.progress === undefined ? {} : { progress: o.progress }),
   });
 
-  const ruleSetAbs = resolve(io.cwd, plan.ruleSet.path);
   let configAfter: string;
   if (fresh) {
     const listener: InitAnswers = { ...answers.listener, ruleSet: true, middleware: false, tls: false };
-    configAfter = rootConfigText(listener, [plan.ruleSet.path]);
+    configAfter = rootConfigText(listener, plan.ruleSets.map((r) => r.path));
   } else {
-    const planned = planConfig(undefined, { abs: configAbs, shown: configShown, text: config.text }, { abs: ruleSetAbs, shown: plan.ruleSet.path, text: undefined }, plan.ruleSet.path);
-    if (!planned.ok) return err(planned.error);
-    configAfter = planned.value.after ?? config.text;
+    configAfter = config.text!;
+    for (const r of plan.ruleSets) {
+      const planned = planConfig(undefined, { abs: configAbs, shown: configShown, text: configAfter }, { abs: resolve(io.cwd, r.path), shown: r.path, text: undefined }, r.path);
+      if (!planned.ok) return err(planned.error);
+      configAfter = planned.value.after ?? configAfter;
+    }
   }
   const checked = checkPlan(plan, configAfter, configAbs, io.cwd);
   if (checked !== undefined) return err(checked);
@@ -115,28 +155,57 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Imp
   return ok(view);
 }
 
-/** The edited config and the new rule set must load with the loader's own decoders (files known from the plan). */
+/** Is a workspace-relative path taken? Each folder is listed once (a big import asks for tens of thousands of names). */
+function takenIn(cwd: string): (path: string) => boolean {
+  const listed = new Map<string, ReadonlySet<string>>();
+  return (p) => {
+    const abs = resolve(cwd, p);
+    const dir = dirname(abs);
+    let names = listed.get(dir);
+    if (names === undefined) {
+      if (!existsSync(dir)) names = new Set();
+      else {
+        try {
+          names = new Set(readdirSync(dir));
+        } catch {
+          return existsSync(abs);
+        }
+      }
+      listed.set(dir, names);
+    }
+    return names.has(basename(abs));
+  };
+}
+
+/** The edited config and the new rule sets must load with the loader's own decoders (files known from the plan). */
 function checkPlan(plan: ImportPlan, configText: string, configAbs: string, cwd: string): Failure | undefined {
   const root = decodeRootConfig(configText, configAbs, cwd);
   const rootErrors = root.decode.diagnostics.filter((d) => d.severity === 'error');
   if (rootErrors.length > 0) return { kind: 'internal', message: MESSAGES.internal(ROOT_CONFIG_FILE), diagnostics: rootErrors };
   const baseDir = dirname(configAbs);
-  const ruleSetAbs = resolve(baseDir, plan.ruleSet.path);
-  const index = root.ruleSets.findIndex((e) => e.path === ruleSetAbs);
-  const draft = decodeRuleSetDraft(plan.ruleSet.text, ruleSetAbs, {
-    index: Math.max(0, index),
-    entry: plan.ruleSet.path,
-    baseDir,
-    defaultStrategy: root.config.service.strategy ?? DEFAULT_STRATEGY,
-  });
   const texts = new Map(plan.files.map((f) => [resolve(baseDir, f.path), f.text]));
-  checkRuleSetFiles(draft, {
-    respondFile: (p) => (texts.has(p) ? { kind: 'file', path: p, text: texts.get(p)! } : { kind: 'missing' }),
-    isDir: () => true,
-  });
-  const settled = settleRuleSet(draft);
-  if (settled.ok) return undefined;
-  return { kind: 'internal', message: MESSAGES.internal(plan.ruleSet.path), diagnostics: settled.error.filter((d) => d.severity === 'error') };
+  for (const [i, ruleSet] of plan.ruleSets.entries()) {
+    checkHeap(() => `checking rule set ${i + 1} of ${plan.ruleSets.length}`);
+    const ruleSetAbs = resolve(baseDir, ruleSet.path);
+    const index = root.ruleSets.findIndex((e) => e.path === ruleSetAbs);
+    const draft = decodeRuleSetDraft(String(ruleSet.text), ruleSetAbs, {
+      index: Math.max(0, index),
+      entry: ruleSet.path,
+      baseDir,
+      defaultStrategy: root.config.service.strategy ?? DEFAULT_STRATEGY,
+    });
+    checkRuleSetFiles(draft, {
+      respondFile: (p) => {
+        const text = texts.get(p);
+        if (text === undefined) return { kind: 'missing' };
+        return typeof text === 'string' ? { kind: 'file', path: p, text } : { kind: 'file', path: p };
+      },
+      isDir: () => true,
+    });
+    const settled = settleRuleSet(draft);
+    if (!settled.ok) return { kind: 'internal', message: MESSAGES.internal(ruleSet.path), diagnostics: settled.error.filter((d) => d.severity === 'error') };
+  }
+  return undefined;
 }
 
 /** at most this many response files are written at once */
@@ -148,7 +217,7 @@ async function writeAll(plan: ImportPlan, cwd: string, config: Awaited<ReturnTyp
   const undo = async (): Promise<void> => {
     await Promise.all(created.map((p) => unlink(p).catch(() => undefined)));
   };
-  const dirs = [...new Set(plan.files.map((f) => dirname(resolve(cwd, f.path))))];
+  const dirs = [...new Set([...plan.files, ...plan.ruleSets].map((f) => dirname(resolve(cwd, f.path))))];
   try {
     for (let i = 0; i < dirs.length; i += WRITE_BATCH) await Promise.all(dirs.slice(i, i + WRITE_BATCH).map((d) => mkdir(d, { recursive: true })));
   } catch (e) {
@@ -164,9 +233,8 @@ async function writeAll(plan: ImportPlan, cwd: string, config: Awaited<ReturnTyp
       return results[bad] === 'EEXIST' ? { kind: 'conflict', message: MESSAGES.exists(shown) } : { kind: 'io', message: MESSAGES.write(shown, results[bad]!) };
     }
   }
-  const ruleSetAbs = resolve(cwd, plan.ruleSet.path);
   const failure = await commitFiles([
-    { snapshot: { abs: ruleSetAbs, shown: plan.ruleSet.path, bom: false }, after: plan.ruleSet.text },
+    ...plan.ruleSets.map((r) => ({ snapshot: { abs: resolve(cwd, r.path), shown: r.path, bom: false }, after: String(r.text) })),
     { snapshot: config, after: configAfter },
   ]);
   if (failure !== undefined) await undo();
@@ -175,7 +243,7 @@ async function writeAll(plan: ImportPlan, cwd: string, config: Awaited<ReturnTyp
 
 /** A new file, whole or not at all, never over an existing one (node/safe-write.ts). undefined: done;
  * 'EEXIST': the name is taken; else the reason it failed. */
-async function createFile(abs: string, text: string): Promise<string | undefined> {
+async function createFile(abs: string, text: string | Uint8Array): Promise<string | undefined> {
   try {
     return (await writeSafely(abs, text, { placement: 'create' })) ? undefined : 'EEXIST';
   } catch (e) {

@@ -79,6 +79,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     consulted,
     rules,
     winner,
+    ruleSetShown: ruleSetPath,
   };
   if (format.value === 'json') io.out(successEnvelope(io.version(), matchTestResult(view)));
   else if (!hasFlag(args, 'quiet')) io.out(matchTestText(view));

@@ -6,6 +6,9 @@
 // one start-up path the library's startMock() shares: this command is that plus its stdout lines and signals).
 // `--record <url>` forwards misses to a real service and saves the answers (cli/commands/record-setup.ts,
 // server/record/; docs/record.md). `--init` hands over to the init command instead.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Workspace } from '../../model/workspace.js';
 import { MockError } from '../../model/errors.js';
 import { launch, type Launched } from '../../launch/launch.js';
 import { asStartUpWork, holdYoungGeneration } from '../../node/start-up-work.js';
@@ -140,7 +143,9 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   } catch (e) {
     if (!(e instanceof MockError)) throw e;
     if (recordProblem !== undefined) return reportUsage(io, recordProblem, ROOT_USAGE);
-    return reportFailure(io, PREFIX, 'text', { kind: e.kind, message: e.message, diagnostics: e.diagnostics });
+    // the port is the command line's to change: say how
+    const hint = e.kind === 'io' && e.message.includes('address already in use') ? ' (pick another with -p <port>, or -p 0 for any free port)' : '';
+    return reportFailure(io, PREFIX, 'text', { kind: e.kind, message: e.message + hint, diagnostics: e.diagnostics });
   }
   const { ws, server, watcher, management } = launched;
   const letYoungGenerationGo = holdYoungGeneration();
@@ -148,7 +153,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   // listen for SIGINT / SIGTERM before announcing the port: a caller may signal as soon as it reads it
   const shutdown = new Promise<void>((done) => io.onShutdown(done));
   const configShown = configDisplay(io.cwd, configPath, ws.configFile);
-  if (watcher !== undefined) printReloads(server.live, server.addresses, io, log);
+  if (watcher !== undefined) printReloads(launched.live, server.addresses, io, log);
   if (management !== undefined) io.out(INSPECT_MESSAGES.listening(management.url));
   io.out(
     startupText(
@@ -161,7 +166,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       },
       server.addresses,
       watcher?.watching,
-      recordLines,
+      [...denyNote(ws), ...(recordLines ?? [])],
     ),
   );
 
@@ -181,4 +186,14 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
   flush();
   return 0;
+}
+
+/**
+ * Zero-config in a project folder (one holding `.git` or `package.json`) serves the whole folder: one line says
+ * so, and what is kept back (docs/files-and-rules.md, "Never served").
+ */
+function denyNote(ws: Workspace): string[] {
+  if (ws.configFile !== undefined || ws.deny === undefined) return [];
+  if (!['.git', 'package.json'].some((name) => existsSync(join(ws.fallbackDir, name)))) return [];
+  return [`[deny] serving every file under ${ws.fallbackDir} except ${ws.deny.patterns.join(' ')} (service.deny in a mock.toml changes this)`];
 }

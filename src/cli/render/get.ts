@@ -5,6 +5,7 @@ import type { Workspace } from '../../model/workspace.js';
 import { decodeLossy } from '../../shared/utf8.js';
 import { assertNever } from '../../shared/result.js';
 import type { Wire } from '../../model/envelope.js';
+import { editWithLine } from './edit-with.js';
 import { type ShownPaths, whyText, whyWire } from './why.js';
 
 export interface GetView {
@@ -15,6 +16,8 @@ export interface GetView {
   readonly method: string;
   /** the <path> argument, echoed verbatim */
   readonly path: string;
+  /** the `-c` a `set rule` needs to reach the same config; undefined when it is ./mock.toml */
+  readonly configArg?: string;
 }
 
 /** HEAD gets the GET headers but no body on the wire, so none is shown either. */
@@ -53,7 +56,10 @@ export function getText(view: GetView, why: boolean): string {
   for (const [name, value] of shownHeaders(view)) out += `  ${name}: ${value}\n`;
   out += `Body:\n${shownBody(view)}\n\n`;
   out += `Answered: ${answeredBy(stage, view.shown)}\n`;
-  if (why) out += whyText(view.outcome, view.ws, view.shown);
+  if (why) {
+    out += whyText(view.outcome, view.ws, view.shown, view.path);
+    if (stage.kind === 'rule_set') out += `\n${editWithLine(view.shown.ruleSet(stage.ruleSetIndex), stage.ruleIndex, view.configArg)}\n`;
+  }
   return out;
 }
 
@@ -70,6 +76,6 @@ export function getResult(view: GetView, source: { readonly config: string; read
     },
     source: { config: source.config, rule_sets: [...source.ruleSets] },
     stage: stageName(stage),
-    why: whyWire(view.outcome, view.ws, view.shown),
+    why: whyWire(view.outcome, view.ws, view.shown, view.path),
   };
 }

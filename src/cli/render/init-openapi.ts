@@ -1,7 +1,12 @@
 // What `mock --init --from` prints: text (a summary line, one line per operation, the files) or the JSON
-// envelope's result (one entry per operation: written or skipped, with its rules, files and notes).
+// envelope's result (one entry per operation: written or skipped, with its rules, files and notes). A document
+// with more than LIST_OPERATIONS operations gets one screen instead: the counts, every operation left out and
+// every example that contradicts its schema (each with its JSON pointer), and the number of other notes.
 import type { ImportPlan, OperationReport } from '../../openapi/plan.js';
 import type { Wire } from '../../model/envelope.js';
+
+/** above this many operations the text summary stops listing them one per line */
+export const LIST_OPERATIONS = 40;
 
 export interface ImportView {
   readonly dryRun: boolean;
@@ -14,7 +19,7 @@ export interface ImportView {
 }
 
 function createdFiles(v: ImportView): string[] {
-  const out = [v.plan.ruleSet.path, ...v.plan.files.map((f) => f.path)];
+  const out = [...v.plan.ruleSets.map((r) => r.path), ...v.plan.files.map((f) => f.path)];
   return v.configCreated ? [v.configShown.replace(/^\.\//, ''), ...out] : out;
 }
 
@@ -23,7 +28,8 @@ export function importResult(v: ImportView): Wire {
   return {
     dry_run: v.dryRun,
     document: { file: v.source, title: p.title, version: p.version, openapi: p.openapi },
-    rule_set: p.ruleSet.path,
+    rule_set: p.ruleSets[0]?.path ?? null,
+    rule_sets: p.ruleSets.map((r) => r.path),
     prefix: p.basePath ?? null,
     created_files: createdFiles(v),
     changed_files: v.configCreated ? [] : [v.configShown.replace(/^\.\//, '')],
@@ -32,7 +38,7 @@ export function importResult(v: ImportView): Wire {
 }
 
 function operationWire(o: OperationReport): Wire {
-  return { operation: o.operation, method: o.method, path: o.path, outcome: o.outcome, rules: o.rules, files: [...o.files], notes: [...o.notes] };
+  return { operation: o.operation, method: o.method, path: o.path, pointer: o.pointer, outcome: o.outcome, rules: o.rules, files: [...o.files], notes: [...o.notes] };
 }
 
 export function importText(v: ImportView): string {
@@ -43,22 +49,36 @@ export function importText(v: ImportView): string {
   const lines: string[] = [];
   lines.push(
     `${v.dryRun ? 'Would import' : 'Imported'} ${p.title}${p.version === '' ? '' : ` ${p.version}`} (OpenAPI ${p.openapi}) from ${v.source}: ` +
-      `${written.length} operation${written.length === 1 ? '' : 's'} answered, ${skipped} skipped; ${rules} rules, ${p.files.length} response files.`,
+      `${written.length} operation${written.length === 1 ? '' : 's'} answered, ${skipped} skipped; ${rules} rules, ${p.files.length} response files` +
+      `${p.ruleSets.length > 1 ? `, ${p.ruleSets.length} rule sets` : ''}.`,
   );
   lines.push('');
-  const width = Math.min(40, Math.max(0, ...p.operations.map((o) => o.operation.length)));
-  for (const o of p.operations) {
-    const where = `${o.method} ${o.path}`;
-    if (o.outcome === 'written') lines.push(`  written  ${o.operation.padEnd(width)}  ${where} (${o.rules} rule${o.rules === 1 ? '' : 's'})`);
-    else lines.push(`  skipped  ${o.operation.padEnd(width)}  ${where}: ${o.notes[0] ?? ''}`);
-    const notes = o.outcome === 'written' ? o.notes : o.notes.slice(1);
-    for (const n of notes) lines.push(`           - ${n}`);
+  if (p.operations.length <= LIST_OPERATIONS) {
+    const width = Math.min(40, Math.max(0, ...p.operations.map((o) => o.operation.length)));
+    for (const o of p.operations) {
+      const where = `${o.method} ${o.path}`;
+      if (o.outcome === 'written') lines.push(`  written  ${o.operation.padEnd(width)}  ${where} (${o.rules} rule${o.rules === 1 ? '' : 's'})`);
+      else lines.push(`  skipped  ${o.operation.padEnd(width)}  ${o.pointer}: ${o.notes[0] ?? ''}`);
+      const notes = o.outcome === 'written' ? o.notes : o.notes.slice(1);
+      for (const n of notes) lines.push(`           - ${n}`);
+    }
+  } else {
+    // one screen: what a user must act on, one line each; the rest counted (every note is in --format json)
+    let others = 0;
+    for (const o of p.operations) {
+      if (o.outcome === 'skipped') lines.push(`  skipped  ${o.pointer}: ${o.notes[0] ?? ''}`);
+      else if (o.contradictions.length > 0) lines.push(`  example  ${o.contradictions.join(', ')}: contradicts its schema (served as given)`);
+      others += o.outcome === 'written' ? o.notes.length - o.contradictions.length : o.notes.length - 1;
+    }
+    if (others > 0) lines.push(`  ${others} further note${others === 1 ? '' : 's'} on parts left out (media types, headers, security): see \`--format json\``);
   }
   lines.push('');
   lines.push(v.dryRun ? 'Would write (--dry-run, nothing written):' : 'Written:');
+  const listed = p.ruleSets.length === 1 ? p.ruleSets[0]!.path : `${p.ruleSets.length} rule sets`;
   if (v.configCreated) lines.push(`  - ${v.configShown} (new)`);
-  else lines.push(`  - ${v.configShown} (service.rule_sets lists ${p.ruleSet.path})`);
-  lines.push(`  - ./${p.ruleSet.path} (new)`);
+  else lines.push(`  - ${v.configShown} (service.rule_sets lists ${listed})`);
+  if (p.ruleSets.length <= 3) for (const r of p.ruleSets) lines.push(`  - ./${r.path} (new)`);
+  else lines.push(`  - ${p.ruleSets.length} rule sets under ./${p.ruleSets[0]!.path.split('/')[0]}/ (new), in service.rule_sets order`);
   if (p.files.length > 0) lines.push(`  - ${p.files.length} response file${p.files.length === 1 ? '' : 's'} under ./responses/ (new)`);
   lines.push('');
   if (!v.dryRun) {

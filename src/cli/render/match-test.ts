@@ -4,6 +4,7 @@ import type { Condition, ConditionCheck, RuleCheck, RuleSet } from '../../model/
 import { debugQuote, describeCondition } from '../../routing/describe.js';
 import { assertNever } from '../../shared/result.js';
 import type { Wire } from '../../model/envelope.js';
+import { editWithLine } from './edit-with.js';
 import { ABSENT, MARK_FAIL, MARK_OK, ruleWire } from './why.js';
 
 export const WINNER_STAR = '\u2605';
@@ -19,6 +20,8 @@ export interface MatchView {
   readonly rules: readonly RuleCheck[];
   /** 0-based; undefined when nothing matched */
   readonly winner: number | undefined;
+  /** the rule-set file as given to --rule-set, for the `edit with:` line */
+  readonly ruleSetShown?: string;
 }
 
 function conditionLine(condition: Condition, check: ConditionCheck): string {
@@ -52,6 +55,7 @@ export function matchTestText(view: MatchView): string {
     }
     out += '\n';
   }
+  if (view.winner !== undefined && view.ruleSetShown !== undefined) out += `${editWithLine(view.ruleSetShown, view.winner)}\n`;
   out += view.winner !== undefined ? `Result: MATCH (rule #${view.winner + 1})\n` : 'Result: NO MATCH\n';
   return out;
 }

@@ -9,6 +9,8 @@ export const RELOAD_MESSAGES = {
   reloaded: (generation: number, changed: string, rules: number, ruleSets: number, ms: number) =>
     `reloaded generation ${generation} after change to ${changed} (${rules} rule${rules === 1 ? '' : 's'} across ${ruleSets} rule set${ruleSets === 1 ? '' : 's'}, ${ms} ms)`,
   rejected: (generation: number) => `reload rejected; generation ${generation} keeps serving`,
+  restored: (files: readonly string[], generation: number) =>
+    `fixed: ${files.length === 0 ? 'the workspace' : files.join(', ')} load${files.length === 1 ? 's' : ''} again; generation ${generation} still serving`,
   listenerChanged: (c: ListenerChange, listening: string) =>
     `${c.key} changed ${c.from} → ${c.to}: restart mock to apply; still listening on ${listening}`,
   watchFailed: (dir: string, code: string) => `mock: cannot watch ${dir} for changes (${code}); edits to files there need a restart`,

@@ -19,8 +19,8 @@ function actualText(check: ConditionCheck): string {
   return check.actual ?? ABSENT;
 }
 
-export function whyText(outcome: Outcome, ws: Workspace, shown: ShownPaths): string {
-  let out = `\n-- Why --\n${whyNote(outcome.stage, ws, shown)}\n`;
+export function whyText(outcome: Outcome, ws: Workspace, shown: ShownPaths, requestPath?: string): string {
+  let out = `\n-- Why --\n${whyNote(outcome.stage, ws, shown, requestPath)}\n`;
   for (const rs of outcome.explanation?.ruleSets ?? []) {
     out += `\nRule set #${rs.ruleSetIndex + 1} (${shown.ruleSet(rs.ruleSetIndex)}):\n`;
     const prefix = ws.ruleSets[rs.ruleSetIndex]?.prefix;
@@ -42,8 +42,8 @@ function ruleText(rule: RuleCheck): string {
   return out;
 }
 
-export function whyWire(outcome: Outcome, ws: Workspace, shown: ShownPaths): Wire {
-  return whyToWire(whyView(outcome, ws, shown));
+export function whyWire(outcome: Outcome, ws: Workspace, shown: ShownPaths, requestPath?: string): Wire {
+  return whyToWire(whyView(outcome, ws, shown, requestPath));
 }
 
 export function ruleWire(rule: RuleCheck): Wire {

@@ -73,7 +73,9 @@ export const SET_RULE_MESSAGES = {
   streamOnNewRule: () => 'respond.stream is written on a new rule only (record mode appends one per recorded stream)',
   nothingToRespond: () => 'nothing to respond with — give at least one of --status, --json/--text or --file',
   nothingToMatch: () => 'nothing to match on — give --path (and optionally --method or --header) for a new rule',
-  noSuchRule: (n: number) => `no such rule #${n} in this rule set`,
+  noSuchRule: (n: number, count: number) =>
+    `no such rule: --rule ${n} is 0-based (rule #${n + 1}), and this rule set has ${count} rule${count === 1 ? '' : 's'}` +
+    (count === 0 ? '' : ` (--rule 0 to --rule ${count - 1})`),
   notListed: (shown: string) => `no such rule set ${q(shown)} — it is not in service.rule_sets`,
   notListedNoConfig: (shown: string, config: string) =>
     `no such rule set ${q(shown)} — there is no config at ${q(config)} to list it`,

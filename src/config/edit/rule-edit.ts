@@ -80,7 +80,7 @@ function newRuleData(args: SetRuleArgs): Record<string, unknown> {
 export function planRuleSet(args: SetRuleArgs, rs: FileState): Result<RuleSetPlan, PlanFailure> {
   const block = newRuleText(args);
   if (rs.text === undefined) {
-    if (args.ruleIndex !== undefined) return err({ kind: 'usage', message: SET_RULE_MESSAGES.noSuchRule(args.ruleIndex) });
+    if (args.ruleIndex !== undefined) return err({ kind: 'usage', message: SET_RULE_MESSAGES.noSuchRule(args.ruleIndex, 0) });
     return ok({ after: block, ruleIndex: 0, added: true, fields: [] });
   }
   const parsed = parseFile(rs);
@@ -98,7 +98,7 @@ export function planRuleSet(args: SetRuleArgs, rs: FileState): Result<RuleSetPla
     if (!check.ok) return check;
     return ok({ after, ruleIndex: layout.count, added: true, fields: [] });
   }
-  if (args.ruleIndex >= layout.count) return err({ kind: 'usage', message: SET_RULE_MESSAGES.noSuchRule(args.ruleIndex) });
+  if (args.ruleIndex >= layout.count) return err({ kind: 'usage', message: SET_RULE_MESSAGES.noSuchRule(args.ruleIndex, layout.count) });
   const editor = new RuleEditor(rs.text, args.ruleIndex, rules[args.ruleIndex] as Record<string, unknown>);
   editor.apply(args);
   if (editor.failed) return err({ kind: 'config_invalid', message: SET_RULE_MESSAGES.unsafe(rs.shown) });

@@ -300,8 +300,8 @@ describe('planSetRule: the root config', () => {
 
 describe('planSetRule: outcomes and refusals', () => {
   const cases: readonly { name: string; a: Partial<SetRuleArgs>; rs: string | undefined; cfg?: string | undefined; kind?: string; message?: RegExp }[] = [
-    { name: 'unknown index', a: { ruleIndex: 3, status: 200 }, rs: DOTTED, kind: 'usage', message: /^no such rule #3 in this rule set$/ },
-    { name: 'index in a missing rule set', a: { ruleIndex: 0, status: 200 }, rs: undefined, kind: 'usage', message: /^no such rule #0 in this rule set$/ },
+    { name: 'unknown index', a: { ruleIndex: 3, status: 200 }, rs: DOTTED, kind: 'usage', message: /^no such rule: --rule 3 is 0-based \(rule #4\), and this rule set has 1 rule \(--rule 0 to --rule 0\)$/ },
+    { name: 'index in a missing rule set', a: { ruleIndex: 0, status: 200 }, rs: undefined, kind: 'usage', message: /^no such rule: --rule 0 is 0-based \(rule #1\), and this rule set has 0 rules$/ },
     { name: 'edit in an unlisted rule set', a: { ruleIndex: 0, status: 200 }, rs: DOTTED, cfg: '[service]\n', kind: 'usage', message: /not in service\.rule_sets/ },
     { name: 'edit with no config', a: { ruleIndex: 0, status: 200 }, rs: DOTTED, cfg: undefined, kind: 'usage', message: /no config at/ },
     { name: 'nothing to change', a: { ruleIndex: 0 }, rs: DOTTED, kind: 'usage', message: /^nothing to change/ },

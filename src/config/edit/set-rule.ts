@@ -18,6 +18,8 @@ export interface SetRuleInput {
   readonly ruleSet: FileState;
   /** a bootstrapped config's service.fallback_respond_dir (relative to its folder; default ".") */
   readonly bootstrapFallbackDir?: string;
+  /** what the rule matches once edited (`GET /b`), from the edited rule-set text; shown in the summary */
+  readonly describeRule?: (afterText: string, ruleIndex: number) => string | undefined;
 }
 
 export interface SetRulePlan {
@@ -71,9 +73,11 @@ export function planSetRule(args: SetRuleArgs, input: SetRuleInput): Result<SetR
   const k = cfg.value.ruleSetIndex;
   const ruleTarget = `rule set ${q(input.ruleSet.shown)}, rule #${ruleIndex}`;
   const changes: Change[] = [];
-  if (added) changes.push({ kind: 'Added', target: ruleTarget, summary: `added rule #${ruleIndex + 1} in rule set #${k + 1}` });
+  const described = input.describeRule?.(rs.value.after, ruleIndex);
+  const matches = described === undefined ? '' : ` (${described})`;
+  if (added) changes.push({ kind: 'Added', target: ruleTarget, summary: `added rule #${ruleIndex + 1} in rule set #${k + 1}${matches}` });
   else if (fields.length > 0) {
-    changes.push({ kind: 'Updated', target: ruleTarget, summary: `rule #${ruleIndex + 1} in rule set #${k + 1}: ${fields.join(', ')}` });
+    changes.push({ kind: 'Updated', target: ruleTarget, summary: `rule #${ruleIndex + 1} in rule set #${k + 1}${matches}: ${fields.join(', ')}` });
   }
   if (input.ruleSet.text === undefined) {
     changes.push({ kind: 'Added', target: `rule set ${q(input.ruleSet.shown)}`, summary: `new file, rule set #${k + 1} (${entry})` });

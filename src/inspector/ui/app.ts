@@ -105,9 +105,10 @@ function answeredLabel(a: WireAnsweredBy): string {
     case 'rule_set':
       return `rule set #${a.rule_set_index + 1}, rule #${a.rule_index + 1}`;
     case 'fallback':
-      return `fallback: ${tail(a.file)}`;
+      // the journal names the file relative to the fallback directory; an absolute one (older servers) by its name
+      return `fallback: ${a.file.startsWith('/') ? tail(a.file) : a.file}`;
     case 'miss':
-      return 'miss';
+      return a.denied_by !== undefined && a.file !== undefined ? `denied: ${a.file} (${a.denied_by})` : 'miss';
     case 'middleware':
       return `middleware #${a.index + 1} (${tail(a.file)})`;
     case 'prefix_miss':

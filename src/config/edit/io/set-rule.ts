@@ -9,7 +9,8 @@ import { checkArgs, planSetRule, type SetRulePlan } from '../set-rule.js';
 import { isWithin, pathKind, respondFileStatus } from '../../read.js';
 import type { RespondFileStatus } from '../../respond-files.js';
 import { decodeRootConfig } from '../../root-config.js';
-import { checkRuleSetFiles, decodeRuleSetDraft, settleRuleSet, type RuleSetContext } from '../../rule-set.js';
+import { checkRuleSetFiles, decodeRuleSetDraft, decodeRuleSetText, settleRuleSet, type RuleSetContext } from '../../rule-set.js';
+import { ruleMatchesText } from '../../../routing/describe.js';
 import { ROOT_CONFIG_FILE, RULE_SET_FILE } from '../../../model/config.js';
 import type { Diagnostic } from '../../../model/diagnostic.js';
 import { DEFAULT_STRATEGY, type Strategy } from '../../../model/strategy.js';
@@ -148,6 +149,7 @@ export async function planRuleEdit(
       config: { abs: configAbs, shown: configShown, text: snaps.config.text },
       ruleSet: { abs: ruleSetAbs, shown: ruleSetShown, text: snaps.ruleSet.text },
       ...(target.bootstrapFallbackDir === undefined ? {} : { bootstrapFallbackDir: target.bootstrapFallbackDir }),
+      describeRule: (text, index) => describeRuleIn(text, ruleSetAbs, baseCtx(Math.max(0, listedIndex), ruleSetShown), index),
     },
   );
   if (!planned.ok) return err(planned.error);
@@ -217,6 +219,13 @@ async function checkRuleSet(
   const settled = settleRuleSet(draft);
   const respondDir = draft.dirRefs.find((r) => r.keyPath.join('.') === 'prefix.respond_dir')?.path;
   return { errors: settled.ok ? [] : errorsOf(settled.error), ...(respondDir === undefined ? {} : { respondDir }) };
+}
+
+/** What rule `index` of a rule-set text matches (`GET /b`), decoded as the loader does; undefined if it does not decode. */
+function describeRuleIn(text: string, file: string, ctx: RuleSetContext, index: number): string | undefined {
+  const decoded = decodeRuleSetText(text, file, ctx);
+  const rule = decoded.ok ? decoded.value.ruleSet.rules[index] : undefined;
+  return rule === undefined ? undefined : ruleMatchesText(rule);
 }
 
 function errorsOf(diagnostics: readonly Diagnostic[]): Diagnostic[] {
