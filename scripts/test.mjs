@@ -22,6 +22,7 @@ export const SPAWNING = [
   'test/e2e/cli-serve.test.ts',
   'test/e2e/cli-validate.test.ts',
   'test/e2e/deny.test.ts',
+  'test/e2e/faults.test.ts',
   'test/e2e/fidelity.test.ts',
   'test/e2e/inspector-burst.test.ts',
   'test/e2e/inspector-page.test.ts',
@@ -47,6 +48,7 @@ export const SPAWNING = [
   'test/record/recorder.test.ts',
   'test/record/serve-guards.test.ts',
   'test/record/serve-replay.test.ts',
+  'test/record/stream-record.test.ts',
   'test/reliability/bad-config.test.ts',
   'test/reliability/body-cap.test.ts',
   'test/reliability/confinement.test.ts',
@@ -56,6 +58,7 @@ export const SPAWNING = [
   'test/reliability/runaway-script.test.ts',
   'test/reliability/slow-clients.test.ts',
   'test/reliability/soak.test.ts',
+  'test/reliability/sse-soak.test.ts',
 ];
 
 const root = fileURLToPath(new URL('..', import.meta.url));

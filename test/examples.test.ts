@@ -159,7 +159,11 @@ for (const name of NAMES.filter((n) => !LIBRARY_EXAMPLE(n))) {
           } else if (words[0] === 'mock') {
             const r = await runMock(words.slice(1), { cwd: dir });
             out = r.stdout + r.stderr;
-          } else throw new Error(`README.md:${step.line}: only curl and mock lines run: ${step.command}`);
+          } else if (words[0] === 'node' && server !== undefined) {
+            // a client script of the example, pointed at the running server
+            const r = spawnSync(process.execPath, words.slice(1), { cwd: dir, encoding: 'utf8', timeout: 30_000, env: { ...process.env, MOCK_URL: `http://localhost:${server.port}` } });
+            out = r.stdout + r.stderr;
+          } else throw new Error(`README.md:${step.line}: only curl, mock and (after a curl) node lines run: ${step.command}`);
           out = trimOutput(out.split(dir).join('.'));
           actuals.push(out);
           if (!UPDATE) assert.equal(out, step.expected, `README.md:${step.line}: $ ${step.command}`);

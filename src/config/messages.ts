@@ -75,6 +75,8 @@ export const MESSAGES = {
   invalidHeaderValue: (name: string) => `the value of header ${q(name)} contains characters not allowed in HTTP (such as CR or LF)`,
 
   // respond
+  streamExtension: (rule: number, entry: string) =>
+    `rule #${rule}: \`respond.stream.file_path\` "${entry}" must end in \`.sse\` (Server-Sent Events) or \`.ndjson\` (one JSON value per line)`,
   respondNoBody: (rule: number) => `rule #${rule}: \`respond\` needs one of \`file_path\`, \`text\`, \`json\` or \`status\``,
   respondExclusive: (rule: number, keys: readonly string[]) =>
     `rule #${rule}: ${list(keys)} are mutually exclusive; exactly one of \`file_path\`, \`text\`, \`json\` may be set`,

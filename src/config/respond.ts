@@ -43,7 +43,7 @@ export function decodeRespond(node: TomlNode, path: KeyPath, rc: RespondContext)
   if (present.length > 1) {
     report(ctx, 'invalid_value', MESSAGES.respondExclusive(rule, present), node.entries.get(present[1]!)!.keyOffset, path);
     failed = true;
-  } else if (present.length === 0 && !node.entries.has('status') && !hasUnknownKey(node, RESPOND_KEYS)) {
+  } else if (present.length === 0 && !node.entries.has('status') && !node.entries.has('fault') && !hasUnknownKey(node, RESPOND_KEYS)) {
     // (with an unknown key, that key is most likely the intended body and is reported already)
     report(ctx, 'missing_key', MESSAGES.respondNoBody(rule), node.offset, path);
     failed = true;
@@ -71,6 +71,8 @@ export function decodeRespond(node: TomlNode, path: KeyPath, rc: RespondContext)
       pathSlot !== undefined
         ? { kind: 'file', path: t.file_path, confineTo: rc.respondDir }
         : decodeFileBody(t.file_path, node.entries.get('file_path')!.node, [...path, 'file_path'], rc, t.template_file === true);
+  } else if (t.stream?.file_path !== undefined) {
+    body = decodeStreamBody(t.stream.file_path, t.stream.interval_ms ?? 0, node.entries.get('stream')!.node, [...path, 'stream'], rc);
   } else if (present.length > 0) body = undefined; // the body key had the wrong type (reported)
 
   const headers = t.headers ?? [];
@@ -83,12 +85,18 @@ export function decodeRespond(node: TomlNode, path: KeyPath, rc: RespondContext)
   }
 
   if (failed || body === undefined) return undefined;
+  const delay = t.delay_response_milliseconds;
   const respond: { -readonly [K in keyof Respond]: Respond[K] } = {
     body,
     headers,
-    delayMs: t.delay_response_milliseconds ?? 0,
+    delayMs: delay?.kind === 'fixed' ? delay.ms : 0,
   };
   if (t.status !== undefined) respond.status = t.status;
+  // the extras only when written, so a plain rule's Respond keeps its usual shape
+  if (delay !== undefined) respond.delaySet = true;
+  if (delay !== undefined && delay.kind !== 'fixed') respond.delay = delay;
+  if (t.fault !== undefined) respond.fault = t.fault;
+  if (t.chunks?.count !== undefined) respond.chunks = { count: t.chunks.count, intervalMs: t.chunks.interval_ms ?? 0 };
   if (bodySlot !== undefined || pathSlot !== undefined || headerSlots.length > 0 || t.template_file === true) {
     const template: RespondTemplate = {
       where: { file: ctx.file, rule },
@@ -153,4 +161,18 @@ function decodeFileBody(entry: string, node: TomlNode, path: KeyPath, rc: Respon
   // the offset is read only if the file turns out to be missing (a lazily located tree parses again for it)
   rc.fileRefs.push({ rule: rc.rule, entry, path: abs, get offset() { return node.offset; }, keyPath: path, ...(templateFile ? { template: true } : {}) });
   return { kind: 'file', path: abs, confineTo: rc.respondDir };
+}
+
+/** `.sse` or `.ndjson`, by the file's extension; the file itself is read per request like a `file_path`. */
+function decodeStreamBody(entry: string, intervalMs: number, node: TomlNode, path: KeyPath, rc: RespondContext): RespondBody | undefined {
+  const at: KeyPath = [...path, 'file_path'];
+  const fileNode = node.kind === 'table' ? (node.entries.get('file_path')?.node ?? node) : node;
+  const format = /\.ndjson$|\.jsonl$/i.test(entry) ? 'ndjson' : /\.sse$/i.test(entry) ? 'sse' : undefined;
+  if (format === undefined) {
+    report(rc.decode, 'invalid_value', MESSAGES.streamExtension(rc.rule + 1, entry), fileNode.offset, at);
+    return undefined;
+  }
+  const file = decodeFileBody(entry, fileNode, at, rc);
+  if (file?.kind !== 'file') return undefined;
+  return { kind: 'stream', path: file.path, confineTo: rc.respondDir, format, intervalMs };
 }

@@ -104,8 +104,10 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
       corsAllowCredentialsOrigins: s?.cors_allow_credentials_origins ?? [],
       maxRequestBodyBytes: s?.max_request_body_bytes ?? DEFAULTS.maxRequestBodyBytes,
       middlewareMaxOperations: s?.middleware_max_operations ?? DEFAULTS.middlewareMaxOperations,
+      ...(s?.seed === undefined ? {} : { seed: s.seed }),
+      ...(s?.delay === undefined ? {} : { delay: s.delay }),
+      ...(s?.fault_hold_ms === undefined ? {} : { faultHoldMs: s.fault_hold_ms }),
       ...(s?.deny === undefined ? {} : { deny: s.deny }),
-      ...(s?.seed !== undefined ? { seed: s.seed } : {}),
     },
     log: {
       verbose: {

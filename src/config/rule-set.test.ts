@@ -119,7 +119,10 @@ test('respond refusals', () => {
     ['json = "[12345678901234567890123]"', /out of range/],
     ['text = 1', /rule #1: `respond\.text` must be a string, found an integer/],
     ['text = "x"\ndelay_response_milliseconds = -1', /must be an integer from 0 to 2147483647/],
-    ['text = "x"\ndelay_response_milliseconds = 1.5', /must be an integer, found a float/],
+    ['text = "x"\ndelay_response_milliseconds = 1.5', /must be milliseconds, `\{ min, max \}` or `\{ median, sigma \}`, found a float/],
+    ['text = "x"\ndelay_response_milliseconds = { median = 5 }', /missing required key `sigma`/],
+    ["fault = \"explode\"", /has an unknown value `explode`; expected one of/],
+    ['stream = { file_path = "a.txt" }', /must end in `\.sse` \(Server-Sent Events\) or `\.ndjson`/],
     ['text = "x"\nheaders = { x-a = 1 }', /rule #1: `respond\.headers\.x-a` must be a string/],
     ['text = "x"\nheaders = { "x a" = "1" }', /`x a` is not a valid HTTP header name/],
     ['text = "x"\nheaders = { x-a = "a\\nb" }', /header `x-a` contains characters not allowed in HTTP/],
@@ -217,8 +220,8 @@ respond.stauts = 200
       [3, 1, 'prefix.url_pth', 'url_path', 2],
       [5, 1, 'default.delay', 'delay_response_milliseconds', 1],
       [8, 6, 'rules.0.when.reqest', 'request', 1],
-      [9, 1, 'rules.0.wen', 'when', 4],
-      [11, 9, 'rules.0.respond.stauts', 'status', 8],
+      [9, 1, 'rules.0.wen', 'when', 5],
+      [11, 9, 'rules.0.respond.stauts', 'status', 11],
     ],
   );
   for (const d of r.diagnostics) {

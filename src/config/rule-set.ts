@@ -129,6 +129,7 @@ function decodeRule(node: TomlNode, path: KeyPath, index: number, rc: RuleContex
     respond,
     priority: t.priority ?? RULE_DEFAULTS.priority,
     weight: t.weight ?? RULE_DEFAULTS.weight,
+    ...(t.limit?.requests === undefined || t.limit.per_ms === undefined ? {} : { limit: { requests: t.limit.requests, perMs: t.limit.per_ms } }),
   };
 }
 

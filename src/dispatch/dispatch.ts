@@ -1,7 +1,7 @@
 // dispatch(): the single request pipeline, shared by the server, `mock get` and the tests.
 // It reads top to bottom as the spec's dispatch table: OPTIONS, middleware scripts, rule sets, fallback
 // directory, then finalize. It never sleeps (the server applies delayMs) and never touches node:*.
-import type { Answer } from '../model/answer.js';
+import type { Answer, Respond } from '../model/answer.js';
 import { chain, type ValueOrPromise } from '../shared/value-or-promise.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
@@ -17,6 +17,7 @@ import { answerOptions } from './options.js';
 import { draftFromRespond, emptyDraft, textDraft, type RespondDraft } from './respond.js';
 import { templatedDraft, templateEnv, type TemplateUse } from './templated.js';
 import { workspaceRandom } from './workspace-random.js';
+import { sampleDelay, type PaceState } from './pace.js';
 
 export interface DispatchEnv {
   readonly files: FileSource;
@@ -30,6 +31,8 @@ export interface DispatchEnv {
   readonly scriptTimeLimitMs?: number;
   /** the clock response templates read (`now`); default the wall clock */
   readonly now?: () => Date;
+  /** rate-limit windows and the seeded generator for random delays (the server keeps one); absent: no limits */
+  readonly pace?: PaceState;
 }
 
 export type Stage =
@@ -65,6 +68,10 @@ interface Staged {
   readonly draft: Draft;
   readonly stage: Stage;
   readonly file?: string;
+  /** the rule's or script's Respond (its delay decides the answer's) */
+  readonly respond?: Respond;
+  /** a rate limit's 429: never delayed */
+  readonly limited?: true;
 }
 
 /** Build every rule set's compiled rules and path index ahead of the first request (the server's start-up). */
@@ -90,7 +97,27 @@ export function dispatch(
     chain(stageMiddleware(ws, req, env), (mw) =>
       mw ?? chain(stageRuleSets(ws, req, env, explained, used), (rs) => rs ?? stageFallback(ws, req, env)),
     );
-  return chain(staged, (s) => withTemplate(outcomeOf(s, finalize(s.draft, req, ws.cors), explained), used));
+  return chain(staged, (s) => withTemplate(outcomeOf(s, paced(finalize(s.draft, req, ws.cors), s, ws, env), explained), used));
+}
+
+/**
+ * The answer's delay when it is drawn per request or comes from `service.delay` (rule, script and file answers
+ * whose rule sets no delay of its own; never OPTIONS, a 400, a 429 or a fault; a rule's own delay does apply
+ * before its fault). Everything else: as finalized.
+ */
+function paced(answer: Answer, s: Staged, ws: Workspace, env: DispatchEnv): Answer {
+  const r = s.respond;
+  let spec = r?.delay;
+  if (spec === undefined) {
+    if (r?.delaySet === true || s.limited === true) return answer;
+    spec = ws.config.service.delay;
+    if (spec === undefined) return answer;
+    const k = s.stage.kind;
+    if (k !== 'rule_set' && k !== 'middleware' && k !== 'fallback') return answer;
+    if (answer.delivery?.kind === 'fault') return answer;
+  }
+  const delayMs = sampleDelay(spec, env.pace?.uniform(ws) ?? env.random);
+  return delayMs === answer.delayMs ? answer : { ...answer, delayMs };
 }
 
 function withTemplate(outcome: Outcome, used: TemplateUse[] | undefined): Outcome {
@@ -136,12 +163,18 @@ function stageMiddleware(ws: Workspace, req: RequestSnapshot, env: DispatchEnv):
     log: env.log,
   });
   if (hit === undefined) return undefined;
-  return answeredBy(draftFromRespond(hit.respond, env.files), { kind: 'middleware', index: hit.index, file: hit.file });
+  return answeredBy(draftFromRespond(hit.respond, env.files), { kind: 'middleware', index: hit.index, file: hit.file }, hit.respond);
 }
 
 /** A stage's result from the draft of its Respond (now or once its file is read). */
-function answeredBy(respond: ValueOrPromise<RespondDraft>, stage: Stage): ValueOrPromise<Staged> {
-  return chain(respond, ({ draft, file }) => (file === undefined ? { draft, stage } : { draft, stage, file }));
+function answeredBy(respond: ValueOrPromise<RespondDraft>, stage: Stage, from: Respond): ValueOrPromise<Staged> {
+  return chain(respond, ({ draft, file }) => (file === undefined ? { draft, stage, respond: from } : { draft, stage, file, respond: from }));
+}
+
+/** The answer past a rule's rate limit: 429 with the seconds left in the window (rounded up). */
+function tooMany(waitMs: number, stage: Stage): Staged {
+  const draft = textDraft(429, 'too many requests');
+  return { draft: { ...draft, headers: [['retry-after', String(Math.max(1, Math.ceil(waitMs / 1000)))]] }, stage, limited: true };
 }
 
 function stageRuleSets(
@@ -164,12 +197,17 @@ function stageRuleSets(
     });
     if (ev.winner !== undefined) {
       const rule = ruleSet.rules[ev.winner]!;
+      const stage: Stage = { kind: 'rule_set', ruleSetIndex: ruleSet.index, ruleIndex: ev.winner };
+      if (rule.limit !== undefined && env.pace !== undefined) {
+        const wait = env.pace.take(rule, rule.limit);
+        if (wait !== undefined) return tooMany(wait, stage);
+      }
       const template = rule.respond.template;
       const draft =
         template === undefined
           ? draftFromRespond(rule.respond, env.files)
           : templatedDraft(rule, template, req, templateEnv(env.files, workspaceRandom(ws), env.log, env.now), used);
-      return answeredBy(draft, { kind: 'rule_set', ruleSetIndex: ruleSet.index, ruleIndex: ev.winner });
+      return answeredBy(draft, stage, rule.respond);
     }
     if (ev.underPrefix) return { draft: emptyDraft(404), stage: { kind: 'prefix_miss', ruleSetIndex: ruleSet.index } };
   }

@@ -1,7 +1,7 @@
 // Default headers, CORS reflection, content-type and content-length, then a rule's own headers.
 // Part of dispatch, so `mock get` prints exactly the headers the server sends.
 import type { HeaderList } from '../shared/headers.js';
-import type { Answer } from '../model/answer.js';
+import type { Answer, Delivery } from '../model/answer.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { CorsPolicy } from '../model/workspace.js';
 
@@ -15,6 +15,8 @@ export interface Draft {
   readonly delayMs: number;
   /** made for this request only (a rendered template): not remembered, since it will never be seen again */
   readonly fresh?: boolean;
+  /** a fault, dribbled body or stream (docs/faults.md) */
+  readonly delivery?: Delivery;
 }
 
 export const DEFAULT_HEADERS: HeaderList = [
@@ -92,6 +94,12 @@ function build(draft: Draft, corsPart: HeaderList): Answer {
     if (at >= 0) headers[at] = [name, value];
     else headers.push([name, value]);
   }
-  if (!bodyless) headers.push(['content-length', String(body.byteLength)]);
-  return draft.fresh === true ? { status: draft.status, headers, body, delayMs: draft.delayMs, fresh: true } : { status: draft.status, headers, body, delayMs: draft.delayMs };
+  const delivery = draft.delivery;
+  if (delivery === undefined) {
+    if (!bodyless) headers.push(['content-length', String(body.byteLength)]);
+    return draft.fresh === true ? { status: draft.status, headers, body, delayMs: draft.delayMs, fresh: true } : { status: draft.status, headers, body, delayMs: draft.delayMs };
+  }
+  // a stream's length is not announced: it is sent as it goes (chunked)
+  if (!bodyless && delivery.kind !== 'stream') headers.push(['content-length', String(body.byteLength)]);
+  return { status: draft.status, headers, body, delayMs: draft.delayMs, delivery, ...(draft.fresh === true ? { fresh: true } : {}) };
 }

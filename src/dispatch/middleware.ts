@@ -6,6 +6,7 @@
 //   #{ json: "<JSON5 text>" }        → the JSON re-serialised minified, key order and integers kept
 //                                     (files/json5.ts); invalid: 500 `invalid json content`
 //   #{ text: "…" }                   → plain text
+//   #{ fault: "connection_reset" }   → that fault (docs/faults.md), before any body key
 //   precedence file_path > json > text
 //   `status`, `headers`, `delay` (beside a body or alone) → that status (default 200), those headers
 //                                     and that delay; without a body the answer is empty
@@ -18,7 +19,7 @@
 
 import { json5ToJson } from '../files/json5.js';
 import { fromJson, mentions, run, type Value } from '../interpreter/index.js';
-import type { Respond } from '../model/answer.js';
+import { isFaultKind, type Respond } from '../model/answer.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { MiddlewareScript } from '../model/workspace.js';
 
@@ -119,6 +120,8 @@ const ANSWER_KEYS = ['file_path', 'json', 'text', 'status', 'headers', 'delay'] 
 function respondFrom(value: Value, mw: MiddlewareScript, log: (line: string) => void): Respond | undefined {
   if (typeof value === 'string') return remembered(mw, 'file', value, () => fileRespond(mw.dir, value));
   if (!(value instanceof Map)) return undefined;
+  const fault = value.get('fault');
+  if (typeof fault === 'string' && isFaultKind(fault)) return remembered(mw, 'fault', fault, () => ({ body: { kind: 'empty' }, headers: [], delayMs: 0, fault }));
   const body = bodyFrom(value, mw, log);
   if (!value.has('status') && !value.has('headers') && !value.has('delay')) return body;
   if (body === undefined && !ANSWER_KEYS.some((k) => value.has(k))) return undefined;

@@ -1,7 +1,8 @@
 // Respond (declarative, from a rule or a script) → Draft (bytes and content type), reading files through FileSource.
-import type { Respond } from '../model/answer.js';
+import type { Delivery, Respond } from '../model/answer.js';
 import { resolveNamedFile } from '../files/lookup.js';
 import { fileBody } from '../files/file-body.js';
+import { concatEvents, parseStreamFile, STREAM_CONTENT_TYPES } from '../files/stream-file.js';
 import type { FileSource } from '../files/source.js';
 import type { Draft } from './finalize.js';
 import type { ValueOrPromise } from '../shared/value-or-promise.js';
@@ -36,7 +37,8 @@ export function draftFromRespond(respond: Respond, files: FileSource): ValueOrPr
     case 'json': {
       let done = literal.get(respond);
       if (done === undefined) {
-        const base = { status: respond.status ?? 200, headers: respond.headers, delayMs: respond.delayMs };
+        const delivery = deliveryOf(respond);
+        const base = { status: respond.status ?? 200, headers: respond.headers, delayMs: respond.delayMs, ...(delivery === undefined ? {} : { delivery }) };
         done = {
           draft:
             b.kind === 'empty'
@@ -53,7 +55,31 @@ export function draftFromRespond(respond: Respond, files: FileSource): ValueOrPr
       // per Respond: the draft also carries its status, headers and delay
       return files.remember(respond, '', (f) => fileDraft(respond, path, confineTo, f));
     }
+    case 'stream': {
+      if (files.remember === undefined) return streamDraft(respond, b, files);
+      return files.remember(respond, '', (f) => streamDraft(respond, b, f));
+    }
   }
+}
+
+/** A fault or a dribbled body, when the Respond asks for one (a fault wins). */
+function deliveryOf(respond: Respond): Delivery | undefined {
+  if (respond.fault !== undefined) return { kind: 'fault', fault: respond.fault };
+  if (respond.chunks !== undefined) return { kind: 'chunks', count: respond.chunks.count, intervalMs: respond.chunks.intervalMs };
+  return undefined;
+}
+
+async function streamDraft(respond: Respond, b: Extract<Respond['body'], { kind: 'stream' }>, files: FileSource): Promise<RespondDraft> {
+  const found = await fileDraft(respond, b.path, b.confineTo, files);
+  if (found.draft.status !== (respond.status ?? 200) || found.file === undefined || respond.fault !== undefined) return found;
+  const events = parseStreamFile(found.draft.body, b.format, b.intervalMs);
+  const draft = {
+    ...found.draft,
+    body: concatEvents(events),
+    contentType: STREAM_CONTENT_TYPES[b.format],
+    delivery: { kind: 'stream', events } as const,
+  };
+  return { draft, file: found.file };
 }
 
 async function fileDraft(respond: Respond, name: string, confineTo: string | undefined, files: FileSource): Promise<RespondDraft> {
@@ -62,5 +88,7 @@ async function fileDraft(respond: Respond, name: string, confineTo: string | und
   const fb = await fileBody(path, files);
   if (fb.kind === 'missing') return { draft: { ...emptyDraft(404), delayMs: respond.delayMs } };
   if (fb.kind === 'error') return { draft: textDraft(500, fb.message, respond.delayMs), file: path };
-  return { draft: { status: respond.status ?? 200, body: fb.body, contentType: fb.contentType, headers: respond.headers, delayMs: respond.delayMs }, file: path };
+  const delivery = deliveryOf(respond);
+  const draft = { status: respond.status ?? 200, body: fb.body, contentType: fb.contentType, headers: respond.headers, delayMs: respond.delayMs };
+  return { draft: delivery === undefined ? draft : { ...draft, delivery }, file: path };
 }

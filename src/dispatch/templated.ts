@@ -16,7 +16,7 @@ import type { FileSource } from '../files/source.js';
 import { matchTemplate, templateSegments } from '../routing/path-template.js';
 import { compileTemplate, engineIfLoaded, fakerIfLoaded, headerValue, jsonProblem, loadEngine, loadFaker, templateData } from '../templates/index.js';
 import type { Draft } from './finalize.js';
-import { APPLICATION_JSON, emptyDraft, TEXT_PLAIN, textDraft, type RespondDraft } from './respond.js';
+import { APPLICATION_JSON, draftFromRespond, emptyDraft, TEXT_PLAIN, textDraft, type RespondDraft } from './respond.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -70,6 +70,8 @@ export function templatedDraft(rule: Rule, template: RespondTemplate, req: Reque
       return fileAnswer(path, body.confineTo, base, template.templateFile ? { data, runtime, where } : undefined, env);
     }
     if (body.kind === 'empty') return { draft: { ...base, body: new Uint8Array(0) } };
+    // a templated rule streams its file as written (templates apply to json, text, headers and file paths)
+    if (body.kind === 'stream') return draftFromRespond(respond, env.files);
     return { draft: { ...base, body: encoder.encode(body.text), contentType: body.kind === 'text' ? TEXT_PLAIN : APPLICATION_JSON } };
   } catch (e) {
     if (e instanceof TemplateFailure) return failure(e.message, respond, env);

@@ -72,7 +72,8 @@ const MESSAGES = {
 /** The `request` event of a journal entry in its wire form: the summary a table row needs, never headers or bodies. */
 export function requestEventOf(e: WireEntry): RequestEvent {
   const { id, stage, latency_ms, generation, answered_by } = e;
-  return { id, method: e.request.method, path: e.request.path, status: e.response.status, stage, latency_ms, generation, answered_by };
+  const ev: RequestEvent = { id, method: e.request.method, path: e.request.path, status: e.response.status, stage, latency_ms, generation, answered_by };
+  return e.fault === undefined ? ev : { ...ev, fault: e.fault };
 }
 
 /** One event in the text/event-stream format; data is one line of JSON (JSON never contains a raw newline). */

@@ -134,3 +134,20 @@ test('redaction at capture: headers, query (and target), JSON keys at any depth,
   assert.deepEqual(e.request.body, { kind: 'json', value: { password: REDACTED, n: 1 }, byteLength: 22 });
   assert.equal(e.response.headers.find(([n]) => n === 'set-cookie')?.[1], REDACTED);
 });
+
+test('a fault is an entry with its fault named, in the detail and the live summary; a plain answer has no fault key', async () => {
+  const plain = await dispatched({ target: '/api/users' }, newEnv());
+  assert.equal(plain.answerer.kind, 'dispatch');
+  if (plain.answerer.kind !== 'dispatch') return;
+  const outcome = plain.answerer.outcome;
+  const faulted = { ...plain, answerer: { ...plain.answerer, outcome: { ...outcome, answer: { ...outcome.answer, delivery: { kind: 'fault' as const, fault: 'timeout' as const } } } } };
+  const j = new Journal();
+  const a = j.capture(plain);
+  const b = j.capture(faulted);
+  assert.equal(a.fault, undefined);
+  assert.ok(!('fault' in entryToWire(a)) && !('fault' in entrySummaryToWire(a)));
+  assert.equal(b.fault, 'timeout');
+  assert.equal(entryToWire(b).fault, 'timeout');
+  assert.equal(entrySummaryToWire(b).fault, 'timeout');
+  assert.equal(entryToWire(b).stage, entryToWire(a).stage, 'still the stage that chose the rule');
+});

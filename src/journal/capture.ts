@@ -10,6 +10,7 @@ import type { Explanation } from '../dispatch/explain.js';
 import { fallbackFile, matchedView, stageName, type ShownPaths, type WhyView, whyView } from '../dispatch/explain-view.js';
 import type { RequestBody, RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
+import type { FaultKind } from '../model/answer.js';
 import type { HeaderList } from '../shared/headers.js';
 import { parseJson } from '../shared/json.js';
 import { redactHeaders, redactQuery } from '../shared/redact.js';
@@ -90,6 +91,8 @@ interface Views {
 export class HeldEntry {
   /** the bodies were reduced to their size and type (the entry would not fit in maxBytes otherwise) */
   bodiesDropped = false;
+  /** the fault the answer was (docs/faults.md), when it was one */
+  fault?: FaultKind;
   /** set by settle(): then `stage`…`context` are let go */
   private views: Views | undefined;
   constructor(
@@ -201,7 +204,7 @@ export function holdExchange(ex: Exchange, id: number, opts: CaptureOptions): He
   const res = ex.response;
   const head = req.method === 'HEAD';
   const answeredBy = a.kind === 'refused' ? undefined : a;
-  return new HeldEntry(
+  const held = new HeldEntry(
     id,
     ex.receivedAt.getTime(),
     ex.latencyMs ?? Math.max(0, opts.now() - ex.receivedAt.getTime()),
@@ -225,6 +228,9 @@ export function holdExchange(ex: Exchange, id: number, opts: CaptureOptions): He
     answeredBy?.context,
     a.kind === 'proxied' ? { target: a.target, saved: a.saved } : undefined,
   );
+  const delivery = a.kind === 'dispatch' ? a.outcome.answer.delivery : undefined;
+  if (delivery?.kind === 'fault') held.fault = delivery.fault;
+  return held;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -293,6 +299,7 @@ export function entryOf(h: HeldEntry, opts: BodyCaptureOptions): Entry {
     answeredBy: who.answeredBy,
     matched: who.matched,
     why: who.why,
+    ...(h.fault !== undefined ? { fault: h.fault } : {}),
   });
 }
 

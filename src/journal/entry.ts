@@ -5,6 +5,7 @@
 // `[redacted]`. Entries are frozen (shallowly: the objects of the entry, not a JSON body's own values).
 import type { Stage } from '../dispatch/dispatch.js';
 import { STAGE_NAMES, type MatchedView, type WhyView } from '../dispatch/explain-view.js';
+import type { FaultKind } from '../model/answer.js';
 import type { HeaderList } from '../shared/headers.js';
 import type { Wire } from '../shared/wire.js';
 
@@ -81,6 +82,8 @@ export interface EntryRow {
   readonly stage: JournalStage;
   readonly answeredBy: AnsweredBy;
   readonly matched: MatchedView | null;
+  /** as Entry's */
+  readonly fault?: FaultKind;
 }
 
 export interface Entry {
@@ -96,6 +99,11 @@ export interface Entry {
   readonly response: ResponseRecord;
   readonly stage: JournalStage;
   readonly answeredBy: AnsweredBy;
+  /**
+   * The fault the answer was (docs/faults.md), when it was one: then `response` is what the rule declared, not
+   * what the client got (a reset, nothing, bad bytes, half a body, or a held connection).
+   */
+  readonly fault?: FaultKind;
   /** the rule that answered, or null */
   readonly matched: MatchedView | null;
   readonly why: WhyView;

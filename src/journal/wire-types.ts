@@ -51,6 +51,8 @@ export type WireEntry = {
   readonly response: { readonly status: number; readonly headers: readonly WireHeader[]; readonly body: WireBody };
   readonly stage: WireStage;
   readonly answered_by: WireAnsweredBy;
+  /** present when the answer was a fault (`connection_reset`, `timeout`, …): the response is what the rule declared, not what was sent */
+  readonly fault?: string;
   readonly matched: MatchedWire | null;
   /** a refused request's note says so, with no rule sets */
   readonly why: WhyWire;
@@ -68,6 +70,8 @@ export type WireEntrySummary = {
   readonly stage: WireStage;
   readonly latency_ms: number;
   readonly generation: number;
+  /** as in WireEntry */
+  readonly fault?: string;
 };
 
 /** The inspector's `request` event: the summary and what answered (for the table's label). */

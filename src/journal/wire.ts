@@ -25,6 +25,7 @@ export function entryToWire(e: Entry): WireEntry {
     response: { status: e.response.status, headers: headersToWire(e.response.headers), body: bodyToWire(e.response.body) },
     stage: e.stage,
     answered_by: answeredByToWire(e.answeredBy),
+    ...(e.fault !== undefined ? { fault: e.fault } : {}),
     matched: matchedToWire(e.matched),
     why: whyToWire(e.why),
   };
@@ -83,5 +84,6 @@ export function entrySummaryToWire(e: EntryRow): WireEntrySummary {
     stage: e.stage,
     latency_ms: e.latencyMs,
     generation: e.generation,
+    ...(e.fault !== undefined ? { fault: e.fault } : {}),
   };
 }

@@ -1,4 +1,6 @@
 // Answer: the one response type dispatch produces. Respond: the declarative form a rule or script gives.
+// Faults, dribbled bodies and streams are answer kinds too (`Delivery`): dispatch decides what happens, the
+// server edge does the socket work and the timing (docs/faults.md).
 import type { HeaderList } from '../shared/headers.js';
 import type { RespondTemplate } from './template.js';
 
@@ -11,7 +13,39 @@ export interface Answer {
   readonly delayMs: number;
   /** made for one request (a rendered template): the server does not remember its wire form */
   readonly fresh?: boolean;
+  /** how the answer leaves other than in one go; absent for nearly every answer */
+  readonly delivery?: Delivery;
 }
+
+/** The faults a rule or script may ask for (docs/faults.md). */
+export const FAULT_KINDS = ['connection_reset', 'empty_response', 'malformed_response', 'partial_body', 'timeout'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export function isFaultKind(s: string): s is FaultKind {
+  return (FAULT_KINDS as readonly string[]).includes(s);
+}
+
+/** One piece of a streamed answer: sent `pauseMs` after the previous one (the first after the headers). */
+export interface StreamEvent {
+  readonly pauseMs: number;
+  readonly bytes: Uint8Array;
+}
+
+export type Delivery =
+  /** nothing valid is answered: the socket is reset, closed, fed garbage, cut short or left hanging */
+  | { readonly kind: 'fault'; readonly fault: FaultKind }
+  /** the body (content-length announced) in `count` equal pieces, `intervalMs` apart */
+  | { readonly kind: 'chunks'; readonly count: number; readonly intervalMs: number }
+  /** no content-length: the events one after the other with their pauses, then the end */
+  | { readonly kind: 'stream'; readonly events: readonly StreamEvent[] };
+
+/** A delay: fixed, uniform in [min, max], or log-normal around a median (sigma the log's spread). */
+export type DelaySpec =
+  | { readonly kind: 'fixed'; readonly ms: number }
+  | { readonly kind: 'uniform'; readonly min: number; readonly max: number }
+  | { readonly kind: 'lognormal'; readonly median: number; readonly sigma: number };
+
+export type StreamFormat = 'sse' | 'ndjson';
 
 export type RespondBody =
   /** absolute path; `confineTo` (absolute dir) when the file must stay inside that directory */
@@ -19,7 +53,9 @@ export type RespondBody =
   | { readonly kind: 'text'; readonly text: string }
   /** already minified JSON text, key order kept */
   | { readonly kind: 'json'; readonly text: string }
-  | { readonly kind: 'empty' };
+  | { readonly kind: 'empty' }
+  /** a Server-Sent Events or NDJSON file streamed event by event (`intervalMs` between undelayed events) */
+  | { readonly kind: 'stream'; readonly path: string; readonly confineTo?: string; readonly format: StreamFormat; readonly intervalMs: number };
 
 export interface Respond {
   readonly body: RespondBody;
@@ -30,4 +66,10 @@ export interface Respond {
   readonly delayMs: number;
   /** set when the answer is a response template (docs/templates.md): its parts are rendered per request */
   readonly template?: RespondTemplate;
+  /** a delay drawn per request (a `{ min, max }` or `{ median, sigma }` delay); overrides `delayMs` */
+  readonly delay?: DelaySpec;
+  /** whether the rule wrote its own delay (then `service.delay` does not apply) */
+  readonly delaySet?: boolean;
+  readonly fault?: FaultKind;
+  readonly chunks?: { readonly count: number; readonly intervalMs: number };
 }

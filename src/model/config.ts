@@ -1,4 +1,5 @@
 // The root config (docs/reference/mock-toml.md) with every default applied, and the DEFAULTS table.
+import type { DelaySpec } from './answer.js';
 import type { Strategy } from './strategy.js';
 
 export interface TlsConfig {
@@ -33,10 +34,15 @@ export interface Config {
     readonly corsAllowCredentialsOrigins: readonly string[];
     readonly maxRequestBodyBytes: number;
     readonly middlewareMaxOperations: number;
+    /** `service.seed`: the workspace's one random generator starts here (dispatch/workspace-random.ts: response
+     * templates and random delays draw from it); absent: unseeded */
+    readonly seed?: bigint;
+    /** a delay for every rule and file answer whose rule sets none */
+    readonly delay?: DelaySpec;
+    /** how long a `timeout` fault holds its connection (absent: DEFAULTS.faultHoldMs) */
+    readonly faultHoldMs?: number;
     /** service.deny as written; undefined: DEFAULTS.deny and the TLS files (docs/files-and-rules.md, "Never served") */
     readonly deny?: readonly string[];
-    /** `service.seed`: seeds the workspace's one random generator (dispatch/workspace-random.ts) */
-    readonly seed?: number;
   };
   readonly log: {
     readonly verbose: { readonly header: boolean; readonly body: boolean };
@@ -58,6 +64,7 @@ export const DEFAULTS = {
   fallbackRespondDir: '.',
   maxRequestBodyBytes: 33554432,
   middlewareMaxOperations: 10_000_000,
+  faultHoldMs: 600_000,
   /** what file routing never serves unless service.deny says otherwise: secrets, keys, VCS metadata */
   deny: [
     '.env', '.env.*', '.npmrc', '.netrc', '.pgpass',

@@ -30,6 +30,8 @@ export interface Rule {
   readonly priority: number;
   /** default 1 */
   readonly weight: number;
+  /** at most `requests` answers per `perMs` window; past that, 429 (docs/faults.md) */
+  readonly limit?: { readonly requests: number; readonly perMs: number };
 }
 
 export type Condition = UrlPathCondition | MethodCondition | HeaderCondition | BodyCondition | FieldCondition | BodyTextCondition;

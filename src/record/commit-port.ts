@@ -9,7 +9,9 @@ export type AppendBody =
   | { readonly kind: 'empty' }
   | { readonly kind: 'text'; readonly text: string }
   /** a body file under the fallback directory: `abs` written already (or, in a dry run, about to be) */
-  | { readonly kind: 'file'; readonly abs: string; readonly bytes: Uint8Array };
+  | { readonly kind: 'file'; readonly abs: string; readonly bytes: Uint8Array }
+  /** a stream file (`.sse`, `.ndjson`) under the fallback directory, written already: `respond.stream.file_path` */
+  | { readonly kind: 'stream'; readonly abs: string; readonly bytes: Uint8Array; readonly intervalMs?: number };
 
 export interface RuleToAppend {
   /** exact url_path */

@@ -58,6 +58,13 @@ export type RecordBody =
   | { readonly kind: 'bytes'; readonly bytes: Uint8Array }
   /** over the cap: passed to the client as it came */
   | { readonly kind: 'streamed' }
+  /** an event stream (SSE, NDJSON): passed to the client live, and not (or not yet) complete */
+  | { readonly kind: 'event_stream' }
+  /**
+   * an event stream that ended, as a stream file: SSE with its measured pauses as `: delay` lines, or NDJSON
+   * lines (`intervalMs`: their median gap) — saved as a `respond.stream` rule (docs/record.md)
+   */
+  | { readonly kind: 'events'; readonly format: 'sse' | 'ndjson'; readonly bytes: Uint8Array; readonly intervalMs?: number }
   /** a content-encoding the proxy could not decode: passed on encoded */
   | { readonly kind: 'encoded'; readonly encoding: string };
 
@@ -84,7 +91,7 @@ export interface PlanFacts {
   readonly keepHeaders?: readonly string[];
 }
 
-export const SKIP_REASONS = ['method', 'recorded', 'streamed', 'encoded', 'unsafe_path', 'outside'] as const;
+export const SKIP_REASONS = ['method', 'recorded', 'streamed', 'event_stream', 'encoded', 'unsafe_path', 'outside'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** A file under the fallback directory: `names` are the path's parts below it (decoded, as on disk). */
@@ -98,7 +105,9 @@ export type PlannedBody =
   | { readonly kind: 'empty' }
   | { readonly kind: 'text'; readonly text: string }
   /** `names` below the fallback directory, starting with RECORDED_DIR and the method */
-  | ({ readonly kind: 'file' } & Omit<PlannedFile, 'status'>);
+  | ({ readonly kind: 'file' } & Omit<PlannedFile, 'status'>)
+  /** a stream file (`names` as for `file`), answered by `respond.stream` */
+  | ({ readonly kind: 'stream'; readonly intervalMs?: number } & Omit<PlannedFile, 'status'>);
 
 export interface PlannedRule {
   /** the canonical request path, written as a bare (exact) url_path */
@@ -146,9 +155,22 @@ export async function planRecording(x: Exchange, facts: PlanFacts): Promise<Reco
   // PATCH and HEAD are proxied, never recorded; a method rules cannot match is not recorded either
   if (!isMethod(method) || NOT_RECORDED_METHODS.has(method)) return skip('method');
   if (facts.recorded.has(key)) return skip('recorded');
-  if (res.body.kind !== 'bytes') return skip(res.body.kind);
+  if (res.body.kind !== 'bytes' && res.body.kind !== 'events') return skip(res.body.kind);
   if (req.segments.some((s) => s !== '' && !isUsableSegment(s))) return skip('unsafe_path');
   const names = req.segments.filter((s) => s !== '');
+  if (res.body.kind === 'events') {
+    const ev = res.body;
+    // the stream sets its own content type (text/event-stream, application/x-ndjson); only the kept headers go along
+    const body = {
+      kind: 'stream',
+      names: recordedNames(method, names, ev.format),
+      bytes: ev.bytes,
+      ...(ev.intervalMs === undefined ? {} : { intervalMs: ev.intervalMs }),
+    } as const;
+    const rule: PlannedRule = { urlPath: req.path, method, query, ...(res.status === 200 ? {} : { status: res.status }), body, headers: keptHeaders(res.headers, facts.keepHeaders) };
+    if (await escapes(facts, body.names)) return skip('outside');
+    return { kind: 'rule', key, rule };
+  }
   const bytes = res.body.bytes;
 
   const utf8 = isValidUtf8(bytes);

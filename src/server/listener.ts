@@ -35,6 +35,7 @@ import type { LiveState } from './live.js';
 import { requestLines, requestLogLines } from './log.js';
 import { publishTrace } from './trace.js';
 import { writeAnswer } from './write.js';
+import { deliverAnswer } from './deliver-call.js';
 
 const EMPTY = new Uint8Array(0);
 const NO_BODY: BodyRead = { kind: 'ok', bytes: EMPTY };
@@ -244,14 +245,19 @@ export function createListener(deps: ListenerDeps): RequestListener {
     afterWrite === undefined
       ? (res: ServerResponse, method: string, outcome: Outcome, _x: InFlight | undefined): void => {
           if (res.destroyed || res.writableEnded) return;
-          writeAnswer(res, outcome.answer, method, { log: deps.log });
+          if (outcome.answer.delivery === undefined) writeAnswer(res, outcome.answer, method, { log: deps.log });
+          else deliverAnswer(res, outcome.answer, method, deps.live.current.ws);
           publishTrace(outcome);
         }
       : (res: ServerResponse, method: string, outcome: Outcome, x: InFlight | undefined): void => {
           if (res.destroyed || res.writableEnded) return;
-          writeAnswer(res, outcome.answer, method, { log: deps.log });
+          if (outcome.answer.delivery === undefined) writeAnswer(res, outcome.answer, method, { log: deps.log });
+          else deliverAnswer(res, outcome.answer, method, (x?.live ?? deps.live.current).ws);
           publishTrace(outcome);
-          if (x !== undefined) afterWrite(x, { kind: 'dispatch', response: outcome.answer, outcome });
+          if (x === undefined) return;
+          // a fault, dribble or stream is still being written: its exchange is captured once the connection is done with it
+          if (outcome.answer.delivery === undefined) afterWrite(x, { kind: 'dispatch', response: outcome.answer, outcome });
+          else res.once('close', () => afterWrite(x, { kind: 'dispatch', response: outcome.answer, outcome }));
         };
 
   const fail = (req: IncomingMessage, res: ServerResponse, e: unknown): void => {

@@ -25,6 +25,7 @@ import { LiveWorkspace, type LiveWorkspaceOptions } from './live.js';
 import { SocketActivity } from './activity.js';
 import { attachClientErrorHandler } from './client-error.js';
 import { ConnectionGate } from './gate.js';
+import { PaceState } from '../dispatch/pace.js';
 import { createListener, type DispatchFunction } from './listener.js';
 import type { RequestHook } from './hooks.js';
 import type { RecordSettings } from './record/mode.js';
@@ -167,6 +168,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
       files: opts.files ?? createFsSource(),
       rotation: live.rotation,
       random: opts.random ?? Math.random,
+      pace: new PaceState(),
       log: opts.log,
       ...(opts.scriptTimeLimitMs !== undefined ? { scriptTimeLimitMs: opts.scriptTimeLimitMs } : {}),
     },

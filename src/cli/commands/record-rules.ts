@@ -46,7 +46,8 @@ export function createRuleCommitter(o: RuleCommitterOptions): CommitRule {
   const commitOne = async (rule: RuleToAppend): Promise<Result<AppendedRule, string>> => {
     const snaps = virtual ?? { config: await readFileVersion(target.configAbs, target.configShown), ruleSet: await readFileVersion(ruleSetAbs, target.ruleSetShown) };
     if (o.dryRun && rule.body.kind === 'file') assumed.set(rule.body.abs, assumedStatus(rule.body.abs, rule.body.bytes));
-    const planned = await planRuleEdit(target, snaps, argsOf(rule), bodyOf(rule, configDir), o.dryRun ? assumed : undefined);
+    if (o.dryRun && rule.body.kind === 'stream') assumed.set(rule.body.abs, { kind: 'file', path: rule.body.abs });
+    const planned = await planRuleEdit(target, snaps, argsOf(rule, configDir), bodyOf(rule, configDir), o.dryRun ? assumed : undefined);
     if (!planned.ok) return err(planned.error.message);
     const plan = planned.value;
     if (o.dryRun) {
@@ -69,7 +70,7 @@ export function createRuleCommitter(o: RuleCommitterOptions): CommitRule {
   };
 }
 
-function argsOf(rule: RuleToAppend): Omit<SetRuleFlags['args'], 'body'> {
+function argsOf(rule: RuleToAppend, configDir: string): Omit<SetRuleFlags['args'], 'body'> {
   const respondHeaders: HeaderArg[] = rule.headers.map(([name, value]) => ({ name: name.toLowerCase(), value }));
   return {
     urlPath: rule.urlPath,
@@ -78,6 +79,9 @@ function argsOf(rule: RuleToAppend): Omit<SetRuleFlags['args'], 'body'> {
     ...(rule.query === undefined || rule.query.length === 0 ? {} : { fields: rule.query.map(([name, value]) => ({ on: 'query' as const, name, value })) }),
     ...(rule.status === undefined ? {} : { status: rule.status }),
     ...(respondHeaders.length === 0 ? {} : { respondHeaders }),
+    ...(rule.body.kind === 'stream'
+      ? { stream: { path: relative(configDir, rule.body.abs), ...(rule.body.intervalMs === undefined ? {} : { intervalMs: rule.body.intervalMs }) } }
+      : {}),
   };
 }
 
@@ -86,6 +90,7 @@ function bodyOf(rule: RuleToAppend, configDir: string): SetRuleFlags['body'] {
   const b = rule.body;
   switch (b.kind) {
     case 'empty':
+    case 'stream':
       return undefined;
     case 'text':
       return { kind: 'text', value: b.text };

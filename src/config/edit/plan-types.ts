@@ -41,6 +41,11 @@ export interface SetRuleArgs {
   readonly delayMs?: number;
   /** write `respond.template = true` (docs/templates.md) */
   readonly template?: boolean;
+  /**
+   * respond.stream (a new rule only: record mode's recorded streams): `path` as `file_path` is given (relative to
+   * the config's folder once planned), `intervalMs` the NDJSON lines' pause
+   */
+  readonly stream?: { readonly path: string; readonly intervalMs?: number };
 }
 
 export interface FileState {
@@ -81,6 +86,7 @@ const q = (s: string): string => BT + s + BT;
 export const SET_RULE_MESSAGES = {
   nothingToChange: () =>
     'nothing to change — give at least one of --path, --method, --status, --json/--text, --file, --delay, --header, --query, --cookie, --form, --param or --body-contains',
+  streamOnNewRule: () => 'respond.stream is written on a new rule only (record mode appends one per recorded stream)',
   nothingToRespond: () => 'nothing to respond with — give at least one of --status, --json/--text or --file',
   nothingToMatch: () => 'nothing to match on — give --path or --path-template (and optionally --method, --header, --query, --cookie, --form or --body-contains) for a new rule',
   noSuchRule: (n: number, count: number) =>

@@ -86,6 +86,10 @@ export function newRuleText(args: SetRuleArgs): string {
   if (args.bodyContains !== undefined) line(P.bodyText, containsText(args.bodyContains));
   if (args.status !== undefined) line(P.status, String(args.status));
   if (args.body !== undefined) line([...P.respond, args.body.kind], bodyText(args.body.kind, args.body.value));
+  if (args.stream !== undefined) {
+    line([...P.respond, 'stream', 'file_path'], tomlBasicString(args.stream.path));
+    if (args.stream.intervalMs !== undefined) line([...P.respond, 'stream', 'interval_ms'], String(args.stream.intervalMs));
+  }
   for (const h of dedupeHeaders(args.respondHeaders ?? [])) line([...P.respondHeaders, h.name], tomlBasicString(h.value));
   if (args.delayMs !== undefined) line(P.delay, String(args.delayMs));
   if (args.template === true) line(P.template, 'true');
@@ -102,6 +106,10 @@ function newRuleData(args: SetRuleArgs): Record<string, unknown> {
   if (args.bodyContains !== undefined) setIn(rule, P.bodyText, { value: args.bodyContains, op: 'contains' });
   if (args.status !== undefined) setIn(rule, P.status, args.status);
   if (args.body !== undefined) setIn(rule, [...P.respond, args.body.kind], args.body.value);
+  if (args.stream !== undefined) {
+    setIn(rule, [...P.respond, 'stream', 'file_path'], args.stream.path);
+    if (args.stream.intervalMs !== undefined) setIn(rule, [...P.respond, 'stream', 'interval_ms'], args.stream.intervalMs);
+  }
   for (const h of dedupeHeaders(args.respondHeaders ?? [])) setIn(rule, [...P.respondHeaders, h.name], h.value);
   if (args.delayMs !== undefined) setIn(rule, P.delay, args.delayMs);
   if (args.template === true) setIn(rule, P.template, true);

@@ -261,7 +261,7 @@ describe('random configs generated from the shapes get the same verdict from sch
           else rejected++;
           assert.equal(v.schema, v.loader, `${stringify(doc)}\nloader: ${JSON.stringify(v.errors.map((d) => d.message))}\nschema: ${JSON.stringify(v.schemaErrors)}`);
         }),
-        { numRuns: 400, seed: 22 },
+        { numRuns: 600, seed: 22 },
       );
       assert.ok(accepted > 20 && rejected > 20, `accepted ${accepted}, rejected ${rejected}`);
     });

@@ -5,6 +5,7 @@ import { DEFAULTS } from '../../model/config.js';
 import { array, bool, described, int, record, report, shape, string, union, wrongType, type Shape } from '../decode.js';
 import { IPV4, isIpAddress } from '../ip-address.js';
 import { MESSAGES } from '../messages.js';
+import { faultHoldShape, seedShape, serviceDelayShape } from './delivery.js';
 import { BARE_STRATEGIES, decodeStrategy, TABLE_ONLY_STRATEGIES } from '../strategy.js';
 
 /** A string with where it was written (path entries are checked against the disk later). */
@@ -114,11 +115,9 @@ export const rootShape = described(
           doc: 'A middleware script that runs longer than this many operations on one request is stopped (500).',
           default: DEFAULTS.middlewareMaxOperations,
         }),
-        seed: described(int(0, Number.MAX_SAFE_INTEGER), {
-          doc: 'Seeds the workspace\'s one random generator (response templates\' `randomInt`, `uuid`, `faker`…): each request draws the next values, so a run repeats exactly. Without it, values are random.',
-          example: '42',
-          long: 'One generator for the workspace, advancing with each request that draws from it; a reload starts it again from the seed. A random strategy\'s own `seed` keeps its meaning (a fresh generator per pick) and is not this one.',
-        }),
+        seed: seedShape,
+        delay: serviceDelayShape,
+        fault_hold_ms: faultHoldShape,
       }),
       { doc: 'What answers requests: rule sets, middlewares, the fallback folder.' },
     ),

@@ -14,6 +14,7 @@ import { ALIASES, DATA_ROOTS, HELPER_NAMES } from '../../templates/names.js';
 
 const TEMPLATE_DATA = DATA_ROOTS.map((r) => `\`${r}\``).join(', ');
 const TEMPLATE_HELPERS = [...HELPER_NAMES, ...Object.keys(ALIASES)].map((h) => `\`${h}\``).join(', ');
+import { chunksShape, delayShape, faultShape, limitShape, streamShape } from './delivery.js';
 
 /** RFC 9110 token characters */
 export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -135,7 +136,7 @@ export const requestShape = record(
 // ---- respond ---------------------------------------------------------------------------------------
 
 /** The body kinds: exactly one (or `status` alone). */
-export const RESPOND_BODY_KEYS = ['file_path', 'text', 'json'] as const;
+export const RESPOND_BODY_KEYS = ['file_path', 'text', 'json', 'stream'] as const;
 /** Whether `status` may be given together with `file_path` (the loader refuses it). */
 export const STATUS_WITH_FILE_PATH = true;
 
@@ -181,7 +182,14 @@ export const respondTable = record(
       map('header name', headerValue, decodeHeaderMap, HEADER_NAME),
       { doc: 'Response headers, name to value; a `content-type` here wins over the derived one.', example: '{ location = "/api/users/3" }' },
     ),
-    delay_response_milliseconds: described(int(0, MAX_DELAY_MS), { doc: 'Wait this long before answering.', default: 0, example: '250' }),
+    delay_response_milliseconds: described(delayShape, {
+      doc: 'Wait this long before answering: milliseconds, `{ min, max }` (uniform) or `{ median, sigma }` (log-normal).',
+      default: 0,
+      example: '250',
+    }),
+    fault: faultShape,
+    chunks: chunksShape,
+    stream: streamShape,
     template: described(bool, {
       doc: 'Render `json`, `text`, each header value and the `file_path` value as Handlebars templates built from the request.',
       default: false,
@@ -201,7 +209,7 @@ export const respondTable = record(
       if (!STATUS_WITH_FILE_PATH) pairs.push(['status', 'file_path']);
       return {
         dependencies: { template_file: ['file_path'] },
-        anyOf: [...RESPOND_BODY_KEYS, 'status'].map((k) => ({ required: [k] })),
+        anyOf: [...RESPOND_BODY_KEYS, 'status', 'fault'].map((k) => ({ required: [k] })),
         not: { anyOf: pairs.map((p) => ({ required: p })) },
       };
     },
@@ -226,6 +234,7 @@ export const ruleTable = record(
     }),
     priority: described(int(-2_147_483_648, 2_147_483_647), { doc: 'Used by the `priority` strategy: the highest wins.', default: RULE_DEFAULTS.priority, example: '10' }),
     weight: described(int(0, 4_294_967_295), { doc: 'Used by `weighted_random`: the share of picks.', default: RULE_DEFAULTS.weight, example: '9' }),
+    limit: limitShape,
   },
   { required: ['when', 'respond'] },
 );

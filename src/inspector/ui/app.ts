@@ -133,14 +133,15 @@ function rowOf(s: WireEntrySummary, answeredBy: WireAnsweredBy): Row {
     stage: s.stage,
     latency: s.latency_ms,
     generation: s.generation,
-    answered: answeredLabel(answeredBy),
+    answered: s.fault === undefined ? answeredLabel(answeredBy) : `fault: ${s.fault} (${answeredLabel(answeredBy)})`,
   };
 }
 
 /** A table row from an entry of the list (`GET /requests`) or the detail. */
 function rowFromEntry(e: WireEntry): Row {
   const { id, stage, latency_ms, generation } = e;
-  return rowOf({ id, method: e.request.method, path: e.request.path, status: e.response.status, stage, latency_ms, generation }, e.answered_by);
+  const summary: WireEntrySummary = { id, method: e.request.method, path: e.request.path, status: e.response.status, stage, latency_ms, generation };
+  return rowOf(e.fault === undefined ? summary : { ...summary, fault: e.fault }, e.answered_by);
 }
 
 /** A table row from a `request` event. */

@@ -23,10 +23,12 @@ import { corsHeaders, DEFAULT_HEADERS } from '../../dispatch/finalize.js';
 import type { RequestSnapshot } from '../../model/request.js';
 import type { Workspace } from '../../model/workspace.js';
 import type { CommitRule } from '../../record/commit-port.js';
+import { MAX_SAVED_BODY_BYTES } from '../../record/plan.js';
 import type { RecordTarget } from '../../record/target.js';
 import type { HeaderList } from '../../shared/headers.js';
 import type { InFlight, NextStep, RequestHook, WrittenStep } from '../hooks.js';
 import { createProxyClient, recordResponseOf, type ProxyResult } from './proxy.js';
+import { captureStream, streamFormatOf } from './stream-capture.js';
 import { createRecorder, type Saved } from './recorder.js';
 import { writeProxied } from './respond.js';
 
@@ -88,7 +90,19 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
     });
     const headers = withMockHeaders(result.headers, snapshot, x.live.ws);
     let saved: Saved | undefined;
-    if (result.kind === 'stream') {
+    let streamed: Uint8Array | undefined;
+    if (result.kind === 'stream' && result.live === true) {
+      // an event stream: passed on live, saved as a stream file once the upstream ends it (stream-capture.ts)
+      const contentType = result.headers.find(([k]) => k === 'content-type')?.[1];
+      const capture = captureStream(result.rest, streamFormatOf(contentType), MAX_SAVED_BODY_BYTES);
+      send(x.res, { ...result, headers });
+      const events = await capture;
+      const recorded = await recorder.record({ request: snapshot, response: events === undefined ? recordResponseOf(result)! : { status: result.status, headers: result.headers, body: events } });
+      logAll(recorded.lines);
+      saved = recorded.saved;
+      if (saved?.kind === 'rule') await hooks.reload().catch(() => undefined);
+      if (events?.kind === 'events') streamed = events.bytes;
+    } else if (result.kind === 'stream') {
       send(x.res, { ...result, headers });
       logAll((await recorder.record({ request: snapshot, response: recordResponseOf(result)! })).lines);
     } else if (result.kind === 'failed') {
@@ -103,7 +117,7 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
     }
     written(x, {
       kind: 'proxied',
-      response: { status: result.status, headers, body: result.kind === 'stream' ? new Uint8Array(0) : result.body },
+      response: { status: result.status, headers, body: result.kind === 'stream' ? (streamed ?? new Uint8Array(0)) : result.body },
       outcome,
       target: targetShown,
       saved: savedShown(saved),

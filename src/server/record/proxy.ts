@@ -20,6 +20,12 @@ import { codingsOf, decodeAll, isDecodable } from './decode.js';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 export const DEFAULT_TOTAL_TIMEOUT_MS = 30_000;
+/** an event stream (SSE, NDJSON) is exempt from the total limit: cut after this long without a byte… */
+export const DEFAULT_STREAM_IDLE_MS = 30_000;
+/** …or after this long in all (docs/record.md) */
+export const DEFAULT_STREAM_MAX_MS = 10 * 60_000;
+/** answers passed to the client as they come (never buffered, never held to the total limit) */
+const EVENT_STREAM_TYPES = /^\s*(?:text\/event-stream|application\/x-ndjson)\s*(?:;|$)/i;
 
 export interface ProxyOptions {
   readonly target: RecordTarget;
@@ -29,6 +35,8 @@ export interface ProxyOptions {
   readonly totalTimeoutMs?: number;
   /** bodies above this are streamed to the client and not saved (default 32 MiB) */
   readonly maxSavedBytes?: number;
+  readonly streamIdleMs?: number;
+  readonly streamMaxMs?: number;
 }
 
 /** What the server received, as it received it. */
@@ -46,8 +54,8 @@ export interface ForwardRequest {
 export type ProxyResult =
   /** the whole answer; `recorded` is what a recording may save */
   | { readonly kind: 'answer'; readonly status: number; readonly headers: HeaderList; readonly body: Uint8Array; readonly recorded: RecordBody }
-  /** over the cap: `head` has been read, `rest` follows; send both, save nothing */
-  | { readonly kind: 'stream'; readonly status: number; readonly headers: HeaderList; readonly head: readonly Uint8Array[]; readonly rest: Readable }
+  /** over the cap (or an event stream, `live`): `head` has been read, `rest` follows; send both, save nothing */
+  | { readonly kind: 'stream'; readonly status: number; readonly headers: HeaderList; readonly head: readonly Uint8Array[]; readonly rest: Readable; readonly live?: true }
   /** no answer: a 502 text/plain naming the error */
   | { readonly kind: 'failed'; readonly status: 502; readonly headers: HeaderList; readonly body: Uint8Array; readonly error: string };
 
@@ -81,7 +89,7 @@ export function recordResponseOf(result: ProxyResult): RecordResponse | undefine
     case 'answer':
       return { status: result.status, headers: result.headers, body: result.recorded };
     case 'stream':
-      return { status: result.status, headers: result.headers, body: { kind: 'streamed' } };
+      return { status: result.status, headers: result.headers, body: { kind: result.live === true ? 'event_stream' : 'streamed' } };
     case 'failed':
       return undefined;
   }
@@ -142,7 +150,10 @@ export function createProxyClient(options: ProxyOptions): ProxyClient {
             }
             settled = true;
             if (result.kind !== 'stream') clearTimeout(total);
-            else result.rest.once('close', () => clearTimeout(total));
+            else if (result.live === true) {
+              clearTimeout(total);
+              boundStream(result.rest, options.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS, options.streamMaxMs ?? DEFAULT_STREAM_MAX_MS);
+            } else result.rest.once('close', () => clearTimeout(total));
             resolve(result);
           },
           (e: unknown) => fail(reasonOf(e)),
@@ -178,6 +189,10 @@ async function readAnswer(res: IncomingMessage, method: string, target: RecordTa
   // a HEAD answer's content-length describes the GET body: pass it on
   const length = method.toUpperCase() === 'HEAD' && !decode ? raw.find(([k]) => k === 'content-length') : undefined;
   if (length !== undefined) headers.push(length);
+  if (codings.length === 0 && method.toUpperCase() !== 'HEAD' && EVENT_STREAM_TYPES.test(raw.find(([k]) => k === 'content-type')?.[1] ?? '')) {
+    res.on('error', () => undefined);
+    return { kind: 'stream', status, headers, head: [], rest: res, live: true };
+  }
   const source: AsyncIterable<Buffer> = decode ? decodeAll(res, codings) : res;
   const it = source[Symbol.asyncIterator]();
   const chunks: Buffer[] = [];
@@ -199,6 +214,20 @@ async function readAnswer(res: IncomingMessage, method: string, target: RecordTa
   const body = Buffer.concat(chunks, size);
   const recorded: RecordBody = codings.length > 0 && !decode ? { kind: 'encoded', encoding: codings.join(', ') } : { kind: 'bytes', bytes: body };
   return { kind: 'answer', status, headers, body, recorded };
+}
+
+/** An event stream passed through: ended when no byte came for `idleMs`, or after `maxMs` in all. */
+function boundStream(rest: Readable, idleMs: number, maxMs: number): void {
+  let idle = setTimeout(() => rest.destroy(), idleMs);
+  const max = setTimeout(() => rest.destroy(), maxMs);
+  rest.on('data', () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => rest.destroy(), idleMs);
+  });
+  rest.once('close', () => {
+    clearTimeout(idle);
+    clearTimeout(max);
+  });
 }
 
 /** A `location` on the target's origin (absolute, or a path) as the client's path: the base path taken off. */

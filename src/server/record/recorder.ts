@@ -51,6 +51,7 @@ const SKIP_MESSAGES: Readonly<Record<SkipReason, (arg: string) => string>> = {
   method: (m: string) => `${m} is never recorded`,
   recorded: (key: string) => `${key} is recorded already (once per method, path and query)`,
   streamed: () => 'the body is over 32 MiB (streamed, not saved)',
+  event_stream: () => 'an event stream that did not end by itself (passed to the client as it came; cut by the client, the idle limit or the length limit, docs/record.md)',
   encoded: () => 'the body came in a content-encoding mock cannot decode',
   unsafe_path: () => 'the path climbs above the fallback directory or holds an encoded separator',
   outside: () => 'the file would land outside the fallback directory (an outward symlink)',
@@ -108,6 +109,13 @@ export function createRecorder(o: RecorderOptions): Recorder {
       if (!o.dryRun) written = w.abs;
       lines.push(RECORD_MESSAGES.wrote(o.dryRun, file, rule.status ?? 200, rule.body.bytes.byteLength));
       body = { kind: 'file', abs: w.abs, bytes: rule.body.bytes };
+    } else if (rule.body.kind === 'stream') {
+      const w = await writeConfined({ root: o.fallbackDir, names: rule.body.names, bytes: rule.body.bytes, unique: true, dryRun: o.dryRun });
+      if (w.kind !== 'written') return notSaved(writeProblem(w, rule.body.names.join('/')));
+      file = w.names.join('/');
+      if (!o.dryRun) written = w.abs;
+      lines.push(RECORD_MESSAGES.wrote(o.dryRun, file, rule.status ?? 200, rule.body.bytes.byteLength));
+      body = { kind: 'stream', abs: w.abs, bytes: rule.body.bytes, ...(rule.body.intervalMs === undefined ? {} : { intervalMs: rule.body.intervalMs }) };
     } else body = rule.body;
     const appended = await o.commitRule({ urlPath: rule.urlPath, method: rule.method, ...(rule.query.length > 0 ? { query: rule.query } : {}), ...(rule.status === undefined ? {} : { status: rule.status }), body, headers: rule.headers });
     if (!appended.ok) {

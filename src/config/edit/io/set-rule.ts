@@ -140,7 +140,11 @@ export async function planRuleEdit(
 
   const entry = body === undefined ? undefined : body.kind === 'file' ? { kind: 'file_path' as const, value: fileEntry(cwd, respondDir, body.path) } : body;
   const planned = planSetRule(
-    { ...args, ...(entry === undefined ? {} : { body: entry }) },
+    {
+      ...args,
+      ...(entry === undefined ? {} : { body: entry }),
+      ...(args.stream === undefined ? {} : { stream: { ...args.stream, path: fileEntry(cwd, respondDir, args.stream.path) } }),
+    },
     {
       config: { abs: configAbs, shown: configShown, text: snaps.config.text },
       ruleSet: { abs: ruleSetAbs, shown: ruleSetShown, text: snaps.ruleSet.text },

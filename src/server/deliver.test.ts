@@ -1,0 +1,129 @@
+// The stream and dribble writers on a real socket with an injected clock: each event leaves when its declared
+// pause has passed on that clock and not before, in order; a client that leaves stops the timer.
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import http, { type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { test } from 'node:test';
+import type { Answer, StreamEvent } from '../model/answer.js';
+import { deliver, splitBody, type Clock } from './deliver.js';
+
+class FakeClock implements Clock {
+  t = 0;
+  private next = 1;
+  readonly pending = new Map<number, { at: number; fn: () => void }>();
+  now = (): number => this.t;
+  setTimeout = (fn: () => void, ms: number): unknown => {
+    const id = this.next++;
+    this.pending.set(id, { at: this.t + ms, fn });
+    return id;
+  };
+  clearTimeout = (h: unknown): void => void this.pending.delete(h as number);
+  /** moves time on, firing what falls due, in order */
+  advance(ms: number): void {
+    const end = this.t + ms;
+    for (;;) {
+      const due = [...this.pending.entries()].filter(([, p]) => p.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
+      if (due === undefined) break;
+      this.pending.delete(due[0]);
+      this.t = due[1].at;
+      due[1].fn();
+    }
+    this.t = end;
+  }
+}
+
+const enc = new TextEncoder();
+const ev = (pauseMs: number, s: string): StreamEvent => ({ pauseMs, bytes: enc.encode(s) });
+
+function streamAnswer(events: StreamEvent[]): Answer {
+  return { status: 200, headers: [['content-type', 'text/event-stream']], body: new Uint8Array(0), delayMs: 0, delivery: { kind: 'stream', events } };
+}
+
+async function serve(answer: Answer, clock: Clock): Promise<{ port: number; server: http.Server }> {
+  const server = http.createServer((_req, res) => deliver(res, answer, 'GET', { holdMs: 1000, clock }));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { port: (server.address() as AddressInfo).port, server };
+}
+
+/** the response and a queue of the body pieces as they arrive */
+async function open(port: number): Promise<{ res: IncomingMessage; nextData(): Promise<string>; received(): string }> {
+  const req = http.get({ host: '127.0.0.1', port, path: '/', agent: false });
+  const [res] = (await once(req, 'response')) as [IncomingMessage];
+  let all = '';
+  const waiting: ((s: string) => void)[] = [];
+  const queued: string[] = [];
+  res.setEncoding('utf8').on('data', (d: string) => {
+    all += d;
+    const w = waiting.shift();
+    if (w) w(d);
+    else queued.push(d);
+  });
+  return {
+    res,
+    nextData: () => (queued.length > 0 ? Promise.resolve(queued.shift()!) : new Promise((r) => waiting.push(r))),
+    received: () => all,
+  };
+}
+
+test('an SSE stream: events leave in order at their declared pauses on the injected clock', async () => {
+  const clock = new FakeClock();
+  const { port, server } = await serve(streamAnswer([ev(0, 'data: 1\n\n'), ev(120, 'data: 2\n\n'), ev(30, 'data: 3\n\n')]), clock);
+  try {
+    const c = await open(port);
+    assert.equal(c.res.headers['transfer-encoding'], 'chunked');
+    assert.equal(c.res.headers['content-length'], undefined);
+    assert.equal(await c.nextData(), 'data: 1\n\n', 'the first event at once');
+    assert.deepEqual([...clock.pending.values()].map((p) => p.at), [120], 'the next one scheduled 120 ms on');
+    clock.advance(119);
+    assert.equal(clock.pending.size, 1, 'not yet');
+    clock.advance(1);
+    assert.equal(await c.nextData(), 'data: 2\n\n');
+    assert.deepEqual([...clock.pending.values()].map((p) => p.at), [150], 'due from the schedule, not from when it was sent');
+    clock.advance(30);
+    const ended = once(c.res, 'end');
+    assert.equal(await c.nextData(), 'data: 3\n\n');
+    await ended;
+    assert.equal(c.received(), 'data: 1\n\ndata: 2\n\ndata: 3\n\n');
+    assert.equal(clock.pending.size, 0);
+  } finally {
+    server.close();
+  }
+});
+
+test('a client that leaves mid-stream stops the timer: nothing is left scheduled', async () => {
+  const clock = new FakeClock();
+  let closed!: () => void;
+  const responseClosed = new Promise<void>((r) => (closed = r));
+  const answer = streamAnswer([ev(0, 'a\n'), ev(60_000, 'b\n'), ev(60_000, 'c\n')]);
+  const server = http.createServer((_req, res) => {
+    res.on('close', closed);
+    deliver(res, answer, 'GET', { holdMs: 1000, clock });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    const c = await open((server.address() as AddressInfo).port);
+    assert.equal(await c.nextData(), 'a\n');
+    assert.equal(clock.pending.size, 1);
+    c.res.destroy();
+    await responseClosed;
+    assert.equal(clock.pending.size, 0, 'the timer was cleared');
+  } finally {
+    server.close();
+  }
+});
+
+test('chunks: equal pieces, the first at once, then interval apart', () => {
+  const pieces = splitBody(enc.encode('abcdefghij'), 3, 100);
+  assert.deepEqual(
+    pieces.map((p) => [p.pauseMs, new TextDecoder().decode(p.bytes)]),
+    [
+      [0, 'abc'],
+      [100, 'def'],
+      [100, 'ghij'],
+    ],
+  );
+  assert.equal(splitBody(enc.encode('ab'), 5, 10).length, 2, 'never more pieces than bytes');
+});

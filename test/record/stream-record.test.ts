@@ -1,0 +1,136 @@
+// Record mode saves event streams (docs/record.md): `mock serve --record` against a local streaming upstream
+// (SSE with pauses, NDJSON lines) writes a `.sse` file with the measured pauses as `: delay` lines (an `.ndjson`
+// file with interval_ms) and appends a `respond.stream` rule; the next request, answered by that rule without
+// the upstream, gets the same events with at least the recorded pauses. The upstream paces its events with
+// timers (it is the thing being recorded); the test waits on events, never on a sleep.
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, get, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { makeTempDir, removeDir, spawnMock, type RunningMock } from '../helpers/mock-cli.js';
+import { lineMatching } from './serve-helpers.js';
+
+const SSE_EVENTS = ['data: {"token":"Hel"}', 'event: note\ndata: {"token":"lo"}', 'data: [DONE]'];
+/** the upstream's pause before each event (ms) */
+const SSE_PAUSES = [0, 250, 500];
+const NDJSON_LINES = ['{"n":1}', '{"n":2}', '{"n":3}', '{"n":4}'];
+const NDJSON_GAP = 200;
+
+let upstream: Server;
+let upstreamHits = 0;
+let upstreamUrl = '';
+const timers = new Set<NodeJS.Timeout>();
+
+function paced(write: (i: number) => void, count: number, pauseOf: (i: number) => number, end: () => void): void {
+  let i = 0;
+  const next = (): void => {
+    if (i === count) return end();
+    const t = setTimeout(() => {
+      timers.delete(t);
+      write(i++);
+      next();
+    }, pauseOf(i));
+    timers.add(t);
+  };
+  next();
+}
+
+/** The events a client receives, each with the ms since the response head. */
+function readEvents(url: string, separator: string): Promise<{ status: number; type: string; events: { at: number; text: string }[] }> {
+  return new Promise((resolve, reject) => {
+    get(url, (res) => {
+      const start = performance.now();
+      let pending = '';
+      const events: { at: number; text: string }[] = [];
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => {
+        pending += d;
+        for (let k = pending.indexOf(separator); k >= 0; k = pending.indexOf(separator)) {
+          events.push({ at: performance.now() - start, text: pending.slice(0, k) });
+          pending = pending.slice(k + separator.length);
+        }
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), events }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+describe('mock --record saves an event stream and replays it with its pauses', () => {
+  let dir: string;
+  let m: RunningMock;
+  before(async () => {
+    upstream = createServer((req, res) => {
+      upstreamHits++;
+      if (req.url === '/v1/chat') {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        res.flushHeaders();
+        paced((i) => res.write(SSE_EVENTS[i] + '\n\n'), SSE_EVENTS.length, (i) => SSE_PAUSES[i]!, () => res.end());
+      } else {
+        res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+        res.flushHeaders();
+        paced((i) => res.write(NDJSON_LINES[i] + '\n'), NDJSON_LINES.length, (i) => (i === 0 ? 0 : NDJSON_GAP), () => res.end());
+      }
+    });
+    upstream.listen(0, '127.0.0.1');
+    await once(upstream, 'listening');
+    upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    dir = makeTempDir('mock-record-stream-');
+    writeFileSync(join(dir, 'mock.toml'), '[service]\nfallback_respond_dir = "."\n');
+    m = await spawnMock(['serve', '--record', upstreamUrl], { cwd: dir });
+  });
+  after(async () => {
+    await m?.stop();
+    for (const t of timers) clearTimeout(t);
+    upstream.close();
+    await removeDir(dir);
+  });
+
+  it('an SSE stream: passed on live, saved as .sse with : delay lines and a respond.stream rule, replayed with the same events and pauses', async () => {
+    const live = await readEvents(`${m.url}/v1/chat`, '\n\n');
+    assert.deepEqual(live.events.map((e) => e.text), SSE_EVENTS);
+    await lineMatching(m, /^recorded rule #1 in mock-recorded\.toml: GET \/v1\/chat/);
+    // the saved rule answers once the workspace has reloaded
+    await lineMatching(m, /^reloaded generation 2 /);
+    const file = readFileSync(join(dir, '.mock-recorded/GET/v1/chat.sse'), 'utf8');
+    // the pause measured before each event (the first: from the answer's head to its first event)
+    const delays = file.split('\n\n').filter((b) => b.trim() !== '').map((b) => Number(/^: delay (\d+)$/m.exec(b)?.[1] ?? 0));
+    assert.equal(delays.length, SSE_EVENTS.length, file);
+    // measured on this machine: at least the upstream's pause (timers never fire early), within a wide margin
+    for (let i = 0; i < delays.length; i++) assert.ok(delays[i]! >= SSE_PAUSES[i]! - 5 && delays[i]! < SSE_PAUSES[i]! + 2000, file);
+    const rules = readFileSync(join(dir, 'mock-recorded.toml'), 'utf8');
+    assert.match(rules, /respond\.stream\.file_path = ".*chat\.sse"/);
+
+    const hits = upstreamHits;
+    const replay = await readEvents(`${m.url}/v1/chat`, '\n\n');
+    assert.equal(upstreamHits, hits, 'the replay never reached the upstream');
+    assert.equal(replay.status, 200);
+    assert.match(replay.type, /^text\/event-stream/);
+    assert.deepEqual(replay.events.map((e) => e.text), SSE_EVENTS);
+    // each event leaves no earlier than its recorded pause after the one before it
+    for (let i = 1; i < replay.events.length; i++) {
+      const gap = replay.events[i]!.at - replay.events[i - 1]!.at;
+      assert.ok(gap >= delays[i]! - 20, `event ${i}: ${gap} ms after the previous, recorded ${delays[i]}`);
+    }
+  });
+
+  it('an NDJSON stream: saved as .ndjson with the lines and their median gap as interval_ms, replayed line by line', async () => {
+    const live = await readEvents(`${m.url}/rows`, '\n');
+    assert.deepEqual(live.events.map((e) => e.text), NDJSON_LINES);
+    await lineMatching(m, /^recorded rule #2 in mock-recorded\.toml: GET \/rows/);
+    await lineMatching(m, /^reloaded generation 3 /);
+    assert.equal(readFileSync(join(dir, '.mock-recorded/GET/rows.ndjson'), 'utf8'), NDJSON_LINES.map((l) => l + '\n').join(''));
+    const rules = readFileSync(join(dir, 'mock-recorded.toml'), 'utf8');
+    const interval = Number(/respond\.stream\.interval_ms = (\d+)/.exec(rules)?.[1]);
+    assert.ok(interval >= NDJSON_GAP - 5 && interval < NDJSON_GAP + 2000, rules);
+    const hits = upstreamHits;
+    const replay = await readEvents(`${m.url}/rows`, '\n');
+    assert.equal(upstreamHits, hits);
+    assert.match(replay.type, /^application\/x-ndjson/);
+    assert.deepEqual(replay.events.map((e) => e.text), NDJSON_LINES);
+    for (let i = 1; i < replay.events.length; i++) assert.ok(replay.events[i]!.at - replay.events[i - 1]!.at >= interval - 20);
+  });
+});
