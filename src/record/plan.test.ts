@@ -138,7 +138,7 @@ const cases: readonly Case[] = [
   { name: 'a root POST body is index.<ext>', method: 'PUT', target: '/', headers: JSON_TYPE, body: '{}', want: 'rule PUT / → 200 file .mock-recorded/PUT/index.json', ruleHeaders: [] },
   { name: 'never over an existing name', target: '/taken', headers: JSON_TYPE, body: '{}', want: 'rule GET /taken → 200 file .mock-recorded/GET/taken.json', ruleHeaders: [] },
   { name: 'HEAD is never recorded', method: 'HEAD', target: '/api/users', headers: JSON_TYPE, body: '', want: 'skip method' },
-  { name: 'PATCH is never recorded', method: 'PATCH', target: '/api/users/1', headers: JSON_TYPE, body: '{}', want: 'skip method' },
+  { name: 'PATCH is recorded as a method rule', method: 'PATCH', target: '/api/users/1', headers: JSON_TYPE, body: '{}', want: 'rule PATCH /api/users/1 → 200 file .mock-recorded/PATCH/api/users/1.json', ruleHeaders: [] },
   { name: 'once per method and path', target: '/search?q=b', headers: JSON_TYPE, body: '[2]', recorded: [recordKey('GET', '/search')], want: 'skip recorded' },
   { name: 'another method on a recorded path is still saved', method: 'DELETE', target: '/search', status: 204, body: '', recorded: [recordKey('GET', '/search')], want: 'rule DELETE /search → 204 empty', ruleHeaders: [] },
   { name: 'a streamed body is not saved', target: '/big', headers: JSON_TYPE, body: { kind: 'streamed' }, want: 'skip streamed' },

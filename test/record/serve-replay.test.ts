@@ -2,8 +2,9 @@
 // against the test's own upstream (test/record/upstream.ts), then the upstream stops and the program, started
 // without --record, answers every saved exchange the same (status, content type, body sha256). Also: the
 // startup line, what the console says for each exchange, a saved file or rule answering the next request at
-// once, what the target received, query variants, HEAD, PATCH and the 40 MiB stream unsaved, prefix misses
-// unproxied, comments kept, no secret written, `mock validate` passes.
+// once, what the target received, query variants, HEAD and the 40 MiB stream unsaved, PATCH saved as a rule, a PUT
+// on a path a saved file answers forwarded and saved as a rule, prefix misses unproxied, comments kept, no secret
+// written, `mock validate` passes.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,6 +44,8 @@ describe('mock --record: record, then replay without the target', () => {
         { method: 'GET', path: '/search?q=b' },
         { method: 'HEAD', path: '/nothing-here' },
         { method: 'PATCH', path: '/api/users/7', body: '{}' },
+        // api/users.json answers GET /api/users by now; a write to that path still goes to the target
+        { method: 'PUT', path: '/api/users', body: '{"name":"Cy"}' },
         { method: 'GET', path: '/big' },
         { method: 'GET', path: '/pre/unknown' },
         { method: 'GET', path: '/pre/unknown' },
@@ -57,6 +60,8 @@ describe('mock --record: record, then replay without the target', () => {
         { method: 'GET', path: '/api/users' },
         { method: 'POST', path: '/api/users', body: '{"name":"Bob"}' },
         { method: 'GET', path: '/teapot' },
+        { method: 'PUT', path: '/api/users', body: '{"name":"Dee"}' },
+        { method: 'PATCH', path: '/api/users/7', body: '{}' },
       ];
       for (const s of again) {
         const got = await ask(m, s);
@@ -95,7 +100,10 @@ describe('mock --record: record, then replay without the target', () => {
         'recorded rule #5 in mock-recorded.toml: GET /page → 200',
         'recorded search.json (200, n B)',
         'not saved: HEAD /nothing-here — HEAD is never recorded',
-        'not saved: PATCH /api/users/7 — PATCH is never recorded',
+        'recorded .mock-recorded/PATCH/api/users/7.json (200, n B)',
+        'recorded rule #6 in mock-recorded.toml: PATCH /api/users/7 → 200',
+        'recorded .mock-recorded/PUT/api/users.json (200, n B)',
+        'recorded rule #7 in mock-recorded.toml: PUT /api/users → 200',
         'not saved: GET /big — the body is over 32 MiB (streamed, not saved)',
         'not proxied: GET /pre/unknown — a rule set\'s url_path_prefix claims this path, so a recording there could never be served (said once per path)',
       ],
@@ -119,6 +127,12 @@ describe('mock --record: record, then replay without the target', () => {
     assert.equal(post.headers['authorization'], 'Bearer t0ken-x');
     assert.equal(post.headers['host'], `127.0.0.1:${up.port}`);
     assert.equal(post.headers['accept-encoding'], 'identity');
+  });
+
+  it('a PUT that the saved file api/users.json would have answered reached the target', () => {
+    const put = up.seen.filter((x) => x.method === 'PUT');
+    assert.deepEqual(put.map((x) => [x.url, x.body.toString()]), [['/v2/api/users', '{"name":"Cy"}']]);
+    assert.deepEqual(JSON.parse(done.find((d) => d.sent.method === 'PUT')!.got.body.toString()), { path: '/api/users' });
   });
 
   it('a query variant is answered by the first recording, not proxied', () => {
@@ -154,8 +168,8 @@ describe('mock --record: record, then replay without the target', () => {
   it('without the target and without --record, every saved exchange answers the same', async () => {
     const m = await spawnMock([], { cwd: dir });
     try {
-      const saved = done.filter((d) => !['/big', '/nothing-here', '/pre/unknown', '/search?q=b'].includes(d.sent.path) && d.sent.method !== 'PATCH');
-      assert.equal(saved.length, 11);
+      const saved = done.filter((d) => !['/big', '/nothing-here', '/pre/unknown', '/search?q=b'].includes(d.sent.path));
+      assert.equal(saved.length, 13);
       for (const d of saved) {
         const got = await ask(m, d.sent);
         const what = `${d.sent.method} ${d.sent.path}`;
@@ -164,12 +178,14 @@ describe('mock --record: record, then replay without the target', () => {
         assert.equal(header(got, 'location'), header(d.got, 'location'), what);
         assert.equal(sha256(got.body), sha256(d.got.body), what);
       }
-      // the query variant answers the first recording; the stream, HEAD-only and PATCH were not saved
+      // the query variant answers the first recording; the stream and HEAD-only were not saved
       const q = await ask(m, { method: 'GET', path: '/search?q=b' });
       assert.equal(sha256(q.body), sha256(done.find((d) => d.sent.path === '/search?q=a')!.got.body));
       assert.equal((await ask(m, { method: 'GET', path: '/big' })).status, 404);
       assert.equal((await ask(m, { method: 'GET', path: '/nothing-here' })).status, 404);
-      assert.equal((await ask(m, { method: 'PATCH', path: '/api/users/7', body: '{}' })).status, 404);
+      // rules come before files: PUT by its rule, GET by the file
+      assert.deepEqual(JSON.parse((await ask(m, { method: 'PUT', path: '/api/users', body: '{}' })).body.toString()), { path: '/api/users' });
+      assert.equal(sha256((await ask(m, { method: 'GET', path: '/api/users' })).body), sha256(done[1]!.got.body));
     } finally {
       await m.stop();
     }

@@ -92,6 +92,8 @@ export interface RuleEditTarget {
   readonly cwd: string;
   /** a bootstrapped config's service.fallback_respond_dir entry (default ".") */
   readonly bootstrapFallbackDir?: string;
+  /** a bootstrapped config's listener.port (default 3001) */
+  readonly bootstrapPort?: number;
 }
 
 export interface RuleEditVersions {
@@ -145,6 +147,7 @@ export async function planRuleEdit(
       config: { abs: configAbs, shown: configShown, text: snaps.config.text },
       ruleSet: { abs: ruleSetAbs, shown: ruleSetShown, text: snaps.ruleSet.text },
       ...(target.bootstrapFallbackDir === undefined ? {} : { bootstrapFallbackDir: target.bootstrapFallbackDir }),
+      ...(target.bootstrapPort === undefined ? {} : { bootstrapPort: target.bootstrapPort }),
       describeRule: (text, index) => describeRuleIn(text, ruleSetAbs, baseCtx(Math.max(0, listedIndex), ruleSetShown), index),
     },
   );
