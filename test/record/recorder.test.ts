@@ -129,7 +129,8 @@ describe('record, then replay without the target', () => {
       `recorded search.json (200, ${size(10)} B)`,
       'not saved: GET /search?q=b — GET /search is recorded already (the first recording wins; queries are not matched)',
       'not saved: HEAD /api/users — HEAD is never recorded',
-      'not saved: PATCH /api/users/7 — PATCH is never recorded',
+      'recorded .mock-recorded/PATCH/api/users/7.json (200, 16 B)',
+      'recorded rule #6 in mock-recorded.toml: PATCH /api/users/7 → 200',
       '(502, not recorded)',
       'not saved: GET /big — the body is over 32 MiB (streamed, not saved)',
     ]);
@@ -157,7 +158,7 @@ describe('record, then replay without the target', () => {
     const server = await spawnMock([], { cwd: dir });
     try {
       const saved = done.filter((d) => d.outcome?.saved !== undefined);
-      assert.equal(saved.length, 11);
+      assert.equal(saved.length, 12);
       for (const d of [...saved, done[11]!]) {
         const got = await fetchMock(server.url, d.sent.method, d.sent.target);
         const want = d.result;
@@ -168,7 +169,7 @@ describe('record, then replay without the target', () => {
         const wantBody = d === done[11] ? (done[10]!.result as { body: Uint8Array }).body : (want as { body: Uint8Array }).body;
         assert.equal(sha256(got.body), sha256(wantBody), what);
       }
-      // HEAD, PATCH and the 40 MiB stream were not saved
+      // HEAD and the 40 MiB stream were not saved
       assert.equal((await fetchMock(server.url, 'GET', '/big')).status, 404);
       assert.equal((await fetchMock(server.url, 'GET', '/hang')).status, 404);
     } finally {
