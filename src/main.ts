@@ -28,6 +28,26 @@ function readVersion(): string {
 
 let version: string | undefined;
 
+/** How often a program started by npx / npm looks whether its launcher is still there. */
+const LAUNCHER_CHECK_MS = 250;
+
+/**
+ * Started by `npx mock` or an npm script, the program runs under `npm exec` → `sh -c mock` → node, and npm hands a
+ * SIGTERM only to that `sh`, which dies without passing it on: `npx mock &` then `kill $!` would leave the server
+ * listening (docs/development.md#starting-and-stopping). So under npm the program stops, as on SIGTERM, once its
+ * parent process is gone. Outside npm (a shell, nohup, a test harness) nothing is watched. Returns the stopper.
+ */
+function watchLauncher(gone: () => void): (() => void) | undefined {
+  const by = process.env['npm_command'];
+  if (by !== 'exec' && by !== 'run-script') return undefined;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) gone();
+  }, LAUNCHER_CHECK_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 const io: Io = {
   cwd: process.cwd(),
   out: (text) => void process.stdout.write(text),
@@ -39,9 +59,11 @@ const io: Io = {
   },
   readFile: async (path) => readFile(path),
   onShutdown(handler) {
+    const launcherGone = watchLauncher(() => once());
     const once = (): void => {
       process.off('SIGINT', once);
       process.off('SIGTERM', once);
+      launcherGone?.();
       handler();
     };
     process.on('SIGINT', once);
@@ -49,6 +71,7 @@ const io: Io = {
     return () => {
       process.off('SIGINT', once);
       process.off('SIGTERM', once);
+      launcherGone?.();
     };
   },
 };

@@ -36,6 +36,7 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
     doc: 'With --record, forward but write nothing (print what would be written); with --init --from, show what would be written; write nothing',
   },
   { long: 'format', takesValue: true, value: 'text|json', doc: 'With --init --from: text (default) or the JSON envelope' },
+  { long: 'verbose', takesValue: false, doc: 'With --init --from, list every operation (written or skipped) with its rules and notes' },
   {
     long: 'inspect',
     takesValue: true,

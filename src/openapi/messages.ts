@@ -16,6 +16,8 @@ export const REASONS = {
   queryInPath: () => 'the path holds a query string; a response that depends on query parameters cannot be expressed',
   noResponses: () => 'no responses documented',
   defaultNotReachable: () => 'the `default` response has no status code, so `Prefer: code=…` cannot select it',
+  undocumentedCode: (operation: string, codes: readonly number[]) =>
+    `Prefer: code=… asks for a status ${operation} does not document; documented: ${codes.join(', ')} (answered by the OpenAPI import's rules)`,
   sameStatus: (key: string, status: number) => `response ${q(key)} left out: another response already answers status ${status}`,
   responseUnanswerable: (key: string, why: string) => `response ${q(key)}: ${why}`,
   apiKeyNotInHeader: (scheme: string, where: string) =>

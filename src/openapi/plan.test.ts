@@ -181,9 +181,9 @@ test('planImport: the rule set, the files and one report per operation', () => {
   assert.deepEqual(
     plan.operations.map((o) => [o.operation, o.outcome, o.rules]),
     [
-      ['POST /things', 'written', 1],
+      ['POST /things', 'written', 2],
       ['TRACE /things', 'skipped', 0],
-      ['getThing', 'written', 4],
+      ['getThing', 'written', 5],
       ['OPTIONS /things/{id}', 'skipped', 0],
     ],
   );
@@ -191,9 +191,13 @@ test('planImport: the rule set, the files and one report per operation', () => {
   const t = String(plan.ruleSets[0]!.text);
   assert.match(t, /^# Tiny API 1\.0: imported from api\.yaml \(OpenAPI 3\.0\.3\)\n# by `mock --init --from api\.yaml`\.\n/);
   assert.match(t, /\nstrategy = "first_match"\nprefix\.url_path = "\/v1"\n/);
-  // the literal path first; per operation: 401, Prefer code, Prefer example, then the default answer
-  const rules = t.split('\n\n').filter((b) => b.includes('[[rules]]'));
-  assert.equal(rules.length, 5);
+  // the literal path first; per operation: 401, Prefer code, Prefer example, an undocumented code, the default answer
+  const all = t.split('\n\n').filter((b) => b.includes('[[rules]]'));
+  assert.equal(all.length, 7);
+  const undocumented = all.filter((b) => b.includes('for any other Prefer: code='));
+  assert.equal(undocumented.length, 2);
+  assert.match(undocumented[1]!, /# 400 for any other Prefer: code=… \(documented: 200, 404\)\n[\s\S]*respond\.status = 400\nrespond\.text = "Prefer: code=… asks for a status GET \/things\/\{id\} does not document; documented: 200, 404/);
+  const rules = all.filter((b) => !undocumented.includes(b));
   assert.equal(rules[0], '# POST /things\n# 201 (the default answer)\n[[rules]]\nwhen.request.method = "POST"\nwhen.request.url_path = "/things"\nrespond.status = 201');
   assert.match(rules[1]!, /^# getThing: One thing\n# 401 when `authorization` is absent\n\[\[rules\]\]\n.*url_path = \{ value = '\/things\/\{id\}', op = "path_template" \}\nwhen\.request\.headers\.authorization = \{ value = "", op = "absent" \}\nrespond\.status = 401\nrespond\.headers = \{ www-authenticate = "Bearer" \}$/s);
   assert.match(rules[2]!, /# 404 \(Prefer: code=404\)\n[\s\S]*prefer = \{ value = '\(\?:\^\|\[\\s,;\]\)code=404\(\?:\[\\s,;\]\|\$\)', op = "regex" \}\nrespond\.status = 404\nrespond\.file_path = "responses\/getThing\/404\.json"$/);
@@ -264,8 +268,10 @@ test('planImport: the Prefer regexes select exactly their token', () => {
     opts(),
   );
   const prefers = [...String(plan.ruleSets[0]!.text).matchAll(/prefer = \{ value = '([^']*)'/g)].map((m) => new RegExp(m[1]!, 'u'));
-  assert.equal(prefers.length, 2); // code and example together, then code alone
-  const [both, code] = prefers as [RegExp, RegExp];
+  assert.equal(prefers.length, 3); // code and example together, then code alone, then any undocumented code
+  const [both, code, other] = prefers as [RegExp, RegExp, RegExp];
+  assert.ok(other.test('code=500') && other.test('code=2000') && other.test('wait=1, code=20') && other.test('code=201'));
+  assert.ok(!other.test('code=200') && !other.test('code=200, example=a') && !other.test('example=a'));
   assert.ok(both.test('code=404, example=b.c') && both.test('example=b.c;code=404') && both.test('code=404,example=b.c'));
   assert.ok(!both.test('code=404, example=bxc') && !both.test('example=b.c') && !both.test('code=4040, example=b.c'));
   assert.ok(code.test('code=404') && code.test('wait=1, code=404') && !code.test('code=4041') && !code.test('xcode=404'));
@@ -320,5 +326,5 @@ test('planImport: a split without tags and a segment per resource packs neighbou
   assert.equal(plan.ruleSets[0]!.path, 'flat/r0--r4.toml');
   assert.match(String(plan.ruleSets[0]!.text), /# Part 1 of 100: the operations under \/r0 to under \/r4 \(5 groups\)\./);
   const rules = plan.ruleSets.reduce((n, r) => n + String(r.text).split('[[rules]]').length - 1, 0);
-  assert.equal(rules, 1000);
+  assert.equal(rules, 2000); // the default answer and the undocumented-code error for each operation
 });

@@ -143,6 +143,17 @@ const SEP = '[\\s,;]';
 function preferToken(key: string, value: string): string {
   return `(?:^|${SEP})${key}=${escapeRegex(value)}(?:${SEP}|$)`;
 }
+/**
+ * `Prefer` holds `code=<anything but value>`: the other documented codes have their rules earlier, so this one
+ * catches the undocumented ones. Spelled without look-ahead, which not every regex engine has: at the first
+ * character that differs, or a token that goes on after `value`.
+ */
+function codeOtherThan(value: string): string {
+  const alts: string[] = [];
+  for (let i = 0; i < value.length; i++) alts.push(`${escapeRegex(value.slice(0, i))}(?:[^${escapeRegex(value[i]!)}\\s,;]|${SEP}|$)`);
+  alts.push(`${escapeRegex(value)}[^\\s,;]`);
+  return `(?:^|${SEP})code=(?:${alts.join('|')})`;
+}
 function preferBoth(code: number, example: string): string {
   const c = `code=${code}`;
   const e = `example=${escapeRegex(example)}`;
@@ -311,7 +322,11 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
       if (a.example === undefined) continue;
       opRules.push(rule(`${a.status}, example ${a.example} (Prefer: example=${a.example})`, a, { prefer: preferToken('example', a.example) }));
     }
+    // a code the operation does not document is an error naming the documented ones, never the default success
     const first = mainAnswers[0]!;
+    const documented = [...new Set([first.status, ...otherAnswers.map((x) => x.answers[0]!.status)])].sort((a, b) => a - b);
+    const undocumented = { status: 400, body: { kind: 'text', text: REASONS.undocumentedCode(`${method} ${key.path}`, documented) }, headers: [] } as const;
+    opRules.push(rule(`400 for any other Prefer: code=… (documented: ${documented.join(', ')})`, undocumented, { prefer: codeOtherThan(String(first.status)) }));
     opRules.push(rule(`${first.status}${first.example === undefined ? '' : `, example ${first.example}`} (the default answer)`, first));
 
     const group = split ? groupOf(o, key) : '';

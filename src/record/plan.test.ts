@@ -138,7 +138,7 @@ const cases: readonly Case[] = [
   { name: 'a root POST body is index.<ext>', method: 'PUT', target: '/', headers: JSON_TYPE, body: '{}', want: 'rule PUT / → 200 file .mock-recorded/PUT/index.json', ruleHeaders: [] },
   { name: 'never over an existing name', target: '/taken', headers: JSON_TYPE, body: '{}', want: 'rule GET /taken → 200 file .mock-recorded/GET/taken.json', ruleHeaders: [] },
   { name: 'HEAD is never recorded', method: 'HEAD', target: '/api/users', headers: JSON_TYPE, body: '', want: 'skip method' },
-  { name: 'PATCH is never recorded', method: 'PATCH', target: '/api/users/1', headers: JSON_TYPE, body: '{}', want: 'skip method' },
+  { name: 'PATCH is recorded as a method rule', method: 'PATCH', target: '/api/users/1', headers: JSON_TYPE, body: '{}', want: 'rule PATCH /api/users/1 → 200 file .mock-recorded/PATCH/api/users/1.json', ruleHeaders: [] },
   { name: 'once per method, path and query', target: '/search?q=b', headers: JSON_TYPE, body: '[2]', recorded: [recordKey('GET', '/search', 'q=b')], want: 'skip recorded' },
   { name: 'the same query in another order is the same recording', target: '/search?b=2&a=1', headers: JSON_TYPE, body: '[2]', recorded: [recordKey('GET', '/search', 'a=1&b=2')], want: 'skip recorded' },
   { name: 'another query of a recorded path is saved', target: '/search?q=c', headers: JSON_TYPE, body: '[3]', recorded: [recordKey('GET', '/search'), recordKey('GET', '/search', 'q=b')], want: 'rule GET /search?q=c → 200 file .mock-recorded/GET/search.json', ruleHeaders: [] },

@@ -9,7 +9,7 @@
 // a cycle the import table forbids.
 //
 // The rules, in order:
-// - Only GET, POST, PUT and DELETE can be matched by a rule: HEAD, PATCH and every other method are not saved.
+// - Only GET, POST, PUT, DELETE and PATCH are saved: HEAD and every other method are forwarded, never saved.
 //   Each method, path and query is saved once; a request with a query is saved as a rule with a `query`
 //   condition per name (its first value), so each query variant replays its own answer.
 // - A body that was streamed (over the cap) or arrived in an encoding the proxy could not undo is not saved.
@@ -44,9 +44,16 @@ export { isUsableSegment };
 export const RECORDED_DIR = '.mock-recorded';
 /** The rule set recordings are appended to, in the config directory. */
 export const RECORDED_RULE_SET = 'mock-recorded.toml';
-/** Proxied but never recorded (issue: a PATCH or HEAD answer says little about the resource). */
-const NOT_RECORDED_METHODS: ReadonlySet<string> = new Set(['PATCH', 'HEAD']);
+/** Proxied but never recorded: a HEAD answer has no body to replay. */
+const NOT_RECORDED_METHODS: ReadonlySet<string> = new Set(['HEAD']);
 /** Bodies above this are proxied as a stream and never saved. */
+/**
+ * Methods a file would answer with a stored body although the target changes state: in record mode a request with
+ * one of them that file routing would answer is forwarded and saved as a method rule instead, so a saved
+ * `GET /api/users` file never swallows the `POST /api/users` that follows (rules come before files on replay).
+ */
+export const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
+
 export const MAX_SAVED_BODY_BYTES = 32 * 1024 * 1024;
 /** A non-200 UTF-8 body up to this many bytes is written inline as `respond.text`; a longer one as a file. */
 export const TEXT_INLINE_MAX = 64 * 1024;
@@ -152,7 +159,7 @@ export async function planRecording(x: Exchange, facts: PlanFacts): Promise<Reco
   const query = queryConditions(req.query);
   const skip = (reason: SkipReason): RecordPlan => ({ kind: 'skip', key, reason });
   const method = req.method.toUpperCase();
-  // PATCH and HEAD are proxied, never recorded; a method rules cannot match is not recorded either
+  // HEAD is proxied, never recorded; a method rules cannot match is not recorded either
   if (!isMethod(method) || NOT_RECORDED_METHODS.has(method)) return skip('method');
   if (facts.recorded.has(key)) return skip('recorded');
   if (res.body.kind !== 'bytes' && res.body.kind !== 'events') return skip(res.body.kind);

@@ -297,7 +297,14 @@ describe('mock --init --from: the shapes real descriptions show', () => {
     assert.equal(byOp.get('cancelJob')!.outcome, 'skipped');
     assert.match(byOp.get('cancelJob')!.notes[0]!, /fragment names `Action`, which the operation does not declare/);
     assert.equal(byOp.get('cancelJob')!.pointer, '#/paths/~1jobs#Action=Cancel/post');
-    assert.match(text, /  skipped  cancelJob +#\/paths\/~1jobs#Action=Cancel\/post: /);
+    // under the summary line: what was left out and why; one line per operation only with --verbose
+    assert.match(text, /^  skipped  #\/paths\/~1jobs#Action=Cancel\/post: /m);
+    assert.doesNotMatch(text, /^  written  /m);
+    const verbose = await runMock(['--init', '--from', '../shapes.yaml', '--yes', '--dry-run', '--verbose'], { cwd: ws });
+    assert.equal(verbose.code, 0, verbose.stderr);
+    assert.equal(verbose.stdout.split('\n')[0]!.replace('Would import', 'Imported'), text.split('\n')[0], 'the same summary line');
+    assert.match(verbose.stdout, /  skipped  cancelJob +#\/paths\/~1jobs#Action=Cancel\/post: /);
+    assert.match(verbose.stdout, /^  written  /m);
   });
 
   it('PDF, PNG and octet-stream responses answer a small valid body of their type', async () => {
@@ -448,11 +455,16 @@ describe('mock --init --from: a 1,000-operation document', () => {
       const ws = join(root, 'ws');
       const r = await importInto({ ...PETSTORE_30, main: 'big.json' }, root, ws);
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /1000 operations answered, 0 skipped; 1500 rules, 1000 response files/);
+      assert.match(r.stdout, /1000 operations answered, 0 skipped; 2500 rules, 1000 response files/);
       server = await spawnMock([], { cwd: ws });
       const res = await send(server.port, { path: '/api/r499/7/s/8' });
       assert.equal(res.status, 200);
       assert.equal((await send(server.port, { path: '/api/r498/7', headers: { prefer: 'code=404' } })).status, 404);
+      // a code the operation does not document is an error naming the documented ones, never the success
+      const undocumented = await send(server.port, { path: '/api/r498/7', headers: { prefer: 'code=500' } });
+      assert.equal(undocumented.status, 400);
+      assert.match(undocumented.body.toString(), /^Prefer: code=… asks for a status GET \/r498\/\{id\} does not document; documented: 200, 404 /);
+      assert.equal((await send(server.port, { path: '/api/r498/7', headers: { prefer: 'code=200' } })).status, 200);
     } finally {
       await server?.stop();
       await removeDir(root);

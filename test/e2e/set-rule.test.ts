@@ -623,3 +623,56 @@ describe('set rule: round trip with get', () => {
     assert.match(wrong.stderr, /no such rule: --rule 2 is 0-based \(rule #3\), and this rule set has 2 rules \(--rule 0 to --rule 1\)/);
   });
 });
+
+describe('set rule: where the rule went, when the workspace already lists other rule sets', () => {
+  it('a new default mock-rule-set.toml says it is tried after rules.toml and how to add there instead', async () => {
+    const dir = tempDir();
+    await writeTree(dir, {
+      'mock.toml': '[service]\nrule_sets = ["rules.toml"]\n',
+      'rules.toml': '[[rules]]\nwhen.request.url_path = "/a"\nrespond.text = "a"\n',
+    });
+    const r = await set(['--path', '/b', '--text', 'b'], dir);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stdout.split('\n').includes('  note: added to ./mock-rule-set.toml (new), tried after ./rules.toml; --rule-set rules.toml adds it there'), r.stdout);
+    // what the note suggests works, and says nothing more: rules.toml is not new
+    const there = await set(['--rule-set', 'rules.toml', '--path', '/c', '--text', 'c'], dir);
+    assert.equal(there.code, 0, there.stderr);
+    assert.doesNotMatch(there.stdout, /note: added to/);
+    assert.match(read(dir, 'rules.toml'), /url_path = "\/c"/);
+    // the second rule in the now existing default file: no note either
+    const again = await set(['--path', '/d', '--text', 'd'], dir);
+    assert.doesNotMatch(again.stdout, /note: added to/);
+  });
+
+  it('a rule that can never answer is named, with the rule that answers first; validate warns and still exits 0', async () => {
+    const dir = tempDir();
+    await writeTree(dir, {
+      'mock.toml': '[service]\nrule_sets = ["rules.toml"]\n',
+      'rules.toml': '[[rules]]\nwhen.request.url_path = "/a"\nrespond.text = "a"\n',
+    });
+    const r = await set(['--path', '/a', '--method', 'POST', '--text', 'never'], dir);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(
+      r.stdout.split('\n').includes('  note: rule #1 in ./mock-rule-set.toml can never answer: rule #1 in ./rules.toml always answers first for the same path and method'),
+      r.stdout,
+    );
+    // another path: nothing said
+    const fine = await set(['--path', '/b', '--text', 'b'], dir);
+    assert.doesNotMatch(fine.stdout, /never answer/);
+    for (const strict of [[], ['--strict']]) {
+      const v = await runMock(['validate', ...strict], { cwd: dir });
+      assert.equal(v.code, 0, v.stderr + v.stdout);
+      assert.match(v.stderr, /^warning: rule #1 in \.\/mock-rule-set\.toml can never answer: rule #1 in \.\/rules\.toml always answers first for the same path and method$/m);
+    }
+    // an extra condition on the earlier rule: it does not always answer, so nothing is said
+    await writeFile(join(dir, 'rules.toml'), '[[rules]]\nwhen.request.url_path = "/a"\nwhen.request.headers.x-k = { value = "1" }\nrespond.text = "a"\n');
+    const v = await runMock(['validate'], { cwd: dir });
+    assert.doesNotMatch(v.stderr, /never answer/);
+  });
+
+  it('in a fresh directory (nothing else listed) there is no note', async () => {
+    const r = await set(['--path', '/b', '--text', 'b'], tempDir());
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /note:/);
+  });
+});

@@ -131,7 +131,8 @@ describe('record, then replay without the target', () => {
       `recorded .mock-recorded/GET/search-2.json (200, ${size(11)} B)`,
       'recorded rule #7 in mock-recorded.toml: GET /search?q=b → 200',
       'not saved: HEAD /api/users — HEAD is never recorded',
-      'not saved: PATCH /api/users/7 — PATCH is never recorded',
+      'recorded .mock-recorded/PATCH/api/users/7.json (200, 16 B)',
+      'recorded rule #8 in mock-recorded.toml: PATCH /api/users/7 → 200',
       '(502, not recorded)',
       'not saved: GET /big — the body is over 32 MiB (streamed, not saved)',
     ]);
@@ -159,7 +160,7 @@ describe('record, then replay without the target', () => {
     const server = await spawnMock([], { cwd: dir });
     try {
       const saved = done.filter((d) => d.outcome?.saved !== undefined);
-      assert.equal(saved.length, 12);
+      assert.equal(saved.length, 13);
       for (const d of saved) {
         const got = await fetchMock(server.url, d.sent.method, d.sent.target);
         const want = d.result;
@@ -169,7 +170,7 @@ describe('record, then replay without the target', () => {
         assert.equal(got.location, header(want, 'location'), what);
         assert.equal(sha256(got.body), sha256((want as { body: Uint8Array }).body), what);
       }
-      // HEAD, PATCH and the 40 MiB stream were not saved
+      // HEAD and the 40 MiB stream were not saved
       assert.equal((await fetchMock(server.url, 'GET', '/big')).status, 404);
       assert.equal((await fetchMock(server.url, 'GET', '/hang')).status, 404);
     } finally {

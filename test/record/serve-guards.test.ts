@@ -118,6 +118,20 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
     }
   });
 
+  it('-p <port> in a folder without mock.toml: the bootstrapped mock.toml keeps that port', async () => {
+    const dir = makeTempDir('mock-record-e2e-port-');
+    dirs.push(dir);
+    const port = await closedPort();
+    const m = await spawnMock(['--record', fx.up.url, '-p', String(port)], { cwd: dir });
+    try {
+      assert.equal(m.port, port);
+      assert.equal((await ask(m, { method: 'GET', path: '/teapot' })).status, 418);
+    } finally {
+      await m.stop();
+    }
+    assert.match(readFileSync(join(dir, 'mock.toml'), 'utf8'), new RegExp(`^port = ${port}$`, 'm'));
+  });
+
   it('upstream down: 502 text/plain naming the error, nothing written', async () => {
     const dir = workspace('mock-record-e2e-down-');
     const port = await closedPort();

@@ -2,8 +2,9 @@
 // against the test's own upstream (test/record/upstream.ts), then the upstream stops and the program, started
 // without --record, answers every saved exchange the same (status, content type, body sha256). Also: the
 // startup line, what the console says for each exchange, a saved file or rule answering the next request at
-// once, what the target received, query variants each replayed, HEAD, PATCH and the 40 MiB stream unsaved,
-// prefix misses unproxied, comments kept, no secret written, `mock validate` passes.
+// once, what the target received, query variants each replayed, HEAD and the 40 MiB stream unsaved, PATCH saved
+// as a rule, a PUT on a path a saved file answers forwarded and saved as a rule, prefix misses unproxied, comments
+// kept, no secret written, `mock validate` passes.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,6 +44,8 @@ describe('mock --record: record, then replay without the target', () => {
         { method: 'GET', path: '/search?q=b' },
         { method: 'HEAD', path: '/nothing-here' },
         { method: 'PATCH', path: '/api/users/7', body: '{}' },
+        // api/users.json answers GET /api/users by now; a write to that path still goes to the target
+        { method: 'PUT', path: '/api/users', body: '{"name":"Cy"}' },
         { method: 'GET', path: '/big' },
         { method: 'GET', path: '/pre/unknown' },
         { method: 'GET', path: '/pre/unknown' },
@@ -57,6 +60,8 @@ describe('mock --record: record, then replay without the target', () => {
         { method: 'GET', path: '/api/users' },
         { method: 'POST', path: '/api/users', body: '{"name":"Bob"}' },
         { method: 'GET', path: '/teapot' },
+        { method: 'PUT', path: '/api/users', body: '{"name":"Dee"}' },
+        { method: 'PATCH', path: '/api/users/7', body: '{}' },
       ];
       for (const s of again) {
         const got = await ask(m, s);
@@ -98,7 +103,10 @@ describe('mock --record: record, then replay without the target', () => {
         'recorded .mock-recorded/GET/search-2.json (200, n B)',
         'recorded rule #7 in mock-recorded.toml: GET /search?q=b → 200',
         'not saved: HEAD /nothing-here — HEAD is never recorded',
-        'not saved: PATCH /api/users/7 — PATCH is never recorded',
+        'recorded .mock-recorded/PATCH/api/users/7.json (200, n B)',
+        'recorded rule #8 in mock-recorded.toml: PATCH /api/users/7 → 200',
+        'recorded .mock-recorded/PUT/api/users.json (200, n B)',
+        'recorded rule #9 in mock-recorded.toml: PUT /api/users → 200',
         'not saved: GET /big — the body is over 32 MiB (streamed, not saved)',
         'not proxied: GET /pre/unknown — a rule set\'s url_path_prefix claims this path, so a recording there could never be served (said once per path)',
       ],
@@ -122,6 +130,12 @@ describe('mock --record: record, then replay without the target', () => {
     assert.equal(post.headers['authorization'], 'Bearer t0ken-x');
     assert.equal(post.headers['host'], `127.0.0.1:${up.port}`);
     assert.equal(post.headers['accept-encoding'], 'identity');
+  });
+
+  it('a PUT that the saved file api/users.json would have answered reached the target', () => {
+    const put = up.seen.filter((x) => x.method === 'PUT');
+    assert.deepEqual(put.map((x) => [x.url, x.body.toString()]), [['/v2/api/users', '{"name":"Cy"}']]);
+    assert.deepEqual(JSON.parse(done.find((d) => d.sent.method === 'PUT')!.got.body.toString()), { path: '/api/users' });
   });
 
   it('each query variant is recorded as its own rule with a query condition', () => {
@@ -161,8 +175,8 @@ describe('mock --record: record, then replay without the target', () => {
   it('without the target and without --record, every saved exchange answers the same', async () => {
     const m = await spawnMock([], { cwd: dir });
     try {
-      const saved = done.filter((d) => !['/big', '/nothing-here', '/pre/unknown'].includes(d.sent.path) && d.sent.method !== 'PATCH');
-      assert.equal(saved.length, 12);
+      const saved = done.filter((d) => !['/big', '/nothing-here', '/pre/unknown'].includes(d.sent.path));
+      assert.equal(saved.length, 14);
       for (const d of saved) {
         const got = await ask(m, d.sent);
         const what = `${d.sent.method} ${d.sent.path}`;
@@ -172,11 +186,13 @@ describe('mock --record: record, then replay without the target', () => {
         assert.equal(sha256(got.body), sha256(d.got.body), what);
       }
       // each query variant answered its own recording (checked above: `{"q":"a"}` and `{"q":"b"}`); an unrecorded
-      // variant is no rule's and there is no file, so it is a 404; the stream, HEAD-only and PATCH were not saved
+      // variant is no rule's and there is no file, so it is a 404; the stream and HEAD-only were not saved
       assert.equal((await ask(m, { method: 'GET', path: '/search?q=c' })).status, 404);
       assert.equal((await ask(m, { method: 'GET', path: '/big' })).status, 404);
       assert.equal((await ask(m, { method: 'GET', path: '/nothing-here' })).status, 404);
-      assert.equal((await ask(m, { method: 'PATCH', path: '/api/users/7', body: '{}' })).status, 404);
+      // rules come before files: PUT by its rule, GET by the file
+      assert.deepEqual(JSON.parse((await ask(m, { method: 'PUT', path: '/api/users', body: '{}' })).body.toString()), { path: '/api/users' });
+      assert.equal(sha256((await ask(m, { method: 'GET', path: '/api/users' })).body), sha256(done[1]!.got.body));
     } finally {
       await m.stop();
     }

@@ -38,6 +38,8 @@ export interface OpenApiInitOptions {
   readonly yes: boolean;
   readonly dryRun: boolean;
   readonly format: OutputFormat;
+  /** list every operation in the text summary */
+  readonly verbose?: boolean;
   /** called after each operation of the mapping (done of total) */
   readonly progress?: (done: number, total: number) => void;
 }
@@ -144,6 +146,7 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Imp
 
   const view: ImportView = {
     dryRun: o.dryRun,
+    verbose: o.verbose === true,
     source: o.from,
     plan,
     configShown,

@@ -21,6 +21,8 @@ export interface RuleCommitterOptions {
   readonly ruleSetAbs?: string;
   /** the fallback directory in use (absolute, inside the config directory): a bootstrapped config names it */
   readonly fallbackDir?: string;
+  /** the port the recording runs on (`-p`): a bootstrapped config keeps it */
+  readonly port?: number;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -37,6 +39,7 @@ export function createRuleCommitter(o: RuleCommitterOptions): CommitRule {
     ruleSetShown: shown(ruleSetAbs),
     cwd: configDir,
     ...(fallbackEntry === undefined ? {} : { bootstrapFallbackDir: fallbackEntry }),
+    ...(o.port === undefined ? {} : { bootstrapPort: o.port }),
   };
   /** dry run: the texts as the earlier appends would have left them, and the bodies they would have written */
   let virtual: RuleEditVersions | undefined;

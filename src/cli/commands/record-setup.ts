@@ -93,7 +93,13 @@ export async function recordSetup(
     dryRun: flags.dryRun,
     keepHeaders: flags.keepHeaders,
     fallbackDir,
-    commitRule: createRuleCommitter({ configAbs: join(configDir, basename(configAbs)), dryRun: flags.dryRun, fallbackDir }),
+    commitRule: createRuleCommitter({
+      configAbs: join(configDir, basename(configAbs)),
+      dryRun: flags.dryRun,
+      fallbackDir,
+      // `-p 0` picks any free port, which a config cannot keep: the default stays then
+      ...(load.port !== undefined && load.port !== 0 ? { port: load.port } : {}),
+    }),
     ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
     ...(totalTimeoutMs !== undefined ? { totalTimeoutMs } : {}),
   };

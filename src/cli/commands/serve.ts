@@ -29,7 +29,7 @@ const PREFIX = 'mock';
 export { SERVE_FLAGS };
 
 /** flags that only go with `--init --from <file>` */
-const FROM_ONLY = ['dry-run', 'format'] as const;
+const FROM_ONLY = ['dry-run', 'format', 'verbose'] as const;
 
 /** under load, the request log is written at most once per this many milliseconds… */
 const LOG_BATCH_MS = 10;
@@ -55,7 +55,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     const format = parseFormat(args, PREFIX);
     if (!format.ok) return reportUsage(io, format.error, ROOT_USAGE);
     const { runOpenApiInit } = await import('./init-openapi.js');
-    return runOpenApiInit({ from, yes: hasFlag(args, 'yes'), dryRun: hasFlag(args, 'dry-run'), format: format.value }, io);
+    return runOpenApiInit({ from, yes: hasFlag(args, 'yes'), dryRun: hasFlag(args, 'dry-run'), format: format.value, verbose: hasFlag(args, 'verbose') }, io);
   }
   if (hasFlag(args, 'init')) {
     const { runInit } = await import('./init.js');

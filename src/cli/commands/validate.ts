@@ -2,11 +2,12 @@
 // which the loader compiles) and parse the TLS cert and key, without binding a port.
 // Exit 0 clean, 1 warnings under --strict, 2 the config could not be loaded or a bad invocation.
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { loadWorkspace } from '../../config/load.js';
 import { ROOT_CONFIG_FILE } from '../../model/config.js';
 import type { Diagnostic } from '../../model/diagnostic.js';
 import type { Workspace } from '../../model/workspace.js';
+import { shadowedRules, shadowText } from '../../routing/shadow.js';
 import { VALIDATE_FLAGS } from '../flags.js';
 import { flagValue, hasFlag, parseArgs, parseFormat } from '../../shared/args.js';
 import { errorEnvelope, exitCodeFor, successEnvelope } from '../../model/envelope.js';
@@ -68,6 +69,11 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     if (failed || !hasFlag(args, 'quiet')) printDiagnostics(io, warnings);
     if (failed) io.err(`${PREFIX}: ${warnings.length} warning(s), which fail under --strict\n`);
     else if (!hasFlag(args, 'quiet')) io.out(passedLine(summary));
+    // told, never counted: a rule that can never answer is legal, and --strict keeps its meaning
+    if (!hasFlag(args, 'quiet')) {
+      const shown = (file: string): string => entryShown(io.cwd, file);
+      for (const s of shadowedRules(ws.ruleSets)) io.err(`warning: ${shadowText(ws.ruleSets, s, shown)}\n`);
+    }
   }
   return failed ? 1 : 0;
 }
@@ -79,4 +85,10 @@ async function checkTls(ws: Workspace): Promise<Diagnostic | undefined> {
   const { loadTlsMaterial } = await import('../../node/tls-material.js');
   const r = loadTlsMaterial(tls.cert, tls.key, tls.certEntry);
   return r.ok ? undefined : r.error;
+}
+
+/** A rule set's file as the user reaches it: `./rules.toml`, relative to the current directory. */
+function entryShown(cwd: string, abs: string): string {
+  const rel = relative(cwd, abs).split(sep).join('/');
+  return isAbsolute(rel) || rel.startsWith('../') ? rel : `./${rel}`;
 }

@@ -1,15 +1,17 @@
-// What `mock --init --from` prints: text (a summary line, one line per operation, the files) or the JSON
-// envelope's result (one entry per operation: written or skipped, with its rules, files and notes). A document
-// with more than LIST_OPERATIONS operations gets one screen instead: the counts, every operation left out and
-// every example that contradicts its schema (each with its JSON pointer), and the number of other notes.
+// What `mock --init --from` prints: text (the summary line, then every operation left out and every example that
+// contradicts its schema, each with its JSON pointer, and the number of other notes; the files) or the JSON
+// envelope's result (one entry per operation: written or skipped, with its rules, files and notes). With
+// --verbose, and a document of at most LIST_OPERATIONS operations, one line per operation instead.
 import type { ImportPlan, OperationReport } from '../../openapi/plan.js';
 import type { Wire } from '../../model/envelope.js';
 
-/** above this many operations the text summary stops listing them one per line */
+/** above this many operations even --verbose stops listing them one per line */
 export const LIST_OPERATIONS = 40;
 
 export interface ImportView {
   readonly dryRun: boolean;
+  /** --verbose: one line per operation */
+  readonly verbose?: boolean;
   /** the document as given */
   readonly source: string;
   readonly plan: ImportPlan;
@@ -53,7 +55,7 @@ export function importText(v: ImportView): string {
       `${p.ruleSets.length > 1 ? `, ${p.ruleSets.length} rule sets` : ''}.`,
   );
   lines.push('');
-  if (p.operations.length <= LIST_OPERATIONS) {
+  if (v.verbose === true && p.operations.length <= LIST_OPERATIONS) {
     const width = Math.min(40, Math.max(0, ...p.operations.map((o) => o.operation.length)));
     for (const o of p.operations) {
       const where = `${o.method} ${o.path}`;
@@ -70,7 +72,9 @@ export function importText(v: ImportView): string {
       else if (o.contradictions.length > 0) lines.push(`  example  ${o.contradictions.join(', ')}: contradicts its schema (served as given)`);
       others += o.outcome === 'written' ? o.notes.length - o.contradictions.length : o.notes.length - 1;
     }
-    if (others > 0) lines.push(`  ${others} further note${others === 1 ? '' : 's'} on parts left out (media types, headers, security): see \`--format json\``);
+    if (others > 0) lines.push(`  ${others} further note${others === 1 ? '' : 's'} on parts left out (media types, headers, security): see \`--verbose\` or \`--format json\``);
+    // nothing left out and nothing to act on: no empty block under the summary line
+    if (lines[lines.length - 1] === '') lines.pop();
   }
   lines.push('');
   lines.push(v.dryRun ? 'Would write (--dry-run, nothing written):' : 'Written:');

@@ -15,12 +15,15 @@ export interface ConfigPlan {
   readonly change?: Change;
 }
 
-/** A minimal root config listing one rule set; `fallbackDir` is the service.fallback_respond_dir entry. */
-export function bootstrapConfigText(entry: string, fallbackDir = '.'): string {
+/**
+ * A minimal root config listing one rule set; `fallbackDir` is the service.fallback_respond_dir entry, `port`
+ * the listener's (record mode keeps the port the recording ran on).
+ */
+export function bootstrapConfigText(entry: string, fallbackDir = '.', port = 3001): string {
   return (
     '[listener]\n' +
     'ip_address = "127.0.0.1"\n' +
-    'port = 3001\n' +
+    `port = ${port}\n` +
     '\n' +
     '[service]\n' +
     `fallback_respond_dir = ${tomlBasicString(fallbackDir)}\n` +
@@ -34,13 +37,14 @@ export function planConfig(
   ruleSet: FileState,
   entry: string,
   fallbackDir?: string,
+  port?: number,
 ): Result<ConfigPlan, PlanFailure> {
   const target = `root config ${q(config.shown)}`;
   if (config.text === undefined) {
     if (ruleIndex !== undefined) return err({ kind: 'usage', message: SET_RULE_MESSAGES.notListedNoConfig(ruleSet.shown, config.shown) });
     return ok({
       ruleSetIndex: 0,
-      after: bootstrapConfigText(entry, fallbackDir),
+      after: bootstrapConfigText(entry, fallbackDir, port),
       change: { kind: 'Added', target, summary: `new file listing rule set #1 (${entry})` },
     });
   }

@@ -18,6 +18,8 @@ export interface SetRuleInput {
   readonly ruleSet: FileState;
   /** a bootstrapped config's service.fallback_respond_dir (relative to its folder; default ".") */
   readonly bootstrapFallbackDir?: string;
+  /** a bootstrapped config's listener.port (default 3001) */
+  readonly bootstrapPort?: number;
   /** what the rule matches once edited (`GET /b`), from the edited rule-set text; shown in the summary */
   readonly describeRule?: (afterText: string, ruleIndex: number) => string | undefined;
 }
@@ -65,7 +67,7 @@ export function planSetRule(args: SetRuleArgs, input: SetRuleInput): Result<SetR
   if (bad !== undefined) return err(bad);
   const entry = ruleSetEntryFor(input.config.abs, input.ruleSet.abs);
 
-  const cfg = planConfig(args.ruleIndex, input.config, input.ruleSet, entry, input.bootstrapFallbackDir);
+  const cfg = planConfig(args.ruleIndex, input.config, input.ruleSet, entry, input.bootstrapFallbackDir, input.bootstrapPort);
   if (!cfg.ok) return cfg;
   const rs = planRuleSet(args, input.ruleSet);
   if (!rs.ok) return rs;

@@ -15,6 +15,8 @@ export interface SetRuleView {
   readonly files: readonly FileWrite[];
   /** the files actually written (empty under --dry-run) */
   readonly changedFiles: readonly string[];
+  /** said after the changes: where a new rule set sits among the others, a rule that can never answer */
+  readonly notes?: readonly string[];
 }
 
 export const APPLIED_HEADER = 'Applied:';
@@ -36,6 +38,7 @@ export function setRuleText(v: SetRuleView): string {
   lines.push(`  rule set: ${v.ruleSet}${v.added ? ' (new rule)' : `, rule #${v.ruleIndex}`}`);
   for (const c of v.changes) lines.push(`  ${c.kind}: ${c.target} ${EM_DASH} ${c.summary}`);
   if (v.changes.length === 0) lines.push(`  Unchanged: rule #${v.ruleIndex} already says that; nothing to write`);
+  for (const n of v.notes ?? []) lines.push(`  note: ${n}`);
   let out = lines.join('\n') + '\n';
   if (v.dryRun) for (const f of v.files) out += '\n' + unifiedDiff(f);
   return out;

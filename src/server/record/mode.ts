@@ -1,4 +1,5 @@
-// Record mode in the server: a request hook (server/hooks.ts) on the outcome. A `miss` is forwarded to the target
+// Record mode in the server: a request hook (server/hooks.ts) on the outcome. A `miss`, and a POST, PUT, DELETE or
+// PATCH that a file would answer (plan.ts WRITE_METHODS), is forwarded to the target
 // (proxy.ts), recorded (recorder.ts) and then answered with the upstream's answer; a `prefix_miss` is answered
 // as usual (a recording there could never be served) and logged once per path; every other outcome passes on
 // untouched. Created only when `--record` is given: without it the hook is not in the listener's chain. A
@@ -23,7 +24,7 @@ import { corsHeaders, DEFAULT_HEADERS } from '../../dispatch/finalize.js';
 import type { RequestSnapshot } from '../../model/request.js';
 import type { Workspace } from '../../model/workspace.js';
 import type { CommitRule } from '../../record/commit-port.js';
-import { MAX_SAVED_BODY_BYTES } from '../../record/plan.js';
+import { MAX_SAVED_BODY_BYTES, WRITE_METHODS } from '../../record/plan.js';
 import type { RecordTarget } from '../../record/target.js';
 import type { HeaderList } from '../../shared/headers.js';
 import type { InFlight, NextStep, RequestHook, WrittenStep } from '../hooks.js';
@@ -129,6 +130,8 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
     onOutcome(outcome: Outcome, x: InFlight, next: NextStep, written: WrittenStep) {
       const stage = outcome.stage;
       if (stage.kind === 'miss') return proxy(outcome, x, written);
+      // a file answers every method: a write it would swallow goes to the target and is saved as a method rule
+      if (stage.kind === 'fallback' && WRITE_METHODS.has(x.snapshot.method.toUpperCase())) return proxy(outcome, x, written);
       if (stage.kind === 'prefix_miss') {
         if (!prefixMissesSaid.has(x.snapshot.path)) {
           prefixMissesSaid.add(x.snapshot.path);

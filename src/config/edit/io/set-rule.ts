@@ -11,6 +11,8 @@ import type { RespondFileStatus } from '../../respond-files.js';
 import { decodeRootConfig } from '../../root-config.js';
 import { checkRuleSetFiles, compileDraftTemplates, decodeRuleSetDraft, decodeRuleSetText, settleRuleSet, type RuleSetContext } from '../../rule-set.js';
 import { ruleMatchesText } from '../../../routing/describe.js';
+import { shadowOf, shadowText } from '../../../routing/shadow.js';
+import { loadWorkspace } from '../../load.js';
 import { ROOT_CONFIG_FILE, RULE_SET_FILE } from '../../../model/config.js';
 import type { Diagnostic } from '../../../model/diagnostic.js';
 import { DEFAULT_STRATEGY, type Strategy } from '../../../model/strategy.js';
@@ -72,6 +74,9 @@ export async function setRule(flags: SetRuleFlags, cwd: string): Promise<Result<
     if (failure !== undefined) return err(failure);
     changedFiles = plan.files.map((f) => f.shown);
   }
+  const placed = flags.ruleSet === undefined && ruleSetSnap.text === undefined ? placementNote(configSnap.text, target) : undefined;
+  const shadowed = changedFiles.length > 0 ? await shadowNote(target, plan.ruleSetIndex, plan.ruleIndex) : undefined;
+  const notes = [...(placed === undefined ? [] : [placed]), ...(shadowed === undefined ? [] : [shadowed])];
   return ok({
     dryRun: flags.dryRun,
     ruleSet: ruleSetShown,
@@ -80,7 +85,35 @@ export async function setRule(flags: SetRuleFlags, cwd: string): Promise<Result<
     changes: plan.changes,
     files: plan.files,
     changedFiles,
+    ...(notes.length === 0 ? {} : { notes }),
   });
+}
+
+/** The written rule can never answer (routing/shadow.ts): the workspace as written now, loaded as the server would. */
+async function shadowNote(t: RuleEditTarget, ruleSetIndex: number, ruleIndex: number): Promise<string | undefined> {
+  const loaded = await loadWorkspace({ configPath: t.configShown, cwd: t.cwd });
+  if (!loaded.ok) return undefined;
+  const sets = loaded.value.ruleSets;
+  const by = shadowOf(sets, ruleSetIndex, ruleIndex);
+  return by === undefined ? undefined : shadowText(sets, { ruleSetIndex, ruleIndex, by }, (file) => shownFrom(t.cwd, file));
+}
+
+function shownFrom(cwd: string, abs: string): string {
+  const rel = relative(cwd, abs).split(sep).join('/');
+  return isAbsolute(rel) || rel.startsWith('../') ? rel : `./${rel}`;
+}
+
+/**
+ * The default rule set is new and the config already lists others: it is tried after them, where their rules
+ * can answer first, so say where the rule went and how to put it in the first listed one instead.
+ */
+function placementNote(configText: string | undefined, t: RuleEditTarget): string | undefined {
+  if (configText === undefined) return undefined;
+  const others = decodeRootConfig(configText, t.configAbs, t.cwd).ruleSets.filter((e) => e.path !== t.ruleSetAbs);
+  if (others.length === 0) return undefined;
+  const fromCwd = (abs: string): string => shownFrom(t.cwd, abs);
+  const first = relative(t.cwd, others[0]!.path).split(sep).join('/');
+  return `added to ${t.ruleSetShown} (new), tried after ${others.map((e) => fromCwd(e.path)).join(', ')}; --rule-set ${first} adds it there`;
 }
 
 /** The two files a rule edit touches, absolute and as shown, and the directory relative paths start from. */
@@ -92,6 +125,8 @@ export interface RuleEditTarget {
   readonly cwd: string;
   /** a bootstrapped config's service.fallback_respond_dir entry (default ".") */
   readonly bootstrapFallbackDir?: string;
+  /** a bootstrapped config's listener.port (default 3001) */
+  readonly bootstrapPort?: number;
 }
 
 export interface RuleEditVersions {
@@ -149,6 +184,7 @@ export async function planRuleEdit(
       config: { abs: configAbs, shown: configShown, text: snaps.config.text },
       ruleSet: { abs: ruleSetAbs, shown: ruleSetShown, text: snaps.ruleSet.text },
       ...(target.bootstrapFallbackDir === undefined ? {} : { bootstrapFallbackDir: target.bootstrapFallbackDir }),
+      ...(target.bootstrapPort === undefined ? {} : { bootstrapPort: target.bootstrapPort }),
       describeRule: (text, index) => describeRuleIn(text, ruleSetAbs, baseCtx(Math.max(0, listedIndex), ruleSetShown), index),
     },
   );
