@@ -66,8 +66,8 @@ describe('createRecorder', () => {
         'recorded .mock-recorded/GET/c.json (200, 3 B) | recorded rule #4 in mock-recorded.toml: GET /c?again= → 200',
       ],
     );
-    assert.deepEqual(outs[3]!.saved, { kind: 'file', file: 'c.json' });
-    assert.deepEqual(outs[0]!.saved, { kind: 'rule', ruleSet: 'mock-recorded.toml', ruleNumber: 1 });
+    assert.deepEqual(outs[3].saved, { kind: 'file', file: 'c.json' });
+    assert.deepEqual(outs[0].saved, { kind: 'rule', ruleSet: 'mock-recorded.toml', ruleNumber: 1 });
     assert.deepEqual(readdirSync(dir).sort(), ['.mock-recorded', 'c.json']);
     assert.deepEqual(seen.map((r) => [r.method, r.urlPath, r.query, r.status, r.body.kind]), [
       ['POST', '/a', undefined, 201, 'text'],
