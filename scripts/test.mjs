@@ -53,6 +53,8 @@ export const SPAWNING = [
   'test/reliability/bad-config.test.ts',
   'test/reliability/body-cap.test.ts',
   'test/reliability/confinement.test.ts',
+  'test/reliability/idle-cpu.test.ts',
+  'test/reliability/inspector-events.test.ts',
   'test/reliability/malformed-http.test.ts',
   'test/reliability/no-lost-edits.test.ts',
   'test/reliability/openapi-size.test.ts',

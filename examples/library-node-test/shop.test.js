@@ -1,4 +1,6 @@
 // The library under Node's own runner: `node --test examples/library-node-test/`
+// A deliberate twin of the other library-* examples: the same tests under each runner, so that a reader copies
+// the one for the runner they use whole, and each runner is shown to work; keep the three in step.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,6 @@
 // The library under Vitest: `npx vitest run --root examples/library-vitest`
+// A deliberate twin of the other library-* examples: the same tests under each runner, so that a reader copies
+// the one for the runner they use whole, and each runner is shown to work; keep the three in step.
 import { afterAll as after, beforeAll as before, beforeEach, expect, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { startMock } from 'folder-mock';

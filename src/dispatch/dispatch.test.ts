@@ -2,42 +2,11 @@
 // text, files served from memory.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeRuleSetText } from '../config/rule-set.js';
-import { DEFAULTS, type Config } from '../model/config.js';
-import type { RuleSet } from '../model/rule-set.js';
-import type { Workspace } from '../model/workspace.js';
 import { memorySource } from '../files/memory-source.js';
 import { RotationState } from '../routing/rotation.js';
 import { dispatch, type DispatchEnv } from './dispatch.js';
 import { snapshotFrom } from './snapshot.js';
-
-const ROOT = '/ws';
-
-function ruleSet(index: number, text: string): RuleSet {
-  const r = decodeRuleSetText(text, `${ROOT}/rs${index}.toml`, { index, entry: `rs${index}.toml`, baseDir: ROOT, defaultStrategy: { kind: 'first_match' } });
-  if (!r.ok) throw new Error(JSON.stringify(r.error));
-  return r.value.ruleSet;
-}
-
-function workspace(ruleSets: RuleSet[]): Workspace {
-  const config: Config = {
-    listener: { ipAddress: '127.0.0.1', port: 0 },
-    service: {
-      ruleSets: [],
-      ruleSetEntries: [],
-      middlewares: [],
-      middlewareEntries: [],
-      fallbackRespondDir: `${ROOT}/data`,
-      strategy: { kind: 'first_match' },
-      corsAllowCredentialsOrigins: [],
-      maxRequestBodyBytes: DEFAULTS.maxRequestBodyBytes,
-      middlewareMaxOperations: DEFAULTS.middlewareMaxOperations,
-    },
-    log: { verbose: { header: false, body: false } },
-    fileTreeView: { ...DEFAULTS.fileTreeView },
-  };
-  return { baseDir: ROOT, config, middlewares: [], ruleSets, fallbackDir: `${ROOT}/data`, cors: { allowedOrigins: [] }, warnings: [] };
-}
+import { ROOT, ruleSet, workspace } from './fixtures/workspace.js';
 
 const files = memorySource({
   [`${ROOT}/data/api/users.json`]: '[ {"id": 1} ]\n',

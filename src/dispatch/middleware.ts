@@ -97,7 +97,7 @@ function requestVariable(name: (typeof REQUEST_VARIABLES)[number], req: RequestS
         if (list === undefined) out.set(k, [v]);
         else list.push(v);
       }
-      return out as Map<string, Value>;
+      return out;
     }
     case 'query': {
       const out = new Map<string, Value>();

@@ -123,7 +123,7 @@ const MENTIONS = new WeakMap<Script, Map<string, boolean>>();
 export function mentions(script: Script, name: string): boolean {
   if (!(script instanceof CompiledScript)) throw new TypeError('mentions() expects a Script made by compile()');
   let known = MENTIONS.get(script);
-  if (known === undefined) MENTIONS.set(script, (known = new Map()));
+  if (known === undefined) MENTIONS.set(script, (known = new Map<string, boolean>()));
   let hit = known.get(name);
   if (hit === undefined) {
     hit = new RegExp(`(?<![A-Za-z0-9_])${name.replace(/[^A-Za-z0-9_]/g, '\\$&')}(?![A-Za-z0-9_])`).test(script.program.source);

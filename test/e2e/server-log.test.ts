@@ -86,23 +86,31 @@ describe('request log, verbose', () => {
 });
 
 describe('trace channel', () => {
-  test('real pipeline: fallback and miss events; nothing for OPTIONS', async () => {
-    const server = await startTestServer(makeWorkspace({ fallbackDir: dir.path }));
+  /** the trace events published while `requests` run against `server` (closed after), once `count` are out */
+  const traced = async (server: TestServer, count: number, requests: () => Promise<void>): Promise<unknown[]> => {
     const seen: unknown[] = [];
     const onEvent = (m: unknown): void => void seen.push(m);
     subscribe(TRACE_CHANNEL_NAME, onEvent);
     const published = channelEvents(TRACE_CHANNEL_NAME);
     try {
-      // OPTIONS first: an event for it would come before the two awaited below
-      await send(server.port, { method: 'OPTIONS', path: '/users' });
-      await send(server.port, { path: '/users' });
-      await send(server.port, { path: '/missing' });
-      await published.reached(2);
+      await requests();
+      await published.reached(count);
     } finally {
       published.stop();
       unsubscribe(TRACE_CHANNEL_NAME, onEvent);
       await server.close();
     }
+    return seen;
+  };
+
+  test('real pipeline: fallback and miss events; nothing for OPTIONS', async () => {
+    const server = await startTestServer(makeWorkspace({ fallbackDir: dir.path }));
+    const seen = await traced(server, 2, async () => {
+      // OPTIONS first: an event for it would come before the two awaited below
+      await send(server.port, { method: 'OPTIONS', path: '/users' });
+      await send(server.port, { path: '/users' });
+      await send(server.port, { path: '/missing' });
+    });
     assert.deepEqual(seen, [
       { kind: 'fallback', file_path: join(dir.path, 'users.json'), status: 200 },
       { kind: 'miss', status: 404 },
@@ -119,19 +127,10 @@ describe('trace channel', () => {
           ? { answer: answer(201), stage: { kind: 'rule_set', ruleSetIndex: 1, ruleIndex: 4 } }
           : { answer: answer(200), stage: { kind: 'middleware', index: 0, file: '/w/mock-middleware.rhai' }, file: '/w/x.json' },
     });
-    const seen: unknown[] = [];
-    const onEvent = (m: unknown): void => void seen.push(m);
-    subscribe(TRACE_CHANNEL_NAME, onEvent);
-    const published = channelEvents(TRACE_CHANNEL_NAME);
-    try {
+    const seen = await traced(server, 2, async () => {
       await send(server.port, { path: '/rule' });
       await send(server.port, { path: '/script' });
-      await published.reached(2);
-    } finally {
-      published.stop();
-      unsubscribe(TRACE_CHANNEL_NAME, onEvent);
-      await server.close();
-    }
+    });
     assert.deepEqual(seen, [
       { kind: 'matched', rule_set_index: 1, rule_index: 4 },
       { kind: 'middleware', file_path: '/w/mock-middleware.rhai', status: 200 },

@@ -1,5 +1,6 @@
 // A real node:http server on 127.0.0.1 port 0 running the inspector's router with the given routes, and a raw
-// HTTP client that sets any Host/Origin header (fetch would refuse to), for the inspector's tests.
+// HTTP client that sets any Host/Origin header (fetch would refuse to), and a reader of the event stream, for the
+// inspector's tests.
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createManagementHandler, type Route } from '../../src/inspector/router.js';
@@ -67,4 +68,27 @@ export function raw(port: number, method: string, path: string, headers: Record<
 export function post(port: number, path: string, body: unknown, method = 'POST'): Promise<RawResponse> {
   const text = JSON.stringify(body);
   return raw(port, method, path, { 'x-mock-client': 'test', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) }, text);
+}
+
+/** An event stream reader: every chunk as text, and the response. */
+export function events(port: number, headers: Record<string, string> = {}): Promise<{ res: IncomingMessage; text: () => string; arrived: (needle: string) => number | undefined; close: () => void }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/__mock/api/events', headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
+      let text = '';
+      const at: { readonly t: number; readonly upTo: number }[] = [];
+      res.setEncoding('utf8').on('data', (d: string) => {
+        text += d;
+        at.push({ t: performance.now(), upTo: text.length });
+      });
+      res.on('error', () => undefined);
+      // when the chunk that completed `needle` arrived
+      const arrived = (needle: string): number | undefined => {
+        const i = text.indexOf(needle);
+        return i < 0 ? undefined : at.find((c) => c.upTo >= i + needle.length)?.t;
+      };
+      resolve({ res, text: () => text, arrived, close: () => req.destroy() });
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }

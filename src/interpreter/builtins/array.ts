@@ -137,33 +137,31 @@ define('extract', 'array', (_c, a) => {
   const [st, n] = span(arr(a).length, a, 1, BigInt(Number.MAX_SAFE_INTEGER));
   return arr(a).slice(st, st + n).map(deepClone);
 });
+/** drain and retain with a callback: remove, in place, the items for which the callback's truthiness is
+ * `removeWhen`, and return them in order; undefined when the arguments are a range instead */
+function removeByCallback(c: CallContext, a: Value[], xs: Value[], removeWhen: boolean): Value[] | undefined {
+  if (!(a[1] instanceof FnPtr || (a.length === 2 && typeof a[1] === 'string'))) return undefined;
+  const call = itemCaller(c, callback(a[1]));
+  const out: Value[] = [];
+  for (let i = 0, x = 0; x < xs.length; i++) {
+    if (truthy(call(xs, x, i)) === removeWhen) out.push(...xs.splice(x, 1));
+    else x++;
+  }
+  return out;
+}
 define('drain', 'array', (c, a) => {
   arity(a, 2, 3);
   const xs = arr(a);
-  if (a[1] instanceof FnPtr || (a.length === 2 && typeof a[1] === 'string')) {
-    const call = itemCaller(c, callback(a[1]));
-    const out: Value[] = [];
-    for (let i = 0, x = 0; x < xs.length; i++) {
-      if (truthy(call(xs, x, i))) out.push(...xs.splice(x, 1));
-      else x++;
-    }
-    return out;
-  }
+  const byCallback = removeByCallback(c, a, xs, true);
+  if (byCallback !== undefined) return byCallback;
   const [st, n] = span(xs.length, a, 1, 0n);
   return xs.splice(st, n);
 }, true);
 define('retain', 'array', (c, a) => {
   arity(a, 2, 3);
   const xs = arr(a);
-  if (a[1] instanceof FnPtr || (a.length === 2 && typeof a[1] === 'string')) {
-    const call = itemCaller(c, callback(a[1]));
-    const out: Value[] = [];
-    for (let i = 0, x = 0; x < xs.length; i++) {
-      if (truthy(call(xs, x, i))) x++;
-      else out.push(...xs.splice(x, 1));
-    }
-    return out;
-  }
+  const byCallback = removeByCallback(c, a, xs, false);
+  if (byCallback !== undefined) return byCallback;
   const [st, n] = span(xs.length, a, 1, 0n);
   const kept = xs.slice(st, st + n);
   const removed = [...xs.slice(0, st), ...xs.slice(st + n)];

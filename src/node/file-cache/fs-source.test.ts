@@ -324,11 +324,11 @@ describe('createFsSource (watch mode): trusted stats', { skip: process.platform 
   };
   /** repeat a request until it costs no stat syscall (its stats became trusted); bounded */
   const untilTrusted = async (src: FsSource, request: () => Promise<unknown>): Promise<void> => {
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 5000; i++) {
       const before = src.counters.stat;
       await request();
       if (src.counters.stat === before) return;
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      await nextTurn();
     }
     assert.fail('the stats never became trusted');
   };
@@ -407,7 +407,9 @@ describe('createFsSource (watch mode): trusted stats', { skip: process.platform 
     await write(join(root, 'elsewhere', 't.json'), '"t1"');
     await symlink(join(root, 'elsewhere', 't.json'), join(root, 'l.json'));
     for (let i = 0; i < 5; i++) await serve(src, root, ['l.json']);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // a plain file beside the link becoming trusted shows the watches had the time they need
+    await write(join(root, 'plain.json'), '{}');
+    await untilTrusted(src, () => serve(src, root, ['plain.json']));
     const before = src.counters.stat;
     assert.equal(await serve(src, root, ['l.json']), '"t1"');
     assert.ok(src.counters.stat > before, 'still stats');
@@ -415,12 +417,14 @@ describe('createFsSource (watch mode): trusted stats', { skip: process.platform 
     assert.equal(await serve(src, root, ['l.json']), '"t2 longer"');
   });
 
-  it('nothing stays trusted longer than maxTrustMs', async () => {
+  it('nothing stays trusted longer than maxTrustMs', async (t) => {
+    // the trust backstop reads Date.now(): frozen, a stat is trusted for the 0 ms; one tick later it is not
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
     const src = make({ maxTrustMs: 0 });
     const root = join(wdir, 'ttl');
     await write(join(root, 'a.json'), '{}');
-    for (let i = 0; i < 5; i++) await serve(src, root, ['a.json']);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await untilTrusted(src, () => serve(src, root, ['a.json']));
+    t.mock.timers.tick(1);
     const before = src.counters.stat;
     await serve(src, root, ['a.json']);
     assert.ok(src.counters.stat > before);
@@ -467,11 +471,11 @@ describe('createFsSource: remembered results (remember)', () => {
   };
   /** repeat until a request is answered from memory (no lookup ran); bounded */
   const untilRemembered = async (r: ReturnType<typeof requester>, segments: readonly string[]): Promise<void> => {
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 5000; i++) {
       const before = r.computed();
       await r.request(segments);
       if (r.computed() === before) return;
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      await nextTurn();
     }
     assert.fail('the result was never remembered');
   };
@@ -542,7 +546,9 @@ describe('createFsSource: remembered results (remember)', () => {
     await symlink(join(root, 'elsewhere', 't.json'), join(root, 'l.json'));
     const r = requester(src, root);
     for (let i = 0; i < 5; i++) await r.request(['l']);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // a plain file beside the link being remembered shows the watches had the time they need
+    await write(join(root, 'plain.json'), '{}');
+    await untilRemembered(r, ['plain']);
     const before = r.computed();
     assert.equal(await r.request(['l']), '"t1"');
     assert.equal(r.computed(), before + 1);
@@ -556,7 +562,9 @@ describe('createFsSource: remembered results (remember)', () => {
     await write(join(root, 'big.json'), JSON.stringify({ data: 'x'.repeat(64) }));
     const r = requester(src, root);
     for (let i = 0; i < 10; i++) await r.request(['big']);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // a small file beside it being remembered shows the watches had the time they need
+    await write(join(root, 'small.json'), '{}');
+    await untilRemembered(r, ['small']);
     const before = r.computed();
     const reads = src.counters.readFile;
     await r.request(['big']);
@@ -564,13 +572,15 @@ describe('createFsSource: remembered results (remember)', () => {
     assert.equal(src.counters.readFile, reads + 1);
   });
 
-  it('nothing is remembered longer than maxTrustMs', { skip: !linux }, async () => {
+  it('nothing is remembered longer than maxTrustMs', { skip: !linux }, async (t) => {
+    // the backstop reads Date.now(): frozen, a result is remembered for the 0 ms; one tick later it is not
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
     const src = sources.track(createSource({ watch: true, maxTrustMs: 0 }));
     const root = join(rdir, 'ttl');
     await write(join(root, 'a.json'), '{}');
     const r = requester(src, root);
-    for (let i = 0; i < 5; i++) await r.request(['a']);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await untilRemembered(r, ['a']);
+    t.mock.timers.tick(1);
     const before = r.computed();
     await r.request(['a']);
     assert.equal(r.computed(), before + 1);

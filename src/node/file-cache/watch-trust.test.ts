@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { WatchTrust } from './watch-trust.js';
 
 const linuxOnly = { skip: process.platform !== 'linux' ? 'inotify only' : false };
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** one turn of the event loop: the watches' own checks run between two attempts */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('WatchTrust', linuxOnly, () => {
   let base = '';
@@ -26,13 +27,13 @@ describe('WatchTrust', linuxOnly, () => {
 
   /** begin → stat → complete, repeated until trusted (watches are checked asynchronously first); bounded */
   const trustPath = async (t: WatchTrust, path: string): Promise<void> => {
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 5000; i++) {
       await t.gate();
       if (t.lookup(path) !== undefined) return;
       const token = t.begin(path);
       const st = await stat(path).catch(() => undefined);
       if (token !== undefined) t.complete(token, st);
-      await sleep(2);
+      await nextTurn();
     }
     assert.fail(`${path} never became trusted`);
   };
@@ -90,13 +91,24 @@ describe('WatchTrust', linuxOnly, () => {
     await writeFile(join(base, 'real', 'a.json'), '1');
     await symlink(join(base, 'real', 'a.json'), join(base, 'real', 'link.json'));
     await symlink(join(base, 'real'), join(base, 'linked-dir'));
-    for (const path of [join(base, 'real', 'link.json'), join(base, 'linked-dir', 'a.json')]) {
-      for (let i = 0; i < 20; i++) {
-        await t.gate();
-        const token = t.begin(path);
-        if (token !== undefined) t.complete(token, await stat(path));
-        await sleep(2);
-      }
+    const links = [join(base, 'real', 'link.json'), join(base, 'linked-dir', 'a.json')];
+    const attempt = async (path: string): Promise<void> => {
+      const token = t.begin(path);
+      if (token !== undefined) t.complete(token, await stat(path));
+    };
+    // the links get every attempt the plain file beside them gets, until that file is trusted: a positive
+    // signal that the watches had all the time they need, rather than a guessed wait
+    const plain = join(base, 'real', 'a.json');
+    for (let i = 0; i < 5000 && t.lookup(plain) === undefined; i++) {
+      await t.gate();
+      for (const path of [plain, ...links]) await attempt(path);
+      await nextTurn();
+    }
+    assert.ok(t.lookup(plain), 'the plain file beside the links became trusted');
+    await t.gate();
+    for (const path of links) {
+      await attempt(path);
+      await t.gate();
       assert.equal(t.lookup(path), undefined, path);
     }
   });
@@ -135,9 +147,17 @@ describe('WatchTrust', linuxOnly, () => {
     await new Promise<void>((resolve) => {
       setImmediate(() => {
         // from the check phase: the gate must not open in this same check phase
-        void t.gate().then(() => order.push('gate'));
-        setImmediate(() => order.push('next check'));
-        setTimeout(resolve, 5);
+        const settled = (): void => {
+          if (order.length === 2) resolve();
+        };
+        void t.gate().then(() => {
+          order.push('gate');
+          settled();
+        });
+        setImmediate(() => {
+          order.push('next check');
+          settled();
+        });
       });
     });
     assert.deepEqual(order, ['next check', 'gate']);

@@ -38,9 +38,14 @@ describe('createRecorder', () => {
     const dir = tempDir();
     const seen: RuleToAppend[] = [];
     let n = 0;
+    let inFlight = 0;
+    let mostInFlight = 0;
     const commitRule: CommitRule = async (rule) => {
       seen.push(rule);
-      await new Promise((r) => setTimeout(r, 5));
+      mostInFlight = Math.max(mostInFlight, ++inFlight);
+      // yield to the event loop, so that a recorder that did not wait for this commit would start the next one
+      await new Promise((r) => setImmediate(r));
+      inFlight--;
       return ok({ ruleNumber: ++n, ruleSet: 'mock-recorded.toml' });
     };
     const recorder = createRecorder({ fallbackDir: dir, dryRun: false, commitRule });
@@ -61,8 +66,8 @@ describe('createRecorder', () => {
         'recorded .mock-recorded/GET/c.json (200, 3 B) | recorded rule #4 in mock-recorded.toml: GET /c?again= → 200',
       ],
     );
-    assert.deepEqual(outs[3]!.saved, { kind: 'file', file: 'c.json' });
-    assert.deepEqual(outs[0]!.saved, { kind: 'rule', ruleSet: 'mock-recorded.toml', ruleNumber: 1 });
+    assert.deepEqual(outs[3].saved, { kind: 'file', file: 'c.json' });
+    assert.deepEqual(outs[0].saved, { kind: 'rule', ruleSet: 'mock-recorded.toml', ruleNumber: 1 });
     assert.deepEqual(readdirSync(dir).sort(), ['.mock-recorded', 'c.json']);
     assert.deepEqual(seen.map((r) => [r.method, r.urlPath, r.query, r.status, r.body.kind]), [
       ['POST', '/a', undefined, 201, 'text'],
@@ -70,6 +75,7 @@ describe('createRecorder', () => {
       ['POST', '/b', undefined, 201, 'text'],
       ['GET', '/c', [['again', '']], undefined, 'file'],
     ]);
+    assert.equal(mostInFlight, 1, 'one commit at a time');
     await recorder.idle();
   });
 });
