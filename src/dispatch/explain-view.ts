@@ -181,7 +181,8 @@ function toWireValue(v: unknown): Wire {
   try {
     return JSON.parse(JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? Number(x) : x)) ?? 'null') as Wire;
   } catch {
-    return String(v);
+    // a value JSON cannot hold (a cycle): shown by its type
+    return typeof v === 'object' ? Object.prototype.toString.call(v) : String(v);
   }
 }
 
