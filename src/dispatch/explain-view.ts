@@ -182,7 +182,7 @@ function toWireValue(v: unknown): Wire {
     return JSON.parse(JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? Number(x) : x)) ?? 'null') as Wire;
   } catch {
     // a value JSON cannot hold (a cycle): shown by its type
-    return typeof v === 'object' ? Object.prototype.toString.call(v) : String(v);
+    return Object.prototype.toString.call(v);
   }
 }
 
