@@ -39,27 +39,29 @@ class TemplateFailure extends Error {}
 /** The draft of a templated rule's answer (now, or once its file is read). */
 export function templatedDraft(rule: Rule, template: RespondTemplate, req: RequestSnapshot, env: TemplateEnv, use?: TemplateUse[]): ValueOrPromise<RespondDraft> {
   const respond = rule.respond;
-  const data = templateData(req, paramsOf(rule, req));
-  const runtime: TemplateRuntime = { random: env.random, now: env.now, faker: fakerIfLoaded() };
+  const r = new Render(req, paramsOf(rule, req), env);
   const where = `rule ${template.where.rule} of ${template.where.file}`;
-  use?.push(usage(template, data));
+  use?.push(usage(template, r.data()));
   try {
-    const headers = renderHeaders(respond.headers, template, data, runtime);
+    const headers = renderHeaders(respond.headers, template, r);
     const base = { status: respond.status ?? 200, headers, delayMs: respond.delayMs, fresh: true };
     const body = respond.body;
     if (template.body !== undefined) {
-      const text = render(template.body, data, runtime, where);
       if (template.body.kind === 'json') {
+        // a text known to parse (by construction) needs no check
+        const known = template.body.compiled?.direct?.(req, r.params);
+        if (known !== undefined) return { draft: { ...base, body: encoder.encode(known), contentType: APPLICATION_JSON } };
+        const text = render(template.body, r, where);
         const problem = jsonProblem(text);
         if (problem !== undefined) return failure(`${where}: the rendered json does not parse: ${problem}`, respond, env);
         return { draft: { ...base, body: encoder.encode(text), contentType: APPLICATION_JSON } };
       }
-      return { draft: { ...base, body: encoder.encode(text), contentType: TEXT_PLAIN } };
+      return { draft: { ...base, body: encoder.encode(render(template.body, r, where)), contentType: TEXT_PLAIN } };
     }
     if (body.kind === 'file') {
       let path = body.path;
       if (template.filePath !== undefined) {
-        const rendered = render(template.filePath, data, runtime, where);
+        const rendered = render(template.filePath, r, where);
         const refused = refusal(rendered);
         if (refused !== undefined) {
           env.log(`${where}: the rendered file_path ${JSON.stringify(rendered)} is refused (${refused}); answered 404`);
@@ -67,7 +69,7 @@ export function templatedDraft(rule: Rule, template: RespondTemplate, req: Reque
         }
         path = joinPaths(template.respondDir, rendered.split(/[\\/]/).filter((s) => s !== '' && s !== '.'));
       }
-      return fileAnswer(path, body.confineTo, base, template.templateFile ? { data, runtime, where } : undefined, env);
+      return fileAnswer(path, body.confineTo, base, template.templateFile ? { data: r.data(), runtime: r.runtime(), where } : undefined, env);
     }
     if (body.kind === 'empty') return { draft: { ...base, body: new Uint8Array(0) } };
     // a templated rule streams its file as written (templates apply to json, text, headers and file paths)
@@ -79,6 +81,23 @@ export function templatedDraft(rule: Rule, template: RespondTemplate, req: Reque
   }
 }
 
+/** One render's inputs: the request view and the runtime are built only if a template needs the Handlebars runtime. */
+class Render {
+  private view: TemplateData | undefined;
+  private rt: TemplateRuntime | undefined;
+  constructor(
+    readonly req: RequestSnapshot,
+    readonly params: Record<string, string>,
+    private readonly env: TemplateEnv,
+  ) {}
+  data(): TemplateData {
+    return (this.view ??= templateData(this.req, this.params));
+  }
+  runtime(): TemplateRuntime {
+    return (this.rt ??= { random: this.env.random, now: this.env.now, faker: fakerIfLoaded() });
+  }
+}
+
 function paramsOf(rule: Rule, req: RequestSnapshot): Record<string, string> {
   for (const c of rule.conditions) {
     if (c.on === 'url_path' && c.template !== undefined) return matchTemplate(c.template, templateSegments(req)) ?? {};
@@ -86,9 +105,14 @@ function paramsOf(rule: Rule, req: RequestSnapshot): Record<string, string> {
   return {};
 }
 
-function render(slot: TemplateSlot, data: TemplateData, runtime: TemplateRuntime, where: string): string {
+function render(slot: TemplateSlot, r: Render, where: string): string {
   if (slot.compiled === undefined) throw new TemplateFailure(`${where}: the template was not compiled`);
-  return renderCompiled(slot.compiled, data, runtime, where);
+  // a template of text and plain paths: straight from the request (only a json one may decline, and it is not here)
+  if (slot.kind !== 'json') {
+    const direct = slot.compiled.direct?.(r.req, r.params);
+    if (direct !== undefined) return direct;
+  }
+  return renderCompiled(slot.compiled, r.data(), r.runtime(), where);
 }
 
 function renderCompiled(t: CompiledTemplate, data: TemplateData, runtime: TemplateRuntime, where: string): string {
@@ -99,12 +123,12 @@ function renderCompiled(t: CompiledTemplate, data: TemplateData, runtime: Templa
   }
 }
 
-function renderHeaders(headers: HeaderList, template: RespondTemplate, data: TemplateData, runtime: TemplateRuntime): HeaderList {
+function renderHeaders(headers: HeaderList, template: RespondTemplate, r: Render): HeaderList {
   if (template.headers.length === 0) return headers;
   const where = `rule ${template.where.rule} of ${template.where.file}`;
   return headers.map(([name, value]) => {
     const slot = template.headers.find(([n]) => n === name)?.[1];
-    return slot === undefined ? ([name, value] as const) : ([name, headerValue(render(slot, data, runtime, where))] as const);
+    return slot === undefined ? ([name, value] as const) : ([name, headerValue(render(slot, r, where))] as const);
   });
 }
 

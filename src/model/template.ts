@@ -1,5 +1,6 @@
 // Response templates as loaded: a rule's answer built from the request (docs/templates.md). Types only: the
 // compiling and rendering live in templates/, which config/ calls at load and dispatch/ calls per request.
+import type { RequestSnapshot } from './request.js';
 
 /** Where a template's output goes, which decides its escaping. */
 export type TemplateKind =
@@ -44,6 +45,12 @@ export interface CompiledTemplate {
   readonly usesFaker: boolean;
   /** throws on a helper's misuse: the caller answers 500 naming the rule */
   render(data: TemplateData, runtime: TemplateRuntime): string;
+  /**
+   * Present for a template of literal text and plain data paths: the same text rendered straight from the request
+   * and its path parameters. For a `json` template it is undefined when the text is not known to be valid JSON
+   * (the caller then renders and checks it); otherwise the text parses, by construction.
+   */
+  direct?(req: RequestSnapshot, params: Readonly<Record<string, string>>): string | undefined;
 }
 
 /** One templated value of a rule, as written, and compiled at load (until then, `compiled` is unset). */

@@ -60,3 +60,41 @@ export function templateData(req: RequestSnapshot, params: Readonly<Record<strin
   };
   return { request };
 }
+
+/**
+ * The value at a data path (`request.query.page` as `['request', 'query', 'page']`) read straight from the request
+ * and its path parameters, own properties only, as the same path reads in `templateData`'s view: a template that
+ * echoes a parameter builds no view for it.
+ */
+export function requestValue(req: RequestSnapshot, params: Readonly<Record<string, string>>, parts: readonly string[]): unknown {
+  if (parts[0] !== 'request') return undefined;
+  if (parts.length === 1) return templateData(req, params).request;
+  let v: unknown;
+  let i = 2;
+  switch (parts[1]) {
+    case 'method':
+      v = req.method;
+      break;
+    case 'path':
+      v = req.path;
+      break;
+    case 'params':
+      v = params;
+      break;
+    case 'query':
+      if (parts.length > 2) {
+        const vs = req.parts.query.get(parts[2]!);
+        v = vs === undefined ? undefined : vs.length === 1 ? vs[0] : [...vs];
+        i = 3;
+      } else v = record(req.parts.query);
+      break;
+    default:
+      v = templateData(req, params).request;
+      i = 1;
+  }
+  for (; i < parts.length; i++) {
+    const part = parts[i]!;
+    v = v !== null && typeof v === 'object' && Object.prototype.hasOwnProperty.call(v, part) ? (v as Record<string, unknown>)[part] : undefined;
+  }
+  return v;
+}

@@ -34,6 +34,31 @@ function render(source: string, kind: TemplateKind = 'text', r = req('/x'), para
   return c.value.render(templateData(r, params), rt);
 }
 
+describe('rendering straight from the request', () => {
+  const direct = (source: string, kind: TemplateKind, r: ReturnType<typeof req>, params: Record<string, string> = {}) => {
+    const c = compileTemplate(engine, source, kind);
+    if (!c.ok) throw new Error(c.error.message);
+    assert.ok(c.value.direct !== undefined);
+    return c.value.direct(r, params);
+  };
+  it('gives the text the view gives, for every kind of plain path', () => {
+    const r = req('/u/7?page=3&tag=a&tag=b&q=%22x%22', [['X-Id', 'h1'], ['cookie', 'c=1']]);
+    const source = '{{request.method}} {{request.path}} {{request.params.id}} {{request.query.page}} {{request.query.tag}} {{request.query.tag.[1]}} {{request.query.q}} {{request.headers.x-id}} {{request.cookies.c}} {{request.query.constructor}} {{request.nope}}|{{request.query}}';
+    assert.equal(direct(source, 'text', r, { id: '7' }), render(source, 'text', r, { id: '7' }));
+  });
+  it('json: known valid when every value outside a string is a number or a boolean, else left to the check', () => {
+    const source = '{"id": "{{request.params.id}}", "page": {{request.query.page}} }';
+    assert.equal(direct(source, 'json', req('/u?page=3'), { id: 'a"\n' }), '{"id": "a\\"\\n", "page": 3 }');
+    assert.deepEqual(JSON.parse(direct(source, 'json', req('/u?page=-1.5e3'), { id: '4' })!), { id: '4', page: -1500 });
+    assert.equal(direct(source, 'json', req('/u?page=x'), { id: '4' }), undefined);
+    assert.equal(direct(source, 'json', req('/u'), { id: '4' }), undefined);
+    // a value glued to other text, or a skeleton that does not parse, is never vouched for
+    assert.equal(direct('{"n": 1{{request.query.page}} }', 'json', req('/u?page=2')), undefined);
+    assert.equal(direct('{"n": {{request.query.page}} ,', 'json', req('/u?page=2')), undefined);
+    assert.equal(direct('{"n": "{{request.query.page}}"}', 'json', req('/u?page=2')), '{"n": "2"}');
+  });
+});
+
 describe('escaping by kind', () => {
   it('json: a value inside a JSON string is escaped; outside, inserted as it reads', () => {
     const r = req('/u?note=' + encodeURIComponent('a "q"\nb\\c') + '&n=3');
