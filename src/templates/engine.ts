@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- the CommonJS build of handlebars ships no types of its own; that file declares them
 /// <reference path="./handlebars-cjs.d.ts" />
 // The template engine (`handlebars`) and `@faker-js/faker`, each imported on first need: a workspace without
 // templates never loads either, and one without `faker` never loads faker (start-up unchanged). Each is a cache of

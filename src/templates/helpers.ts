@@ -31,7 +31,7 @@ export function textOf(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object' && typeof (value as { toHTML?: unknown }).toHTML === 'function') return String(value);
+  if (typeof value === 'object' && typeof (value as { toHTML?: unknown }).toHTML === 'function') return (value as { toHTML(): string }).toHTML();
   return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)) ?? '';
 }
 
@@ -70,11 +70,11 @@ export function jsonPath(value: unknown, path: string): unknown {
     for (const c of current) {
       if (c === null || typeof c !== 'object') continue;
       if (step === '*') {
-        next.push(...(Array.isArray(c) ? c : Object.values(c)));
+        next.push(...(Array.isArray(c) ? (c as unknown[]) : (Object.values(c as object) as unknown[])));
         many = true;
       } else if (Array.isArray(c) && /^-?\d+$/.test(step)) {
         const i = Number(step);
-        const v = c[i < 0 ? c.length + i : i];
+        const v: unknown = (c as unknown[])[i < 0 ? c.length + i : i];
         if (v !== undefined) next.push(v);
       } else if (Object.prototype.hasOwnProperty.call(c, step)) next.push((c as Record<string, unknown>)[step]);
     }
@@ -178,7 +178,7 @@ export const HELPERS: Readonly<Record<string, Helper>> = {
   },
   jsonPath: (...args) => {
     const { params } = split(args);
-    return jsonPath(params[0], String(params[1] ?? '$'));
+    return jsonPath(params[0], params[1] === undefined || params[1] === null ? '$' : textOf(params[1]));
   },
   now: (...args) => {
     const { params, options } = split(args);
@@ -192,7 +192,7 @@ export const HELPERS: Readonly<Record<string, Helper>> = {
   randomValue: (...args) => {
     const { options } = split(args);
     const rt = runtimeOf(options);
-    const type = String(options.hash['type'] ?? 'ALPHANUMERIC').toUpperCase();
+    const type = (options.hash['type'] === undefined ? 'ALPHANUMERIC' : textOf(options.hash['type'])).toUpperCase();
     if (type === 'UUID') return uuid(rt);
     const alphabet = ALPHABETS[type];
     if (alphabet === undefined) throw new Error(`randomValue: unknown type ${JSON.stringify(type)}; expected one of UUID, ${Object.keys(ALPHABETS).join(', ')}`);
@@ -243,7 +243,7 @@ export const HELPERS: Readonly<Record<string, Helper>> = {
   },
   faker: (...args) => {
     const { params, options } = split(args);
-    return callFaker(runtimeOf(options), String(params[0] ?? ''), params.slice(1), options.hash);
+    return callFaker(runtimeOf(options), textOf(params[0]), params.slice(1), options.hash);
   },
   eq: block(([a, b]) => same(a, b)),
   ne: block(([a, b]) => !same(a, b)),

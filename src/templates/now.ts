@@ -15,7 +15,7 @@ export function applyOffset(date: Date, offset: string): Date {
   const out = new Date(date.getTime());
   if (unit === 'month') out.setUTCMonth(out.getUTCMonth() + n);
   else if (unit === 'year') out.setUTCFullYear(out.getUTCFullYear() + n);
-  else if (UNIT_MS[unit] !== undefined) out.setTime(out.getTime() + n * UNIT_MS[unit]!);
+  else if (UNIT_MS[unit] !== undefined) out.setTime(out.getTime() + n * UNIT_MS[unit]);
   else throw new Error(`now: unknown offset unit ${JSON.stringify(m[2])}`);
   return out;
 }
@@ -34,7 +34,7 @@ function partsIn(date: Date, timezone: string | undefined): Parts {
   }
   const p: Record<string, number> = {};
   for (const part of fmt.formatToParts(date)) if (part.type !== 'literal') p[part.type] = Number(part.value);
-  const local = Date.UTC(p['year']!, p['month']! - 1, p['day']!, p['hour']!, p['minute']!, p['second']!);
+  const local = Date.UTC(p['year']!, p['month']! - 1, p['day'], p['hour'], p['minute'], p['second']);
   const offsetMin = Math.round((local - (date.getTime() - date.getUTCMilliseconds())) / 60_000);
   return { y: p['year']!, M: p['month']!, d: p['day']!, H: p['hour']!, m: p['minute']!, s: p['second']!, S: date.getUTCMilliseconds(), offsetMin };
 }
