@@ -31,14 +31,17 @@ export function textOf(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object' && typeof (value as { toHTML?: unknown }).toHTML === 'function') return (value as { toHTML(): string }).toHTML();
+  if (typeof value === 'object' && typeof (value as { toHTML?: unknown }).toHTML === 'function')
+    return (value as { toHTML(): string }).toHTML();
   return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)) ?? '';
 }
 
 /** A value as JSON text (`toJson`): absent is `null`. */
 function toJson(value: unknown, pretty: boolean): string {
   if (value === undefined) return 'null';
-  return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), pretty ? 2 : undefined) ?? 'null';
+  return (
+    JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), pretty ? 2 : undefined) ?? 'null'
+  );
 }
 
 /** The JSONPath subset WireMock templates use: `$`, `.name`, `['name']`, `[n]`, `[-n]`, `[*]` and `.*` (all items). */
@@ -60,7 +63,8 @@ export function jsonPath(value: unknown, path: string): unknown {
   while (re.lastIndex < rest.length) {
     const at = re.lastIndex;
     const m = re.exec(rest);
-    if (m === null) throw new Error(`jsonPath: cannot read ${JSON.stringify(path)} at ${JSON.stringify(rest.slice(at))}`);
+    if (m === null)
+      throw new Error(`jsonPath: cannot read ${JSON.stringify(path)} at ${JSON.stringify(rest.slice(at))}`);
     steps.push(m[1] ?? m[2] ?? m[3] ?? m[4] ?? '*');
   }
   let current: unknown[] = [doc];
@@ -70,7 +74,7 @@ export function jsonPath(value: unknown, path: string): unknown {
     for (const c of current) {
       if (c === null || typeof c !== 'object') continue;
       if (step === '*') {
-        next.push(...(Array.isArray(c) ? (c as unknown[]) : (Object.values(c as object) as unknown[])));
+        next.push(...(Array.isArray(c) ? (c as unknown[]) : Object.values(c as object)));
         many = true;
       } else if (Array.isArray(c) && /^-?\d+$/.test(step)) {
         const i = Number(step);
@@ -94,7 +98,8 @@ const ALPHABETS: Readonly<Record<string, string>> = {
   ALPHABETIC: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz',
   NUMERIC: '0123456789',
   HEXADECIMAL: '0123456789abcdef',
-  ALPHANUMERIC_AND_SYMBOLS: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$%&()*+,-./:;<=>?@[]^_{|}~',
+  ALPHANUMERIC_AND_SYMBOLS:
+    'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$%&()*+,-./:;<=>?@[]^_{|}~',
 };
 
 /** A version-4 UUID from the runtime's generator (so a seed makes it repeat). */
@@ -138,13 +143,24 @@ function block(fn: (params: unknown[], options: HelperOptions) => boolean): Help
 }
 
 /** The faker method at a dotted path (`person.firstName`), called with the helper's arguments or its hash. */
-function callFaker(rt: TemplateRuntime, path: string, params: unknown[], hash: Readonly<Record<string, unknown>>): unknown {
+function callFaker(
+  rt: TemplateRuntime,
+  path: string,
+  params: unknown[],
+  hash: Readonly<Record<string, unknown>>,
+): unknown {
   const faker = rt.faker as Record<string, unknown> | undefined;
   if (faker === undefined) throw new Error('faker is not loaded');
   let target: unknown = faker;
   let owner: unknown = faker;
   for (const part of path.split('.')) {
-    if (target === null || typeof target !== 'object' || !(part in target) || part.startsWith('_') || part === 'constructor') {
+    if (
+      target === null ||
+      typeof target !== 'object' ||
+      !(part in target) ||
+      part.startsWith('_') ||
+      part === 'constructor'
+    ) {
       throw new Error(`faker: no method ${JSON.stringify(path)}`);
     }
     owner = target;
@@ -187,7 +203,11 @@ export const HELPERS: Readonly<Record<string, Helper>> = {
     const offset = options.hash['offset'];
     if (typeof offset === 'string' && offset !== '') date = applyOffset(date, offset);
     const format = (options.hash['format'] ?? params[0]) as string | undefined;
-    return formatDate(date, format === undefined ? undefined : String(format), options.hash['timezone'] as string | undefined);
+    return formatDate(
+      date,
+      format === undefined ? undefined : String(format),
+      options.hash['timezone'] as string | undefined,
+    );
   },
   randomValue: (...args) => {
     const { options } = split(args);
@@ -195,7 +215,10 @@ export const HELPERS: Readonly<Record<string, Helper>> = {
     const type = (options.hash['type'] === undefined ? 'ALPHANUMERIC' : textOf(options.hash['type'])).toUpperCase();
     if (type === 'UUID') return uuid(rt);
     const alphabet = ALPHABETS[type];
-    if (alphabet === undefined) throw new Error(`randomValue: unknown type ${JSON.stringify(type)}; expected one of UUID, ${Object.keys(ALPHABETS).join(', ')}`);
+    if (alphabet === undefined)
+      throw new Error(
+        `randomValue: unknown type ${JSON.stringify(type)}; expected one of UUID, ${Object.keys(ALPHABETS).join(', ')}`,
+      );
     const length = num(options.hash['length'], 36);
     let out = '';
     for (let i = 0; i < length; i++) out += alphabet[Math.floor(rt.random() * alphabet.length)];
@@ -204,7 +227,11 @@ export const HELPERS: Readonly<Record<string, Helper>> = {
   uuid: (...args) => uuid(runtimeOf(split(args).options)),
   randomInt: (...args) => {
     const { params, options } = split(args);
-    return randomInt(runtimeOf(options), num(options.hash['lower'] ?? options.hash['min'] ?? params[0], 0), num(options.hash['upper'] ?? options.hash['max'] ?? params[1], 100));
+    return randomInt(
+      runtimeOf(options),
+      num(options.hash['lower'] ?? options.hash['min'] ?? params[0], 0),
+      num(options.hash['upper'] ?? options.hash['max'] ?? params[1], 100),
+    );
   },
   randomDecimal: (...args) => {
     const { params, options } = split(args);
@@ -222,8 +249,10 @@ export const HELPERS: Readonly<Record<string, Helper>> = {
   },
   base64: (...args) => {
     const { params, options } = split(args);
-    const text = textOf(params[0] ?? (options.fn?.(undefined) ?? ''));
-    return options.hash['decode'] === true ? Buffer.from(text, 'base64').toString('utf8') : Buffer.from(text, 'utf8').toString('base64');
+    const text = textOf(params[0] ?? options.fn?.(undefined) ?? '');
+    return options.hash['decode'] === true
+      ? Buffer.from(text, 'base64').toString('utf8')
+      : Buffer.from(text, 'utf8').toString('base64');
   },
   urlEncode: (...args) => {
     const { params, options } = split(args);
@@ -254,7 +283,9 @@ export const HELPERS: Readonly<Record<string, Helper>> = {
   and: block((ps) => ps.every((p) => !isEmpty(p) && p !== false)),
   or: block((ps) => ps.some((p) => !isEmpty(p) && p !== false)),
   not: block(([a]) => isEmpty(a) || a === false),
-  contains: block(([a, b]) => (typeof a === 'string' ? a.includes(textOf(b)) : Array.isArray(a) ? a.some((x) => same(x, b)) : false)),
+  contains: block(([a, b]) =>
+    typeof a === 'string' ? a.includes(textOf(b)) : Array.isArray(a) ? a.some((x) => same(x, b)) : false,
+  ),
   matches: block(([a, b]) => new RegExp(textOf(b)).test(textOf(a))),
   // Mockoon's request helpers, for templates written for it
   urlParam: (...args) => request(split(args).options)?.params[String(split(args).params[0])],
