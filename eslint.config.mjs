@@ -15,12 +15,21 @@ export default tseslint.config(
       // node:test's test/describe/it return promises that the runner itself awaits
       '@typescript-eslint/no-floating-promises': [
         'error',
-        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] }] },
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] },
+          ],
+        },
       ],
       // `_name` marks a parameter or binding kept for its position or its type
       '@typescript-eslint/no-unused-vars': [
         'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
       ],
       // an async implementation of a Promise-returning port needs no await: `async` turns its throws into rejections
       '@typescript-eslint/require-await': 'off',
@@ -41,7 +50,10 @@ export default tseslint.config(
         },
       ],
       // a caught value handed on as it came is not ours to wrap
-      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true, allowThrowingAny: true }],
+      '@typescript-eslint/prefer-promise-reject-errors': [
+        'error',
+        { allowThrowingUnknown: true, allowThrowingAny: true },
+      ],
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
     },
   },

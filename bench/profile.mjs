@@ -25,21 +25,38 @@ const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(BENCH);
 const args = process.argv.slice(2);
 const letter = args[0];
-const flag = (name, dflt) => { const i = args.indexOf(name); return i >= 0 && i + 1 < args.length ? args[i + 1] : dflt; };
+const flag = (name, dflt) => {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : dflt;
+};
 const scn = SCENARIOS.find((s) => s.letter === letter || s.id === letter);
-if (!scn) { console.error(`usage: node bench/profile.mjs <${SCENARIOS.map((s) => s.letter).join('|')}> [--duration S] [--conns N] [--mock-entry FILE]`); process.exit(2); }
+if (!scn) {
+  console.error(
+    `usage: node bench/profile.mjs <${SCENARIOS.map((s) => s.letter).join('|')}> [--duration S] [--conns N] [--mock-entry FILE]`,
+  );
+  process.exit(2);
+}
 const duration = Number(flag('--duration', 5));
 const conns = Number(flag('--conns', 50));
 const inspect = args.includes('--inspect') || args.includes('--sse');
 const sse = args.includes('--sse');
 const entry = path.resolve(flag('--mock-entry', path.join(ROOT, 'dist', 'bin', 'main.cjs')));
-if (!fs.existsSync(entry)) { console.error(`${entry} not found; build first`); process.exit(2); }
+if (!fs.existsSync(entry)) {
+  console.error(`${entry} not found; build first`);
+  process.exit(2);
+}
 
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'mock-profile-'));
 const profDir = path.join(BENCH, 'out', 'profiles');
 fs.mkdirSync(profDir, { recursive: true });
-const cleanup = () => { if (!args.includes('--keep')) fs.rmSync(TMP, { recursive: true, force: true }); };
-process.on('SIGINT', async () => { await stopAll(); cleanup(); process.exit(130); });
+const cleanup = () => {
+  if (!args.includes('--keep')) fs.rmSync(TMP, { recursive: true, force: true });
+};
+process.on('SIGINT', async () => {
+  await stopAll();
+  cleanup();
+  process.exit(130);
+});
 
 try {
   const dirs = buildWorkspaces(TMP, [scn], { apimock: false });
@@ -49,20 +66,57 @@ try {
   const inspectPort = inspect ? await freePort() : null;
   const before = new Set(fs.readdirSync(profDir));
   const srv = await startServer({
-    argv: [process.execPath, '--cpu-prof', '--cpu-prof-dir', profDir, entry, '-c', path.join(dir, FLAVOURS.mock.config), '-p', String(port), ...(inspect ? [`--inspect=${inspectPort}`] : [])],
-    cwd: dir, port, logFile: path.join(TMP, 'logs', 'server.log'),
+    argv: [
+      process.execPath,
+      '--cpu-prof',
+      '--cpu-prof-dir',
+      profDir,
+      entry,
+      '-c',
+      path.join(dir, FLAVOURS.mock.config),
+      '-p',
+      String(port),
+      ...(inspect ? [`--inspect=${inspectPort}`] : []),
+    ],
+    cwd: dir,
+    port,
+    logFile: path.join(TMP, 'logs', 'server.log'),
   });
   if (srv.error) throw new Error(`mock did not start: ${srv.error}\n${srv.log}`);
   const r = scn.request;
-  const res = await httpRequest(port, { method: r.method, path: r.path, headers: r.headers ?? {}, body: r.bodyFile ? fs.readFileSync(path.join(dir, r.bodyFile)) : null });
-  console.log(`${scn.letter} ${scn.title}: preflight ${res.error ?? `${res.status}, ${res.body.length} B`}; ready ${srv.readyMs.toFixed(0)} ms`);
-  const load = args.includes('--startup') ? { error: 'skipped (--startup: start-up only)' } : await runLoad(path.join(BENCH, 'lib', 'load-client.mjs'), {
-    port, method: r.method, path: r.path, headers: r.headers ?? {}, bodyFile: r.bodyFile ? path.join(dir, r.bodyFile) : null,
-    conns, warmupS: 1, durationS: duration, timeoutMs: 5000, expectStatus: scn.expectStatus,
-    ...(sse ? { sse: { port: inspectPort } } : {}),
+  const res = await httpRequest(port, {
+    method: r.method,
+    path: r.path,
+    headers: r.headers ?? {},
+    body: r.bodyFile ? fs.readFileSync(path.join(dir, r.bodyFile)) : null,
   });
-  if (load.sse) console.log(`event stream: ${load.sse.events} events for ${load.sse.requests} requests, ${load.sse.reconnects} reconnects`);
-  console.log(load.error ? `load: ${load.error}` : `${Math.round(load.rps)} req/s, p50 ${load.latency_ms.p50.toFixed(2)} ms, p99 ${load.latency_ms.p99.toFixed(2)} ms (profiler on)`);
+  console.log(
+    `${scn.letter} ${scn.title}: preflight ${res.error ?? `${res.status}, ${res.body.length} B`}; ready ${srv.readyMs.toFixed(0)} ms`,
+  );
+  const load = args.includes('--startup')
+    ? { error: 'skipped (--startup: start-up only)' }
+    : await runLoad(path.join(BENCH, 'lib', 'load-client.mjs'), {
+        port,
+        method: r.method,
+        path: r.path,
+        headers: r.headers ?? {},
+        bodyFile: r.bodyFile ? path.join(dir, r.bodyFile) : null,
+        conns,
+        warmupS: 1,
+        durationS: duration,
+        timeoutMs: 5000,
+        expectStatus: scn.expectStatus,
+        ...(sse ? { sse: { port: inspectPort } } : {}),
+      });
+  if (load.sse)
+    console.log(
+      `event stream: ${load.sse.events} events for ${load.sse.requests} requests, ${load.sse.reconnects} reconnects`,
+    );
+  console.log(
+    load.error
+      ? `load: ${load.error}`
+      : `${Math.round(load.rps)} req/s, p50 ${load.latency_ms.p50.toFixed(2)} ms, p99 ${load.latency_ms.p99.toFixed(2)} ms (profiler on)`,
+  );
   await stopServer(srv);
   const fresh = fs.readdirSync(profDir).filter((f) => !before.has(f) && f.endsWith('.cpuprofile'));
   if (!fresh.length) throw new Error('no profile written (did the server exit on SIGTERM?)');
@@ -73,7 +127,8 @@ try {
     // per answered request (warm-up included; start-up is in the profile too, so these err high by a little)
     const prof = JSON.parse(fs.readFileSync(file, 'utf8'));
     const self = new Map();
-    for (let i = 0; i < prof.samples.length; i++) self.set(prof.samples[i], (self.get(prof.samples[i]) ?? 0) + (prof.timeDeltas[i] ?? 0));
+    for (let i = 0; i < prof.samples.length; i++)
+      self.set(prof.samples[i], (self.get(prof.samples[i]) ?? 0) + (prof.timeDeltas[i] ?? 0));
     let busy = 0;
     let gc = 0;
     for (const n of prof.nodes) {
@@ -83,9 +138,13 @@ try {
       if (n.callFrame.functionName === '(garbage collector)') gc += t;
     }
     const per = (us) => (us / load.answered_total).toFixed(1);
-    console.log(`per request (${load.answered_total} answered): ${per(busy)} µs busy, of which ${per(gc)} µs garbage collection\n`);
+    console.log(
+      `per request (${load.answered_total} answered): ${per(busy)} µs busy, of which ${per(gc)} µs garbage collection\n`,
+    );
   }
-  spawnSync(process.execPath, [path.join(BENCH, 'lib', 'profile-top.mjs'), file, flag('--rows', '30')], { stdio: 'inherit' });
+  spawnSync(process.execPath, [path.join(BENCH, 'lib', 'profile-top.mjs'), file, flag('--rows', '30')], {
+    stdio: 'inherit',
+  });
 } catch (e) {
   console.error(String(e?.message ?? e));
   process.exitCode = 1;

@@ -14,7 +14,17 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 import { SCENARIOS, FLAVOURS, CLI_GET_PATH, buildWorkspaces } from './lib/scenarios.mjs';
-import { freePort, httpRequest, rssKb, startServer, stopServer, stopAll, runLoad, sleep, readLog } from './lib/proc.mjs';
+import {
+  freePort,
+  httpRequest,
+  rssKb,
+  startServer,
+  stopServer,
+  stopAll,
+  runLoad,
+  sleep,
+  readLog,
+} from './lib/proc.mjs';
 import { probe, timeCommands } from './lib/cli-timing.mjs';
 import { renderResults } from './lib/report.mjs';
 import { runPeers, PEER_IDS } from './lib/peers.mjs';
@@ -62,55 +72,148 @@ const HELP = `usage: npm run bench -- [options]      (or: node bench/run.mjs [op
 
 function parseArgs(argv) {
   const o = {
-    only: null, reps: 3, duration: 5, warmup: 1, slices: 5, sliceWarmup: 0.25, conns: 50, soak: false, soakDuration: 60,
-    cliRuns: 20, cli: true, http: true, journal: true, out: path.join(BENCH, 'RESULTS.md'), json: null,
-    mockEntry: path.join(ROOT, 'dist', 'bin', 'main.cjs'), apimock: process.env.APIMOCK_BIN || null, keep: false,
-    peers: false, peersOnly: false, peerNames: null, jvmWarmup: 40, peersOut: path.join(BENCH, 'PEERS.md'), peersDir: path.join(BENCH, 'peers'),
+    only: null,
+    reps: 3,
+    duration: 5,
+    warmup: 1,
+    slices: 5,
+    sliceWarmup: 0.25,
+    conns: 50,
+    soak: false,
+    soakDuration: 60,
+    cliRuns: 20,
+    cli: true,
+    http: true,
+    journal: true,
+    out: path.join(BENCH, 'RESULTS.md'),
+    json: null,
+    mockEntry: path.join(ROOT, 'dist', 'bin', 'main.cjs'),
+    apimock: process.env.APIMOCK_BIN || null,
+    keep: false,
+    peers: false,
+    peersOnly: false,
+    peerNames: null,
+    jvmWarmup: 40,
+    peersOut: path.join(BENCH, 'PEERS.md'),
+    peersDir: path.join(BENCH, 'peers'),
   };
   const num = (v, name, min, max) => {
     const n = Number(v);
-    if (!Number.isFinite(n) || n < min || n > max) die(`${name} must be a number in ${min}..${max}, got ${JSON.stringify(v)}`);
+    if (!Number.isFinite(n) || n < min || n > max)
+      die(`${name} must be a number in ${min}..${max}, got ${JSON.stringify(v)}`);
     return n;
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    const val = () => { if (i + 1 >= argv.length) die(`${a} needs a value`); return argv[++i]; };
+    const val = () => {
+      if (i + 1 >= argv.length) die(`${a} needs a value`);
+      return argv[++i];
+    };
     switch (a) {
-      case '--only': o.only = val().split(',').map((x) => x.trim()).filter(Boolean); break;
-      case '--reps': o.reps = num(val(), a, 1, 50); break;
-      case '--duration': o.duration = num(val(), a, 0.5, 600); break;
-      case '--warmup': o.warmup = num(val(), a, 0, 60); break;
-      case '--slices': o.slices = num(val(), a, 1, 100); if (!Number.isInteger(o.slices)) die('--slices must be a whole number'); break;
-      case '--slice-warmup': o.sliceWarmup = num(val(), a, 0, 10); break;
-      case '--conns': o.conns = num(val(), a, 1, 1000); break;
-      case '--soak': o.soak = true; break;
-      case '--soak-duration': o.soakDuration = num(val(), a, 5, 3600); break;
-      case '--cli-runs': o.cliRuns = num(val(), a, 1, 500); break;
-      case '--no-cli': o.cli = false; break;
-      case '--no-http': o.http = false; break;
-      case '--no-journal': o.journal = false; break;
-      case '--out': o.out = path.resolve(val()); break;
-      case '--json': o.json = path.resolve(val()); break;
-      case '--mock-entry': o.mockEntry = path.resolve(val()); break;
-      case '--apimock': o.apimock = path.resolve(val()); break;
-      case '--keep': o.keep = true; break;
-      case '--peers': o.peers = true; break;
-      case '--peers-only': o.peers = true; o.peersOnly = true; break;
-      case '--peer-names': o.peerNames = val().split(',').map((x) => x.trim()).filter(Boolean); for (const n of o.peerNames) if (!PEER_IDS.includes(n)) die(`unknown peer ${n} (${PEER_IDS.join(', ')})`); break;
-      case '--jvm-warmup': o.jvmWarmup = num(val(), a, 0, 300); break;
-      case '--peers-out': o.peersOut = path.resolve(val()); break;
-      case '--list': for (const s of SCENARIOS) console.log(`${s.letter}  ${s.id.padEnd(14)} ${s.title}`); process.exit(0); break;
-      case '-h': case '--help': process.stdout.write(HELP); process.exit(0); break;
-      default: die(`unknown option ${a}\n\n${HELP}`);
+      case '--only':
+        o.only = val()
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean);
+        break;
+      case '--reps':
+        o.reps = num(val(), a, 1, 50);
+        break;
+      case '--duration':
+        o.duration = num(val(), a, 0.5, 600);
+        break;
+      case '--warmup':
+        o.warmup = num(val(), a, 0, 60);
+        break;
+      case '--slices':
+        o.slices = num(val(), a, 1, 100);
+        if (!Number.isInteger(o.slices)) die('--slices must be a whole number');
+        break;
+      case '--slice-warmup':
+        o.sliceWarmup = num(val(), a, 0, 10);
+        break;
+      case '--conns':
+        o.conns = num(val(), a, 1, 1000);
+        break;
+      case '--soak':
+        o.soak = true;
+        break;
+      case '--soak-duration':
+        o.soakDuration = num(val(), a, 5, 3600);
+        break;
+      case '--cli-runs':
+        o.cliRuns = num(val(), a, 1, 500);
+        break;
+      case '--no-cli':
+        o.cli = false;
+        break;
+      case '--no-http':
+        o.http = false;
+        break;
+      case '--no-journal':
+        o.journal = false;
+        break;
+      case '--out':
+        o.out = path.resolve(val());
+        break;
+      case '--json':
+        o.json = path.resolve(val());
+        break;
+      case '--mock-entry':
+        o.mockEntry = path.resolve(val());
+        break;
+      case '--apimock':
+        o.apimock = path.resolve(val());
+        break;
+      case '--keep':
+        o.keep = true;
+        break;
+      case '--peers':
+        o.peers = true;
+        break;
+      case '--peers-only':
+        o.peers = true;
+        o.peersOnly = true;
+        break;
+      case '--peer-names':
+        o.peerNames = val()
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean);
+        for (const n of o.peerNames) if (!PEER_IDS.includes(n)) die(`unknown peer ${n} (${PEER_IDS.join(', ')})`);
+        break;
+      case '--jvm-warmup':
+        o.jvmWarmup = num(val(), a, 0, 300);
+        break;
+      case '--peers-out':
+        o.peersOut = path.resolve(val());
+        break;
+      case '--list':
+        for (const s of SCENARIOS) console.log(`${s.letter}  ${s.id.padEnd(14)} ${s.title}`);
+        process.exit(0);
+        break;
+      case '-h':
+      case '--help':
+        process.stdout.write(HELP);
+        process.exit(0);
+        break;
+      default:
+        die(`unknown option ${a}\n\n${HELP}`);
     }
   }
   return o;
 }
-function die(msg) { console.error(`bench: ${msg}`); process.exit(2); }
+function die(msg) {
+  console.error(`bench: ${msg}`);
+  process.exit(2);
+}
 
 const opt = parseArgs(process.argv.slice(2));
-const scenarios = opt.only ? SCENARIOS.filter((s) => opt.only.includes(s.letter) || opt.only.includes(s.id)) : SCENARIOS;
-if (opt.only && scenarios.length !== opt.only.length) die(`unknown scenario in --only ${opt.only.join(',')} (see --list)`);
+const scenarios = opt.only
+  ? SCENARIOS.filter((s) => opt.only.includes(s.letter) || opt.only.includes(s.id))
+  : SCENARIOS;
+if (opt.only && scenarios.length !== opt.only.length)
+  die(`unknown scenario in --only ${opt.only.join(',')} (see --list)`);
 if (!fs.existsSync(opt.mockEntry)) die(`${path.relative(ROOT, opt.mockEntry)} not found; build first (npm run build)`);
 if (opt.apimock && !fs.existsSync(opt.apimock)) die(`apimock-rs binary ${opt.apimock} not found`);
 
@@ -133,20 +236,36 @@ for (const part of ['bin', 'src']) {
 // the library beside the entry point's build (dist/lib next to dist/bin)
 const LIBRARY = path.join(path.dirname(path.dirname(opt.mockEntry)), 'lib', 'library', 'index.js');
 
-const fmt = (x, d = 0) => (Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '–');
+const fmt = (x, d = 0) =>
+  Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '–';
 
 // ---------------------------------------------------------------- servers
 // each: how to start it for a scenario; flavour picks the workspace
-const MOCK = { name: 'mock', flavour: 'mock', argv: (cfg, port) => [process.execPath, opt.mockEntry, '-c', cfg, '-p', String(port)] };
-const APIMOCK = opt.apimock ? { name: 'apimock-rs', flavour: 'apimock', argv: (cfg, port) => [opt.apimock, '-c', cfg, '-p', String(port)] } : null;
+const MOCK = {
+  name: 'mock',
+  flavour: 'mock',
+  argv: (cfg, port) => [process.execPath, opt.mockEntry, '-c', cfg, '-p', String(port)],
+};
+const APIMOCK = opt.apimock
+  ? { name: 'apimock-rs', flavour: 'apimock', argv: (cfg, port) => [opt.apimock, '-c', cfg, '-p', String(port)] }
+  : null;
 const BARE_SRV = { name: 'bare', flavour: 'bare', argv: (spec, port) => [process.execPath, BARE, String(port), spec] };
 // The journal workloads (on b): mock with the journal capturing and no page; with one event-stream client reading
 // every event (it runs in the load-client process, and is counted: bench/lib/sse-client.mjs); and the library's
 // startMock() in a process of its own, with its defaults (journal on, no request log), as a test suite gets it.
 const JOURNAL_SCENARIO = 'b_small_file';
-const MOCK_INSPECT = { name: 'mock --inspect', flavour: 'mock', inspect: true, argv: (cfg, port, inspectPort) => [...MOCK.argv(cfg, port), `--inspect=${inspectPort}`] };
+const MOCK_INSPECT = {
+  name: 'mock --inspect',
+  flavour: 'mock',
+  inspect: true,
+  argv: (cfg, port, inspectPort) => [...MOCK.argv(cfg, port), `--inspect=${inspectPort}`],
+};
 const MOCK_SSE = { name: 'mock --inspect + SSE', flavour: 'mock', inspect: true, sse: true, argv: MOCK_INSPECT.argv };
-const MOCK_LIBRARY = { name: 'startMock()', flavour: 'mock', argv: (cfg, port) => [process.execPath, LIBRARY_SERVER, LIBRARY, path.dirname(cfg), String(port)] };
+const MOCK_LIBRARY = {
+  name: 'startMock()',
+  flavour: 'mock',
+  argv: (cfg, port) => [process.execPath, LIBRARY_SERVER, LIBRARY, path.dirname(cfg), String(port)],
+};
 const LIBRARY_SERVER = path.join(BENCH, 'lib', 'library-server.mjs');
 
 function machine() {
@@ -160,7 +279,10 @@ function machine() {
   };
 }
 function commandLine() {
-  const args = process.argv.slice(2).map((a) => (/[\s"'$]/.test(a) ? JSON.stringify(a) : a)).join(' ');
+  const args = process.argv
+    .slice(2)
+    .map((a) => (/[\s"'$]/.test(a) ? JSON.stringify(a) : a))
+    .join(' ');
   const env = opt.apimock ? 'APIMOCK_BIN=<apimock-rs 6.2.0 binary> ' : '';
   if (process.env.npm_lifecycle_event === 'bench') return `${env}npm run bench${args ? ` -- ${args}` : ''}`;
   return `${env}node bench/run.mjs${args ? ` ${args}` : ''}`;
@@ -178,9 +300,18 @@ const results = {
   date: new Date().toISOString(),
   command: commandLine(),
   machine: machine(),
-  settings: { reps: opt.reps, duration_s: opt.duration, warmup_s: opt.warmup, slices: opt.slices, slice_warmup_s: opt.sliceWarmup, conns: opt.conns, soak: opt.soak ? opt.soakDuration : null, cli_runs: opt.cliRuns },
+  settings: {
+    reps: opt.reps,
+    duration_s: opt.duration,
+    warmup_s: opt.warmup,
+    slices: opt.slices,
+    slice_warmup_s: opt.sliceWarmup,
+    conns: opt.conns,
+    soak: opt.soak ? opt.soakDuration : null,
+    cli_runs: opt.cliRuns,
+  },
   mock_entry: ENTRY_SHOWN,
-  apimock: opt.apimock ? apimockVersion() ?? 'apimock-rs' : null,
+  apimock: opt.apimock ? (apimockVersion() ?? 'apimock-rs') : null,
   scenarios: scenarios.map((s) => ({ id: s.id, letter: s.letter, title: s.title, target: s.target })),
   bare_specs: {},
   runs: [],
@@ -210,7 +341,12 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 // ---------------------------------------------------------------- runs
 function requestOf(scn, dir) {
   const r = scn.request;
-  return { method: r.method, path: r.path, headers: r.headers ?? {}, body: r.bodyFile ? fs.readFileSync(path.join(dir, r.bodyFile)) : null };
+  return {
+    method: r.method,
+    path: r.path,
+    headers: r.headers ?? {},
+    body: r.bodyFile ? fs.readFileSync(path.join(dir, r.bodyFile)) : null,
+  };
 }
 
 async function launch(server, scn, dirs, tag) {
@@ -254,14 +390,29 @@ async function captureBareSpec(scn, dirs) {
   }
   if (!spec) {
     const c = scn.canonical();
-    spec = { source: 'canonical (mock did not answer right)', status: c.status, headers: c.contentType ? [['content-type', c.contentType]] : [], body: c.body };
+    spec = {
+      source: 'canonical (mock did not answer right)',
+      status: c.status,
+      headers: c.contentType ? [['content-type', c.contentType]] : [],
+      body: c.body,
+    };
   }
   const bodyFile = path.join(dir, 'body.bin');
   fs.writeFileSync(bodyFile, spec.body);
   const file = path.join(dir, 'response.json');
-  fs.writeFileSync(file, JSON.stringify({ status: spec.status, headers: spec.headers, bodyFile, parseBody: !!scn.parseBody }));
-  if (scn.request.bodyFile) fs.copyFileSync(path.join(dirs[scn.id].mock, scn.request.bodyFile), path.join(dir, scn.request.bodyFile));
-  results.bare_specs[scn.id] = { file, source: spec.source, status: spec.status, header_count: spec.headers.length, body_bytes: spec.body.length };
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ status: spec.status, headers: spec.headers, bodyFile, parseBody: !!scn.parseBody }),
+  );
+  if (scn.request.bodyFile)
+    fs.copyFileSync(path.join(dirs[scn.id].mock, scn.request.bodyFile), path.join(dir, scn.request.bodyFile));
+  results.bare_specs[scn.id] = {
+    file,
+    source: spec.source,
+    status: spec.status,
+    header_count: spec.headers.length,
+    body_bytes: spec.body.length,
+  };
 }
 
 /** Start one server for a run: ready time, idle RSS, and whether its answer is right. */
@@ -273,7 +424,13 @@ async function startRun(server, scn, dirs, rep) {
   if (srv.error) {
     rec.error = `start failed: ${srv.error}`;
     rec.log = srv.log;
-    console.log(`${label} START FAILED: ${srv.error}\n${srv.log.split('\n').slice(0, 6).map((l) => `    ${l}`).join('\n')}`);
+    console.log(
+      `${label} START FAILED: ${srv.error}\n${srv.log
+        .split('\n')
+        .slice(0, 6)
+        .map((l) => `    ${l}`)
+        .join('\n')}`,
+    );
     results.runs.push(rec);
     return null;
   }
@@ -287,9 +444,14 @@ async function startRun(server, scn, dirs, rep) {
   if (res.error) rec.check = `request failed: ${res.error}`;
   else {
     rec.sample = { status: res.status, bytes: res.body.length, content_type: res.headers['content-type'] ?? null };
-    if (server === BARE_SRV) rec.check = res.status === results.bare_specs[scn.id].status ? 'ok' : `status ${res.status}`;
+    if (server === BARE_SRV)
+      rec.check = res.status === results.bare_specs[scn.id].status ? 'ok' : `status ${res.status}`;
     else {
-      try { rec.check = (await scn.check(res, { fetch: () => httpRequest(srv.port, req) })) ?? 'ok'; } catch (e) { rec.check = `check threw: ${e?.message}`; }
+      try {
+        rec.check = (await scn.check(res, { fetch: () => httpRequest(srv.port, req) })) ?? 'ok';
+      } catch (e) {
+        rec.check = `check threw: ${e?.message}`;
+      }
     }
   }
   return { rec, srv, label, req, wsDir, sse: server.sse === true };
@@ -309,11 +471,22 @@ async function runGroup(servers, scn, dirs, rep) {
     if (runs.length === 0) return;
     const req = runs[0].req;
     const multi = await runLoad(CLIENT, {
-      targets: runs.map((r) => ({ port: r.srv.port, pid: r.srv.pid, ...(r.sse ? { sse: { port: r.srv.inspectPort } } : {}) })),
-      method: req.method, path: req.path, headers: req.headers,
+      targets: runs.map((r) => ({
+        port: r.srv.port,
+        pid: r.srv.pid,
+        ...(r.sse ? { sse: { port: r.srv.inspectPort } } : {}),
+      })),
+      method: req.method,
+      path: req.path,
+      headers: req.headers,
       bodyFile: scn.request.bodyFile ? path.join(dirs[scn.id].mock, scn.request.bodyFile) : null,
-      conns: opt.conns, warmupS: opt.warmup, durationS: opt.duration, slices: opt.slices, sliceWarmupS: opt.sliceWarmup,
-      timeoutMs: 5000, expectStatus: scn.expectStatus,
+      conns: opt.conns,
+      warmupS: opt.warmup,
+      durationS: opt.duration,
+      slices: opt.slices,
+      sliceWarmupS: opt.sliceWarmup,
+      timeoutMs: 5000,
+      expectStatus: scn.expectStatus,
     });
     for (const [i, { rec, srv, label }] of runs.entries()) {
       const load = multi.error ? { error: multi.error } : multi.targets[i];
@@ -326,11 +499,17 @@ async function runGroup(servers, scn, dirs, rep) {
       }
       const errs = load.errors ? Object.values(load.errors).reduce((a, b) => a + b, 0) : 0;
       const notes = [rec.check !== 'ok' ? `CHECK: ${rec.check}` : 'ok'];
-      if (load.sse) notes.push(`events ${load.sse.events}/${load.sse.requests}${load.sse.lost ? ` LOST ${load.sse.lost}` : ''}${load.sse.duplicates ? ` repeated ${load.sse.duplicates}` : ''}${load.sse.out_of_order ? ` out of order ${load.sse.out_of_order}` : ''}${load.sse.reconnects ? ` (${load.sse.reconnects} reconnects)` : ''}`);
-      if (load.unexpected_status) notes.push(`${load.unexpected_status} unexpected statuses ${JSON.stringify(load.statuses)}`);
+      if (load.sse)
+        notes.push(
+          `events ${load.sse.events}/${load.sse.requests}${load.sse.lost ? ` LOST ${load.sse.lost}` : ''}${load.sse.duplicates ? ` repeated ${load.sse.duplicates}` : ''}${load.sse.out_of_order ? ` out of order ${load.sse.out_of_order}` : ''}${load.sse.reconnects ? ` (${load.sse.reconnects} reconnects)` : ''}`,
+        );
+      if (load.unexpected_status)
+        notes.push(`${load.unexpected_status} unexpected statuses ${JSON.stringify(load.statuses)}`);
       if (errs) notes.push(`socket errors ${JSON.stringify(load.errors)}`);
       if (rec.error) notes.push(rec.error);
-      console.log(`${label} ${fmt(load.rps).padStart(7)} req/s  p50 ${fmt(load.latency_ms?.p50, 2)} ms  p99 ${fmt(load.latency_ms?.p99, 2)} ms  rss ${fmt(rec.rss_idle_kb / 1024, 1)}→${fmt(rec.rss_after_kb / 1024, 1)} MB  ready ${fmt(rec.ready_ms)} ms  client cpu ${fmt(load.client_cpu, 2)}  ${notes.join('; ')}`);
+      console.log(
+        `${label} ${fmt(load.rps).padStart(7)} req/s  p50 ${fmt(load.latency_ms?.p50, 2)} ms  p99 ${fmt(load.latency_ms?.p99, 2)} ms  rss ${fmt(rec.rss_idle_kb / 1024, 1)}→${fmt(rec.rss_after_kb / 1024, 1)} MB  ready ${fmt(rec.ready_ms)} ms  client cpu ${fmt(load.client_cpu, 2)}  ${notes.join('; ')}`,
+      );
     }
   } finally {
     for (const { rec, srv } of runs) {
@@ -346,21 +525,43 @@ async function runGroup(servers, scn, dirs, rep) {
 async function soakOne(scn, dirs) {
   const rec = { scenario: scn.id, duration_s: opt.soakDuration, samples: [] };
   const srv = await launch(MOCK, scn, dirs, `soak-${scn.id}`);
-  if (srv.error) { rec.error = srv.error; results.soak.push(rec); console.log(`[soak] ${scn.id} START FAILED: ${srv.error}`); return; }
+  if (srv.error) {
+    rec.error = srv.error;
+    results.soak.push(rec);
+    console.log(`[soak] ${scn.id} START FAILED: ${srv.error}`);
+    return;
+  }
   try {
     await sleep(500);
     rec.rss_idle_kb = rssKb(srv.pid);
     const req = requestOf(scn, dirs[scn.id].mock);
     const t0 = Date.now();
-    const load = await runLoad(CLIENT, {
-      port: srv.port, method: req.method, path: req.path, headers: req.headers,
-      bodyFile: scn.request.bodyFile ? path.join(dirs[scn.id].mock, scn.request.bodyFile) : null,
-      conns: opt.conns, warmupS: opt.warmup, durationS: opt.soakDuration, timeoutMs: 5000, expectStatus: scn.expectStatus,
-    }, { onTick: () => rec.samples.push([+((Date.now() - t0) / 1000).toFixed(1), rssKb(srv.pid)]), tickMs: 1000 });
+    const load = await runLoad(
+      CLIENT,
+      {
+        port: srv.port,
+        method: req.method,
+        path: req.path,
+        headers: req.headers,
+        bodyFile: scn.request.bodyFile ? path.join(dirs[scn.id].mock, scn.request.bodyFile) : null,
+        conns: opt.conns,
+        warmupS: opt.warmup,
+        durationS: opt.soakDuration,
+        timeoutMs: 5000,
+        expectStatus: scn.expectStatus,
+      },
+      { onTick: () => rec.samples.push([+((Date.now() - t0) / 1000).toFixed(1), rssKb(srv.pid)]), tickMs: 1000 },
+    );
     rec.rss_after_kb = rssKb(srv.pid);
     if (load.error) rec.error = load.error;
-    else { rec.rps = load.rps; rec.per_second = load.per_second; rec.p99_ms = load.latency_ms.p99; }
-    console.log(`[soak] ${scn.id.padEnd(14)} ${fmt(load.rps)} req/s  rss idle ${fmt(rec.rss_idle_kb / 1024, 1)} MB, samples ${rec.samples.map((s) => fmt(s[1] / 1024, 0)).join(' ')}`);
+    else {
+      rec.rps = load.rps;
+      rec.per_second = load.per_second;
+      rec.p99_ms = load.latency_ms.p99;
+    }
+    console.log(
+      `[soak] ${scn.id.padEnd(14)} ${fmt(load.rps)} req/s  rss idle ${fmt(rec.rss_idle_kb / 1024, 1)} MB, samples ${rec.samples.map((s) => fmt(s[1] / 1024, 0)).join(' ')}`,
+    );
   } finally {
     await stopServer(srv);
     if (!opt.keep) fs.rmSync(srv.logFile, { force: true });
@@ -394,35 +595,53 @@ function cliRep(rep, dirs) {
   const t = timeCommands(cmds, { cwd: mockDir, runs: opt.cliRuns, warmup: 3 });
   for (const c of cmds) {
     results.cli.push({ rep, name: c.name, ...t[c.name] });
-    console.log(`[rep ${rep}/${opt.reps}] cli ${c.name.padEnd(20)} ${fmt(t[c.name].median_ms, 1)} ms (median of ${t[c.name].runs})`);
+    console.log(
+      `[rep ${rep}/${opt.reps}] cli ${c.name.padEnd(20)} ${fmt(t[c.name].median_ms, 1)} ms (median of ${t[c.name].runs})`,
+    );
   }
 }
 
 // ---------------------------------------------------------------- main
 function peers() {
   return runPeers({
-    opt, tmp: TMP, bench: BENCH, loadClient: CLIENT, bareServer: BARE, mockEntry: opt.mockEntry, mockEntryShown: ENTRY_SHOWN,
+    opt,
+    tmp: TMP,
+    bench: BENCH,
+    loadClient: CLIENT,
+    bareServer: BARE,
+    mockEntry: opt.mockEntry,
+    mockEntryShown: ENTRY_SHOWN,
     mockVersion: JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version,
-    command: commandLine(), machine: machine(),
+    command: commandLine(),
+    machine: machine(),
   });
 }
 
 async function main() {
-  if (opt.peersOnly) { await peers(); return; }
+  if (opt.peersOnly) {
+    await peers();
+    return;
+  }
   fs.mkdirSync(path.join(TMP, 'logs'), { recursive: true });
   const dirs = buildWorkspaces(TMP, scenarios, { apimock: !!APIMOCK });
   const servers = [MOCK, BARE_SRV, ...(APIMOCK ? [APIMOCK] : [])];
-  console.log(`mock: node ${results.mock_entry}; bare: bench/lib/bare-server.mjs; apimock-rs: ${APIMOCK ? results.apimock : 'skipped (set APIMOCK_BIN)'}`);
-  console.log(`${scenarios.length} scenarios × ${servers.length} servers × ${opt.reps} reps, ${opt.warmup}+${opt.duration} s each, ${opt.conns} connections; workspaces in ${TMP}`);
+  console.log(
+    `mock: node ${results.mock_entry}; bare: bench/lib/bare-server.mjs; apimock-rs: ${APIMOCK ? results.apimock : 'skipped (set APIMOCK_BIN)'}`,
+  );
+  console.log(
+    `${scenarios.length} scenarios × ${servers.length} servers × ${opt.reps} reps, ${opt.warmup}+${opt.duration} s each, ${opt.conns} connections; workspaces in ${TMP}`,
+  );
   const t0 = Date.now();
   if (opt.http) {
     for (const scn of scenarios) await captureBareSpec(scn, dirs);
-    for (const [id, b] of Object.entries(results.bare_specs)) console.log(`bare ${id}: ${b.status}, ${b.header_count} headers, ${b.body_bytes} B body (${b.source})`);
+    for (const [id, b] of Object.entries(results.bare_specs))
+      console.log(`bare ${id}: ${b.status}, ${b.header_count} headers, ${b.body_bytes} B body (${b.source})`);
   }
   for (let rep = 1; rep <= opt.reps; rep++) {
     if (opt.http) {
       for (const [si, scn] of scenarios.entries()) {
-        const group = opt.journal && scn.id === JOURNAL_SCENARIO ? [...servers, MOCK_INSPECT, MOCK_SSE, MOCK_LIBRARY] : servers;
+        const group =
+          opt.journal && scn.id === JOURNAL_SCENARIO ? [...servers, MOCK_INSPECT, MOCK_SSE, MOCK_LIBRARY] : servers;
         const k = (rep - 1 + si) % group.length; // rotate who goes first
         await runGroup([...group.slice(k), ...group.slice(0, k)], scn, dirs, rep);
       }
@@ -445,5 +664,11 @@ async function main() {
 }
 
 main()
-  .catch(async (e) => { console.error(e); process.exitCode = 1; })
-  .finally(async () => { await stopAll(); cleanup(); });
+  .catch(async (e) => {
+    console.error(e);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    await stopAll();
+    cleanup();
+  });

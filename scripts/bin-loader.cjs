@@ -19,8 +19,13 @@ try {
 const script = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, cachedData });
 const module_ = { exports: {}, filename: file, id: file, loaded: false };
 if (process.env.MOCK_DEBUG_CODE_CACHE === '1') {
-  process.stderr.write(`code cache: ${cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used'}\n`);
+  process.stderr.write(
+    `code cache: ${cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used'}\n`,
+  );
 }
 // Build time only (scripts/bundle.mjs): save the cache once this run is over, with every function it compiled.
-if (process.env.MOCK_BUILD_WRITE_CODE_CACHE === '1') process.on('exit', () => writeFileSync(cacheFile, script.createCachedData()));
-script.runInThisContext().call(module_.exports, module_.exports, Module.createRequire(file), module_, file, dirname(file));
+if (process.env.MOCK_BUILD_WRITE_CODE_CACHE === '1')
+  process.on('exit', () => writeFileSync(cacheFile, script.createCachedData()));
+script
+  .runInThisContext()
+  .call(module_.exports, module_.exports, Module.createRequire(file), module_, file, dirname(file));

@@ -52,14 +52,25 @@ await build({
         b.onResolve({ filter: /init-openapi\.js$/ }, (args) =>
           OPENAPI_ENTRY.test(join(args.resolveDir, args.path)) ? { path: './openapi.cjs', external: true } : undefined,
         );
-        b.onResolve({ filter: /^(handlebars\/dist\/cjs\/handlebars\.js|@faker-js\/faker\/locale\/en)$/ }, (args) => ({ path: APART[args.path], external: true }));
+        b.onResolve({ filter: /^(handlebars\/dist\/cjs\/handlebars\.js|@faker-js\/faker\/locale\/en)$/ }, (args) => ({
+          path: APART[args.path],
+          external: true,
+        }));
       },
     },
   ],
 });
 await build({ ...common, entryPoints: ['dist/src/cli/commands/init-openapi.js'], outfile: 'dist/bin/openapi.cjs' });
-await build({ ...common, entryPoints: ['node_modules/handlebars/dist/cjs/handlebars.js'], outfile: 'dist/bin/handlebars.cjs' });
-await build({ ...common, entryPoints: ['node_modules/@faker-js/faker/dist/locale/en.cjs'], outfile: 'dist/bin/faker.cjs' });
+await build({
+  ...common,
+  entryPoints: ['node_modules/handlebars/dist/cjs/handlebars.js'],
+  outfile: 'dist/bin/handlebars.cjs',
+});
+await build({
+  ...common,
+  entryPoints: ['node_modules/@faker-js/faker/dist/locale/en.cjs'],
+  outfile: 'dist/bin/faker.cjs',
+});
 // mock.cjs is not run directly (main.cjs runs it): its first line must be code, not main.ts's #! line
 const bundled = join(out, 'mock.cjs');
 // and it is kept ASCII: V8 holds a script's source for lazy compilation, and one character above U+00FF (a `…` in a
@@ -72,7 +83,9 @@ for (const file of [bundled, join(out, 'openapi.cjs'), join(out, 'handlebars.cjs
   const ascii = readFileSync(file, 'utf8')
     .replace(/^#![^\n]*\n/, '')
     .replace(/\bimport\("((?:node:)?[a-z_/]+|\.\/(?:openapi|handlebars|faker)\.cjs)"\)/g, (m, name) =>
-      builtins.has(name.replace(/^node:/, '')) || name.endsWith('.cjs') ? `Promise.resolve(require("${name}")).then((m) => ({ default: m, ...m }))` : m,
+      builtins.has(name.replace(/^node:/, '')) || name.endsWith('.cjs')
+        ? `Promise.resolve(require("${name}")).then((m) => ({ default: m, ...m }))`
+        : m,
     )
     .replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   writeFileSync(file, ascii);
@@ -97,7 +110,10 @@ for (const f of ['index.html', 'app.css', 'app.js']) copyFileSync(join(uiCompile
 const ws = mkdtempSync(join(tmpdir(), 'mock-bundle-'));
 try {
   writeFileSync(join(ws, 'mock.toml'), '[service]\nrule_sets = ["rules.toml"]\nmiddlewares = ["mw.rhai"]\n');
-  writeFileSync(join(ws, 'rules.toml'), '[[rules]]\nwhen.request.url_path = "/rule"\nwhen.request.method = "GET"\nrespond.json = \'{"ok":true}\'\n');
+  writeFileSync(
+    join(ws, 'rules.toml'),
+    '[[rules]]\nwhen.request.url_path = "/rule"\nwhen.request.method = "GET"\nrespond.json = \'{"ok":true}\'\n',
+  );
   writeFileSync(join(ws, 'mw.rhai'), 'if url_path == "/mw" { return #{ text: "mw" }; }\n');
   writeFileSync(join(ws, 'a.json'), '{"a":1}\n');
   await new Promise((resolve, reject) => {
@@ -119,7 +135,11 @@ try {
       const m = /Listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
       if (m === null || /Listening on/.test(before)) return;
       for (const path of ['/rule', '/mw', '/a', '/missing']) {
-        await new Promise((done) => request({ host: '127.0.0.1', port: Number(m[1]), path }, (res) => res.resume().on('end', done)).on('error', done).end());
+        await new Promise((done) =>
+          request({ host: '127.0.0.1', port: Number(m[1]), path }, (res) => res.resume().on('end', done))
+            .on('error', done)
+            .end(),
+        );
       }
       child.kill('SIGTERM');
     });

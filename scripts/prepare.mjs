@@ -30,9 +30,16 @@ if (!existsSync(join(root, 'src'))) process.exit(0);
 // a pack that stopped before postpack left package.json without this script: put it back
 const saved = join(root, 'dist', 'package.json.prepack');
 if (existsSync(saved)) renameSync(saved, join(root, 'package.json'));
-const why = !existsSync(built) ? 'dist/ is missing' : SOURCES.some((s) => newest(join(root, s)) > statSync(built).mtimeMs) ? 'the sources changed since the last build' : undefined;
+const why = !existsSync(built)
+  ? 'dist/ is missing'
+  : SOURCES.some((s) => newest(join(root, s)) > statSync(built).mtimeMs)
+    ? 'the sources changed since the last build'
+    : undefined;
 if (why === undefined) process.exit(0);
 process.stderr.write(`mock: building dist/ (${why}); this takes a little while, once\n`);
 const npm = process.env['npm_execpath'];
-const r = npm !== undefined ? spawnSync(process.execPath, [npm, 'run', 'build'], { cwd: root, stdio: 'inherit' }) : spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+const r =
+  npm !== undefined
+    ? spawnSync(process.execPath, [npm, 'run', 'build'], { cwd: root, stdio: 'inherit' })
+    : spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
 process.exit(r.status ?? 1);

@@ -90,10 +90,14 @@ if (mode !== 'unit' && mode !== 'all') {
   process.exit(2);
 }
 const spawning = new Set(SPAWNING.map(compiled));
-const all = testFiles(join(dist, 'src')).concat(testFiles(join(dist, 'test'))).sort();
+const all = testFiles(join(dist, 'src'))
+  .concat(testFiles(join(dist, 'test')))
+  .sort();
 const missing = [...spawning].filter((f) => !all.includes(f));
 if (missing.length > 0) {
-  console.error(`scripts/test.mjs: SPAWNING names files that are not built: ${missing.map((f) => relative(dist, f).split(sep).join('/')).join(', ')}`);
+  console.error(
+    `scripts/test.mjs: SPAWNING names files that are not built: ${missing.map((f) => relative(dist, f).split(sep).join('/')).join(', ')}`,
+  );
   process.exit(1);
 }
 const unit = all.filter((f) => !spawning.has(f));

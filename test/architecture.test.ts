@@ -22,23 +22,44 @@ function walk(dir: string): string[] {
   });
 }
 
-interface Import { readonly spec: string; readonly typeOnly: boolean }
+interface Import {
+  readonly spec: string;
+  readonly typeOnly: boolean;
+}
 
 function importsOf(text: string): Import[] {
   // line comments first: a path such as `inspector/*` in a line comment would otherwise open a block comment
   const code = text.replace(/^\s*\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
   const out: Import[] = [];
-  for (const m of code.matchAll(/^\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) out.push({ spec: m[2]!, typeOnly: m[1] !== undefined });
+  for (const m of code.matchAll(/^\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm))
+    out.push({ spec: m[2]!, typeOnly: m[1] !== undefined });
   for (const m of code.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push({ spec: m[1]!, typeOnly: false });
   return out;
 }
 
-const IO_MODULES = new Set(['node:fs', 'node:fs/promises', 'node:http', 'node:https', 'node:http2', 'node:net', 'node:tls', 'node:process']);
+const IO_MODULES = new Set([
+  'node:fs',
+  'node:fs/promises',
+  'node:http',
+  'node:https',
+  'node:http2',
+  'node:net',
+  'node:tls',
+  'node:process',
+]);
 /** The only places that may touch the filesystem, the network or the process, so everything else can be tested
  * as pure functions and reused by `mock get` and the tests without a server. */
 const IO_ALLOWED = (file: string): boolean =>
-  file === 'main.ts' || file.startsWith('node/') || file.startsWith('server/') || file === 'config/read.ts' || file.startsWith('config/edit/io/') ||
-  file.startsWith('cli/commands/') || file.startsWith('workspace/') || file.startsWith('inspector/') || file.startsWith('launch/') || file.startsWith('library/');
+  file === 'main.ts' ||
+  file.startsWith('node/') ||
+  file.startsWith('server/') ||
+  file === 'config/read.ts' ||
+  file.startsWith('config/edit/io/') ||
+  file.startsWith('cli/commands/') ||
+  file.startsWith('workspace/') ||
+  file.startsWith('inspector/') ||
+  file.startsWith('launch/') ||
+  file.startsWith('library/');
 
 const under = (t: string, folders: readonly string[]): boolean => folders.some((p) => t.startsWith(p));
 
@@ -54,34 +75,45 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   routing: (t) => under(t, ['routing/', 'model/', 'shared/']),
   // resolving and converting files through the FileSource port, never the disk itself
   // (the json5 package only in the transcoder's test, as a second opinion on values: a devDependency)
-  files: (t, _typeOnly, file) => under(t, ['files/', 'model/', 'shared/']) || (t === 'json5' && file === 'files/json5.test.ts') ||
-    t === 'picomatch',
+  files: (t, _typeOnly, file) =>
+    under(t, ['files/', 'model/', 'shared/']) || (t === 'json5' && file === 'files/json5.test.ts') || t === 'picomatch',
   // decoding the config and planning edits (.json5 files and respond.json are checked with the transcoder that
   // serves them, files/json5.ts); only config/read.ts and the editor's I/O half (config/edit/io/) touch
   // the disk, the latter through node/'s safe writes
   config: (t, _typeOnly, file) =>
-    under(t, ['config/', 'model/', 'shared/']) || t === 'interpreter/index.ts' || t === 'files/json5.ts' ||
-    ['toml-eslint-parser', 'smol-toml'].includes(t) || t.startsWith('node:') || (file.startsWith('config/edit/io/') && t.startsWith('node/')) ||
+    under(t, ['config/', 'model/', 'shared/']) ||
+    t === 'interpreter/index.ts' ||
+    t === 'files/json5.ts' ||
+    ['toml-eslint-parser', 'smol-toml'].includes(t) ||
+    t.startsWith('node:') ||
+    (file.startsWith('config/edit/io/') && t.startsWith('node/')) ||
     // set rule names the rule it edits (`GET /b`) in the words `get --why` uses, and says when it can never answer
     (file === 'config/edit/io/set-rule.ts' && (t === 'routing/describe.ts' || t === 'routing/shadow.ts')) ||
     // response templates are compiled at load, so a broken one is a load error at its line
-    t === 'templates/index.ts' || t === 'templates/names.ts',
+    t === 'templates/index.ts' ||
+    t === 'templates/names.ts',
   // one request in, one answer out: the server, `mock get` and the tests share it
-  dispatch: (t) => under(t, ['dispatch/', 'model/', 'shared/', 'routing/', 'files/']) || t === 'interpreter/index.ts' ||
+  dispatch: (t) =>
+    under(t, ['dispatch/', 'model/', 'shared/', 'routing/', 'files/']) ||
+    t === 'interpreter/index.ts' ||
     // form bodies: multipart needs a streaming parser, handed to the request parts from here
     t === 'busboy' ||
     // a templated rule's answer is rendered per request
     t === 'templates/index.ts',
   // response templates: compiled at load (config/) and rendered per request (dispatch/); pure, no I/O
   templates: (t) =>
-    under(t, ['templates/', 'model/', 'shared/']) || ['handlebars', 'handlebars/dist/cjs/handlebars.js', '@faker-js/faker/locale/en'].includes(t),
+    under(t, ['templates/', 'model/', 'shared/']) ||
+    ['handlebars', 'handlebars/dist/cjs/handlebars.js', '@faker-js/faker/locale/en'].includes(t),
   // the adapters to Node: the file cache behind the FileSource port, TLS material, safe writes
   node: (t) => under(t, ['node/', 'model/']) || t === 'files/source.ts' || t.startsWith('node:'),
   // the listener: it owns its RotationState and names the FileSource port type; its record mode plans through
   // record/; it captures exchanges into the request journal
   server: (t, typeOnly, file) =>
-    under(t, ['server/', 'dispatch/', 'model/', 'shared/', 'node/', 'journal/']) || t.startsWith('node:') ||
-    t === 'routing/rotation.ts' || (typeOnly && t === 'files/source.ts') || (file.startsWith('server/record/') && t.startsWith('record/')),
+    under(t, ['server/', 'dispatch/', 'model/', 'shared/', 'node/', 'journal/']) ||
+    t.startsWith('node:') ||
+    t === 'routing/rotation.ts' ||
+    (typeOnly && t === 'files/source.ts') ||
+    (file.startsWith('server/record/') && t.startsWith('record/')),
   // the request journal, pure with its clock injected; its entries take `get`'s explain-view encoder from
   // dispatch/ so the two can never describe a match differently
   journal: (t) => under(t, ['journal/', 'model/', 'shared/', 'dispatch/']),
@@ -89,16 +121,22 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   record: (t) => under(t, ['record/', 'model/', 'shared/', 'files/', 'config/edit/']),
   // the live workspace's watcher and tracked loading: it loads through config/ so the server need not; it also
   // names a workspace's files the way `get` does (the explain view's ShownPaths type)
-  workspace: (t, typeOnly) => under(t, ['workspace/', 'config/', 'model/', 'shared/']) || t.startsWith('node:') || (typeOnly && t === 'dispatch/explain-view.ts'),
+  workspace: (t, typeOnly) =>
+    under(t, ['workspace/', 'config/', 'model/', 'shared/']) ||
+    t.startsWith('node:') ||
+    (typeOnly && t === 'dispatch/explain-view.ts'),
   // the management listener's routes: server-side I/O like server/; the rules POST runs set rule's core
   // (config/edit/) and answers in the CLI's envelope (model/envelope.ts); the file tree reuses the file router's
   // confinement
   inspector: (t) =>
-    under(t, ['inspector/', 'model/', 'shared/', 'journal/', 'server/', 'config/edit/']) || t.startsWith('node:') ||
+    under(t, ['inspector/', 'model/', 'shared/', 'journal/', 'server/', 'config/edit/']) ||
+    t.startsWith('node:') ||
     ['files/paths.ts', 'picomatch', 'ignore'].includes(t),
   // the one start-up path `mock serve` and the library share: load, journal, management listener (the inspector
   // and the journal's routes), server, watcher, and closing them in reverse
-  launch: (t) => under(t, ['launch/', 'journal/', 'model/', 'shared/', 'server/', 'workspace/', 'inspector/', 'dispatch/']) || t.startsWith('node:'),
+  launch: (t) =>
+    under(t, ['launch/', 'journal/', 'model/', 'shared/', 'server/', 'workspace/', 'inspector/', 'dispatch/']) ||
+    t.startsWith('node:'),
   // the public library: startMock() is launch() plus its handle
   library: (t) => under(t, ['library/', 'launch/', 'journal/', 'model/', 'shared/']) || t.startsWith('node:'),
   // the commands: they may use every room below them; the server only through its start-up path
@@ -116,7 +154,9 @@ function allImports(): { file: string; target: string; typeOnly: boolean }[] {
     const file = relative(SRC, abs).split('\\').join('/');
     return importsOf(readFileSync(abs, 'utf8')).map(({ spec, typeOnly }) => ({
       file,
-      target: spec.startsWith('.') ? posix.normalize(posix.join(posix.dirname(file), spec)).replace(/\.js$/, '.ts') : spec,
+      target: spec.startsWith('.')
+        ? posix.normalize(posix.join(posix.dirname(file), spec)).replace(/\.js$/, '.ts')
+        : spec,
       typeOnly,
     }));
   });
@@ -128,15 +168,21 @@ test('every import in src/ follows the allowed-dependencies table', () => {
     const module = moduleOf(file);
     const rule = RULES[module];
     if (rule === undefined) violations.push(`${file}: no rule for module '${module}'`);
-    else if (IO_MODULES.has(target) && !IO_ALLOWED(file)) violations.push(`${file}: imports ${target} (I/O only where IO_ALLOWED says)`);
+    else if (IO_MODULES.has(target) && !IO_ALLOWED(file))
+      violations.push(`${file}: imports ${target} (I/O only where IO_ALLOWED says)`);
     else if (!rule(target, typeOnly, file)) violations.push(`${file}: may not import ${target}`);
   }
   assert.deepEqual([...new Set(violations)], []);
 });
 
 test('nothing but main.ts imports cli/', () => {
-  const outside = allImports().filter(({ file, target }) => target.startsWith('cli/') && !file.startsWith('cli/') && file !== 'main.ts');
-  assert.deepEqual(outside.map(({ file, target }) => `${file}: imports ${target}`), []);
+  const outside = allImports().filter(
+    ({ file, target }) => target.startsWith('cli/') && !file.startsWith('cli/') && file !== 'main.ts',
+  );
+  assert.deepEqual(
+    outside.map(({ file, target }) => `${file}: imports ${target}`),
+    [],
+  );
 });
 
 /** The folders that import each other, directly or through others: the strongly connected components with more than one folder. */
@@ -191,12 +237,33 @@ test('the cycle check finds a cycle through a third folder, and none in a chain'
     for (const [a, b] of pairs) m.set(a, (m.get(a) ?? new Set()).add(b));
     return m;
   };
-  assert.deepEqual(folderCycles(graph([['a', 'b'], ['b', 'c'], ['c', 'a'], ['c', 'd']])), [['a', 'b', 'c']]);
-  assert.deepEqual(folderCycles(graph([['a', 'b'], ['b', 'c'], ['a', 'c']])), []);
+  assert.deepEqual(
+    folderCycles(
+      graph([
+        ['a', 'b'],
+        ['b', 'c'],
+        ['c', 'a'],
+        ['c', 'd'],
+      ]),
+    ),
+    [['a', 'b', 'c']],
+  );
+  assert.deepEqual(
+    folderCycles(
+      graph([
+        ['a', 'b'],
+        ['b', 'c'],
+        ['a', 'c'],
+      ]),
+    ),
+    [],
+  );
 });
 
 test('the import scanner sees static, type-only, re-export and dynamic imports', () => {
-  const seen = importsOf(`import { a } from './a.js';\nimport type { B } from "../b.js";\nexport { c } from './c.js';\n// import x from './commented.js';\nconst d = await import('./d.js');\nimport './side.js';`);
+  const seen = importsOf(
+    `import { a } from './a.js';\nimport type { B } from "../b.js";\nexport { c } from './c.js';\n// import x from './commented.js';\nconst d = await import('./d.js');\nimport './side.js';`,
+  );
   assert.deepEqual(seen, [
     { spec: './a.js', typeOnly: false },
     { spec: '../b.js', typeOnly: true },
@@ -208,10 +275,23 @@ test('the import scanner sees static, type-only, re-export and dynamic imports',
 
 /** The shapes and the schema walkers sit on the decoder kit, model/ and shared/ only (no I/O, no loader), so the
  * generator can walk them without loading a config. */
-const SHAPE_KIT = new Set(['config/decode.ts', 'config/shape-types.ts', 'config/messages.ts', 'config/toml.ts', 'config/ip-address.ts', 'config/strategy.ts']);
+const SHAPE_KIT = new Set([
+  'config/decode.ts',
+  'config/shape-types.ts',
+  'config/messages.ts',
+  'config/toml.ts',
+  'config/ip-address.ts',
+  'config/strategy.ts',
+]);
 const SUBFOLDER_RULES: Readonly<Record<string, (target: string) => boolean>> = {
-  'config/shapes/': (t) => t.startsWith('config/shapes/') || t.startsWith('model/') || t.startsWith('shared/') || SHAPE_KIT.has(t) || t === 'templates/names.ts',
-  'config/schema/': (t) => t.startsWith('config/schema/') || t.startsWith('model/') || t.startsWith('shared/') || SHAPE_KIT.has(t),
+  'config/shapes/': (t) =>
+    t.startsWith('config/shapes/') ||
+    t.startsWith('model/') ||
+    t.startsWith('shared/') ||
+    SHAPE_KIT.has(t) ||
+    t === 'templates/names.ts',
+  'config/schema/': (t) =>
+    t.startsWith('config/schema/') || t.startsWith('model/') || t.startsWith('shared/') || SHAPE_KIT.has(t),
 };
 
 test('config/shapes/ and config/schema/ import only the decoder kit, model/ and shared/', () => {
@@ -223,7 +303,9 @@ test('config/shapes/ and config/schema/ import only the decoder kit, model/ and 
     if (folder === undefined) continue;
     checked++;
     for (const { spec } of importsOf(readFileSync(abs, 'utf8'))) {
-      const target = spec.startsWith('.') ? posix.normalize(posix.join(posix.dirname(file), spec)).replace(/\.js$/, '.ts') : spec;
+      const target = spec.startsWith('.')
+        ? posix.normalize(posix.join(posix.dirname(file), spec)).replace(/\.js$/, '.ts')
+        : spec;
       if (!SUBFOLDER_RULES[folder]!(target)) violations.push(`${file}: may not import ${target}`);
     }
   }

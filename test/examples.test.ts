@@ -34,11 +34,14 @@ const TLS_PORT = 3443;
 
 const ajv = new Ajv({ strict: false });
 const validateRoot = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'schema', 'mock.schema.json'), 'utf8')) as object);
-const validateRuleSet = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'schema', 'mock-rule-set.schema.json'), 'utf8')) as object);
+const validateRuleSet = ajv.compile(
+  JSON.parse(readFileSync(join(ROOT, 'schema', 'mock-rule-set.schema.json'), 'utf8')) as object,
+);
 
 type Toml = Record<string, unknown>;
 const tomlOf = (file: string): Toml => parse(readFileSync(file, 'utf8'));
-const ruleSetsOf = (dir: string): string[] => ((tomlOf(join(dir, 'mock.toml'))['service'] as Toml | undefined)?.['rule_sets'] as string[] | undefined) ?? [];
+const ruleSetsOf = (dir: string): string[] =>
+  ((tomlOf(join(dir, 'mock.toml'))['service'] as Toml | undefined)?.['rule_sets'] as string[] | undefined) ?? [];
 
 /** A copy of the example with its TLS pair generated (and the TLS port set to 0). */
 async function prepare(name: string): Promise<{ dir: string; tls: boolean }> {
@@ -51,7 +54,10 @@ async function prepare(name: string): Promise<{ dir: string; tls: boolean }> {
     const certPath = tls['cert'] as string;
     const keyPath = tls['key'] as string;
     mkdirSync(dirname(join(dir, certPath)), { recursive: true });
-    writePair(dirname(join(dir, certPath)), await selfSignedPair(), { cert: certPath.split('/').pop()!, key: keyPath.split('/').pop()! });
+    writePair(dirname(join(dir, certPath)), await selfSignedPair(), {
+      cert: certPath.split('/').pop()!,
+      key: keyPath.split('/').pop()!,
+    });
     const text = readFileSync(join(dir, 'mock.toml'), 'utf8');
     writeFileSync(join(dir, 'mock.toml'), text.replace(/(\[listener\.tls\][^[]*?)port = \d+/, '$1port = 0'));
   }
@@ -70,13 +76,26 @@ test('examples/README.md lists every example folder', () => {
   assert.ok(NAMES.length >= 8, NAMES.join(', '));
 });
 
-test('every example\'s TOML files pass taplo lint against the schemas (and taplo does reject a misspelt key)', () => {
+test("every example's TOML files pass taplo lint against the schemas (and taplo does reject a misspelt key)", () => {
   const taplo = join(ROOT, 'node_modules', '@taplo', 'cli', 'dist', 'cli.js');
   const lint = (schema: string, files: readonly string[]): { status: number | null; out: string } => {
-    const r = spawnSync(process.execPath, [taplo, 'lint', '--no-auto-config', '--colors', 'never', '--schema', `file://${join(ROOT, 'schema', schema)}`, ...files], {
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        taplo,
+        'lint',
+        '--no-auto-config',
+        '--colors',
+        'never',
+        '--schema',
+        `file://${join(ROOT, 'schema', schema)}`,
+        ...files,
+      ],
+      {
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
     return { status: r.status, out: r.stdout + r.stderr };
   };
   const roots = SHIPPED.map((n) => join(EXAMPLES, n, 'mock.toml'));
@@ -97,7 +116,9 @@ test('every example\'s TOML files pass taplo lint against the schemas (and taplo
 const LIBRARY_EXAMPLE = (name: string): boolean => name.startsWith('library-');
 
 for (const name of NAMES.filter(LIBRARY_EXAMPLE)) {
-  test(`example ${name}`, { skip: 'a library example: its tests run under their own runner in test/e2e/library-packaging.test.ts' }, () => {});
+  test(`example ${name}`, {
+    skip: 'a library example: its tests run under their own runner in test/e2e/library-packaging.test.ts',
+  }, () => {});
 }
 
 for (const name of NAMES.filter((n) => !LIBRARY_EXAMPLE(n))) {
@@ -112,7 +133,11 @@ for (const name of NAMES.filter((n) => !LIBRARY_EXAMPLE(n))) {
     test('its TOML files pass the schema (ajv) and name it in a #:schema line', (t) => {
       if (!shipped) {
         // the README makes the workspace; its files are checked with ajv once made (below)
-        assert.match(readFileSync(join(src, 'README.md'), 'utf8'), /^\$ mock --init\b/m, 'an example without mock.toml makes it in its README');
+        assert.match(
+          readFileSync(join(src, 'README.md'), 'utf8'),
+          /^\$ mock --init\b/m,
+          'an example without mock.toml makes it in its README',
+        );
         return t.skip('the workspace is made by the README (checked after its steps)');
       }
       for (const { file, root } of files()) {
@@ -148,22 +173,40 @@ for (const name of NAMES.filter((n) => !LIBRARY_EXAMPLE(n))) {
               ports.set(HTTP_PORT, server.port);
               if (tls) {
                 const deadline = Date.now() + 10_000;
-                while (server.stdoutLines.filter((l) => l.startsWith('Listening on')).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-                const https = server.stdoutLines.map((l) => /^Listening on https:\/\/[^ ]*:(\d+) /.exec(l)).find((m) => m !== null);
+                while (
+                  server.stdoutLines.filter((l) => l.startsWith('Listening on')).length < 2 &&
+                  Date.now() < deadline
+                )
+                  await new Promise((r) => setTimeout(r, 20));
+                const https = server.stdoutLines
+                  .map((l) => /^Listening on https:\/\/[^ ]*:(\d+) /.exec(l))
+                  .find((m) => m !== null);
                 assert.ok(https, server.stdoutLines.join('\n'));
                 ports.set(TLS_PORT, Number(https[1]));
               }
             }
-            const call = parseCurl(words.slice(1).map((w) => w.replace(/localhost:(\d+)/g, (m, p: string) => `localhost:${ports.get(Number(p)) ?? p}`)));
+            const call = parseCurl(
+              words
+                .slice(1)
+                .map((w) => w.replace(/localhost:(\d+)/g, (m, p: string) => `localhost:${ports.get(Number(p)) ?? p}`)),
+            );
             out = await runCurl(call, dir);
           } else if (words[0] === 'mock') {
             const r = await runMock(words.slice(1), { cwd: dir });
             out = r.stdout + r.stderr;
           } else if (words[0] === 'node' && server !== undefined) {
             // a client script of the example, pointed at the running server
-            const r = spawnSync(process.execPath, words.slice(1), { cwd: dir, encoding: 'utf8', timeout: 30_000, env: { ...process.env, MOCK_URL: `http://localhost:${server.port}` } });
+            const r = spawnSync(process.execPath, words.slice(1), {
+              cwd: dir,
+              encoding: 'utf8',
+              timeout: 30_000,
+              env: { ...process.env, MOCK_URL: `http://localhost:${server.port}` },
+            });
             out = r.stdout + r.stderr;
-          } else throw new Error(`README.md:${step.line}: only curl, mock and (after a curl) node lines run: ${step.command}`);
+          } else
+            throw new Error(
+              `README.md:${step.line}: only curl, mock and (after a curl) node lines run: ${step.command}`,
+            );
           out = trimOutput(out.split(dir).join('.'));
           actuals.push(out);
           if (!UPDATE) assert.equal(out, step.expected, `README.md:${step.line}: $ ${step.command}`);
@@ -176,7 +219,8 @@ for (const name of NAMES.filter((n) => !LIBRARY_EXAMPLE(n))) {
         // the workspace the README made: the schema and `mock validate` accept it
         assert.ok(existsSync(join(dir, 'mock.toml')), 'the README made a mock.toml');
         assert.ok(validateRoot(tomlOf(join(dir, 'mock.toml'))), JSON.stringify(validateRoot.errors));
-        for (const f of ruleSetsOf(dir)) assert.ok(validateRuleSet(tomlOf(join(dir, f))), `${f}: ${JSON.stringify(validateRuleSet.errors)}`);
+        for (const f of ruleSetsOf(dir))
+          assert.ok(validateRuleSet(tomlOf(join(dir, f))), `${f}: ${JSON.stringify(validateRuleSet.errors)}`);
         const v = await runMock(['validate'], { cwd: dir });
         assert.equal(v.code, 0, v.stdout + v.stderr);
       }

@@ -6,7 +6,14 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { GET_FLAGS, MATCH_TEST_FLAGS, META_FLAGS, SERVE_FLAGS, SET_RULE_FLAGS, VALIDATE_FLAGS } from '../src/cli/flags.js';
+import {
+  GET_FLAGS,
+  MATCH_TEST_FLAGS,
+  META_FLAGS,
+  SERVE_FLAGS,
+  SET_RULE_FLAGS,
+  VALIDATE_FLAGS,
+} from '../src/cli/flags.js';
 import { generatedFiles } from '../src/cli/reference.js';
 import { keyRows } from '../src/config/schema/markdown.js';
 import { rootShape } from '../src/config/shapes/root.js';
@@ -35,7 +42,9 @@ test('the committed generated files equal a fresh generation (run `npm run gen` 
 
 test('docs/reference names every shape key, operator, method, strategy, flag, diagnostic code and error kind', () => {
   const dir = join(ROOT, 'docs', 'reference');
-  const text = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+  const text = readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n');
   const missing: string[] = [];
   const need = (word: string): void => {
     if (!text.includes(word)) missing.push(word);
@@ -43,7 +52,14 @@ test('docs/reference names every shape key, operator, method, strategy, flag, di
   for (const row of keyRows(rootShape)) need('`' + row.path + '`');
   for (const row of keyRows(ruleSetShape)) need('`' + row.path + '`');
   for (const op of [...URL_PATH_OPS, ...HEADER_OPS, ...BODY_OPS, ...METHODS, ...STRATEGY_NAMES]) need('`' + op + '`');
-  for (const f of [...SERVE_FLAGS, ...META_FLAGS, ...GET_FLAGS, ...MATCH_TEST_FLAGS, ...VALIDATE_FLAGS, ...SET_RULE_FLAGS]) {
+  for (const f of [
+    ...SERVE_FLAGS,
+    ...META_FLAGS,
+    ...GET_FLAGS,
+    ...MATCH_TEST_FLAGS,
+    ...VALIDATE_FLAGS,
+    ...SET_RULE_FLAGS,
+  ]) {
     need('`--' + f.long + '`');
     if (f.short !== undefined) need('`-' + f.short + '`');
   }
@@ -53,7 +69,14 @@ test('docs/reference names every shape key, operator, method, strategy, flag, di
 });
 
 test('every flag of every command has a one-line doc', () => {
-  const undocumented = [...SERVE_FLAGS, ...META_FLAGS, ...GET_FLAGS, ...MATCH_TEST_FLAGS, ...VALIDATE_FLAGS, ...SET_RULE_FLAGS]
+  const undocumented = [
+    ...SERVE_FLAGS,
+    ...META_FLAGS,
+    ...GET_FLAGS,
+    ...MATCH_TEST_FLAGS,
+    ...VALIDATE_FLAGS,
+    ...SET_RULE_FLAGS,
+  ]
     .filter((f) => f.doc === undefined || f.doc.trim() === '' || f.doc.includes('\n'))
     .map((f) => '--' + f.long);
   assert.deepEqual(undocumented, []);
@@ -61,7 +84,11 @@ test('every flag of every command has a one-line doc', () => {
 
 test('npm pack includes the schemas', () => {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const r = spawnSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.equal(r.status, 0, r.stderr);
   const files = (JSON.parse(r.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
   assert.ok(files.includes('schema/mock.schema.json'), files.join(', '));

@@ -24,23 +24,85 @@ interface Scenario {
 }
 
 const SCENARIOS: readonly Scenario[] = [
-  { name: 'static .json file, byte for byte', method: 'GET', target: '/data/users', expect: { status: 200, body: '{ "users": [ 1, 2 ] }\n', contentType: 'application/json' } },
-  { name: 'json5 file converted to JSON', method: 'GET', target: '/data/conf', expect: { status: 200, body: '{"name":"x","n":1}', contentType: 'application/json' } },
-  { name: 'csv file converted to a JSON array', method: 'GET', target: '/data/people.csv', expect: { status: 200, body: '[{"id":"1","name":"ann"},{"id":"2","name":"bob"}]' } },
-  { name: 'percent-decoded path', method: 'GET', target: '/data/my%20file', expect: { status: 200, body: '{"space":true}' } },
-  { name: 'rule match', method: 'GET', target: '/text', expect: { status: 200, body: 'hello', contentType: 'text/plain; charset=utf-8' } },
+  {
+    name: 'static .json file, byte for byte',
+    method: 'GET',
+    target: '/data/users',
+    expect: { status: 200, body: '{ "users": [ 1, 2 ] }\n', contentType: 'application/json' },
+  },
+  {
+    name: 'json5 file converted to JSON',
+    method: 'GET',
+    target: '/data/conf',
+    expect: { status: 200, body: '{"name":"x","n":1}', contentType: 'application/json' },
+  },
+  {
+    name: 'csv file converted to a JSON array',
+    method: 'GET',
+    target: '/data/people.csv',
+    expect: { status: 200, body: '[{"id":"1","name":"ann"},{"id":"2","name":"bob"}]' },
+  },
+  {
+    name: 'percent-decoded path',
+    method: 'GET',
+    target: '/data/my%20file',
+    expect: { status: 200, body: '{"space":true}' },
+  },
+  {
+    name: 'rule match',
+    method: 'GET',
+    target: '/text',
+    expect: { status: 200, body: 'hello', contentType: 'text/plain; charset=utf-8' },
+  },
   { name: 'rule match with a query', method: 'GET', target: '/text?x=1&y=2', expect: { status: 200, body: 'hello' } },
-  { name: 'header rule', method: 'GET', target: '/secure', headers: [['Authorization', 'Bearer abc']], expect: { status: 200, body: '{"secure":true}' } },
+  {
+    name: 'header rule',
+    method: 'GET',
+    target: '/secure',
+    headers: [['Authorization', 'Bearer abc']],
+    expect: { status: 200, body: '{"secure":true}' },
+  },
   { name: 'header rule not met', method: 'GET', target: '/secure', expect: { status: 401, body: '' } },
-  { name: 'body rule', method: 'POST', target: '/orders', body: '{"customer":{"tier":"gold"}}', expect: { status: 201, body: '{"tier":"gold"}' } },
-  { name: 'body rule not met', method: 'POST', target: '/orders', body: '{"customer":{"tier":"silver"}}', expect: { status: 404, body: '' } },
+  {
+    name: 'body rule',
+    method: 'POST',
+    target: '/orders',
+    body: '{"customer":{"tier":"gold"}}',
+    expect: { status: 201, body: '{"tier":"gold"}' },
+  },
+  {
+    name: 'body rule not met',
+    method: 'POST',
+    target: '/orders',
+    body: '{"customer":{"tier":"silver"}}',
+    expect: { status: 404, body: '' },
+  },
   { name: 'prefix miss', method: 'GET', target: '/pre/unknown', expect: { status: 404, body: '' } },
   { name: 'prefix hit', method: 'GET', target: '/pre/known', expect: { status: 200, body: 'known' } },
   { name: 'no match: 404, empty body', method: 'GET', target: '/no/such/thing', expect: { status: 404, body: '' } },
-  { name: 'HEAD: the GET headers, no body', method: 'HEAD', target: '/text', expect: { status: 200, body: '', contentType: 'text/plain; charset=utf-8' } },
+  {
+    name: 'HEAD: the GET headers, no body',
+    method: 'HEAD',
+    target: '/text',
+    expect: { status: 200, body: '', contentType: 'text/plain; charset=utf-8' },
+  },
   { name: 'OPTIONS', method: 'OPTIONS', target: '/anything', expect: { status: 204, body: '' } },
-  { name: 'credentialed CORS from localhost', method: 'GET', target: '/text', headers: [['Origin', 'http://localhost:5173'], ['Cookie', 'a=1']], expect: { status: 200, body: 'hello' } },
-  { name: 'middleware answer', method: 'GET', target: '/hello', expect: { status: 200, body: 'Hello from middleware!' } },
+  {
+    name: 'credentialed CORS from localhost',
+    method: 'GET',
+    target: '/text',
+    headers: [
+      ['Origin', 'http://localhost:5173'],
+      ['Cookie', 'a=1'],
+    ],
+    expect: { status: 200, body: 'hello' },
+  },
+  {
+    name: 'middleware answer',
+    method: 'GET',
+    target: '/hello',
+    expect: { status: 200, body: 'Hello from middleware!' },
+  },
   { name: 'middleware declines', method: 'GET', target: '/text', expect: { status: 200, body: 'hello' } },
 ];
 
@@ -72,7 +134,6 @@ if url_path == "/hello" {
 }
 return;
 `;
-
 
 let dir: string;
 let server: RunningMock;
@@ -132,7 +193,12 @@ async function viaDispatch(s: Scenario): Promise<Seen> {
     headers: requestHeaders(s),
     ...(s.body !== undefined ? { body: new TextEncoder().encode(s.body) } : {}),
   });
-  const out = await dispatch(workspace, req, { files: createFsSource(), rotation: new RotationState(), random: Math.random, log: () => undefined });
+  const out = await dispatch(workspace, req, {
+    files: createFsSource(),
+    rotation: new RotationState(),
+    random: Math.random,
+    log: () => undefined,
+  });
   // on the wire a HEAD answer carries the GET headers and no body
   return normalise(out.answer.status, out.answer.headers, s.method === 'HEAD' ? '' : decodeLossy(out.answer.body));
 }
@@ -143,9 +209,15 @@ async function viaGet(s: Scenario): Promise<Seen> {
   if (s.body !== undefined) args.push('-b', s.body);
   const r = await runMock(args, { cwd: dir });
   assert.equal(r.code, 0, r.stderr);
-  const env = JSON.parse(r.stdout) as { result: { response: { status: number; headers: { name: string; value: string }[]; body: string } } };
+  const env = JSON.parse(r.stdout) as {
+    result: { response: { status: number; headers: { name: string; value: string }[]; body: string } };
+  };
   const res = env.result.response;
-  return normalise(res.status, res.headers.map((h) => [h.name, h.value] as const), res.body);
+  return normalise(
+    res.status,
+    res.headers.map((h) => [h.name, h.value] as const),
+    res.body,
+  );
 }
 
 async function viaServer(s: Scenario): Promise<Seen> {
@@ -164,7 +236,11 @@ describe('dispatch(), mock get and the live server agree', () => {
       const [d, g, w] = await Promise.all([viaDispatch(s), viaGet(s), viaServer(s)]);
       assert.equal(d.status, s.expect.status, 'dispatch status');
       if (s.expect.body !== undefined) assert.equal(d.body, s.expect.body, 'dispatch body');
-      if (s.expect.contentType !== undefined) assert.ok(d.headers.some(([k, v]) => k === 'content-type' && v === s.expect.contentType), 'content-type');
+      if (s.expect.contentType !== undefined)
+        assert.ok(
+          d.headers.some(([k, v]) => k === 'content-type' && v === s.expect.contentType),
+          'content-type',
+        );
       assert.deepEqual(g, d, 'mock get --format json agrees with dispatch()');
       assert.deepEqual(w, d, 'the live server agrees with dispatch()');
     });

@@ -27,13 +27,17 @@ function answer(res) {
 
 const server = spec.parseBody
   ? http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      try { JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch { /* answer anyway */ }
-      answer(res);
-    });
-  })
+      const chunks = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        try {
+          JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          /* answer anyway */
+        }
+        answer(res);
+      });
+    })
   : http.createServer((req, res) => answer(res));
 
 server.listen(port, '127.0.0.1', () => {

@@ -8,9 +8,20 @@ import { median } from './stats.mjs';
 
 /** Runs a command once with pipes: exit code and first output line. */
 export function probe(cmd, cwd) {
-  const r = spawnSync(cmd.argv[0], cmd.argv.slice(1), { cwd, encoding: 'utf8', timeout: 30000, stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(cmd.argv[0], cmd.argv.slice(1), {
+    cwd,
+    encoding: 'utf8',
+    timeout: 30000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const text = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
-  return { exit: r.status, signal: r.signal, first_line: text.split('\n')[0]?.slice(0, 160) ?? '', output: text.slice(0, 2000), error: r.error ? String(r.error) : null };
+  return {
+    exit: r.status,
+    signal: r.signal,
+    first_line: text.split('\n')[0]?.slice(0, 160) ?? '',
+    output: text.slice(0, 2000),
+    error: r.error ? String(r.error) : null,
+  };
 }
 
 /**

@@ -9,5 +9,8 @@ const [lib, root, port] = process.argv.slice(2);
 const { startMock } = await import(pathToFileURL(lib).href);
 const mock = await startMock({ root, port: Number(port) });
 process.on('SIGTERM', () => {
-  mock.close().then(() => process.exit(0), () => process.exit(1));
+  mock.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 });

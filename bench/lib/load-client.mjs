@@ -44,9 +44,20 @@ import { openSse } from './sse-client.mjs';
 
 const settings = JSON.parse(process.argv[2] ?? '{}');
 const {
-  host = '127.0.0.1', port, method = 'GET', path = '/', headers = {}, bodyFile = null,
-  conns = 50, warmupS = 1, durationS = 5, timeoutMs = 5000, expectStatus = null,
-  targets = null, slices = 1, sliceWarmupS = 0.25,
+  host = '127.0.0.1',
+  port,
+  method = 'GET',
+  path = '/',
+  headers = {},
+  bodyFile = null,
+  conns = 50,
+  warmupS = 1,
+  durationS = 5,
+  timeoutMs = 5000,
+  expectStatus = null,
+  targets = null,
+  slices = 1,
+  sliceWarmupS = 0.25,
 } = settings;
 
 function fail(msg) {
@@ -55,7 +66,11 @@ function fail(msg) {
 }
 
 if (host !== '127.0.0.1' && host !== '::1' && host !== 'localhost') fail('loopback only');
-if (targets === null ? !Number.isInteger(port) || port <= 0 : !Array.isArray(targets) || targets.length === 0 || targets.some((t) => !Number.isInteger(t.port) || t.port <= 0)) {
+if (
+  targets === null
+    ? !Number.isInteger(port) || port <= 0
+    : !Array.isArray(targets) || targets.length === 0 || targets.some((t) => !Number.isInteger(t.port) || t.port <= 0)
+) {
   fail('settings.port (or settings.targets[].port) is required');
 }
 if (!Number.isInteger(slices) || slices < 1) fail('settings.slices must be a whole number ≥ 1');
@@ -135,21 +150,29 @@ function phase({ port: p, pid, warmS, measureS }) {
         c.inFlight = false;
         answered.set(p, (answered.get(p) ?? 0) + 1);
         record(t, t - c.sentAt, status, nBytes);
-        if (closeAfter) { c.sock.destroy(); return; } // 'close' reconnects
+        if (closeAfter) {
+          c.sock.destroy();
+          return;
+        } // 'close' reconnects
         if (running) send(c);
         else maybeFinish();
       });
       c.sock = net.connect({ host, port: p });
       c.sock.setNoDelay(true);
       all.add(c);
-      c.sock.on('connect', () => { c.connected = true; if (running) send(c); });
+      c.sock.on('connect', () => {
+        c.connected = true;
+        if (running) send(c);
+      });
       c.sock.on('data', (chunk) => {
         if (!c.parser.push(chunk)) {
           errors.parse++;
           c.sock.destroy();
         }
       });
-      c.sock.on('end', () => { c.parser.end(); });
+      c.sock.on('end', () => {
+        c.parser.end();
+      });
       c.sock.on('error', () => {
         if (!c.connected) errors.connect++;
         else errors.reset++;
@@ -157,7 +180,10 @@ function phase({ port: p, pid, warmS, measureS }) {
       });
       c.sock.on('close', () => {
         all.delete(c);
-        if (c.inFlight) { c.inFlight = false; errors.reset++; }
+        if (c.inFlight) {
+          c.inFlight = false;
+          errors.reset++;
+        }
         if (running && totalErrors() < MAX_ERRORS) {
           reconnects++;
           // back off a little after errors so a dead server doesn't spin
@@ -188,10 +214,15 @@ function phase({ port: p, pid, warmS, measureS }) {
     for (let i = 0; i < conns; i++) openConn();
 
     const startTimer = setTimeout(() => {
-      if (measureS <= 0) { stopSending(); return; }
+      if (measureS <= 0) {
+        stopSending();
+        return;
+      }
       // warm-up over: reset and measure
       measuring = true;
-      count = 0; bytes = 0; unexpectedStatus = 0;
+      count = 0;
+      bytes = 0;
+      unexpectedStatus = 0;
       for (const k of Object.keys(statuses)) delete statuses[k];
       for (const k of Object.keys(errors)) errors[k] = 0;
       reconnects = 0;
@@ -227,7 +258,13 @@ function phase({ port: p, pid, warmS, measureS }) {
       const cpu = cpuStart ? process.cpuUsage(cpuStart) : { user: 0, system: 0 };
       for (const c of all) c.sock.destroy();
       resolve({
-        latencies: latencies.subarray(0, count), count, bytes, statuses, errors, reconnects, unexpectedStatus,
+        latencies: latencies.subarray(0, count),
+        count,
+        bytes,
+        statuses,
+        errors,
+        reconnects,
+        unexpectedStatus,
         perSecond: Array.from(perSecond, (n) => n ?? 0),
         seconds: Math.max(0, (tEnd - tStart) / 1000),
         clientCpuS: (cpu.user + cpu.system) / 1e6,
@@ -237,12 +274,18 @@ function phase({ port: p, pid, warmS, measureS }) {
     }
 
     // hard stop, whatever happens
-    const hardStop = setTimeout(() => {
-      if (!tEnd) { tEnd = performance.now(); if (!tStart) tStart = tEnd; }
-      running = false;
-      measuring = false;
-      finish();
-    }, (warmS + measureS + 15) * 1000);
+    const hardStop = setTimeout(
+      () => {
+        if (!tEnd) {
+          tEnd = performance.now();
+          if (!tStart) tStart = tEnd;
+        }
+        running = false;
+        measuring = false;
+        finish();
+      },
+      (warmS + measureS + 15) * 1000,
+    );
   });
 }
 
@@ -251,11 +294,17 @@ function summary(parts, elapsedS) {
   const count = parts.reduce((n, x) => n + x.count, 0);
   const lat = new Float64Array(count);
   let at = 0;
-  for (const x of parts) { lat.set(x.latencies, at); at += x.count; }
+  for (const x of parts) {
+    lat.set(x.latencies, at);
+    at += x.count;
+  }
   lat.sort();
   let sum = 0;
   for (let i = 0; i < lat.length; i++) sum += lat[i];
-  const seconds = Math.max(1e-9, parts.reduce((s, x) => s + x.seconds, 0));
+  const seconds = Math.max(
+    1e-9,
+    parts.reduce((s, x) => s + x.seconds, 0),
+  );
   const statuses = Object.create(null);
   const errors = { connect: 0, reset: 0, timeout: 0, parse: 0 };
   for (const x of parts) {
@@ -292,7 +341,15 @@ async function sseSummary(client, p) {
   await client.until(requests, 10_000);
   client.close();
   const s = client.stats;
-  return { requests, events: s.events, lost: Math.max(0, requests - s.events), duplicates: s.duplicates, out_of_order: s.outOfOrder, reconnects: s.reconnects, resets: s.resets };
+  return {
+    requests,
+    events: s.events,
+    lost: Math.max(0, requests - s.events),
+    duplicates: s.duplicates,
+    out_of_order: s.outOfOrder,
+    reconnects: s.reconnects,
+    resets: s.resets,
+  };
 }
 
 async function main() {
@@ -309,7 +366,9 @@ async function main() {
   for (let s = 0; s < slices; s++) {
     for (let k = 0; k < targets.length; k++) {
       const i = (s + k) % targets.length;
-      measured[i].push(await phase({ port: targets[i].port, pid: targets[i].pid, warmS: sliceWarmupS, measureS: durationS / slices }));
+      measured[i].push(
+        await phase({ port: targets[i].port, pid: targets[i].pid, warmS: sliceWarmupS, measureS: durationS / slices }),
+      );
     }
   }
   const elapsedS = (performance.now() - t0) / 1000;
@@ -317,7 +376,12 @@ async function main() {
   return {
     targets: targets.map((t, i) => {
       const ticks = measured[i].reduce((n, x) => n + x.serverTicks, 0);
-      return { port: t.port, ...summary(measured[i], elapsedS), ...(t.pid !== undefined ? { server_ticks: ticks } : {}), ...(sseOut[i] ? { sse: sseOut[i] } : {}) };
+      return {
+        port: t.port,
+        ...summary(measured[i], elapsedS),
+        ...(t.pid !== undefined ? { server_ticks: ticks } : {}),
+        ...(sseOut[i] ? { sse: sseOut[i] } : {}),
+      };
     }),
   };
 }

@@ -34,12 +34,20 @@ function ratioSpread(xs) {
 export function summarise(R) {
   const reps = [...new Set(R.runs.map((r) => r.rep))].sort((a, b) => a - b);
   const run = (id, rep) => R.runs.find((r) => r.server === id && r.rep === rep && r.load);
-  const per = (id, fn) => reps.map((rep) => { const r = run(id, rep); return r ? fn(r) : NaN; });
+  const per = (id, fn) =>
+    reps.map((rep) => {
+      const r = run(id, rep);
+      return r ? fn(r) : NaN;
+    });
   const rows = R.servers.map((s) => {
     const runs = R.runs.filter((r) => r.server === s.id);
     const loaded = runs.filter((r) => r.load);
     const rps = per(s.id, (r) => r.load.rps);
-    const vsMock = reps.map((rep) => { const m = run('mock', rep); const p = run(s.id, rep); return m && p ? m.load.rps / p.load.rps : NaN; });
+    const vsMock = reps.map((rep) => {
+      const m = run('mock', rep);
+      const p = run(s.id, rep);
+      return m && p ? m.load.rps / p.load.rps : NaN;
+    });
     const notes = new Set();
     for (const r of runs) {
       if (r.error) notes.add(r.error.split('\n')[0]);
@@ -69,7 +77,9 @@ export function summarise(R) {
     };
   });
   // fastest first; mock and bare keep their places only by speed too
-  rows.sort((a, b) => (Number.isFinite(b.rpsMedian) ? b.rpsMedian : -1) - (Number.isFinite(a.rpsMedian) ? a.rpsMedian : -1));
+  rows.sort(
+    (a, b) => (Number.isFinite(b.rpsMedian) ? b.rpsMedian : -1) - (Number.isFinite(a.rpsMedian) ? a.rpsMedian : -1),
+  );
   return rows;
 }
 
@@ -91,24 +101,37 @@ export function renderPeers(R, { svg = 'peers.svg' } = {}) {
   const L = [];
   L.push('# `mock` next to the servers a user would otherwise pick');
   L.push('');
-  L.push(`Workload ${w.letter} of the bench (${w.title}): \`${w.method} ${w.path}\` answered with the same ${w.body_bytes}-byte JSON document by every server, each in its most ordinary configuration ([\`bench/peers/\`](peers/README.md)).`);
+  L.push(
+    `Workload ${w.letter} of the bench (${w.title}): \`${w.method} ${w.path}\` answered with the same ${w.body_bytes}-byte JSON document by every server, each in its most ordinary configuration ([\`bench/peers/\`](peers/README.md)).`,
+  );
   L.push('');
   L.push(`- Date: ${R.date}`);
-  L.push(`- Machine: ${m.cpu ?? '?'}, ${m.mem_gib ?? '?'} GiB RAM, ${m.os ?? '?'}, Node ${m.node ?? '?'}; load average ${m.loadavg_start?.join(' ') ?? '?'} at start, ${m.loadavg_end?.join(' ') ?? '?'} at end`);
+  L.push(
+    `- Machine: ${m.cpu ?? '?'}, ${m.mem_gib ?? '?'} GiB RAM, ${m.os ?? '?'}, Node ${m.node ?? '?'}; load average ${m.loadavg_start?.join(' ') ?? '?'} at start, ${m.loadavg_end?.join(' ') ?? '?'} at end`,
+  );
   L.push(`- Command: \`${R.command}\`${Number.isFinite(R.elapsed_s) ? `, ${R.elapsed_s} s` : ''}`);
-  const jvm = R.servers.some((s) => s.jvm) && st.jvm_warmup_s > 0
-    ? ` (JVM peers first for ${st.jvm_warmup_s} s more on their own: HotSpot compiles the hot paths only after thousands of calls, on compiler threads that share the same cores, so a JVM measured after ${st.warmup_s} s runs well below the speed it settles at)`
-    : '';
-  L.push(`- Settings: ${st.reps} rep${st.reps === 1 ? '' : 's'}; per rep every server is started fresh (ready time, idle RSS, its answer checked), then one load-client process (\`bench/lib/load-client.mjs\`, ${st.conns} keep-alive connections, no pipelining, 127.0.0.1 only) warms each up for ${st.warmup_s} s${jvm} and measures each for ${st.duration_s} s in ${st.slices} interleaved window${st.slices === 1 ? '' : 's'}, so a slow spell of the machine falls on all of them alike. RSS is read after the load.`);
-  L.push('- The load client and every server share this small machine: read the ratios, not the absolute figures. Ratios are taken per rep, then the median [min–max] over reps.');
+  const jvm =
+    R.servers.some((s) => s.jvm) && st.jvm_warmup_s > 0
+      ? ` (JVM peers first for ${st.jvm_warmup_s} s more on their own: HotSpot compiles the hot paths only after thousands of calls, on compiler threads that share the same cores, so a JVM measured after ${st.warmup_s} s runs well below the speed it settles at)`
+      : '';
+  L.push(
+    `- Settings: ${st.reps} rep${st.reps === 1 ? '' : 's'}; per rep every server is started fresh (ready time, idle RSS, its answer checked), then one load-client process (\`bench/lib/load-client.mjs\`, ${st.conns} keep-alive connections, no pipelining, 127.0.0.1 only) warms each up for ${st.warmup_s} s${jvm} and measures each for ${st.duration_s} s in ${st.slices} interleaved window${st.slices === 1 ? '' : 's'}, so a slow spell of the machine falls on all of them alike. RSS is read after the load.`,
+  );
+  L.push(
+    '- The load client and every server share this small machine: read the ratios, not the absolute figures. Ratios are taken per rep, then the median [min–max] over reps.',
+  );
   L.push('');
   L.push(`![requests per second and RSS per server](${svg})`);
   L.push('');
-  L.push('| server | req/s | mock ÷ server (req/s) | p50 ms | p99 ms | RSS after load, MB | RSS idle, MB | ready, ms |');
+  L.push(
+    '| server | req/s | mock ÷ server (req/s) | p50 ms | p99 ms | RSS after load, MB | RSS idle, MB | ready, ms |',
+  );
   L.push('|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const vs = r.id === 'mock' ? '1×' : ratioSpread(r.vsMock);
-    L.push(`| ${label(r)} | ${spread(r.rps)} | ${vs} | ${spread(r.p50, 2)} | ${spread(r.p99, 2)} | ${spread(r.rssAfter, 0)} | ${spread(r.rssIdle, 0)} | ${spread(r.ready, 0)} |`);
+    L.push(
+      `| ${label(r)} | ${spread(r.rps)} | ${vs} | ${spread(r.p50, 2)} | ${spread(r.p99, 2)} | ${spread(r.rssAfter, 0)} | ${spread(r.rssIdle, 0)} | ${spread(r.ready, 0)} |`,
+    );
   }
   L.push('');
   if (R.skipped?.length) {
@@ -127,24 +150,33 @@ export function renderPeers(R, { svg = 'peers.svg' } = {}) {
 
   L.push('## What differs between them');
   L.push('');
-  L.push('On the wire, for the same request (the load client\'s, sent twice on one connection):');
+  L.push("On the wire, for the same request (the load client's, sent twice on one connection):");
   L.push('');
-  L.push('| server | bytes per answer (head + body with its framing) | body | same body bytes as the file | framing | keep-alive | new connections per 1,000 requests under load |');
+  L.push(
+    '| server | bytes per answer (head + body with its framing) | body | same body bytes as the file | framing | keep-alive | new connections per 1,000 requests under load |',
+  );
   L.push('|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const a = r.answer;
     const wv = r.wire;
     const same = !a ? '–' : a.same_bytes ? 'yes' : a.same_json ? 'no: same JSON, re-serialised' : 'no';
-    L.push(`| ${label(r)} | ${wv ? `${f(wv.bytes)} (${f(wv.head_bytes)} + ${f(wv.bytes - wv.head_bytes)})` : '–'} | ${a ? `${f(a.body_bytes)} B` : '–'} | ${same} | ${wv ? framing(wv.head) : '–'} | ${wv ? (wv.keep_alive ? 'yes' : 'no') : '–'} | ${f(r.reconnectsPer1k, 1)} |`);
+    L.push(
+      `| ${label(r)} | ${wv ? `${f(wv.bytes)} (${f(wv.head_bytes)} + ${f(wv.bytes - wv.head_bytes)})` : '–'} | ${a ? `${f(a.body_bytes)} B` : '–'} | ${same} | ${wv ? framing(wv.head) : '–'} | ${wv ? (wv.keep_alive ? 'yes' : 'no') : '–'} | ${f(r.reconnectsPer1k, 1)} |`,
+    );
   }
   L.push('');
   L.push('Besides answering:');
   L.push('');
   L.push('| server | version, runtime, from | configuration | logging per request | journal |');
   L.push('|---|---|---|---|---|');
-  for (const r of rows) L.push(`| ${label(r)} | ${md(r.version)}, ${md(r.runtime)}; ${md(r.detail)} | ${md(r.config)} | ${md(r.logging)} | ${md(r.journal)} |`);
+  for (const r of rows)
+    L.push(
+      `| ${label(r)} | ${md(r.version)}, ${md(r.runtime)}; ${md(r.detail)} | ${md(r.config)} | ${md(r.logging)} | ${md(r.journal)} |`,
+    );
   L.push('');
-  L.push('Every server\'s output (stdout and stderr) goes to a file of the bench\'s, where a terminal would have shown it; none was told to log less than it does by default. The heads as sent:');
+  L.push(
+    "Every server's output (stdout and stderr) goes to a file of the bench's, where a terminal would have shown it; none was told to log less than it does by default. The heads as sent:",
+  );
   L.push('');
   for (const r of rows) {
     if (!r.wire) continue;
@@ -186,10 +218,22 @@ export function renderPeersSvg(R) {
     });
     return y0 + rows.length * rowH;
   };
-  out.push(`<text x="12" y="22" class="t">${esc(`${R.workload.method} ${R.workload.path} (${R.workload.body_bytes} B JSON), ${R.settings.conns} connections, ${R.settings.reps === 1 ? 'one rep' : `median of ${R.settings.reps} reps`}`)}</text>`);
-  let y = panel('requests per second (longer is faster)', top + 12, (r) => r.rpsMedian,
-    (r) => `${f(r.rpsMedian)}${r.id === 'mock' || !Number.isFinite(r.vsMockMedian) ? '' : ` · mock ÷ ${r.id === 'bare' ? 'bare' : 'this'} = ${ratio(r.vsMockMedian)}×`}`);
-  y = panel('RSS after the load, MB (shorter is leaner)', y + panelGap, (r) => r.rssAfterMedian, (r) => `${f(r.rssAfterMedian)} MB`);
+  out.push(
+    `<text x="12" y="22" class="t">${esc(`${R.workload.method} ${R.workload.path} (${R.workload.body_bytes} B JSON), ${R.settings.conns} connections, ${R.settings.reps === 1 ? 'one rep' : `median of ${R.settings.reps} reps`}`)}</text>`,
+  );
+  let y = panel(
+    'requests per second (longer is faster)',
+    top + 12,
+    (r) => r.rpsMedian,
+    (r) =>
+      `${f(r.rpsMedian)}${r.id === 'mock' || !Number.isFinite(r.vsMockMedian) ? '' : ` · mock ÷ ${r.id === 'bare' ? 'bare' : 'this'} = ${ratio(r.vsMockMedian)}×`}`,
+  );
+  y = panel(
+    'RSS after the load, MB (shorter is leaner)',
+    y + panelGap,
+    (r) => r.rssAfterMedian,
+    (r) => `${f(r.rssAfterMedian)} MB`,
+  );
   const H = y + 14;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="requests per second and RSS per server">`,
@@ -203,8 +247,12 @@ export function renderPeersSvg(R) {
 
 // standalone: redraw PEERS.md and peers.svg from a saved run
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const [file, outMd = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'PEERS.md')] = process.argv.slice(2);
-  if (!file) { console.error('usage: node bench/lib/peers-report.mjs <peers-results.json> [PEERS.md]'); process.exit(2); }
+  const [file, outMd = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'PEERS.md')] =
+    process.argv.slice(2);
+  if (!file) {
+    console.error('usage: node bench/lib/peers-report.mjs <peers-results.json> [PEERS.md]');
+    process.exit(2);
+  }
   const R = JSON.parse(fs.readFileSync(file, 'utf8'));
   fs.mkdirSync(path.dirname(outMd), { recursive: true });
   const svgOut = path.join(path.dirname(outMd), 'peers.svg');

@@ -8,7 +8,10 @@ import path from 'node:path';
 
 const file = process.argv[2];
 const rows = Number(process.argv[3] ?? 25);
-if (!file) { console.error('usage: node bench/lib/profile-top.mjs <file.cpuprofile> [rows]'); process.exit(2); }
+if (!file) {
+  console.error('usage: node bench/lib/profile-top.mjs <file.cpuprofile> [rows]');
+  process.exit(2);
+}
 const prof = JSON.parse(fs.readFileSync(file, 'utf8'));
 
 const byId = new Map(prof.nodes.map((n) => [n.id, n]));
@@ -43,12 +46,14 @@ for (const [id, us] of self) {
 // parent links, to show who calls the hottest frames
 const parent = new Map();
 for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const frameName = (n) => `${n.callFrame.functionName || '(anonymous)'} ${short(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+const frameName = (n) =>
+  `${n.callFrame.functionName || '(anonymous)'} ${short(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
 function callers(key, depth = 5) {
   const stacks = new Map();
   for (const [id, us] of self) {
     const n = byId.get(id);
-    if (`${n.callFrame.functionName || '(anonymous)'}  ${short(n.callFrame.url)}:${n.callFrame.lineNumber + 1}` !== key) continue;
+    if (`${n.callFrame.functionName || '(anonymous)'}  ${short(n.callFrame.url)}:${n.callFrame.lineNumber + 1}` !== key)
+      continue;
     const chain = [];
     let p = parent.get(id);
     while (p !== undefined && chain.length < depth) {
@@ -64,11 +69,16 @@ function callers(key, depth = 5) {
 const pct = (us) => `${((us / total) * 100).toFixed(1).padStart(5)}%`;
 console.log(`total sampled ${(total / 1000).toFixed(0)} ms`);
 console.log('\nself time by function:');
-for (const [k, us] of [...fn].sort((a, b) => b[1] - a[1]).slice(0, rows)) console.log(`${pct(us)}  ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
+for (const [k, us] of [...fn].sort((a, b) => b[1] - a[1]).slice(0, rows))
+  console.log(`${pct(us)}  ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
 console.log('\ncallers of the top native/self frames (up to 5 levels):');
-for (const [k, us] of [...fn].sort((a, b) => b[1] - a[1]).filter(([k]) => !/^\((idle|program|garbage collector)\)/.test(k)).slice(0, 6)) {
+for (const [k, us] of [...fn]
+  .sort((a, b) => b[1] - a[1])
+  .filter(([k]) => !/^\((idle|program|garbage collector)\)/.test(k))
+  .slice(0, 6)) {
   console.log(`${pct(us)}  ${k}`);
   for (const [chain, cus] of callers(k)) console.log(`          ${pct(cus)}  < ${chain}`);
 }
 console.log('\nself time by file:');
-for (const [k, us] of [...files].sort((a, b) => b[1] - a[1]).slice(0, rows)) console.log(`${pct(us)}  ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
+for (const [k, us] of [...files].sort((a, b) => b[1] - a[1]).slice(0, rows))
+  console.log(`${pct(us)}  ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);

@@ -121,7 +121,10 @@ export class ResponseParser {
           const size = parseInt(line.split(';', 1)[0].trim(), 16);
           if (!Number.isFinite(size) || size < 0) return this.fail(`bad chunk size ${JSON.stringify(line)}`);
           if (size === 0) this.state = TRAILERS;
-          else { this.remaining = size; this.state = CHUNK_DATA; }
+          else {
+            this.remaining = size;
+            this.state = CHUNK_DATA;
+          }
           break;
         }
         case CHUNK_DATA: {
@@ -129,7 +132,10 @@ export class ResponseParser {
           this.remaining -= take;
           this.bodyBytes += take;
           pos += take;
-          if (this.remaining === 0) { this.remaining = 2; this.state = CHUNK_DATA_END; }
+          if (this.remaining === 0) {
+            this.remaining = 2;
+            this.state = CHUNK_DATA_END;
+          }
           break;
         }
         case CHUNK_DATA_END: {
@@ -172,7 +178,11 @@ export class ResponseParser {
         if (n === 14 && nameIs(head, from, CONTENT_LENGTH)) {
           length = Number(head.toString('latin1', colon + 1, end).trim());
         } else if (n === 17 && nameIs(head, from, TRANSFER_ENCODING)) {
-          chunked = head.toString('latin1', colon + 1, end).toLowerCase().split(',').some((v) => v.trim() === 'chunked');
+          chunked = head
+            .toString('latin1', colon + 1, end)
+            .toLowerCase()
+            .split(',')
+            .some((v) => v.trim() === 'chunked');
         } else if (n === 10 && nameIs(head, from, CONNECTION)) {
           const value = head.toString('latin1', colon + 1, end).toLowerCase();
           if (value.includes('close')) close = true;
@@ -185,11 +195,18 @@ export class ResponseParser {
     this.closeAfter = close;
     this.bodyBytes = 0;
     if (status < 200 || status === 204 || status === 304) {
-      if (status < 200) { this.state = HEAD; return true; } // interim response: wait for the final one
+      if (status < 200) {
+        this.state = HEAD;
+        return true;
+      } // interim response: wait for the final one
       this.complete();
       return true;
     }
-    if (chunked) { this.state = CHUNK_SIZE; this.line = ''; return true; }
+    if (chunked) {
+      this.state = CHUNK_SIZE;
+      this.line = '';
+      return true;
+    }
     if (length >= 0) {
       if (!Number.isSafeInteger(length)) return this.fail('bad content-length');
       this.remaining = length;

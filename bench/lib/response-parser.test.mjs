@@ -37,7 +37,10 @@ const CASES = [
   {
     name: 'two responses back to back',
     wire: 'HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nxHTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n',
-    want: [[200, 1, false], [404, 0, false]],
+    want: [
+      [200, 1, false],
+      [404, 0, false],
+    ],
   },
 ];
 
@@ -65,7 +68,11 @@ test('a body without length or chunking ends at close', () => {
 });
 
 test('garbage is refused', () => {
-  for (const bad of ['hello world\r\n\r\n', 'HTTP/1.1 2x0 OK\r\n\r\n', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n']) {
+  for (const bad of [
+    'hello world\r\n\r\n',
+    'HTTP/1.1 2x0 OK\r\n\r\n',
+    'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+  ]) {
     const p = new ResponseParser(() => assert.fail('no response expected'));
     assert.equal(p.push(Buffer.from(bad)), false, bad);
     assert.ok(p.error);

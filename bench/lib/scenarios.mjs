@@ -29,17 +29,39 @@ export const FLAVOURS = {
 
 // ---- deterministic data ---------------------------------------------------
 
-function rng(seed) { // mulberry32
+function rng(seed) {
+  // mulberry32
   let a = seed >>> 0;
   return () => {
-    a = (a + 0x6D2B79F5) >>> 0;
+    a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-const FIRST = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy', 'mallory', 'niaj', 'olivia', 'peggy', 'rupert', 'sybil', 'trent', 'victor', 'walter', 'yuki'];
+const FIRST = [
+  'alice',
+  'bob',
+  'carol',
+  'dave',
+  'erin',
+  'frank',
+  'grace',
+  'heidi',
+  'ivan',
+  'judy',
+  'mallory',
+  'niaj',
+  'olivia',
+  'peggy',
+  'rupert',
+  'sybil',
+  'trent',
+  'victor',
+  'walter',
+  'yuki',
+];
 const CITY = ['Tokyo', 'Osaka', 'Berlin', 'Paris', 'Lima', 'Oslo', 'Cairo', 'Quito', 'Perth', 'Dublin'];
 
 let bigCache = null;
@@ -94,10 +116,17 @@ function csvText(rows) {
 
 export function postBodyText(targetBytes = 2048) {
   const items = [];
-  for (let i = 0; i < 12; i++) items.push({ sku: `SKU-${i}`, qty: 1 + (i % 4), price: 9.99 + i, name: `Item number ${i}` });
+  for (let i = 0; i < 12; i++)
+    items.push({ sku: `SKU-${i}`, qty: 1 + (i % 4), price: 9.99 + i, name: `Item number ${i}` });
   const obj = {
     orderId: 'ord-000123',
-    customer: { id: 'cust-42', tier: 'gold', name: 'Alice Example', email: 'alice@example.com', address: { city: 'Tokyo', zip: '100-0001' } },
+    customer: {
+      id: 'cust-42',
+      tier: 'gold',
+      name: 'Alice Example',
+      email: 'alice@example.com',
+      address: { city: 'Tokyo', zip: '100-0001' },
+    },
     items,
     notes: '',
   };
@@ -120,7 +149,11 @@ function rootConfig({ ruleSets = [], middlewares = [], fallback = '.' } = {}) {
   return s;
 }
 function parseJson(res) {
-  try { return JSON.parse(res.body.toString('utf8')); } catch { return undefined; }
+  try {
+    return JSON.parse(res.body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
 }
 function expect200Json(res, pred, what) {
   if (res.status !== 200) return `status ${res.status}, want 200`;
@@ -142,18 +175,25 @@ const notFound = () => ({ status: 404, contentType: null, body: Buffer.alloc(0) 
 function rulesText(n) {
   const out = [];
   for (let i = 0; i < n; i++) {
-    out.push(`[[rules]]\nwhen.request.url_path = "/api/r${i}"\nwhen.request.method = "GET"\nwhen.request.headers.x-tenant = { value = "t${i}" }\nrespond = { json = '{"rule":${i}}' }\n`);
+    out.push(
+      `[[rules]]\nwhen.request.url_path = "/api/r${i}"\nwhen.request.method = "GET"\nwhen.request.headers.x-tenant = { value = "t${i}" }\nrespond = { json = '{"rule":${i}}' }\n`,
+    );
   }
   return out.join('\n');
 }
 
-const SMALL_JSON = '{\n  "id": 42,\n  "name": "Alice Example",\n  "email": "alice@example.com",\n  "roles": ["admin", "editor"],\n  "profile": {\n    "city": "Tokyo",\n    "active": true\n  }\n}\n';
+const SMALL_JSON =
+  '{\n  "id": 42,\n  "name": "Alice Example",\n  "email": "alice@example.com",\n  "roles": ["admin", "editor"],\n  "profile": {\n    "city": "Tokyo",\n    "active": true\n  }\n}\n';
 
 // ---- the scenarios (a–k, docs/speed.md) -------------------------------------
 
 export const SCENARIOS = [
   {
-    id: 'a_miss404', letter: 'a', title: '404, empty config', target: 0.85, expectStatus: 404,
+    id: 'a_miss404',
+    letter: 'a',
+    title: '404, empty config',
+    target: 0.85,
+    expectStatus: 404,
     setup(dir, names, flavour) {
       // apimock-rs refuses an empty file (it requires [service] with fallback_respond_dir)
       write(dir, names.config, flavour === 'mock' ? '' : rootConfig({ fallback: '.' }));
@@ -163,7 +203,11 @@ export const SCENARIOS = [
     check: expect404,
   },
   {
-    id: 'b_small_file', letter: 'b', title: 'small JSON file, extension-less URL', target: 0.85, expectStatus: 200,
+    id: 'b_small_file',
+    letter: 'b',
+    title: 'small JSON file, extension-less URL',
+    target: 0.85,
+    expectStatus: 200,
     setup(dir, names) {
       write(dir, names.config, rootConfig({ fallback: 'data' }));
       write(dir, 'data/api/users/42.json', SMALL_JSON);
@@ -172,12 +216,18 @@ export const SCENARIOS = [
     request: { method: 'GET', path: '/api/users/42' },
     canonical: () => json(SMALL_JSON),
     check(res) {
-      return expect200Json(res, (v) => v.id === 42, 'users/42')
-        ?? (res.body.toString('utf8') === SMALL_JSON ? null : 'not byte-for-byte');
+      return (
+        expect200Json(res, (v) => v.id === 42, 'users/42') ??
+        (res.body.toString('utf8') === SMALL_JSON ? null : 'not byte-for-byte')
+      );
     },
   },
   {
-    id: 'c_1mb_file', letter: 'c', title: '1 MB JSON file', target: 0.85, expectStatus: 200,
+    id: 'c_1mb_file',
+    letter: 'c',
+    title: '1 MB JSON file',
+    target: 0.85,
+    expectStatus: 200,
     setup(dir, names) {
       write(dir, names.config, rootConfig({ fallback: 'data' }));
       write(dir, 'data/big.json', bigJsonText());
@@ -191,51 +241,87 @@ export const SCENARIOS = [
     },
   },
   {
-    id: 'd_rules200', letter: 'd', title: '200 rules, last matches (path + method + header)', target: 0.85, expectStatus: 200,
+    id: 'd_rules200',
+    letter: 'd',
+    title: '200 rules, last matches (path + method + header)',
+    target: 0.85,
+    expectStatus: 200,
     setup(dir, names) {
       write(dir, names.config, rootConfig({ ruleSets: [names.ruleSet], fallback: '.' }));
       write(dir, names.ruleSet, rulesText(200));
     },
     request: { method: 'GET', path: '/api/r199', headers: { 'X-Tenant': 't199' } },
     canonical: () => json('{"rule":199}'),
-    check(res) { return expect200Json(res, (v) => v.rule === 199, 'rule 199'); },
+    check(res) {
+      return expect200Json(res, (v) => v.rule === 199, 'rule 199');
+    },
   },
   {
-    id: 'e_body_json', letter: 'e', title: 'JSON-body rule, 2 KB POST', target: 0.85, expectStatus: 200, parseBody: true,
+    id: 'e_body_json',
+    letter: 'e',
+    title: 'JSON-body rule, 2 KB POST',
+    target: 0.85,
+    expectStatus: 200,
+    parseBody: true,
     setup(dir, names) {
       write(dir, names.config, rootConfig({ ruleSets: [names.ruleSet], fallback: '.' }));
       const out = []; // four near misses first, so the matcher walks something
       for (let i = 0; i < 4; i++) {
-        out.push(`[[rules]]\nwhen.request.url_path = "/orders"\nwhen.request.method = "POST"\nwhen.request.body.json."customer.tier" = { value = "tier${i}" }\nrespond = { json = '{"tier":${i}}' }\n`);
+        out.push(
+          `[[rules]]\nwhen.request.url_path = "/orders"\nwhen.request.method = "POST"\nwhen.request.body.json."customer.tier" = { value = "tier${i}" }\nrespond = { json = '{"tier":${i}}' }\n`,
+        );
       }
-      out.push(`[[rules]]\nwhen.request.url_path = "/orders"\nwhen.request.method = "POST"\nwhen.request.body.json."customer.tier" = { value = "gold" }\nwhen.request.body.json."items.0.sku" = { value = "SKU-0" }\nrespond = { json = '{"accepted":true}' }\n`);
+      out.push(
+        `[[rules]]\nwhen.request.url_path = "/orders"\nwhen.request.method = "POST"\nwhen.request.body.json."customer.tier" = { value = "gold" }\nwhen.request.body.json."items.0.sku" = { value = "SKU-0" }\nrespond = { json = '{"accepted":true}' }\n`,
+      );
       write(dir, names.ruleSet, out.join('\n'));
       write(dir, 'post-body.json', postBodyText());
     },
-    request: { method: 'POST', path: '/orders', headers: { 'Content-Type': 'application/json' }, bodyFile: 'post-body.json' },
+    request: {
+      method: 'POST',
+      path: '/orders',
+      headers: { 'Content-Type': 'application/json' },
+      bodyFile: 'post-body.json',
+    },
     canonical: () => json('{"accepted":true}'),
-    check(res) { return expect200Json(res, (v) => v.accepted === true, 'accepted'); },
+    check(res) {
+      return expect200Json(res, (v) => v.accepted === true, 'accepted');
+    },
   },
   {
-    id: 'f_rhai', letter: 'f', title: 'Rhai middleware returning #{ json }', target: 0.7, expectStatus: 200,
+    id: 'f_rhai',
+    letter: 'f',
+    title: 'Rhai middleware returning #{ json }',
+    target: 0.7,
+    expectStatus: 200,
     setup(dir, names) {
       write(dir, names.config, rootConfig({ middlewares: [names.middleware], fallback: '.' }));
-      write(dir, names.middleware, [
-        'if url_path == "/mw/other" {',
-        '    return #{ text: "other" };',
-        '}',
-        'if url_path == "/mw/hello" {',
-        '    return #{ json: "{\\"from\\":\\"middleware\\",\\"ok\\":true}" };',
-        '}',
-        '',
-      ].join('\n'));
+      write(
+        dir,
+        names.middleware,
+        [
+          'if url_path == "/mw/other" {',
+          '    return #{ text: "other" };',
+          '}',
+          'if url_path == "/mw/hello" {',
+          '    return #{ json: "{\\"from\\":\\"middleware\\",\\"ok\\":true}" };',
+          '}',
+          '',
+        ].join('\n'),
+      );
     },
     request: { method: 'GET', path: '/mw/hello' },
     canonical: () => json('{"from":"middleware","ok":true}'),
-    check(res) { return expect200Json(res, (v) => v.from === 'middleware' && v.ok === true, 'middleware'); },
+    check(res) {
+      return expect200Json(res, (v) => v.from === 'middleware' && v.ok === true, 'middleware');
+    },
   },
   {
-    id: 'g_csv1000', letter: 'g', title: '1,000-row CSV served as JSON', target: 0.7, expectStatus: 200,
+    id: 'g_csv1000',
+    letter: 'g',
+    title: '1,000-row CSV served as JSON',
+    target: 0.7,
+    expectStatus: 200,
     setup(dir, names) {
       write(dir, names.config, rootConfig({ fallback: 'data' }));
       write(dir, 'data/users.csv', csvText(csvRows(1000)));
@@ -245,21 +331,33 @@ export const SCENARIOS = [
     check(res) {
       // the spec: a JSON array of row objects; apimock-rs 6.2.0: {"records":[...]}
       const want = csvRows(1000);
-      return expect200Json(res, (v) => {
-        const rows = Array.isArray(v) ? v : v && v.records;
-        return Array.isArray(rows) && rows.length === 1000
-          && JSON.stringify(rows[0]) === JSON.stringify(want[0])
-          && JSON.stringify(rows[9]) === JSON.stringify(want[9])
-          && JSON.stringify(rows[999]) === JSON.stringify(want[999]);
-      }, '1000 rows');
+      return expect200Json(
+        res,
+        (v) => {
+          const rows = Array.isArray(v) ? v : v && v.records;
+          return (
+            Array.isArray(rows) &&
+            rows.length === 1000 &&
+            JSON.stringify(rows[0]) === JSON.stringify(want[0]) &&
+            JSON.stringify(rows[9]) === JSON.stringify(want[9]) &&
+            JSON.stringify(rows[999]) === JSON.stringify(want[999])
+          );
+        },
+        '1000 rows',
+      );
     },
   },
   {
-    id: 'h_round_robin', letter: 'h', title: 'round_robin over 3 rules', target: 0.85, expectStatus: 200,
+    id: 'h_round_robin',
+    letter: 'h',
+    title: 'round_robin over 3 rules',
+    target: 0.85,
+    expectStatus: 200,
     setup(dir, names) {
       write(dir, names.config, rootConfig({ ruleSets: [names.ruleSet], fallback: '.' }));
       let s = 'strategy = "round_robin"\n\n';
-      for (let i = 0; i < 3; i++) s += `[[rules]]\nwhen.request.url_path = "/rr"\nrespond = { json = '{"n":${i}}' }\n\n`;
+      for (let i = 0; i < 3; i++)
+        s += `[[rules]]\nwhen.request.url_path = "/rr"\nrespond = { json = '{"n":${i}}' }\n\n`;
       write(dir, names.ruleSet, s);
     },
     request: { method: 'GET', path: '/rr' },
@@ -275,21 +373,33 @@ export const SCENARIOS = [
   },
   {
     // not ^-anchored: apimock-rs 6.2.0 prepends "/" to url_path regex values
-    id: 'i_regex50', letter: 'i', title: '50 regex url_path rules, last matches', target: 0.85, expectStatus: 200,
+    id: 'i_regex50',
+    letter: 'i',
+    title: '50 regex url_path rules, last matches',
+    target: 0.85,
+    expectStatus: 200,
     setup(dir, names) {
       write(dir, names.config, rootConfig({ ruleSets: [names.ruleSet], fallback: '.' }));
       const out = [];
       for (let i = 0; i < 50; i++) {
-        out.push(`[[rules]]\nwhen.request.url_path = { value = "/re/r${i}/[0-9]+$", op = "regex" }\nrespond = { json = '{"re":${i}}' }\n`);
+        out.push(
+          `[[rules]]\nwhen.request.url_path = { value = "/re/r${i}/[0-9]+$", op = "regex" }\nrespond = { json = '{"re":${i}}' }\n`,
+        );
       }
       write(dir, names.ruleSet, out.join('\n'));
     },
     request: { method: 'GET', path: '/re/r49/123' },
     canonical: () => json('{"re":49}'),
-    check(res) { return expect200Json(res, (v) => v.re === 49, 'regex rule 49'); },
+    check(res) {
+      return expect200Json(res, (v) => v.re === 49, 'regex rule 49');
+    },
   },
   {
-    id: 'j_miss_bigdir', letter: 'j', title: '404 in a directory of 2,000 files', target: 0.85, expectStatus: 404,
+    id: 'j_miss_bigdir',
+    letter: 'j',
+    title: '404 in a directory of 2,000 files',
+    target: 0.85,
+    expectStatus: 404,
     setup(dir, names) {
       write(dir, names.config, rootConfig({ fallback: 'data' }));
       fs.mkdirSync(path.join(dir, 'data/api/users'), { recursive: true });
@@ -300,81 +410,120 @@ export const SCENARIOS = [
     check: expect404,
   },
   {
-    id: 'k_rules2000', letter: 'k', title: '2,000 rules, last matches', target: 0.7, expectStatus: 200,
+    id: 'k_rules2000',
+    letter: 'k',
+    title: '2,000 rules, last matches',
+    target: 0.7,
+    expectStatus: 200,
     setup(dir, names) {
       write(dir, names.config, rootConfig({ ruleSets: [names.ruleSet], fallback: '.' }));
       write(dir, names.ruleSet, rulesText(2000));
     },
     request: { method: 'GET', path: '/api/r1999', headers: { 'X-Tenant': 't1999' } },
     canonical: () => json('{"rule":1999}'),
-    check(res) { return expect200Json(res, (v) => v.rule === 1999, 'rule 1999'); },
+    check(res) {
+      return expect200Json(res, (v) => v.rule === 1999, 'rule 1999');
+    },
   },
   {
     // the workspace `mock --init --from` makes of a 1,000-operation document (docs/openapi.md); the request hits one
     // of the last templated operations (two parameters, an anchored regex over the whole path)
-    id: 'l_openapi1000', letter: 'l', title: 'OpenAPI import, 1,000 operations, templated op', target: 0.7, expectStatus: 200,
+    id: 'l_openapi1000',
+    letter: 'l',
+    title: 'OpenAPI import, 1,000 operations, templated op',
+    target: 0.7,
+    expectStatus: 200,
     setup(dir, names, flavour) {
       write(dir, 'openapi.json', openApiDocument(1000));
       if (flavour === 'mock') {
-        const r = spawnSync(process.execPath, [MOCK_ENTRY, '--init', '--from', 'openapi.json', '--yes'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+        const r = spawnSync(process.execPath, [MOCK_ENTRY, '--init', '--from', 'openapi.json', '--yes'], {
+          cwd: dir,
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
         if (r.status !== 0) throw new Error(`mock --init --from failed (${r.status}): ${r.stderr}`);
         return;
       }
       // apimock-rs has no import: the same rules by hand (no status with file_path, regexes without ^)
       write(dir, names.config, rootConfig({ ruleSets: [names.ruleSet], fallback: '.' }));
       const out = ['prefix.url_path = "/api"\n'];
-      for (let i = 0; i < 500; i++) out.push(`[[rules]]\nwhen.request.method = "GET"\nwhen.request.url_path = "/r${i}"\nrespond.json = '[]'\n`);
+      for (let i = 0; i < 500; i++)
+        out.push(`[[rules]]\nwhen.request.method = "GET"\nwhen.request.url_path = "/r${i}"\nrespond.json = '[]'\n`);
       for (const two of [false, true]) {
         for (let i = two ? 1 : 0; i < 500; i += 2) {
           const re = `api/r${i}/[^/]+${two ? '/s/[^/]+' : ''}$`;
-          out.push(`[[rules]]\nwhen.request.method = "GET"\nwhen.request.url_path = { value = "${re}", op = "regex" }\nrespond.json = '{"id":0,"name":"string"}'\n`);
+          out.push(
+            `[[rules]]\nwhen.request.method = "GET"\nwhen.request.url_path = { value = "${re}", op = "regex" }\nrespond.json = '{"id":0,"name":"string"}'\n`,
+          );
         }
       }
       write(dir, names.ruleSet, out.join('\n'));
     },
     request: { method: 'GET', path: '/api/r499/7/s/8' },
     canonical: () => json('{\n  "id": 0,\n  "name": "string"\n}\n'),
-    check(res) { return expect200Json(res, (v) => v.id === 0 && v.name === 'string', 'operation get499'); },
+    check(res) {
+      return expect200Json(res, (v) => v.id === 0 && v.name === 'string', 'operation get499');
+    },
   },
   {
     // url_path templates and query conditions: half the rules share the template the request matches and differ
     // by `query.page` (the path index finds them all through its segment trie, then each query is checked), the
     // other half are templates the trie leaves out; the last rule matches
-    id: 'm_templates_query', letter: 'm', title: '200 rules, templates + query, last matches', target: 0.85, expectStatus: 200,
+    id: 'm_templates_query',
+    letter: 'm',
+    title: '200 rules, templates + query, last matches',
+    target: 0.85,
+    expectStatus: 200,
     setup(dir, names, flavour) {
       write(dir, names.config, rootConfig({ ruleSets: [names.ruleSet], fallback: '.' }));
       const out = [];
       for (let i = 0; i < 200; i++) {
         if (i % 2 === 0 && i !== 199) {
-          out.push(flavour === 'mock'
-            ? `[[rules]]\nwhen.request.url_path = { value = "/api/t${i}/{id}", op = "path_template" }\nrespond = { json = '{"rule":${i}}' }\n`
-            : `[[rules]]\nwhen.request.url_path = { value = "^/api/t${i}/[^/]+$", op = "regex" }\nrespond = { json = '{"rule":${i}}' }\n`);
+          out.push(
+            flavour === 'mock'
+              ? `[[rules]]\nwhen.request.url_path = { value = "/api/t${i}/{id}", op = "path_template" }\nrespond = { json = '{"rule":${i}}' }\n`
+              : `[[rules]]\nwhen.request.url_path = { value = "^/api/t${i}/[^/]+$", op = "regex" }\nrespond = { json = '{"rule":${i}}' }\n`,
+          );
         } else {
           // apimock-rs has no query or template conditions: the same paths as regexes, the query left out (it answers rule 1)
-          out.push(flavour === 'mock'
-            ? `[[rules]]\nwhen.request.url_path = { value = "/api/items/{id}", op = "path_template" }\nwhen.request.method = "GET"\nwhen.request.query.page = "${i}"\nrespond = { json = '{"rule":${i}}' }\n`
-            : `[[rules]]\nwhen.request.url_path = { value = "^/api/items/[^/]+$", op = "regex" }\nwhen.request.method = "GET"\nrespond = { json = '{"rule":${i}}' }\n`);
+          out.push(
+            flavour === 'mock'
+              ? `[[rules]]\nwhen.request.url_path = { value = "/api/items/{id}", op = "path_template" }\nwhen.request.method = "GET"\nwhen.request.query.page = "${i}"\nrespond = { json = '{"rule":${i}}' }\n`
+              : `[[rules]]\nwhen.request.url_path = { value = "^/api/items/[^/]+$", op = "regex" }\nwhen.request.method = "GET"\nrespond = { json = '{"rule":${i}}' }\n`,
+          );
         }
       }
       write(dir, names.ruleSet, out.join('\n'));
     },
     request: { method: 'GET', path: '/api/items/7?page=199&sort=asc' },
     canonical: () => json('{"rule":199}'),
-    check(res) { return expect200Json(res, (v) => v.rule === 199, 'rule 199'); },
+    check(res) {
+      return expect200Json(res, (v) => v.rule === 199, 'rule 199');
+    },
   },
   {
     // a response template (docs/templates.md): a JSON answer echoing a path parameter and a query parameter, one
     // inside a JSON string (escaped) and one as a number; apimock-rs has no templates and answers the same bytes literally
-    id: 'n_response_template', letter: 'n', title: 'templated JSON echoing a path and a query parameter', target: 0.8, expectStatus: 200,
+    id: 'n_response_template',
+    letter: 'n',
+    title: 'templated JSON echoing a path and a query parameter',
+    target: 0.8,
+    expectStatus: 200,
     setup(dir, names, flavour) {
       write(dir, names.config, rootConfig({ ruleSets: [names.ruleSet], fallback: '.' }));
-      write(dir, names.ruleSet, flavour === 'mock'
-        ? `template = true\n\n[[rules]]\nwhen.request.url_path = { value = "/api/users/{id}", op = "path_template" }\nwhen.request.method = "GET"\nrespond.json = '{"id":"{{request.params.id}}","page":{{request.query.page}},"name":"user {{request.params.id}}"}'\n`
-        : `[[rules]]\nwhen.request.url_path = { value = "^/api/users/[^/]+$", op = "regex" }\nwhen.request.method = "GET"\nrespond = { json = '{"id":"42","page":3,"name":"user 42"}' }\n`);
+      write(
+        dir,
+        names.ruleSet,
+        flavour === 'mock'
+          ? `template = true\n\n[[rules]]\nwhen.request.url_path = { value = "/api/users/{id}", op = "path_template" }\nwhen.request.method = "GET"\nrespond.json = '{"id":"{{request.params.id}}","page":{{request.query.page}},"name":"user {{request.params.id}}"}'\n`
+          : `[[rules]]\nwhen.request.url_path = { value = "^/api/users/[^/]+$", op = "regex" }\nwhen.request.method = "GET"\nrespond = { json = '{"id":"42","page":3,"name":"user 42"}' }\n`,
+      );
     },
     request: { method: 'GET', path: '/api/users/42?page=3' },
     canonical: () => json('{"id":"42","page":3,"name":"user 42"}'),
-    check(res) { return expect200Json(res, (v) => v.id === '42' && v.page === 3 && v.name === 'user 42', 'the echoed id and page'); },
+    check(res) {
+      return expect200Json(res, (v) => v.id === '42' && v.page === 3 && v.name === 'user 42', 'the echoed id and page');
+    },
   },
 ];
 
@@ -383,15 +532,40 @@ const MOCK_ENTRY = fileURLToPath(new URL('../../dist/bin/main.cjs', import.meta.
 
 /** An OpenAPI 3.1 document with `n` GET operations: half literal paths, half templated (one or two parameters). */
 function openApiDocument(n) {
-  const item = { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' } } };
+  const item = {
+    type: 'object',
+    required: ['id', 'name'],
+    properties: { id: { type: 'integer' }, name: { type: 'string' } },
+  };
   const paths = {};
   for (let i = 0; i < n / 2; i++) {
-    paths[`/r${i}`] = { get: { operationId: `list${i}`, responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: item, maxItems: 0 } } } } } } };
+    paths[`/r${i}`] = {
+      get: {
+        operationId: `list${i}`,
+        responses: {
+          200: {
+            description: 'ok',
+            content: { 'application/json': { schema: { type: 'array', items: item, maxItems: 0 } } },
+          },
+        },
+      },
+    };
     paths[`/r${i}/{id}${i % 2 === 0 ? '' : '/s/{sub}'}`] = {
-      get: { operationId: `get${i}`, responses: { 200: { description: 'ok', content: { 'application/json': { schema: item } } }, 404: { description: 'none' } } },
+      get: {
+        operationId: `get${i}`,
+        responses: {
+          200: { description: 'ok', content: { 'application/json': { schema: item } } },
+          404: { description: 'none' },
+        },
+      },
     };
   }
-  return JSON.stringify({ openapi: '3.1.0', info: { title: 'Bench', version: '1' }, servers: [{ url: '/api' }], paths });
+  return JSON.stringify({
+    openapi: '3.1.0',
+    info: { title: 'Bench', version: '1' },
+    servers: [{ url: '/api' }],
+    paths,
+  });
 }
 
 // ---- CLI cold-start workspace (validate, get) ----------------------------
@@ -401,7 +575,10 @@ export const CLI_GET_PATH = '/api/users/42';
 export function setupCliWorkspace(dir, names) {
   write(dir, names.config, rootConfig({ ruleSets: [names.ruleSet], fallback: 'data' }));
   const out = [];
-  for (let i = 0; i < 10; i++) out.push(`[[rules]]\nwhen.request.url_path = "/api/r${i}"\nwhen.request.method = "GET"\nrespond = { json = '{"rule":${i}}' }\n`);
+  for (let i = 0; i < 10; i++)
+    out.push(
+      `[[rules]]\nwhen.request.url_path = "/api/r${i}"\nwhen.request.method = "GET"\nrespond = { json = '{"rule":${i}}' }\n`,
+    );
   write(dir, names.ruleSet, out.join('\n'));
   write(dir, 'data/api/users/42.json', SMALL_JSON);
 }

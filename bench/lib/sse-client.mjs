@@ -11,57 +11,77 @@ export function openSse(port) {
   let closed = false;
   let req = null;
   let waiters = [];
-  const wake = () => { for (const w of waiters) w(); };
+  const wake = () => {
+    for (const w of waiters) w();
+  };
 
-  const connect = () => new Promise((resolve, reject) => {
-    const headers = { host: `127.0.0.1:${port}`, accept: 'text/event-stream' };
-    if (st.lastId > 0) headers['last-event-id'] = String(st.lastId);
-    req = http.request({ host: '127.0.0.1', port, path: '/__mock/api/events', headers, agent: false }, (res) => {
-      if (res.statusCode !== 200) { res.resume(); reject(new Error(`event stream: status ${res.statusCode}`)); return; }
-      resolve();
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => {
-        st.bytes += chunk.length;
-        buf += chunk;
-        let cut;
-        while ((cut = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, cut);
-          buf = buf.slice(cut + 2);
-          if (block.startsWith('event: reset') || block.includes('\nevent: reset')) st.resets++;
-          if (!block.startsWith('id: ')) continue;
-          const id = Number(block.slice(4, block.indexOf('\n')));
-          if (id <= st.lastId) st.duplicates++;
-          else {
-            if (st.lastId > 0 && id !== st.lastId + 1) st.outOfOrder++;
-            st.events++;
-            st.lastId = id;
-          }
+  const connect = () =>
+    new Promise((resolve, reject) => {
+      const headers = { host: `127.0.0.1:${port}`, accept: 'text/event-stream' };
+      if (st.lastId > 0) headers['last-event-id'] = String(st.lastId);
+      req = http.request({ host: '127.0.0.1', port, path: '/__mock/api/events', headers, agent: false }, (res) => {
+        if (res.statusCode !== 200) {
+          res.resume();
+          reject(new Error(`event stream: status ${res.statusCode}`));
+          return;
         }
-        wake();
+        resolve();
+        let buf = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          st.bytes += chunk.length;
+          buf += chunk;
+          let cut;
+          while ((cut = buf.indexOf('\n\n')) >= 0) {
+            const block = buf.slice(0, cut);
+            buf = buf.slice(cut + 2);
+            if (block.startsWith('event: reset') || block.includes('\nevent: reset')) st.resets++;
+            if (!block.startsWith('id: ')) continue;
+            const id = Number(block.slice(4, block.indexOf('\n')));
+            if (id <= st.lastId) st.duplicates++;
+            else {
+              if (st.lastId > 0 && id !== st.lastId + 1) st.outOfOrder++;
+              st.events++;
+              st.lastId = id;
+            }
+          }
+          wake();
+        });
+        res.on('close', () => {
+          if (closed) return;
+          st.reconnects++;
+          setTimeout(() => {
+            if (!closed) connect().catch(() => {});
+          }, 50);
+        });
       });
-      res.on('close', () => {
-        if (closed) return;
-        st.reconnects++;
-        setTimeout(() => { if (!closed) connect().catch(() => {}); }, 50);
+      req.on('error', (e) => {
+        if (!closed) reject(e);
       });
+      req.end();
     });
-    req.on('error', (e) => { if (!closed) reject(e); });
-    req.end();
-  });
 
   return connect().then(() => ({
     stats: st,
     /** waits until `n` request events have arrived, or `timeoutMs` passed */
     until(n, timeoutMs) {
       return new Promise((resolve) => {
-        const done = () => { clearTimeout(t); waiters = waiters.filter((w) => w !== check); resolve(st.events >= n); };
-        const check = () => { if (st.events >= n) done(); };
+        const done = () => {
+          clearTimeout(t);
+          waiters = waiters.filter((w) => w !== check);
+          resolve(st.events >= n);
+        };
+        const check = () => {
+          if (st.events >= n) done();
+        };
         const t = setTimeout(done, timeoutMs);
         waiters.push(check);
         check();
       });
     },
-    close() { closed = true; req?.destroy(); },
+    close() {
+      closed = true;
+      req?.destroy();
+    },
   }));
 }

@@ -16,5 +16,11 @@ export function median(xs) {
   return a.length % 2 ? a[m] : (a[m - 1] + a[m]) / 2;
 }
 
-export function min(xs) { const a = xs.filter(Number.isFinite); return a.length ? Math.min(...a) : NaN; }
-export function max(xs) { const a = xs.filter(Number.isFinite); return a.length ? Math.max(...a) : NaN; }
+export function min(xs) {
+  const a = xs.filter(Number.isFinite);
+  return a.length ? Math.min(...a) : NaN;
+}
+export function max(xs) {
+  const a = xs.filter(Number.isFinite);
+  return a.length ? Math.max(...a) : NaN;
+}

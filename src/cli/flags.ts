@@ -4,9 +4,23 @@ import { FORMAT_DOC, type FlagSpec } from '../shared/args.js';
 
 /** `mock` / `mock serve` */
 export const SERVE_FLAGS: readonly FlagSpec[] = [
-  { long: 'config', short: 'c', takesValue: true, path: true, value: '<path>', doc: 'Load a config file (a bare relative path resolves the same as one prefixed with ./)' },
+  {
+    long: 'config',
+    short: 'c',
+    takesValue: true,
+    path: true,
+    value: '<path>',
+    doc: 'Load a config file (a bare relative path resolves the same as one prefixed with ./)',
+  },
   { long: 'port', short: 'p', takesValue: true, value: '<port>', doc: 'Listen on a custom port (0 picks a free one)' },
-  { long: 'dir', short: 'd', takesValue: true, path: true, value: '<dir>', doc: 'Serve a custom fallback directory instead of ./' },
+  {
+    long: 'dir',
+    short: 'd',
+    takesValue: true,
+    path: true,
+    value: '<dir>',
+    doc: 'Serve a custom fallback directory instead of ./',
+  },
   { long: 'init', takesValue: false, doc: 'Scaffold a starting config in the current directory' },
   { long: 'yes', takesValue: false, doc: 'With --init, skip prompts and accept defaults' },
   { long: 'middleware', takesValue: false, doc: 'With --init, also scaffold a middleware file' },
@@ -28,15 +42,30 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
     value: '<url>',
     doc: 'Record mode: forward what the workspace does not answer to http(s)://host[:port][/base] and save each answer as a file under the fallback directory or a rule in mock-recorded.toml, served from the next request on',
   },
-  { long: 'record-header', takesValue: true, repeat: true, value: '<name>', doc: 'With --record, also keep this response header; repeatable' },
+  {
+    long: 'record-header',
+    takesValue: true,
+    repeat: true,
+    value: '<name>',
+    doc: 'With --record, also keep this response header; repeatable',
+  },
   { long: 'record-insecure', takesValue: false, doc: "With --record, do not verify an https target's certificate" },
   {
     long: 'dry-run',
     takesValue: false,
     doc: 'With --record, forward but write nothing (print what would be written); with --init --from, show what would be written; write nothing',
   },
-  { long: 'format', takesValue: true, value: 'text|json', doc: 'With --init --from: text (default) or the JSON envelope' },
-  { long: 'verbose', takesValue: false, doc: 'With --init --from, list every operation (written or skipped) with its rules and notes' },
+  {
+    long: 'format',
+    takesValue: true,
+    value: 'text|json',
+    doc: 'With --init --from: text (default) or the JSON envelope',
+  },
+  {
+    long: 'verbose',
+    takesValue: false,
+    doc: 'With --init --from, list every operation (written or skipped) with its rules and notes',
+  },
   {
     long: 'inspect',
     takesValue: true,
@@ -44,8 +73,18 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
     value: '[=<port>]',
     doc: 'Also open the inspector on http://127.0.0.1:<port>/ (a free port when none is given; loopback only): every request with what answered and why, live, and the request journal over HTTP',
   },
-  { long: 'journal-size', takesValue: true, value: '<n>', doc: 'With --inspect, keep the last <n> requests (default 1000, at most 100000)' },
-  { long: 'journal-max-bytes', takesValue: true, value: '<n>', doc: 'With --inspect, keep at most <n> bytes of requests in all (default 33554432: 32 MiB)' },
+  {
+    long: 'journal-size',
+    takesValue: true,
+    value: '<n>',
+    doc: 'With --inspect, keep the last <n> requests (default 1000, at most 100000)',
+  },
+  {
+    long: 'journal-max-bytes',
+    takesValue: true,
+    value: '<n>',
+    doc: 'With --inspect, keep at most <n> bytes of requests in all (default 33554432: 32 MiB)',
+  },
 ];
 
 /** Handled before any parsing, by every command (cli/run.ts). */
@@ -57,8 +96,21 @@ export const META_FLAGS: readonly FlagSpec[] = [
 /** The synthetic request of `get` and `match-test`. */
 export const REQUEST_FLAGS: readonly FlagSpec[] = [
   { long: 'method', short: 'm', takesValue: true, value: '<METHOD>', doc: "The request's HTTP method (default: GET)" },
-  { long: 'header', short: 'H', takesValue: true, repeat: true, value: '"Name: value"', doc: 'Add a header; repeatable' },
-  { long: 'body', short: 'b', takesValue: true, value: '<json>', doc: "The request's JSON body, inline (sent as application/json unless -H sets a content-type)" },
+  {
+    long: 'header',
+    short: 'H',
+    takesValue: true,
+    repeat: true,
+    value: '"Name: value"',
+    doc: 'Add a header; repeatable',
+  },
+  {
+    long: 'body',
+    short: 'b',
+    takesValue: true,
+    value: '<json>',
+    doc: "The request's JSON body, inline (sent as application/json unless -H sets a content-type)",
+  },
   { long: 'body-file', takesValue: true, path: true, value: '<path>', doc: "The request's JSON body, from a file" },
   {
     long: 'body-text',
@@ -68,29 +120,65 @@ export const REQUEST_FLAGS: readonly FlagSpec[] = [
   },
 ];
 
-
 export const GET_FLAGS: readonly FlagSpec[] = [
-  { long: 'config', short: 'c', takesValue: true, path: true, value: '<path>', doc: 'The root config to answer from (default: ./mock.toml, or zero-config if absent)' },
+  {
+    long: 'config',
+    short: 'c',
+    takesValue: true,
+    path: true,
+    value: '<path>',
+    doc: 'The root config to answer from (default: ./mock.toml, or zero-config if absent)',
+  },
   ...REQUEST_FLAGS,
   {
     long: 'why',
     takesValue: false,
     doc: 'Explain which stage and rule decided the answer, with every condition checked. Off by default in text, always included with --format json',
   },
-  { long: 'format', takesValue: true, value: 'text|json', doc: 'text (default): human-readable. json: the response envelope, with provenance' },
+  {
+    long: 'format',
+    takesValue: true,
+    value: 'text|json',
+    doc: 'text (default): human-readable. json: the response envelope, with provenance',
+  },
 ];
 
 export const MATCH_TEST_FLAGS: readonly FlagSpec[] = [
-  { long: 'rule-set', short: 'r', takesValue: true, path: true, value: '<path>', doc: 'Required. The rule-set file to check against' },
+  {
+    long: 'rule-set',
+    short: 'r',
+    takesValue: true,
+    path: true,
+    value: '<path>',
+    doc: 'Required. The rule-set file to check against',
+  },
   { long: 'rule', takesValue: true, value: '<n>', doc: 'Check only this rule, 1-based' },
-  { long: 'path', short: 'p', takesValue: true, value: '<url_path>', doc: "The synthetic request's URL path (default: /)" },
+  {
+    long: 'path',
+    short: 'p',
+    takesValue: true,
+    value: '<url_path>',
+    doc: "The synthetic request's URL path (default: /)",
+  },
   ...REQUEST_FLAGS,
   { long: 'quiet', short: 'q', takesValue: false, doc: 'Print nothing; only the exit code tells the result' },
-  { long: 'format', takesValue: true, value: 'text|json', doc: 'text (default): the breakdown below. json: the response envelope' },
+  {
+    long: 'format',
+    takesValue: true,
+    value: 'text|json',
+    doc: 'text (default): the breakdown below. json: the response envelope',
+  },
 ];
 
 export const VALIDATE_FLAGS: readonly FlagSpec[] = [
-  { long: 'config', short: 'c', takesValue: true, path: true, value: '<path>', doc: 'The root config to validate (default: ./mock.toml)' },
+  {
+    long: 'config',
+    short: 'c',
+    takesValue: true,
+    path: true,
+    value: '<path>',
+    doc: 'The root config to validate (default: ./mock.toml)',
+  },
   { long: 'strict', takesValue: false, doc: 'Treat warnings as failures too' },
   { long: 'quiet', takesValue: false, doc: 'Suppress non-error output' },
   { long: 'format', takesValue: true, value: 'text|json', doc: FORMAT_DOC },

@@ -93,6 +93,7 @@ export interface InitFile {
 export function initFiles(a: InitAnswers): readonly InitFile[] {
   const files: InitFile[] = [{ path: `./${ROOT_CONFIG_FILE}`, text: rootConfigText(a), what: 'root config file' }];
   if (a.ruleSet) files.push({ path: `./${RULE_SET_FILE}`, text: RULE_SET_TEXT, what: 'rule set config file' });
-  if (a.middleware) files.push({ path: `./${MIDDLEWARE_FILE}`, text: MIDDLEWARE_TEXT, what: 'middleware scripting file' });
+  if (a.middleware)
+    files.push({ path: `./${MIDDLEWARE_FILE}`, text: MIDDLEWARE_TEXT, what: 'middleware scripting file' });
   return files;
 }

@@ -19,9 +19,14 @@ describe('--inspect and the journal flags', () => {
     { argv: ['--inspect=4000'], want: { port: 4000, journal: {} } },
     { argv: ['--inspect=127.0.0.1:4000'], want: { port: 4000, journal: {} } },
     { argv: ['--inspect=localhost:4001'], want: { port: 4001, journal: {} } },
-    { argv: ['--inspect', '--journal-size', '50', '--journal-max-bytes=1048576'], want: { port: 0, journal: { size: 50, maxBytes: 1048576 } } },
+    {
+      argv: ['--inspect', '--journal-size', '50', '--journal-max-bytes=1048576'],
+      want: { port: 0, journal: { size: 50, maxBytes: 1048576 } },
+    },
   ];
-  for (const c of accepted) test(`accepts ${c.argv.join(' ') || '(nothing)'}`, () => assert.deepEqual(parse(c.argv), { ok: true, value: c.want }));
+  for (const c of accepted)
+    test(`accepts ${c.argv.join(' ') || '(nothing)'}`, () =>
+      assert.deepEqual(parse(c.argv), { ok: true, value: c.want }));
 
   const refused: readonly { argv: string[]; message: RegExp }[] = [
     { argv: ['--inspect=0.0.0.0:4000'], message: /127\.0\.0\.1 only/ },
@@ -30,7 +35,10 @@ describe('--inspect and the journal flags', () => {
     { argv: ['--inspect=abc'], message: /expected a port/ },
     { argv: ['--journal-size', '10'], message: /--journal-size goes with --inspect/ },
     { argv: ['--journal-max-bytes', '100000'], message: /--journal-max-bytes goes with --inspect/ },
-    { argv: ['--inspect', '--journal-size', '0'], message: /--journal-size: '0' \(expected a whole number from 1 to 100000\)/ },
+    {
+      argv: ['--inspect', '--journal-size', '0'],
+      message: /--journal-size: '0' \(expected a whole number from 1 to 100000\)/,
+    },
     { argv: ['--inspect', '--journal-size', '1e3'], message: /--journal-size/ },
     { argv: ['--inspect', '--journal-max-bytes', '10'], message: /--journal-max-bytes: '10'/ },
   ];

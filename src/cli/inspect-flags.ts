@@ -15,8 +15,10 @@ export const INSPECT_MESSAGES = {
   listening: (url: string) => `Inspector: ${url} (loopback only)\n`,
   loopbackOnly: (prefix: string, value: string) =>
     `${prefix}: invalid value for --inspect: '${value}' (the inspector listens on 127.0.0.1 only: give a port, e.g. --inspect=4000)`,
-  badPort: (prefix: string, value: string) => `${prefix}: invalid value for --inspect: '${value}' (expected a port 0..65535)`,
-  needsInspect: (prefix: string, flag: string) => `${prefix}: --${flag} goes with --inspect (the journal is kept only for the inspector)`,
+  badPort: (prefix: string, value: string) =>
+    `${prefix}: invalid value for --inspect: '${value}' (expected a port 0..65535)`,
+  needsInspect: (prefix: string, flag: string) =>
+    `${prefix}: --${flag} goes with --inspect (the journal is kept only for the inspector)`,
   badNumber: (prefix: string, flag: string, value: string, min: number, max: number) =>
     `${prefix}: invalid value for --${flag}: '${value}' (expected a whole number from ${min} to ${max})`,
 } as const;
@@ -36,13 +38,18 @@ export function parseInspectFlags(args: ParsedArgs, prefix: string): Result<Insp
   if (value !== '') {
     const local = LOOPBACK.exec(value);
     const parsed = parsePort(local?.[1] ?? value);
-    if (parsed === undefined) return err(value.includes(':') ? INSPECT_MESSAGES.loopbackOnly(prefix, value) : INSPECT_MESSAGES.badPort(prefix, value));
+    if (parsed === undefined)
+      return err(
+        value.includes(':') ? INSPECT_MESSAGES.loopbackOnly(prefix, value) : INSPECT_MESSAGES.badPort(prefix, value),
+      );
     port = parsed;
   }
   const journal: { size?: number; maxBytes?: number } = {};
   const whole = (flag: string, text: string, range: { min: number; max: number }): Result<number, string> => {
     const n = /^\d+$/.test(text) ? Number(text) : NaN;
-    return Number.isSafeInteger(n) && n >= range.min && n <= range.max ? ok(n) : err(INSPECT_MESSAGES.badNumber(prefix, flag, text, range.min, range.max));
+    return Number.isSafeInteger(n) && n >= range.min && n <= range.max
+      ? ok(n)
+      : err(INSPECT_MESSAGES.badNumber(prefix, flag, text, range.min, range.max));
   };
   if (sizeText !== undefined) {
     const n = whole('journal-size', sizeText, JOURNAL_LIMIT_RANGES.size);

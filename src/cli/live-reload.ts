@@ -51,7 +51,10 @@ export function printReloads(
 }
 
 /** The watcher's failure lines, on stderr. */
-export function watchFailureLines(io: Io): { onWatchFailed: (dir: string, code: string) => void; onReloadError: (e: unknown) => void } {
+export function watchFailureLines(io: Io): {
+  onWatchFailed: (dir: string, code: string) => void;
+  onReloadError: (e: unknown) => void;
+} {
   return {
     onWatchFailed: (dir, code) => io.err(RELOAD_MESSAGES.watchFailed(fileDisplay(io.cwd, dir), code) + '\n'),
     onReloadError: (e) => io.err(`mock: reload failed: ${e instanceof Error ? e.message : String(e)}\n`),

@@ -13,7 +13,12 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export { REQUEST_FLAGS } from './flags.js';
 
 /** Builds the raw request; the error is a full message (with the `mock <cmd>: ` prefix). */
-export async function requestFromFlags(args: ParsedArgs, target: string, io: Io, prefix: string): Promise<Result<RawRequest, string>> {
+export async function requestFromFlags(
+  args: ParsedArgs,
+  target: string,
+  io: Io,
+  prefix: string,
+): Promise<Result<RawRequest, string>> {
   const method = (flagValue(args, 'method') ?? 'GET').toUpperCase();
   if (!TOKEN.test(method)) return err(`${prefix}: invalid method '${method}'`);
 
@@ -32,7 +37,8 @@ export async function requestFromFlags(args: ParsedArgs, target: string, io: Io,
   if (given.length > 1) return err(`${prefix}: --${given[0]} and --${given[1]} are mutually exclusive`);
   let body: Uint8Array | undefined;
   if (bodyText !== undefined) {
-    if (!headers.some(([k]) => k.toLowerCase() === 'content-type')) headers.push(['content-type', 'text/plain; charset=utf-8']);
+    if (!headers.some(([k]) => k.toLowerCase() === 'content-type'))
+      headers.push(['content-type', 'text/plain; charset=utf-8']);
     return ok({ method, target, headers, body: new TextEncoder().encode(bodyText) });
   }
   if (inline !== undefined) {
@@ -66,7 +72,7 @@ function jsonProblem(text: string): string | undefined {
 /** "No such file or directory" rather than a stack: the system's own words for an I/O error. */
 export function systemReason(e: unknown): string {
   if (typeof e === 'object' && e !== null && 'code' in e) {
-    const code = String((e).code);
+    const code = String(e.code);
     const known: Readonly<Record<string, string>> = {
       ENOENT: 'No such file or directory',
       EACCES: 'Permission denied',

@@ -40,9 +40,16 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     if (!isSubcommand(first)) {
       const near = suggest(first, SUBCOMMANDS);
       // record mode is a flag of the server, not a subcommand: `mock record <url>` means `mock --record <url>`
-      const hint = first === 'record' ? `; did you mean 'mock --record ${argv[1] ?? '<url>'}'?` : near !== undefined ? `; did you mean '${near}'?` : '';
+      const hint =
+        first === 'record'
+          ? `; did you mean 'mock --record ${argv[1] ?? '<url>'}'?`
+          : near !== undefined
+            ? `; did you mean '${near}'?`
+            : '';
       io.err(`mock: unknown subcommand '${first}'${hint}\n`);
-      io.err(`Usage: ${ROOT_USAGE}\n       mock <serve|get|set|match-test|validate> [flags]   (mock --help for more)\n`);
+      io.err(
+        `Usage: ${ROOT_USAGE}\n       mock <serve|get|set|match-test|validate> [flags]   (mock --help for more)\n`,
+      );
       return 2;
     }
     command = first;

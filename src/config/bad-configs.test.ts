@@ -21,7 +21,8 @@ for (const c of BAD_CONFIGS) {
       assert.equal(r.error.kind, 'config_invalid');
       const text = r.error.diagnostics.map((d) => formatDiagnostic(d, basename)).join('\n');
       assert.match(text, c.expect);
-      for (const d of r.error.diagnostics) assert.ok(d.file !== undefined, `every diagnostic names a file: ${formatDiagnostic(d)}`);
+      for (const d of r.error.diagnostics)
+        assert.ok(d.file !== undefined, `every diagnostic names a file: ${formatDiagnostic(d)}`);
     } finally {
       await cleanup();
     }

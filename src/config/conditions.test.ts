@@ -11,7 +11,10 @@ function decode(lines: string, prefix?: string): { value: DecodedRequest | undef
   const parsed = parseToml(text);
   assert.ok(parsed.ok, text);
   const ctx: DecodeContext = { file: '/w/rs.toml', text, diagnostics: [] };
-  return { value: decodeRequest(parsed.value.entries.get('r')!.node, ['rules', 0, 'when', 'request'], ctx, prefix), ctx };
+  return {
+    value: decodeRequest(parsed.value.entries.get('r')!.node, ['rules', 0, 'when', 'request'], ctx, prefix),
+    ctx,
+  };
 }
 
 function one(lines: string, prefix?: string): Condition {
@@ -64,14 +67,50 @@ test('url_path: a bare string is equal; regex and wild_card compile once; a wild
   assert.deepEqual(bare, { on: 'url_path', op: 'equal', value: 'users/', bare: true, compareTo: '/api/users' });
 
   const cases: [string, string, [string, boolean][]][] = [
-    ['regex', '^/api/\\\\d+$', [['/api/123', true], ['/api/x', false]]],
+    [
+      'regex',
+      '^/api/\\\\d+$',
+      [
+        ['/api/123', true],
+        ['/api/x', false],
+      ],
+    ],
     ['regex', '(?i)^/USERS$', [['/users', true]]],
     ['not_regex', '\\\\d', [['/abc', false]]],
-    ['wild_card', '/api/*', [['/api/1/2', true], ['/apix', false]]],
-    ['wild_card', '*.json', [['/a/b.json', true], ['/a/b.csv', false]]],
+    [
+      'wild_card',
+      '/api/*',
+      [
+        ['/api/1/2', true],
+        ['/apix', false],
+      ],
+    ],
+    [
+      'wild_card',
+      '*.json',
+      [
+        ['/a/b.json', true],
+        ['/a/b.csv', false],
+      ],
+    ],
     ['wild_card', '?x', [['/x', true]]],
-    ['wild_card', 'api/*', [['/api/1', true], ['api/1', false], ['/x/api/1', false]]],
-    ['wild_card', 'wild-card/???/*', [['/wild-card/abc/x', true], ['/wild-card/ab/x', false]]],
+    [
+      'wild_card',
+      'api/*',
+      [
+        ['/api/1', true],
+        ['api/1', false],
+        ['/x/api/1', false],
+      ],
+    ],
+    [
+      'wild_card',
+      'wild-card/???/*',
+      [
+        ['/wild-card/abc/x', true],
+        ['/wild-card/ab/x', false],
+      ],
+    ],
   ];
   for (const [op, value, probes] of cases) {
     const c = one(`url_path = { value = "${value}", op = "${op}" }`, '/');
@@ -81,9 +120,30 @@ test('url_path: a bare string is equal; regex and wild_card compile once; a wild
   // under a prefix, a slash-less wild card is joined to it (apimock-rs's own rule_op example); one written with
   // its '/' (or starting with * or ?) is a pattern as written
   const prefixed: [string, string, [string, boolean][]][] = [
-    ['wild-card/???/*', '/rule-op/', [['/rule-op/wild-card/aaa/x', true], ['/wild-card/aaa/x', false]]],
-    ['api/*', '/v1', [['/v1/api/1', true], ['/api/1', false]]],
-    ['/api/*', '/v1', [['/api/1', true], ['/v1/api/1', false]]],
+    [
+      'wild-card/???/*',
+      '/rule-op/',
+      [
+        ['/rule-op/wild-card/aaa/x', true],
+        ['/wild-card/aaa/x', false],
+      ],
+    ],
+    [
+      'api/*',
+      '/v1',
+      [
+        ['/v1/api/1', true],
+        ['/api/1', false],
+      ],
+    ],
+    [
+      '/api/*',
+      '/v1',
+      [
+        ['/api/1', true],
+        ['/v1/api/1', false],
+      ],
+    ],
     ['*.json', '/v1', [['/x/a.json', true]]],
   ];
   for (const [value, prefix, probes] of prefixed) {
@@ -94,7 +154,8 @@ test('url_path: a bare string is equal; regex and wild_card compile once; a wild
 });
 
 test('method: one of GET POST PUT DELETE PATCH HEAD, exactly', () => {
-  for (const m of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD']) assert.deepEqual(one(`method = "${m}"`), { on: 'method', value: m });
+  for (const m of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'])
+    assert.deepEqual(one(`method = "${m}"`), { on: 'method', value: m });
   const cases: [string, RegExp, string | undefined][] = [
     ['method = "get"', /unknown value `get`; expected one of `GET`, `POST`, `PUT`, `DELETE`, `PATCH`, `HEAD`/, 'GET'],
     ['method = "TRACE"', /unknown value `TRACE`/, undefined],
@@ -169,7 +230,9 @@ test('body.json: dotted paths split on every dot, value kept as written and pars
     ].join('\n'),
   );
   assert.deepEqual(ctx.diagnostics, []);
-  const got = value!.conditions.map((c) => (c.on === 'body' ? [c.path, c.segments, c.op, c.value, c.parsed, c.pattern !== undefined] : undefined));
+  const got = value!.conditions.map((c) =>
+    c.on === 'body' ? [c.path, c.segments, c.op, c.value, c.parsed, c.pattern !== undefined] : undefined,
+  );
   assert.deepEqual(got, [
     ['customer.tier', ['customer', 'tier'], 'equal', 'gold', undefined, false],
     ['items.0.sku', ['items', '0', 'sku'], 'equal_string', 'A-1', undefined, false],
@@ -197,12 +260,18 @@ test('body.json: a path starting with $ loads with a warning', () => {
 test('body: wrong shapes are reported', () => {
   const cases: [string, RegExp][] = [
     ['body.json.a = { op = "exists" }', /rule #1: missing required key `value` in `when\.request\.body\.json\.a`/],
-    ['body.json.a = { value = 42 }', /rule #1: `when\.request\.body\.json\.a\.value` must be a string, found an integer/],
+    [
+      'body.json.a = { value = 42 }',
+      /rule #1: `when\.request\.body\.json\.a\.value` must be a string, found an integer/,
+    ],
     ['body.json.a = { value = true }', /must be a string, found a boolean/],
     ['body.json.a = "gold"', /must be a table such as \{ value = "gold", op = "equal" \}, found a string/],
     ['body.json.a = { value = "1", op = "greater" }', /unknown value `greater`/],
     ['body.json.a = { value = "1", opp = "equal" }', /unknown key `opp`/],
-    ['body.json.customer.tier = { value = "gold" }', /body condition `customer` holds a nested table `tier`; quote a dotted path/],
+    [
+      'body.json.customer.tier = { value = "gold" }',
+      /body condition `customer` holds a nested table `tier`; quote a dotted path/,
+    ],
     ['body.xml.a = { value = "1" }', /rule #1: unknown key `xml` in `when\.request\.body`/],
     ['body.text = { op = "contains" }', /rule #1: missing required key `value` in `when\.request\.body\.text`/],
     ['body.text = { value = "x", op = "exists" }', /unknown value `exists`/],
@@ -221,7 +290,10 @@ test('body: wrong shapes are reported', () => {
 
 test('url_path: wrong shapes, unknown ops and invalid patterns are reported', () => {
   const cases: [string, RegExp][] = [
-    ['url_path = { value = "/a", op = "exists" }', /unknown value `exists`; expected one of `equal`.*`not_regex`, `path_template`$/],
+    [
+      'url_path = { value = "/a", op = "exists" }',
+      /unknown value `exists`; expected one of `equal`.*`not_regex`, `path_template`$/,
+    ],
     ['url_path = { value = "/a/{b", op = "path_template" }', /invalid path template "\/a\/\{b": unbalanced braces/],
     ['url_path = { op = "equal" }', /rule #1: missing required key `value` in `when\.request\.url_path`/],
     ['url_path = { value = 1 }', /rule #1: `when\.request\.url_path\.value` must be a string, found an integer/],
@@ -242,14 +314,30 @@ test('an unknown key under when.request names the key and the allowed keys, with
   assert.deepEqual(
     ctx.diagnostics.map((d) => [d.code, d.line, d.column, d.message, d.allowed, d.suggestion]),
     [
-      ['unknown_key', 3, 1, 'rule #1: unknown key `bdy` in `when.request`', ['url_path', 'method', 'headers', 'query', 'cookies', 'params', 'body'], 'body'],
-      ['unknown_key', 4, 1, 'rule #1: unknown key `querry` in `when.request`', ['url_path', 'method', 'headers', 'query', 'cookies', 'params', 'body'], 'query'],
+      [
+        'unknown_key',
+        3,
+        1,
+        'rule #1: unknown key `bdy` in `when.request`',
+        ['url_path', 'method', 'headers', 'query', 'cookies', 'params', 'body'],
+        'body',
+      ],
+      [
+        'unknown_key',
+        4,
+        1,
+        'rule #1: unknown key `querry` in `when.request`',
+        ['url_path', 'method', 'headers', 'query', 'cookies', 'params', 'body'],
+        'query',
+      ],
     ],
   );
 });
 
 test('conditions keep the order written, and the label is the url_path value or (any path)', () => {
-  const { value } = decode('method = "POST"\nheaders.b = {}\nurl_path = "/x/"\nheaders.a = {}\nbody.json.z = { value = "1" }');
+  const { value } = decode(
+    'method = "POST"\nheaders.b = {}\nurl_path = "/x/"\nheaders.a = {}\nbody.json.z = { value = "1" }',
+  );
   assert.deepEqual(
     value!.conditions.map((c) => c.on + (c.on === 'header' ? ':' + c.name : '')),
     // headers.b and headers.a share one `headers` table, placed where it first appears
@@ -266,7 +354,12 @@ test('query, cookies, params and body.form: a string is equal, a table any heade
     'url_path = { value = "/u/{id}", op = "path_template" }\nparams.id = { value = "^[0-9]+$", op = "regex" }\nquery.page = "2"\nquery.debug = { op = "absent" }\ncookies.s = { op = "exists" }\nbody.form.user = "ann"\nbody.text = { value = "<x>", op = "contains" }',
   );
   assert.deepEqual(ctx.diagnostics, []);
-  const got = value!.conditions.map((c) => [c.on, 'name' in c ? c.name : '', 'op' in c ? c.op : '', 'value' in c ? c.value : '']);
+  const got = value!.conditions.map((c) => [
+    c.on,
+    'name' in c ? c.name : '',
+    'op' in c ? c.op : '',
+    'value' in c ? c.value : '',
+  ]);
   assert.deepEqual(got, [
     ['url_path', '', 'path_template', '/u/{id}'],
     ['param', 'id', 'regex', '^[0-9]+$'],

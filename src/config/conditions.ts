@@ -4,14 +4,30 @@
 // equal / starts_with (and negations) join the prefix and get one leading '/'; ends_with, contains (and
 // negations) and regex keep the value as written; a wild card not starting with '/', '*' or '?' gets a '/'.
 // Conditions keep the order written. Unknown keys at every level are reported with the allowed list.
-import type { BodyCondition, BodyTextCondition, Condition, FieldCondition, HeaderCondition, PathTemplate, UrlPathCondition } from '../model/rule-set.js';
+import type {
+  BodyCondition,
+  BodyTextCondition,
+  Condition,
+  FieldCondition,
+  HeaderCondition,
+  PathTemplate,
+  UrlPathCondition,
+} from '../model/rule-set.js';
 import type { UrlPathOp } from '../model/operators.js';
 import { parseTypedJson, type TypedJson } from '../shared/json.js';
 import { compileRustRegex } from '../shared/rust-regex.js';
 import { wildcardToRegExp } from '../shared/wildcard.js';
 import { report, unknownKey, wrongType, type DecodeContext, type KeyPath } from './decode.js';
 import { MESSAGES } from './messages.js';
-import { bodyTable, bodyTextTable, HEADER_NAME, headerTable, methodShape, requestShape, urlPathTable } from './shapes/rule-set.js';
+import {
+  bodyTable,
+  bodyTextTable,
+  HEADER_NAME,
+  headerTable,
+  methodShape,
+  requestShape,
+  urlPathTable,
+} from './shapes/rule-set.js';
 import { parseTemplate } from './path-template.js';
 import type { TomlNode } from './toml.js';
 
@@ -30,7 +46,12 @@ export interface DecodedRequest {
 }
 
 /** Decode a `when.request` table. `prefix` is the rule set's canonical prefix, if any. */
-export function decodeRequest(node: TomlNode, path: KeyPath, ctx: DecodeContext, prefix: string | undefined): DecodedRequest | undefined {
+export function decodeRequest(
+  node: TomlNode,
+  path: KeyPath,
+  ctx: DecodeContext,
+  prefix: string | undefined,
+): DecodedRequest | undefined {
   if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table');
   const conditions: Condition[] = [];
   let label = ANY_PATH_LABEL;
@@ -73,7 +94,8 @@ export function decodeRequest(node: TomlNode, path: KeyPath, ctx: DecodeContext,
         unknownKey(ctx, key, entry.keyOffset, path, REQUEST_KEYS);
     }
   });
-  if (params !== undefined) return { conditions: withTemplate(conditions, params, template, path, ctx), label, nonEmpty: true };
+  if (params !== undefined)
+    return { conditions: withTemplate(conditions, params, template, path, ctx), label, nonEmpty: true };
   return { conditions, label, nonEmpty: node.entries.size > 0 };
 }
 
@@ -89,7 +111,13 @@ function withTemplate(
   ctx: DecodeContext,
 ): Condition[] {
   if (template === undefined) {
-    report(ctx, 'invalid_value', '`params` tests the captures of a `url_path` with `op = "path_template"`, and this rule has none', params.keyOffset, [...path, 'params']);
+    report(
+      ctx,
+      'invalid_value',
+      '`params` tests the captures of a `url_path` with `op = "path_template"`, and this rule has none',
+      params.keyOffset,
+      [...path, 'params'],
+    );
     return conditions;
   }
   const known = template.segments.flatMap((s) => ('name' in s ? [s.name] : []));
@@ -106,7 +134,12 @@ function withTemplate(
 
 const methodDecoder = methodShape.decode;
 
-function decodeUrlPath(node: TomlNode, path: KeyPath, ctx: DecodeContext, prefix: string | undefined): UrlPathCondition | undefined {
+function decodeUrlPath(
+  node: TomlNode,
+  path: KeyPath,
+  ctx: DecodeContext,
+  prefix: string | undefined,
+): UrlPathCondition | undefined {
   let value: string;
   let op: UrlPathOp = 'equal';
   let bare = false;
@@ -139,7 +172,13 @@ function decodeUrlPath(node: TomlNode, path: KeyPath, ctx: DecodeContext, prefix
       const compareTo = joinUrlPath(prefix, value);
       const parsed = parseTemplate(compareTo);
       if (!parsed.ok) {
-        report(ctx, 'invalid_value', `invalid path template ${JSON.stringify(value)}: ${parsed.error}`, valueNode.offset, bare ? path : [...path, 'value']);
+        report(
+          ctx,
+          'invalid_value',
+          `invalid path template ${JSON.stringify(value)}: ${parsed.error}`,
+          valueNode.offset,
+          bare ? path : [...path, 'value'],
+        );
         return undefined;
       }
       return { ...base, compareTo, template: parsed.template };
@@ -163,7 +202,8 @@ function joinPrefix(prefix: string | undefined, value: string): string {
 
 /** The rule set's prefix joined with a rule value: one leading '/', one trailing '/' removed ("" and "/" → "/"). */
 export function joinUrlPath(prefix: string | undefined, value: string): string {
-  const joined = prefix === undefined || prefix === '/' ? value : prefix.replace(/\/$/, '') + '/' + value.replace(/^\//, '');
+  const joined =
+    prefix === undefined || prefix === '/' ? value : prefix.replace(/\/$/, '') + '/' + value.replace(/^\//, '');
   return canonicalPath(joined);
 }
 
@@ -217,7 +257,12 @@ function decodeHeaders(node: TomlNode, path: KeyPath, ctx: DecodeContext): Heade
 const FIELD_SHAPE = 'a string or a table such as { value = "…", op = "equal" }';
 
 /** A table of names to a string (op `equal`) or `{ value, op }`; `offsets` has each name's key offset. */
-function decodeFields(on: FieldCondition['on'], node: TomlNode, path: KeyPath, ctx: DecodeContext): { conditions: FieldCondition[]; offsets: Map<string, number> } {
+function decodeFields(
+  on: FieldCondition['on'],
+  node: TomlNode,
+  path: KeyPath,
+  ctx: DecodeContext,
+): { conditions: FieldCondition[]; offsets: Map<string, number> } {
   const offsets = new Map<string, number>();
   if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table of names') ?? { conditions: [], offsets };
   const out: FieldCondition[] = [];
@@ -252,7 +297,8 @@ const BODY_KEYS = ['json', 'form', 'text'] as const;
 const BODY_SHAPE = 'a table such as { value = "gold", op = "equal" }';
 
 function decodeBody(node: TomlNode, path: KeyPath, ctx: DecodeContext): Condition[] {
-  if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table with a `json`, `form` or `text` table inside') ?? [];
+  if (node.kind !== 'table')
+    return wrongType(ctx, node, path, 'a table with a `json`, `form` or `text` table inside') ?? [];
   const out: Condition[] = [];
   for (const [key, entry] of node.entries) {
     const at: KeyPath = [...path, key];
@@ -273,12 +319,18 @@ function decodeBody(node: TomlNode, path: KeyPath, ctx: DecodeContext): Conditio
       wrongType(ctx, entry.node, at, 'a table of dotted paths');
       continue;
     }
-    for (const [bodyPath, cond] of entry.node.entries) out.push(...decodeBodyCondition(bodyPath, cond, [...at, bodyPath], ctx));
+    for (const [bodyPath, cond] of entry.node.entries)
+      out.push(...decodeBodyCondition(bodyPath, cond, [...at, bodyPath], ctx));
   }
   return out;
 }
 
-function decodeBodyCondition(bodyPath: string, entry: { keyOffset: number; node: TomlNode }, at: KeyPath, ctx: DecodeContext): BodyCondition[] {
+function decodeBodyCondition(
+  bodyPath: string,
+  entry: { keyOffset: number; node: TomlNode },
+  at: KeyPath,
+  ctx: DecodeContext,
+): BodyCondition[] {
   const node = entry.node;
   if (node.kind !== 'table') return wrongType(ctx, node, at, BODY_SHAPE) ?? [];
   // `customer.tier = { … }` unquoted makes nested tables: say so instead of "unknown key `tier`"
@@ -296,7 +348,13 @@ function decodeBodyCondition(bodyPath: string, entry: { keyOffset: number; node:
   }
   const op = t.op ?? 'equal';
   const value = t.value;
-  const c: { -readonly [K in keyof BodyCondition]: BodyCondition[K] } = { on: 'body', path: bodyPath, segments: bodyPath.split('.'), op, value };
+  const c: { -readonly [K in keyof BodyCondition]: BodyCondition[K] } = {
+    on: 'body',
+    path: bodyPath,
+    segments: bodyPath.split('.'),
+    op,
+    value,
+  };
   const parsed = tryParseJson(value);
   if (parsed !== undefined) c.parsed = parsed;
   if (op === 'regex' || op === 'not_regex') {
@@ -308,7 +366,8 @@ function decodeBodyCondition(bodyPath: string, entry: { keyOffset: number; node:
 }
 
 function decodeBodyText(node: TomlNode, path: KeyPath, ctx: DecodeContext): BodyTextCondition | undefined {
-  if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table such as { value = "<GetQuote>", op = "contains" }');
+  if (node.kind !== 'table')
+    return wrongType(ctx, node, path, 'a table such as { value = "<GetQuote>", op = "contains" }');
   const t = bodyTextTable(node, path, ctx);
   if (t?.value === undefined) return undefined;
   const op = t.op ?? 'equal';

@@ -1,6 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { array, bigInt, bool, describePath, int, oneOf, record, string, type DecodeContext, type Decoder } from './decode.js';
+import {
+  array,
+  bigInt,
+  bool,
+  describePath,
+  int,
+  oneOf,
+  record,
+  string,
+  type DecodeContext,
+  type Decoder,
+} from './decode.js';
 import { parseToml } from './toml.js';
 
 function run<T>(decoder: Decoder<T>, text: string): { value: T | undefined; ctx: DecodeContext } {
@@ -24,10 +35,22 @@ test('primitives accept their type and report anything else with the found type'
     ['int from date', int(0, 10), 'v = 07:32:00', undefined, /found a date-time/],
     ['bigInt beyond 2^53', bigInt(0n, 1n << 64n), 'v = 9007199254740993', 9007199254740993n, undefined],
     ['array ok', array(string), 'v = ["a", "b"]', ['a', 'b'], undefined],
-    ['array drops bad items', array(string), 'v = ["a", 2, "c"]', ['a', 'c'], /`v\[1\]` must be a string, found an integer/],
+    [
+      'array drops bad items',
+      array(string),
+      'v = ["a", 2, "c"]',
+      ['a', 'c'],
+      /`v\[1\]` must be a string, found an integer/,
+    ],
     ['array from string', array(string), 'v = "a"', undefined, /must be an array, found a string/],
     ['oneOf ok', oneOf(['first', 'second']), 'v = "second"', 'second', undefined],
-    ['oneOf unknown', oneOf(['first', 'second']), 'v = "secnd"', undefined, /unknown value `secnd`; expected one of `first`, `second`/],
+    [
+      'oneOf unknown',
+      oneOf(['first', 'second']),
+      'v = "secnd"',
+      undefined,
+      /unknown value `secnd`; expected one of `first`, `second`/,
+    ],
     ['oneOf wrong type', oneOf(['first']), 'v = 1', undefined, /must be a string, found an integer/],
   ];
   for (const [name, decoder, text, want, error] of cases) {
@@ -91,7 +114,10 @@ test('describePath renders keys and indices', () => {
 test('record: a key named like an Object.prototype member is an unknown key, not a decoder', () => {
   const { value, ctx } = run(record({ a: int(0, 9) }), 'v = { constructor = 1, toString = 2, a = 3 }');
   assert.deepEqual(value, { a: 3 });
-  assert.deepEqual(ctx.diagnostics.map((d) => d.code), ['unknown_key', 'unknown_key']);
+  assert.deepEqual(
+    ctx.diagnostics.map((d) => d.code),
+    ['unknown_key', 'unknown_key'],
+  );
 });
 
 test('described: a field keeps its decoder, and its schema gains the doc and default', async () => {
@@ -99,6 +125,13 @@ test('described: a field keeps its decoder, and its schema gains the doc and def
   const s = described(int(0, 9), { doc: 'A digit.', default: 3 });
   assert.equal(run(record({ a: s }), 'v = { a = 4 }').value?.a, 4);
   assert.match(run(s, 'v = 10').ctx.diagnostics[0]!.message, /from 0 to 9, found 10/);
-  assert.deepEqual(s.schema(), { description: 'A digit.\n\nDefault: `3`.', markdownDescription: 'A digit.\n\nDefault: `3`.', type: 'integer', minimum: 0, maximum: 9, default: 3 });
+  assert.deepEqual(s.schema(), {
+    description: 'A digit.\n\nDefault: `3`.',
+    markdownDescription: 'A digit.\n\nDefault: `3`.',
+    type: 'integer',
+    minimum: 0,
+    maximum: 9,
+    default: 3,
+  });
   assert.equal(described(str, { doc: 'x' }).type, 'string');
 });

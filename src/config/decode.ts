@@ -11,7 +11,17 @@ import { MESSAGES } from './messages.js';
 import { decodedBy, pickMeta, shape, type JsonSchema, type Shape } from './shape-types.js';
 import { describeKind, type TomlNode, type TomlTable } from './toml.js';
 
-export { decodedBy, described, shape, type Bounds, type Describe, type JsonSchema, type Shape, type ShapeMeta, type ShapeNode } from './shape-types.js';
+export {
+  decodedBy,
+  described,
+  shape,
+  type Bounds,
+  type Describe,
+  type JsonSchema,
+  type Shape,
+  type ShapeMeta,
+  type ShapeNode,
+} from './shape-types.js';
 
 export type KeyPath = readonly (string | number)[];
 
@@ -32,7 +42,14 @@ export interface ReportExtra {
 }
 
 /** Record one diagnostic at a source offset. */
-export function report(ctx: DecodeContext, code: DiagnosticCode, message: string, offset: number, path: KeyPath, extra: ReportExtra = {}): void {
+export function report(
+  ctx: DecodeContext,
+  code: DiagnosticCode,
+  message: string,
+  offset: number,
+  path: KeyPath,
+  extra: ReportExtra = {},
+): void {
   const { line, column } = lineColumnAt(ctx.text, offset);
   const d: { -readonly [K in keyof Diagnostic]: Diagnostic[K] } = {
     severity: extra.severity ?? 'error',
@@ -63,7 +80,13 @@ export function wrongType(ctx: DecodeContext, node: TomlNode, path: KeyPath, exp
   return undefined;
 }
 
-export function invalidValue(ctx: DecodeContext, node: TomlNode, path: KeyPath, message: string, suggestion?: string): undefined {
+export function invalidValue(
+  ctx: DecodeContext,
+  node: TomlNode,
+  path: KeyPath,
+  message: string,
+  suggestion?: string,
+): undefined {
   report(ctx, 'invalid_value', message, node.offset, path, { suggestion });
   return undefined;
 }
@@ -83,7 +106,11 @@ export const bool: Shape<boolean> = shape(
 /** JSON Schema bounds: exact within the safe-integer range; beyond it (a u64 seed), left to the loader. */
 function integerSchema(min: bigint, max: bigint): JsonSchema {
   const safe = (n: bigint): boolean => n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER);
-  return { type: 'integer', ...(safe(min) ? { minimum: Number(min) } : {}), ...(safe(max) ? { maximum: Number(max) } : {}) };
+  return {
+    type: 'integer',
+    ...(safe(min) ? { minimum: Number(min) } : {}),
+    ...(safe(max) ? { maximum: Number(max) } : {}),
+  };
 }
 
 /** An integer within [min, max] (inclusive), as a bigint. */
@@ -91,7 +118,8 @@ export function bigInt(min: bigint, max: bigint): Shape<bigint> {
   return shape<bigint>(
     (node, path, ctx) => {
       if (node.kind !== 'integer') return wrongType(ctx, node, path, 'an integer');
-      if (node.value < min || node.value > max) return invalidValue(ctx, node, path, MESSAGES.outOfRange(describePath(path), min, max, node.value));
+      if (node.value < min || node.value > max)
+        return invalidValue(ctx, node, path, MESSAGES.outOfRange(describePath(path), min, max, node.value));
       return node.value;
     },
     { type: `integer ${min}–${max}`, bounds: { min, max }, schema: () => integerSchema(min, max) },
@@ -123,7 +151,11 @@ export function array<T>(item: Shape<T>): Shape<T[]> {
       });
       return out;
     },
-    { type: `array of ${item.type}`, node: { kind: 'array', item }, schema: () => ({ type: 'array', items: item.schema() }) },
+    {
+      type: `array of ${item.type}`,
+      node: { kind: 'array', item },
+      schema: () => ({ type: 'array', items: item.schema() }),
+    },
   );
 }
 
@@ -133,7 +165,13 @@ export function oneOf<const V extends string>(values: readonly V[]): Shape<V> {
     (node, path, ctx) => {
       if (node.kind !== 'string') return wrongType(ctx, node, path, 'a string');
       if ((values as readonly string[]).includes(node.value)) return node.value as V;
-      return invalidValue(ctx, node, path, MESSAGES.notOneOf(describePath(path), node.value, values), suggest(node.value, values));
+      return invalidValue(
+        ctx,
+        node,
+        path,
+        MESSAGES.notOneOf(describePath(path), node.value, values),
+        suggest(node.value, values),
+      );
     },
     { type: 'string', values, schema: () => ({ type: 'string', enum: [...values] }) },
   );
@@ -142,12 +180,16 @@ export function oneOf<const V extends string>(values: readonly V[]): Shape<V> {
 /** The same decoder, but undefined when it reported any error (a table with one bad field fails whole). */
 export function strict<T>(decoder: Shape<T>): Shape<T> {
   const decode = decoder.decode;
-  return shape<T>((node, path, ctx) => {
-    const before = ctx.diagnostics.length;
-    const v = decode(node, path, ctx);
-    for (let i = before; i < ctx.diagnostics.length; i++) if (ctx.diagnostics[i]!.severity === 'error') return undefined;
-    return v;
-  }, { ...pickMeta(decoder), doc: decoder.doc });
+  return shape<T>(
+    (node, path, ctx) => {
+      const before = ctx.diagnostics.length;
+      const v = decode(node, path, ctx);
+      for (let i = before; i < ctx.diagnostics.length; i++)
+        if (ctx.diagnostics[i]!.severity === 'error') return undefined;
+      return v;
+    },
+    { ...pickMeta(decoder), doc: decoder.doc },
+  );
 }
 
 /** Accept anything, as is (for keys that are allowed but ignored). */
@@ -173,7 +215,11 @@ export function map<T>(keyName: string, value: Shape<unknown>, decode: Decoder<T
 
 /** One of several forms, decoded by a hand-written decoder (which says what was expected). */
 export function union<T>(options: readonly Shape<unknown>[], decode: Decoder<T>, type: string): Shape<T> {
-  return shape<T>(decode, { type, node: { kind: 'union', options }, schema: () => ({ anyOf: options.map((o) => o.schema()) }) });
+  return shape<T>(decode, {
+    type,
+    node: { kind: 'union', options },
+    schema: () => ({ anyOf: options.map((o) => o.schema()) }),
+  });
 }
 
 // ---- tables ----------------------------------------------------------------------------------------
@@ -238,9 +284,18 @@ export function record<F extends Fields>(fields: F, opts: RecordOptions<F> = {})
 }
 
 /** Report an unknown key; returns the did-you-mean suggestion, if any. */
-export function unknownKey(ctx: DecodeContext, key: string, offset: number, path: KeyPath, allowed: readonly string[]): string | undefined {
+export function unknownKey(
+  ctx: DecodeContext,
+  key: string,
+  offset: number,
+  path: KeyPath,
+  allowed: readonly string[],
+): string | undefined {
   const suggestion = suggest(key, allowed);
-  report(ctx, 'unknown_key', MESSAGES.unknownKey(key, describePath(path)), offset, [...path, key], { allowed, suggestion });
+  report(ctx, 'unknown_key', MESSAGES.unknownKey(key, describePath(path)), offset, [...path, key], {
+    allowed,
+    suggestion,
+  });
   return suggestion;
 }
 

@@ -49,8 +49,29 @@ test('respond.json refusals: syntax, integers beyond 64 bits, Infinity/NaN', () 
 });
 
 test('isIpAddress accepts IPv4 and IPv6 literals only', () => {
-  const good = ['127.0.0.1', '0.0.0.0', '255.255.255.255', '::1', '::', 'fe80::1', '2001:db8::8a2e:370:7334', '1:2:3:4:5:6:7:8', '::ffff:192.0.2.1'];
-  const bad = ['localhost', '256.0.0.1', '1.2.3', '01.2.3.4x', '1:2:3:4:5:6:7:8:9', '1::2::3', ':::', 'gggg::1', '', '127.0.0.1 '];
+  const good = [
+    '127.0.0.1',
+    '0.0.0.0',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fe80::1',
+    '2001:db8::8a2e:370:7334',
+    '1:2:3:4:5:6:7:8',
+    '::ffff:192.0.2.1',
+  ];
+  const bad = [
+    'localhost',
+    '256.0.0.1',
+    '1.2.3',
+    '01.2.3.4x',
+    '1:2:3:4:5:6:7:8:9',
+    '1::2::3',
+    ':::',
+    'gggg::1',
+    '',
+    '127.0.0.1 ',
+  ];
   for (const s of good) assert.equal(isIpAddress(s), true, s);
   for (const s of bad) assert.equal(isIpAddress(s), false, s);
 });

@@ -29,7 +29,8 @@ async function failed(opts: LoadOptions): Promise<LoadFailure> {
   return (r as { error: LoadFailure }).error;
 }
 
-const lines = (f: LoadFailure, dir: string): string[] => f.diagnostics.map((d) => formatDiagnostic(d, (p) => p.replace(dir + '/', '')));
+const lines = (f: LoadFailure, dir: string): string[] =>
+  f.diagnostics.map((d) => formatDiagnostic(d, (p) => p.replace(dir + '/', '')));
 
 test('zero-config: no mock.toml → every default, fallback and base = cwd', () =>
   withDir({}, async (dir) => {
@@ -50,17 +51,23 @@ test('zero-config: no mock.toml → every default, fallback and base = cwd', () 
   }));
 
 test('-p overrides the port; -d overrides the fallback directory relative to cwd and must exist', () =>
-  withDir({ 'data/x.json': '{}', 'mock.toml': '[listener]\nport = 4000\n[service]\nfallback_respond_dir = "missing-but-overridden"\n' }, async (dir) => {
-    const ws = await loaded({ cwd: dir, port: 0, dir: 'data' });
-    assert.equal(ws.config.listener.port, 0);
-    assert.equal(ws.fallbackDir, join(dir, 'data'));
-    assert.equal((await loaded({ cwd: dir, dir: './data' })).fallbackDir, join(dir, 'data'));
-    const f = await failed({ cwd: dir, dir: 'nodir' });
-    assert.equal(f.kind, 'config_invalid');
-    assert.deepEqual(lines(f, dir), ['error: fallback directory given with -d (`nodir`) does not exist']);
-    const zero = await failed({ cwd: join(dir, 'data'), dir: 'nodir' });
-    assert.match(zero.diagnostics[0]!.message, /-d .*`nodir`/);
-  }));
+  withDir(
+    {
+      'data/x.json': '{}',
+      'mock.toml': '[listener]\nport = 4000\n[service]\nfallback_respond_dir = "missing-but-overridden"\n',
+    },
+    async (dir) => {
+      const ws = await loaded({ cwd: dir, port: 0, dir: 'data' });
+      assert.equal(ws.config.listener.port, 0);
+      assert.equal(ws.fallbackDir, join(dir, 'data'));
+      assert.equal((await loaded({ cwd: dir, dir: './data' })).fallbackDir, join(dir, 'data'));
+      const f = await failed({ cwd: dir, dir: 'nodir' });
+      assert.equal(f.kind, 'config_invalid');
+      assert.deepEqual(lines(f, dir), ['error: fallback directory given with -d (`nodir`) does not exist']);
+      const zero = await failed({ cwd: join(dir, 'data'), dir: 'nodir' });
+      assert.match(zero.diagnostics[0]!.message, /-d .*`nodir`/);
+    },
+  ));
 
 test('./mock.toml in cwd is loaded when no config is named; a named one that is missing is config_unreadable', () =>
   withDir({ 'mock.toml': '[listener]\nport = 4555\n' }, async (dir) => {
@@ -95,7 +102,8 @@ fallback_respond_dir = "."
 strategy = "round_robin"
 cors_allow_credentials_origins = ["https://app.example"]
 `,
-      'proj/cfg/rules/rs.toml': '[[rules]]\nwhen.request.url_path = "/r"\nrespond.file_path = "r.json"\n[[rules]]\nwhen.request.url_path = "/d"\nrespond.file_path = "dir"\n',
+      'proj/cfg/rules/rs.toml':
+        '[[rules]]\nwhen.request.url_path = "/r"\nrespond.file_path = "r.json"\n[[rules]]\nwhen.request.url_path = "/d"\nrespond.file_path = "dir"\n',
       'proj/cfg/r.json': '{"from":"config dir"}',
       'proj/cfg/dir/index.json': '[]',
       'proj/certs/c.pem': 'not parsed here',
@@ -164,7 +172,9 @@ test('a TOML syntax error in mock.toml ends there (its rule sets are unknown)', 
 
 test('fallback_respond_dir naming a file is refused', () =>
   withDir({ 'mock.toml': '[service]\nfallback_respond_dir = "f.json"\n', 'f.json': '{}' }, async (dir) => {
-    assert.deepEqual(lines(await failed({ cwd: dir }), dir), ['mock.toml:2:24: error: fallback directory `f.json` is not a directory']);
+    assert.deepEqual(lines(await failed({ cwd: dir }), dir), [
+      'mock.toml:2:24: error: fallback directory `f.json` is not a directory',
+    ]);
   }));
 
 test('respond files on disk: invalid JSON (also a directory index) fails the load; JSON5 targets are read as JSON5', () =>
@@ -232,7 +242,8 @@ test('the loaded workspace is frozen all the way down and carries load warnings'
   withDir(
     {
       'mock.toml': '[service]\nrule_sets = ["rs.toml"]\n',
-      'rs.toml': '[[rules]]\nwhen.request.body.json."$.a" = { value = "1" }\nwhen.request.url_path = { value = "^/a", op = "regex" }\nrespond.headers = { X-A = "1" }\nrespond.text = "x"\n',
+      'rs.toml':
+        '[[rules]]\nwhen.request.body.json."$.a" = { value = "1" }\nwhen.request.url_path = { value = "^/a", op = "regex" }\nrespond.headers = { X-A = "1" }\nrespond.text = "x"\n',
     },
     async (dir) => {
       const ws = await loaded({ cwd: dir });
@@ -240,7 +251,21 @@ test('the loaded workspace is frozen all the way down and carries load warnings'
       assert.equal(ws.warnings[0]!.severity, 'warning');
       assert.equal(ws.warnings[0]!.file, join(dir, 'rs.toml'));
       const rule = ws.ruleSets[0]!.rules[0]!;
-      for (const o of [ws, ws.config, ws.config.listener, ws.config.service.ruleSets, ws.ruleSets, ws.ruleSets[0], rule, rule.conditions, rule.conditions[0], rule.respond, rule.respond.headers, rule.respond.headers[0], ws.warnings]) {
+      for (const o of [
+        ws,
+        ws.config,
+        ws.config.listener,
+        ws.config.service.ruleSets,
+        ws.ruleSets,
+        ws.ruleSets[0],
+        rule,
+        rule.conditions,
+        rule.conditions[0],
+        rule.respond,
+        rule.respond.headers,
+        rule.respond.headers[0],
+        ws.warnings,
+      ]) {
         assert.ok(Object.isFrozen(o));
       }
       assert.throws(() => {
@@ -263,7 +288,11 @@ test('loadRuleSetFile: one file, respond files against its own folder unless a b
       assert.ok(r.ok);
       assert.equal(r.value.file, join(dir, 'rs/rules.toml'));
       assert.equal(r.value.entry, 'rs/rules.toml');
-      assert.deepEqual(r.value.rules[0]!.respond.body, { kind: 'file', path: join(dir, 'rs/a.json'), confineTo: join(dir, 'rs') });
+      assert.deepEqual(r.value.rules[0]!.respond.body, {
+        kind: 'file',
+        path: join(dir, 'rs/a.json'),
+        confineTo: join(dir, 'rs'),
+      });
       assert.ok(Object.isFrozen(r.value.rules));
 
       const withBase = await loadRuleSetFile('./rs/rules.toml', { cwd: dir, baseDir: '.' });
@@ -271,11 +300,19 @@ test('loadRuleSetFile: one file, respond files against its own folder unless a b
       if (!withBase.ok) assert.match(withBase.error.diagnostics[0]!.message, /respond file `a\.json` does not exist/);
 
       const missing = await loadRuleSetFile('nope.toml', { cwd: dir });
-      assert.ok(!missing.ok && missing.error.kind === 'config_unreadable' && missing.error.diagnostics[0]!.code === 'file_not_found');
+      assert.ok(
+        !missing.ok &&
+          missing.error.kind === 'config_unreadable' &&
+          missing.error.diagnostics[0]!.code === 'file_not_found',
+      );
 
       const bad = await loadRuleSetFile('bad.toml', { cwd: dir });
       assert.ok(!bad.ok && bad.error.kind === 'config_invalid');
-      if (!bad.ok) assert.match(formatDiagnostic(bad.error.diagnostics[0]!), /bad\.toml:2:14: error: rule #1: unknown key `url_pth`/);
+      if (!bad.ok)
+        assert.match(
+          formatDiagnostic(bad.error.diagnostics[0]!),
+          /bad\.toml:2:14: error: rule #1: unknown key `url_pth`/,
+        );
     },
   ));
 
@@ -294,5 +331,7 @@ test('a rule set listed twice loads twice, with its own index each time', () =>
 test('an unreadable (directory) rule-set entry is reported at its entry', () =>
   withDir({ 'mock.toml': '[service]\nrule_sets = ["sub"]\n' }, async (dir) => {
     await mkdir(join(dir, 'sub'));
-    assert.deepEqual(lines(await failed({ cwd: dir }), dir), ['mock.toml:2:14: error: rule-set file `sub` cannot be read: it is a directory']);
+    assert.deepEqual(lines(await failed({ cwd: dir }), dir), [
+      'mock.toml:2:14: error: rule-set file `sub` cannot be read: it is a directory',
+    ]);
   }));

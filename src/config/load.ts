@@ -12,10 +12,25 @@ import type { DenyPolicy, MiddlewareScript, Workspace } from '../model/workspace
 import { err, ok, type Result } from '../shared/result.js';
 import { report, type DecodeContext } from './decode.js';
 import { MESSAGES } from './messages.js';
-import { dirOf, pathKind, readTextFile, resolvePath, respondFileStatus, type ReadTracker, type TextRead } from './read.js';
+import {
+  dirOf,
+  pathKind,
+  readTextFile,
+  resolvePath,
+  respondFileStatus,
+  type ReadTracker,
+  type TextRead,
+} from './read.js';
 import type { RespondFileStatus } from './respond-files.js';
 import { decodeRootConfig, defaultConfig, type PathEntry } from './root-config.js';
-import { checkRuleSetFiles, compileDraftTemplates, decodeRuleSetDraft, settleRuleSet, sortByPosition, type RuleSetContext } from './rule-set.js';
+import {
+  checkRuleSetFiles,
+  compileDraftTemplates,
+  decodeRuleSetDraft,
+  settleRuleSet,
+  sortByPosition,
+  type RuleSetContext,
+} from './rule-set.js';
 
 export interface LoadOptions {
   /** -c as given (relative to cwd; "x" ≡ "./x"); undefined → ./mock.toml when it exists, else zero-config */
@@ -64,13 +79,18 @@ export async function loadWorkspace(opts: LoadOptions): Promise<Result<Workspace
   const flagDiagnostics: Diagnostic[] = [];
   const config = await applyOverrides(root.config, opts, flagDiagnostics);
   const checks: Promise<void>[] = [];
-  if (opts.dir === undefined && root.fallbackDir !== undefined) checks.push(checkFallbackDir(root.fallbackDir, root.decode));
+  if (opts.dir === undefined && root.fallbackDir !== undefined)
+    checks.push(checkFallbackDir(root.fallbackDir, root.decode));
   if (root.tlsCert !== undefined) checks.push(checkTlsFile(root.tlsCert, MESSAGES.tlsCertMissing, root.decode));
   if (root.tlsKey !== undefined) checks.push(checkTlsFile(root.tlsKey, MESSAGES.tlsKeyMissing, root.decode));
 
   const strategy = config.service.strategy;
   const [ruleSets, middlewares] = await Promise.all([
-    Promise.all(root.ruleSets.map((e, i) => loadListedRuleSet(e, { index: i, entry: e.entry, baseDir, defaultStrategy: strategy }, root.decode, mode))),
+    Promise.all(
+      root.ruleSets.map((e, i) =>
+        loadListedRuleSet(e, { index: i, entry: e.entry, baseDir, defaultStrategy: strategy }, root.decode, mode),
+      ),
+    ),
     Promise.all(root.middlewares.map((e, i) => loadMiddleware(e, i, root.decode, mode))),
     Promise.all(checks),
   ]);
@@ -101,7 +121,10 @@ export async function loadWorkspace(opts: LoadOptions): Promise<Result<Workspace
  * One rule-set file on its own, with no root config (for `mock match-test`). `path` is relative to cwd;
  * respond files resolve against `baseDir` (default: the rule-set file's own folder).
  */
-export async function loadRuleSetFile(path: string, opts: { cwd: string; baseDir?: string }): Promise<Result<RuleSet, LoadFailure>> {
+export async function loadRuleSetFile(
+  path: string,
+  opts: { cwd: string; baseDir?: string },
+): Promise<Result<RuleSet, LoadFailure>> {
   const file = resolvePath(opts.cwd, path);
   const read = await readTextFile(file);
   if (read.kind !== 'ok') {
@@ -112,7 +135,12 @@ export async function loadRuleSetFile(path: string, opts: { cwd: string; baseDir
     return err({ kind: 'config_unreadable', message: d.message, diagnostics: [d] });
   }
   const baseDir = opts.baseDir === undefined ? dirOf(file) : resolvePath(opts.cwd, opts.baseDir);
-  const r = await decodeRuleSetFromText(read.text, file, { index: 0, entry: path, baseDir, defaultStrategy: DEFAULT_STRATEGY }, STRICT);
+  const r = await decodeRuleSetFromText(
+    read.text,
+    file,
+    { index: 0, entry: path, baseDir, defaultStrategy: DEFAULT_STRATEGY },
+    STRICT,
+  );
   if (r.ruleSet === undefined) return failure(r.diagnostics);
   return ok(freezeDeep(r.ruleSet));
 }
@@ -150,7 +178,8 @@ async function applyOverrides(config: Config, opts: LoadOptions, diagnostics: Di
   if (opts.port !== undefined) out = { ...out, listener: { ...out.listener, port: opts.port } };
   if (opts.dir !== undefined) {
     const dir = resolvePath(opts.cwd, opts.dir);
-    if ((await pathKind(dir)) !== 'dir') diagnostics.push({ severity: 'error', code: 'file_not_found', message: MESSAGES.dirFlagMissing(opts.dir) });
+    if ((await pathKind(dir)) !== 'dir')
+      diagnostics.push({ severity: 'error', code: 'file_not_found', message: MESSAGES.dirFlagMissing(opts.dir) });
     out = { ...out, service: { ...out.service, fallbackRespondDir: dir } };
   }
   return out;
@@ -158,15 +187,21 @@ async function applyOverrides(config: Config, opts: LoadOptions, diagnostics: Di
 
 async function checkFallbackDir(e: PathEntry, decode: DecodeContext): Promise<void> {
   const kind = await pathKind(e.path);
-  if (kind === 'missing') report(decode, 'file_not_found', MESSAGES.fallbackDirMissing(e.entry), e.offset, ['service', 'fallback_respond_dir']);
-  else if (kind !== 'dir') report(decode, 'invalid_value', MESSAGES.fallbackDirNotDir(e.entry), e.offset, ['service', 'fallback_respond_dir']);
+  if (kind === 'missing')
+    report(decode, 'file_not_found', MESSAGES.fallbackDirMissing(e.entry), e.offset, [
+      'service',
+      'fallback_respond_dir',
+    ]);
+  else if (kind !== 'dir')
+    report(decode, 'invalid_value', MESSAGES.fallbackDirNotDir(e.entry), e.offset, ['service', 'fallback_respond_dir']);
 }
 
 async function checkTlsFile(e: PathEntry, missing: (entry: string) => string, decode: DecodeContext): Promise<void> {
   const kind = await pathKind(e.path);
   const key = missing === MESSAGES.tlsCertMissing ? 'cert' : 'key';
   if (kind === 'missing') report(decode, 'file_not_found', missing(e.entry), e.offset, ['listener', 'tls', key]);
-  else if (kind !== 'file') report(decode, 'tls_material', MESSAGES.tlsNotFile(e.entry), e.offset, ['listener', 'tls', key]);
+  else if (kind !== 'file')
+    report(decode, 'tls_material', MESSAGES.tlsNotFile(e.entry), e.offset, ['listener', 'tls', key]);
 }
 
 interface Loaded<T> {
@@ -175,11 +210,17 @@ interface Loaded<T> {
 }
 
 /** A rule set listed in mock.toml: a missing file is reported at its entry there. */
-async function loadListedRuleSet(e: PathEntry, rsc: RuleSetContext, rootDecode: DecodeContext, mode: ReadMode): Promise<Loaded<RuleSet>> {
+async function loadListedRuleSet(
+  e: PathEntry,
+  rsc: RuleSetContext,
+  rootDecode: DecodeContext,
+  mode: ReadMode,
+): Promise<Loaded<RuleSet>> {
   const read = await readTextFile(e.path, mode.track);
   const at = ['service', 'rule_sets', rsc.index];
   if (read.kind === 'missing') report(rootDecode, 'file_not_found', MESSAGES.ruleSetMissing(e.entry), e.offset, at);
-  if (read.kind === 'unreadable') report(rootDecode, 'file_unreadable', MESSAGES.ruleSetUnreadable(e.entry, read.reason), e.offset, at);
+  if (read.kind === 'unreadable')
+    report(rootDecode, 'file_unreadable', MESSAGES.ruleSetUnreadable(e.entry, read.reason), e.offset, at);
   if (read.kind !== 'ok') return { diagnostics: [] };
   return decodeRuleSetFromText(read.text, e.path, rsc, mode);
 }
@@ -203,13 +244,20 @@ async function limited<T>(task: () => Promise<T>): Promise<T> {
 }
 
 /** Decode, then gather respond-file facts from disk, then check them: the same path as decodeRuleSetText. */
-async function decodeRuleSetFromText(text: string, file: string, rsc: RuleSetContext, mode: ReadMode): Promise<Loaded<RuleSet>> {
+async function decodeRuleSetFromText(
+  text: string,
+  file: string,
+  rsc: RuleSetContext,
+  mode: ReadMode,
+): Promise<Loaded<RuleSet>> {
   const draft = decodeRuleSetDraft(text, file, rsc);
   await compileDraftTemplates(draft);
   const files = new Map<string, RespondFileStatus>();
   const dirs = new Map<string, boolean>();
   await Promise.all([
-    ...draft.fileRefs.map(async (r) => void files.set(r.path, await limited(() => respondFileStatus(r.path, mode.track)))),
+    ...draft.fileRefs.map(
+      async (r) => void files.set(r.path, await limited(() => respondFileStatus(r.path, mode.track))),
+    ),
     ...draft.dirRefs.map(async (r) => void dirs.set(r.path, (await pathKind(r.path)) === 'dir')),
   ]);
   checkRuleSetFiles(draft, {
@@ -232,11 +280,17 @@ function downgradeInvalidJson(diagnostics: Diagnostic[]): void {
   }
 }
 
-async function loadMiddleware(e: PathEntry, index: number, rootDecode: DecodeContext, mode: ReadMode): Promise<{ diagnostics: Diagnostic[]; script?: MiddlewareScript }> {
+async function loadMiddleware(
+  e: PathEntry,
+  index: number,
+  rootDecode: DecodeContext,
+  mode: ReadMode,
+): Promise<{ diagnostics: Diagnostic[]; script?: MiddlewareScript }> {
   const read = await readTextFile(e.path, mode.track);
   const at = ['service', 'middlewares', index];
   if (read.kind === 'missing') report(rootDecode, 'file_not_found', MESSAGES.scriptMissing(e.entry), e.offset, at);
-  if (read.kind === 'unreadable') report(rootDecode, 'file_unreadable', MESSAGES.scriptUnreadable(e.entry, read.reason), e.offset, at);
+  if (read.kind === 'unreadable')
+    report(rootDecode, 'file_unreadable', MESSAGES.scriptUnreadable(e.entry, read.reason), e.offset, at);
   if (read.kind !== 'ok') return { diagnostics: [] };
   // The interpreter is loaded only when a workspace has scripts: commands on script-less workspaces start faster.
   const { compile, ScriptError } = await import('../interpreter/index.js');
@@ -246,7 +300,14 @@ async function loadMiddleware(e: PathEntry, index: number, rootDecode: DecodeCon
   } catch (caught) {
     const d: Diagnostic =
       caught instanceof ScriptError
-        ? { severity: 'error', code: 'script_syntax', message: MESSAGES.scriptSyntax(caught.message), file: e.path, line: caught.line, column: caught.column }
+        ? {
+            severity: 'error',
+            code: 'script_syntax',
+            message: MESSAGES.scriptSyntax(caught.message),
+            file: e.path,
+            line: caught.line,
+            column: caught.column,
+          }
         : { severity: 'error', code: 'script_syntax', message: MESSAGES.scriptSyntax(String(caught)), file: e.path };
     return { diagnostics: [d] };
   }

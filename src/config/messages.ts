@@ -28,7 +28,8 @@ const located = (sentence: string, path: string): string => {
 export const MESSAGES = {
   // response templates
   templateSyntax: (rule: number, reason: string) => `rule ${rule}: the template does not compile: ${reason}`,
-  templateUnknownRoot: (path: string) => `the template names ${q(path)}, which is not in the request data (request.method, request.path, request.params, request.query, request.headers, request.cookies, request.body, request.form, request.text)`,
+  templateUnknownRoot: (path: string) =>
+    `the template names ${q(path)}, which is not in the request data (request.method, request.path, request.params, request.query, request.headers, request.cookies, request.body, request.form, request.text)`,
   templateFileWithoutPath: (rule: number) => `rule ${rule}: \`respond.template_file\` needs \`respond.file_path\``,
 
   // TOML and decoding
@@ -57,11 +58,14 @@ export const MESSAGES = {
   tlsNotFile: (entry: string) => `TLS file ${q(entry)} is not a file`,
 
   // root config values
-  invalidIp: (found: string) => `\`listener.ip_address\` must be an IP address such as 127.0.0.1 or ::1, found ${q(found)}`,
+  invalidIp: (found: string) =>
+    `\`listener.ip_address\` must be an IP address such as 127.0.0.1 or ::1, found ${q(found)}`,
 
   // strategy
-  strategyNeedsTable: (name: string) => `strategy ${q(name)} needs the table form, e.g. ${name} = { tiebreaker = "first_match" }`,
-  strategyUnknown: (found: string, values: readonly string[]) => `unknown strategy ${q(found)}; expected one of ${list(values)}`,
+  strategyNeedsTable: (name: string) =>
+    `strategy ${q(name)} needs the table form, e.g. ${name} = { tiebreaker = "first_match" }`,
+  strategyUnknown: (found: string, values: readonly string[]) =>
+    `unknown strategy ${q(found)}; expected one of ${list(values)}`,
   strategyOneKey: () => 'a strategy table must name exactly one strategy, e.g. { weighted_random = { seed = 7 } }',
 
   // rule sets
@@ -72,18 +76,21 @@ export const MESSAGES = {
     `body condition ${q(path)} holds a nested table ${q(inner)}; quote a dotted path in TOML, e.g. "${path}.${inner}" = { value = "…" }`,
   invalidRegex: (pattern: string, reason: string) => `invalid regex ${q(pattern)}: ${reason}`,
   invalidHeaderName: (name: string) => `${q(name)} is not a valid HTTP header name`,
-  invalidHeaderValue: (name: string) => `the value of header ${q(name)} contains characters not allowed in HTTP (such as CR or LF)`,
+  invalidHeaderValue: (name: string) =>
+    `the value of header ${q(name)} contains characters not allowed in HTTP (such as CR or LF)`,
 
   // respond
   streamExtension: (rule: number, entry: string) =>
     `rule #${rule}: \`respond.stream.file_path\` "${entry}" must end in \`.sse\` (Server-Sent Events) or \`.ndjson\` (one JSON value per line)`,
-  respondNoBody: (rule: number) => `rule #${rule}: \`respond\` needs one of \`file_path\`, \`text\`, \`json\` or \`status\``,
+  respondNoBody: (rule: number) =>
+    `rule #${rule}: \`respond\` needs one of \`file_path\`, \`text\`, \`json\` or \`status\``,
   respondExclusive: (rule: number, keys: readonly string[]) =>
     `rule #${rule}: ${list(keys)} are mutually exclusive; exactly one of \`file_path\`, \`text\`, \`json\` may be set`,
   respondJsonInvalid: (rule: number, reason: string) => `rule #${rule}: \`respond.json\` is not valid JSON: ${reason}`,
   respondJsonOutOfRange: (rule: number, literal: string) =>
     `rule #${rule}: \`respond.json\` holds the integer ${literal}, which is out of range (beyond 64 bits)`,
-  respondJsonNotFinite: (rule: number) => `rule #${rule}: \`respond.json\` holds Infinity or NaN, which JSON cannot carry`,
+  respondJsonNotFinite: (rule: number) =>
+    `rule #${rule}: \`respond.json\` holds Infinity or NaN, which JSON cannot carry`,
   respondFileMissing: (rule: number, entry: string) => `rule #${rule}: respond file ${q(entry)} does not exist`,
   respondFileUnreadable: (rule: number, entry: string, reason: string) =>
     `rule #${rule}: respond file ${q(entry)} cannot be read: ${reason}`,

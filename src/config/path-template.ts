@@ -17,8 +17,12 @@ export function parseTemplate(canonical: string): { ok: true; template: PathTemp
       if (/^\{\*?\}$/.test(piece)) return { ok: false, error: `empty parameter name in segment \`${piece}\`` };
       const opens = piece.split('{').length - 1;
       const closes = piece.split('}').length - 1;
-      if (opens !== closes || piece.indexOf('}') < piece.indexOf('{')) return { ok: false, error: `unbalanced braces in segment \`${piece}\`` };
-      return { ok: false, error: `\`${piece}\`: a parameter must be a whole segment, \`{name}\` or a last \`{name*}\`` };
+      if (opens !== closes || piece.indexOf('}') < piece.indexOf('{'))
+        return { ok: false, error: `unbalanced braces in segment \`${piece}\`` };
+      return {
+        ok: false,
+        error: `\`${piece}\`: a parameter must be a whole segment, \`{name}\` or a last \`{name*}\``,
+      };
     }
     const name = m[1]!;
     const rest = m[2] === '*';
@@ -29,4 +33,3 @@ export function parseTemplate(canonical: string): { ok: true; template: PathTemp
   }
   return { ok: true, template: { segments } };
 }
-

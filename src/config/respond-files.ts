@@ -48,12 +48,25 @@ export function checkRespondFile(ref: RespondFileRef, status: RespondFileStatus,
       report(ctx, 'file_not_found', MESSAGES.respondDirNoIndex(rule, ref.entry), ref.offset, ref.keyPath);
       return;
     case 'unreadable':
-      report(ctx, 'file_unreadable', MESSAGES.respondFileUnreadable(rule, ref.entry, status.reason), ref.offset, ref.keyPath);
+      report(
+        ctx,
+        'file_unreadable',
+        MESSAGES.respondFileUnreadable(rule, ref.entry, status.reason),
+        ref.offset,
+        ref.keyPath,
+      );
       return;
     case 'file': {
       if (status.text === undefined || ref.template === true) return;
       const reason = jsonProblem(status.text, extensionOf(status.path) === '.json5');
-      if (reason !== undefined) report(ctx, 'invalid_json_file', MESSAGES.respondFileInvalidJson(rule, ref.entry, reason), ref.offset, ref.keyPath);
+      if (reason !== undefined)
+        report(
+          ctx,
+          'invalid_json_file',
+          MESSAGES.respondFileInvalidJson(rule, ref.entry, reason),
+          ref.offset,
+          ref.keyPath,
+        );
       return;
     }
   }

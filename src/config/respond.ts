@@ -41,9 +41,20 @@ export function decodeRespond(node: TomlNode, path: KeyPath, rc: RespondContext)
   const present = BODY_KEYS.filter((k) => node.entries.has(k));
   let failed = false;
   if (present.length > 1) {
-    report(ctx, 'invalid_value', MESSAGES.respondExclusive(rule, present), node.entries.get(present[1]!)!.keyOffset, path);
+    report(
+      ctx,
+      'invalid_value',
+      MESSAGES.respondExclusive(rule, present),
+      node.entries.get(present[1]!)!.keyOffset,
+      path,
+    );
     failed = true;
-  } else if (present.length === 0 && !node.entries.has('status') && !node.entries.has('fault') && !hasUnknownKey(node, RESPOND_KEYS)) {
+  } else if (
+    present.length === 0 &&
+    !node.entries.has('status') &&
+    !node.entries.has('fault') &&
+    !hasUnknownKey(node, RESPOND_KEYS)
+  ) {
     // (with an unknown key, that key is most likely the intended body and is reported already)
     report(ctx, 'missing_key', MESSAGES.respondNoBody(rule), node.offset, path);
     failed = true;
@@ -51,7 +62,13 @@ export function decodeRespond(node: TomlNode, path: KeyPath, rc: RespondContext)
 
   const templated = rc.templated || t.template === true;
   if (t.template_file === true && t.file_path === undefined) {
-    report(ctx, 'invalid_value', MESSAGES.templateFileWithoutPath(rule), node.entries.get('template_file')!.keyOffset, path);
+    report(
+      ctx,
+      'invalid_value',
+      MESSAGES.templateFileWithoutPath(rule),
+      node.entries.get('template_file')!.keyOffset,
+      path,
+    );
     failed = true;
   }
   const slots = templated || t.template_file === true ? new TemplateSlots(node, path, rc) : undefined;
@@ -64,15 +81,30 @@ export function decodeRespond(node: TomlNode, path: KeyPath, rc: RespondContext)
     if (templated) bodySlot = slots!.add('text', t.text, 'text');
   } else if (t.json !== undefined) {
     bodySlot = templated ? slots!.add('json', t.json, 'json') : undefined;
-    body = bodySlot !== undefined ? { kind: 'json', text: t.json } : decodeJsonBody(t.json, node.entries.get('json')!.node, [...path, 'json'], rc);
+    body =
+      bodySlot !== undefined
+        ? { kind: 'json', text: t.json }
+        : decodeJsonBody(t.json, node.entries.get('json')!.node, [...path, 'json'], rc);
   } else if (t.file_path !== undefined) {
     pathSlot = templated ? slots!.add('path', t.file_path, 'file_path') : undefined;
     body =
       pathSlot !== undefined
         ? { kind: 'file', path: t.file_path, confineTo: rc.respondDir }
-        : decodeFileBody(t.file_path, node.entries.get('file_path')!.node, [...path, 'file_path'], rc, t.template_file === true);
+        : decodeFileBody(
+            t.file_path,
+            node.entries.get('file_path')!.node,
+            [...path, 'file_path'],
+            rc,
+            t.template_file === true,
+          );
   } else if (t.stream?.file_path !== undefined) {
-    body = decodeStreamBody(t.stream.file_path, t.stream.interval_ms ?? 0, node.entries.get('stream')!.node, [...path, 'stream'], rc);
+    body = decodeStreamBody(
+      t.stream.file_path,
+      t.stream.interval_ms ?? 0,
+      node.entries.get('stream')!.node,
+      [...path, 'stream'],
+      rc,
+    );
   } else if (present.length > 0) body = undefined; // the body key had the wrong type (reported)
 
   const headers = t.headers ?? [];
@@ -123,16 +155,31 @@ class TemplateSlots {
     if (!source.includes('{{')) return undefined;
     const slot: TemplateSlot = { kind, source };
     const valueNode = this.node.entries.get(key)!.node;
-    this.rc.templateRefs.push({ slot, rule: this.rc.rule, get offset() { return valueNode.offset; }, keyPath: [...this.path, key] });
+    this.rc.templateRefs.push({
+      slot,
+      rule: this.rc.rule,
+      get offset() {
+        return valueNode.offset;
+      },
+      keyPath: [...this.path, key],
+    });
     return slot;
   }
   addHeader(name: string, value: string): TemplateSlot | undefined {
     if (!value.includes('{{')) return undefined;
     const slot: TemplateSlot = { kind: 'header', source: value };
     const headersNode = this.node.entries.get('headers')!.node;
-    const entry = headersNode.kind === 'table' ? [...headersNode.entries].find(([k]) => k.toLowerCase() === name) : undefined;
+    const entry =
+      headersNode.kind === 'table' ? [...headersNode.entries].find(([k]) => k.toLowerCase() === name) : undefined;
     const at = entry?.[1].node ?? headersNode;
-    this.rc.templateRefs.push({ slot, rule: this.rc.rule, get offset() { return at.offset; }, keyPath: [...this.path, 'headers', entry?.[0] ?? name] });
+    this.rc.templateRefs.push({
+      slot,
+      rule: this.rc.rule,
+      get offset() {
+        return at.offset;
+      },
+      keyPath: [...this.path, 'headers', entry?.[0] ?? name],
+    });
     return slot;
   }
 }
@@ -152,19 +199,46 @@ function decodeJsonBody(text: string, node: TomlNode, path: KeyPath, rc: Respond
   return undefined;
 }
 
-function decodeFileBody(entry: string, node: TomlNode, path: KeyPath, rc: RespondContext, templateFile = false): RespondBody | undefined {
+function decodeFileBody(
+  entry: string,
+  node: TomlNode,
+  path: KeyPath,
+  rc: RespondContext,
+  templateFile = false,
+): RespondBody | undefined {
   const abs = resolvePath(rc.respondDir, entry);
   if (!isWithin(rc.respondDir, abs)) {
-    report(rc.decode, 'invalid_value', MESSAGES.respondFileOutside(rc.rule + 1, entry, rc.respondDir), node.offset, path);
+    report(
+      rc.decode,
+      'invalid_value',
+      MESSAGES.respondFileOutside(rc.rule + 1, entry, rc.respondDir),
+      node.offset,
+      path,
+    );
     return undefined;
   }
   // the offset is read only if the file turns out to be missing (a lazily located tree parses again for it)
-  rc.fileRefs.push({ rule: rc.rule, entry, path: abs, get offset() { return node.offset; }, keyPath: path, ...(templateFile ? { template: true } : {}) });
+  rc.fileRefs.push({
+    rule: rc.rule,
+    entry,
+    path: abs,
+    get offset() {
+      return node.offset;
+    },
+    keyPath: path,
+    ...(templateFile ? { template: true } : {}),
+  });
   return { kind: 'file', path: abs, confineTo: rc.respondDir };
 }
 
 /** `.sse` or `.ndjson`, by the file's extension; the file itself is read per request like a `file_path`. */
-function decodeStreamBody(entry: string, intervalMs: number, node: TomlNode, path: KeyPath, rc: RespondContext): RespondBody | undefined {
+function decodeStreamBody(
+  entry: string,
+  intervalMs: number,
+  node: TomlNode,
+  path: KeyPath,
+  rc: RespondContext,
+): RespondBody | undefined {
   const at: KeyPath = [...path, 'file_path'];
   const fileNode = node.kind === 'table' ? (node.entries.get('file_path')?.node ?? node) : node;
   const format = /\.ndjson$|\.jsonl$/i.test(entry) ? 'ndjson' : /\.sse$/i.test(entry) ? 'sse' : undefined;

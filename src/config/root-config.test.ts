@@ -39,15 +39,35 @@ test('partial tables are valid; the rest keeps its defaults', () => {
   const cases: [string, (c: Config) => unknown, unknown][] = [
     ['[listener]\nport = 4000', (c) => c.listener, { ipAddress: '127.0.0.1', port: 4000 }],
     ['[listener]\nip_address = "::1"', (c) => c.listener, { ipAddress: '::1', port: 3001 }],
-    ['[service]\nstrategy = "round_robin"', (c) => [c.service.strategy, c.service.fallbackRespondDir], [{ kind: 'round_robin' }, '/w/cfg']],
+    [
+      '[service]\nstrategy = "round_robin"',
+      (c) => [c.service.strategy, c.service.fallbackRespondDir],
+      [{ kind: 'round_robin' }, '/w/cfg'],
+    ],
     ['[log.verbose]\nbody = true', (c) => c.log.verbose, { header: false, body: true }],
     ['[log]\nverbose = { header = true }', (c) => c.log.verbose, { header: true, body: false }],
     ['[log]', (c) => c.log.verbose, { header: false, body: false }],
-    ['[file_tree_view]\nshow_hidden = true', (c) => c.fileTreeView, { ...DEFAULT_CONFIG.fileTreeView, showHidden: true }],
+    [
+      '[file_tree_view]\nshow_hidden = true',
+      (c) => c.fileTreeView,
+      { ...DEFAULT_CONFIG.fileTreeView, showHidden: true },
+    ],
     ['[file_tree_view]\ninclude = "*.json"', (c) => c.fileTreeView.include, ['*.json']],
-    ['[file_tree_view]\ninclude = ["*.json", "*.csv"]\nextra_excludes = ["tmp*"]', (c) => [c.fileTreeView.include, c.fileTreeView.extraExcludes], [['*.json', '*.csv'], ['tmp*']]],
-    ['[service]\nmax_request_body_bytes = 10\nmiddleware_max_operations = 5', (c) => [c.service.maxRequestBodyBytes, c.service.middlewareMaxOperations], [10, 5]],
-    ['[service]\ncors_allow_credentials_origins = ["https://app.example"]', (c) => c.service.corsAllowCredentialsOrigins, ['https://app.example']],
+    [
+      '[file_tree_view]\ninclude = ["*.json", "*.csv"]\nextra_excludes = ["tmp*"]',
+      (c) => [c.fileTreeView.include, c.fileTreeView.extraExcludes],
+      [['*.json', '*.csv'], ['tmp*']],
+    ],
+    [
+      '[service]\nmax_request_body_bytes = 10\nmiddleware_max_operations = 5',
+      (c) => [c.service.maxRequestBodyBytes, c.service.middlewareMaxOperations],
+      [10, 5],
+    ],
+    [
+      '[service]\ncors_allow_credentials_origins = ["https://app.example"]',
+      (c) => c.service.corsAllowCredentialsOrigins,
+      ['https://app.example'],
+    ],
   ];
   for (const [text, pick, want] of cases) {
     const r = decode(text);
@@ -57,9 +77,17 @@ test('partial tables are valid; the rest keeps its defaults', () => {
 });
 
 test('service paths resolve against the config folder ("." included); "x" and "./x" are the same', () => {
-  const r = decode('[service]\nrule_sets = ["a.toml", "./a.toml", "sub/b.toml", "../up.toml", "/abs/c.toml"]\nmiddlewares = ["m.rhai"]\nfallback_respond_dir = "."\n');
+  const r = decode(
+    '[service]\nrule_sets = ["a.toml", "./a.toml", "sub/b.toml", "../up.toml", "/abs/c.toml"]\nmiddlewares = ["m.rhai"]\nfallback_respond_dir = "."\n',
+  );
   assert.deepEqual(r.messages, []);
-  assert.deepEqual(r.config.service.ruleSets, ['/w/cfg/a.toml', '/w/cfg/a.toml', '/w/cfg/sub/b.toml', '/w/up.toml', '/abs/c.toml']);
+  assert.deepEqual(r.config.service.ruleSets, [
+    '/w/cfg/a.toml',
+    '/w/cfg/a.toml',
+    '/w/cfg/sub/b.toml',
+    '/w/up.toml',
+    '/abs/c.toml',
+  ]);
   assert.deepEqual(r.config.service.ruleSetEntries, ['a.toml', './a.toml', 'sub/b.toml', '../up.toml', '/abs/c.toml']);
   assert.deepEqual(r.config.service.middlewares, ['/w/cfg/m.rhai']);
   assert.deepEqual(r.config.service.middlewareEntries, ['m.rhai']);
@@ -78,7 +106,9 @@ test('TLS: cert and key resolve against the current directory; defaults for time
     handshakeTimeoutSeconds: 10,
     maxConnections: 256,
   });
-  const full = decode('[listener.tls]\ncert = "c"\nkey = "k"\nport = 3443\nhandshake_timeout_seconds = 2\nmax_connections = 8\n');
+  const full = decode(
+    '[listener.tls]\ncert = "c"\nkey = "k"\nport = 3443\nhandshake_timeout_seconds = 2\nmax_connections = 8\n',
+  );
   assert.deepEqual(full.messages, []);
   assert.equal(full.config.listener.tls?.port, 3443);
   assert.equal(full.config.listener.tls?.handshakeTimeoutSeconds, 2);

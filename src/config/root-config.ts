@@ -63,12 +63,21 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
     return { config: defaults, decode, parsed: false, ruleSets: [], middlewares: [] };
   }
   const t = rootShape(parsed.value, [], decode) ?? {};
-  const inConfigDir = (e: { value: string; offset: number }): PathEntry => ({ entry: e.value, path: resolvePath(configDir, e.value), offset: e.offset });
-  const inCwd = (e: { value: string; offset: number }): PathEntry => ({ entry: e.value, path: resolvePath(cwd, e.value), offset: e.offset });
+  const inConfigDir = (e: { value: string; offset: number }): PathEntry => ({
+    entry: e.value,
+    path: resolvePath(configDir, e.value),
+    offset: e.offset,
+  });
+  const inCwd = (e: { value: string; offset: number }): PathEntry => ({
+    entry: e.value,
+    path: resolvePath(cwd, e.value),
+    offset: e.offset,
+  });
 
   const ruleSets = (t.service?.rule_sets ?? []).map(inConfigDir);
   const middlewares = (t.service?.middlewares ?? []).map(inConfigDir);
-  const fallbackDir = t.service?.fallback_respond_dir === undefined ? undefined : inConfigDir(t.service.fallback_respond_dir);
+  const fallbackDir =
+    t.service?.fallback_respond_dir === undefined ? undefined : inConfigDir(t.service.fallback_respond_dir);
   const tlsIn = t.listener?.tls;
   const tlsCert = tlsIn?.cert === undefined ? undefined : inCwd(tlsIn.cert);
   const tlsKey = tlsIn?.key === undefined ? undefined : inCwd(tlsIn.key);

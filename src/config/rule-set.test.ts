@@ -25,8 +25,15 @@ function load(text: string, f?: FileFacts): { ruleSet?: RuleSet; diagnostics: re
 }
 
 function ruleOf(respond: string, extra = ''): Rule {
-  const r = load(`[[rules]]\nwhen.request.url_path = "/a"\n${extra}\n[rules.respond]\n${respond}\n`, facts({ '/w/cfg/d.json': { kind: 'file', path: '/w/cfg/d.json', text: '{}' } }));
-  assert.deepEqual(r.diagnostics.map((d) => d.message), [], respond);
+  const r = load(
+    `[[rules]]\nwhen.request.url_path = "/a"\n${extra}\n[rules.respond]\n${respond}\n`,
+    facts({ '/w/cfg/d.json': { kind: 'file', path: '/w/cfg/d.json', text: '{}' } }),
+  );
+  assert.deepEqual(
+    r.diagnostics.map((d) => d.message),
+    [],
+    respond,
+  );
   return r.ruleSet!.rules[0]!;
 }
 
@@ -63,18 +70,33 @@ respond.text = "u"
 
 test('no strategy → the service default; no prefix → none; an empty file has no rules', () => {
   const r = load('');
-  assert.deepEqual(r.ruleSet, { index: 2, file: FILE, entry: 'rs/rules.toml', strategy: { kind: 'round_robin' }, rules: [] });
+  assert.deepEqual(r.ruleSet, {
+    index: 2,
+    file: FILE,
+    entry: 'rs/rules.toml',
+    strategy: { kind: 'round_robin' },
+    rules: [],
+  });
 });
 
 test('respond shapes', () => {
   const cases: [string, Partial<Rule['respond']>][] = [
     ['text = "hi"', { body: { kind: 'text', text: 'hi' }, headers: [], delayMs: 0 }],
     ['text = \'{"a":1}\'', { body: { kind: 'text', text: '{"a":1}' } }],
-    ["json = '{ \"z\": 1, \"a\": [1, 2] }'", { body: { kind: 'json', text: '{"z":1,"a":[1,2]}' } }],
+    ['json = \'{ "z": 1, "a": [1, 2] }\'', { body: { kind: 'json', text: '{"z":1,"a":[1,2]}' } }],
     ['status = 204', { body: { kind: 'empty' }, status: 204 }],
     ['status = 503\ntext = "down"', { body: { kind: 'text', text: 'down' }, status: 503 }],
     ['status = 201\njson = "{}"', { body: { kind: 'json', text: '{}' }, status: 201 }],
-    ['status = 301\nheaders = { Location = "/elsewhere", X-Custom = "yes" }', { status: 301, headers: [['location', '/elsewhere'], ['x-custom', 'yes']] }],
+    [
+      'status = 301\nheaders = { Location = "/elsewhere", X-Custom = "yes" }',
+      {
+        status: 301,
+        headers: [
+          ['location', '/elsewhere'],
+          ['x-custom', 'yes'],
+        ],
+      },
+    ],
     ['text = "x"\ndelay_response_milliseconds = 700', { delayMs: 700 }],
     ['file_path = "d.json"', { body: { kind: 'file', path: '/w/cfg/d.json', confineTo: '/w/cfg' } }],
     ['file_path = "/w/cfg/d.json"', { body: { kind: 'file', path: '/w/cfg/d.json', confineTo: '/w/cfg' } }],
@@ -119,9 +141,12 @@ test('respond refusals', () => {
     ['json = "[12345678901234567890123]"', /out of range/],
     ['text = 1', /rule #1: `respond\.text` must be a string, found an integer/],
     ['text = "x"\ndelay_response_milliseconds = -1', /must be an integer from 0 to 2147483647/],
-    ['text = "x"\ndelay_response_milliseconds = 1.5', /must be milliseconds, `\{ min, max \}` or `\{ median, sigma \}`, found a float/],
+    [
+      'text = "x"\ndelay_response_milliseconds = 1.5',
+      /must be milliseconds, `\{ min, max \}` or `\{ median, sigma \}`, found a float/,
+    ],
     ['text = "x"\ndelay_response_milliseconds = { median = 5 }', /missing required key `sigma`/],
-    ["fault = \"explode\"", /has an unknown value `explode`; expected one of/],
+    ['fault = "explode"', /has an unknown value `explode`; expected one of/],
     ['stream = { file_path = "a.txt" }', /must end in `\.sse` \(Server-Sent Events\) or `\.ndjson`/],
     ['text = "x"\nheaders = { x-a = 1 }', /rule #1: `respond\.headers\.x-a` must be a string/],
     ['text = "x"\nheaders = { "x a" = "1" }', /`x a` is not a valid HTTP header name/],
@@ -153,14 +178,30 @@ test('respond files: existence, directory index and JSON validity are checked th
     '/w/cfg/empty': { kind: 'dir_without_index' },
     '/w/cfg/locked.json': { kind: 'unreadable', path: '/w/cfg/locked.json', reason: 'EACCES' },
   });
-  for (const ok of ['ok.json', 'ok.json5', 'page.html', 'dir', './ok.json']) assert.deepEqual(load(text(ok), f).diagnostics, [], ok);
+  for (const ok of ['ok.json', 'ok.json5', 'page.html', 'dir', './ok.json'])
+    assert.deepEqual(load(text(ok), f).diagnostics, [], ok);
   const cases: [string, string][] = [
     ['nope.json', '3:21 file_not_found rule #1: respond file `nope.json` does not exist'],
-    ['bad.json', "3:21 invalid_json_file rule #1: respond file `bad.json` is not valid JSON: unexpected character '}' at line 1 column 7"],
-    ['bad.json5', "3:21 invalid_json_file rule #1: respond file `bad.json5` is not valid JSON: unexpected character '}' at line 1 column 5"],
-    ['deep.json5', '3:21 invalid_json_file rule #1: respond file `deep.json5` is not valid JSON: nesting too deep at line 1 column 1002'],
-    ['baddir', '3:21 invalid_json_file rule #1: respond file `baddir` is not valid JSON: unexpected end of JSON input at line 1 column 2'],
-    ['empty', '3:21 file_not_found rule #1: respond file `empty` is a directory without index.json, index.json5, index.csv or index.html'],
+    [
+      'bad.json',
+      "3:21 invalid_json_file rule #1: respond file `bad.json` is not valid JSON: unexpected character '}' at line 1 column 7",
+    ],
+    [
+      'bad.json5',
+      "3:21 invalid_json_file rule #1: respond file `bad.json5` is not valid JSON: unexpected character '}' at line 1 column 5",
+    ],
+    [
+      'deep.json5',
+      '3:21 invalid_json_file rule #1: respond file `deep.json5` is not valid JSON: nesting too deep at line 1 column 1002',
+    ],
+    [
+      'baddir',
+      '3:21 invalid_json_file rule #1: respond file `baddir` is not valid JSON: unexpected end of JSON input at line 1 column 2',
+    ],
+    [
+      'empty',
+      '3:21 file_not_found rule #1: respond file `empty` is a directory without index.json, index.json5, index.csv or index.html',
+    ],
     ['locked.json', '3:21 file_unreadable rule #1: respond file `locked.json` cannot be read: EACCES'],
   ];
   for (const [p, want] of cases) assert.deepEqual(errors(text(p), f), [want], p);
@@ -169,11 +210,18 @@ test('respond files: existence, directory index and JSON validity are checked th
 });
 
 test('prefix.respond_dir: file_path resolves below it (config-dir relative) and the directory must exist', () => {
-  const text = '[prefix]\nrespond_dir = "resp"\n[[rules]]\nwhen.request.url_path = "/a"\nrespond.file_path = "r.json"\n';
-  const present = facts({ '/w/cfg/resp/r.json': { kind: 'file', path: '/w/cfg/resp/r.json', text: '{}' } }, ['/w/cfg/resp']);
+  const text =
+    '[prefix]\nrespond_dir = "resp"\n[[rules]]\nwhen.request.url_path = "/a"\nrespond.file_path = "r.json"\n';
+  const present = facts({ '/w/cfg/resp/r.json': { kind: 'file', path: '/w/cfg/resp/r.json', text: '{}' } }, [
+    '/w/cfg/resp',
+  ]);
   const r = load(text, present);
   assert.deepEqual(r.diagnostics, []);
-  assert.deepEqual(r.ruleSet!.rules[0]!.respond.body, { kind: 'file', path: '/w/cfg/resp/r.json', confineTo: '/w/cfg/resp' });
+  assert.deepEqual(r.ruleSet!.rules[0]!.respond.body, {
+    kind: 'file',
+    path: '/w/cfg/resp/r.json',
+    confineTo: '/w/cfg/resp',
+  });
   assert.deepEqual(errors(text, facts({})), [
     '2:15 file_not_found `prefix.respond_dir` `resp` does not exist or is not a directory',
     '5:21 file_not_found rule #1: respond file `r.json` does not exist',
@@ -184,16 +232,31 @@ test('rule structure refusals', () => {
   const cases: [string, string[]][] = [
     ['[[rules]]\nrespond.text = "x"\n', ['1:1 missing_key rule #1: missing required key `when`']],
     ['[[rules]]\nwhen.request.url_path = "/a"\n', ['1:1 missing_key rule #1: missing required key `respond`']],
-    ['[[rules]]\nwhen.request = {}\nrespond.text = "x"\n', ['2:16 invalid_value rule #1 has an empty `when.request`; give at least one condition']],
-    ['[[rules]]\nwhen = {}\nrespond.text = "x"\n', ['2:8 missing_key rule #1: missing required key `request` in `when`']],
+    [
+      '[[rules]]\nwhen.request = {}\nrespond.text = "x"\n',
+      ['2:16 invalid_value rule #1 has an empty `when.request`; give at least one condition'],
+    ],
+    [
+      '[[rules]]\nwhen = {}\nrespond.text = "x"\n',
+      ['2:8 missing_key rule #1: missing required key `request` in `when`'],
+    ],
     ['[[rules]]\nwhen = "x"\nrespond.text = "x"\n', ['2:8 wrong_type rule #1: `when` must be a table, found a string']],
     ['rules = "x"\n', ['1:9 wrong_type `rules` must be an array of tables ([[rules]]), found a string']],
     ['rules = [1]\n', ['1:10 wrong_type rule #1 must be a table, found an integer']],
     ['prefix = "/api"\n', ['1:10 wrong_type `prefix` must be a table, found a string']],
     ['[prefix]\nurl_path = 1\n', ['2:12 wrong_type `prefix.url_path` must be a string, found an integer']],
-    ['[default]\ndelay_response_milliseconds = -1\n', ['2:31 invalid_value `default.delay_response_milliseconds` must be an integer from 0 to 2147483647, found -1']],
-    ['strategy = "priority"\n', ['1:12 invalid_value strategy `priority` needs the table form, e.g. priority = { tiebreaker = "first_match" }']],
-    ['[[rules]\n', ['1:9 toml_syntax invalid TOML: missing "]" to close [[rules] (an array of tables is written [[rules]])']],
+    [
+      '[default]\ndelay_response_milliseconds = -1\n',
+      ['2:31 invalid_value `default.delay_response_milliseconds` must be an integer from 0 to 2147483647, found -1'],
+    ],
+    [
+      'strategy = "priority"\n',
+      ['1:12 invalid_value strategy `priority` needs the table form, e.g. priority = { tiebreaker = "first_match" }'],
+    ],
+    [
+      '[[rules]\n',
+      ['1:9 toml_syntax invalid TOML: missing "]" to close [[rules] (an array of tables is written [[rules]])'],
+    ],
   ];
   for (const [text, want] of cases) assert.deepEqual(errors(text), want, text);
 });

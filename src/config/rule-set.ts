@@ -11,7 +11,13 @@ import { report, wrongType, type DecodeContext, type KeyPath } from './decode.js
 import { MESSAGES } from './messages.js';
 import { resolvePath } from './read.js';
 import { decodeRespond } from './respond.js';
-import { checkDir, checkRespondFile, type DirRef, type RespondFileRef, type RespondFileStatus } from './respond-files.js';
+import {
+  checkDir,
+  checkRespondFile,
+  type DirRef,
+  type RespondFileRef,
+  type RespondFileStatus,
+} from './respond-files.js';
 import { RULE_DEFAULTS, ruleSetShape, ruleTable } from './shapes/rule-set.js';
 import { parseTomlLazily, type TomlNode } from './toml.js';
 import { compileTemplateRefs, type TemplateRef } from './templates.js';
@@ -63,7 +69,14 @@ export function decodeRuleSetDraft(text: string, file: string, rsc: RuleSetConte
     respondDir = resolvePath(rsc.baseDir, top.prefix.respond_dir);
     const at = root.entries.get('prefix')!.node;
     const node = at.kind === 'table' ? at.entries.get('respond_dir')!.node : at;
-    dirRefs.push({ entry: top.prefix.respond_dir, path: respondDir, get offset() { return node.offset; }, keyPath: ['prefix', 'respond_dir'] });
+    dirRefs.push({
+      entry: top.prefix.respond_dir,
+      path: respondDir,
+      get offset() {
+        return node.offset;
+      },
+      keyPath: ['prefix', 'respond_dir'],
+    });
   }
 
   const rules: Rule[] = [];
@@ -120,7 +133,14 @@ function decodeRule(node: TomlNode, path: KeyPath, index: number, rc: RuleContex
   const respond =
     respondNode === undefined
       ? undefined
-      : decodeRespond(respondNode, [...path, 'respond'], { decode: ctx, rule: index, respondDir: rc.respondDir, fileRefs: rc.fileRefs, templated: rc.templated, templateRefs: rc.templateRefs });
+      : decodeRespond(respondNode, [...path, 'respond'], {
+          decode: ctx,
+          rule: index,
+          respondDir: rc.respondDir,
+          fileRefs: rc.fileRefs,
+          templated: rc.templated,
+          templateRefs: rc.templateRefs,
+        });
   if (request === undefined || respond === undefined) return undefined;
   return {
     index,
@@ -129,7 +149,9 @@ function decodeRule(node: TomlNode, path: KeyPath, index: number, rc: RuleContex
     respond,
     priority: t.priority ?? RULE_DEFAULTS.priority,
     weight: t.weight ?? RULE_DEFAULTS.weight,
-    ...(t.limit?.requests === undefined || t.limit.per_ms === undefined ? {} : { limit: { requests: t.limit.requests, perMs: t.limit.per_ms } }),
+    ...(t.limit?.requests === undefined || t.limit.per_ms === undefined
+      ? {}
+      : { limit: { requests: t.limit.requests, perMs: t.limit.per_ms } }),
   };
 }
 

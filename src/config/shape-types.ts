@@ -10,7 +10,11 @@ export type JsonSchema = { readonly [key: string]: unknown };
 /** What a shape is made of, for the walkers (toJsonSchema, toMarkdown, the agreement tests). */
 export type ShapeNode =
   | { readonly kind: 'leaf' }
-  | { readonly kind: 'record'; readonly fields: Readonly<Record<string, Shape<unknown>>>; readonly required: readonly string[] }
+  | {
+      readonly kind: 'record';
+      readonly fields: Readonly<Record<string, Shape<unknown>>>;
+      readonly required: readonly string[];
+    }
   /** a table keyed by a name (header names, dotted body paths) */
   | { readonly kind: 'map'; readonly keyName: string; readonly keyPattern?: RegExp; readonly value: Shape<unknown> }
   | { readonly kind: 'array'; readonly item: Shape<unknown> }
@@ -114,4 +118,3 @@ function annotate(base: JsonSchema, inner: ShapeMeta, d: Describe): JsonSchema {
   if (Object.keys(docs).length > 0) out['x-taplo'] = { docs };
   return out;
 }
-

@@ -10,7 +10,10 @@ function decode(text: string): { value: Strategy | undefined; messages: string[]
   assert.ok(parsed.ok, text);
   const ctx: DecodeContext = { file: '/w/rs.toml', text, diagnostics: [] };
   const node = parsed.value.entries.get('strategy')!.node;
-  return { value: decodeStrategy(node, ['strategy'], ctx), messages: ctx.diagnostics.map((d) => d.message + (d.suggestion ? ` ~${d.suggestion}` : '')) };
+  return {
+    value: decodeStrategy(node, ['strategy'], ctx),
+    messages: ctx.diagnostics.map((d) => d.message + (d.suggestion ? ` ~${d.suggestion}` : '')),
+  };
 }
 
 test('every accepted strategy spelling', () => {
@@ -25,7 +28,10 @@ test('every accepted strategy spelling', () => {
     ['[strategy]\npriority = { tiebreaker = "uniform_random" }', { kind: 'priority', tiebreaker: 'uniform_random' }],
     ['strategy = { weighted_random = {} }', { kind: 'weighted_random' }],
     ['strategy = { weighted_random = { seed = 7 } }', { kind: 'weighted_random', seed: 7n }],
-    ['strategy = { weighted_random = { seed = 9223372036854775807 } }', { kind: 'weighted_random', seed: 9223372036854775807n }],
+    [
+      'strategy = { weighted_random = { seed = 9223372036854775807 } }',
+      { kind: 'weighted_random', seed: 9223372036854775807n },
+    ],
     ['strategy = "weighted_random"', { kind: 'weighted_random' }],
     ['strategy = { uniform_random = { seed = 0 } }', { kind: 'uniform_random', seed: 0n }],
     ['strategy = "uniform_random"', { kind: 'uniform_random' }],
@@ -40,12 +46,21 @@ test('every accepted strategy spelling', () => {
 test('every refused strategy form says why', () => {
   const cases: [string, RegExp][] = [
     ['strategy = "priority"', /strategy `priority` needs the table form/],
-    ['strategy = "random"', /unknown strategy `random`; expected one of `first_match`, `priority`, `weighted_random`, `uniform_random`, `round_robin`/],
+    [
+      'strategy = "random"',
+      /unknown strategy `random`; expected one of `first_match`, `priority`, `weighted_random`, `uniform_random`, `round_robin`/,
+    ],
     ['strategy = "FIRST_MATCH"', /unknown strategy `FIRST_MATCH`.* ~first_match/],
     ['strategy = { priorty = {} }', /unknown strategy `priorty`.* ~priority/],
-    ['strategy = { priority = { tiebreaker = "round_robin" } }', /`strategy\.priority\.tiebreaker` has an unknown value `round_robin`; expected one of `first_match`, `uniform_random`/],
+    [
+      'strategy = { priority = { tiebreaker = "round_robin" } }',
+      /`strategy\.priority\.tiebreaker` has an unknown value `round_robin`; expected one of `first_match`, `uniform_random`/,
+    ],
     ['strategy = { priority = { tie = "first_match" } }', /unknown key `tie` in `strategy\.priority`/],
-    ['strategy = { weighted_random = { seed = -7 } }', /`strategy\.weighted_random\.seed` must be an integer from 0 to 18446744073709551615, found -7/],
+    [
+      'strategy = { weighted_random = { seed = -7 } }',
+      /`strategy\.weighted_random\.seed` must be an integer from 0 to 18446744073709551615, found -7/,
+    ],
     ['strategy = { weighted_random = { seed = "7" } }', /must be an integer, found a string/],
     ['strategy = { weighted_random = { sed = 7 } }', /unknown key `sed`.* ~seed/],
     ['strategy = { first_match = { x = 1 } }', /unknown key `x` in `strategy\.first_match`/],

@@ -34,11 +34,19 @@ export const BARE_STRATEGIES = STRATEGY_NAMES.filter((n) => !TABLE_ONLY_STRATEGI
 const emptyTable = strict(record({}));
 const priorityTable = strict(
   record({
-    tiebreaker: described(oneOf(TIEBREAKERS), { doc: 'How rules of equal priority are chosen between.', default: 'first_match' }),
+    tiebreaker: described(oneOf(TIEBREAKERS), {
+      doc: 'How rules of equal priority are chosen between.',
+      default: 'first_match',
+    }),
   }),
 );
 const randomTable = strict(
-  record({ seed: described(bigInt(0n, U64_MAX), { doc: 'Fixes the random sequence: the same seed picks the same rules in the same order.', example: '7' }) }),
+  record({
+    seed: described(bigInt(0n, U64_MAX), {
+      doc: 'Fixes the random sequence: the same seed picks the same rules in the same order.',
+      example: '7',
+    }),
+  }),
 );
 /** The table form's inner table, per strategy name. */
 const INNER: Readonly<Record<StrategyName, Shape<unknown>>> = {
@@ -92,7 +100,8 @@ const decode: Decoder<Strategy> = (node, path, ctx) => {
 
 function fromName(node: TomlNode, name: string, path: KeyPath, ctx: DecodeContext): Strategy | undefined {
   if ((BARE_STRATEGIES as readonly string[]).includes(name)) return { kind: name } as Strategy;
-  if ((STRATEGY_NAMES as readonly string[]).includes(name)) return invalidValue(ctx, node, path, MESSAGES.strategyNeedsTable(name));
+  if ((STRATEGY_NAMES as readonly string[]).includes(name))
+    return invalidValue(ctx, node, path, MESSAGES.strategyNeedsTable(name));
   return invalidValue(ctx, node, path, MESSAGES.strategyUnknown(name, STRATEGY_NAMES), suggest(name, STRATEGY_NAMES));
 }
 
@@ -101,9 +110,20 @@ export const decodeStrategy: Shape<Strategy> = union(
   [
     described(oneOf(BARE_STRATEGIES), { doc: 'A strategy by name.' }),
     ...STRATEGY_NAMES.map((name) =>
-      described(record({ [name]: described(INNER[name], { doc: `The \`${name}\` strategy's parameters.`, example: INNER_EXAMPLE[name] }) }, { required: [name] }), {
-        doc: `The table form of \`${name}\`.`,
-      }),
+      described(
+        record(
+          {
+            [name]: described(INNER[name], {
+              doc: `The \`${name}\` strategy's parameters.`,
+              example: INNER_EXAMPLE[name],
+            }),
+          },
+          { required: [name] },
+        ),
+        {
+          doc: `The table form of \`${name}\`.`,
+        },
+      ),
     ),
   ],
   decode,

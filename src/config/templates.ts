@@ -23,7 +23,11 @@ export function compileTemplateRefs(refs: readonly TemplateRef[], engine: Handle
   for (const ref of refs) {
     const r = compileTemplate(engine, ref.slot.source, ref.slot.kind);
     if (!r.ok) {
-      const at = offsetInTomlString(ctx.text, ref.offset, indexOfLineColumn(ref.slot.source, r.error.line, r.error.column));
+      const at = offsetInTomlString(
+        ctx.text,
+        ref.offset,
+        indexOfLineColumn(ref.slot.source, r.error.line, r.error.column),
+      );
       report(ctx, 'template_syntax', MESSAGES.templateSyntax(ref.rule + 1, r.error.message), at, ref.keyPath);
       continue;
     }

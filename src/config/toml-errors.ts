@@ -60,14 +60,20 @@ function explain(text: string, offset: number, lineNo: number, reason: string): 
   // table headers
   const header = /^\[\[?\s*([^\]#]*?)\s*(\]{0,2})\s*(?:#.*)?$/.exec(trimmed);
   if (trimmed.startsWith('[[') && header !== null && header[2] !== ']]') {
-    return at(endOfContent(line), `missing "]" to close [[${header[1]}] (an array of tables is written [[${header[1]}]])`);
+    return at(
+      endOfContent(line),
+      `missing "]" to close [[${header[1]}] (an array of tables is written [[${header[1]}]])`,
+    );
   }
   if (trimmed.startsWith('[') && !trimmed.startsWith('[[') && header !== null && header[2] === '') {
     return at(endOfContent(line), `missing "]" to close [${header[1]} (a table header is written [${header[1]}])`);
   }
   if (/^\[[^[\]]+\]\]/.test(trimmed)) {
     const name = /^\[([^\]]+)\]/.exec(trimmed)![1]!;
-    return at(line.indexOf(']]'), `one "]" too many: write [${name}] for a table or [[${name}]] for an array of tables`);
+    return at(
+      line.indexOf(']]'),
+      `one "]" too many: write [${name}] for a table or [[${name}]] for an array of tables`,
+    );
   }
 
   const eq = line.indexOf('=');
@@ -77,42 +83,76 @@ function explain(text: string, offset: number, lineNo: number, reason: string): 
     // JSON inside a basic string: the first inner quote ends it
     if (/^"\s*[[{]/.test(value) && /"\s*:|"\s*,|[{[]\s*"/.test(value.slice(1))) {
       const json = value.slice(1, value.lastIndexOf('"') > 0 ? value.lastIndexOf('"') : value.length);
-      return at(eq + 1 + line.slice(eq + 1).indexOf('"'), `JSON inside "…" ends the string at the first inner quote: use a literal string '${json}' or a multi-line '''…'''`);
+      return at(
+        eq + 1 + line.slice(eq + 1).indexOf('"'),
+        `JSON inside "…" ends the string at the first inner quote: use a literal string '${json}' or a multi-line '''…'''`,
+      );
     }
     if (key === '') return at(line.indexOf('='), 'missing key before "=" (write key = value)');
     if (value.startsWith('=')) return at(eq + 1, 'one "=" between a key and its value (write key = value)');
-    if (value === '' || value.startsWith('#')) return at(Math.min(line.length, eq + 2), `missing value after "${key} =" (a string needs quotes: ${key} = "…")`);
+    if (value === '' || value.startsWith('#'))
+      return at(Math.min(line.length, eq + 2), `missing value after "${key} =" (a string needs quotes: ${key} = "…")`);
     if (/^[A-Za-z_][\w-]*\s+[A-Za-z_][\w-]*$/.test(key) && !/^["']/.test(key)) {
       return at(line.indexOf(key) + key.search(/\s/), `a key with spaces needs quotes: "${key}" = …`);
     }
     if (/^(True|False|TRUE|FALSE|yes|no|on|off|null|nil|None)\b/.test(value)) {
       const word = /^\w+/.exec(value)![0];
       const fix = /^(true|yes|on)$/i.test(word) ? 'true' : /^(false|no|off)$/i.test(word) ? 'false' : `"${word}"`;
-      return at(eq + 1 + line.slice(eq + 1).indexOf(word), `${word} is not a TOML value: write ${fix} (booleans are lowercase true and false; text needs quotes)`);
+      return at(
+        eq + 1 + line.slice(eq + 1).indexOf(word),
+        `${word} is not a TOML value: write ${fix} (booleans are lowercase true and false; text needs quotes)`,
+      );
     }
     if (/^[A-Za-z_/]/.test(value) && !/^(true|false|inf|nan)\b/.test(value)) {
-      return at(eq + 1 + line.slice(eq + 1).indexOf(value[0]!), `a string value needs quotes: ${key} = "${value.replace(/\s*#.*$/, '')}"`);
+      return at(
+        eq + 1 + line.slice(eq + 1).indexOf(value[0]!),
+        `a string value needs quotes: ${key} = "${value.replace(/\s*#.*$/, '')}"`,
+      );
     }
-    if (/^"(?:[^"\\]|\\.)*$/.test(value) && !value.startsWith('"""')) return at(endOfContent(line), 'missing closing " (a "…" string ends on the same line; use """…""" for several lines)');
-    if (/^'[^']*$/.test(value) && !value.startsWith("'''")) return at(endOfContent(line), "missing closing ' (a '…' string ends on the same line; use '''…''' for several lines)");
+    if (/^"(?:[^"\\]|\\.)*$/.test(value) && !value.startsWith('"""'))
+      return at(
+        endOfContent(line),
+        'missing closing " (a "…" string ends on the same line; use """…""" for several lines)',
+      );
+    if (/^'[^']*$/.test(value) && !value.startsWith("'''"))
+      return at(
+        endOfContent(line),
+        "missing closing ' (a '…' string ends on the same line; use '''…''' for several lines)",
+      );
     if (/^\{/.test(value) && !/\}\s*(?:#.*)?$/.test(value)) {
-      return at(endOfContent(line), 'missing "}" to close the inline table (an inline table { … } is written on one line)');
+      return at(
+        endOfContent(line),
+        'missing "}" to close the inline table (an inline table { … } is written on one line)',
+      );
     }
-    if (/,\s*\}\s*(?:#.*)?$/.test(value)) return at(line.lastIndexOf(','), 'an inline table takes no comma after its last entry');
+    if (/,\s*\}\s*(?:#.*)?$/.test(value))
+      return at(line.lastIndexOf(','), 'an inline table takes no comma after its last entry');
     if (/^\[/.test(value) && reason.startsWith('expected comma or end of structure') && !/\]\s*(?:#.*)?$/.test(value)) {
       return at(endOfContent(line), 'missing "]" to close the array');
     }
-    if (/,\s*(?:#.*)?$/.test(value) && !/^[[{]/.test(value)) return at(line.lastIndexOf(','), 'no "," after a value: each key = value stands on its own line');
+    if (/,\s*(?:#.*)?$/.test(value) && !/^[[{]/.test(value))
+      return at(line.lastIndexOf(','), 'no "," after a value: each key = value stands on its own line');
   }
   // a multi-line array left open: the parser stops on the next line
   if (reason.startsWith('expected comma or end of structure')) {
     const prev = lineNo > 1 ? lineAt(text, lineNo - 1) : undefined;
-    if (prev !== undefined && /=\s*\{/.test(prev.text)) return { offset: prev.start + endOfContent(prev.text), message: 'missing "}" to close the inline table (an inline table { … } is written on one line)' };
-    if (prev !== undefined && /=\s*\[/.test(prev.text)) return { offset: prev.start + endOfContent(prev.text), message: 'missing "]" to close the array' };
+    if (prev !== undefined && /=\s*\{/.test(prev.text))
+      return {
+        offset: prev.start + endOfContent(prev.text),
+        message: 'missing "}" to close the inline table (an inline table { … } is written on one line)',
+      };
+    if (prev !== undefined && /=\s*\[/.test(prev.text))
+      return { offset: prev.start + endOfContent(prev.text), message: 'missing "]" to close the array' };
   }
   if (reason.startsWith('trying to redefine')) {
     const key = /^\s*([^=\s]+)\s*=/.exec(line)?.[1] ?? /^\s*\[+\s*([^\]]+?)\s*\]/.exec(line)?.[1];
-    return { offset, message: key === undefined ? 'this key or table is already defined above' : `the key \`${key}\` is already defined above (a key or table may appear once)` };
+    return {
+      offset,
+      message:
+        key === undefined
+          ? 'this key or table is already defined above'
+          : `the key \`${key}\` is already defined above (a key or table may appear once)`,
+    };
   }
   return { offset, message: reason };
 }

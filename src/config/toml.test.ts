@@ -117,7 +117,11 @@ describe('parseTomlLazily', () => {
       case 'array':
         return { kind: n.kind, offset: n.offset, items: n.items.map(plain) };
       case 'table':
-        return { kind: n.kind, offset: n.offset, entries: [...n.entries].map(([k, e]) => [k, e.keyOffset, plain(e.node)]) };
+        return {
+          kind: n.kind,
+          offset: n.offset,
+          entries: [...n.entries].map(([k, e]) => [k, e.keyOffset, plain(e.node)]),
+        };
       default:
         return { kind: n.kind, offset: n.offset, value: n.value };
     }

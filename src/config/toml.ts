@@ -62,7 +62,8 @@ export function parseToml(text: string): Result<TomlTable, TomlSyntaxError> {
     program = parseTOML(text);
   } catch (e) {
     const mistake = findTomlMistake(text);
-    if (mistake !== undefined) return err({ message: mistake.message, offset: mistake.offset, ...lineColumnAt(text, mistake.offset) });
+    if (mistake !== undefined)
+      return err({ message: mistake.message, offset: mistake.offset, ...lineColumnAt(text, mistake.offset) });
     const raw = e instanceof Error ? e.message : String(e);
     const offset = unterminatedAt(text, e instanceof ParseError ? e.index : 0, raw);
     return err({ message: lowerFirst(raw), offset, ...lineColumnAt(text, offset) });
@@ -113,7 +114,8 @@ function representable(v: unknown): boolean {
   if (Array.isArray(v)) return v.every(representable);
   if (typeof v !== 'object' || v === null || v instanceof TomlDate || v instanceof Date) return false;
   for (const key in v) {
-    if (INTEGER_LIKE.test(key) || key === '__proto__' || !representable((v as Record<string, unknown>)[key])) return false;
+    if (INTEGER_LIKE.test(key) || key === '__proto__' || !representable((v as Record<string, unknown>)[key]))
+      return false;
   }
   return true;
 }
@@ -194,7 +196,10 @@ function lazyNode(v: unknown, parent: LazyNode | undefined, step: string | numbe
 }
 
 /** The key and value offsets of a key path, when the path exists. */
-export function locate(root: TomlTable, path: readonly (string | number)[]): { keyOffset?: number; offset: number } | undefined {
+export function locate(
+  root: TomlTable,
+  path: readonly (string | number)[],
+): { keyOffset?: number; offset: number } | undefined {
   let node: TomlNode = root;
   let keyOffset: number | undefined;
   for (const step of path) {

@@ -53,7 +53,12 @@ respond.text = "gold"
 ]);
 
 async function ask(method: string, target: string, headers: [string, string][] = [], body?: string) {
-  return dispatch(ws, snapshotFrom({ method, target, headers, ...(body !== undefined ? { body: new TextEncoder().encode(body) } : {}) }), env(), { explain: true });
+  return dispatch(
+    ws,
+    snapshotFrom({ method, target, headers, ...(body !== undefined ? { body: new TextEncoder().encode(body) } : {}) }),
+    env(),
+    { explain: true },
+  );
 }
 
 test('stages in order: OPTIONS first, then rule sets, then the fallback directory', async () => {
@@ -66,7 +71,15 @@ test('stages in order: OPTIONS first, then rule sets, then the fallback director
     ['GET', '/api/x', [], undefined, 404, 'prefix_miss', ''],
     ['GET', '/apix', [], undefined, 404, 'miss', ''],
     ['GET', '/moved', [], undefined, 301, 'rule_set', ''],
-    ['POST', '/anything', [['content-type', 'application/json']], '{"customer":{"tier":"gold"}}', 200, 'rule_set', 'gold'],
+    [
+      'POST',
+      '/anything',
+      [['content-type', 'application/json']],
+      '{"customer":{"tier":"gold"}}',
+      200,
+      'rule_set',
+      'gold',
+    ],
     ['POST', '/anything', [['content-type', 'application/json']], '{"customer":', 400, 'bad_request', ''],
     ['GET', '/', [], undefined, 200, 'fallback', '{"root":true}'],
     ['GET', '/table', [], undefined, 200, 'fallback', '[{"id":"1","name":"a, b"}]'],
@@ -120,16 +133,27 @@ test('fallback answers report the served file; the json file is byte for byte', 
 
 test('literal and status-only rule answers are made once and reused, synchronously; a credentialed request still gets its own origin', () => {
   const ws = workspace([
-    ruleSet(1, '[[rules]]\nwhen.request.url_path = "/t"\nrespond.text = "t"\n\n[[rules]]\nwhen.request.url_path = "/s"\nrespond.status = 204\n'),
+    ruleSet(
+      1,
+      '[[rules]]\nwhen.request.url_path = "/t"\nrespond.text = "t"\n\n[[rules]]\nwhen.request.url_path = "/s"\nrespond.status = 204\n',
+    ),
   ]);
-  const env: DispatchEnv = { files: memorySource({}), rotation: new RotationState(), random: Math.random, log: () => undefined };
+  const env: DispatchEnv = {
+    files: memorySource({}),
+    rotation: new RotationState(),
+    random: Math.random,
+    log: () => undefined,
+  };
   const get = (path: string, headers: [string, string][] = []) => {
     const o = dispatch(ws, snapshotFrom({ method: 'GET', target: path, headers }), env);
     assert.ok(!(o instanceof Promise), `${path} answered synchronously`);
     return o.answer;
   };
   for (const path of ['/t', '/s']) assert.equal(get(path), get(path), path);
-  const credentialed: [string, string][] = [['origin', 'http://localhost:5173'], ['cookie', 'a=1']];
+  const credentialed: [string, string][] = [
+    ['origin', 'http://localhost:5173'],
+    ['cookie', 'a=1'],
+  ];
   const answer = get('/t', credentialed);
   assert.equal(answer.headers.find(([k]) => k === 'access-control-allow-origin')?.[1], 'http://localhost:5173');
   assert.equal(get('/t').headers.find(([k]) => k === 'access-control-allow-origin')?.[1], '*');

@@ -94,10 +94,13 @@ export function dispatch(
   const staged: ValueOrPromise<Staged> =
     stageOptions(req) ??
     stageBadRequest(req) ??
-    chain(stageMiddleware(ws, req, env), (mw) =>
-      mw ?? chain(stageRuleSets(ws, req, env, explained, used), (rs) => rs ?? stageFallback(ws, req, env)),
+    chain(
+      stageMiddleware(ws, req, env),
+      (mw) => mw ?? chain(stageRuleSets(ws, req, env, explained, used), (rs) => rs ?? stageFallback(ws, req, env)),
     );
-  return chain(staged, (s) => withTemplate(outcomeOf(s, paced(finalize(s.draft, req, ws.cors), s, ws, env), explained), used));
+  return chain(staged, (s) =>
+    withTemplate(outcomeOf(s, paced(finalize(s.draft, req, ws.cors), s, ws, env), explained), used),
+  );
 }
 
 /**
@@ -163,18 +166,28 @@ function stageMiddleware(ws: Workspace, req: RequestSnapshot, env: DispatchEnv):
     log: env.log,
   });
   if (hit === undefined) return undefined;
-  return answeredBy(draftFromRespond(hit.respond, env.files), { kind: 'middleware', index: hit.index, file: hit.file }, hit.respond);
+  return answeredBy(
+    draftFromRespond(hit.respond, env.files),
+    { kind: 'middleware', index: hit.index, file: hit.file },
+    hit.respond,
+  );
 }
 
 /** A stage's result from the draft of its Respond (now or once its file is read). */
 function answeredBy(respond: ValueOrPromise<RespondDraft>, stage: Stage, from: Respond): ValueOrPromise<Staged> {
-  return chain(respond, ({ draft, file }) => (file === undefined ? { draft, stage, respond: from } : { draft, stage, file, respond: from }));
+  return chain(respond, ({ draft, file }) =>
+    file === undefined ? { draft, stage, respond: from } : { draft, stage, file, respond: from },
+  );
 }
 
 /** The answer past a rule's rate limit: 429 with the seconds left in the window (rounded up). */
 function tooMany(waitMs: number, stage: Stage): Staged {
   const draft = textDraft(429, 'too many requests');
-  return { draft: { ...draft, headers: [['retry-after', String(Math.max(1, Math.ceil(waitMs / 1000)))]] }, stage, limited: true };
+  return {
+    draft: { ...draft, headers: [['retry-after', String(Math.max(1, Math.ceil(waitMs / 1000)))]] },
+    stage,
+    limited: true,
+  };
 }
 
 function stageRuleSets(
@@ -227,7 +240,12 @@ function stageFallback(ws: Workspace, req: RequestSnapshot, env: DispatchEnv): V
   return files.remember(ws, req.rawPath, (f) => resolveFallback(root, req.segments, f, deny));
 }
 
-async function resolveFallback(root: string, segments: readonly string[], files: FileSource, deny: DenyCheck | undefined): Promise<Staged> {
+async function resolveFallback(
+  root: string,
+  segments: readonly string[],
+  files: FileSource,
+  deny: DenyCheck | undefined,
+): Promise<Staged> {
   const file = await resolveFallbackFile(root, segments, files);
   if (file === undefined) return MISS;
   const pattern = deny?.(root, file);

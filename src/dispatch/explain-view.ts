@@ -78,7 +78,11 @@ export function stageName(stage: Stage): StageName {
 
 export function matchedView(stage: Stage, shown: ShownPaths): MatchedView | null {
   if (stage.kind !== 'rule_set') return null;
-  return { ruleSetIndex: stage.ruleSetIndex, ruleSetFile: shown.ruleSet(stage.ruleSetIndex), ruleIndex: stage.ruleIndex };
+  return {
+    ruleSetIndex: stage.ruleSetIndex,
+    ruleSetFile: shown.ruleSet(stage.ruleSetIndex),
+    ruleIndex: stage.ruleIndex,
+  };
 }
 
 /** What the fallback directory was asked for, in file names a user knows: `nothing`, `nothing.json`, … */
@@ -128,18 +132,29 @@ export function whyNote(stage: Stage, ws: Workspace, shown: ShownPaths, requestP
 
 /** The why of an Outcome dispatched with `{ explain: true }` (without it, `ruleSets` is empty). */
 export function whyView(outcome: Outcome, ws: Workspace, shown: ShownPaths, requestPath?: string): WhyView {
-  const file = outcome.stage.kind === 'fallback' ? outcome.stage.file : outcome.stage.kind === 'miss' ? outcome.stage.denied?.file : undefined;
+  const file =
+    outcome.stage.kind === 'fallback'
+      ? outcome.stage.file
+      : outcome.stage.kind === 'miss'
+        ? outcome.stage.denied?.file
+        : undefined;
   return {
     note: whyNote(outcome.stage, ws, shown, requestPath),
     ...(file === undefined ? {} : { file: fallbackFile(ws, file) }),
-    ...(outcome.stage.kind === 'miss' && outcome.stage.denied !== undefined ? { deniedBy: outcome.stage.denied.pattern } : {}),
+    ...(outcome.stage.kind === 'miss' && outcome.stage.denied !== undefined
+      ? { deniedBy: outcome.stage.denied.pattern }
+      : {}),
     ruleSets: (outcome.explanation?.ruleSets ?? []).map((rs) => whyRuleSetView(rs, shown)),
     ...(outcome.template !== undefined ? { template: outcome.template } : {}),
   };
 }
 
 function whyRuleSetView(rs: RuleSetExplanation, shown: ShownPaths): WhyRuleSetView {
-  return { ruleSetIndex: rs.ruleSetIndex, ruleSetFile: shown.ruleSet(rs.ruleSetIndex), rules: rs.rules.map(whyRuleView) };
+  return {
+    ruleSetIndex: rs.ruleSetIndex,
+    ruleSetFile: shown.ruleSet(rs.ruleSetIndex),
+    rules: rs.rules.map(whyRuleView),
+  };
 }
 
 export function whyRuleView(rule: RuleCheck): WhyRuleView {
@@ -163,7 +178,11 @@ export function whyToWire(why: WhyView): WhyWire {
     note: why.note,
     ...(why.file === undefined ? {} : { file: why.file }),
     ...(why.deniedBy === undefined ? {} : { denied_by: why.deniedBy }),
-    rule_sets: why.ruleSets.map((rs) => ({ rule_set_index: rs.ruleSetIndex, rule_set_file: rs.ruleSetFile, rules: rs.rules.map(whyRuleToWire) })),
+    rule_sets: why.ruleSets.map((rs) => ({
+      rule_set_index: rs.ruleSetIndex,
+      rule_set_file: rs.ruleSetFile,
+      rules: rs.rules.map(whyRuleToWire),
+    })),
     ...(why.template !== undefined ? { template: templateToWire(why.template) } : {}),
   };
 }
@@ -190,6 +209,11 @@ export function whyRuleToWire(rule: WhyRuleView): WhyRuleWire {
   return {
     rule_index: rule.ruleIndex,
     matched: rule.matched,
-    conditions: rule.conditions.map((c) => ({ name: c.name, expectation: c.expectation, actual: c.actual, matched: c.matched })),
+    conditions: rule.conditions.map((c) => ({
+      name: c.name,
+      expectation: c.expectation,
+      actual: c.actual,
+      matched: c.matched,
+    })),
   };
 }

@@ -10,7 +10,11 @@ const names = (h: readonly (readonly [string, string])[]) => h.map(([n]) => n);
 const get = (h: readonly (readonly [string, string])[], n: string) => h.find(([k]) => k === n)?.[1];
 
 test('default header set, CORS star, content-type and content-length', () => {
-  const a = finalize({ status: 200, body, contentType: 'text/plain; charset=utf-8', headers: [], delayMs: 0 }, req([]), cors);
+  const a = finalize(
+    { status: 200, body, contentType: 'text/plain; charset=utf-8', headers: [], delayMs: 0 },
+    req([]),
+    cors,
+  );
   assert.deepEqual(names(a.headers), [
     'access-control-allow-headers',
     'access-control-allow-methods',
@@ -31,11 +35,51 @@ test('default header set, CORS star, content-type and content-length', () => {
 
 test('credentialed CORS reflection only for allowed origins', () => {
   const cases: [[string, string][], string, string, string | undefined][] = [
-    [[['origin', 'http://localhost:5173'], ['cookie', 'a=1']], 'http://localhost:5173', 'Origin', 'true'],
-    [[['origin', 'http://127.0.0.1'], ['authorization', 'x']], 'http://127.0.0.1', 'Origin', 'true'],
-    [[['origin', 'https://app.example.com'], ['cookie', '']], 'https://app.example.com', 'Origin', 'true'],
-    [[['origin', 'https://evil.example'], ['cookie', 'a']], '*', '*', undefined],
-    [[['origin', 'http://localhost.evil.example'], ['cookie', 'a']], '*', '*', undefined],
+    [
+      [
+        ['origin', 'http://localhost:5173'],
+        ['cookie', 'a=1'],
+      ],
+      'http://localhost:5173',
+      'Origin',
+      'true',
+    ],
+    [
+      [
+        ['origin', 'http://127.0.0.1'],
+        ['authorization', 'x'],
+      ],
+      'http://127.0.0.1',
+      'Origin',
+      'true',
+    ],
+    [
+      [
+        ['origin', 'https://app.example.com'],
+        ['cookie', ''],
+      ],
+      'https://app.example.com',
+      'Origin',
+      'true',
+    ],
+    [
+      [
+        ['origin', 'https://evil.example'],
+        ['cookie', 'a'],
+      ],
+      '*',
+      '*',
+      undefined,
+    ],
+    [
+      [
+        ['origin', 'http://localhost.evil.example'],
+        ['cookie', 'a'],
+      ],
+      '*',
+      '*',
+      undefined,
+    ],
     [[['origin', 'http://localhost:5173']], '*', '*', undefined],
     [[['cookie', 'a']], '*', '*', undefined],
   ];
@@ -55,7 +99,12 @@ test('custom headers override, framing headers are ours', () => {
       status: 200,
       body,
       contentType: 'application/json',
-      headers: [['content-type', 'application/vnd.x+json'], ['content-length', '999'], ['vary', 'Accept'], ['x-a', '1']],
+      headers: [
+        ['content-type', 'application/vnd.x+json'],
+        ['content-length', '999'],
+        ['vary', 'Accept'],
+        ['x-a', '1'],
+      ],
       delayMs: 7,
     },
     req([]),
@@ -71,7 +120,11 @@ test('custom headers override, framing headers are ours', () => {
 
 test('204 and 304 carry no body, content-type or content-length', () => {
   for (const status of [204, 304, 101]) {
-    const a = finalize({ status, body, contentType: 'text/plain; charset=utf-8', headers: [['content-type', 'x/y']], delayMs: 0 }, req([]), cors);
+    const a = finalize(
+      { status, body, contentType: 'text/plain; charset=utf-8', headers: [['content-type', 'x/y']], delayMs: 0 },
+      req([]),
+      cors,
+    );
     assert.equal(a.body.byteLength, 0);
     assert.equal(get(a.headers, 'content-type'), undefined);
     assert.equal(get(a.headers, 'content-length'), undefined);

@@ -97,9 +97,18 @@ function build(draft: Draft, corsPart: HeaderList): Answer {
   const delivery = draft.delivery;
   if (delivery === undefined) {
     if (!bodyless) headers.push(['content-length', String(body.byteLength)]);
-    return draft.fresh === true ? { status: draft.status, headers, body, delayMs: draft.delayMs, fresh: true } : { status: draft.status, headers, body, delayMs: draft.delayMs };
+    return draft.fresh === true
+      ? { status: draft.status, headers, body, delayMs: draft.delayMs, fresh: true }
+      : { status: draft.status, headers, body, delayMs: draft.delayMs };
   }
   // a stream's length is not announced: it is sent as it goes (chunked)
   if (!bodyless && delivery.kind !== 'stream') headers.push(['content-length', String(body.byteLength)]);
-  return { status: draft.status, headers, body, delayMs: draft.delayMs, delivery, ...(draft.fresh === true ? { fresh: true } : {}) };
+  return {
+    status: draft.status,
+    headers,
+    body,
+    delayMs: draft.delayMs,
+    delivery,
+    ...(draft.fresh === true ? { fresh: true } : {}),
+  };
 }

@@ -20,10 +20,24 @@ function script(source: string, name = 'mw1.rhai'): MiddlewareScript {
 function request(path: string, json?: Json): RequestSnapshot {
   const body: RequestBody = json === undefined ? { kind: 'none' } : { kind: 'json', value: json, byteLength: 10 };
   const segments = path.split('/').filter((s) => s !== '');
-  return { method: 'POST', rawPath: path, segments, path, query: '', headers: [], body, httpVersion: '1.1', parts: new LazyRequestParts('', [], undefined) };
+  return {
+    method: 'POST',
+    rawPath: path,
+    segments,
+    path,
+    query: '',
+    headers: [],
+    body,
+    httpVersion: '1.1',
+    parts: new LazyRequestParts('', [], undefined),
+  };
 }
 
-function answer(sources: string[], req: RequestSnapshot, maxOperations = 1_000_000): { hit: MiddlewareAnswer | undefined; logs: string[] } {
+function answer(
+  sources: string[],
+  req: RequestSnapshot,
+  maxOperations = 1_000_000,
+): { hit: MiddlewareAnswer | undefined; logs: string[] } {
   const logs: string[] = [];
   const scripts = sources.map((s, i) => script(s, `mw${i + 1}.rhai`));
   const hit = answerFromMiddleware(scripts, req, { maxOperations, timeLimitMs: 1000, log: (l) => logs.push(l) });
@@ -53,7 +67,11 @@ describe('return values', () => {
 
   test('json (JSON5) is re-serialised minified with key order kept', () => {
     const { hit } = answer(['#{ json: "{ b: 1, /* c */ a: [1, 2,], \'s\': \\"x\\" }" }'], request('/x'));
-    assert.deepEqual(hit?.respond, { body: { kind: 'json', text: '{"b":1,"a":[1,2],"s":"x"}' }, headers: [], delayMs: 0 });
+    assert.deepEqual(hit?.respond, {
+      body: { kind: 'json', text: '{"b":1,"a":[1,2],"s":"x"}' },
+      headers: [],
+      delayMs: 0,
+    });
   });
 
   test('json keeps integer-like keys in place and large integers exact', () => {
@@ -63,22 +81,51 @@ describe('return values', () => {
 
   test('invalid json content answers 500 and logs the script path', () => {
     const { hit, logs } = answer(['#{ json: "{ nope" }'], request('/x'));
-    assert.deepEqual(hit?.respond, { status: 500, body: { kind: 'text', text: 'invalid json content' }, headers: [], delayMs: 0 });
+    assert.deepEqual(hit?.respond, {
+      status: 500,
+      body: { kind: 'text', text: 'invalid json content' },
+      headers: [],
+      delayMs: 0,
+    });
     assert.equal(logs.length, 1);
-    assert.match(logs[0] as string, /^middleware `\.\/scripts\/mw1\.rhai`: invalid json content returned by \/ws\/scripts\/mw1\.rhai: /);
+    assert.match(
+      logs[0] as string,
+      /^middleware `\.\/scripts\/mw1\.rhai`: invalid json content returned by \/ws\/scripts\/mw1\.rhai: /,
+    );
   });
 
   test('text answers plain text; status, headers and delay shape the answer (unlike apimock-rs, which ignores them)', () => {
-    assert.deepEqual(answer(['#{ text: "x" }'], request('/x')).hit?.respond, { body: { kind: 'text', text: 'x' }, headers: [], delayMs: 0 });
-    assert.deepEqual(answer(['#{ status: 201, text: "x" }'], request('/x')).hit?.respond, { status: 201, body: { kind: 'text', text: 'x' }, headers: [], delayMs: 0 });
+    assert.deepEqual(answer(['#{ text: "x" }'], request('/x')).hit?.respond, {
+      body: { kind: 'text', text: 'x' },
+      headers: [],
+      delayMs: 0,
+    });
+    assert.deepEqual(answer(['#{ status: 201, text: "x" }'], request('/x')).hit?.respond, {
+      status: 201,
+      body: { kind: 'text', text: 'x' },
+      headers: [],
+      delayMs: 0,
+    });
     assert.deepEqual(answer(['#{ status: 201, headers: #{ A: "b", n: 1 } }'], request('/x')).hit?.respond, {
       status: 201,
       body: { kind: 'empty' },
-      headers: [['a', 'b'], ['n', '1']],
+      headers: [
+        ['a', 'b'],
+        ['n', '1'],
+      ],
       delayMs: 0,
     });
-    assert.deepEqual(answer(['#{ status: 204 }'], request('/x')).hit?.respond, { status: 204, body: { kind: 'empty' }, headers: [], delayMs: 0 });
-    assert.deepEqual(answer(['#{ delay: 20, json: "[1]" }'], request('/x')).hit?.respond, { body: { kind: 'json', text: '[1]' }, headers: [], delayMs: 20 });
+    assert.deepEqual(answer(['#{ status: 204 }'], request('/x')).hit?.respond, {
+      status: 204,
+      body: { kind: 'empty' },
+      headers: [],
+      delayMs: 0,
+    });
+    assert.deepEqual(answer(['#{ delay: 20, json: "[1]" }'], request('/x')).hit?.respond, {
+      body: { kind: 'json', text: '[1]' },
+      headers: [],
+      delayMs: 20,
+    });
     assert.equal(answer(['#{ stat: 201, header: 1 }'], request('/x')).hit, undefined);
   });
 
@@ -105,7 +152,17 @@ describe('return values', () => {
   });
 
   test('non-answers fall through to the next script', () => {
-    for (const decline of ['42', 'true', '[1, 2]', '()', 'return;', 'let x = 1;', '#{ json: 5 }', '#{ other: "x" }', '3.5']) {
+    for (const decline of [
+      '42',
+      'true',
+      '[1, 2]',
+      '()',
+      'return;',
+      'let x = 1;',
+      '#{ json: 5 }',
+      '#{ other: "x" }',
+      '3.5',
+    ]) {
       const { hit } = answer([decline, '#{ text: "second" }'], request('/x'));
       assert.equal(hit?.index, 1, decline);
       assert.deepEqual(hit?.respond.body, { kind: 'text', text: 'second' }, decline);
@@ -122,15 +179,25 @@ describe('return values', () => {
 
 describe('globals', () => {
   test('url_path is the request path; body exists only with a JSON body; the request variables are there', () => {
-    const src = '#{ text: `${url_path} ${is_def_var("body")} ${is_def_var("headers")} ${method} ${query.len()} ${cookies.len()} ${is_def_var("body_text")}` }';
-    assert.deepEqual(answer([src], request('/a/b')).hit?.respond.body, { kind: 'text', text: '/a/b false true POST 0 0 false' });
-    assert.deepEqual(answer([src], request('/a/b', { k: 1 })).hit?.respond.body, { kind: 'text', text: '/a/b true true POST 0 0 false' });
+    const src =
+      '#{ text: `${url_path} ${is_def_var("body")} ${is_def_var("headers")} ${method} ${query.len()} ${cookies.len()} ${is_def_var("body_text")}` }';
+    assert.deepEqual(answer([src], request('/a/b')).hit?.respond.body, {
+      kind: 'text',
+      text: '/a/b false true POST 0 0 false',
+    });
+    assert.deepEqual(answer([src], request('/a/b', { k: 1 })).hit?.respond.body, {
+      kind: 'text',
+      text: '/a/b true true POST 0 0 false',
+    });
   });
 
   test('a variable no script names is not built', () => {
     const src = '#{ text: `${is_def_var("cookies")}` }';
     assert.deepEqual(answer([src], request('/a')).hit?.respond.body, { kind: 'text', text: 'true' });
-    assert.deepEqual(answer(['#{ text: `${is_def_var("cook" + "ies")}` }'], request('/a')).hit?.respond.body, { kind: 'text', text: 'false' });
+    assert.deepEqual(answer(['#{ text: `${is_def_var("cook" + "ies")}` }'], request('/a')).hit?.respond.body, {
+      kind: 'text',
+      text: 'false',
+    });
   });
 
   test('body is a map (or array) converted from JSON, integers exact', () => {
@@ -140,13 +207,31 @@ describe('globals', () => {
   });
 
   test('a body number is f64 when written as a float (5.0, 1e3) and i64 when written as an integer', () => {
-    const src = '#{ text: `${type_of(body.f)} ${body.f} ${type_of(body.e)} ${body.e} ${type_of(body.i)} ${body.i} ${type_of(body.h)} ${type_of(body.a[1])} ${body.f / 2}` }';
+    const src =
+      '#{ text: `${type_of(body.f)} ${body.f} ${type_of(body.e)} ${body.e} ${type_of(body.i)} ${body.i} ${type_of(body.h)} ${type_of(body.a[1])} ${body.f / 2}` }';
     const text = '{"f":5.0,"e":1e3,"i":5,"h":1.5,"a":[1,2.0]}';
-    const req = { ...request('/x'), body: snapshotFrom({ method: 'POST', target: '/x', headers: [], body: new TextEncoder().encode(text) }).body };
-    assert.deepEqual(answer([src], req).hit?.respond.body, { kind: 'text', text: 'f64 5.0 f64 1000.0 i64 5 f64 f64 2.5' });
+    const req = {
+      ...request('/x'),
+      body: snapshotFrom({ method: 'POST', target: '/x', headers: [], body: new TextEncoder().encode(text) }).body,
+    };
+    assert.deepEqual(answer([src], req).hit?.respond.body, {
+      kind: 'text',
+      text: 'f64 5.0 f64 1000.0 i64 5 f64 f64 2.5',
+    });
     // without any such number the body converts as it is (integers stay i64)
-    const plain = { ...request('/x'), body: snapshotFrom({ method: 'POST', target: '/x', headers: [], body: new TextEncoder().encode('{"f":5,"h":1.5}') }).body };
-    assert.deepEqual(answer(['#{ text: `${type_of(body.f)} ${type_of(body.h)}` }'], plain).hit?.respond.body, { kind: 'text', text: 'i64 f64' });
+    const plain = {
+      ...request('/x'),
+      body: snapshotFrom({
+        method: 'POST',
+        target: '/x',
+        headers: [],
+        body: new TextEncoder().encode('{"f":5,"h":1.5}'),
+      }).body,
+    };
+    assert.deepEqual(answer(['#{ text: `${type_of(body.f)} ${type_of(body.h)}` }'], plain).hit?.respond.body, {
+      kind: 'text',
+      text: 'i64 f64',
+    });
   });
 
   test('a change to body in one script is not seen by the next', () => {
@@ -161,7 +246,10 @@ describe('globals', () => {
         "/api/check" if body.priority == "high" => { return #{ "json": "{\\"ok\\": true}" }; },
         _ => ()
       }`;
-    assert.deepEqual(answer([src], request('/api/check', { priority: 'high' })).hit?.respond.body, { kind: 'json', text: '{"ok":true}' });
+    assert.deepEqual(answer([src], request('/api/check', { priority: 'high' })).hit?.respond.body, {
+      kind: 'json',
+      text: '{"ok":true}',
+    });
     assert.equal(answer([src], request('/api/check', { priority: 'low' })).hit, undefined);
     assert.equal(answer([src], request('/api/check')).hit, undefined);
   });
@@ -169,13 +257,21 @@ describe('globals', () => {
 
 describe('errors and limits', () => {
   test('a runtime error is logged with file, line and column, and dispatch continues', () => {
-    const { hit, logs } = answer(['let x = 1;\nif body.priority == "high" { "a.json" }', '#{ text: "next" }'], request('/x'));
+    const { hit, logs } = answer(
+      ['let x = 1;\nif body.priority == "high" { "a.json" }', '#{ text: "next" }'],
+      request('/x'),
+    );
     assert.equal(hit?.index, 1);
-    assert.deepEqual(logs, ['middleware `./scripts/mw1.rhai`: script evaluation failed: Variable not found: body (/ws/scripts/mw1.rhai:2:4)']);
+    assert.deepEqual(logs, [
+      'middleware `./scripts/mw1.rhai`: script evaluation failed: Variable not found: body (/ws/scripts/mw1.rhai:2:4)',
+    ]);
   });
 
   test('throw and property access on an array body are logged the same way', () => {
-    assert.match(answer(['throw "boom"'], request('/x')).logs[0] as string, /script evaluation failed: Runtime error: boom \(\/ws\/scripts\/mw1\.rhai:1:1\)$/);
+    assert.match(
+      answer(['throw "boom"'], request('/x')).logs[0] as string,
+      /script evaluation failed: Runtime error: boom \(\/ws\/scripts\/mw1\.rhai:1:1\)$/,
+    );
     const arrayBody = answer(['body.a'], request('/x', [1, 2])).logs[0] as string;
     assert.match(arrayBody, /Unknown property 'a' - a getter is not registered for type 'array'/);
   });
@@ -183,8 +279,14 @@ describe('errors and limits', () => {
   test('functions cannot see url_path', () => {
     const { hit, logs } = answer(['fn helper() { url_path }\nhelper()'], request('/x'));
     assert.equal(hit, undefined);
-    assert.match(logs[0] as string, /Variable not found: url_path in call to function 'helper' \(\/ws\/scripts\/mw1\.rhai:1:15\)$/);
-    assert.deepEqual(answer(['fn h(p) { #{ text: p } }\nh(url_path)'], request('/q')).hit?.respond.body, { kind: 'text', text: '/q' });
+    assert.match(
+      logs[0] as string,
+      /Variable not found: url_path in call to function 'helper' \(\/ws\/scripts\/mw1\.rhai:1:15\)$/,
+    );
+    assert.deepEqual(answer(['fn h(p) { #{ text: p } }\nh(url_path)'], request('/q')).hit?.respond.body, {
+      kind: 'text',
+      text: '/q',
+    });
   });
 
   test('loop {} is stopped by the operation budget and falls through', () => {
@@ -199,7 +301,10 @@ describe('errors and limits', () => {
   });
 
   test('no middleware, no answer', () => {
-    assert.equal(answerFromMiddleware([], request('/x'), { maxOperations: 1, timeLimitMs: 1, log: () => {} }), undefined);
+    assert.equal(
+      answerFromMiddleware([], request('/x'), { maxOperations: 1, timeLimitMs: 1, log: () => {} }),
+      undefined,
+    );
   });
 });
 
@@ -212,8 +317,11 @@ test('resolvePath joins and normalises POSIX paths', () => {
 
 describe('remembered responds', () => {
   test('the same return value gives the very same Respond (later stages reuse their work); a different one does not', () => {
-    const mw = script('if url_path == "/a" { #{ json: "{a: 1}" } } else if url_path == "/t" { #{ text: "t" } } else { "f.json" }');
-    const run = (path: string): MiddlewareAnswer | undefined => answerFromMiddleware([mw], request(path), { maxOperations: 1_000_000, timeLimitMs: 1000, log: () => undefined });
+    const mw = script(
+      'if url_path == "/a" { #{ json: "{a: 1}" } } else if url_path == "/t" { #{ text: "t" } } else { "f.json" }',
+    );
+    const run = (path: string): MiddlewareAnswer | undefined =>
+      answerFromMiddleware([mw], request(path), { maxOperations: 1_000_000, timeLimitMs: 1000, log: () => undefined });
     for (const path of ['/a', '/t', '/f']) assert.equal(run(path)!.respond, run(path)!.respond, path);
     assert.notEqual(run('/a')!.respond, run('/t')!.respond);
     assert.deepEqual(run('/a')!.respond.body, { kind: 'json', text: '{"a":1}' });
@@ -223,7 +331,11 @@ describe('remembered responds', () => {
     const mw = script('#{ json: "{bad" }');
     const logs: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const hit = answerFromMiddleware([mw], request('/x'), { maxOperations: 1_000_000, timeLimitMs: 1000, log: (l) => logs.push(l) });
+      const hit = answerFromMiddleware([mw], request('/x'), {
+        maxOperations: 1_000_000,
+        timeLimitMs: 1000,
+        log: (l) => logs.push(l),
+      });
       assert.equal(hit!.respond.status, 500);
     }
     assert.equal(logs.filter((l) => l.includes('invalid json content')).length, 3);

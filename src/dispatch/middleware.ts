@@ -121,7 +121,8 @@ function respondFrom(value: Value, mw: MiddlewareScript, log: (line: string) => 
   if (typeof value === 'string') return remembered(mw, 'file', value, () => fileRespond(mw.dir, value));
   if (!(value instanceof Map)) return undefined;
   const fault = value.get('fault');
-  if (typeof fault === 'string' && isFaultKind(fault)) return remembered(mw, 'fault', fault, () => ({ body: { kind: 'empty' }, headers: [], delayMs: 0, fault }));
+  if (typeof fault === 'string' && isFaultKind(fault))
+    return remembered(mw, 'fault', fault, () => ({ body: { kind: 'empty' }, headers: [], delayMs: 0, fault }));
   const body = bodyFrom(value, mw, log);
   if (!value.has('status') && !value.has('headers') && !value.has('delay')) return body;
   if (body === undefined && !ANSWER_KEYS.some((k) => value.has(k))) return undefined;
@@ -145,7 +146,8 @@ function bodyFrom(value: Map<string, Value>, mw: MiddlewareScript, log: (line: s
   const json = value.get('json');
   if (typeof json === 'string') return remembered(mw, 'json', json, () => jsonRespond(json, mw, log));
   const text = value.get('text');
-  if (typeof text === 'string') return remembered(mw, 'text', text, () => ({ body: { kind: 'text', text }, headers: [], delayMs: 0 }));
+  if (typeof text === 'string')
+    return remembered(mw, 'text', text, () => ({ body: { kind: 'text', text }, headers: [], delayMs: 0 }));
   return undefined;
 }
 
@@ -166,7 +168,8 @@ function extrasFrom(
   };
   if (value.has('status')) {
     const status = value.get('status');
-    if (typeof status !== 'bigint' || status < 100n || status > 999n) return problem('`status` must be an integer from 100 to 999');
+    if (typeof status !== 'bigint' || status < 100n || status > 999n)
+      return problem('`status` must be an integer from 100 to 999');
     out.status = Number(status);
   }
   if (value.has('headers')) {
@@ -174,15 +177,22 @@ function extrasFrom(
     if (!(headers instanceof Map)) return problem('`headers` must be a map of header names to strings');
     out.headers = [];
     for (const [name, v] of headers) {
-      const text = typeof v === 'string' ? v : typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+      const text =
+        typeof v === 'string'
+          ? v
+          : typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean'
+            ? String(v)
+            : undefined;
       if (!HEADER_NAME.test(name)) return problem(`\`${name}\` is not a valid header name`);
-      if (text === undefined || !HEADER_VALUE.test(text)) return problem(`the header \`${name}\` needs a string value without control characters`);
+      if (text === undefined || !HEADER_VALUE.test(text))
+        return problem(`the header \`${name}\` needs a string value without control characters`);
       out.headers.push([name.toLowerCase(), text]);
     }
   }
   if (value.has('delay')) {
     const delay = value.get('delay');
-    if (typeof delay !== 'bigint' || delay < 0n || delay > BigInt(MAX_DELAY_MS)) return problem(`\`delay\` must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`);
+    if (typeof delay !== 'bigint' || delay < 0n || delay > BigInt(MAX_DELAY_MS))
+      return problem(`\`delay\` must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`);
     out.delayMs = Number(delay);
   }
   return out;
@@ -205,7 +215,12 @@ const responds = new WeakMap<MiddlewareScript, Map<string, Respond>>();
 const RESPONDS_PER_SCRIPT = 64;
 const RESPOND_KEY_MAX = 64 * 1024;
 
-function remembered(mw: MiddlewareScript, kind: string, value: string, make: () => Respond | undefined): Respond | undefined {
+function remembered(
+  mw: MiddlewareScript,
+  kind: string,
+  value: string,
+  make: () => Respond | undefined,
+): Respond | undefined {
   if (value.length > RESPOND_KEY_MAX) return make(); // memory stays bounded: 64 entries of at most this much
   const key = kind + '\0' + value;
   let cache = responds.get(mw);

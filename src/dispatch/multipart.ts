@@ -15,7 +15,11 @@ export function parseMultipart(contentType: string, body: Uint8Array): FormField
     else list.push(value);
   };
   try {
-    const parser = busboy({ headers: { 'content-type': contentType }, defParamCharset: 'utf8', limits: { fieldSize: body.byteLength } });
+    const parser = busboy({
+      headers: { 'content-type': contentType },
+      defParamCharset: 'utf8',
+      limits: { fieldSize: body.byteLength },
+    });
     parser.on('field', (name, value) => add(name, value));
     parser.on('file', (name, stream, info) => {
       files.add(name);

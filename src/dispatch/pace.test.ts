@@ -15,7 +15,12 @@ import { snapshotFrom } from './snapshot.js';
 const ROOT = '/ws';
 
 function workspace(rules: string, service: Partial<Config['service']> = {}): Workspace {
-  const r = decodeRuleSetText(rules, `${ROOT}/rs.toml`, { index: 0, entry: 'rs.toml', baseDir: ROOT, defaultStrategy: { kind: 'first_match' } });
+  const r = decodeRuleSetText(rules, `${ROOT}/rs.toml`, {
+    index: 0,
+    entry: 'rs.toml',
+    baseDir: ROOT,
+    defaultStrategy: { kind: 'first_match' },
+  });
   if (!r.ok) throw new Error(JSON.stringify(r.error));
   const config: Config = {
     listener: { ipAddress: '127.0.0.1', port: 0 },
@@ -34,7 +39,15 @@ function workspace(rules: string, service: Partial<Config['service']> = {}): Wor
     log: { verbose: { header: false, body: false } },
     fileTreeView: { ...DEFAULTS.fileTreeView },
   };
-  return { baseDir: ROOT, config, middlewares: [], ruleSets: [r.value.ruleSet], fallbackDir: `${ROOT}/data`, cors: { allowedOrigins: [] }, warnings: [] };
+  return {
+    baseDir: ROOT,
+    config,
+    middlewares: [],
+    ruleSets: [r.value.ruleSet],
+    fallbackDir: `${ROOT}/data`,
+    cors: { allowedOrigins: [] },
+    warnings: [],
+  };
 }
 
 const files = memorySource({
@@ -44,11 +57,21 @@ const files = memorySource({
 });
 
 function env(pace?: PaceState): DispatchEnv {
-  return { files, rotation: new RotationState(), random: Math.random, log: () => {}, ...(pace !== undefined ? { pace } : {}) };
+  return {
+    files,
+    rotation: new RotationState(),
+    random: Math.random,
+    log: () => {},
+    ...(pace !== undefined ? { pace } : {}),
+  };
 }
 
 async function ask(ws: Workspace, e: DispatchEnv, path: string, method = 'GET'): Promise<Outcome> {
-  return dispatch(ws, snapshotFrom({ method, target: path, headers: [], body: new Uint8Array(0), httpVersion: '1.1' }), e);
+  return dispatch(
+    ws,
+    snapshotFrom({ method, target: path, headers: [], body: new Uint8Array(0), httpVersion: '1.1' }),
+    e,
+  );
 }
 
 const header = (o: Outcome, n: string): string | undefined => o.answer.headers.find(([k]) => k === n)?.[1];
@@ -91,7 +114,8 @@ test('log-normal { median, sigma }: median near `median`, the logs spread by sig
 });
 
 test('service.seed: one generator per workspace, advancing per request; a run reproduces', async () => {
-  const rules = '[[rules]]\nwhen.request.url_path = "/x"\nrespond = { text = "x", delay_response_milliseconds = { min = 0, max = 10000 } }\n';
+  const rules =
+    '[[rules]]\nwhen.request.url_path = "/x"\nrespond = { text = "x", delay_response_milliseconds = { min = 0, max = 10000 } }\n';
   const run = async (): Promise<number[]> => {
     const ws = workspace(rules, { seed: 42n });
     const e = env(new PaceState());
@@ -134,9 +158,12 @@ respond = { fault = "connection_reset" }
 });
 
 test('a limit of 5 per second: the 6th is 429 with retry-after, then the next window answers (injected clock)', async () => {
-  const ws = workspace('[[rules]]\nwhen.request.url_path = "/l"\nlimit = { requests = 5, per_ms = 1000 }\nrespond = { text = "ok" }\n', {
-    delay: { kind: 'fixed', ms: 50 },
-  });
+  const ws = workspace(
+    '[[rules]]\nwhen.request.url_path = "/l"\nlimit = { requests = 5, per_ms = 1000 }\nrespond = { text = "ok" }\n',
+    {
+      delay: { kind: 'fixed', ms: 50 },
+    },
+  );
   let now = 10_000;
   const e = env(new PaceState(() => now));
   for (let i = 0; i < 5; i++) {
@@ -157,7 +184,9 @@ test('a limit of 5 per second: the 6th is 429 with retry-after, then the next wi
 });
 
 test('a longer window: retry-after in whole seconds, rounded up', async () => {
-  const ws = workspace('[[rules]]\nwhen.request.url_path = "/l"\nlimit = { requests = 1, per_ms = 60000 }\nrespond = { text = "ok" }\n');
+  const ws = workspace(
+    '[[rules]]\nwhen.request.url_path = "/l"\nlimit = { requests = 1, per_ms = 60000 }\nrespond = { text = "ok" }\n',
+  );
   let now = 0;
   const e = env(new PaceState(() => now));
   await ask(ws, e, '/l');
@@ -168,7 +197,9 @@ test('a longer window: retry-after in whole seconds, rounded up', async () => {
 });
 
 test('an SSE file becomes events with their declared pauses; no content-length', async () => {
-  const ws = workspace('[[rules]]\nwhen.request.url_path = "/chat"\nrespond = { stream = { file_path = "chat.sse", interval_ms = 10 } }\n');
+  const ws = workspace(
+    '[[rules]]\nwhen.request.url_path = "/chat"\nrespond = { stream = { file_path = "chat.sse", interval_ms = 10 } }\n',
+  );
   const o = await ask(ws, env(), '/chat');
   assert.equal(header(o, 'content-type'), 'text/event-stream; charset=utf-8');
   assert.equal(header(o, 'content-length'), undefined);
@@ -182,11 +213,17 @@ test('an SSE file becomes events with their declared pauses; no content-length',
       [30, 'event: end\ndata: [DONE]\n\n'],
     ],
   );
-  assert.equal(text(o.answer.body), 'data: one\n\ndata: two\n\nevent: end\ndata: [DONE]\n\n', 'the body get shows: the events as sent');
+  assert.equal(
+    text(o.answer.body),
+    'data: one\n\ndata: two\n\nevent: end\ndata: [DONE]\n\n',
+    'the body get shows: the events as sent',
+  );
 });
 
 test('an NDJSON file: one line per event, interval_ms apart', async () => {
-  const ws = workspace('[[rules]]\nwhen.request.url_path = "/rows"\nrespond = { stream = { file_path = "rows.ndjson", interval_ms = 250 } }\n');
+  const ws = workspace(
+    '[[rules]]\nwhen.request.url_path = "/rows"\nrespond = { stream = { file_path = "rows.ndjson", interval_ms = 250 } }\n',
+  );
   const o = await ask(ws, env(), '/rows');
   assert.equal(header(o, 'content-type'), 'application/x-ndjson');
   const events = o.answer.delivery?.kind === 'stream' ? o.answer.delivery.events : [];
@@ -201,7 +238,9 @@ test('an NDJSON file: one line per event, interval_ms apart', async () => {
 });
 
 test('chunks: the body with its content-length, to be sent in pieces', async () => {
-  const ws = workspace('[[rules]]\nwhen.request.url_path = "/c"\nrespond = { text = "abcdefgh", chunks = { count = 4, interval_ms = 100 } }\n');
+  const ws = workspace(
+    '[[rules]]\nwhen.request.url_path = "/c"\nrespond = { text = "abcdefgh", chunks = { count = 4, interval_ms = 100 } }\n',
+  );
   const o = await ask(ws, env(), '/c');
   assert.equal(header(o, 'content-length'), '8');
   assert.deepEqual(o.answer.delivery, { kind: 'chunks', count: 4, intervalMs: 100 });
@@ -220,8 +259,16 @@ test('rules without faults, limits or streams answer as before: no delivery, the
 test("a script's `fault` key answers with that fault; an unknown fault name falls through", async () => {
   const { compile } = await import('../interpreter/index.js');
   const base = workspace('[[rules]]\nwhen.request.url_path = "/x"\nrespond = { text = "rule" }\n');
-  const mw = (source: string) => ({ file: `${ROOT}/mw.rhai`, entry: 'mw.rhai', dir: ROOT, script: compile(source, `${ROOT}/mw.rhai`) });
-  const ws = { ...base, middlewares: [mw('if url_path == "/x" { return #{ fault: "partial_body", text: "ignored" }; }')] };
+  const mw = (source: string) => ({
+    file: `${ROOT}/mw.rhai`,
+    entry: 'mw.rhai',
+    dir: ROOT,
+    script: compile(source, `${ROOT}/mw.rhai`),
+  });
+  const ws = {
+    ...base,
+    middlewares: [mw('if url_path == "/x" { return #{ fault: "partial_body", text: "ignored" }; }')],
+  };
   const o = await ask(ws, env(), '/x');
   assert.equal(o.stage.kind, 'middleware');
   assert.deepEqual(o.answer.delivery, { kind: 'fault', fault: 'partial_body' });

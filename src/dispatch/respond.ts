@@ -38,12 +38,21 @@ export function draftFromRespond(respond: Respond, files: FileSource): ValueOrPr
       let done = literal.get(respond);
       if (done === undefined) {
         const delivery = deliveryOf(respond);
-        const base = { status: respond.status ?? 200, headers: respond.headers, delayMs: respond.delayMs, ...(delivery === undefined ? {} : { delivery }) };
+        const base = {
+          status: respond.status ?? 200,
+          headers: respond.headers,
+          delayMs: respond.delayMs,
+          ...(delivery === undefined ? {} : { delivery }),
+        };
         done = {
           draft:
             b.kind === 'empty'
               ? { ...base, body: new Uint8Array(0) }
-              : { ...base, body: encoder.encode(b.text), contentType: b.kind === 'text' ? TEXT_PLAIN : APPLICATION_JSON },
+              : {
+                  ...base,
+                  body: encoder.encode(b.text),
+                  contentType: b.kind === 'text' ? TEXT_PLAIN : APPLICATION_JSON,
+                },
         };
         literal.set(respond, done);
       }
@@ -65,13 +74,19 @@ export function draftFromRespond(respond: Respond, files: FileSource): ValueOrPr
 /** A fault or a dribbled body, when the Respond asks for one (a fault wins). */
 function deliveryOf(respond: Respond): Delivery | undefined {
   if (respond.fault !== undefined) return { kind: 'fault', fault: respond.fault };
-  if (respond.chunks !== undefined) return { kind: 'chunks', count: respond.chunks.count, intervalMs: respond.chunks.intervalMs };
+  if (respond.chunks !== undefined)
+    return { kind: 'chunks', count: respond.chunks.count, intervalMs: respond.chunks.intervalMs };
   return undefined;
 }
 
-async function streamDraft(respond: Respond, b: Extract<Respond['body'], { kind: 'stream' }>, files: FileSource): Promise<RespondDraft> {
+async function streamDraft(
+  respond: Respond,
+  b: Extract<Respond['body'], { kind: 'stream' }>,
+  files: FileSource,
+): Promise<RespondDraft> {
   const found = await fileDraft(respond, b.path, b.confineTo, files);
-  if (found.draft.status !== (respond.status ?? 200) || found.file === undefined || respond.fault !== undefined) return found;
+  if (found.draft.status !== (respond.status ?? 200) || found.file === undefined || respond.fault !== undefined)
+    return found;
   const events = parseStreamFile(found.draft.body, b.format, b.intervalMs);
   const draft = {
     ...found.draft,
@@ -82,13 +97,24 @@ async function streamDraft(respond: Respond, b: Extract<Respond['body'], { kind:
   return { draft, file: found.file };
 }
 
-async function fileDraft(respond: Respond, name: string, confineTo: string | undefined, files: FileSource): Promise<RespondDraft> {
+async function fileDraft(
+  respond: Respond,
+  name: string,
+  confineTo: string | undefined,
+  files: FileSource,
+): Promise<RespondDraft> {
   const path = await resolveNamedFile(name, files, confineTo);
   if (path === undefined) return { draft: { ...emptyDraft(404), delayMs: respond.delayMs } };
   const fb = await fileBody(path, files);
   if (fb.kind === 'missing') return { draft: { ...emptyDraft(404), delayMs: respond.delayMs } };
   if (fb.kind === 'error') return { draft: textDraft(500, fb.message, respond.delayMs), file: path };
   const delivery = deliveryOf(respond);
-  const draft = { status: respond.status ?? 200, body: fb.body, contentType: fb.contentType, headers: respond.headers, delayMs: respond.delayMs };
+  const draft = {
+    status: respond.status ?? 200,
+    body: fb.body,
+    contentType: fb.contentType,
+    headers: respond.headers,
+    delayMs: respond.delayMs,
+  };
   return { draft: delivery === undefined ? draft : { ...draft, delivery }, file: path };
 }

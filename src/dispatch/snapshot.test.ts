@@ -50,7 +50,12 @@ test('decodeSegment leaves invalid escapes literal', () => {
 test('bodies: JSON parsed whatever the content type; declared JSON that does not parse is invalid', () => {
   // the body's fields (a JSON body is an object of its own class, with the exact value built on demand)
   const mk = (body: string, ct?: string) => {
-    const b = snapshotFrom({ method: 'POST', target: '/', headers: ct ? [['Content-Type', ct]] : [], body: enc.encode(body) }).body;
+    const b = snapshotFrom({
+      method: 'POST',
+      target: '/',
+      headers: ct ? [['Content-Type', ct]] : [],
+      body: enc.encode(body),
+    }).body;
     return b.kind === 'json' ? { kind: b.kind, value: b.value, byteLength: b.byteLength } : b;
   };
   assert.deepEqual(mk('{"a":1}', 'application/json'), { kind: 'json', value: { a: 1 }, byteLength: 7 });
@@ -72,29 +77,52 @@ test('bodies: JSON parsed whatever the content type; declared JSON that does not
 });
 
 test('header names are lower-cased, order kept', () => {
-  const s = snapshotFrom({ method: 'GET', target: '/', headers: [['X-A', '1'], ['x-b', '2'], ['X-A', '3']] });
-  assert.deepEqual(s.headers, [['x-a', '1'], ['x-b', '2'], ['x-a', '3']]);
+  const s = snapshotFrom({
+    method: 'GET',
+    target: '/',
+    headers: [
+      ['X-A', '1'],
+      ['x-b', '2'],
+      ['X-A', '3'],
+    ],
+  });
+  assert.deepEqual(s.headers, [
+    ['x-a', '1'],
+    ['x-b', '2'],
+    ['x-a', '3'],
+  ]);
 });
 
 test('the copy-free path for plain paths gives exactly what the general normaliser gives', () => {
   fc.assert(
-    fc.property(fc.array(fc.constantFrom('a', 'b.json', '', '.', '..', '.x', 'x.', '%41', '%', '+', 'é', '~'), { maxLength: 6 }), (parts) => {
-      const rawPath = '/' + parts.join('/');
-      const got = snapshotFrom({ method: 'GET', target: rawPath, headers: [] });
-      const segments = normaliseSegments(rawPath);
-      let path = '/' + segments.join('/');
-      if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-      assert.deepEqual([got.segments, got.path], [segments, path]);
-    }),
+    fc.property(
+      fc.array(fc.constantFrom('a', 'b.json', '', '.', '..', '.x', 'x.', '%41', '%', '+', 'é', '~'), { maxLength: 6 }),
+      (parts) => {
+        const rawPath = '/' + parts.join('/');
+        const got = snapshotFrom({ method: 'GET', target: rawPath, headers: [] });
+        const segments = normaliseSegments(rawPath);
+        let path = '/' + segments.join('/');
+        if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+        assert.deepEqual([got.segments, got.path], [segments, path]);
+      },
+    ),
     { numRuns: 2000 },
   );
 });
 
 test('headers given flat (as Node hands them over) or as pairs make the same snapshot', () => {
-  const pairs: [string, string][] = [['Host', 'x'], ['X-Tenant', 'T1'], ['x-tenant', 't2'], ['Content-Type', 'application/json']];
+  const pairs: [string, string][] = [
+    ['Host', 'x'],
+    ['X-Tenant', 'T1'],
+    ['x-tenant', 't2'],
+    ['Content-Type', 'application/json'],
+  ];
   const flat = pairs.flat();
   const body = enc.encode('{"a":1}');
-  assert.deepEqual(snapshotFrom({ method: 'POST', target: '/a', headers: flat, body }), snapshotFrom({ method: 'POST', target: '/a', headers: pairs, body }));
+  assert.deepEqual(
+    snapshotFrom({ method: 'POST', target: '/a', headers: flat, body }),
+    snapshotFrom({ method: 'POST', target: '/a', headers: pairs, body }),
+  );
   assert.deepEqual(snapshotFrom({ method: 'GET', target: '/a', headers: flat }).headers, [
     ['host', 'x'],
     ['x-tenant', 'T1'],
@@ -104,7 +132,8 @@ test('headers given flat (as Node hands them over) or as pairs make the same sna
 });
 
 test('a JSON body answers body conditions exactly, integers beyond 2^53 included, whichever part is asked first', () => {
-  const text = '{"s":"gold","big":9223372036854775807,"o":{"n":9007199254740993,"t":"x"},"arr":[1,9007199254740993],"f":1.5}';
+  const text =
+    '{"s":"gold","big":9223372036854775807,"o":{"n":9007199254740993,"t":"x"},"arr":[1,9007199254740993],"f":1.5}';
   const cases: readonly (readonly [string, BodyOp, string, boolean])[] = [
     ['s', 'equal', 'gold', true],
     ['big', 'equal', '9223372036854775807', true],
@@ -120,12 +149,23 @@ test('a JSON body answers body conditions exactly, integers beyond 2^53 included
     ['f', 'equal_number', '1.5', true],
   ];
   for (const order of [cases, [...cases].reverse()]) {
-    const snap = snapshotFrom({ method: 'POST', target: '/', headers: [['Content-Type', 'application/json']], body: enc.encode(text) });
-    for (const [path, op, value, want] of order) assert.equal(conditionHolds(body(path, op, value), snap), want, `${path} ${op} ${value}`);
+    const snap = snapshotFrom({
+      method: 'POST',
+      target: '/',
+      headers: [['Content-Type', 'application/json']],
+      body: enc.encode(text),
+    });
+    for (const [path, op, value, want] of order)
+      assert.equal(conditionHolds(body(path, op, value), snap), want, `${path} ${op} ${value}`);
     assert.equal(snap.body.kind, 'json');
     if (snap.body.kind === 'json') assert.deepEqual(snap.body.value, parseJson(text));
   }
-  const plain = snapshotFrom({ method: 'POST', target: '/', headers: [['Content-Type', 'application/json']], body: enc.encode('{"a":[1,{"b":2}]}') });
+  const plain = snapshotFrom({
+    method: 'POST',
+    target: '/',
+    headers: [['Content-Type', 'application/json']],
+    body: enc.encode('{"a":[1,{"b":2}]}'),
+  });
   assert.ok(plain.body.kind === 'json' && typeof (plain.body.value as { a: unknown }).a === 'object');
   assert.equal(conditionHolds(body('a.1.b', 'equal_integer', '2'), plain), true);
 });

@@ -1,7 +1,15 @@
 // snapshotFrom: the ONE normaliser from raw request parts to a RequestSnapshot.
 // The server adapter and `mock get` both call it, so both see exactly the same request.
 import type { HeaderList } from '../shared/headers.js';
-import { exactJson, JsonSyntaxError, mayHoldIntegralFloat, parseJson, parseTypedJson, type Json, type TypedJson } from '../shared/json.js';
+import {
+  exactJson,
+  JsonSyntaxError,
+  mayHoldIntegralFloat,
+  parseJson,
+  parseTypedJson,
+  type Json,
+  type TypedJson,
+} from '../shared/json.js';
 import type { JsonRequestBody, RequestBody, RequestSnapshot } from '../model/request.js';
 import { LazyRequestParts } from '../routing/request-parts.js';
 import { parseMultipart } from './multipart.js';
@@ -161,7 +169,9 @@ function notParsed(text: string, declaredJson: boolean, byteLength: number): Req
   try {
     const value = parseJson(text);
     if (value === null) return NO_BODY;
-    return mayHoldIntegralFloat(text) ? { kind: 'json', value, byteLength, typed: parseTypedJson(text) } : { kind: 'json', value, byteLength };
+    return mayHoldIntegralFloat(text)
+      ? { kind: 'json', value, byteLength, typed: parseTypedJson(text) }
+      : { kind: 'json', value, byteLength };
   } catch (e) {
     if (!declaredJson) return { kind: 'bytes', byteLength };
     const message = e instanceof JsonSyntaxError || e instanceof Error ? e.message : String(e);
@@ -189,7 +199,8 @@ class ParsedJsonBody implements JsonRequestBody {
     return (this.exact ??= exactJson(this.text, this.unchecked));
   }
   get typed(): TypedJson | undefined {
-    if (this.typedValue === NOT_YET) this.typedValue = mayHoldIntegralFloat(this.text) ? parseTypedJson(this.text) : undefined;
+    if (this.typedValue === NOT_YET)
+      this.typedValue = mayHoldIntegralFloat(this.text) ? parseTypedJson(this.text) : undefined;
     return this.typedValue;
   }
 }

@@ -6,7 +6,14 @@
 import type { Respond } from '../model/answer.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { Rule } from '../model/rule-set.js';
-import type { CompiledTemplate, RespondTemplate, TemplateData, TemplateKind, TemplateRuntime, TemplateSlot } from '../model/template.js';
+import type {
+  CompiledTemplate,
+  RespondTemplate,
+  TemplateData,
+  TemplateKind,
+  TemplateRuntime,
+  TemplateSlot,
+} from '../model/template.js';
 import type { HeaderList } from '../shared/headers.js';
 import type { ValueOrPromise } from '../shared/value-or-promise.js';
 import { resolveNamedFile } from '../files/lookup.js';
@@ -14,7 +21,16 @@ import { extensionOf, joinPaths } from '../files/paths.js';
 import { fileBody } from '../files/file-body.js';
 import type { FileSource } from '../files/source.js';
 import { matchTemplate, templateSegments } from '../routing/path-template.js';
-import { compileTemplate, engineIfLoaded, fakerIfLoaded, headerValue, jsonProblem, loadEngine, loadFaker, templateData } from '../templates/index.js';
+import {
+  compileTemplate,
+  engineIfLoaded,
+  fakerIfLoaded,
+  headerValue,
+  jsonProblem,
+  loadEngine,
+  loadFaker,
+  templateData,
+} from '../templates/index.js';
 import type { Draft } from './finalize.js';
 import { APPLICATION_JSON, draftFromRespond, emptyDraft, TEXT_PLAIN, textDraft, type RespondDraft } from './respond.js';
 
@@ -37,7 +53,13 @@ export interface TemplateEnv {
 class TemplateFailure extends Error {}
 
 /** The draft of a templated rule's answer (now, or once its file is read). */
-export function templatedDraft(rule: Rule, template: RespondTemplate, req: RequestSnapshot, env: TemplateEnv, use?: TemplateUse[]): ValueOrPromise<RespondDraft> {
+export function templatedDraft(
+  rule: Rule,
+  template: RespondTemplate,
+  req: RequestSnapshot,
+  env: TemplateEnv,
+  use?: TemplateUse[],
+): ValueOrPromise<RespondDraft> {
   const respond = rule.respond;
   const r = new Render(req, paramsOf(rule, req), env);
   const where = `rule ${template.where.rule} of ${template.where.file}`;
@@ -50,10 +72,12 @@ export function templatedDraft(rule: Rule, template: RespondTemplate, req: Reque
       if (template.body.kind === 'json') {
         // a text known to parse (by construction) needs no check
         const known = template.body.compiled?.direct?.(req, r.params);
-        if (known !== undefined) return { draft: { ...base, body: encoder.encode(known), contentType: APPLICATION_JSON } };
+        if (known !== undefined)
+          return { draft: { ...base, body: encoder.encode(known), contentType: APPLICATION_JSON } };
         const text = render(template.body, r, where);
         const problem = jsonProblem(text);
-        if (problem !== undefined) return failure(`${where}: the rendered json does not parse: ${problem}`, respond, env);
+        if (problem !== undefined)
+          return failure(`${where}: the rendered json does not parse: ${problem}`, respond, env);
         return { draft: { ...base, body: encoder.encode(text), contentType: APPLICATION_JSON } };
       }
       return { draft: { ...base, body: encoder.encode(render(template.body, r, where)), contentType: TEXT_PLAIN } };
@@ -67,14 +91,29 @@ export function templatedDraft(rule: Rule, template: RespondTemplate, req: Reque
           env.log(`${where}: the rendered file_path ${JSON.stringify(rendered)} is refused (${refused}); answered 404`);
           return { draft: { ...emptyDraft(404), delayMs: respond.delayMs } };
         }
-        path = joinPaths(template.respondDir, rendered.split(/[\\/]/).filter((s) => s !== '' && s !== '.'));
+        path = joinPaths(
+          template.respondDir,
+          rendered.split(/[\\/]/).filter((s) => s !== '' && s !== '.'),
+        );
       }
-      return fileAnswer(path, body.confineTo, base, template.templateFile ? { data: r.data(), runtime: r.runtime(), where } : undefined, env);
+      return fileAnswer(
+        path,
+        body.confineTo,
+        base,
+        template.templateFile ? { data: r.data(), runtime: r.runtime(), where } : undefined,
+        env,
+      );
     }
     if (body.kind === 'empty') return { draft: { ...base, body: new Uint8Array(0) } };
     // a templated rule streams its file as written (templates apply to json, text, headers and file paths)
     if (body.kind === 'stream') return draftFromRespond(respond, env.files);
-    return { draft: { ...base, body: encoder.encode(body.text), contentType: body.kind === 'text' ? TEXT_PLAIN : APPLICATION_JSON } };
+    return {
+      draft: {
+        ...base,
+        body: encoder.encode(body.text),
+        contentType: body.kind === 'text' ? TEXT_PLAIN : APPLICATION_JSON,
+      },
+    };
   } catch (e) {
     if (e instanceof TemplateFailure) return failure(e.message, respond, env);
     throw e;
@@ -155,7 +194,13 @@ interface FileRender {
 /** Compiled template files, per version of their bytes (a changed file is new bytes: compiled again). */
 const compiledFiles = new WeakMap<Uint8Array, CompiledTemplate>();
 
-async function fileAnswer(name: string, confineTo: string | undefined, base: Omit<Draft, 'body'>, content: FileRender | undefined, env: TemplateEnv): Promise<RespondDraft> {
+async function fileAnswer(
+  name: string,
+  confineTo: string | undefined,
+  base: Omit<Draft, 'body'>,
+  content: FileRender | undefined,
+  env: TemplateEnv,
+): Promise<RespondDraft> {
   const path = await resolveNamedFile(name, env.files, confineTo);
   const missing = { draft: { ...emptyDraft(404), delayMs: base.delayMs } };
   if (path === undefined) return missing;
@@ -176,16 +221,30 @@ async function fileAnswer(name: string, confineTo: string | undefined, base: Omi
     compiled = r.value;
     compiledFiles.set(fb.body, compiled);
   }
-  const runtime = compiled.usesFaker && content.runtime.faker === undefined ? { ...content.runtime, faker: await loadFaker() } : content.runtime;
+  const runtime =
+    compiled.usesFaker && content.runtime.faker === undefined
+      ? { ...content.runtime, faker: await loadFaker() }
+      : content.runtime;
   let text: string;
   try {
     text = renderCompiled(compiled, content.data, runtime, content.where);
   } catch (e) {
-    return { ...failure((e as Error).message, { body: { kind: 'empty' }, headers: [], delayMs: base.delayMs }, env), file: path };
+    return {
+      ...failure((e as Error).message, { body: { kind: 'empty' }, headers: [], delayMs: base.delayMs }, env),
+      file: path,
+    };
   }
   if (kind === 'json') {
     const problem = jsonProblem(text);
-    if (problem !== undefined) return { ...failure(`${content.where}: the rendered file ${path} does not parse: ${problem}`, { body: { kind: 'empty' }, headers: [], delayMs: base.delayMs }, env), file: path };
+    if (problem !== undefined)
+      return {
+        ...failure(
+          `${content.where}: the rendered file ${path} does not parse: ${problem}`,
+          { body: { kind: 'empty' }, headers: [], delayMs: base.delayMs },
+          env,
+        ),
+        file: path,
+      };
   }
   return { draft: { ...base, body: encoder.encode(text), contentType: fb.contentType }, file: path };
 }
@@ -215,8 +274,12 @@ function valueAt(data: TemplateData, path: string): unknown {
   return v;
 }
 
-
 /** The template env of a dispatch: the workspace's generator, the env's clock (or the wall clock), its files and log. */
-export function templateEnv(files: FileSource, random: () => number, log: (line: string) => void, now: (() => Date) | undefined): TemplateEnv {
+export function templateEnv(
+  files: FileSource,
+  random: () => number,
+  log: (line: string) => void,
+  now: (() => Date) | undefined,
+): TemplateEnv {
   return { files, random, log, now: now ?? (() => new Date()) };
 }

@@ -52,6 +52,7 @@ describe('contentTypeFor', () => {
     [undefined, false, OCTET_STREAM],
   ];
   for (const [ext, utf8, expected] of cases) {
-    it(`${ext ?? '(none)'} ${utf8 ? 'text' : 'binary'} → ${expected}`, () => assert.equal(contentTypeFor(ext, utf8), expected));
+    it(`${ext ?? '(none)'} ${utf8 ? 'text' : 'binary'} → ${expected}`, () =>
+      assert.equal(contentTypeFor(ext, utf8), expected));
   }
 });

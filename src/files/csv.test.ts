@@ -5,8 +5,11 @@ import { CsvError, csvToJson, parseCsv } from './csv.js';
 describe('csvToJson', () => {
   const cases: ReadonlyArray<readonly [string, string, string]> = [
     // [what, CSV input, JSON output]
-    ['the reference example', 'id,name,score\n1,alice,9.5\n2,"bob, jr",\n',
-      '[{"id":"1","name":"alice","score":"9.5"},{"id":"2","name":"bob, jr","score":""}]'],
+    [
+      'the reference example',
+      'id,name,score\n1,alice,9.5\n2,"bob, jr",\n',
+      '[{"id":"1","name":"alice","score":"9.5"},{"id":"2","name":"bob, jr","score":""}]',
+    ],
     ['fields keep column order, not sorted', 'z,a,m\n1,2,3', '[{"z":"1","a":"2","m":"3"}]'],
     ['integer-like headers keep column order', 'b,10,2\nx,y,z', '[{"b":"x","10":"y","2":"z"}]'],
     ['rows keep source order', 'k\n3\n1\n2', '[{"k":"3"},{"k":"1"},{"k":"2"}]'],
@@ -48,11 +51,17 @@ describe('csvToJson', () => {
   ];
   for (const [what, input, record] of ragged) {
     it(`rejects ${what}`, () => {
-      assert.throws(() => csvToJson(input), (e: unknown) => e instanceof CsvError && e.record === record);
+      assert.throws(
+        () => csvToJson(input),
+        (e: unknown) => e instanceof CsvError && e.record === record,
+      );
     });
   }
 
   it('parseCsv splits records and fields', () => {
-    assert.deepEqual(parseCsv('a,"b\nc"\r\nd,e'), [['a', 'b\nc'], ['d', 'e']]);
+    assert.deepEqual(parseCsv('a,"b\nc"\r\nd,e'), [
+      ['a', 'b\nc'],
+      ['d', 'e'],
+    ]);
   });
 });

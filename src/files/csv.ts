@@ -91,7 +91,10 @@ export function csvToJson(text: string): string {
   const parts: string[] = [];
   rows.forEach((row, index) => {
     if (row.length !== header.length) {
-      throw new CsvError(`record ${index + 2} has ${row.length} fields, but the header has ${header.length}`, index + 2);
+      throw new CsvError(
+        `record ${index + 2} has ${row.length} fields, but the header has ${header.length}`,
+        index + 2,
+      );
     }
     // a repeated header keeps its first position and takes the last value, like an ordered map
     const members = new Map<string, string>();

@@ -20,7 +20,9 @@ export function denyCheck(policy: DenyPolicy): DenyCheck {
   let check = compiled.get(policy);
   if (check !== undefined) return check;
   // picomatch's `basename` applies to slash-less patterns only; given to the others, it makes them never match
-  const matchers = policy.patterns.map((p) => [p, picomatch(p, { dot: true, nocase: true, basename: !p.includes('/') })] as const);
+  const matchers = policy.patterns.map(
+    (p) => [p, picomatch(p, { dot: true, nocase: true, basename: !p.includes('/') })] as const,
+  );
   const files = new Set(policy.files);
   check = (root, file) => {
     if (files.has(file)) return 'the TLS files this config names';

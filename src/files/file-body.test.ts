@@ -85,7 +85,10 @@ describe('fileBody', () => {
   it('a read failure is a 500 message without the path', async () => {
     const failing: FileSource = {
       ...memorySource({}),
-      read: () => Promise.reject(Object.assign(new Error("EACCES: permission denied, open '/secret/place.json'"), { code: 'EACCES' })),
+      read: () =>
+        Promise.reject(
+          Object.assign(new Error("EACCES: permission denied, open '/secret/place.json'"), { code: 'EACCES' }),
+        ),
     };
     const got = await fileBody('/secret/place.json', failing);
     assert.deepEqual(got, { kind: 'error', message: READ_ERROR });

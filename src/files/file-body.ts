@@ -43,5 +43,7 @@ function bodyOf(ext: string, bytes: Uint8Array): FileBody {
   const contentType = contentTypeFor(ext, utf8);
   if (!utf8 || !isConvertedExtension(ext)) return { kind: 'ok', body: bytes, contentType };
   const converted = convertBody(ext, bytes);
-  return converted.kind === 'ok' ? { kind: 'ok', body: converted.body, contentType } : { kind: 'error', message: converted.message };
+  return converted.kind === 'ok'
+    ? { kind: 'ok', body: converted.body, contentType }
+    : { kind: 'error', message: converted.message };
 }

@@ -33,6 +33,7 @@ describe('foldCase', () => {
   }
 
   it('is idempotent', () => {
-    for (const s of ['ΣΟΦΟΣ', 'Straße', 'İstanbul', 'ıI', 'ǅx', 'Äpfel']) assert.equal(foldCase(foldCase(s)), foldCase(s));
+    for (const s of ['ΣΟΦΟΣ', 'Straße', 'İstanbul', 'ıI', 'ǅx', 'Äpfel'])
+      assert.equal(foldCase(foldCase(s)), foldCase(s));
   });
 });

@@ -49,7 +49,16 @@ const HEX_NUMBER = /0[xX]([0-9a-fA-F]+)/y;
 const DECIMAL_NUMBER = /(?:(0|[1-9][0-9]*)(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?/y;
 const STRING_RUN = /[^"'\\\n\r]+/y;
 const SINGLE_ESCAPES: Readonly<Record<string, string>> = {
-  '"': '"', "'": "'", '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
+  '"': '"',
+  "'": "'",
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
 };
 
 /** Transcode a JSON5 document to minified JSON. Throws Json5Error (message and offset) on invalid input. */
@@ -253,11 +262,14 @@ class Transcoder {
     }
     DECIMAL_NUMBER.lastIndex = this.pos;
     const decimal = DECIMAL_NUMBER.exec(t);
-    if (decimal === null || decimal[0] === '') return this.fail(`unexpected character '${t[this.pos] ?? ''}'`, this.pos);
+    if (decimal === null || decimal[0] === '')
+      return this.fail(`unexpected character '${t[this.pos] ?? ''}'`, this.pos);
     this.pos += decimal[0].length;
-    if (decimal[1] !== undefined && decimal[2] === undefined && decimal[3] === undefined) return this.integer(formatInteger(sign, decimal[1]), start);
+    if (decimal[1] !== undefined && decimal[2] === undefined && decimal[3] === undefined)
+      return this.integer(formatInteger(sign, decimal[1]), start);
     const value = Number((sign === '-' ? '-' : '') + decimal[0]);
-    if (this.refuseNonFinite && !Number.isFinite(value)) throw new Json5NonFiniteError('number out of range for a double', start);
+    if (this.refuseNonFinite && !Number.isFinite(value))
+      throw new Json5NonFiniteError('number out of range for a double', start);
     return formatFloat(value);
   }
 

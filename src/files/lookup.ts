@@ -25,7 +25,11 @@ const NO_INDEX = { noIndex: true } as const;
 type Probe = string | typeof NO_INDEX | undefined;
 
 /** Resolve decoded request segments under the fallback root: absolute file path, or undefined (404). */
-export async function resolveFallbackFile(root: string, segments: readonly string[], files: FileSource): Promise<string | undefined> {
+export async function resolveFallbackFile(
+  root: string,
+  segments: readonly string[],
+  files: FileSource,
+): Promise<string | undefined> {
   const segs = usableSegments(segments);
   if (segs === undefined) return undefined;
   // Fast path, inlined: the path as written names a file (one stat).
@@ -43,7 +47,11 @@ export async function resolveFallbackFile(root: string, segments: readonly strin
  * else `.json`/`.json5`/`.csv` appended, else (a directory) its index. With `confineTo`, the file's canonical path
  * must lie inside that directory's canonical path. Case is not folded: the author wrote the name.
  */
-export async function resolveNamedFile(path: string, files: FileSource, confineTo?: string): Promise<string | undefined> {
+export async function resolveNamedFile(
+  path: string,
+  files: FileSource,
+  confineTo?: string,
+): Promise<string | undefined> {
   const found = await probeNamed(path, files);
   if (typeof found !== 'string') return undefined;
   if (confineTo === undefined) return found;
@@ -149,7 +157,12 @@ async function probeFolded(dir: string, name: string, files: FileSource): Promis
 }
 
 /** Resolve the intermediate segments to a directory: exact name first, else a folded match, at each step. */
-async function walk(root: string, exactParent: string, segs: readonly string[], files: FileSource): Promise<string | undefined> {
+async function walk(
+  root: string,
+  exactParent: string,
+  segs: readonly string[],
+  files: FileSource,
+): Promise<string | undefined> {
   if ((await files.stat(exactParent))?.kind === 'dir') return exactParent;
   let dir = root;
   for (let i = 0; i < segs.length - 1; i++) {
@@ -174,7 +187,12 @@ async function indexOf(dir: string, files: FileSource): Promise<Probe> {
 }
 
 /** The first entry of `dir` whose fold equals the fold of `name` and is of the wanted kind, in sorted order. */
-async function foldedMatch(dir: string, name: string, want: 'file' | 'dir', files: FileSource): Promise<string | undefined> {
+async function foldedMatch(
+  dir: string,
+  name: string,
+  want: 'file' | 'dir',
+  files: FileSource,
+): Promise<string | undefined> {
   const entries = await files.list(dir);
   if (entries === undefined) return undefined;
   for (const entry of foldIndex(entries).get(foldCase(name)) ?? []) {

@@ -24,7 +24,10 @@ interface FileNode {
   readonly mtimeMs: number;
 }
 
-export function memorySource(files: Readonly<Record<string, string | Uint8Array>>, symlinks: Readonly<Record<string, string>> = {}): MemorySource {
+export function memorySource(
+  files: Readonly<Record<string, string | Uint8Array>>,
+  symlinks: Readonly<Record<string, string>> = {},
+): MemorySource {
   const fileNodes = new Map<string, FileNode>();
   const emptyDirs = new Set<string>();
   const links = new Map<string, string>();
@@ -50,7 +53,9 @@ export function memorySource(files: Readonly<Record<string, string | Uint8Array>
 
   /** canonical path with every symlink resolved, or undefined when a component is missing */
   const resolve = (path: string): string | undefined => {
-    let pending = normalise(path).split('/').filter((p) => p !== '');
+    let pending = normalise(path)
+      .split('/')
+      .filter((p) => p !== '');
     let current = '';
     for (let hops = 0; pending.length > 0; ) {
       const name = pending.shift()!;
@@ -63,7 +68,12 @@ export function memorySource(files: Readonly<Record<string, string | Uint8Array>
       if (target !== undefined) {
         if (++hops > MAX_LINKS) return undefined;
         const abs = target.startsWith('/') ? target : (current || '') + '/' + target;
-        pending = [...normalise(abs).split('/').filter((p) => p !== ''), ...pending];
+        pending = [
+          ...normalise(abs)
+            .split('/')
+            .filter((p) => p !== ''),
+          ...pending,
+        ];
         current = '';
         continue;
       }

@@ -48,5 +48,7 @@ export function extensionOf(name: string): string | undefined {
 
 /** A decoded request segment that may name a directory entry: no separator and no NUL (they arrive from %2F, %5C, %00). */
 export function isUsableSegment(segment: string): boolean {
-  return !segment.includes('/') && !segment.includes('\\') && !segment.includes('\0') && segment !== '.' && segment !== '..';
+  return (
+    !segment.includes('/') && !segment.includes('\\') && !segment.includes('\0') && segment !== '.' && segment !== '..'
+  );
 }

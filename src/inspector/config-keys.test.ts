@@ -23,5 +23,11 @@ for (const [text, expected] of ROWS) {
 }
 
 test('the defaults: hidden off, built-in excludes on, no extra excludes, no include, .gitignore ignored', () => {
-  assert.deepEqual(DEFAULTS.fileTreeView, { showHidden: false, builtinExcludes: true, extraExcludes: [], include: [], respectGitignore: false });
+  assert.deepEqual(DEFAULTS.fileTreeView, {
+    showHidden: false,
+    builtinExcludes: true,
+    extraExcludes: [],
+    include: [],
+    respectGitignore: false,
+  });
 });

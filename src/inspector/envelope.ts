@@ -20,11 +20,26 @@ export const HTTP_STATUS: Readonly<Record<ErrorKind, number>> = {
 /** What a JSON route answers: a result, an error, or nothing (204). */
 export type JsonAnswer =
   | { readonly kind: 'result'; readonly result: Wire; readonly status?: number }
-  | { readonly kind: 'error'; readonly error: ErrorKind; readonly message: string; readonly diagnostics?: readonly Diagnostic[]; readonly status?: number }
+  | {
+      readonly kind: 'error';
+      readonly error: ErrorKind;
+      readonly message: string;
+      readonly diagnostics?: readonly Diagnostic[];
+      readonly status?: number;
+    }
   | { readonly kind: 'empty' };
 
-export const result = (value: Wire, status?: number): JsonAnswer => ({ kind: 'result', result: value, ...(status === undefined ? {} : { status }) });
-export const failure = (error: ErrorKind, message: string, diagnostics?: readonly Diagnostic[], status?: number): JsonAnswer => ({
+export const result = (value: Wire, status?: number): JsonAnswer => ({
+  kind: 'result',
+  result: value,
+  ...(status === undefined ? {} : { status }),
+});
+export const failure = (
+  error: ErrorKind,
+  message: string,
+  diagnostics?: readonly Diagnostic[],
+  status?: number,
+): JsonAnswer => ({
   kind: 'error',
   error,
   message,
@@ -38,7 +53,10 @@ export function encodeAnswer(version: string, answer: JsonAnswer): { readonly st
     case 'result':
       return { status: answer.status ?? 200, body: successEnvelope(version, answer.result) };
     case 'error':
-      return { status: answer.status ?? HTTP_STATUS[answer.error], body: errorEnvelope(version, answer.error, answer.message, answer.diagnostics) };
+      return {
+        status: answer.status ?? HTTP_STATUS[answer.error],
+        body: errorEnvelope(version, answer.error, answer.message, answer.diagnostics),
+      };
     case 'empty':
       return { status: 204, body: '' };
   }

@@ -16,50 +16,65 @@ interface Sse {
   close(): void;
 }
 
-function connect(port: number, path = '/__mock/api/events', headers: Record<string, string> = {}): Promise<Sse | IncomingMessage> {
+function connect(
+  port: number,
+  path = '/__mock/api/events',
+  headers: Record<string, string> = {},
+): Promise<Sse | IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-      if (res.statusCode !== 200) return resolve(res);
-      const waiters: (() => boolean)[] = [];
-      let buf = '';
-      const sse: Sse = {
-        res,
-        req,
-        events: [],
-        comments: 0,
-        until: (pred, what) =>
-          new Promise((ok, fail) => {
-            if (pred()) return ok();
-            const t = setTimeout(() => fail(new Error(`timed out waiting for ${what}; saw ${JSON.stringify(sse.events)}`)), 10_000);
-            waiters.push(() => {
-              if (pred()) {
-                clearTimeout(t);
-                ok();
-                return true;
-              }
-              return false;
-            });
-          }),
-        close: () => req.destroy(),
-      };
-      res.setEncoding('utf8').on('data', (chunk: string) => {
-        buf += chunk;
-        let cut: number;
-        while ((cut = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, cut);
-          buf = buf.slice(cut + 2);
-          const fields: Record<string, string> = {};
-          for (const line of block.split('\n')) {
-            if (line.startsWith(':')) sse.comments++;
-            const m = /^(\w+): ?(.*)$/.exec(line);
-            if (m !== null) fields[m[1]!] = m[2]!;
+    const req = request(
+      { host: '127.0.0.1', port, path, headers: { host: `127.0.0.1:${port}`, ...headers } },
+      (res) => {
+        if (res.statusCode !== 200) return resolve(res);
+        const waiters: (() => boolean)[] = [];
+        let buf = '';
+        const sse: Sse = {
+          res,
+          req,
+          events: [],
+          comments: 0,
+          until: (pred, what) =>
+            new Promise((ok, fail) => {
+              if (pred()) return ok();
+              const t = setTimeout(
+                () => fail(new Error(`timed out waiting for ${what}; saw ${JSON.stringify(sse.events)}`)),
+                10_000,
+              );
+              waiters.push(() => {
+                if (pred()) {
+                  clearTimeout(t);
+                  ok();
+                  return true;
+                }
+                return false;
+              });
+            }),
+          close: () => req.destroy(),
+        };
+        res.setEncoding('utf8').on('data', (chunk: string) => {
+          buf += chunk;
+          let cut: number;
+          while ((cut = buf.indexOf('\n\n')) >= 0) {
+            const block = buf.slice(0, cut);
+            buf = buf.slice(cut + 2);
+            const fields: Record<string, string> = {};
+            for (const line of block.split('\n')) {
+              if (line.startsWith(':')) sse.comments++;
+              const m = /^(\w+): ?(.*)$/.exec(line);
+              if (m !== null) fields[m[1]!] = m[2]!;
+            }
+            if (fields['event'] !== undefined)
+              sse.events.push({
+                event: fields['event'],
+                ...(fields['id'] === undefined ? {} : { id: fields['id'] }),
+                data: JSON.parse(fields['data'] ?? 'null'),
+              });
           }
-          if (fields['event'] !== undefined) sse.events.push({ event: fields['event'], ...(fields['id'] === undefined ? {} : { id: fields['id'] }), data: JSON.parse(fields['data'] ?? 'null') });
-        }
-        for (let i = waiters.length - 1; i >= 0; i--) if (waiters[i]!()) waiters.splice(i, 1);
-      });
-      resolve(sse);
-    });
+          for (let i = waiters.length - 1; i >= 0; i--) if (waiters[i]!()) waiters.splice(i, 1);
+        });
+        resolve(sse);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -80,7 +95,16 @@ async function waitFor(pred: () => boolean, what: string): Promise<void> {
   }
 }
 
-const ev = (id: number, path = '/a'): RequestEvent => ({ id, method: 'GET', path, status: 200, stage: 'dyn_route', latency_ms: 1.5, generation: 1, answered_by: { kind: 'miss' } });
+const ev = (id: number, path = '/a'): RequestEvent => ({
+  id,
+  method: 'GET',
+  path,
+  status: 200,
+  stage: 'dyn_route',
+  latency_ms: 1.5,
+  generation: 1,
+  answered_by: { kind: 'miss' },
+});
 
 let hub: EventHub;
 let srv: InspectorServer;
@@ -116,7 +140,10 @@ test('request, reload and reset events reach every client, with the journal id a
   const b = await open(srv.port);
   assert.equal(a.res.headers['content-type'], 'text/event-stream; charset=utf-8');
   assert.equal(a.res.headers['cache-control'], 'no-store');
-  assert.deepEqual(Object.keys(a.res.headers).filter((h) => h.startsWith('access-control-')), []);
+  assert.deepEqual(
+    Object.keys(a.res.headers).filter((h) => h.startsWith('access-control-')),
+    [],
+  );
   await waitFor(() => hub.clientCount === 2, 'two clients');
   hub.request(ev(41, '/x'));
   hub.reload({ generation: 2, ok: true, diagnostics: [] });
@@ -144,7 +171,10 @@ test('Last-Event-ID (and ?since=) replays the entries after it; an evicted id ge
   journal.splice(0, journal.length, ev(5), ev(6), ev(7));
   const a = await open(srv.port, undefined, { 'last-event-id': '5' });
   await a.until(() => a.events.length === 2, 'replay');
-  assert.deepEqual(a.events.map((e) => e.id), ['6', '7']);
+  assert.deepEqual(
+    a.events.map((e) => e.id),
+    ['6', '7'],
+  );
   hub.request(ev(8));
   await a.until(() => a.events.length === 3, 'live after replay');
   const b = await open(srv.port, '/__mock/api/events?since=6');
@@ -157,7 +187,13 @@ test('Last-Event-ID (and ?since=) replays the entries after it; an evicted id ge
 });
 
 test('a failing reload is sent to clients that connect later, until an ok one', async () => {
-  hub.reload({ generation: 3, ok: false, diagnostics: [{ severity: 'error', code: 'toml_syntax', message: 'bad', file: '/w/rules.toml', line: 2, column: 5 }] });
+  hub.reload({
+    generation: 3,
+    ok: false,
+    diagnostics: [
+      { severity: 'error', code: 'toml_syntax', message: 'bad', file: '/w/rules.toml', line: 2, column: 5 },
+    ],
+  });
   const a = await open(srv.port);
   await a.until(() => a.events.length === 1, 'the failing reload');
   assert.equal((a.events[0]!.data as { ok: boolean }).ok, false);
@@ -219,7 +255,14 @@ test('requestEventOf: a wire entry → the summary, no headers or bodies', async
     received_at: '2026-01-01T00:00:00.000Z',
     latency_ms: 2.25,
     generation: 4,
-    request: { method: 'POST', path: '/a', target: '/a?token=[redacted]', query: 'token=[redacted]', headers: [{ name: 'authorization', value: '[redacted]' }], body: { kind: 'none' } },
+    request: {
+      method: 'POST',
+      path: '/a',
+      target: '/a?token=[redacted]',
+      query: 'token=[redacted]',
+      headers: [{ name: 'authorization', value: '[redacted]' }],
+      body: { kind: 'none' },
+    },
     response: { status: 201, headers: [], body: { kind: 'text', text: 'ok', byte_length: 2, truncated: false } },
     stage: 'rule_set',
     answered_by: { kind: 'rule_set', rule_set_index: 0, rule_index: 1 },

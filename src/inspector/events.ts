@@ -72,7 +72,16 @@ const MESSAGES = {
 /** The `request` event of a journal entry in its wire form: the summary a table row needs, never headers or bodies. */
 export function requestEventOf(e: WireEntry): RequestEvent {
   const { id, stage, latency_ms, generation, answered_by } = e;
-  const ev: RequestEvent = { id, method: e.request.method, path: e.request.path, status: e.response.status, stage, latency_ms, generation, answered_by };
+  const ev: RequestEvent = {
+    id,
+    method: e.request.method,
+    path: e.request.path,
+    status: e.response.status,
+    stage,
+    latency_ms,
+    generation,
+    answered_by,
+  };
   return e.fault === undefined ? ev : { ...ev, fault: e.fault };
 }
 

@@ -23,14 +23,17 @@ before(async () => {
   root = join(top, 'data');
   mkdirSync(root);
   writeFileSync(join(root, '.gitignore'), '!keep.tmp\nlogs/\n');
-  for (const f of ['users.json', 'notes.txt', 'x.log', 'secret.json', 'drop.tmp', 'keep.tmp', '.env', 'build']) writeFileSync(join(root, f), 'x'.repeat(3));
+  for (const f of ['users.json', 'notes.txt', 'x.log', 'secret.json', 'drop.tmp', 'keep.tmp', '.env', 'build'])
+    writeFileSync(join(root, f), 'x'.repeat(3));
   for (const d of ['api', 'logs', 'node_modules', '.idea', 'target']) mkdirSync(join(root, d));
   writeFileSync(join(root, 'api', 'orders.json'), '[]');
   writeFileSync(join(root, 'api', 'a b.json'), '[]');
   mkdirSync(join(top, 'outside'));
   symlinkSync(join(top, 'outside'), join(root, 'out-link'));
   symlinkSync(join(root, 'users.json'), join(root, 'me.json'));
-  srv = await startInspectorServer([fileTreeRoute({ fallbackDir: () => root, view: () => view, mockUrl: () => 'http://127.0.0.1:3001' })]);
+  srv = await startInspectorServer([
+    fileTreeRoute({ fallbackDir: () => root, view: () => view, mockUrl: () => 'http://127.0.0.1:3001' }),
+  ]);
 });
 after(async () => {
   await srv.close();
@@ -45,7 +48,18 @@ async function names(v: Partial<View>, dir = ''): Promise<string[]> {
 }
 
 test('defaults: no dotfiles, no built-in excludes; folders first; links listed', async () => {
-  assert.deepEqual(await names({}), ['api', 'logs', 'drop.tmp', 'keep.tmp', 'me.json', 'notes.txt', 'out-link', 'secret.json', 'users.json', 'x.log']);
+  assert.deepEqual(await names({}), [
+    'api',
+    'logs',
+    'drop.tmp',
+    'keep.tmp',
+    'me.json',
+    'notes.txt',
+    'out-link',
+    'secret.json',
+    'users.json',
+    'x.log',
+  ]);
 });
 
 test('each file_tree_view key on and off', async () => {
@@ -69,16 +83,23 @@ test('each file_tree_view key on and off', async () => {
 test('entries: name, kind, size, mtime, url (the path that serves it) and mock_url', async () => {
   view = base;
   const r = await raw(srv.port, 'GET', '/__mock/api/files?dir=api');
-  const res = (r.json as { result: { dir: string; mock_url: string; truncated: boolean; entries: Record<string, unknown>[] } }).result;
+  const res = (
+    r.json as { result: { dir: string; mock_url: string; truncated: boolean; entries: Record<string, unknown>[] } }
+  ).result;
   assert.equal(res.dir, 'api');
   assert.equal(res.mock_url, 'http://127.0.0.1:3001');
   assert.equal(res.truncated, false);
-  assert.deepEqual(res.entries.map((e) => [e['name'], e['kind'], e['size'], e['url']]), [
-    ['a b.json', 'file', 2, '/api/a%20b.json'],
-    ['orders.json', 'file', 2, '/api/orders.json'],
-  ]);
+  assert.deepEqual(
+    res.entries.map((e) => [e['name'], e['kind'], e['size'], e['url']]),
+    [
+      ['a b.json', 'file', 2, '/api/a%20b.json'],
+      ['orders.json', 'file', 2, '/api/orders.json'],
+    ],
+  );
   assert.ok(!Number.isNaN(Date.parse(String(res.entries[0]!['mtime']))));
-  const top = (await raw(srv.port, 'GET', '/__mock/api/files')).json as { result: { entries: Record<string, unknown>[] } };
+  const top = (await raw(srv.port, 'GET', '/__mock/api/files')).json as {
+    result: { entries: Record<string, unknown>[] };
+  };
   const kinds = Object.fromEntries(top.result.entries.map((e) => [e['name'], [e['kind'], e['url']]]));
   assert.deepEqual(kinds['api'], ['dir', '/api/']);
   assert.deepEqual(kinds['out-link'], ['link', '/out-link']);
@@ -87,7 +108,15 @@ test('entries: name, kind, size, mtime, url (the path that serves it) and mock_u
 
 test('dir is confined: ../ 400, a link leading outside 400, missing 404, a file 400', async () => {
   view = base;
-  for (const [dir, status] of [['../', 400], ['..', 400], ['api/../..', 400], ['out-link', 400], ['nope', 404], ['users.json', 400], ['a\\..\\..', 400]] as const) {
+  for (const [dir, status] of [
+    ['../', 400],
+    ['..', 400],
+    ['api/../..', 400],
+    ['out-link', 400],
+    ['nope', 404],
+    ['users.json', 400],
+    ['a\\..\\..', 400],
+  ] as const) {
     const r = await raw(srv.port, 'GET', `/__mock/api/files?dir=${encodeURIComponent(dir)}`);
     assert.equal(r.status, status, `${dir}: ${r.text}`);
     assert.equal((r.json as { error: { kind: string } }).error.kind, 'usage');
@@ -112,5 +141,8 @@ test('tree filter: the twelve built-in names', () => {
   assert.equal(BUILTIN_EXCLUDES.length, 12);
   const keep = compileTreeFilter({ ...base, showHidden: true });
   for (const n of BUILTIN_EXCLUDES) assert.equal(keep(n, true, '/r/' + n), false, n);
-  assert.equal(compileTreeFilter({ ...base, showHidden: true, builtinExcludes: false })('vendor', true, '/r/vendor'), true);
+  assert.equal(
+    compileTreeFilter({ ...base, showHidden: true, builtinExcludes: false })('vendor', true, '/r/vendor'),
+    true,
+  );
 });

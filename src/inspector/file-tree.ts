@@ -42,7 +42,11 @@ function codeOf(e: unknown): string | undefined {
 
 /** The route, for the router's table. */
 export function fileTreeRoute(options: FileTreeOptions): Route {
-  return { method: 'GET', path: FILES_PATH, handle: (ctx) => listFiles(ctx.url.searchParams.get('dir') ?? '', options) };
+  return {
+    method: 'GET',
+    path: FILES_PATH,
+    handle: (ctx) => listFiles(ctx.url.searchParams.get('dir') ?? '', options),
+  };
 }
 
 /** One level of `dir` (relative to the fallback directory, `/`-separated; '' is the root). */
@@ -94,7 +98,12 @@ export async function listFiles(dir: string, options: FileTreeOptions): Promise<
   }
   entries.sort((a, b) => order(a) - order(b) || compare(name(a), name(b)));
   const mockUrl = options.mockUrl?.();
-  return result({ dir: segments.join('/'), entries, truncated, ...(mockUrl === undefined ? {} : { mock_url: mockUrl }) });
+  return result({
+    dir: segments.join('/'),
+    entries,
+    truncated,
+    ...(mockUrl === undefined ? {} : { mock_url: mockUrl }),
+  });
 }
 
 const name = (w: Wire): string => (w as { name: string }).name;

@@ -6,7 +6,13 @@ import { DEFAULTS } from '../model/config.js';
 import { dispatched, newEnv, refused } from '../journal/fixtures/exchanges.js';
 import { Journal } from '../journal/journal.js';
 import { createInspector, type Inspector } from './index.js';
-import { connectJournal, journalReplay, journalRoutes, requestEventJson, requestEventOfEntry } from './journal-bridge.js';
+import {
+  connectJournal,
+  journalReplay,
+  journalRoutes,
+  requestEventJson,
+  requestEventOfEntry,
+} from './journal-bridge.js';
 
 let journal: Journal;
 let inspector: Inspector;
@@ -34,29 +40,40 @@ after(async () => {
 });
 
 /** An event-stream client collecting the raw text. */
-function stream(headers: Record<string, string> = {}): Promise<{ text: () => string; until: (re: RegExp) => Promise<void>; req: ClientRequest }> {
+function stream(
+  headers: Record<string, string> = {},
+): Promise<{ text: () => string; until: (re: RegExp) => Promise<void>; req: ClientRequest }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: srv.port, path: '/__mock/api/events', headers: { host: `127.0.0.1:${srv.port}`, ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (d: string) => (text += d));
-      resolve({
-        req,
-        text: () => text,
-        until: async (re) => {
-          const deadline = Date.now() + 10_000;
-          while (!re.test(text)) {
-            if (Date.now() > deadline) throw new Error(`no ${re} in ${text}`);
-            await new Promise((r) => setTimeout(r, 10));
-          }
-        },
-      });
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: srv.port,
+        path: '/__mock/api/events',
+        headers: { host: `127.0.0.1:${srv.port}`, ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d: string) => (text += d));
+        resolve({
+          req,
+          text: () => text,
+          until: async (re) => {
+            const deadline = Date.now() + 10_000;
+            while (!re.test(text)) {
+              if (Date.now() > deadline) throw new Error(`no ${re} in ${text}`);
+              await new Promise((r) => setTimeout(r, 10));
+            }
+          },
+        });
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
-const capture = async (target: string, headers: [string, string][] = []): Promise<void> => void journal.capture(await dispatched({ target, headers }, env));
+const capture = async (target: string, headers: [string, string][] = []): Promise<void> =>
+  void journal.capture(await dispatched({ target, headers }, env));
 
 test('the journal routes answer through the inspector, with its security and no secrets', async () => {
   await capture('/api/users?token=SECRET-QUERY', [['authorization', 'Bearer SECRET-AUTH']]);
@@ -71,7 +88,11 @@ test('the journal routes answer through the inspector, with its security and no 
   assert.equal((one.json as { result: { id: number } }).result.id, entries[0]!.id);
   assert.equal((await raw(srv.port, 'GET', '/__mock/api/requests/999')).status, 404);
   assert.equal((await raw(srv.port, 'GET', '/__mock/api/requests', { host: 'evil.test' })).status, 403);
-  assert.equal((await raw(srv.port, 'POST', '/__mock/api/reset', { 'x-mock-client': '1', 'content-type': 'text/plain' }, '{}')).status, 415);
+  assert.equal(
+    (await raw(srv.port, 'POST', '/__mock/api/reset', { 'x-mock-client': '1', 'content-type': 'text/plain' }, '{}'))
+      .status,
+    415,
+  );
 });
 
 test('captures become request events, a DELETE a reset event; a cross-origin DELETE clears nothing', async () => {
@@ -80,16 +101,40 @@ test('captures become request events, a DELETE a reset event; a cross-origin DEL
   await capture('/hello.txt', [['cookie', 'sid=SECRET-COOKIE']]);
   await s.until(/event: request/);
   const data = JSON.parse(/event: request\ndata: (.*)\n/.exec(s.text())![1]!) as Record<string, unknown>;
-  assert.deepEqual(Object.keys(data).sort(), ['answered_by', 'generation', 'id', 'latency_ms', 'method', 'path', 'stage', 'status']);
+  assert.deepEqual(Object.keys(data).sort(), [
+    'answered_by',
+    'generation',
+    'id',
+    'latency_ms',
+    'method',
+    'path',
+    'stage',
+    'status',
+  ]);
   assert.ok(!s.text().includes('SECRET'));
   const held = journal.length;
-  assert.equal((await raw(srv.port, 'DELETE', '/__mock/api/requests', { 'x-mock-client': '1', origin: 'http://evil.test' })).status, 403);
+  assert.equal(
+    (await raw(srv.port, 'DELETE', '/__mock/api/requests', { 'x-mock-client': '1', origin: 'http://evil.test' }))
+      .status,
+    403,
+  );
   assert.equal(journal.length, held);
   assert.equal((await raw(srv.port, 'DELETE', '/__mock/api/requests', { 'x-mock-client': '1' })).status, 204);
   assert.equal(journal.length, 0);
   await s.until(/event: reset/);
   const before = rotations;
-  assert.equal((await raw(srv.port, 'POST', '/__mock/api/reset', { 'x-mock-client': '1', 'content-type': 'application/json' }, '{"journal":false}')).status, 204);
+  assert.equal(
+    (
+      await raw(
+        srv.port,
+        'POST',
+        '/__mock/api/reset',
+        { 'x-mock-client': '1', 'content-type': 'application/json' },
+        '{"journal":false}',
+      )
+    ).status,
+    204,
+  );
   assert.equal(rotations, before + 1);
   s.req.destroy();
 });
@@ -112,7 +157,12 @@ test('requestEventJson writes what JSON.stringify(requestEventOfEntry) gives, fo
   const targets = ['/api/users', '/api/nothing', '/hello.txt', '/absent', '/p%22q%5C%0A%E2%9C%93', '/rr'];
   for (const target of targets) j.capture(await dispatched({ target }, env));
   j.capture(await dispatched({ method: 'OPTIONS', target: '/api/users' }, env));
-  j.capture(await dispatched({ method: 'POST', target: '/x', headers: [['content-type', 'application/json']], body: '{nope' }, env));
+  j.capture(
+    await dispatched(
+      { method: 'POST', target: '/x', headers: [['content-type', 'application/json']], body: '{nope' },
+      env,
+    ),
+  );
   j.capture(refused({ target: '/upload' }, 5000));
   const rows = j.rows();
   assert.equal(new Set(rows.map((r) => r.stage)).size >= 5, true, rows.map((r) => r.stage).join());

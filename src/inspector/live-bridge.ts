@@ -41,7 +41,9 @@ export const WORKSPACE_PATH = '/__mock/api/workspace';
  * strategy, rule count), middlewares, fallback directory and the last reload `{ok, generation, diagnostics}` (ok
  * until a reload is rejected). Subscribes to the live workspace; call `close()` to unsubscribe.
  */
-export function workspaceRoute(live: LiveEvents & Pick<LiveWorkspaceHandle, 'generation' | 'workspace'>): Route & { close(): void } {
+export function workspaceRoute(
+  live: LiveEvents & Pick<LiveWorkspaceHandle, 'generation' | 'workspace'>,
+): Route & { close(): void } {
   let last: ReloadEvent = { generation: live.generation, ok: true, diagnostics: [] };
   const off = onReloadEvent(live, (e) => (last = e));
   return {

@@ -16,7 +16,13 @@ const routes: Route[] = [
   { method: 'POST', path: '/__mock/api/echo', handle: async (ctx) => result({ got: (await ctx.body()) as never }) },
   { method: 'DELETE', path: '/__mock/api/echo', handle: () => ({ kind: 'empty' }) },
   { method: 'GET', path: /^\/__mock\/api\/items\/([^/]+)$/, handle: (ctx) => result({ id: ctx.params[0]! }) },
-  { method: 'GET', path: '/__mock/api/boom', handle: () => { throw new Error('kaput'); } },
+  {
+    method: 'GET',
+    path: '/__mock/api/boom',
+    handle: () => {
+      throw new Error('kaput');
+    },
+  },
   { method: 'GET', path: '/__mock/api/conflict', handle: () => failure('conflict', 'changed meanwhile') },
   { method: 'POST', path: '/__mock/api/count', handle: (ctx) => (seen.push(ctx.method), { kind: 'empty' }) },
 ];
@@ -48,7 +54,13 @@ test('the assets: app.js and app.css with their types; nothing else from the fol
   assert.equal(js.status, 200);
   assert.equal(js.headers['content-type'], 'text/javascript; charset=utf-8');
   assert.equal((await raw(srv.port, 'GET', '/assets/app.css')).headers['content-type'], 'text/css; charset=utf-8');
-  for (const p of ['/assets/index.html', '/assets/../index.html', '/assets/%2e%2e/router.js', '/assets/', '/index.html']) {
+  for (const p of [
+    '/assets/index.html',
+    '/assets/../index.html',
+    '/assets/%2e%2e/router.js',
+    '/assets/',
+    '/index.html',
+  ]) {
     assert.equal((await raw(srv.port, 'GET', p)).status, 404, p);
   }
   const head = await raw(srv.port, 'HEAD', '/assets/app.js');
@@ -64,7 +76,11 @@ test('JSON routes answer in the envelope', async () => {
   assert.equal(r.status, 200);
   assert.equal(r.headers['content-type'], 'application/json; charset=utf-8');
   assert.deepEqual(r.json, { schema: 1, mock: '9.9.9', result: { hello: '<you>' } });
-  assert.deepEqual((await raw(srv.port, 'GET', '/__mock/api/items/a%20b')).json, { schema: 1, mock: '9.9.9', result: { id: 'a b' } });
+  assert.deepEqual((await raw(srv.port, 'GET', '/__mock/api/items/a%20b')).json, {
+    schema: 1,
+    mock: '9.9.9',
+    result: { id: 'a b' },
+  });
   const head = await raw(srv.port, 'HEAD', '/__mock/api/hello');
   assert.equal(head.status, 200);
   assert.equal(head.text, '');
@@ -75,11 +91,27 @@ test('JSON routes answer in the envelope', async () => {
 });
 
 test('a JSON body is parsed; empty is undefined; bad JSON 400; over 1 MiB 413; DELETE 204', async () => {
-  assert.deepEqual((await post(srv.port, '/__mock/api/echo', { a: [1, '<b>'] })).json, { schema: 1, mock: '9.9.9', result: { got: { a: [1, '<b>'] } } });
-  const bad = await raw(srv.port, 'POST', '/__mock/api/echo', { 'x-mock-client': '1', 'content-type': 'application/json' }, '{nope');
+  assert.deepEqual((await post(srv.port, '/__mock/api/echo', { a: [1, '<b>'] })).json, {
+    schema: 1,
+    mock: '9.9.9',
+    result: { got: { a: [1, '<b>'] } },
+  });
+  const bad = await raw(
+    srv.port,
+    'POST',
+    '/__mock/api/echo',
+    { 'x-mock-client': '1', 'content-type': 'application/json' },
+    '{nope',
+  );
   assert.equal(bad.status, 400);
   assert.equal((bad.json as { error: { kind: string } }).error.kind, 'usage');
-  const big = await raw(srv.port, 'POST', '/__mock/api/echo', { 'x-mock-client': '1', 'content-type': 'application/json' }, JSON.stringify('x'.repeat(1024 * 1024 + 10)));
+  const big = await raw(
+    srv.port,
+    'POST',
+    '/__mock/api/echo',
+    { 'x-mock-client': '1', 'content-type': 'application/json' },
+    JSON.stringify('x'.repeat(1024 * 1024 + 10)),
+  );
   assert.equal(big.status, 413);
   const del = await raw(srv.port, 'DELETE', '/__mock/api/echo', { 'x-mock-client': '1' });
   assert.equal(del.status, 204);
@@ -110,14 +142,23 @@ test('security: foreign Host 403, OPTIONS 405, cross-origin POST 403 (route not 
   assert.equal((await raw(srv.port, 'GET', '/', { host: 'evil.test' })).status, 403);
   assert.equal((await raw(srv.port, 'GET', '/__mock/api/hello', { host: `evil.test:${srv.port}` })).status, 403);
   assert.equal((await raw(srv.port, 'GET', '/', { host: `localhost:${srv.port}` })).status, 200);
-  const opt = await raw(srv.port, 'OPTIONS', '/__mock/api/echo', { origin: 'http://evil.test', 'access-control-request-method': 'POST' });
+  const opt = await raw(srv.port, 'OPTIONS', '/__mock/api/echo', {
+    origin: 'http://evil.test',
+    'access-control-request-method': 'POST',
+  });
   assert.equal(opt.status, 405);
   const before = seen.length;
   const cross = await raw(srv.port, 'POST', '/__mock/api/count', { 'x-mock-client': '1', origin: 'http://evil.test' });
   assert.equal(cross.status, 403);
   const noHeader = await raw(srv.port, 'POST', '/__mock/api/count', {});
   assert.equal(noHeader.status, 403);
-  const plain = await raw(srv.port, 'POST', '/__mock/api/count', { 'x-mock-client': '1', 'content-type': 'text/plain' }, 'hi');
+  const plain = await raw(
+    srv.port,
+    'POST',
+    '/__mock/api/count',
+    { 'x-mock-client': '1', 'content-type': 'text/plain' },
+    'hi',
+  );
   assert.equal(plain.status, 415);
   assert.equal(seen.length, before);
   assert.equal((await raw(srv.port, 'POST', '/__mock/api/count', { 'x-mock-client': '1' })).status, 204);
@@ -125,8 +166,19 @@ test('security: foreign Host 403, OPTIONS 405, cross-origin POST 403 (route not 
 });
 
 test('no answer carries an access-control-* header, even to a request with an Origin', async () => {
-  for (const [m, p] of [['GET', '/'], ['GET', '/assets/app.js'], ['GET', '/__mock/api/hello'], ['OPTIONS', '/'], ['GET', '/nope'], ['DELETE', '/__mock/api/echo']] as const) {
+  for (const [m, p] of [
+    ['GET', '/'],
+    ['GET', '/assets/app.js'],
+    ['GET', '/__mock/api/hello'],
+    ['OPTIONS', '/'],
+    ['GET', '/nope'],
+    ['DELETE', '/__mock/api/echo'],
+  ] as const) {
     const r = await raw(srv.port, m, p, { origin: 'http://evil.test', 'x-mock-client': '1' });
-    assert.deepEqual(Object.keys(r.headers).filter((h) => h.startsWith('access-control-')), [], `${m} ${p}`);
+    assert.deepEqual(
+      Object.keys(r.headers).filter((h) => h.startsWith('access-control-')),
+      [],
+      `${m} ${p}`,
+    );
   }
 });

@@ -65,7 +65,8 @@ export function defaultUiDir(): string {
 
 const MESSAGES = {
   notFound: (path: string) => `no such route: ${path}`,
-  method: (method: string, path: string, allowed: string) => `${method} is not allowed on ${path} (allowed: ${allowed})`,
+  method: (method: string, path: string, allowed: string) =>
+    `${method} is not allowed on ${path} (allowed: ${allowed})`,
   tooLarge: (limit: number) => `the request body is over ${limit} bytes`,
   badJson: (why: string) => `the request body is not valid JSON: ${why}`,
   internal: (why: string) => `internal error: ${why}`,
@@ -79,7 +80,9 @@ class BodyError extends Error {
 }
 
 /** Build the handler. Never throws to node:http; every failure becomes an answer. */
-export function createManagementHandler(options: ManagementOptions): (req: IncomingMessage, res: ServerResponse) => void {
+export function createManagementHandler(
+  options: ManagementOptions,
+): (req: IncomingMessage, res: ServerResponse) => void {
   const uiDir = options.uiDir ?? defaultUiDir();
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const cache = new Map<UiFile, Buffer>();
@@ -87,7 +90,11 @@ export function createManagementHandler(options: ManagementOptions): (req: Incom
   const sendJson = (res: ServerResponse, answer: JsonAnswer, extra: Record<string, string> = {}): void => {
     const { status, body } = encodeAnswer(options.version, answer);
     if (res.headersSent || res.destroyed) return;
-    res.writeHead(status, { ...JSON_HEADERS, ...extra, ...(status === 204 ? {} : { 'content-length': String(Buffer.byteLength(body)) }) });
+    res.writeHead(status, {
+      ...JSON_HEADERS,
+      ...extra,
+      ...(status === 204 ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
+    });
     res.end(status === 204 || res.req.method === 'HEAD' ? undefined : body);
   };
 
@@ -109,11 +116,17 @@ export function createManagementHandler(options: ManagementOptions): (req: Incom
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = (req.method ?? 'GET').toUpperCase();
     const port = req.socket.localPort ?? 0;
-    const hasBody = (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') || req.headers['transfer-encoding'] !== undefined;
+    const hasBody =
+      (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') ||
+      req.headers['transfer-encoding'] !== undefined;
     const verdict = guardRequest({ method, headers: req.headers, port, hasBody });
     if (!verdict.ok) {
       req.resume();
-      sendJson(res, failure(verdict.kind, verdict.message, undefined, verdict.status), verdict.allow === undefined ? {} : { allow: verdict.allow });
+      sendJson(
+        res,
+        failure(verdict.kind, verdict.message, undefined, verdict.status),
+        verdict.allow === undefined ? {} : { allow: verdict.allow },
+      );
       return;
     }
     let url: URL;
@@ -126,17 +139,22 @@ export function createManagementHandler(options: ManagementOptions): (req: Incom
       return;
     }
     const path = url.pathname;
-    const uiFile: UiFile | undefined = path === '/' ? 'index.html' : path.startsWith('/assets/') ? uiName(path.slice('/assets/'.length)) : undefined;
+    const uiFile: UiFile | undefined =
+      path === '/' ? 'index.html' : path.startsWith('/assets/') ? uiName(path.slice('/assets/'.length)) : undefined;
     if (uiFile !== undefined) {
       if (method !== 'GET' && method !== 'HEAD') {
         req.resume();
-        sendJson(res, failure('usage', MESSAGES.method(method, path, 'GET, HEAD'), undefined, 405), { allow: 'GET, HEAD' });
+        sendJson(res, failure('usage', MESSAGES.method(method, path, 'GET, HEAD'), undefined, 405), {
+          allow: 'GET, HEAD',
+        });
         return;
       }
       await serveUi(req, res, uiFile);
       return;
     }
-    const matching = options.routes.map((r) => ({ r, params: matchPath(r.path, path) })).filter((m) => m.params !== undefined);
+    const matching = options.routes
+      .map((r) => ({ r, params: matchPath(r.path, path) }))
+      .filter((m) => m.params !== undefined);
     const want = method === 'HEAD' ? 'GET' : method;
     const hit = matching.find((m) => m.r.method === want);
     if (hit === undefined) {
@@ -155,7 +173,10 @@ export function createManagementHandler(options: ManagementOptions): (req: Incom
     try {
       answer = await hit.r.handle(ctx);
     } catch (e) {
-      answer = e instanceof BodyError ? e.answer : failure('internal', MESSAGES.internal(e instanceof Error ? e.message : String(e)));
+      answer =
+        e instanceof BodyError
+          ? e.answer
+          : failure('internal', MESSAGES.internal(e instanceof Error ? e.message : String(e)));
     }
     if (bodyRead === undefined && !req.readableEnded) req.resume();
     if (answer !== 'handled') sendJson(res, answer);
@@ -164,7 +185,8 @@ export function createManagementHandler(options: ManagementOptions): (req: Incom
   return (req, res) => {
     handle(req, res).catch((e: unknown) => {
       // last resort: the headers may be gone already; never let a request end the process
-      if (!res.headersSent) sendJson(res, failure('internal', MESSAGES.internal(e instanceof Error ? e.message : String(e))));
+      if (!res.headersSent)
+        sendJson(res, failure('internal', MESSAGES.internal(e instanceof Error ? e.message : String(e))));
       else res.destroy();
     });
   };

@@ -55,11 +55,13 @@ const MESSAGES = {
 
 /** The flags as the command line would carry them (`--name=value`, so no value is ever read as a flag). */
 export function bodyToArgv(body: unknown): { ok: true; argv: string[] } | { ok: false; message: string } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, message: MESSAGES.notObject };
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return { ok: false, message: MESSAGES.notObject };
   const argv: string[] = [];
   for (const [key, value] of Object.entries(body)) {
     const spec = RULE_BODY_KEYS[key];
-    if (spec === undefined || !Object.hasOwn(RULE_BODY_KEYS, key)) return { ok: false, message: MESSAGES.unknownKey(key) };
+    if (spec === undefined || !Object.hasOwn(RULE_BODY_KEYS, key))
+      return { ok: false, message: MESSAGES.unknownKey(key) };
     if (value === null || value === undefined) continue;
     switch (spec.type) {
       case 'string':
@@ -68,7 +70,8 @@ export function bodyToArgv(body: unknown): { ok: true; argv: string[] } | { ok: 
         break;
       case 'integer':
         if (typeof value === 'number' && Number.isSafeInteger(value)) argv.push(`--${spec.flag}=${value}`);
-        else if (typeof value === 'string') argv.push(`--${spec.flag}=${value}`); // the flag's own check reports it
+        else if (typeof value === 'string')
+          argv.push(`--${spec.flag}=${value}`); // the flag's own check reports it
         else return { ok: false, message: MESSAGES.badType(key, spec.type) };
         break;
       case 'boolean':

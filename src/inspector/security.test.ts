@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EVENT_HEADERS, guardRequest, isJsonContentType, JSON_HEADERS, PAGE_HEADERS, type GuardInput } from './security.js';
+import {
+  EVENT_HEADERS,
+  guardRequest,
+  isJsonContentType,
+  JSON_HEADERS,
+  PAGE_HEADERS,
+  type GuardInput,
+} from './security.js';
 
 const PORT = 4321;
 const own = { host: `127.0.0.1:${PORT}` };
@@ -20,28 +27,76 @@ const ROWS: readonly Row[] = [
   ['GET with our name and no port', { method: 'GET', headers: { host: '127.0.0.1' } }, 403],
   ['GET with ::1 (not bound there)', { method: 'GET', headers: { host: `[::1]:${PORT}` } }, 403],
   ['GET with 0.0.0.0', { method: 'GET', headers: { host: `0.0.0.0:${PORT}` } }, 403],
-  ['OPTIONS (preflight) with our Host', { method: 'OPTIONS', headers: { ...own, origin: 'http://evil.test', 'access-control-request-method': 'DELETE' } }, 405],
+  [
+    'OPTIONS (preflight) with our Host',
+    { method: 'OPTIONS', headers: { ...own, origin: 'http://evil.test', 'access-control-request-method': 'DELETE' } },
+    405,
+  ],
   ['OPTIONS, foreign Host: the Host check comes first', { method: 'OPTIONS', headers: { host: 'evil.test' } }, 403],
   ['PUT', { method: 'PUT', headers: guarded }, 405],
   ['PATCH', { method: 'PATCH', headers: guarded }, 405],
   ['POST with the client header, no Origin', { method: 'POST', headers: guarded }, 'ok'],
-  ['DELETE with the client header, own Origin', { method: 'DELETE', headers: { ...guarded, origin: `http://127.0.0.1:${PORT}` } }, 'ok'],
-  ['DELETE with own Origin via localhost', { method: 'DELETE', headers: { ...guarded, origin: `http://localhost:${PORT}` } }, 'ok'],
+  [
+    'DELETE with the client header, own Origin',
+    { method: 'DELETE', headers: { ...guarded, origin: `http://127.0.0.1:${PORT}` } },
+    'ok',
+  ],
+  [
+    'DELETE with own Origin via localhost',
+    { method: 'DELETE', headers: { ...guarded, origin: `http://localhost:${PORT}` } },
+    'ok',
+  ],
   ['DELETE, same-origin fetch', { method: 'DELETE', headers: { ...guarded, 'sec-fetch-site': 'same-origin' } }, 'ok'],
   ['DELETE without the client header', { method: 'DELETE', headers: own }, 403],
   ['DELETE with a cross Origin', { method: 'DELETE', headers: { ...guarded, origin: 'http://evil.test' } }, 403],
   ['DELETE with Origin null (sandboxed frame)', { method: 'DELETE', headers: { ...guarded, origin: 'null' } }, 403],
-  ['DELETE with our host but https', { method: 'DELETE', headers: { ...guarded, origin: `https://127.0.0.1:${PORT}` } }, 403],
-  ['DELETE with our host on another port', { method: 'DELETE', headers: { ...guarded, origin: 'http://127.0.0.1:3001' } }, 403],
+  [
+    'DELETE with our host but https',
+    { method: 'DELETE', headers: { ...guarded, origin: `https://127.0.0.1:${PORT}` } },
+    403,
+  ],
+  [
+    'DELETE with our host on another port',
+    { method: 'DELETE', headers: { ...guarded, origin: 'http://127.0.0.1:3001' } },
+    403,
+  ],
   ['DELETE, cross-site fetch', { method: 'DELETE', headers: { ...guarded, 'sec-fetch-site': 'cross-site' } }, 403],
-  ['DELETE, same-site fetch (another port)', { method: 'DELETE', headers: { ...guarded, 'sec-fetch-site': 'same-site' } }, 403],
+  [
+    'DELETE, same-site fetch (another port)',
+    { method: 'DELETE', headers: { ...guarded, 'sec-fetch-site': 'same-site' } },
+    403,
+  ],
   ['DELETE, typed navigation (none)', { method: 'DELETE', headers: { ...guarded, 'sec-fetch-site': 'none' } }, 403],
-  ['POST with a JSON body', { method: 'POST', headers: { ...guarded, 'content-type': 'application/json' }, hasBody: true }, 'ok'],
-  ['POST with a JSON body and charset', { method: 'POST', headers: { ...guarded, 'content-type': 'Application/JSON; charset=utf-8' }, hasBody: true }, 'ok'],
-  ['POST with a text/plain body', { method: 'POST', headers: { ...guarded, 'content-type': 'text/plain' }, hasBody: true }, 415],
-  ['POST with a form body', { method: 'POST', headers: { ...guarded, 'content-type': 'application/x-www-form-urlencoded' }, hasBody: true }, 415],
+  [
+    'POST with a JSON body',
+    { method: 'POST', headers: { ...guarded, 'content-type': 'application/json' }, hasBody: true },
+    'ok',
+  ],
+  [
+    'POST with a JSON body and charset',
+    { method: 'POST', headers: { ...guarded, 'content-type': 'Application/JSON; charset=utf-8' }, hasBody: true },
+    'ok',
+  ],
+  [
+    'POST with a text/plain body',
+    { method: 'POST', headers: { ...guarded, 'content-type': 'text/plain' }, hasBody: true },
+    415,
+  ],
+  [
+    'POST with a form body',
+    { method: 'POST', headers: { ...guarded, 'content-type': 'application/x-www-form-urlencoded' }, hasBody: true },
+    415,
+  ],
   ['POST with an untyped body', { method: 'POST', headers: guarded, hasBody: true }, 415],
-  ['POST text/plain, cross-origin: 403 before 415', { method: 'POST', headers: { ...guarded, origin: 'http://evil.test', 'content-type': 'text/plain' }, hasBody: true }, 403],
+  [
+    'POST text/plain, cross-origin: 403 before 415',
+    {
+      method: 'POST',
+      headers: { ...guarded, origin: 'http://evil.test', 'content-type': 'text/plain' },
+      hasBody: true,
+    },
+    403,
+  ],
 ];
 
 for (const [name, input, expected] of ROWS) {
@@ -68,7 +123,8 @@ test('isJsonContentType', () => {
     ['application/jsonp', false],
     [undefined, false],
     ['', false],
-  ] as const) assert.equal(isJsonContentType(type), json, String(type));
+  ] as const)
+    assert.equal(isJsonContentType(type), json, String(type));
 });
 
 test('header sets: CSP, nosniff, no-store; no access-control-* anywhere', () => {
@@ -76,6 +132,9 @@ test('header sets: CSP, nosniff, no-store; no access-control-* anywhere', () => 
   for (const set of [PAGE_HEADERS, JSON_HEADERS, EVENT_HEADERS]) {
     assert.equal(set['x-content-type-options'], 'nosniff');
     assert.equal(set['cache-control'], 'no-store');
-    assert.deepEqual(Object.keys(set).filter((k) => k.startsWith('access-control-')), []);
+    assert.deepEqual(
+      Object.keys(set).filter((k) => k.startsWith('access-control-')),
+      [],
+    );
   }
 });

@@ -36,7 +36,8 @@ export const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'DELETE'] as const;
 export const CLIENT_HEADER = 'x-mock-client';
 
 export const SECURITY_MESSAGES = {
-  host: (host: string) => `Host \`${host}\` is not this listener (use http://127.0.0.1:<port>/ or http://localhost:<port>/)`,
+  host: (host: string) =>
+    `Host \`${host}\` is not this listener (use http://127.0.0.1:<port>/ or http://localhost:<port>/)`,
   options: 'OPTIONS is not answered here: the management listener grants no cross-origin access',
   method: (m: string) => `method ${m} is not allowed here`,
   origin: (origin: string) => `cross-origin request refused (Origin \`${origin}\`)`,
@@ -75,7 +76,8 @@ export function guardRequest(input: GuardInput): GuardVerdict {
   if (!hostAllowed(host, input.port)) return refuse(403, SECURITY_MESSAGES.host(host ?? ''));
   const method = input.method.toUpperCase();
   if (method === 'OPTIONS') return { ...refuse(405, SECURITY_MESSAGES.options), allow: ALLOWED_METHODS.join(', ') };
-  if (!(ALLOWED_METHODS as readonly string[]).includes(method)) return { ...refuse(405, SECURITY_MESSAGES.method(method)), allow: ALLOWED_METHODS.join(', ') };
+  if (!(ALLOWED_METHODS as readonly string[]).includes(method))
+    return { ...refuse(405, SECURITY_MESSAGES.method(method)), allow: ALLOWED_METHODS.join(', ') };
   if (!(STATE_CHANGING as readonly string[]).includes(method)) return { ok: true };
   const origin = one(input.headers['origin']);
   if (origin !== undefined && !originIsOwn(origin, input.port)) return refuse(403, SECURITY_MESSAGES.origin(origin));

@@ -11,7 +11,20 @@ import picomatch from 'picomatch';
 import type { Config } from '../model/config.js';
 
 /** The built-in exclusion list (`file_tree_view.builtin_excludes`): build output and tool folders. */
-export const BUILTIN_EXCLUDES = ['target', 'node_modules', 'dist', 'build', 'out', '__pycache__', '.venv', 'vendor', '.cargo', '.gradle', '.idea', '.vscode'] as const;
+export const BUILTIN_EXCLUDES = [
+  'target',
+  'node_modules',
+  'dist',
+  'build',
+  'out',
+  '__pycache__',
+  '.venv',
+  'vendor',
+  '.cargo',
+  '.gradle',
+  '.idea',
+  '.vscode',
+] as const;
 
 /** One `.gitignore` file: its folder and its text. */
 export interface GitignoreLayer {

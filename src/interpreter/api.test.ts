@@ -2,7 +2,19 @@
 // unit vs value, print/debug callbacks, fromJson/toJson, reuse of a compiled script, speed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ScriptError, UNIT, compile, fromJson, isUnit, run, toJson, typeOf, valueToDebug, valueToString, type Value } from './index.js';
+import {
+  ScriptError,
+  UNIT,
+  compile,
+  fromJson,
+  isUnit,
+  run,
+  toJson,
+  typeOf,
+  valueToDebug,
+  valueToString,
+  type Value,
+} from './index.js';
 
 test('compile throws a syntax ScriptError with file, line and column', () => {
   try {
@@ -59,10 +71,14 @@ test('globals are visible at the top level, copied, and never mutated', () => {
 
 test('print and debug go to the host callbacks', () => {
   const seen: string[] = [];
-  const done = run(compile('print("a" + 1); debug([1, "b"]); 5', 'p.rhai'), {}, {
-    print: (t) => seen.push(`print:${t}`),
-    debug: (t) => seen.push(`debug:${t}`),
-  });
+  const done = run(
+    compile('print("a" + 1); debug([1, "b"]); 5', 'p.rhai'),
+    {},
+    {
+      print: (t) => seen.push(`print:${t}`),
+      debug: (t) => seen.push(`debug:${t}`),
+    },
+  );
   assert.ok(done.ok);
   assert.deepEqual(seen, ['print:a1', 'debug:[1, "b"]']);
   const silent = run(compile('print("nobody listens")', 'p.rhai'), {});

@@ -8,7 +8,11 @@ import { INT_MAX, type RangeValue } from './values.js';
 const BITS = 64;
 
 export function bitBounds(idx: bigint, offset: number): RuntimeFault {
-  return new RuntimeFault('ErrorBitFieldBounds', `Bit-field index ${idx} out of bounds: only 64 bits in bit-field`, offset);
+  return new RuntimeFault(
+    'ErrorBitFieldBounds',
+    `Bit-field index ${idx} out of bounds: only 64 bits in bit-field`,
+    offset,
+  );
 }
 
 /** Rhai's calc_index over the 64 bits: negative counts from the top when `fromEnd`; undefined when outside. */

@@ -6,7 +6,7 @@ import { runCases, type Case } from './fixtures/harness.js';
 const arrays: Case[] = [
   ['[1, 2, 3]', '[1, 2, 3]'],
   ['[]', '[]'],
-  ["[1, \"a\", 2.0, true, (), 'c']", "[1, \"a\", 2.0, true, (), 'c']"],
+  ['[1, "a", 2.0, true, (), \'c\']', '[1, "a", 2.0, true, (), \'c\']'],
   ['[1, 2, 3,]', '[1, 2, 3]'],
   ['let a = [1, 2, 3]; a[0]', '1'],
   ['let a = [1, 2, 3]; a[-1]', '3'],
@@ -142,7 +142,7 @@ const maps: Case[] = [
   ['let m = #{a: [1, 2]}; m.a.push(3); m.a', '[1, 2, 3]'],
   ['let m = #{a: [1]}; let n = m; n.a.push(2); m.a', '[1]'],
   ['let a = [#{n: 1}]; a[0].n = 5; a', '[#{"n": 5}]'],
-  ["let a = [#{s: \"hello\"}]; a[0].s[2] = 'X'; a[0].s", '"heXlo"'],
+  ['let a = [#{s: "hello"}]; a[0].s[2] = \'X\'; a[0].s', '"heXlo"'],
   ['let m = #{s: "abc"}; m.s.make_upper(); m.s', '"ABC"'],
   ['let m = #{a: 1}; m.a += 41; m.a', '42'],
   ['type_of(#{})', '"map"'],

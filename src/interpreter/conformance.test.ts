@@ -14,7 +14,16 @@ import { STRINGS } from './conformance/strings.js';
 import { RHAI_RELEASE, type ConformanceTable } from './conformance/table.js';
 import { check } from './fixtures/harness.js';
 
-const TABLES: readonly ConformanceTable[] = [...NUMBERS, ...STRINGS, ...COLLECTIONS, ...FUNCTIONS, ...LANGUAGE, ...BY_HAND, ...WITH_SCOPE, ...BOOK];
+const TABLES: readonly ConformanceTable[] = [
+  ...NUMBERS,
+  ...STRINGS,
+  ...COLLECTIONS,
+  ...FUNCTIONS,
+  ...LANGUAGE,
+  ...BY_HAND,
+  ...WITH_SCOPE,
+  ...BOOK,
+];
 
 function fixedClock(): () => number {
   let ms = 1_000_000;

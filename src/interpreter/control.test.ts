@@ -66,7 +66,10 @@ const loops: Case[] = [
   ['let x = 0; for i in 0..3 { let x = i; } x', '0'],
   ['break;', 'SYNTAX Break statement should only be used inside a loop @1:1'],
   ['continue;', 'SYNTAX Break statement should only be used inside a loop'],
-  ['loop { fn f() {} }', 'SYNTAX Function definitions must be at global level and cannot be inside a block or another function'],
+  [
+    'loop { fn f() {} }',
+    'SYNTAX Function definitions must be at global level and cannot be inside a block or another function',
+  ],
   ['while true { let f = || { break; }; }', 'SYNTAX Break statement should only be used inside a loop'],
   ['for in [1] {}', 'SYNTAX Expecting name of a variable'],
   ['for x [1] {}', "SYNTAX Expecting 'in' after the iteration variable"],
@@ -92,8 +95,14 @@ const exceptions: Case[] = [
   ['try { throw #{code: 7}; } catch (e) { e.code }', '7'],
   ['try { 1 / 0 } catch (e) { e.message }', '"Division by zero: 1 / 0"'],
   ['try { 1 / 0 } catch (e) { e.error }', '"ErrorArithmetic"'],
-  ['try { undefined_var } catch (e) { [e.error, e.variable, e.line, e.position] }', '["ErrorVariableNotFound", "undefined_var", 1, 7]'],
-  ['try { [1][5] } catch (e) { [e.message, e.index, e.length] }', '["Array index 5 out of bounds: only 1 element in array", 5, 1]'],
+  [
+    'try { undefined_var } catch (e) { [e.error, e.variable, e.line, e.position] }',
+    '["ErrorVariableNotFound", "undefined_var", 1, 7]',
+  ],
+  [
+    'try { [1][5] } catch (e) { [e.message, e.index, e.length] }',
+    '["Array index 5 out of bounds: only 1 element in array", 5, 1]',
+  ],
   ['try { nope(1) } catch (e) { e.function }', '"nope (i64)"'],
   ['try { throw 1 } catch { "no var" }', '"no var"'],
   ['try { try { throw "in" } catch (e) { throw } } catch (e2) { "re:" + e2 }', '"re:in"'],

@@ -129,5 +129,13 @@ export function syntaxError(src: string, file: string, f: SyntaxFault): ScriptEr
 export function runtimeError(src: string, file: string, f: RuntimeFault): ScriptError {
   const { line, column } = lineColumn(src, f.offset);
   const message = f.message + callContext(f.calls);
-  return new ScriptError('runtime', message, file, line, column, f.kind, f.kind === 'ErrorRuntime' ? f.thrown : undefined);
+  return new ScriptError(
+    'runtime',
+    message,
+    file,
+    line,
+    column,
+    f.kind,
+    f.kind === 'ErrorRuntime' ? f.thrown : undefined,
+  );
 }

@@ -8,7 +8,14 @@ import { BUILTINS, GETTERS, type Builtin } from './builtins/registry.js';
 import { RuntimeFault } from './errors.js';
 import { evalExpr, mismatch, own } from './evaluate-expr.js';
 import type { Machine } from './machine.js';
-import { binaryOp, checkArrayLength, checkArraySize, checkMapSize, checkStringSize, type ArithOp } from './operators.js';
+import {
+  binaryOp,
+  checkArrayLength,
+  checkArraySize,
+  checkMapSize,
+  checkStringSize,
+  type ArithOp,
+} from './operators.js';
 import { DerivedRef, SlotRef, TempRef, readSlot, writeSlot, type Ref } from './refs.js';
 import { SHORT_CIRCUIT } from './signals.js';
 import { toDisplay } from './format.js';
@@ -125,11 +132,18 @@ function indexValue(m: Machine, e: Index): Value {
 function bounds(kind: 'Array' | 'String', len: number, idx: bigint, offset: number): RuntimeFault {
   const unit = kind === 'Array' ? 'element' : 'character';
   const where = kind === 'Array' ? 'array' : 'string';
-  const tail = len === 0 ? `${where} is empty` : len === 1 ? `only 1 ${unit} in ${where}` : `only ${len} ${unit}s in ${where}`;
-  return new RuntimeFault(kind === 'Array' ? 'ErrorArrayBounds' : 'ErrorStringBounds', `${kind} index ${idx} out of bounds: ${tail}`, offset, null, [
-    ['length', BigInt(len)],
-    ['index', idx],
-  ]);
+  const tail =
+    len === 0 ? `${where} is empty` : len === 1 ? `only 1 ${unit} in ${where}` : `only ${len} ${unit}s in ${where}`;
+  return new RuntimeFault(
+    kind === 'Array' ? 'ErrorArrayBounds' : 'ErrorStringBounds',
+    `${kind} index ${idx} out of bounds: ${tail}`,
+    offset,
+    null,
+    [
+      ['length', BigInt(len)],
+      ['index', idx],
+    ],
+  );
 }
 
 /** A position counted from the end when negative; out of range is an error. */
@@ -145,13 +159,19 @@ export function position(kind: 'Array' | 'String', len: number, idx: bigint, off
 function bitIndex(idx: bigint, offset: number): bigint {
   const i = idx < 0n ? 64n + idx : idx;
   if (i < 0n || i >= 64n) {
-    throw new RuntimeFault('ErrorBitFieldBounds', `Bit-field index ${idx} out of bounds: only 64 bits in bit-field`, offset);
+    throw new RuntimeFault(
+      'ErrorBitFieldBounds',
+      `Bit-field index ${idx} out of bounds: only 64 bits in bit-field`,
+      offset,
+    );
   }
   return i;
 }
 
 function indexingType(obj: Value, offset: number): RuntimeFault {
-  return new RuntimeFault('ErrorIndexingType', `Indexer unavailable: ${typeName(obj)}`, offset, null, [['type', typeName(obj)]]);
+  return new RuntimeFault('ErrorIndexingType', `Indexer unavailable: ${typeName(obj)}`, offset, null, [
+    ['type', typeName(obj)],
+  ]);
 }
 
 function mapKey(idx: Value, offset: number): string {
@@ -250,7 +270,11 @@ export function refOf(m: Machine, e: Expr): Ref {
       if (e.fnPtr !== null) return new TempRef(e.fnPtr);
       if (!e.visible || !m.globals.has(e.name)) throw notFoundVar(e.name, e.start);
       const globals = m.globals;
-      return new DerivedRef(() => globals.get(e.name) ?? null, (v) => globals.set(e.name, v), null);
+      return new DerivedRef(
+        () => globals.get(e.name) ?? null,
+        (v) => globals.set(e.name, v),
+        null,
+      );
     }
     case 'This': {
       const ref = m.frame.thisRef;
@@ -264,7 +288,8 @@ export function refOf(m: Machine, e: Expr): Ref {
         return obj === null && e.safe ? shortCircuit(e) : getProp(m, obj, e.name, e.nameStart);
       };
       // assigning through a safe link that meets `()` does nothing
-      const write = (v: Value): void => void (e.safe && parent.get() === null ? null : setProp(m, parent, e.name, v, e.nameStart));
+      const write = (v: Value): void =>
+        void (e.safe && parent.get() === null ? null : setProp(m, parent, e.name, v, e.nameStart));
       return chainRef(e, read, write, parent.constName);
     }
     case 'Index': {
@@ -274,7 +299,8 @@ export function refOf(m: Machine, e: Expr): Ref {
         const obj = parent.get();
         return obj === null && e.safe ? shortCircuit(e) : indexGet(obj, idx, e.index.start);
       };
-      const write = (v: Value): void => void (e.safe && parent.get() === null ? null : indexSet(m, parent, idx, v, e.index.start));
+      const write = (v: Value): void =>
+        void (e.safe && parent.get() === null ? null : indexSet(m, parent, idx, v, e.index.start));
       return chainRef(e, read, write, parent.constName);
     }
     default:
@@ -283,7 +309,17 @@ export function refOf(m: Machine, e: Expr): Ref {
 }
 
 const COMPOUND: Readonly<Record<Exclude<AssignOp, '='>, ArithOp>> = {
-  '+=': '+', '-=': '-', '*=': '*', '/=': '/', '%=': '%', '**=': '**', '<<=': '<<', '>>=': '>>', '&=': '&', '|=': '|', '^=': '^',
+  '+=': '+',
+  '-=': '-',
+  '*=': '*',
+  '/=': '/',
+  '%=': '%',
+  '**=': '**',
+  '<<=': '<<',
+  '>>=': '>>',
+  '&=': '&',
+  '|=': '|',
+  '^=': '^',
 };
 
 /** `target = value` and the compound forms (`+=`…). The right-hand side is evaluated first. */
@@ -311,8 +347,7 @@ export function assign(m: Machine, s: Assign): void {
     if (Array.isArray(rhs)) {
       checkArrayLength(m.limits, cur.length + rhs.length, s.opStart);
       for (const x of rhs.slice()) cur.push(deepClone(x));
-    }
-    else cur.push(own(s.value, rhs));
+    } else cur.push(own(s.value, rhs));
     checkArraySize(m.limits, cur, s.opStart);
     return;
   }

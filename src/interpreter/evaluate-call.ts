@@ -89,14 +89,25 @@ function methodCall(m: Machine, e: MethodCall): Value {
   throw notFound(e.name, all, offset);
 }
 
-function dispatch(m: Machine, name: string, handlers: Handlers, args: Value[], self: Ref | null, offset: number): Value | NoMatch {
+function dispatch(
+  m: Machine,
+  name: string,
+  handlers: Handlers,
+  args: Value[],
+  self: Ref | null,
+  offset: number,
+): Value | NoMatch {
   const key = args.length === 0 ? 'none' : tagOf(args[0] as Value);
   const fn = handlers[key] ?? handlers.any;
   if (fn === undefined) return NO_MATCH;
   if (self !== null && self.constName !== null && isNonPure(name, handlers[key] !== undefined ? key : 'any')) {
-    throw new RuntimeFault('ErrorNonPureMethodCallOnConstant', `Non-pure method '${name}' cannot be called on constant`, offset, null, [
-      ['function', name],
-    ]);
+    throw new RuntimeFault(
+      'ErrorNonPureMethodCallOnConstant',
+      `Non-pure method '${name}' cannot be called on constant`,
+      offset,
+      null,
+      [['function', name]],
+    );
   }
   const saved = m.callOffset;
   m.callOffset = offset;

@@ -23,10 +23,16 @@ export function own(e: Expr, v: Value): Value {
 
 export function mismatch(expected: string, v: Value, offset: number): RuntimeFault {
   const actual = typeName(v);
-  return new RuntimeFault('ErrorMismatchDataType', `Data type incorrect: ${actual} (expecting ${expected})`, offset, null, [
-    ['requested', expected],
-    ['actual', actual],
-  ]);
+  return new RuntimeFault(
+    'ErrorMismatchDataType',
+    `Data type incorrect: ${actual} (expecting ${expected})`,
+    offset,
+    null,
+    [
+      ['requested', expected],
+      ['actual', actual],
+    ],
+  );
 }
 
 export function evalBool(m: Machine, e: Expr): boolean {

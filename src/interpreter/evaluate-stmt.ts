@@ -54,7 +54,12 @@ function execStmt(m: Machine, s: Stmt): Value {
       }
       const v = evalExpr(m, s.value);
       const text = toDisplay(v);
-      throw new RuntimeFault('ErrorRuntime', v === null || text === '' ? 'Runtime error' : `Runtime error: ${text}`, s.start, v);
+      throw new RuntimeFault(
+        'ErrorRuntime',
+        v === null || text === '' ? 'Runtime error' : `Runtime error: ${text}`,
+        s.start,
+        v,
+      );
     }
     default:
       return evalExpr(m, s);

@@ -64,14 +64,17 @@ export interface RunOptions {
   readonly clock?: () => number;
 }
 
-export type Completion = { readonly ok: true; readonly value: Value } | { readonly ok: false; readonly error: ScriptError };
+export type Completion =
+  | { readonly ok: true; readonly value: Value }
+  | { readonly ok: false; readonly error: ScriptError };
 
 export function compile(source: string, fileName: string): Script {
   try {
     return new CompiledScript(fileName, parseProgram(source, fileName));
   } catch (x) {
     if (x instanceof SyntaxFault) throw syntaxError(source, fileName, x);
-    if (x instanceof RangeError) throw new ScriptError('syntax', 'Expression exceeds maximum complexity', fileName, 1, 1);
+    if (x instanceof RangeError)
+      throw new ScriptError('syntax', 'Expression exceeds maximum complexity', fileName, 1, 1);
     throw x;
   }
 }
@@ -100,7 +103,12 @@ export function run(script: Script, globals: Readonly<Record<string, Value>>, op
   const program = script.program;
   const scope = new Map<string, Value>();
   for (const [k, v] of Object.entries(globals)) if (v !== undefined) scope.set(k, deepClone(v));
-  const m = new Machine(program, scope, limitsFrom(options), { print: options.print, debug: options.debug, now, clock: options.clock ?? now });
+  const m = new Machine(program, scope, limitsFrom(options), {
+    print: options.print,
+    debug: options.debug,
+    now,
+    clock: options.clock ?? now,
+  });
   try {
     const value = execBlock(m, program.main.body);
     return { ok: true, value: m.signal === RETURN ? m.signalValue : value };
@@ -126,7 +134,9 @@ export function mentions(script: Script, name: string): boolean {
   if (known === undefined) MENTIONS.set(script, (known = new Map<string, boolean>()));
   let hit = known.get(name);
   if (hit === undefined) {
-    hit = new RegExp(`(?<![A-Za-z0-9_])${name.replace(/[^A-Za-z0-9_]/g, '\\$&')}(?![A-Za-z0-9_])`).test(script.program.source);
+    hit = new RegExp(`(?<![A-Za-z0-9_])${name.replace(/[^A-Za-z0-9_]/g, '\\$&')}(?![A-Za-z0-9_])`).test(
+      script.program.source,
+    );
     known.set(name, hit);
   }
   return hit;

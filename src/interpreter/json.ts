@@ -46,7 +46,8 @@ export function toJson(v: Value): Json {
   if (Array.isArray(v)) return v.map(toJson);
   if (v instanceof Map) {
     const out: { [key: string]: Json } = {};
-    for (const [k, x] of v) Object.defineProperty(out, k, { value: toJson(x), enumerable: true, writable: true, configurable: true });
+    for (const [k, x] of v)
+      Object.defineProperty(out, k, { value: toJson(x), enumerable: true, writable: true, configurable: true });
     return out;
   }
   if (v instanceof FnPtr) return `Fn(${v.name})`;
@@ -62,7 +63,14 @@ export function toJsonText(v: Value): string {
   if (typeof v === 'string') return JSON.stringify(v);
   if (v instanceof Char) return JSON.stringify(v.ch);
   if (Array.isArray(v)) return '[' + v.map(toJsonText).join(',') + ']';
-  if (v instanceof Map) return '{' + sortedKeys(v).map((k) => JSON.stringify(k) + ':' + toJsonText(v.get(k) ?? null)).join(',') + '}';
+  if (v instanceof Map)
+    return (
+      '{' +
+      sortedKeys(v)
+        .map((k) => JSON.stringify(k) + ':' + toJsonText(v.get(k) ?? null))
+        .join(',') +
+      '}'
+    );
   // a function pointer is its name, or [name, curried…]
   if (v instanceof FnPtr) return v.curry.length === 0 ? JSON.stringify(v.name) : toJsonText([v.name, ...v.curry]);
   return JSON.stringify(toJson(v));
@@ -109,7 +117,11 @@ class JsonReader {
     if (c === '[') return this.array();
     if (c === '"') return this.string();
     if (c === '-' || (c >= '0' && c <= '9')) return this.number();
-    for (const [word, v] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, v] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (this.text.startsWith(word, this.pos)) {
         this.pos += word.length;
         return v;
@@ -128,10 +140,12 @@ class JsonReader {
     }
     for (;;) {
       this.ws();
-      if (this.text[this.pos] !== '"') this.fail(this.pos >= this.text.length ? 'EOF while parsing an object' : 'key must be a string', this.pos + 1);
+      if (this.text[this.pos] !== '"')
+        this.fail(this.pos >= this.text.length ? 'EOF while parsing an object' : 'key must be a string', this.pos + 1);
       const key = this.string();
       this.ws();
-      if (this.text[this.pos] !== ':') this.fail(this.pos >= this.text.length ? 'EOF while parsing an object' : 'expected `:`', this.pos + 1);
+      if (this.text[this.pos] !== ':')
+        this.fail(this.pos >= this.text.length ? 'EOF while parsing an object' : 'expected `:`', this.pos + 1);
       this.pos++;
       this.ws();
       out.set(key, this.value());

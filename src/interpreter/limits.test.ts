@@ -38,7 +38,12 @@ test('a busy loop with work in it is also stopped by the clock', () => {
 test('a small operation budget stops loops, recursion and long iterations', () => {
   assert.equal(fail('while true {}', { maxOperations: 1000 }).message, 'Too many operations');
   assert.equal(fail('for i in 0..1000000 {}', { maxOperations: 1000 }).message, 'Too many operations');
-  assert.equal(fail('fn f(n) { f(n) } f(1)', { maxOperations: 1000, maxCallDepth: 10000 }).message.startsWith('Too many operations'), true);
+  assert.equal(
+    fail('fn f(n) { f(n) } f(1)', { maxOperations: 1000, maxCallDepth: 10000 }).message.startsWith(
+      'Too many operations',
+    ),
+    true,
+  );
   const ok = run(compile('let s = 0; for i in 0..10 { s += i } s', 'x.rhai'), {}, { maxOperations: 1000 });
   assert.equal(ok.ok, true);
 });
@@ -51,19 +56,28 @@ test('runaway recursion is a positioned Stack overflow', () => {
   const r = fail('fn down(n) {\n  down(n + 1)\n}\ndown(0)');
   assert.equal(r.message, "Stack overflow in call to function 'down'");
   assert.deepEqual([r.line, r.column], [2, 3]);
-  assert.equal(fail('fn d(n) { if n > 0 { d(n - 1) } } d(10)', { maxCallDepth: 5 }).message.startsWith('Stack overflow'), true);
+  assert.equal(
+    fail('fn d(n) { if n > 0 { d(n - 1) } } d(10)', { maxCallDepth: 5 }).message.startsWith('Stack overflow'),
+    true,
+  );
   const deep = run(compile('fn d(n) { if n > 0 { d(n - 1) } else { 0 } } d(60)', 'x.rhai'), {});
   assert.equal(deep.ok, true, 'depth 61 is within the default 64');
 });
 
 test('string, array and map sizes are capped', () => {
   assert.equal(fail('let s = "x"; loop { s += s; }').message, 'Length of string too large');
-  assert.equal(fail('let s = "abc"; s.pad(2000, "-")', { maxStringLength: 1000 }).message, 'Length of string too large');
+  assert.equal(
+    fail('let s = "abc"; s.pad(2000, "-")', { maxStringLength: 1000 }).message,
+    'Length of string too large',
+  );
   assert.equal(fail('"ab" + "cd"', { maxStringLength: 3 }).message, 'Length of string too large');
   assert.equal(fail('let a = []; loop { a.push(1); }', { maxArrayLength: 1000 }).message, 'Size of array too large');
   assert.equal(fail('let a = [1]; loop { a += a; }', { maxArrayLength: 1000 }).message, 'Size of array too large');
   assert.equal(fail('[1, 2, 3]', { maxArrayLength: 2 }).message, 'Size of array too large');
-  assert.equal(fail('let m = #{}; let i = 0; loop { m["k" + i] = i; i += 1; }', { maxMapSize: 100 }).message, 'Size of object map too large');
+  assert.equal(
+    fail('let m = #{}; let i = 0; loop { m["k" + i] = i; i += 1; }', { maxMapSize: 100 }).message,
+    'Size of object map too large',
+  );
   assert.equal(fail('try { let s = "x"; loop { s += s } } catch { 0 }').message, 'Length of string too large');
 });
 

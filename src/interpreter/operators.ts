@@ -10,7 +10,19 @@ import { timestampOp } from './timestamps.js';
 import { floatEquals, floatOp, shiftLeft, shiftRight } from './numbers.js';
 import type { BinaryOp } from './token.js';
 import {
-  Char, FnPtr, INT_MAX, INT_MIN, RangeValue, Timestamp, charLength, compareStrings, deepClone, tagOf, typeName, type RMap, type Value,
+  Char,
+  FnPtr,
+  INT_MAX,
+  INT_MIN,
+  RangeValue,
+  Timestamp,
+  charLength,
+  compareStrings,
+  deepClone,
+  tagOf,
+  typeName,
+  type RMap,
+  type Value,
 } from './values.js';
 
 export type ArithOp = Exclude<BinaryOp, '&&' | '||' | '??'>;
@@ -31,7 +43,8 @@ function checked(r: bigint, what: string, l: bigint, op: string, rr: bigint, off
 
 export function checkStringSize(limits: Limits, s: string, offset: number): string {
   const max = limits.maxStringLength;
-  if (s.length > max && charLength(s) > max) throw new RuntimeFault('ErrorDataTooLarge', 'Length of string too large', offset);
+  if (s.length > max && charLength(s) > max)
+    throw new RuntimeFault('ErrorDataTooLarge', 'Length of string too large', offset);
   return s;
 }
 
@@ -121,7 +134,8 @@ function intOp(op: ArithOp, l: bigint, r: bigint, offset: number): Value {
       if (r === 0n) throw arith(`Division by zero: ${l} / ${r}`, offset);
       return checked(l / r, 'Division', l, '/', r, offset);
     case '%':
-      if (r === 0n || (l === INT_MIN && r === -1n)) throw arith(`Modulo division by zero or overflow: ${l} % ${r}`, offset);
+      if (r === 0n || (l === INT_MIN && r === -1n))
+        throw arith(`Modulo division by zero or overflow: ${l} % ${r}`, offset);
       return l % r;
     case '**':
       return power(l, r, offset);
@@ -193,7 +207,10 @@ function charStringOrder(c: Char, s: string): number {
   const a = [c.ch.codePointAt(0) ?? 0, 0];
   const first = it.next();
   const second = it.next();
-  const b = [first.done === true ? 0 : (first.value.codePointAt(0) ?? 0), second.done === true ? 0 : (second.value.codePointAt(0) ?? 0)];
+  const b = [
+    first.done === true ? 0 : (first.value.codePointAt(0) ?? 0),
+    second.done === true ? 0 : (second.value.codePointAt(0) ?? 0),
+  ];
   for (let i = 0; i < 2; i++) if (a[i] !== b[i]) return (a[i] as number) < (b[i] as number) ? -1 : 1;
   return 0;
 }

@@ -98,16 +98,43 @@ function parseChain(p: ParserState, expr: Expr): Expr {
       const safe = t.text === '?.';
       if (p.is('(')) {
         const args = parseArgs(p, name.text);
-        expr = { type: 'MethodCall', target: expr, name: name.text, args, safe, chainRoot: false, nameStart: name.start, start: expr.start, end: p.lastEnd };
+        expr = {
+          type: 'MethodCall',
+          target: expr,
+          name: name.text,
+          args,
+          safe,
+          chainRoot: false,
+          nameStart: name.start,
+          start: expr.start,
+          end: p.lastEnd,
+        };
       } else {
-        expr = { type: 'Prop', target: expr, name: name.text, safe, chainRoot: false, nameStart: name.start, start: expr.start, end: name.end };
+        expr = {
+          type: 'Prop',
+          target: expr,
+          name: name.text,
+          safe,
+          chainRoot: false,
+          nameStart: name.start,
+          start: expr.start,
+          end: name.end,
+        };
       }
     } else if (t.text === '[' || t.text === '?[') {
       p.next();
       const index = parseExpr(p);
       checkIndexType(p, expr, index);
       p.expect(']', 'for a matching [ in this index expression');
-      expr = { type: 'Index', target: expr, index, safe: t.text === '?[', chainRoot: false, start: expr.start, end: p.lastEnd };
+      expr = {
+        type: 'Index',
+        target: expr,
+        index,
+        safe: t.text === '?[',
+        chainRoot: false,
+        start: expr.start,
+        end: p.lastEnd,
+      };
     } else {
       return expr;
     }
@@ -137,7 +164,8 @@ function checkIndexType(p: ParserState, target: Expr, index: Expr): void {
     return;
   }
   const indexable =
-    target.type === 'ArrayLit' || target.type === 'Interpolated' ||
+    target.type === 'ArrayLit' ||
+    target.type === 'Interpolated' ||
     (target.type === 'Literal' && (typeof target.value === 'bigint' || typeof target.value === 'string'));
   if (!indexable || kind === 'a number') return;
   if (kind === 'a string') p.fail('Array, string or bit-field expects numeric index, not a string', index.start);
@@ -148,9 +176,11 @@ function parseArgs(p: ParserState, name: string): Expr[] {
   p.expect('(', 'to start the arguments list');
   const args: Expr[] = [];
   while (!p.is(')')) {
-    if (p.peek().kind === 'eof') p.unexpected(`Expecting ')' to close the arguments list of this function call '${name}'`);
+    if (p.peek().kind === 'eof')
+      p.unexpected(`Expecting ')' to close the arguments list of this function call '${name}'`);
     args.push(parseExpr(p));
-    if (!p.eat(',') && !p.is(')')) p.unexpected(`Expecting ')' to close the arguments list of this function call '${name}'`);
+    if (!p.eat(',') && !p.is(')'))
+      p.unexpected(`Expecting ')' to close the arguments list of this function call '${name}'`);
   }
   p.next();
   return args;
@@ -257,7 +287,14 @@ function parseIdentifier(p: ParserState): Expr {
       return { type: 'IsDefVar', arg, visible: p.scope.visibleNames(), globals: p.scope.seesGlobals, ...span };
     }
     const resolved = p.scope.resolve(name);
-    const call: Call = { type: 'Call', name, args, fn: null, fnVar: typeof resolved === 'object' ? resolved : null, ...span };
+    const call: Call = {
+      type: 'Call',
+      name,
+      args,
+      fn: null,
+      fnVar: typeof resolved === 'object' ? resolved : null,
+      ...span,
+    };
     p.calls.push(call);
     return call;
   }
@@ -279,14 +316,17 @@ function parseClosure(p: ParserState): ClosureExpr {
         const id = p.peek();
         if (id.kind !== 'ident') p.fail('Expecting name of a variable', id.start);
         p.next();
-        if (params.some((d) => d.name === id.text)) p.fail(`Duplicated parameter ${id.text} for function ${name}`, id.start);
+        if (params.some((d) => d.name === id.text))
+          p.fail(`Duplicated parameter ${id.text} for function ${name}`, id.start);
         params.push(scope.declare(id.text, false));
         if (!p.eat(',') && !p.is('|')) p.unexpected("Expecting '|' to close the parameters list of this closure");
       }
     }
     const bodyStmt = parseStatement(p);
     const body: Block =
-      bodyStmt.type === 'Block' ? bodyStmt : { type: 'Block', body: [bodyStmt], start: bodyStmt.start, end: bodyStmt.end };
+      bodyStmt.type === 'Block'
+        ? bodyStmt
+        : { type: 'Block', body: [bodyStmt], start: bodyStmt.start, end: bodyStmt.end };
     const def: FnDef = {
       name,
       params,

@@ -15,7 +15,11 @@ export function parseArrayLit(p: ParserState): ArrayLit {
     if (p.peek().kind === 'eof') p.unexpected("Expecting ']' to end this array literal");
     items.push(parseExpr(p));
     if (!p.eat(',') && !p.is(']')) {
-      p.unexpected(p.peek().kind === 'eof' ? "Expecting ']' to end this array literal" : "Expecting ',' to separate the items of this array literal");
+      p.unexpected(
+        p.peek().kind === 'eof'
+          ? "Expecting ']' to end this array literal"
+          : "Expecting ',' to separate the items of this array literal",
+      );
     }
   }
   p.next();
@@ -44,7 +48,11 @@ export function parseMapLit(p: ParserState): MapLit {
     p.expect(':', `to follow the property '${key}' in this object map literal`);
     entries.push({ key, value: parseExpr(p) });
     if (!p.eat(',') && !p.is('}')) {
-      p.unexpected(p.peek().kind === 'eof' ? "Expecting '}' to end this object map literal" : "Expecting ',' to separate the items of this object map literal");
+      p.unexpected(
+        p.peek().kind === 'eof'
+          ? "Expecting '}' to end this object map literal"
+          : "Expecting ',' to separate the items of this object map literal",
+      );
     }
   }
   p.next();
@@ -62,7 +70,8 @@ export function parseInterpolated(p: ParserState, t: Token): Expr {
     parts.push({ type: 'Block', body, start: part.start, end: part.end });
   }
   const only = parts[0];
-  if (parts.length === 1 && only !== undefined && only.type === 'Literal') return { ...only, start: t.start, end: t.end };
+  if (parts.length === 1 && only !== undefined && only.type === 'Literal')
+    return { ...only, start: t.start, end: t.end };
   const node: Interpolated = { type: 'Interpolated', parts, start: t.start, end: t.end };
   return node;
 }

@@ -26,7 +26,8 @@ export function parseBlockBody(p: ParserState, until: '}' | 'eof', topLevel = fa
     if (p.peek().kind === 'eof') p.unexpected("Expecting '}' to terminate this block");
     if (p.eat(';')) continue;
     if (p.is('fn') || p.is('private')) {
-      if (!topLevel) p.fail('Function definitions must be at global level and cannot be inside a block or another function');
+      if (!topLevel)
+        p.fail('Function definitions must be at global level and cannot be inside a block or another function');
       parseFnDef(p);
       continue;
     }
@@ -59,7 +60,8 @@ export function parseStatement(p: ParserState): Stmt {
       case 'throw':
       case 'break': {
         p.next();
-        if (t.text === 'break' && p.loopDepth === 0) p.fail('Break statement should only be used inside a loop', t.start);
+        if (t.text === 'break' && p.loopDepth === 0)
+          p.fail('Break statement should only be used inside a loop', t.start);
         const value = endsStatement(p) ? null : parseExpr(p);
         const span = { start: t.start, end: p.lastEnd };
         if (t.text === 'throw') return { type: 'Throw', value, ...span };
@@ -84,7 +86,15 @@ export function parseStatement(p: ParserState): Stmt {
     p.next();
     checkAssignable(p, expr);
     const value = parseExpr(p);
-    const node: Assign = { type: 'Assign', op: op.text, target: expr, value, opStart: op.start, start: expr.start, end: value.end };
+    const node: Assign = {
+      type: 'Assign',
+      op: op.text,
+      target: expr,
+      value,
+      opStart: op.start,
+      start: expr.start,
+      end: value.end,
+    };
     return node;
   }
   return expr;
@@ -138,13 +148,23 @@ function parseFnDef(p: ParserState): void {
       const id = p.peek();
       if (id.kind !== 'ident') p.unexpected(`Expecting ')' to close the parameters list of function ${name}`);
       p.next();
-      if (params.some((d) => d.name === id.text)) p.fail(`Duplicated parameter ${id.text} for function ${name}`, id.start);
+      if (params.some((d) => d.name === id.text))
+        p.fail(`Duplicated parameter ${id.text} for function ${name}`, id.start);
       params.push(scope.declare(id.text, false));
       if (!p.eat(',') && !p.is(')')) p.unexpected(`Expecting ')' to close the parameters list of function ${name}`);
     }
     if (!p.is('{')) p.fail(`Expecting body statement block for function ${name}`);
     const body = parseBlock(p);
-    const fn: FnDef = { name, params, body, frameSize: scope.frameSize, isClosure: false, captureSlots: [], start, end: body.end };
+    const fn: FnDef = {
+      name,
+      params,
+      body,
+      frameSize: scope.frameSize,
+      isClosure: false,
+      captureSlots: [],
+      start,
+      end: body.end,
+    };
     return fn;
   });
   const key = fnKey(name, def.params.length);
@@ -157,7 +177,15 @@ function parseFnDef(p: ParserState): void {
 }
 
 /** Keywords that open a statement usable as an expression (`let x = if c { 1 } else { 2 };`). */
-export const STATEMENT_EXPRESSIONS: ReadonlySet<string> = new Set(['if', 'switch', 'while', 'loop', 'do', 'for', 'try']);
+export const STATEMENT_EXPRESSIONS: ReadonlySet<string> = new Set([
+  'if',
+  'switch',
+  'while',
+  'loop',
+  'do',
+  'for',
+  'try',
+]);
 
 export function parseStatementExpression(p: ParserState): Expr {
   const t = p.peek();

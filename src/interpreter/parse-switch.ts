@@ -44,7 +44,8 @@ export function parseSwitch(p: ParserState): Switch {
           continue;
         }
         const value = constantValue(p, pattern);
-        if (sawRange && (typeof value === 'bigint' || typeof value === 'number')) p.fail('Numeric switch case cannot follow a range case', pattern.start);
+        if (sawRange && (typeof value === 'bigint' || typeof value === 'number'))
+          p.fail('Numeric switch case cannot follow a range case', pattern.start);
         values.push(value);
       } while (p.eat('|'));
       const guard = p.eat('if') ? parseExpr(p) : null;
@@ -65,7 +66,8 @@ export function parseSwitch(p: ParserState): Switch {
     }
     if (p.is('}')) continue;
     if (p.peek().kind === 'eof') p.unexpected("Expecting '}' to end this switch block");
-    if (!p.eat(',') && !isSelfTerminated(body)) p.unexpected("Expecting ',' to separate the items in this switch block");
+    if (!p.eat(',') && !isSelfTerminated(body))
+      p.unexpected("Expecting ',' to separate the items in this switch block");
   }
   return { type: 'Switch', subject, cases, table, rangeCases, fallback, start, end: p.lastEnd };
 }

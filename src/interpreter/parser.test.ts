@@ -87,7 +87,10 @@ const GOLDEN: readonly (readonly [string, string])[] = [
   ['x.y[0] += 2', '(+= ([] (.y g:x) 0) 2)'],
   ['for (v, i) in list { }', '(for v,i g:list {})'],
   ['loop { if a { break 1; } }', '(loop {(if g:a {(break 1)})})'],
-  ['let r = loop { foo(if a { break 2 } else { 3 }); }', '(let r@0 (loop {(call foo (if g:a {(break 2 !throw)} {3}))}))'],
+  [
+    'let r = loop { foo(if a { break 2 } else { 3 }); }',
+    '(let r@0 (loop {(call foo (if g:a {(break 2 !throw)} {3}))}))',
+  ],
   ['fn f() { return 1 + { return 2; }; }', ''],
   ['switch x { 1 | 2 => a, 3..5 if b => c, _ => d }', '(switch g:x 2 cases +default)'],
 ];
@@ -113,10 +116,22 @@ test('every node carries source offsets', () => {
 });
 
 test('lexer: numbers, symbols, comments and interpolation', () => {
-  const kinds = tokenize('0x1F 1_000 2.5e-3 1..2 a.b //c\n/* d /* e */ */ `x${y}z` \'q\'').map((t) => `${t.kind}:${t.text}`);
+  const kinds = tokenize("0x1F 1_000 2.5e-3 1..2 a.b //c\n/* d /* e */ */ `x${y}z` 'q'").map(
+    (t) => `${t.kind}:${t.text}`,
+  );
   assert.deepEqual(kinds, [
-    'int:0x1F', 'int:1_000', 'float:2.5e-3', 'int:1', 'punct:..', 'int:2', 'ident:a', 'punct:.', 'ident:b',
-    'backtick:`', 'char:q', 'eof:',
+    'int:0x1F',
+    'int:1_000',
+    'float:2.5e-3',
+    'int:1',
+    'punct:..',
+    'int:2',
+    'ident:a',
+    'punct:.',
+    'ident:b',
+    'backtick:`',
+    'char:q',
+    'eof:',
   ]);
   const bt = tokenize('`x${y}z`')[0];
   assert.equal(bt?.parts?.length, 3);

@@ -8,7 +8,8 @@ import type { RangeValue } from './values.js';
 import { toChars } from './values.js';
 
 function outOfBounds(len: number, idx: bigint, offset: number): RuntimeFault {
-  const tail = len === 0 ? 'string is empty' : len === 1 ? 'only 1 character in string' : `only ${len} characters in string`;
+  const tail =
+    len === 0 ? 'string is empty' : len === 1 ? 'only 1 character in string' : `only ${len} characters in string`;
   return new RuntimeFault('ErrorStringBounds', `String index ${idx} out of bounds: ${tail}`, offset, null, [
     ['length', BigInt(len)],
     ['index', idx],

@@ -18,7 +18,7 @@ function overflow(what: 'add' | 'subtract', seconds: number): RuntimeFault {
 function shifted(t: Timestamp, seconds: Value, sign: 1 | -1): Timestamp | undefined {
   if (typeof seconds === 'bigint') return new Timestamp(t.ms + sign * Number(seconds) * 1000);
   if (typeof seconds !== 'number') return undefined;
-  if (Math.abs(seconds) > MAX_SECONDS) throw overflow((seconds < 0) === (sign < 0) ? 'add' : 'subtract', Math.abs(seconds));
+  if (Math.abs(seconds) > MAX_SECONDS) throw overflow(seconds < 0 === sign < 0 ? 'add' : 'subtract', Math.abs(seconds));
   const ms = Math.trunc(Math.abs(seconds) * 1000);
   return new Timestamp(t.ms + (seconds < 0 ? -sign : sign) * ms);
 }

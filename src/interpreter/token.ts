@@ -19,40 +19,170 @@ export interface Token {
 }
 
 export const KEYWORDS: ReadonlySet<string> = new Set([
-  'let', 'const', 'if', 'else', 'switch', 'do', 'while', 'until', 'loop', 'for', 'in', 'break', 'continue',
-  'return', 'throw', 'try', 'catch', 'fn', 'private', 'true', 'false', 'this', 'import', 'export', 'as', 'global',
+  'let',
+  'const',
+  'if',
+  'else',
+  'switch',
+  'do',
+  'while',
+  'until',
+  'loop',
+  'for',
+  'in',
+  'break',
+  'continue',
+  'return',
+  'throw',
+  'try',
+  'catch',
+  'fn',
+  'private',
+  'true',
+  'false',
+  'this',
+  'import',
+  'export',
+  'as',
+  'global',
 ]);
 
 /** Words Rhai reserves for the future; using one is a syntax error. */
 export const RESERVED: ReadonlySet<string> = new Set([
-  'var', 'static', 'shared', 'goto', 'match', 'case', 'public', 'protected', 'new', 'use', 'with', 'module',
-  'package', 'super', 'spawn', 'thread', 'go', 'sync', 'async', 'await', 'yield', 'default', 'void', 'null', 'nil',
+  'var',
+  'static',
+  'shared',
+  'goto',
+  'match',
+  'case',
+  'public',
+  'protected',
+  'new',
+  'use',
+  'with',
+  'module',
+  'package',
+  'super',
+  'spawn',
+  'thread',
+  'go',
+  'sync',
+  'async',
+  'await',
+  'yield',
+  'default',
+  'void',
+  'null',
+  'nil',
 ]);
 
 /** Longest first, so the lexer can take the first match. */
 export const SYMBOLS: readonly string[] = [
-  '**=', '<<=', '>>=', '..=', '!in',
-  '::', '=>', '==', '!=', '<=', '>=', '&&', '||', '??', '?.', '?[', '**', '<<', '>>', '+=', '-=', '*=', '/=',
-  '%=', '&=', '|=', '^=', '..', '#{',
-  '+', '-', '*', '/', '%', '=', '<', '>', '!', '&', '|', '^', '(', ')', '[', ']', '{', '}', ',', ';', ':', '.', '?',
+  '**=',
+  '<<=',
+  '>>=',
+  '..=',
+  '!in',
+  '::',
+  '=>',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '??',
+  '?.',
+  '?[',
+  '**',
+  '<<',
+  '>>',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '&=',
+  '|=',
+  '^=',
+  '..',
+  '#{',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '=',
+  '<',
+  '>',
+  '!',
+  '&',
+  '|',
+  '^',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  ';',
+  ':',
+  '.',
+  '?',
 ];
 
 export type BinaryOp =
-  | '||' | '|' | '^' | '&&' | '&' | '==' | '!=' | 'in' | '!in' | '<' | '<=' | '>' | '>=' | '??' | '..' | '..='
-  | '+' | '-' | '*' | '/' | '%' | '**' | '<<' | '>>';
+  | '||'
+  | '|'
+  | '^'
+  | '&&'
+  | '&'
+  | '=='
+  | '!='
+  | 'in'
+  | '!in'
+  | '<'
+  | '<='
+  | '>'
+  | '>='
+  | '??'
+  | '..'
+  | '..='
+  | '+'
+  | '-'
+  | '*'
+  | '/'
+  | '%'
+  | '**'
+  | '<<'
+  | '>>';
 
 export const PRECEDENCE: Readonly<Record<BinaryOp, number>> = {
-  '||': 30, '|': 30, '^': 30,
-  '&&': 60, '&': 60,
-  '==': 90, '!=': 90,
-  in: 110, '!in': 110,
-  '<': 130, '<=': 130, '>': 130, '>=': 130,
+  '||': 30,
+  '|': 30,
+  '^': 30,
+  '&&': 60,
+  '&': 60,
+  '==': 90,
+  '!=': 90,
+  in: 110,
+  '!in': 110,
+  '<': 130,
+  '<=': 130,
+  '>': 130,
+  '>=': 130,
   '??': 135,
-  '..': 140, '..=': 140,
-  '+': 150, '-': 150,
-  '*': 180, '/': 180, '%': 180,
+  '..': 140,
+  '..=': 140,
+  '+': 150,
+  '-': 150,
+  '*': 180,
+  '/': 180,
+  '%': 180,
   '**': 190,
-  '<<': 210, '>>': 210,
+  '<<': 210,
+  '>>': 210,
 };
 
 export function isBinaryOp(s: string): s is BinaryOp {

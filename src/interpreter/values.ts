@@ -67,7 +67,18 @@ export const UNIT = null;
 export const INT_MIN = -(2n ** 63n);
 export const INT_MAX = 2n ** 63n - 1n;
 
-export type TypeTag = 'unit' | 'bool' | 'int' | 'float' | 'string' | 'char' | 'array' | 'map' | 'fn' | 'range' | 'timestamp';
+export type TypeTag =
+  | 'unit'
+  | 'bool'
+  | 'int'
+  | 'float'
+  | 'string'
+  | 'char'
+  | 'array'
+  | 'map'
+  | 'fn'
+  | 'range'
+  | 'timestamp';
 
 export function tagOf(v: Value): TypeTag {
   switch (typeof v) {

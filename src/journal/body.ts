@@ -52,20 +52,36 @@ export function captureRequestBody(
   if (parsed.kind === 'json') {
     if (byteLength > opts.bodyBytes || bytes.byteLength !== byteLength) return bytesBody(byteLength, type);
     // `unchecked` is JSON.parse's (no bigint); `value` may hold exact integers
-    return jsonBody(parsed.unchecked !== undefined ? (parsed.unchecked as JsonValue) : plainJson(parsed.value), byteLength, opts.redact);
+    return jsonBody(
+      parsed.unchecked !== undefined ? (parsed.unchecked as JsonValue) : plainJson(parsed.value),
+      byteLength,
+      opts.redact,
+    );
   }
   return captureByClass(cls, type, bytes, byteLength, opts);
 }
 
 /** A response body as written (none for HEAD, whose body is never sent). */
 /** `byteLength`: the body's full size when `bytes` holds only its start (the journal keeps no more than it shows). */
-export function captureResponseBody(bytes: Uint8Array, headers: HeaderList, method: string, opts: BodyCaptureOptions, byteLength = bytes.byteLength): CapturedBody {
+export function captureResponseBody(
+  bytes: Uint8Array,
+  headers: HeaderList,
+  method: string,
+  opts: BodyCaptureOptions,
+  byteLength = bytes.byteLength,
+): CapturedBody {
   if (method === 'HEAD' || byteLength === 0) return NONE;
   const type = mediaTypeOf(headers);
   return captureByClass(classify(type), type, bytes, byteLength, opts);
 }
 
-function captureByClass(cls: BodyClass, type: string | null, bytes: Uint8Array, byteLength: number, opts: BodyCaptureOptions): CapturedBody {
+function captureByClass(
+  cls: BodyClass,
+  type: string | null,
+  bytes: Uint8Array,
+  byteLength: number,
+  opts: BodyCaptureOptions,
+): CapturedBody {
   const whole = bytes.byteLength === byteLength;
   // nothing of it was read (a refused body): its size and type are all there is
   if (bytes.byteLength === 0) return bytesBody(byteLength, type);
@@ -101,7 +117,12 @@ function textBody(bytes: Uint8Array, byteLength: number, opts: BodyCaptureOption
   const cut = Math.min(bytes.byteLength, opts.bodyBytes);
   const end = characterStart(bytes, cut);
   const text = lossy.decode(end === bytes.byteLength ? bytes : bytes.subarray(0, end));
-  return Object.freeze({ kind: 'text', text: form && opts.redact ? redactQuery(text) : text, byteLength, truncated: end < byteLength });
+  return Object.freeze({
+    kind: 'text',
+    text: form && opts.redact ? redactQuery(text) : text,
+    byteLength,
+    truncated: end < byteLength,
+  });
 }
 
 /** The largest offset ≤ `at` that starts a UTF-8 character (never splits one). */

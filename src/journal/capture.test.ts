@@ -28,7 +28,12 @@ test('stage, matched and why equal what mock get --format json prints for the sa
     const body = stage === 'bad_request' ? '{nope' : undefined;
     const j = new Journal();
     const entry = j.capture(await dispatched({ method, target, headers, ...(body ? { body } : {}) }, newEnv()));
-    const snapshot = snapshotFrom({ method, target, headers, ...(body ? { body: new TextEncoder().encode(body) } : {}) });
+    const snapshot = snapshotFrom({
+      method,
+      target,
+      headers,
+      ...(body ? { body: new TextEncoder().encode(body) } : {}),
+    });
     const outcome = await dispatch(WS, snapshot, newEnv(), { explain: true });
     const got = getResult({ outcome, ws: WS, shown: SHOWN, method, path: target }, GET_SOURCE) as { [k: string]: Wire };
     const wire = entryToWire(entry) as { [k: string]: Wire };
@@ -44,7 +49,9 @@ test('round-robin entries show the rule that answered each time (A1, A2, A3, A1)
   const env = newEnv();
   const j = new Journal();
   for (let i = 0; i < 4; i++) j.capture(await dispatched({ target: '/rr' }, env));
-  const rows = j.requests().map((e) => [e.matched?.ruleIndex, e.response.body.kind === 'text' ? e.response.body.text : e.response.body.kind]);
+  const rows = j
+    .requests()
+    .map((e) => [e.matched?.ruleIndex, e.response.body.kind === 'text' ? e.response.body.text : e.response.body.kind]);
   assert.deepEqual(rows, [
     [0, 'A1'],
     [1, 'A2'],
@@ -68,13 +75,39 @@ test('answeredBy: dispatch stage with the served file, refused, and the entry fi
   assert.equal(rule.id, 1);
   assert.equal(rule.latencyMs, 3);
   assert.equal(rule.receivedAt.toISOString(), '2023-11-14T22:13:20.000Z');
-  assert.deepEqual(entrySummaryToWire(rule), { id: 1, method: 'GET', path: '/api/users', status: 200, stage: 'rule_set', latency_ms: 3, generation: 7 });
+  assert.deepEqual(entrySummaryToWire(rule), {
+    id: 1,
+    method: 'GET',
+    path: '/api/users',
+    status: 200,
+    stage: 'rule_set',
+    latency_ms: 3,
+    generation: 7,
+  });
   const ruleFile = j.capture(await dispatched({ target: '/api/file' }, newEnv()));
-  assert.deepEqual(ruleFile.answeredBy, { kind: 'rule_set', ruleSetIndex: 0, ruleIndex: 3, servedFile: '/ws/data/page.json' });
-  assert.deepEqual((entryToWire(ruleFile) as { [k: string]: Wire })['answered_by'], { kind: 'rule_set', rule_set_index: 0, rule_index: 3, served_file: '/ws/data/page.json' });
-  assert.deepEqual(ruleFile.response.body, { kind: 'json', value: { token: REDACTED, list: [{ password: REDACTED }], ok: 1 }, byteLength: 61 });
+  assert.deepEqual(ruleFile.answeredBy, {
+    kind: 'rule_set',
+    ruleSetIndex: 0,
+    ruleIndex: 3,
+    servedFile: '/ws/data/page.json',
+  });
+  assert.deepEqual((entryToWire(ruleFile) as { [k: string]: Wire })['answered_by'], {
+    kind: 'rule_set',
+    rule_set_index: 0,
+    rule_index: 3,
+    served_file: '/ws/data/page.json',
+  });
+  assert.deepEqual(ruleFile.response.body, {
+    kind: 'json',
+    value: { token: REDACTED, list: [{ password: REDACTED }], ok: 1 },
+    byteLength: 61,
+  });
   const file = j.capture(await dispatched({ target: '/hello.txt' }, newEnv()));
-  assert.deepEqual(file.answeredBy, { kind: 'fallback', file: 'hello.txt' }, 'relative to the fallback directory, as get --why names it');
+  assert.deepEqual(
+    file.answeredBy,
+    { kind: 'fallback', file: 'hello.txt' },
+    'relative to the fallback directory, as get --why names it',
+  );
   const miss = j.capture(await dispatched({ target: '/absent' }, newEnv()));
   assert.deepEqual([miss.stage, miss.answeredBy, miss.matched], ['dyn_route', { kind: 'miss' }, null]);
   const big = j.capture(refused({ target: '/upload', headers: [['content-type', 'application/octet-stream']] }, 5000));
@@ -92,7 +125,16 @@ const SECRET_HEADERS: [string, string][] = [
   ['x-api-key', 'SECRET-KEY'],
   ['content-type', 'application/json'],
 ];
-const SECRETS = ['SECRET-AUTH', 'SECRET-COOKIE', 'SECRET-KEY', 'SECRET-QUERY', 'SECRET-NESTED', 'SECRET-FORM', 'FILE-TOKEN', 'FILE-PW'];
+const SECRETS = [
+  'SECRET-AUTH',
+  'SECRET-COOKIE',
+  'SECRET-KEY',
+  'SECRET-QUERY',
+  'SECRET-NESTED',
+  'SECRET-FORM',
+  'FILE-TOKEN',
+  'FILE-PW',
+];
 
 test('redaction at capture: headers, query (and target), JSON keys at any depth, form keys, response too', async () => {
   const cases: { name: string; method: string; target: string; headers: [string, string][]; body?: string }[] = [
@@ -114,16 +156,38 @@ test('redaction at capture: headers, query (and target), JSON keys at any depth,
   ];
   for (const c of cases) {
     const j = new Journal();
-    const e = j.capture(await dispatched({ method: c.method, target: c.target, headers: c.headers, ...(c.body ? { body: c.body } : {}) }, newEnv()));
+    const e = j.capture(
+      await dispatched(
+        { method: c.method, target: c.target, headers: c.headers, ...(c.body ? { body: c.body } : {}) },
+        newEnv(),
+      ),
+    );
     const text = JSON.stringify(j.requests()) + JSON.stringify(entryToWire(e));
     for (const s of SECRETS) assert.ok(!text.includes(s), `${c.name}: ${s} stored`);
     assert.ok(text.includes(REDACTED), `${c.name}: redacted values are marked`);
     const open = new Journal({ redact: false });
-    const raw = JSON.stringify(open.capture(await dispatched({ method: c.method, target: c.target, headers: c.headers, ...(c.body ? { body: c.body } : {}) }, newEnv())));
+    const raw = JSON.stringify(
+      open.capture(
+        await dispatched(
+          { method: c.method, target: c.target, headers: c.headers, ...(c.body ? { body: c.body } : {}) },
+          newEnv(),
+        ),
+      ),
+    );
     assert.ok(!raw.includes(REDACTED), `${c.name}: redact false keeps values`);
   }
   const j = new Journal();
-  const e = j.capture(await dispatched({ method: 'POST', target: '/api/echo?a=1&token=SECRET-QUERY', headers: SECRET_HEADERS, body: '{"password":"p","n":1}' }, newEnv()));
+  const e = j.capture(
+    await dispatched(
+      {
+        method: 'POST',
+        target: '/api/echo?a=1&token=SECRET-QUERY',
+        headers: SECRET_HEADERS,
+        body: '{"password":"p","n":1}',
+      },
+      newEnv(),
+    ),
+  );
   assert.equal(e.request.target, '/api/echo?a=1&token=[redacted]');
   assert.equal(e.request.query, 'a=1&token=[redacted]');
   assert.deepEqual(e.request.headers.slice(0, 3), [
@@ -140,7 +204,16 @@ test('a fault is an entry with its fault named, in the detail and the live summa
   assert.equal(plain.answerer.kind, 'dispatch');
   if (plain.answerer.kind !== 'dispatch') return;
   const outcome = plain.answerer.outcome;
-  const faulted = { ...plain, answerer: { ...plain.answerer, outcome: { ...outcome, answer: { ...outcome.answer, delivery: { kind: 'fault' as const, fault: 'timeout' as const } } } } };
+  const faulted = {
+    ...plain,
+    answerer: {
+      ...plain.answerer,
+      outcome: {
+        ...outcome,
+        answer: { ...outcome.answer, delivery: { kind: 'fault' as const, fault: 'timeout' as const } },
+      },
+    },
+  };
   const j = new Journal();
   const a = j.capture(plain);
   const b = j.capture(faulted);

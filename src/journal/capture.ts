@@ -7,14 +7,29 @@
 // verbose log's denylists (shared/redact.ts).
 import type { Outcome, Stage } from '../dispatch/dispatch.js';
 import type { Explanation } from '../dispatch/explain.js';
-import { fallbackFile, matchedView, stageName, type ShownPaths, type WhyView, whyView } from '../dispatch/explain-view.js';
+import {
+  fallbackFile,
+  matchedView,
+  stageName,
+  type ShownPaths,
+  type WhyView,
+  whyView,
+} from '../dispatch/explain-view.js';
 import type { RequestBody, RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
 import type { FaultKind } from '../model/answer.js';
 import type { HeaderList } from '../shared/headers.js';
 import { parseJson } from '../shared/json.js';
 import { redactHeaders, redactQuery } from '../shared/redact.js';
-import { captureRequestBody, captureResponseBody, classify, jsonBody, mediaTypeOf, plainJson, type BodyCaptureOptions } from './body.js';
+import {
+  captureRequestBody,
+  captureResponseBody,
+  classify,
+  jsonBody,
+  mediaTypeOf,
+  plainJson,
+  type BodyCaptureOptions,
+} from './body.js';
 import type { AnsweredBy, CapturedBody, Entry, JournalStage, JsonValue } from './entry.js';
 
 /** What the explanation is shown against: the workspace that answered, and how its files are named (as `get` names them). */
@@ -146,22 +161,28 @@ export class HeldEntry {
     if (this.views !== undefined) return this.views.answeredBy;
     const stage = this.dispatchStage;
     if (stage === null) return REFUSED;
-    if (this.proxy !== undefined) return Object.freeze({ kind: 'proxied', target: this.proxy.target, saved: this.proxy.saved });
+    if (this.proxy !== undefined)
+      return Object.freeze({ kind: 'proxied', target: this.proxy.target, saved: this.proxy.saved });
     const file = this.servedFile;
     const shown = this.shownStage(stage);
-    return file !== undefined && !('file' in stage && stage.file === file) ? Object.freeze({ ...shown, servedFile: file }) : shown;
+    return file !== undefined && !('file' in stage && stage.file === file)
+      ? Object.freeze({ ...shown, servedFile: file })
+      : shown;
   }
   /** a fallback file (or a denied one) is named relative to the fallback directory, as `get --why` names it */
   private shownStage(stage: Stage): Stage {
     const ws = this.context?.ws;
     if (ws === undefined) return stage;
     if (stage.kind === 'fallback') return Object.freeze({ ...stage, file: fallbackFile(ws, stage.file) });
-    if (stage.kind === 'miss' && stage.denied !== undefined) return Object.freeze({ ...stage, denied: { ...stage.denied, file: fallbackFile(ws, stage.denied.file) } });
+    if (stage.kind === 'miss' && stage.denied !== undefined)
+      return Object.freeze({ ...stage, denied: { ...stage.denied, file: fallbackFile(ws, stage.denied.file) } });
     return stage;
   }
   get matched(): Entry['matched'] {
     if (this.views !== undefined) return this.views.matched;
-    return this.dispatchStage === null || this.context === undefined ? null : matchedView(this.dispatchStage, this.context.shown);
+    return this.dispatchStage === null || this.context === undefined
+      ? null
+      : matchedView(this.dispatchStage, this.context.shown);
   }
   /** the workspace the explanation is shown against (undefined once settled, and for a refusal) */
   get workspace(): Workspace | undefined {
@@ -171,9 +192,19 @@ export class HeldEntry {
   answered(): Views {
     if (this.views !== undefined) return this.views;
     const stage = this.dispatchStage;
-    if (stage === null || this.context === undefined) return { stage: 'refused', answeredBy: REFUSED, matched: null, why: REFUSED_WHY };
-    const outcome: Outcome = { answer: NO_ANSWER, stage, ...(this.explanation !== undefined ? { explanation: this.explanation } : {}) };
-    return { stage: stageName(stage), answeredBy: this.answeredBy, matched: this.matched, why: whyView(outcome, this.context.ws, this.context.shown, this.path) };
+    if (stage === null || this.context === undefined)
+      return { stage: 'refused', answeredBy: REFUSED, matched: null, why: REFUSED_WHY };
+    const outcome: Outcome = {
+      answer: NO_ANSWER,
+      stage,
+      ...(this.explanation !== undefined ? { explanation: this.explanation } : {}),
+    };
+    return {
+      stage: stageName(stage),
+      answeredBy: this.answeredBy,
+      matched: this.matched,
+      why: whyView(outcome, this.context.ws, this.context.shown, this.path),
+    };
   }
   /** Make the views now and let go of the workspace and the explanation (the workspace is being replaced). */
   settle(): void {
@@ -308,7 +339,8 @@ const NOT_JSON = Object.freeze({ kind: 'none' }) as RequestBody;
 /** A body dispatch read as JSON: parsed again from the bytes kept (JSON.parse's reading, as `unchecked` was). */
 function capturedJson(h: HeldEntry, headers: HeaderList, opts: BodyCaptureOptions): CapturedBody {
   const bytes = h.requestBytes;
-  if (h.requestByteLength > opts.bodyBytes || bytes.byteLength !== h.requestByteLength) return captureRequestBody(EMPTY, headers, NOT_JSON, opts, h.requestByteLength);
+  if (h.requestByteLength > opts.bodyBytes || bytes.byteLength !== h.requestByteLength)
+    return captureRequestBody(EMPTY, headers, NOT_JSON, opts, h.requestByteLength);
   const text = strict.decode(bytes);
   let value: JsonValue;
   try {

@@ -61,10 +61,7 @@ export const JOURNAL_STAGES = [...STAGE_NAMES, 'refused'] as const;
 export type JournalStage = (typeof JOURNAL_STAGES)[number];
 
 /** What the `stage` filter accepts: a stage name or an answeredBy kind (`fallback` and `miss` split `dyn_route`). */
-export const STAGE_FILTER_VALUES = [
-  ...JOURNAL_STAGES,
-  ...(['fallback', 'miss', 'proxied'] as const),
-] as const;
+export const STAGE_FILTER_VALUES = [...JOURNAL_STAGES, ...(['fallback', 'miss', 'proxied'] as const)] as const;
 export type StageFilterValue = (typeof STAGE_FILTER_VALUES)[number];
 
 export function isStageFilterValue(s: string): s is StageFilterValue {

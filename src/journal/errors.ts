@@ -18,7 +18,8 @@ export const JOURNAL_MESSAGES = {
     `no request matching ${filter} arrived within ${timeoutMs} ms; ` +
     (lines.length === 0
       ? 'the journal is empty'
-      : `the last ${lines.length} of ${total} ${total === 1 ? 'entry' : 'entries'}:\n` + lines.map((l) => `  ${l}`).join('\n')),
+      : `the last ${lines.length} of ${total} ${total === 1 ? 'entry' : 'entries'}:\n` +
+        lines.map((l) => `  ${l}`).join('\n')),
   closed: (filter: string) => `stopped waiting for a request matching ${filter}: the mock was closed`,
   badFilter: (problems: readonly string[]) => `invalid journal filter: ${problems.join('; ')}`,
 } as const;

@@ -73,7 +73,9 @@ function explanationBytes(x: Explanation | undefined): number {
     n += OBJECT_BYTES * 2 + STRING_BYTES + 2 * rs.file.length;
     for (const rule of rs.rules) {
       n += OBJECT_BYTES * 2 + SLOT_BYTES * 3;
-      for (const { check } of rule.conditions) n += OBJECT_BYTES * 2 + SLOT_BYTES * 4 + (check.actual === undefined ? 0 : STRING_BYTES + 2 * check.actual.length);
+      for (const { check } of rule.conditions)
+        n +=
+          OBJECT_BYTES * 2 + SLOT_BYTES * 4 + (check.actual === undefined ? 0 : STRING_BYTES + 2 * check.actual.length);
     }
   }
   return n;

@@ -68,7 +68,13 @@ export function describeFilter(f: RequestFilter): string {
   for (const [k, v] of Object.entries(f)) {
     if (v === undefined) continue;
     const shown =
-      v instanceof RegExp ? String(v) : v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : JSON.stringify(v);
+      v instanceof RegExp
+        ? String(v)
+        : v instanceof Date
+          ? v.toISOString()
+          : typeof v === 'object'
+            ? JSON.stringify(v)
+            : JSON.stringify(v);
     parts.push(`${k}: ${shown}`);
   }
   return parts.length === 0 ? '{}' : `{ ${parts.join(', ')} }`;
@@ -77,7 +83,8 @@ export function describeFilter(f: RequestFilter): string {
 export const FILTER_MESSAGES = {
   limit: (v: unknown) => `limit must be a whole number of 1 or more (got ${String(v)})`,
   since: (v: unknown) => `since must be an entry id (a whole number of 0 or more) or a valid Date (got ${String(v)})`,
-  stage: (v: unknown, allowed: readonly string[]) => `unknown stage '${String(v)}' (expected one of: ${allowed.join(', ')})`,
+  stage: (v: unknown, allowed: readonly string[]) =>
+    `unknown stage '${String(v)}' (expected one of: ${allowed.join(', ')})`,
   ruleSet: (v: unknown) => `rule.ruleSet must be a 0-based index or a rule set file (got ${String(v)})`,
   rule: (v: unknown) => `rule.rule must be a 0-based index (got ${String(v)})`,
   path: (v: unknown) => `path must be a string or a RegExp (got ${String(v)})`,
@@ -92,10 +99,12 @@ export function filterProblems(f: RequestFilter, stages: readonly string[]): str
   const { path, method, since, stage, rule, limit } = f;
   if (path !== undefined && typeof path !== 'string' && !(path instanceof RegExp)) out.push(FILTER_MESSAGES.path(path));
   if (method !== undefined && typeof method !== 'string') out.push(FILTER_MESSAGES.method(method));
-  if (since !== undefined && !(isIndex(since) || (since instanceof Date && !Number.isNaN(since.getTime())))) out.push(FILTER_MESSAGES.since(since));
+  if (since !== undefined && !(isIndex(since) || (since instanceof Date && !Number.isNaN(since.getTime()))))
+    out.push(FILTER_MESSAGES.since(since));
   if (stage !== undefined && !stages.includes(stage)) out.push(FILTER_MESSAGES.stage(stage, stages));
   if (rule !== undefined) {
-    if (!(isIndex(rule.ruleSet) || (typeof rule.ruleSet === 'string' && rule.ruleSet !== ''))) out.push(FILTER_MESSAGES.ruleSet(rule.ruleSet));
+    if (!(isIndex(rule.ruleSet) || (typeof rule.ruleSet === 'string' && rule.ruleSet !== '')))
+      out.push(FILTER_MESSAGES.ruleSet(rule.ruleSet));
     if (rule.rule !== undefined && !isIndex(rule.rule)) out.push(FILTER_MESSAGES.rule(rule.rule));
   }
   if (limit !== undefined && !(isIndex(limit) && limit >= 1)) out.push(FILTER_MESSAGES.limit(limit));

@@ -26,7 +26,8 @@ export function filterFromQuery(query: string): Result<RequestFilter, readonly s
   const problems: string[] = [];
   const seen = new Set<string>();
   for (const [name, value] of params) {
-    if (!(REQUESTS_PARAMS as readonly string[]).includes(name)) problems.push(QUERY_MESSAGES.unknown(name, suggest(name, REQUESTS_PARAMS)));
+    if (!(REQUESTS_PARAMS as readonly string[]).includes(name))
+      problems.push(QUERY_MESSAGES.unknown(name, suggest(name, REQUESTS_PARAMS)));
     else if (seen.has(name)) problems.push(QUERY_MESSAGES.repeated(name));
     else if (value === '') problems.push(QUERY_MESSAGES.empty(name));
     seen.add(name);
@@ -60,7 +61,9 @@ export function filterFromQuery(query: string): Result<RequestFilter, readonly s
   const rule = get('rule');
   if (rule !== undefined && ruleSet === undefined) problems.push(QUERY_MESSAGES.ruleAlone);
   else if (ruleSet !== undefined) {
-    const r: { ruleSet: number | string; rule?: number } = { ruleSet: DIGITS.test(ruleSet) ? Number(ruleSet) : ruleSet };
+    const r: { ruleSet: number | string; rule?: number } = {
+      ruleSet: DIGITS.test(ruleSet) ? Number(ruleSet) : ruleSet,
+    };
     if (rule !== undefined) {
       if (DIGITS.test(rule)) r.rule = Number(rule);
       else problems.push(QUERY_MESSAGES.wholeNumber('rule', rule));

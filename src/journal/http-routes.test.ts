@@ -10,24 +10,44 @@ import { entryToWire } from './wire.js';
 interface Envelope {
   readonly schema: number;
   readonly mock: string;
-  readonly result?: { readonly entries: readonly { readonly id: number }[]; readonly last_id: number; readonly dropped: number } & { readonly [k: string]: Wire };
+  readonly result?: {
+    readonly entries: readonly { readonly id: number }[];
+    readonly last_id: number;
+    readonly dropped: number;
+  } & { readonly [k: string]: Wire };
   readonly error?: { readonly kind: string; readonly message: string };
 }
 
-async function setUp(opts = {}): Promise<{ journal: Journal; rotations: number[]; call: (method: string, target: string, body?: string) => JournalHttpResponse | undefined }> {
+async function setUp(opts = {}): Promise<{
+  journal: Journal;
+  rotations: number[];
+  call: (method: string, target: string, body?: string) => JournalHttpResponse | undefined;
+}> {
   const journal = new Journal(opts);
   const env = newEnv();
   const specs = [
-    { target: '/api/users?token=SECRET-QUERY', headers: [['authorization', 'Bearer SECRET-AUTH']] as [string, string][] },
-    { method: 'POST', target: '/api/cart', headers: [['content-type', 'application/json']] as [string, string][], body: '{"sku":"A1","password":"SECRET-PW"}' },
+    {
+      target: '/api/users?token=SECRET-QUERY',
+      headers: [['authorization', 'Bearer SECRET-AUTH']] as [string, string][],
+    },
+    {
+      method: 'POST',
+      target: '/api/cart',
+      headers: [['content-type', 'application/json']] as [string, string][],
+      body: '{"sku":"A1","password":"SECRET-PW"}',
+    },
     { target: '/hello.txt' },
     { target: '/rr' },
     { target: '/rr' },
   ];
-  for (let i = 0; i < specs.length; i++) journal.capture(await dispatched(specs[i]!, env, new Date(1_700_000_000_000 + i * 1000)));
+  for (let i = 0; i < specs.length; i++)
+    journal.capture(await dispatched(specs[i]!, env, new Date(1_700_000_000_000 + i * 1000)));
   const rotations: number[] = [];
   const call = (method: string, target: string, body?: string) =>
-    handleJournalRoute({ method, target, ...(body !== undefined ? { body } : {}) }, { journal, version: '9.9.9', resetRotation: () => rotations.push(1) });
+    handleJournalRoute(
+      { method, target, ...(body !== undefined ? { body } : {}) },
+      { journal, version: '9.9.9', resetRotation: () => rotations.push(1) },
+    );
   return { journal, rotations, call };
 }
 
@@ -61,8 +81,21 @@ test('GET requests: the library results, as wire entries, for each filter', asyn
   assert.equal(parse(call('GET', '/__mock/api/requests')).result!.last_id, 5);
   const all = call('GET', '/__mock/api/requests')!.body;
   for (const s of ['SECRET-QUERY', 'SECRET-AUTH', 'SECRET-PW']) assert.ok(!all.includes(s), s);
-  const first = parse(call('GET', '/__mock/api/requests?limit=1')).result!.entries[0] as unknown as { [k: string]: Wire };
-  assert.deepEqual(Object.keys(first), ['id', 'received_at', 'latency_ms', 'generation', 'request', 'response', 'stage', 'answered_by', 'matched', 'why']);
+  const first = parse(call('GET', '/__mock/api/requests?limit=1')).result!.entries[0] as unknown as {
+    [k: string]: Wire;
+  };
+  assert.deepEqual(Object.keys(first), [
+    'id',
+    'received_at',
+    'latency_ms',
+    'generation',
+    'request',
+    'response',
+    'stage',
+    'answered_by',
+    'matched',
+    'why',
+  ]);
 });
 
 test('GET requests: bad query strings are 400 with every problem named', async () => {
@@ -76,7 +109,10 @@ test('GET requests: bad query strings are 400 with every problem named', async (
     ['?stage=rules', /unknown stage 'rules'/],
     ['?rule=1', /rule needs rule_set/],
     ['?limit=0', /limit must be a whole number of 1 or more/],
-    ['?limit=-1&rule_set=0&rule=x', /limit must be a whole number.*; rule must be a whole number|rule must be a whole number.*; limit/],
+    [
+      '?limit=-1&rule_set=0&rule=x',
+      /limit must be a whole number.*; rule must be a whole number|rule must be a whole number.*; limit/,
+    ],
     ['?method=', /is empty/],
   ];
   for (const [query, message] of cases) {
@@ -103,7 +139,10 @@ test('GET one entry; 410 evicted, 404 unknown or reset, 400 not an id', async ()
   const { journal, call } = await setUp({ size: 3 });
   const one = call('GET', '/__mock/api/requests/4')!;
   assert.equal(one.status, 200);
-  assert.deepEqual(parse(one).result, JSON.parse(JSON.stringify(entryToWire(journal.requests({ since: 3, limit: 1 })[0]!))));
+  assert.deepEqual(
+    parse(one).result,
+    JSON.parse(JSON.stringify(entryToWire(journal.requests({ since: 3, limit: 1 })[0]!))),
+  );
   const cases: [string, number, RegExp][] = [
     ['1', 410, /entry 1 was evicted \(the journal keeps 3 entries\)/],
     ['6', 404, /no entry 6 yet \(the newest is 5\)/],
@@ -157,5 +196,6 @@ test('DELETE clears, POST reset clears what its body says, wrong methods are 405
     assert.equal(r.headers.find(([n]) => n === 'allow')?.[1], allow);
     assert.equal(parse(r).mock, '9.9.9');
   }
-  for (const other of ['/', '/__mock/api/requestsx', '/__mock/api/events', '/api/users']) assert.equal(call('GET', other), undefined, other);
+  for (const other of ['/', '/__mock/api/requestsx', '/__mock/api/events', '/api/users'])
+    assert.equal(call('GET', other), undefined, other);
 });

@@ -45,10 +45,12 @@ export interface JournalRouteDeps {
 
 export const ROUTE_MESSAGES = {
   notAnId: (raw: string) => `'${raw}' is not a journal entry id (a whole number from 1)`,
-  evicted: (id: number, size: number) => `entry ${id} was evicted (the journal keeps ${size} entries): raise the journal size to keep more`,
+  evicted: (id: number, size: number) =>
+    `entry ${id} was evicted (the journal keeps ${size} entries): raise the journal size to keep more`,
   reset: (id: number) => `entry ${id} was removed by a reset`,
   unknown: (id: number, last: number) => `no entry ${id} yet (the newest is ${last})`,
-  methodNotAllowed: (method: string, path: string, allowed: readonly string[]) => `${method} is not allowed on ${path} (allowed: ${allowed.join(', ')})`,
+  methodNotAllowed: (method: string, path: string, allowed: readonly string[]) =>
+    `${method} is not allowed on ${path} (allowed: ${allowed.join(', ')})`,
   resetBody: 'the reset body must be a JSON object with optional boolean fields journal and rotation',
 } as const;
 
@@ -113,7 +115,8 @@ function reset(body: string, deps: JournalRouteDeps): JournalHttpResponse {
     } catch {
       return failure(400, deps, ROUTE_MESSAGES.resetBody);
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return failure(400, deps, ROUTE_MESSAGES.resetBody);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      return failure(400, deps, ROUTE_MESSAGES.resetBody);
     const o = parsed as Record<string, unknown>;
     const keysOk = Object.keys(o).every((k) => (k === 'journal' || k === 'rotation') && typeof o[k] === 'boolean');
     if (!keysOk) return failure(400, deps, ROUTE_MESSAGES.resetBody);
@@ -124,10 +127,18 @@ function reset(body: string, deps: JournalRouteDeps): JournalHttpResponse {
   return NO_CONTENT;
 }
 
-const NO_CONTENT: JournalHttpResponse = Object.freeze({ status: 204, headers: Object.freeze([['cache-control', 'no-store']] as const), body: '' });
+const NO_CONTENT: JournalHttpResponse = Object.freeze({
+  status: 204,
+  headers: Object.freeze([['cache-control', 'no-store']] as const),
+  body: '',
+});
 
 function success(deps: JournalRouteDeps, result: Wire): JournalHttpResponse {
-  return { status: 200, headers: JSON_HEADERS, body: JSON.stringify({ schema: SCHEMA_VERSION, mock: deps.version, result }) + '\n' };
+  return {
+    status: 200,
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ schema: SCHEMA_VERSION, mock: deps.version, result }) + '\n',
+  };
 }
 
 /** Client errors carry the envelope's `usage` kind (the CLI's closed set of kinds); the status tells them apart. */
@@ -139,7 +150,12 @@ function failure(status: number, deps: JournalRouteDeps, message: string): Journ
   };
 }
 
-function notAllowed(method: string, path: string, allowed: readonly string[], deps: JournalRouteDeps): JournalHttpResponse {
+function notAllowed(
+  method: string,
+  path: string,
+  allowed: readonly string[],
+  deps: JournalRouteDeps,
+): JournalHttpResponse {
   const answer = failure(405, deps, ROUTE_MESSAGES.methodNotAllowed(method, path, allowed));
   return { ...answer, headers: [...answer.headers, ['allow', allowed.join(', ')]] };
 }

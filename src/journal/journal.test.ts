@@ -21,7 +21,10 @@ const ids = (es: readonly Entry[]) => es.map((e) => e.id);
 const many = (n: number, spec: RequestSpec = { target: '/api/users' }) => Array.from({ length: n }, () => spec);
 
 test('limits: defaults, ranges, every problem reported', () => {
-  assert.deepEqual(journalLimits(), { ok: true, value: { size: 1000, maxBytes: 32 * 1024 * 1024, bodyBytes: 64 * 1024 } });
+  assert.deepEqual(journalLimits(), {
+    ok: true,
+    value: { size: 1000, maxBytes: 32 * 1024 * 1024, bodyBytes: 64 * 1024 },
+  });
   const cases: [object, number][] = [
     [{ size: 0 }, 1],
     [{ size: 100_001 }, 1],
@@ -33,7 +36,10 @@ test('limits: defaults, ranges, every problem reported', () => {
     const r = journalLimits(given);
     assert.equal(r.ok ? 0 : r.error.length, problems, JSON.stringify(given));
   }
-  assert.throws(() => new Journal({ size: 0 }), (e: unknown) => e instanceof MockError && e.kind === 'usage' && /between 1 and 100,000/.test(e.message));
+  assert.throws(
+    () => new Journal({ size: 0 }),
+    (e: unknown) => e instanceof MockError && e.kind === 'usage' && /between 1 and 100,000/.test(e.message),
+  );
 });
 
 test('eviction by count: size 10 after 100 requests keeps ids 91-100; ids are never reused', async () => {
@@ -80,9 +86,18 @@ test('a stale since throws JournalOverflowError naming the count dropped and the
   assert.deepEqual(ids(j.requests({ since: 97 })), [98, 99, 100]);
   // a Date cursor counts evicted arrival times; the record holds the last `size` of them, so beyond it: a lower bound
   const small = await filled({ size: 2 }, many(10));
-  assert.deepEqual([small.query({ since: new Date(T0 + 6500) }).dropped, small.query({ since: new Date(T0 + 6500) }).droppedExact], [1, true]);
-  assert.deepEqual([small.query({ since: new Date(T0) }).dropped, small.query({ since: new Date(T0) }).droppedExact], [2, false]);
-  assert.throws(() => small.requests({ since: new Date(T0) }), /^JournalOverflowError: at least 2 journal entries after 2023-11-14T22:13:20.000Z were evicted/);
+  assert.deepEqual(
+    [small.query({ since: new Date(T0 + 6500) }).dropped, small.query({ since: new Date(T0 + 6500) }).droppedExact],
+    [1, true],
+  );
+  assert.deepEqual(
+    [small.query({ since: new Date(T0) }).dropped, small.query({ since: new Date(T0) }).droppedExact],
+    [2, false],
+  );
+  assert.throws(
+    () => small.requests({ since: new Date(T0) }),
+    /^JournalOverflowError: at least 2 journal entries after 2023-11-14T22:13:20.000Z were evicted/,
+  );
 });
 
 test('eviction by bytes: the estimate never exceeds maxBytes, oldest go first', async () => {
@@ -92,18 +107,36 @@ test('eviction by bytes: the estimate never exceeds maxBytes, oldest go first', 
   const env = newEnv();
   const seen: number[] = [];
   for (let i = 0; i < 60; i++) {
-    j.capture(await dispatched({ method: 'POST', target: '/api/cart', headers: [['content-type', 'application/json']], body: body(4000) }, env));
+    j.capture(
+      await dispatched(
+        { method: 'POST', target: '/api/cart', headers: [['content-type', 'application/json']], body: body(4000) },
+        env,
+      ),
+    );
     assert.ok(j.estimatedBytes <= maxBytes, `after ${i + 1}: ${j.estimatedBytes}`);
     seen.push(j.length);
   }
   const held = ids(j.requests());
   assert.ok(held.length >= 4 && held.length < 20, `held ${held.length}`);
-  assert.deepEqual(held, Array.from({ length: held.length }, (_, k) => 60 - held.length + 1 + k), 'a run of the newest ids');
+  assert.deepEqual(
+    held,
+    Array.from({ length: held.length }, (_, k) => 60 - held.length + 1 + k),
+    'a run of the newest ids',
+  );
   assert.equal(j.query().dropped, 60 - held.length);
   // a body over bodyBytes is kept as its size only, so it costs next to nothing
   const k = new Journal({ maxBytes, bodyBytes: 1024 });
-  k.capture(await dispatched({ method: 'POST', target: '/api/cart', headers: [['content-type', 'application/json']], body: body(40_000) }, env));
-  assert.deepEqual(k.requests()[0]!.request.body, { kind: 'bytes', byteLength: 40_011, contentType: 'application/json' });
+  k.capture(
+    await dispatched(
+      { method: 'POST', target: '/api/cart', headers: [['content-type', 'application/json']], body: body(40_000) },
+      env,
+    ),
+  );
+  assert.deepEqual(k.requests()[0]!.request.body, {
+    kind: 'bytes',
+    byteLength: 40_011,
+    contentType: 'application/json',
+  });
   assert.ok(k.estimatedBytes < 20 * 1024, String(k.estimatedBytes)); // the 40 KB body would cost 80 KB
 });
 
@@ -111,7 +144,12 @@ test('an entry too big for maxBytes alone keeps its size only, and the estimate 
   const maxBytes = 64 * 1024;
   const j = new Journal({ maxBytes, bodyBytes: 1024 * 1024 });
   const text = 'y'.repeat(200 * 1024);
-  const e = j.capture(await dispatched({ method: 'POST', target: '/api/cart', headers: [['content-type', 'text/plain']], body: text }, newEnv()));
+  const e = j.capture(
+    await dispatched(
+      { method: 'POST', target: '/api/cart', headers: [['content-type', 'text/plain']], body: text },
+      newEnv(),
+    ),
+  );
   assert.deepEqual(e.request.body, { kind: 'bytes', byteLength: 200 * 1024, contentType: 'text/plain' });
   assert.equal(j.length, 1);
   assert.ok(j.estimatedBytes <= maxBytes);
@@ -162,7 +200,11 @@ test('filters: path (exact or RegExp), method, since, stage, rule, limit', async
     [{ rule: { ruleSet: 0, rule: -2 } }, /rule.rule must be/],
   ];
   for (const [filter, message] of bad) {
-    assert.throws(() => j.requests(filter), (e: unknown) => e instanceof MockError && e.kind === 'usage' && message.test(e.message), JSON.stringify(filter));
+    assert.throws(
+      () => j.requests(filter),
+      (e: unknown) => e instanceof MockError && e.kind === 'usage' && message.test(e.message),
+      JSON.stringify(filter),
+    );
   }
 });
 
@@ -235,7 +277,10 @@ test('waitFor: an entry already held, one that arrives later, a timeout listing 
   ac.abort(new Error('test over'));
   await assert.rejects(aborted, /test over/);
   j.close();
-  await assert.rejects(pending, (e: unknown) => e instanceof JournalClosedError && /the mock was closed/.test(e.message));
+  await assert.rejects(
+    pending,
+    (e: unknown) => e instanceof JournalClosedError && /the mock was closed/.test(e.message),
+  );
   assert.equal(clock.pending, 0, 'no timer left behind');
 });
 
@@ -243,8 +288,19 @@ test('property: whatever arrives, the bounds hold and the held ids are the newes
   const env = newEnv();
   const pool = await Promise.all(
     [0, 100, 3000, 20_000, 70_000].flatMap((n) => [
-      dispatched({ method: 'POST', target: '/api/cart', headers: [['content-type', 'application/json']], body: JSON.stringify({ d: 'x'.repeat(n) }) }, env),
-      dispatched({ method: 'POST', target: '/api/cart', headers: [['content-type', 'text/plain']], body: 'y'.repeat(n) }, env),
+      dispatched(
+        {
+          method: 'POST',
+          target: '/api/cart',
+          headers: [['content-type', 'application/json']],
+          body: JSON.stringify({ d: 'x'.repeat(n) }),
+        },
+        env,
+      ),
+      dispatched(
+        { method: 'POST', target: '/api/cart', headers: [['content-type', 'text/plain']], body: 'y'.repeat(n) },
+        env,
+      ),
     ]),
   );
   fc.assert(

@@ -14,7 +14,13 @@ import { MockError } from '../model/errors.js';
 import { entryOf, holdExchange, type CaptureOptions, type Exchange, type HeldEntry } from './capture.js';
 import type { Entry, EntryRow } from './entry.js';
 import { STAGE_FILTER_VALUES } from './entry.js';
-import { JournalClosedError, JournalOverflowError, JournalTimeoutError, JOURNAL_MESSAGES, TIMEOUT_LISTED } from './errors.js';
+import {
+  JournalClosedError,
+  JournalOverflowError,
+  JournalTimeoutError,
+  JOURNAL_MESSAGES,
+  TIMEOUT_LISTED,
+} from './errors.js';
 import { EvictionRecord } from './evictions.js';
 import { ENTRY_OVERHEAD_BYTES, heldBytes } from './estimate.js';
 import type { Workspace } from '../model/workspace.js';
@@ -167,7 +173,8 @@ export class Journal {
       while (this.count > 0) this.evictOldest();
       this.evictions.record(h.receivedAtMs);
     } else {
-      while (this.count > 0 && (this.count >= this.limits.size || this.totalBytes + bytes > maxBytes)) this.evictOldest();
+      while (this.count > 0 && (this.count >= this.limits.size || this.totalBytes + bytes > maxBytes))
+        this.evictOldest();
       const at = (this.head + this.count) % this.limits.size;
       this.ring[at] = h;
       this.sizes[at] = bytes;
@@ -202,11 +209,17 @@ export class Journal {
   /** The rows of the entries matching `filter` (what a live list shows: no headers, bodies or why), as requests() does. */
   rows(filter: RequestFilter = {}): readonly EntryRow[] {
     const r = this.select(filter);
-    if (filter.since !== undefined && r.dropped > 0) throw new JournalOverflowError(r.dropped, r.droppedExact, filter.since, this.limits.size);
+    if (filter.since !== undefined && r.dropped > 0)
+      throw new JournalOverflowError(r.dropped, r.droppedExact, filter.since, this.limits.size);
     return r.entries;
   }
 
-  private select(filter: RequestFilter): { entries: HeldEntry[]; lastId: number; dropped: number; droppedExact: boolean } {
+  private select(filter: RequestFilter): {
+    entries: HeldEntry[];
+    lastId: number;
+    dropped: number;
+    droppedExact: boolean;
+  } {
     this.checkFilter(filter);
     const test = compileFilter(filter);
     const limit = filter.limit ?? Infinity;
@@ -228,7 +241,8 @@ export class Journal {
   /** Entries matching `filter`, oldest first. Throws JournalOverflowError when entries after a `since` cursor were evicted. */
   requests(filter: RequestFilter = {}): readonly Entry[] {
     const r = this.query(filter);
-    if (filter.since !== undefined && r.dropped > 0) throw new JournalOverflowError(r.dropped, r.droppedExact, filter.since, this.limits.size);
+    if (filter.since !== undefined && r.dropped > 0)
+      throw new JournalOverflowError(r.dropped, r.droppedExact, filter.since, this.limits.size);
     return r.entries;
   }
 
@@ -275,7 +289,8 @@ export class Journal {
       return Promise.reject(e);
     }
     const timeoutMs = opts.timeoutMs ?? DEFAULT_WAIT_MS;
-    if (!(timeoutMs >= 0 && Number.isFinite(timeoutMs))) return Promise.reject(new MockError('usage', `timeoutMs must be a number of 0 or more (got ${timeoutMs})`));
+    if (!(timeoutMs >= 0 && Number.isFinite(timeoutMs)))
+      return Promise.reject(new MockError('usage', `timeoutMs must be a number of 0 or more (got ${timeoutMs})`));
     const { signal } = opts;
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<Entry>((resolve, reject) => {
@@ -295,7 +310,10 @@ export class Journal {
       };
       this.waiters.add(waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
-      waiter.timer = this.clock.setTimeout(() => waiter.reject(new JournalTimeoutError(filter, timeoutMs, this.newest(TIMEOUT_LISTED), this.count)), timeoutMs);
+      waiter.timer = this.clock.setTimeout(
+        () => waiter.reject(new JournalTimeoutError(filter, timeoutMs, this.newest(TIMEOUT_LISTED), this.count)),
+        timeoutMs,
+      );
     });
   }
 
@@ -309,7 +327,8 @@ export class Journal {
   /** the newest `n` entries, oldest first */
   newest(n: number): readonly Entry[] {
     const out: Entry[] = [];
-    for (let k = Math.max(0, this.count - n); k < this.count; k++) out.push(entryOf(this.ring[(this.head + k) % this.limits.size]!, this.captureOpts));
+    for (let k = Math.max(0, this.count - n); k < this.count; k++)
+      out.push(entryOf(this.ring[(this.head + k) % this.limits.size]!, this.captureOpts));
     return out;
   }
 

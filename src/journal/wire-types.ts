@@ -59,7 +59,11 @@ export type WireEntry = {
 };
 
 /** `GET /__mock/api/requests`: the entries after `since`, the newest id, and how many were evicted meanwhile. */
-export type WireEntryList = { readonly entries: readonly WireEntry[]; readonly last_id: number; readonly dropped: number };
+export type WireEntryList = {
+  readonly entries: readonly WireEntry[];
+  readonly last_id: number;
+  readonly dropped: number;
+};
 
 /** The short form of an entry for a live list: the row, not the detail. */
 export type WireEntrySummary = {

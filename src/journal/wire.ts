@@ -22,7 +22,11 @@ export function entryToWire(e: Entry): WireEntry {
       headers: headersToWire(e.request.headers),
       body: bodyToWire(e.request.body),
     },
-    response: { status: e.response.status, headers: headersToWire(e.response.headers), body: bodyToWire(e.response.body) },
+    response: {
+      status: e.response.status,
+      headers: headersToWire(e.response.headers),
+      body: bodyToWire(e.response.body),
+    },
     stage: e.stage,
     answered_by: answeredByToWire(e.answeredBy),
     ...(e.fault !== undefined ? { fault: e.fault } : {}),
@@ -51,10 +55,13 @@ export function bodyToWire(b: CapturedBody): WireBody {
 }
 
 export function answeredByToWire(a: AnsweredBy): WireAnsweredBy {
-  const served = <T extends WireAnsweredBy>(o: T): T => ('servedFile' in a && a.servedFile !== undefined ? { ...o, served_file: a.servedFile } : o);
+  const served = <T extends WireAnsweredBy>(o: T): T =>
+    'servedFile' in a && a.servedFile !== undefined ? { ...o, served_file: a.servedFile } : o;
   switch (a.kind) {
     case 'miss':
-      return a.denied === undefined ? served({ kind: a.kind }) : served({ kind: a.kind, file: a.denied.file, denied_by: a.denied.pattern });
+      return a.denied === undefined
+        ? served({ kind: a.kind })
+        : served({ kind: a.kind, file: a.denied.file, denied_by: a.denied.pattern });
     case 'options':
     case 'bad_request':
     case 'refused':

@@ -106,17 +106,28 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
     return s;
   };
   // the journal and the management listener are loaded only when asked for: `mock serve` without --inspect never reads them
-  const journal = spec.journal === undefined ? undefined : new (await import('../journal/journal.js')).Journal(spec.journal);
+  const journal =
+    spec.journal === undefined ? undefined : new (await import('../journal/journal.js')).Journal(spec.journal);
 
   // the inspector binds first: a busy port stops everything before the mock binds
-  const reserved = spec.inspect !== undefined && journal !== undefined ? await (await import('./management.js')).reserveManagement(spec.inspect) : undefined;
+  const reserved =
+    spec.inspect !== undefined && journal !== undefined
+      ? await (await import('./management.js')).reserveManagement(spec.inspect)
+      : undefined;
   const { startServer } = await import('../server/start.js');
   const loadedLive = loaded.live;
   let s: ServerHandle;
   try {
     s = await startServer(ws, {
       log: spec.log,
-      ...(loadedLive !== undefined ? { live: { load: async () => withHostAttempt(await loadedLive.load(), spec.host), sources: loadedLive.sources } } : {}),
+      ...(loadedLive !== undefined
+        ? {
+            live: {
+              load: async () => withHostAttempt(await loadedLive.load(), spec.host),
+              sources: loadedLive.sources,
+            },
+          }
+        : {}),
       ...(journal !== undefined ? { journal, shownPaths } : {}),
       ...(record !== undefined ? { record } : {}),
     });
@@ -197,4 +208,3 @@ function withHostAttempt<T extends { readonly kind: string }>(attempt: T, host: 
   const a = attempt as T & { readonly workspace: Workspace };
   return { ...a, workspace: withHost(a.workspace, host) };
 }
-

@@ -8,7 +8,14 @@
 // inspector/*, the journal bridge), the security checks (inspector/security.ts, run by the router before any route).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { connectJournal, connectLive, createInspector, journalReplay, journalRoutes, workspaceRoute } from '../inspector/index.js';
+import {
+  connectJournal,
+  connectLive,
+  createInspector,
+  journalReplay,
+  journalRoutes,
+  workspaceRoute,
+} from '../inspector/index.js';
 import { JSON_HEADERS } from '../inspector/security.js';
 import type { Journal } from '../journal/journal.js';
 import { MockError } from '../model/errors.js';
@@ -85,7 +92,10 @@ export async function reserveManagement(port: number): Promise<ReservedManagemen
   };
 }
 
-function mountInspector(o: ManagementOptions): { handler: (req: IncomingMessage, res: ServerResponse) => void; stop: () => void } {
+function mountInspector(o: ManagementOptions): {
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  stop: () => void;
+} {
   const wsRoute = workspaceRoute(o.live);
   const inspector = createInspector({
     version: o.version,
@@ -103,7 +113,11 @@ function mountInspector(o: ManagementOptions): { handler: (req: IncomingMessage,
     },
     events: { replay: journalReplay(o.journal) },
   });
-  const stops = [connectJournal(o.journal, inspector.events), connectLive(o.live, inspector.events), () => wsRoute.close()];
+  const stops = [
+    connectJournal(o.journal, inspector.events),
+    connectLive(o.live, inspector.events),
+    () => wsRoute.close(),
+  ];
   return {
     handler: inspector.handler,
     stop: () => {
@@ -116,7 +130,8 @@ function mountInspector(o: ManagementOptions): { handler: (req: IncomingMessage,
 function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (e: NodeJS.ErrnoException): void => {
-      const reason = e.code === 'EADDRINUSE' ? 'address already in use' : e.code === 'EACCES' ? 'permission denied' : e.message;
+      const reason =
+        e.code === 'EADDRINUSE' ? 'address already in use' : e.code === 'EACCES' ? 'permission denied' : e.message;
       reject(new MockError('io', MANAGEMENT_MESSAGES.bind(port, reason), [], { cause: e }));
     };
     server.once('error', onError);
@@ -126,4 +141,3 @@ function listen(server: Server, port: number): Promise<number> {
     });
   });
 }
-

@@ -84,18 +84,37 @@ export const OPTION_MESSAGES = {
   redactInspect: 'redact: false cannot go with inspect: the inspector never shows unredacted secrets',
   inspectJournal: 'inspect needs the journal (journal: false turns it off)',
   noJournal: 'the journal is off (startMock was given journal: false)',
-  rootMissing: (given: string, abs: string) => `startMock option 'root' names a folder that does not exist: '${given}' (${abs})`,
-  fallbackDirMissing: (given: string) => `startMock option 'fallbackDir' names a folder that does not exist: '${given}'`,
+  rootMissing: (given: string, abs: string) =>
+    `startMock option 'root' names a folder that does not exist: '${given}' (${abs})`,
+  fallbackDirMissing: (given: string) =>
+    `startMock option 'fallbackDir' names a folder that does not exist: '${given}'`,
 } as const;
 
-const OPTION_KEYS = ['root', 'config', 'fallbackDir', 'port', 'host', 'watch', 'journal', 'redact', 'inspect', 'log'] as const;
+const OPTION_KEYS = [
+  'root',
+  'config',
+  'fallbackDir',
+  'port',
+  'host',
+  'watch',
+  'journal',
+  'redact',
+  'inspect',
+  'log',
+] as const;
 
 /** Start a mock. Rejects with MockError: `config_invalid` / `config_unreadable` (diagnostics), `io` (a port), `usage` (options). */
 export async function startMock(options: MockOptions = {}): Promise<MockHandle> {
   const o = checkOptions(options);
   const root = resolve(o.root ?? process.cwd());
-  if (o.root !== undefined && !(await isDir(root))) throw new MockError('usage', OPTION_MESSAGES.rootMissing(o.root, root));
-  const log = o.log === true ? (line: string) => void process.stdout.write(line + '\n') : typeof o.log === 'function' ? o.log : () => {};
+  if (o.root !== undefined && !(await isDir(root)))
+    throw new MockError('usage', OPTION_MESSAGES.rootMissing(o.root, root));
+  const log =
+    o.log === true
+      ? (line: string) => void process.stdout.write(line + '\n')
+      : typeof o.log === 'function'
+        ? o.log
+        : () => {};
   const inspectPort = o.inspect === true ? 0 : typeof o.inspect === 'number' ? o.inspect : undefined;
   const launched = await launch({
     cwd: root,
@@ -113,12 +132,21 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
     onReloadError: (e) => log(`mock: reload failed: ${e instanceof Error ? e.message : String(e)}`),
   }).catch((e: unknown) => {
     // `-d` is the command line's name for it; a library caller gave `fallbackDir`
-    if (e instanceof MockError && o.fallbackDir !== undefined && e.diagnostics.some((d) => d.message.includes('given with -d'))) {
+    if (
+      e instanceof MockError &&
+      o.fallbackDir !== undefined &&
+      e.diagnostics.some((d) => d.message.includes('given with -d'))
+    ) {
       throw new MockError('usage', OPTION_MESSAGES.fallbackDirMissing(o.fallbackDir), e.diagnostics, { cause: e });
     }
     // the message names every diagnostic (file:line:col), so a failing test's output says what is wrong
     if (e instanceof MockError && e.diagnostics.length > 0) {
-      throw new MockError(e.kind, [e.message, ...e.diagnostics.map((d) => formatDiagnostic(d))].join('\n'), e.diagnostics, { cause: e });
+      throw new MockError(
+        e.kind,
+        [e.message, ...e.diagnostics.map((d) => formatDiagnostic(d))].join('\n'),
+        e.diagnostics,
+        { cause: e },
+      );
     }
     throw e;
   });
@@ -171,10 +199,12 @@ function checkOptions(options: MockOptions): MockOptions {
   if (typeof options !== 'object' || options === null) throw new MockError('usage', OPTION_MESSAGES.notObject);
   const problems: string[] = [];
   const bag = options as Record<string, unknown>;
-  for (const key of Object.keys(bag)) if (!(OPTION_KEYS as readonly string[]).includes(key)) problems.push(OPTION_MESSAGES.unknown(key));
+  for (const key of Object.keys(bag))
+    if (!(OPTION_KEYS as readonly string[]).includes(key)) problems.push(OPTION_MESSAGES.unknown(key));
   for (const key of ['root', 'config', 'fallbackDir', 'host'] as const) {
     const v = bag[key];
-    if (v !== undefined && (typeof v !== 'string' || v === '')) problems.push(OPTION_MESSAGES.type(key, 'a non-empty string'));
+    if (v !== undefined && (typeof v !== 'string' || v === ''))
+      problems.push(OPTION_MESSAGES.type(key, 'a non-empty string'));
   }
   for (const key of ['watch', 'redact'] as const) {
     const v = bag[key];
@@ -182,16 +212,19 @@ function checkOptions(options: MockOptions): MockOptions {
   }
   const isPort = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 65535;
   if (options.port !== undefined && !isPort(options.port)) problems.push(OPTION_MESSAGES.port('port', options.port));
-  if (options.inspect !== undefined && typeof options.inspect !== 'boolean' && !isPort(options.inspect)) problems.push(OPTION_MESSAGES.port('inspect', options.inspect));
+  if (options.inspect !== undefined && typeof options.inspect !== 'boolean' && !isPort(options.inspect))
+    problems.push(OPTION_MESSAGES.port('inspect', options.inspect));
   const j = options.journal;
   if (j !== undefined && j !== false) {
-    if (typeof j !== 'object' || j === null) problems.push(OPTION_MESSAGES.type('journal', 'false or {size, maxBytes, bodyBytes}'));
+    if (typeof j !== 'object' || j === null)
+      problems.push(OPTION_MESSAGES.type('journal', 'false or {size, maxBytes, bodyBytes}'));
     else {
       const limits = journalLimits(j);
       if (!limits.ok) problems.push(...limits.error);
     }
   }
-  if (options.log !== undefined && typeof options.log !== 'boolean' && typeof options.log !== 'function') problems.push(OPTION_MESSAGES.type('log', 'a function or a boolean'));
+  if (options.log !== undefined && typeof options.log !== 'boolean' && typeof options.log !== 'function')
+    problems.push(OPTION_MESSAGES.type('log', 'a function or a boolean'));
   const inspecting = options.inspect !== undefined && options.inspect !== false;
   if (inspecting && options.redact === false) problems.push(OPTION_MESSAGES.redactInspect);
   if (inspecting && options.journal === false) problems.push(OPTION_MESSAGES.inspectJournal);

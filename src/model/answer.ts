@@ -18,7 +18,13 @@ export interface Answer {
 }
 
 /** The faults a rule or script may ask for (docs/faults.md). */
-export const FAULT_KINDS = ['connection_reset', 'empty_response', 'malformed_response', 'partial_body', 'timeout'] as const;
+export const FAULT_KINDS = [
+  'connection_reset',
+  'empty_response',
+  'malformed_response',
+  'partial_body',
+  'timeout',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export function isFaultKind(s: string): s is FaultKind {
@@ -55,7 +61,13 @@ export type RespondBody =
   | { readonly kind: 'json'; readonly text: string }
   | { readonly kind: 'empty' }
   /** a Server-Sent Events or NDJSON file streamed event by event (`intervalMs` between undelayed events) */
-  | { readonly kind: 'stream'; readonly path: string; readonly confineTo?: string; readonly format: StreamFormat; readonly intervalMs: number };
+  | {
+      readonly kind: 'stream';
+      readonly path: string;
+      readonly confineTo?: string;
+      readonly format: StreamFormat;
+      readonly intervalMs: number;
+    };
 
 export interface Respond {
   readonly body: RespondBody;

@@ -46,7 +46,8 @@ export function formatDiagnostic(d: Diagnostic, showFile: (abs: string) => strin
     where += ': ';
   }
   let text = `${where}${d.severity}: ${d.message}`;
-  if (d.allowed !== undefined && d.allowed.length > 0) text += `; allowed keys: ${d.allowed.map((k) => '`' + k + '`').join(', ')}`;
+  if (d.allowed !== undefined && d.allowed.length > 0)
+    text += `; allowed keys: ${d.allowed.map((k) => '`' + k + '`').join(', ')}`;
   if (d.suggestion !== undefined) text += ` (did you mean \`${d.suggestion}\`?)`;
   return text;
 }

@@ -25,7 +25,12 @@ export function successEnvelope(version: string, result: Wire): string {
 }
 
 /** `error` = {kind, message, diagnostics?}; the message carries no `mock <cmd>: ` prefix. */
-export function errorEnvelope(version: string, kind: ErrorKind, message: string, diagnostics?: readonly Diagnostic[]): string {
+export function errorEnvelope(
+  version: string,
+  kind: ErrorKind,
+  message: string,
+  diagnostics?: readonly Diagnostic[],
+): string {
   const error: Record<string, Wire> = { kind, message };
   if (diagnostics !== undefined && diagnostics.length > 0) error['diagnostics'] = diagnostics.map(diagnosticToWire);
   return JSON.stringify({ schema: SCHEMA_VERSION, mock: version, error }, null, 2) + '\n';

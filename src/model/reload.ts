@@ -23,7 +23,12 @@ export interface LoadFailureInfo {
 /** One load of the workspace from disk. `stable`: no file's size or mtime moved while it was read. */
 export type LoadAttempt =
   | { readonly kind: 'loaded'; readonly workspace: Workspace; readonly sources: SourceSet; readonly stable: boolean }
-  | { readonly kind: 'failed'; readonly failure: LoadFailureInfo; readonly sources: SourceSet; readonly stable: boolean };
+  | {
+      readonly kind: 'failed';
+      readonly failure: LoadFailureInfo;
+      readonly sources: SourceSet;
+      readonly stable: boolean;
+    };
 
 /** Loads the workspace again exactly as startup did (same -c, -d, -p), in reload mode. */
 export type WorkspaceLoad = () => Promise<LoadAttempt>;

@@ -34,7 +34,13 @@ export interface Rule {
   readonly limit?: { readonly requests: number; readonly perMs: number };
 }
 
-export type Condition = UrlPathCondition | MethodCondition | HeaderCondition | BodyCondition | FieldCondition | BodyTextCondition;
+export type Condition =
+  | UrlPathCondition
+  | MethodCondition
+  | HeaderCondition
+  | BodyCondition
+  | FieldCondition
+  | BodyTextCondition;
 
 export interface UrlPathCondition {
   readonly on: 'url_path';

@@ -12,10 +12,42 @@ import { resolveFallbackFile } from '../files/lookup.js';
 import { normaliseSegments } from '../dispatch/snapshot.js';
 
 const TOKENS = [
-  '', '.', '..', '%2e', '%2E%2e', '%2e%2e', '.%2e', '%2f', '%2F', '%5c', '%00', '\\', '..\\..',
-  'root', 'ROOT', 'secret', 'secret.json', 'SECRET.JSON', 'Secret', 'ok', 'ok.json', 'sub', 'SUB', 'inner',
-  'out-link', 'out-link.json', 'OUT-LINK.JSON', 'out-dir', 'Out-Dir', 'in-link.json', 'index', 'rootlink',
-  '..%2fsecret.json', '%2e%2e%2fsecret.json', 'café', 'CAFÉ',
+  '',
+  '.',
+  '..',
+  '%2e',
+  '%2E%2e',
+  '%2e%2e',
+  '.%2e',
+  '%2f',
+  '%2F',
+  '%5c',
+  '%00',
+  '\\',
+  '..\\..',
+  'root',
+  'ROOT',
+  'secret',
+  'secret.json',
+  'SECRET.JSON',
+  'Secret',
+  'ok',
+  'ok.json',
+  'sub',
+  'SUB',
+  'inner',
+  'out-link',
+  'out-link.json',
+  'OUT-LINK.JSON',
+  'out-dir',
+  'Out-Dir',
+  'in-link.json',
+  'index',
+  'rootlink',
+  '..%2fsecret.json',
+  '%2e%2e%2fsecret.json',
+  'café',
+  'CAFÉ',
 ] as const;
 
 describe('fallback confinement (property)', () => {
@@ -50,9 +82,12 @@ describe('fallback confinement (property)', () => {
   it('arbitrary segment lists never resolve outside the root', async () => {
     const src = createFsSource();
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.oneof(fc.constantFrom(...TOKENS), fc.string({ maxLength: 4 })), { maxLength: 6 }), async (segments) => {
-        await expectInside(await resolveFallbackFile(root, segments, src));
-      }),
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.constantFrom(...TOKENS), fc.string({ maxLength: 4 })), { maxLength: 6 }),
+        async (segments) => {
+          await expectInside(await resolveFallbackFile(root, segments, src));
+        },
+      ),
       { numRuns: 400 },
     );
   });

@@ -49,7 +49,11 @@ export async function stageFile(target: string, data: string | Uint8Array, mode?
 }
 
 /** Puts a staged file in place and fsyncs its folder; false when `create` found the name taken. Leaves the temp file (discardStaged). */
-export async function placeStaged(s: StagedFile, placement: Placement, noHardLinks: NoHardLinks = 'check-then-rename'): Promise<boolean> {
+export async function placeStaged(
+  s: StagedFile,
+  placement: Placement,
+  noHardLinks: NoHardLinks = 'check-then-rename',
+): Promise<boolean> {
   if (placement === 'replace') await rename(s.temp, s.target);
   else {
     try {

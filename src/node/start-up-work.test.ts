@@ -35,9 +35,16 @@ console.log(JSON.stringify({ start, during, filled, compacted, after: { optimise
 test('asStartUpWork: no optimising compiler and no young-generation growth while it runs, both restored after; its garbage collected and compacted', {
   skip: /^11\./.test(process.versions.v8) ? false : 'the flags are set on V8 11 (Node.js 20) only',
 }, () => {
-  const r = spawnSync(process.execPath, ['--allow-natives-syntax', '--no-concurrent-recompilation', '--input-type=module', '-e', CHILD], { encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    ['--allow-natives-syntax', '--no-concurrent-recompilation', '--input-type=module', '-e', CHILD],
+    { encoding: 'utf8' },
+  );
   assert.equal(r.status, 0, r.stderr);
-  const { start, during, after, filled, compacted } = JSON.parse(r.stdout) as Record<string, { optimised: boolean; newSpace: number }> & {
+  const { start, during, after, filled, compacted } = JSON.parse(r.stdout) as Record<
+    string,
+    { optimised: boolean; newSpace: number }
+  > & {
     start: number;
     filled: number;
     compacted: number;
@@ -46,7 +53,10 @@ test('asStartUpWork: no optimising compiler and no young-generation growth while
   assert.equal(after!.optimised, true);
   // the same surviving garbage grows the young generation at most one step during the work, many after it
   assert.ok(during!.newSpace <= 2 * start, `young generation ${during!.newSpace} during, ${start} at start`);
-  assert.ok(after!.newSpace >= 4 * during!.newSpace, `young generation ${after!.newSpace} after, ${during!.newSpace} during`);
+  assert.ok(
+    after!.newSpace >= 4 * during!.newSpace,
+    `young generation ${after!.newSpace} after, ${during!.newSpace} during`,
+  );
   // the old-space pages the work's garbage filled are given back
   assert.ok(compacted < filled / 2, `old space ${compacted} after the work, ${filled} during it`);
 });
@@ -76,7 +86,9 @@ console.log(JSON.stringify({ held, after }));
 `;
 
 function youngGeneration(hold: boolean): { held: number; after: number } {
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', YOUNG_CHILD, '--', ...(hold ? ['hold'] : [])], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', YOUNG_CHILD, '--', ...(hold ? ['hold'] : [])], {
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout) as { held: number; after: number };
 }
@@ -86,7 +98,10 @@ test('holdYoungGeneration: the young generation grows to 16 MB and no further wh
 }, () => {
   const MB = 1024 * 1024;
   const free = youngGeneration(false);
-  assert.ok(free.held > 16 * MB, `unheld, the pattern grows the young generation past 16 MB (it reached ${free.held / MB} MB)`);
+  assert.ok(
+    free.held > 16 * MB,
+    `unheld, the pattern grows the young generation past 16 MB (it reached ${free.held / MB} MB)`,
+  );
   const held = youngGeneration(true);
   assert.equal(held.held, 16 * MB, `held: ${held.held / MB} MB`);
   assert.ok(held.after > 16 * MB, `let go: ${held.after / MB} MB`);

@@ -14,7 +14,8 @@
 import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-const OWN_FLAGS = /--(?:no-)?(?:turbofan|opt|expose-gc|compact-on-every-full-gc)\b|--semi-space-growth-factor|--(?:min|max)-semi-space-size/;
+const OWN_FLAGS =
+  /--(?:no-)?(?:turbofan|opt|expose-gc|compact-on-every-full-gc)\b|--semi-space-growth-factor|--(?:min|max)-semi-space-size/;
 
 /**
  * A load after which the heap holds this much more memory than before (about a thousand rules or more) is

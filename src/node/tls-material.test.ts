@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { loadTlsMaterial } from './tls-material.js';
 
-type Generate = (a: { name: string; value: string }[], o: Record<string, unknown>) => Promise<{ private: string; cert: string }>;
+type Generate = (
+  a: { name: string; value: string }[],
+  o: Record<string, unknown>,
+) => Promise<{ private: string; cert: string }>;
 
 async function pair(): Promise<{ cert: string; key: string }> {
   const mod = (await import('selfsigned')) as unknown as { generate?: Generate; default?: { generate?: Generate } };
@@ -41,18 +44,72 @@ test('a matching pair loads', () => {
 
 test('each problem names the file and says what was expected', () => {
   const cases: { name: string; cert: string; key: string; file: string; message: RegExp }[] = [
-    { name: 'missing key', cert: 'cert.pem', key: 'nope.pem', file: 'nope.pem', message: /private key file does not exist/ },
-    { name: 'missing cert', cert: 'nope.pem', key: 'key.pem', file: 'nope.pem', message: /certificate file does not exist/ },
-    { name: 'both missing: key first', cert: 'nope-cert.pem', key: 'nope-key.pem', file: 'nope-key.pem', message: /private key/ },
+    {
+      name: 'missing key',
+      cert: 'cert.pem',
+      key: 'nope.pem',
+      file: 'nope.pem',
+      message: /private key file does not exist/,
+    },
+    {
+      name: 'missing cert',
+      cert: 'nope.pem',
+      key: 'key.pem',
+      file: 'nope.pem',
+      message: /certificate file does not exist/,
+    },
+    {
+      name: 'both missing: key first',
+      cert: 'nope-cert.pem',
+      key: 'nope-key.pem',
+      file: 'nope-key.pem',
+      message: /private key/,
+    },
     { name: 'empty cert', cert: 'empty.pem', key: 'key.pem', file: 'empty.pem', message: /expected a PEM certificate/ },
     { name: 'text as cert', cert: 'text.pem', key: 'key.pem', file: 'text.pem', message: /expected a PEM certificate/ },
-    { name: 'key given as cert', cert: 'key.pem', key: 'key.pem', file: 'key.pem', message: /expected a PEM certificate/ },
-    { name: 'broken cert', cert: 'broken-cert.pem', key: 'key.pem', file: 'broken-cert.pem', message: /expected a PEM certificate, but it does not parse/ },
+    {
+      name: 'key given as cert',
+      cert: 'key.pem',
+      key: 'key.pem',
+      file: 'key.pem',
+      message: /expected a PEM certificate/,
+    },
+    {
+      name: 'broken cert',
+      cert: 'broken-cert.pem',
+      key: 'key.pem',
+      file: 'broken-cert.pem',
+      message: /expected a PEM certificate, but it does not parse/,
+    },
     { name: 'empty key', cert: 'cert.pem', key: 'empty.pem', file: 'empty.pem', message: /expected a PEM private key/ },
-    { name: 'cert given as key', cert: 'cert.pem', key: 'cert.pem', file: 'cert.pem', message: /expected a PEM private key/ },
-    { name: 'broken key', cert: 'cert.pem', key: 'broken-key.pem', file: 'broken-key.pem', message: /expected a PEM private key, but it does not parse/ },
-    { name: 'mismatched key', cert: 'cert.pem', key: 'other-key.pem', file: 'other-key.pem', message: /matches the certificate/ },
-    { name: 'directory as key', cert: 'cert.pem', key: 'a-dir', file: 'a-dir', message: /cannot be read \(it is a directory\)/ },
+    {
+      name: 'cert given as key',
+      cert: 'cert.pem',
+      key: 'cert.pem',
+      file: 'cert.pem',
+      message: /expected a PEM private key/,
+    },
+    {
+      name: 'broken key',
+      cert: 'cert.pem',
+      key: 'broken-key.pem',
+      file: 'broken-key.pem',
+      message: /expected a PEM private key, but it does not parse/,
+    },
+    {
+      name: 'mismatched key',
+      cert: 'cert.pem',
+      key: 'other-key.pem',
+      file: 'other-key.pem',
+      message: /matches the certificate/,
+    },
+    {
+      name: 'directory as key',
+      cert: 'cert.pem',
+      key: 'a-dir',
+      file: 'a-dir',
+      message: /cannot be read \(it is a directory\)/,
+    },
   ];
   for (const c of cases) {
     const r = loadTlsMaterial(p(c.cert), p(c.key));

@@ -28,8 +28,17 @@ const GIF_1X1 = 'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
 const base64 = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, 'base64'));
 
 function isText(base: string): boolean {
-  return base.startsWith('text/') || base.includes('json') || base.endsWith('/xml') || base.endsWith('+xml') || base.endsWith('/json') || base.endsWith('+json') ||
-    base === 'application/x-www-form-urlencoded' || base === 'application/javascript' || base === 'application/yaml';
+  return (
+    base.startsWith('text/') ||
+    base.includes('json') ||
+    base.endsWith('/xml') ||
+    base.endsWith('+xml') ||
+    base.endsWith('/json') ||
+    base.endsWith('+json') ||
+    base === 'application/x-www-form-urlencoded' ||
+    base === 'application/javascript' ||
+    base === 'application/yaml'
+  );
 }
 
 /** The body and file extension for a binary media type; undefined for a text one. */

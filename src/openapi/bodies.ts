@@ -20,7 +20,11 @@ export interface BodyVariant {
 export type ResponseBody =
   | { readonly kind: 'none' }
   | { readonly kind: 'json'; readonly mediaType: string; readonly variants: readonly BodyVariant[] }
-  | { readonly kind: 'text'; readonly mediaType: string; readonly variants: readonly (BodyVariant & { readonly value: string })[] }
+  | {
+      readonly kind: 'text';
+      readonly mediaType: string;
+      readonly variants: readonly (BodyVariant & { readonly value: string })[];
+    }
   | { readonly kind: 'binary'; readonly mediaType: string; readonly bytes: Uint8Array; readonly ext: string };
 
 export interface BodyOutcome {
@@ -35,7 +39,9 @@ export interface BodyOutcome {
 export function isJsonMediaType(t: string): boolean {
   const base = t.split(';')[0]!.trim().toLowerCase();
   // AWS's application/x-amz-json-1.0 and -1.1 are JSON too
-  return base === 'application/json' || base.endsWith('+json') || /^application\/x-amz-json-\d/.test(base) || base === '*/*';
+  return (
+    base === 'application/json' || base.endsWith('+json') || /^application\/x-amz-json-\d/.test(base) || base === '*/*'
+  );
 }
 
 /** `at`: the JSON pointer tokens of the response object (for naming an example that contradicts its schema) */
@@ -68,7 +74,13 @@ export function responseBody(response: Obj, doc: Obj, at: readonly string[] = []
   return { body: { kind: 'text', mediaType, variants: texts }, skipped };
 }
 
-function variantsOf(media: Obj, doc: Obj, skipped: string[], contradictions: string[], at: readonly string[]): readonly BodyVariant[] | undefined {
+function variantsOf(
+  media: Obj,
+  doc: Obj,
+  skipped: string[],
+  contradictions: string[],
+  at: readonly string[],
+): readonly BodyVariant[] | undefined {
   const rawSchema = media['schema'];
   const schema = deref(doc, rawSchema);
   const check = (value: unknown, where: readonly string[]): void => {
@@ -85,7 +97,8 @@ function variantsOf(media: Obj, doc: Obj, skipped: string[], contradictions: str
     if (ex['value'] !== undefined) {
       check(ex['value'], [...at, 'examples', name, 'value']);
       named.push({ name, value: ex['value'] });
-    } else if (typeof ex['externalValue'] === 'string') skipped.push(REASONS.externalExample(name, ex['externalValue']));
+    } else if (typeof ex['externalValue'] === 'string')
+      skipped.push(REASONS.externalExample(name, ex['externalValue']));
   }
   if (named.length > 0) return named;
   if (!isObj(schema)) {
@@ -116,14 +129,18 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
  * schema's example, or one made from the schema. `content-type` is the media type's business (OpenAPI ignores
  * it here); a value that is not a string, number or boolean, or not valid in a header, is left out with the reason.
  */
-export function responseHeaders(response: Obj, doc: Obj): { readonly headers: readonly (readonly [string, string])[]; readonly skipped: readonly string[] } {
+export function responseHeaders(
+  response: Obj,
+  doc: Obj,
+): { readonly headers: readonly (readonly [string, string])[]; readonly skipped: readonly string[] } {
   const headers: [string, string][] = [];
   const skipped: string[] = [];
   for (const [name, raw] of entriesOf(objAt(response, 'headers'))) {
     const h = deref(doc, raw);
     if (!isObj(h) || name.toLowerCase() === 'content-type') continue;
     const value = headerValue(h, doc);
-    const text = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+    const text =
+      typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
     if (!HEADER_NAME.test(name) || text === undefined || !HEADER_VALUE.test(text)) {
       skipped.push(REASONS.headerLeftOut(name));
       continue;
@@ -135,7 +152,9 @@ export function responseHeaders(response: Obj, doc: Obj): { readonly headers: re
 
 function headerValue(h: Obj, doc: Obj): unknown {
   if (h['example'] !== undefined) return h['example'];
-  const named = entriesOf(objAt(h, 'examples')).map(([, e]) => (isObj(e) ? e['value'] : undefined)).find((v) => v !== undefined);
+  const named = entriesOf(objAt(h, 'examples'))
+    .map(([, e]) => (isObj(e) ? e['value'] : undefined))
+    .find((v) => v !== undefined);
   if (named !== undefined) return named;
   const schema = deref(doc, h['schema']);
   if (!isObj(schema)) return undefined;

@@ -102,7 +102,10 @@ function wholeSegmentParameters(path: string): boolean {
 
 /** One number per segment: 0 literal, 1 holding a parameter. */
 function shape(path: string): readonly number[] {
-  return splitPathKey(path).path.split('/').filter((s) => s !== '').map((s) => (isTemplated(s) ? 1 : 0));
+  return splitPathKey(path)
+    .path.split('/')
+    .filter((s) => s !== '')
+    .map((s) => (isTemplated(s) ? 1 : 0));
 }
 
 function compareShapes(a: readonly number[], b: readonly number[]): number {
@@ -140,7 +143,9 @@ export function operationFolder(o: Operation): string {
 /** The document title as a lower-case slug, for the rule-set file name. */
 export function titleSlug(doc: Obj): string {
   const title = strAt(objAt(doc, 'info') ?? {}, 'title') ?? '';
-  const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const slug = title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return slug === '' ? 'openapi' : slug.slice(0, 60).replace(/-+$/, '');
 }
-

@@ -13,9 +13,31 @@
 // Left out: reading, resolving and validating the document, and writing (the CLI does those).
 import { isMethod } from '../model/operators.js';
 import { responseBody, responseHeaders, type ResponseBody } from './bodies.js';
-import { deref, entriesOf, isObj, objAt, operationLabel, operationsOf, operationSummary, pointerOf, strAt, type Obj, type Operation } from './document.js';
+import {
+  deref,
+  entriesOf,
+  isObj,
+  objAt,
+  operationLabel,
+  operationsOf,
+  operationSummary,
+  pointerOf,
+  strAt,
+  type Obj,
+  type Operation,
+} from './document.js';
 import { REASONS } from './messages.js';
-import { basePathOf, escapeRegex, operationFolder, orderOperations, safeName, splitPathKey, titleSlug, urlPathCondition, type PathKey } from './paths.js';
+import {
+  basePathOf,
+  escapeRegex,
+  operationFolder,
+  orderOperations,
+  safeName,
+  splitPathKey,
+  titleSlug,
+  urlPathCondition,
+  type PathKey,
+} from './paths.js';
 import { renderRuleSet, WRITABLE_PLACES, type ParamCondition, type RuleBody, type RuleSpec } from './render.js';
 import { securityRules } from './security.js';
 
@@ -107,7 +129,15 @@ function statusOf(key: string): number | undefined {
 }
 
 /** The default answer and the others; duplicates and an unselectable `default` are noted. */
-function sortResponses(op: Obj, notes: string[]): { readonly main: Documented & { readonly status: number }; readonly others: readonly (Documented & { readonly status: number })[] } | undefined {
+function sortResponses(
+  op: Obj,
+  notes: string[],
+):
+  | {
+      readonly main: Documented & { readonly status: number };
+      readonly others: readonly (Documented & { readonly status: number })[];
+    }
+  | undefined {
   const all: Documented[] = [];
   for (const [key, response] of entriesOf(objAt(op, 'responses'))) {
     if (!isObj(response) || key.startsWith('x-')) continue;
@@ -150,7 +180,8 @@ function preferToken(key: string, value: string): string {
  */
 function codeOtherThan(value: string): string {
   const alts: string[] = [];
-  for (let i = 0; i < value.length; i++) alts.push(`${escapeRegex(value.slice(0, i))}(?:[^${escapeRegex(value[i]!)}\\s,;]|${SEP}|$)`);
+  for (let i = 0; i < value.length; i++)
+    alts.push(`${escapeRegex(value.slice(0, i))}(?:[^${escapeRegex(value[i]!)}\\s,;]|${SEP}|$)`);
   alts.push(`${escapeRegex(value)}[^\\s,;]`);
   return `(?:^|${SEP})code=(?:${alts.join('|')})`;
 }
@@ -195,7 +226,8 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
     const label = operationLabel(o);
     const pointer = pointerOf(['paths', o.path, o.method.toLowerCase()]);
     const base = { operation: label, method: o.method, path: o.path, pointer, contradictions: [] };
-    const skip = (why: string): void => void operations.push({ ...base, outcome: 'skipped', rules: 0, files: [], notes: [why] });
+    const skip = (why: string): void =>
+      void operations.push({ ...base, outcome: 'skipped', rules: 0, files: [], notes: [why] });
     if (o.method === 'OPTIONS') {
       skip(REASONS.optionsMethod());
       continue;
@@ -231,7 +263,11 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
     contradictions.push(...(mainBody.contradictions ?? []));
     const folder = folders.take(operationFolder(o), '');
     const opFiles: PlannedFile[] = [];
-    const answersOf = (status: number, body: ResponseBody, documented: readonly (readonly [string, string])[]): readonly Answer[] => {
+    const answersOf = (
+      status: number,
+      body: ResponseBody,
+      documented: readonly (readonly [string, string])[],
+    ): readonly Answer[] => {
       if (body.kind === 'none') return [{ status, body: { kind: 'none' }, headers: documented }];
       const headers: (readonly [string, string])[] = [...documented];
       if (body.kind === 'binary') {
@@ -239,7 +275,8 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
         opFiles.push({ path, text: body.bytes });
         return [{ status, body: { kind: 'file', path }, headers: [...headers, ['content-type', body.mediaType]] }];
       }
-      if (body.kind === 'text' || body.mediaType.split(';')[0]!.trim().toLowerCase() !== APPLICATION_JSON) headers.push(['content-type', body.mediaType]);
+      if (body.kind === 'text' || body.mediaType.split(';')[0]!.trim().toLowerCase() !== APPLICATION_JSON)
+        headers.push(['content-type', body.mediaType]);
       return body.variants.map((v) => {
         const extra = v.name === undefined ? {} : { example: v.name };
         if (body.kind === 'text') return { status, body: { kind: 'text', text: String(v.value) }, headers, ...extra };
@@ -257,13 +294,20 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
     const rule = (
       what: string,
       a: Answer,
-      extra: { prefer?: string; absent?: readonly string[]; headers?: readonly (readonly [string, string])[]; params?: readonly ParamCondition[] } = {},
+      extra: {
+        prefer?: string;
+        absent?: readonly string[];
+        headers?: readonly (readonly [string, string])[];
+        params?: readonly ParamCondition[];
+      } = {},
     ): RuleSpec => ({
       comment: [head, what],
       method,
       urlPath,
       ...(extra.prefer === undefined ? {} : { prefer: extra.prefer }),
-      ...(fragment.length === 0 && extra.params === undefined ? {} : { params: [...fragment, ...(extra.params ?? [])] }),
+      ...(fragment.length === 0 && extra.params === undefined
+        ? {}
+        : { params: [...fragment, ...(extra.params ?? [])] }),
       absent: extra.absent ?? [],
       status: a.status,
       body: a.body,
@@ -288,14 +332,19 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
     const opRules: RuleSpec[] = [];
     const security = securityRules(o, doc);
     notes.push(...security.skipped);
-    const unauthorized = otherAnswers.find((x) => x.answers[0]!.status === 401)?.answers[0] ?? { status: 401, body: { kind: 'none' }, headers: [] };
+    const unauthorized = otherAnswers.find((x) => x.answers[0]!.status === 401)?.answers[0] ?? {
+      status: 401,
+      body: { kind: 'none' },
+      headers: [],
+    };
     for (const s of security.rules) {
       const pending = (s.elsewhere ?? []).find((c) => !WRITABLE_PLACES.has(c.in));
       if (pending !== undefined) {
         notes.push(REASONS.needsConditions('the 401 rule', pending.in, pending.name));
         continue;
       }
-      const challenge: (readonly [string, string])[] = s.challenge === undefined ? [] : [['www-authenticate', s.challenge]];
+      const challenge: (readonly [string, string])[] =
+        s.challenge === undefined ? [] : [['www-authenticate', s.challenge]];
       // an API key in the query or a cookie: the 401 rule asks for it to be absent there
       const elsewhere: ParamCondition[] = (s.elsewhere ?? []).map((c) => ({ in: c.in, name: c.name, op: 'absent' }));
       const missing = [...s.absent.map((h) => `\`${h}\``), ...elsewhere.map((c) => `the ${c.in} \`${c.name}\``)];
@@ -311,23 +360,50 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
     for (const x of otherAnswers) {
       for (const a of x.answers.slice(1)) {
         if (a.example === undefined) continue;
-        opRules.push(rule(`${a.status}, example ${a.example} (Prefer: code=${a.status}, example=${a.example})`, a, { prefer: preferBoth(a.status, a.example) }));
+        opRules.push(
+          rule(`${a.status}, example ${a.example} (Prefer: code=${a.status}, example=${a.example})`, a, {
+            prefer: preferBoth(a.status, a.example),
+          }),
+        );
       }
     }
     for (const x of otherAnswers) {
       const a = x.answers[0]!;
-      opRules.push(rule(`${a.status}${a.example === undefined ? '' : `, example ${a.example}`} (Prefer: code=${a.status})`, a, { prefer: preferToken('code', String(a.status)) }));
+      opRules.push(
+        rule(`${a.status}${a.example === undefined ? '' : `, example ${a.example}`} (Prefer: code=${a.status})`, a, {
+          prefer: preferToken('code', String(a.status)),
+        }),
+      );
     }
     for (const a of mainAnswers.slice(1)) {
       if (a.example === undefined) continue;
-      opRules.push(rule(`${a.status}, example ${a.example} (Prefer: example=${a.example})`, a, { prefer: preferToken('example', a.example) }));
+      opRules.push(
+        rule(`${a.status}, example ${a.example} (Prefer: example=${a.example})`, a, {
+          prefer: preferToken('example', a.example),
+        }),
+      );
     }
     // a code the operation does not document is an error naming the documented ones, never the default success
     const first = mainAnswers[0]!;
-    const documented = [...new Set([first.status, ...otherAnswers.map((x) => x.answers[0]!.status)])].sort((a, b) => a - b);
-    const undocumented = { status: 400, body: { kind: 'text', text: REASONS.undocumentedCode(`${method} ${key.path}`, documented) }, headers: [] } as const;
-    opRules.push(rule(`400 for any other Prefer: code=… (documented: ${documented.join(', ')})`, undocumented, { prefer: codeOtherThan(String(first.status)) }));
-    opRules.push(rule(`${first.status}${first.example === undefined ? '' : `, example ${first.example}`} (the default answer)`, first));
+    const documented = [...new Set([first.status, ...otherAnswers.map((x) => x.answers[0]!.status)])].sort(
+      (a, b) => a - b,
+    );
+    const undocumented = {
+      status: 400,
+      body: { kind: 'text', text: REASONS.undocumentedCode(`${method} ${key.path}`, documented) },
+      headers: [],
+    } as const;
+    opRules.push(
+      rule(`400 for any other Prefer: code=… (documented: ${documented.join(', ')})`, undocumented, {
+        prefer: codeOtherThan(String(first.status)),
+      }),
+    );
+    opRules.push(
+      rule(
+        `${first.status}${first.example === undefined ? '' : `, example ${first.example}`} (the default answer)`,
+        first,
+      ),
+    );
 
     const group = split ? groupOf(o, key) : '';
     let list = groups.get(group);
@@ -335,7 +411,14 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
     list.push(...opRules);
     files.push(...opFiles);
     notes.push(...contradictions.map((c) => REASONS.exampleContradicts(c)));
-    operations.push({ ...base, outcome: 'written', rules: opRules.length, files: opFiles.map((f) => f.path), notes, contradictions });
+    operations.push({
+      ...base,
+      outcome: 'written',
+      rules: opRules.length,
+      files: opFiles.map((f) => f.path),
+      notes,
+      contradictions,
+    });
   }
   if (opts.progress !== undefined) opts.progress(all.length, all.length);
 
@@ -350,7 +433,10 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
   ];
   const ruleSets: PlannedFile[] = [];
   if (ruleSetPath !== undefined) {
-    ruleSets.push({ path: ruleSetPath, text: renderRuleSet({ header, ...(basePath === undefined ? {} : { basePath }), rules: groups.get('') ?? [] }) });
+    ruleSets.push({
+      path: ruleSetPath,
+      text: renderRuleSet({ header, ...(basePath === undefined ? {} : { basePath }), rules: groups.get('') ?? [] }),
+    });
   } else {
     const folder = names.take(stem, '');
     const parts = packGroups([...groups].map(([name, rules]) => ({ names: [name], rules })));
@@ -359,10 +445,17 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
       n++;
       const first = members[0]!;
       const what = (g: string): string => (g.startsWith('/') ? `under ${g}` : `tagged ${g}`);
-      const title = members.length === 1 ? what(first) : `${what(first)} to ${what(members.at(-1)!)} (${members.length} groups)`;
-      const stemOf = members.length === 1 ? safeName(first, 'root') : `${safeName(first, 'root')}--${safeName(members.at(-1)!, 'root')}`;
+      const title =
+        members.length === 1 ? what(first) : `${what(first)} to ${what(members.at(-1)!)} (${members.length} groups)`;
+      const stemOf =
+        members.length === 1
+          ? safeName(first, 'root')
+          : `${safeName(first, 'root')}--${safeName(members.at(-1)!, 'root')}`;
       const part = [`Part ${n} of ${parts.length}: the operations ${title}.`, ''];
-      ruleSets.push({ path: names.take(`${folder}/${stemOf}`, '.toml'), text: renderRuleSet({ header: [...header.slice(0, 3), ...part, ...header.slice(3)], rules }) });
+      ruleSets.push({
+        path: names.take(`${folder}/${stemOf}`, '.toml'),
+        text: renderRuleSet({ header: [...header.slice(0, 3), ...part, ...header.slice(3)], rules }),
+      });
     }
   }
   return {
@@ -381,7 +474,9 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
 const MAX_RULE_SETS = 100;
 
 /** Neighbouring groups merged, in order, until there are at most MAX_RULE_SETS, each of about the same size. */
-function packGroups(groups: readonly { readonly names: readonly string[]; readonly rules: readonly RuleSpec[] }[]): { names: string[]; rules: RuleSpec[] }[] {
+function packGroups(
+  groups: readonly { readonly names: readonly string[]; readonly rules: readonly RuleSpec[] }[],
+): { names: string[]; rules: RuleSpec[] }[] {
   const total = groups.reduce((n, g) => n + g.rules.length, 0);
   for (let size = Math.ceil(total / MAX_RULE_SETS); ; size *= 2) {
     const out: { names: string[]; rules: RuleSpec[] }[] = [];
@@ -411,7 +506,10 @@ function groupOf(o: Operation, key: PathKey): string {
  */
 function fragmentConditions(o: Operation, key: PathKey, doc: Obj): readonly ParamCondition[] | string {
   if (key.fragment === undefined) return [];
-  const declared = [...(o.shared ?? []), ...(Array.isArray(o.op['parameters']) ? (o.op['parameters'] as unknown[]) : [])]
+  const declared = [
+    ...(o.shared ?? []),
+    ...(Array.isArray(o.op['parameters']) ? (o.op['parameters'] as unknown[]) : []),
+  ]
     .map((p) => deref(doc, p))
     .filter(isObj);
   const out: ParamCondition[] = [];
@@ -423,10 +521,19 @@ function fragmentConditions(o: Operation, key: PathKey, doc: Obj): readonly Para
       if (where === 'header') return n.toLowerCase() === part.name.toLowerCase();
       return where === 'query' && n === part.name;
     });
-    const place = found === undefined ? (part.value === undefined ? 'query' : undefined) : (strAt(found, 'in') as 'header' | 'query');
+    const place =
+      found === undefined
+        ? part.value === undefined
+          ? 'query'
+          : undefined
+        : (strAt(found, 'in') as 'header' | 'query');
     if (place === undefined) return REASONS.fragmentUnknown(part.name);
     const name = place === 'header' ? part.name.toLowerCase() : part.name;
-    out.push(part.value === undefined ? { in: place, name, op: 'exists' } : { in: place, name, op: 'equal', value: part.value });
+    out.push(
+      part.value === undefined
+        ? { in: place, name, op: 'exists' }
+        : { in: place, name, op: 'equal', value: part.value },
+    );
   }
   const pending = out.find((c) => !WRITABLE_PLACES.has(c.in));
   if (pending !== undefined) return REASONS.needsConditions('the operation', pending.in, pending.name);

@@ -3,7 +3,10 @@
 import type { Method } from '../model/operators.js';
 import type { UrlPathCondition } from './paths.js';
 
-export type RuleBody = { readonly kind: 'file'; readonly path: string } | { readonly kind: 'text'; readonly text: string } | { readonly kind: 'none' };
+export type RuleBody =
+  | { readonly kind: 'file'; readonly path: string }
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'none' };
 
 /** Where a request parameter is read. */
 export type Place = 'header' | 'query' | 'cookie';
@@ -98,7 +101,8 @@ function ruleText(r: RuleSpec): string {
   );
   for (const c of r.params ?? []) lines.push(paramLine(c));
   for (const h of r.absent) lines.push(`when.request.headers.${tomlKey(h)} = { value = "", op = "absent" }`);
-  if (r.prefer !== undefined) lines.push(`when.request.headers.prefer = { value = ${tomlLiteral(r.prefer)}, op = "regex" }`);
+  if (r.prefer !== undefined)
+    lines.push(`when.request.headers.prefer = { value = ${tomlLiteral(r.prefer)}, op = "regex" }`);
   if (r.status !== 200 || r.body.kind === 'none') lines.push(`respond.status = ${r.status}`);
   if (r.body.kind === 'file') lines.push(`respond.file_path = ${tomlString(r.body.path)}`);
   else if (r.body.kind === 'text') lines.push(`respond.text = ${tomlString(r.body.text)}`);

@@ -14,7 +14,9 @@ import { sampleSchema } from './sample.js';
 type Schema = Record<string, unknown>;
 type Dialect = '3.0' | '3.1';
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
+  ajv: Ajv,
+) => Ajv;
 
 function validator(dialect: Dialect, schema: Schema, components: Schema): ValidateFunction {
   const options = { strict: false, allErrors: true, logger: false as const };
@@ -36,7 +38,21 @@ const PATTERNS: readonly Schema[] = [
   { pattern: '^(?:[0-9]{1,3}\\.){3}[0-9]{1,3}$' },
   { pattern: '^sk_(test|live)_[A-Za-z0-9]{24}$' },
 ];
-const FORMATS = ['date-time', 'date', 'time', 'email', 'uuid', 'uri', 'ipv4', 'ipv6', 'hostname', 'byte', 'duration', 'uri-reference', 'json-pointer'];
+const FORMATS = [
+  'date-time',
+  'date',
+  'time',
+  'email',
+  'uuid',
+  'uri',
+  'ipv4',
+  'ipv6',
+  'hostname',
+  'byte',
+  'duration',
+  'uri-reference',
+  'json-pointer',
+];
 
 function nullable(dialect: Dialect, s: Schema): Schema {
   if (dialect === '3.0') return { ...s, nullable: true };
@@ -83,22 +99,56 @@ function arbitraries(dialect: Dialect): fc.Arbitrary<Schema> {
       scalar,
       fc.tuple(scalar, fc.boolean()).map(([s, n]) => (n ? nullable(dialect, s) : s)),
       // an array with bounds (unique items only over values that can differ)
-      fc.record({ items: tie('node'), min: fc.nat(3), extra: fc.nat(3) }).map((r) => ({ type: 'array', items: r.items, minItems: r.min, maxItems: r.min + r.extra })),
-      fc.record({ min: fc.nat(4), extra: fc.nat(3) }).map((r) => ({ type: 'array', uniqueItems: true, items: { type: 'integer', minimum: 0 }, minItems: r.min, maxItems: r.min + r.extra })),
+      fc
+        .record({ items: tie('node'), min: fc.nat(3), extra: fc.nat(3) })
+        .map((r) => ({ type: 'array', items: r.items, minItems: r.min, maxItems: r.min + r.extra })),
+      fc.record({ min: fc.nat(4), extra: fc.nat(3) }).map((r) => ({
+        type: 'array',
+        uniqueItems: true,
+        items: { type: 'integer', minimum: 0 },
+        minItems: r.min,
+        maxItems: r.min + r.extra,
+      })),
       // an object: some properties required, additionalProperties sometimes closed
       fc
-        .record({ props: fc.dictionary(fc.constantFrom('id', 'name', 'sid', 'count', 'items', 'owner', 'created'), tie('node'), { minKeys: 1, maxKeys: 4 }), req: fc.nat(4), closed: fc.boolean() })
+        .record({
+          props: fc.dictionary(
+            fc.constantFrom('id', 'name', 'sid', 'count', 'items', 'owner', 'created'),
+            tie('node'),
+            { minKeys: 1, maxKeys: 4 },
+          ),
+          req: fc.nat(4),
+          closed: fc.boolean(),
+        })
         .map((r) => {
           const keys = Object.keys(r.props);
-          return { type: 'object', properties: r.props, required: keys.slice(0, Math.min(r.req, keys.length)), ...(r.closed ? { additionalProperties: false } : {}) };
+          return {
+            type: 'object',
+            properties: r.props,
+            required: keys.slice(0, Math.min(r.req, keys.length)),
+            ...(r.closed ? { additionalProperties: false } : {}),
+          };
         }),
       // a map
-      fc.record({ values: tie('node'), min: fc.nat(2) }).map((r) => ({ type: 'object', additionalProperties: r.values, minProperties: r.min })),
+      fc
+        .record({ values: tie('node'), min: fc.nat(2) })
+        .map((r) => ({ type: 'object', additionalProperties: r.values, minProperties: r.min })),
       // the AWS / Azure shape: a $ref wrapped with a description (the target is hoisted to components)
       tie('node').map((inner) => ({ 'x-hoist': inner })),
-      fc.tuple(tie('node'), tie('node')).map(([a, b]) => ({ allOf: [{ 'x-hoist': a }, { description: 'wrapped' }, ...(isObject(b) ? [{ required: [] }] : [])] })),
+      fc.tuple(tie('node'), tie('node')).map(([a, b]) => ({
+        allOf: [{ 'x-hoist': a }, { description: 'wrapped' }, ...(isObject(b) ? [{ required: [] }] : [])],
+      })),
       // oneOf between branches of different types (so exactly one can match)
-      fc.shuffledSubarray([str, num, fc.constant({ type: 'boolean' }), fc.constant({ type: 'object', required: ['kind'], properties: { kind: { type: 'string', enum: ['a'] } } })], { minLength: 2, maxLength: 3 })
+      fc
+        .shuffledSubarray(
+          [
+            str,
+            num,
+            fc.constant({ type: 'boolean' }),
+            fc.constant({ type: 'object', required: ['kind'], properties: { kind: { type: 'string', enum: ['a'] } } }),
+          ],
+          { minLength: 2, maxLength: 3 },
+        )
         .chain((arbs) => fc.tuple(...arbs))
         .map((branches) => ({ oneOf: branches })),
     ),
@@ -133,7 +183,10 @@ for (const dialect of ['3.0', '3.1'] as const) {
         const doc = { openapi: dialect === '3.0' ? '3.0.3' : '3.1.0', components: { schemas: components } };
         const value = sampleSchema(schema, doc);
         const validate = validator(dialect, schema, components);
-        assert.ok(validate(value), `${JSON.stringify(value)} breaks ${JSON.stringify({ schema, components })}: ${JSON.stringify(validate.errors)}`);
+        assert.ok(
+          validate(value),
+          `${JSON.stringify(value)} breaks ${JSON.stringify({ schema, components })}: ${JSON.stringify(validate.errors)}`,
+        );
         assert.deepEqual(sampleSchema(schema, doc), value);
       }),
       { numRuns: 300, seed: dialect === '3.0' ? 36 : 3601 },
@@ -142,7 +195,11 @@ for (const dialect of ['3.0', '3.1'] as const) {
 }
 
 test('sampleSchema: the shapes the import used to get wrong', () => {
-  const doc = { components: { schemas: { Sid: { type: 'string', pattern: '^AC[0-9a-fA-F]{32}$' }, Count: { type: 'integer', minimum: 5 } } } };
+  const doc = {
+    components: {
+      schemas: { Sid: { type: 'string', pattern: '^AC[0-9a-fA-F]{32}$' }, Count: { type: 'integer', minimum: 5 } },
+    },
+  };
   const v = sampleSchema(
     {
       type: 'object',
@@ -160,6 +217,19 @@ test('sampleSchema: the shapes the import used to get wrong', () => {
   assert.equal((v['tags'] as unknown[]).length, 2);
   assert.ok((v['count'] as number) >= 5);
   // a recursive schema ends
-  const tree = { components: { schemas: { Node: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } } } } };
+  const tree = {
+    components: {
+      schemas: {
+        Node: {
+          type: 'object',
+          required: ['name'],
+          properties: {
+            name: { type: 'string' },
+            children: { type: 'array', items: { $ref: '#/components/schemas/Node' } },
+          },
+        },
+      },
+    },
+  };
   assert.doesNotThrow(() => JSON.stringify(sampleSchema({ $ref: '#/components/schemas/Node' }, tree)));
 });

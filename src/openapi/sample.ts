@@ -9,7 +9,8 @@ import RandExpModule from 'randexp';
 import { isObj, resolveRef, type Obj } from './document.js';
 
 // randexp is CommonJS whose module.exports is the class (its types describe it as a `default` export)
-const RandExp = ((RandExpModule as unknown as { default?: unknown }).default ?? RandExpModule) as unknown as typeof RandExpModule.default;
+const RandExp = ((RandExpModule as unknown as { default?: unknown }).default ??
+  RandExpModule) as unknown as typeof RandExpModule.default;
 type RandExp = InstanceType<typeof RandExp>;
 
 export interface SampleOptions {
@@ -88,8 +89,10 @@ function flatten(s: unknown, ctx: Ctx, seen: string[]): Schema {
   return cur;
 }
 
-const min = (a: unknown, b: unknown): unknown => (typeof a !== 'number' ? b : typeof b !== 'number' ? a : Math.min(a, b));
-const max = (a: unknown, b: unknown): unknown => (typeof a !== 'number' ? b : typeof b !== 'number' ? a : Math.max(a, b));
+const min = (a: unknown, b: unknown): unknown =>
+  typeof a !== 'number' ? b : typeof b !== 'number' ? a : Math.min(a, b);
+const max = (a: unknown, b: unknown): unknown =>
+  typeof a !== 'number' ? b : typeof b !== 'number' ? a : Math.max(a, b);
 
 /** Two schemas that must both hold, as one (the keywords the sampler reads). */
 function merge(a: Schema, b: Schema): Schema {
@@ -103,7 +106,8 @@ function merge(a: Schema, b: Schema): Schema {
     switch (k) {
       case 'properties': {
         const props: Record<string, unknown> = { ...(had as Obj) };
-        for (const [p, ps] of Object.entries(v as Obj)) props[p] = props[p] === undefined ? ps : { allOf: [props[p], ps] };
+        for (const [p, ps] of Object.entries(v as Obj))
+          props[p] = props[p] === undefined ? ps : { allOf: [props[p], ps] };
         out[k] = props;
         break;
       }
@@ -141,7 +145,8 @@ function merge(a: Schema, b: Schema): Schema {
         out[k] = typeof had === 'number' || typeof v === 'number' ? min(had, v) : had === true || v === true;
         break;
       case 'enum':
-        if (Array.isArray(had) && Array.isArray(v)) out[k] = had.filter((x) => v.some((y) => JSON.stringify(y) === JSON.stringify(x)));
+        if (Array.isArray(had) && Array.isArray(v))
+          out[k] = had.filter((x) => v.some((y) => JSON.stringify(y) === JSON.stringify(x)));
         break;
       case 'pattern':
         if (had !== v) out['x-patterns'] = [...((out['x-patterns'] as unknown[] | undefined) ?? []), v];
@@ -174,7 +179,13 @@ function mainType(s: Schema): string | undefined {
   if (typesOf(s).includes('null')) return 'null';
   if (isObj(s['properties']) || s['required'] !== undefined || s['additionalProperties'] !== undefined) return 'object';
   if (s['items'] !== undefined || s['minItems'] !== undefined) return 'array';
-  if (s['pattern'] !== undefined || s['format'] !== undefined || s['minLength'] !== undefined || s['maxLength'] !== undefined) return 'string';
+  if (
+    s['pattern'] !== undefined ||
+    s['format'] !== undefined ||
+    s['minLength'] !== undefined ||
+    s['maxLength'] !== undefined
+  )
+    return 'string';
   if (s['minimum'] !== undefined || s['maximum'] !== undefined || s['multipleOf'] !== undefined) return 'number';
   return undefined;
 }
@@ -197,8 +208,13 @@ function genFlat(s: Schema, ctx: Ctx, depth: number, variant: number, deep: bool
     const usable = s['enum'].filter((v) => v !== null || allowsNull(s));
     if (usable.length > 0) return usable[variant % usable.length];
   }
-  const choice = Array.isArray(s['oneOf']) ? { kind: 'oneOf', list: s['oneOf'] } : Array.isArray(s['anyOf']) ? { kind: 'anyOf', list: s['anyOf'] } : undefined;
-  if (choice !== undefined && choice.list.length > 0) return genChoice(s, choice.kind as 'oneOf' | 'anyOf', choice.list as unknown[], ctx, depth, variant);
+  const choice = Array.isArray(s['oneOf'])
+    ? { kind: 'oneOf', list: s['oneOf'] }
+    : Array.isArray(s['anyOf'])
+      ? { kind: 'anyOf', list: s['anyOf'] }
+      : undefined;
+  if (choice !== undefined && choice.list.length > 0)
+    return genChoice(s, choice.kind as 'oneOf' | 'anyOf', choice.list as unknown[], ctx, depth, variant);
   const also = s['x-also'];
   if (Array.isArray(also) && also.length > 0) {
     const [first, ...more] = also as Obj[];
@@ -238,7 +254,14 @@ function allowsNull(s: Schema): boolean {
   return s['nullable'] === true || typesOf(s).includes('null');
 }
 
-function genChoice(s: Schema, kind: 'oneOf' | 'anyOf', list: readonly unknown[], ctx: Ctx, depth: number, variant: number): unknown {
+function genChoice(
+  s: Schema,
+  kind: 'oneOf' | 'anyOf',
+  list: readonly unknown[],
+  ctx: Ctx,
+  depth: number,
+  variant: number,
+): unknown {
   const { oneOf: _o, anyOf: _a, ...rest } = s;
   const branches = list.map((b) => ({ allOf: [rest, b] }));
   let first: unknown;
@@ -258,8 +281,10 @@ function genNumber(s: Schema, integer: boolean, variant: number): number {
   let hi = typeof s['maximum'] === 'number' ? s['maximum'] : Infinity;
   let loEx = s['exclusiveMinimum'] === true;
   let hiEx = s['exclusiveMaximum'] === true;
-  if (typeof s['exclusiveMinimum'] === 'number' && s['exclusiveMinimum'] >= lo) [lo, loEx] = [s['exclusiveMinimum'], true];
-  if (typeof s['exclusiveMaximum'] === 'number' && s['exclusiveMaximum'] <= hi) [hi, hiEx] = [s['exclusiveMaximum'], true];
+  if (typeof s['exclusiveMinimum'] === 'number' && s['exclusiveMinimum'] >= lo)
+    [lo, loEx] = [s['exclusiveMinimum'], true];
+  if (typeof s['exclusiveMaximum'] === 'number' && s['exclusiveMaximum'] <= hi)
+    [hi, hiEx] = [s['exclusiveMaximum'], true];
   const ok = (v: number): boolean => (loEx ? v > lo : v >= lo) && (hiEx ? v < hi : v <= hi);
   const unit = integer ? Math.max(1, Math.ceil(step)) : step;
   const grid = (v: number): number => {
@@ -288,7 +313,9 @@ function genNumber(s: Schema, integer: boolean, variant: number): number {
 function genString(s: Schema, variant: number): string {
   const minLength = typeof s['minLength'] === 'number' ? s['minLength'] : 0;
   const maxLength = typeof s['maxLength'] === 'number' ? s['maxLength'] : Infinity;
-  const patterns = [s['pattern'], ...((s['x-patterns'] as unknown[] | undefined) ?? [])].filter((p): p is string => typeof p === 'string');
+  const patterns = [s['pattern'], ...((s['x-patterns'] as unknown[] | undefined) ?? [])].filter(
+    (p): p is string => typeof p === 'string',
+  );
   const fits = (v: string): boolean => {
     const n = [...v].length;
     return n >= minLength && n <= maxLength && patterns.every((p) => testPattern(p, v));
@@ -342,7 +369,13 @@ function seeded(seed: number): (a: number, b: number) => number {
   };
 }
 
-function patternString(p: string, variant: number, fits: (v: string) => boolean, minLength: number, _maxLength: number): string | undefined {
+function patternString(
+  p: string,
+  variant: number,
+  fits: (v: string) => boolean,
+  minLength: number,
+  _maxLength: number,
+): string | undefined {
   const r = compiled(p);
   if (r === null) return undefined;
   let gen: RandExp;
@@ -395,7 +428,9 @@ function genArray(s: Schema, ctx: Ctx, depth: number, variant: number, deep: boo
 function genObject(s: Schema, ctx: Ctx, depth: number, deep: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (depth >= MAX_DEPTH) return out;
-  const required = new Set(Array.isArray(s['required']) ? s['required'].filter((r): r is string => typeof r === 'string') : []);
+  const required = new Set(
+    Array.isArray(s['required']) ? s['required'].filter((r): r is string => typeof r === 'string') : [],
+  );
   const props = isObj(s['properties']) ? s['properties'] : {};
   for (const [name, ps] of Object.entries(props)) {
     const need = required.has(name);
@@ -409,7 +444,9 @@ function genObject(s: Schema, ctx: Ctx, depth: number, deep: boolean): Record<st
   const extra = s['additionalProperties'];
   for (const name of required) if (!(name in out)) out[name] = gen(isObj(extra) ? extra : {}, ctx, depth + 1, 0);
   const minProps = typeof s['minProperties'] === 'number' ? s['minProperties'] : 0;
-  const wantExtra = extra !== false && (minProps > Object.keys(out).length || (Object.keys(props).length === 0 && isObj(extra) && !deep));
+  const wantExtra =
+    extra !== false &&
+    (minProps > Object.keys(out).length || (Object.keys(props).length === 0 && isObj(extra) && !deep));
   if (wantExtra) {
     for (let i = 1; Object.keys(out).length < Math.max(minProps, 1) && i < 1000; i++) {
       const name = `additionalProp${i}`;
@@ -429,22 +466,41 @@ export function conforms(v: unknown, raw: unknown, doc: Obj, depth = 0): boolean
   const ctx: Ctx = { doc, skip: undefined, refs: new Map() };
   const s = flatten(raw, ctx, []);
   if (s['not'] !== undefined && isObj(s['not']) && Object.keys(s['not']).length === 0) return false;
-  if (v === null) return allowsNull(s) || (s['type'] === undefined && s['enum'] === undefined && s['const'] === undefined) ? checkChoices(v, s, doc, depth) : false;
+  if (v === null)
+    return allowsNull(s) || (s['type'] === undefined && s['enum'] === undefined && s['const'] === undefined)
+      ? checkChoices(v, s, doc, depth)
+      : false;
   if (s['const'] !== undefined && JSON.stringify(s['const']) !== JSON.stringify(v)) return false;
   if (Array.isArray(s['enum']) && !s['enum'].some((e) => JSON.stringify(e) === JSON.stringify(v))) return false;
   const types = typesOf(s).filter((t) => t !== 'null');
-  const kind = Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v;
+  const kind = Array.isArray(v)
+    ? 'array'
+    : typeof v === 'object'
+      ? 'object'
+      : typeof v === 'number'
+        ? Number.isInteger(v)
+          ? 'integer'
+          : 'number'
+        : typeof v;
   if (types.length > 0 && !types.some((t) => t === kind || (t === 'number' && kind === 'integer'))) return false;
   if (typeof v === 'string') {
     const n = [...v].length;
     if (typeof s['minLength'] === 'number' && n < s['minLength']) return false;
     if (typeof s['maxLength'] === 'number' && n > s['maxLength']) return false;
-    for (const p of [s['pattern'], ...((s['x-patterns'] as unknown[] | undefined) ?? [])]) if (typeof p === 'string' && !testPattern(p, v)) return false;
-    if (typeof s['format'] === 'string' && FORMAT_CHECKS[s['format']] !== undefined && !FORMAT_CHECKS[s['format']]!.test(v)) return false;
+    for (const p of [s['pattern'], ...((s['x-patterns'] as unknown[] | undefined) ?? [])])
+      if (typeof p === 'string' && !testPattern(p, v)) return false;
+    if (
+      typeof s['format'] === 'string' &&
+      FORMAT_CHECKS[s['format']] !== undefined &&
+      !FORMAT_CHECKS[s['format']]!.test(v)
+    )
+      return false;
   }
   if (typeof v === 'number') {
-    if (typeof s['minimum'] === 'number' && (s['exclusiveMinimum'] === true ? v <= s['minimum'] : v < s['minimum'])) return false;
-    if (typeof s['maximum'] === 'number' && (s['exclusiveMaximum'] === true ? v >= s['maximum'] : v > s['maximum'])) return false;
+    if (typeof s['minimum'] === 'number' && (s['exclusiveMinimum'] === true ? v <= s['minimum'] : v < s['minimum']))
+      return false;
+    if (typeof s['maximum'] === 'number' && (s['exclusiveMaximum'] === true ? v >= s['maximum'] : v > s['maximum']))
+      return false;
     if (typeof s['exclusiveMinimum'] === 'number' && v <= s['exclusiveMinimum']) return false;
     if (typeof s['exclusiveMaximum'] === 'number' && v >= s['exclusiveMaximum']) return false;
     if (typeof s['multipleOf'] === 'number' && s['multipleOf'] > 0) {
@@ -465,7 +521,8 @@ export function conforms(v: unknown, raw: unknown, doc: Obj, depth = 0): boolean
       if (props[k] !== undefined) {
         if (!conforms(x, props[k], doc, depth + 1)) return false;
       } else if (s['additionalProperties'] === false) return false;
-      else if (isObj(s['additionalProperties']) && !conforms(x, s['additionalProperties'], doc, depth + 1)) return false;
+      else if (isObj(s['additionalProperties']) && !conforms(x, s['additionalProperties'], doc, depth + 1))
+        return false;
     }
     if (typeof s['minProperties'] === 'number' && Object.keys(v).length < s['minProperties']) return false;
     if (typeof s['maxProperties'] === 'number' && Object.keys(v).length > s['maxProperties']) return false;
@@ -474,9 +531,10 @@ export function conforms(v: unknown, raw: unknown, doc: Obj, depth = 0): boolean
 }
 
 function checkChoices(v: unknown, s: Schema, doc: Obj, depth: number): boolean {
-  const groups: Obj[] = [s, ...(((s['x-also'] as Obj[] | undefined) ?? []))];
+  const groups: Obj[] = [s, ...((s['x-also'] as Obj[] | undefined) ?? [])];
   for (const g of groups) {
-    if (Array.isArray(g['oneOf']) && g['oneOf'].filter((b) => conforms(v, b, doc, depth + 1)).length !== 1) return false;
+    if (Array.isArray(g['oneOf']) && g['oneOf'].filter((b) => conforms(v, b, doc, depth + 1)).length !== 1)
+      return false;
     if (Array.isArray(g['anyOf']) && !g['anyOf'].some((b) => conforms(v, b, doc, depth + 1))) return false;
   }
   return true;

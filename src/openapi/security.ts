@@ -28,7 +28,9 @@ interface Credential {
 
 const ELSEWHERE = /^(query|cookie):(.*)$/s;
 
-type SchemeResult = { readonly ok: true; readonly credential: Credential } | { readonly ok: false; readonly reason: string };
+type SchemeResult =
+  | { readonly ok: true; readonly credential: Credential }
+  | { readonly ok: false; readonly reason: string };
 
 function realmOf(doc: Obj): string {
   const title = strAt(objAt(doc, 'info') ?? {}, 'title') ?? 'api';
@@ -52,7 +54,8 @@ function credentialOf(name: string, doc: Obj): SchemeResult {
     case 'apiKey': {
       const where = strAt(scheme, 'in') ?? 'header';
       const header = strAt(scheme, 'name');
-      if ((where === 'query' || where === 'cookie') && header !== undefined && header !== '') return { ok: true, credential: { header: `${where}:${header}` } };
+      if ((where === 'query' || where === 'cookie') && header !== undefined && header !== '')
+        return { ok: true, credential: { header: `${where}:${header}` } };
       if (where !== 'header' || header === undefined || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(header)) {
         return { ok: false, reason: REASONS.apiKeyNotInHeader(name, where) };
       }
@@ -97,7 +100,10 @@ export function securityRules(o: Operation, doc: Obj): SecurityOutcome {
   }
   if (resolved.every((creds) => new Set(creds.map((c) => c.header)).size === 1)) {
     const all = resolved.flat();
-    return { rules: [withChallenge({ absent: [...new Set(all.map((c) => c.header))] }, joinChallenges(all))], skipped: [] };
+    return {
+      rules: [withChallenge({ absent: [...new Set(all.map((c) => c.header))] }, joinChallenges(all))],
+      skipped: [],
+    };
   }
   return { rules: [], skipped: [REASONS.mixedSecurity()] };
 }

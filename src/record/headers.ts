@@ -34,7 +34,14 @@ export const NOT_FORWARDED = [
 ] as const;
 
 /** Response headers written into a recorded rule (besides `--record-header` names). */
-export const KEPT_HEADERS = ['location', 'www-authenticate', 'retry-after', 'link', 'content-disposition', 'x-total-count'] as const;
+export const KEPT_HEADERS = [
+  'location',
+  'www-authenticate',
+  'retry-after',
+  'link',
+  'content-disposition',
+  'x-total-count',
+] as const;
 
 /** Response headers never written into a recording, even when `--record-header` names them. */
 export const NEVER_KEPT = [
@@ -71,7 +78,14 @@ export function forwardedRequestHeaders(headers: HeaderList): HeaderList {
   const listed = connectionNames(headers);
   return headers.filter(([k]) => {
     const n = k.toLowerCase();
-    return !HOP.has(n) && !NOT_FWD.has(n) && !listed.has(n) && n !== 'host' && n !== 'accept-encoding' && n !== 'content-length';
+    return (
+      !HOP.has(n) &&
+      !NOT_FWD.has(n) &&
+      !listed.has(n) &&
+      n !== 'host' &&
+      n !== 'accept-encoding' &&
+      n !== 'content-length'
+    );
   });
 }
 
@@ -109,6 +123,7 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** A `--record-header` name: the usage message when it is not a header name or is never kept, else undefined. */
 export function checkRecordHeader(name: string): string | undefined {
   if (!TOKEN.test(name)) return `--record-header: '${name}' is not a valid HTTP header name`;
-  if (isNeverKept(name)) return `--record-header: '${name}' is never recorded (hop-by-hop, framing, a secret, CORS, date, server or vary)`;
+  if (isNeverKept(name))
+    return `--record-header: '${name}' is never recorded (hop-by-hop, framing, a secret, CORS, date, server or vary)`;
   return undefined;
 }

@@ -24,7 +24,8 @@ describe('record media types', () => {
     [undefined, false, false, 'bin'],
   ];
   for (const [type, utf8, bad, want] of ext) {
-    it(`extensionFor(${type}, utf8=${utf8}, badJson=${bad}) = ${want}`, () => assert.equal(extensionFor(type, utf8, bad), want));
+    it(`extensionFor(${type}, utf8=${utf8}, badJson=${bad}) = ${want}`, () =>
+      assert.equal(extensionFor(type, utf8, bad), want));
   }
 
   const same: readonly [string, string, boolean][] = [
@@ -37,7 +38,8 @@ describe('record media types', () => {
     ['application/json; version=2', 'application/json', false],
     ['text/plain', 'application/octet-stream', false],
   ];
-  for (const [a, b, want] of same) it(`sameContentType(${a}, ${b}) = ${want}`, () => assert.equal(sameContentType(a, b), want));
+  for (const [a, b, want] of same)
+    it(`sameContentType(${a}, ${b}) = ${want}`, () => assert.equal(sameContentType(a, b), want));
 
   it('isJsonType', () => {
     assert.equal(isJsonType('application/json'), true);

@@ -17,7 +17,10 @@ function paramsOf(contentType: string): Map<string, string> {
     const eq = part.indexOf('=');
     if (eq < 0) continue;
     const name = part.slice(0, eq).trim().toLowerCase();
-    const value = part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    const value = part
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
     if (name !== '') out.set(name, value);
   }
   return out;

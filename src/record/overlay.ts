@@ -5,7 +5,12 @@ import { joinPaths } from '../files/paths.js';
 import type { DirEntry, FileSource, FileStat } from '../files/source.js';
 
 /** `root` + `names` as the resolver builds paths; `bytes` the planned content. */
-export function withPlannedFile(base: FileSource, root: string, names: readonly string[], bytes: Uint8Array): FileSource {
+export function withPlannedFile(
+  base: FileSource,
+  root: string,
+  names: readonly string[],
+  bytes: Uint8Array,
+): FileSource {
   const file = joinPaths(root, names);
   /** path → index: root is 0, root/names[0] is 1, …, the file is names.length */
   const chain = new Map<string, number>();

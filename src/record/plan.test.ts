@@ -39,13 +39,56 @@ interface Case {
 
 const JSON_TYPE: HeaderList = [['content-type', 'application/json']];
 const cases: readonly Case[] = [
-  { name: 'GET 200 JSON → a plain file at the path', target: '/api/users', headers: JSON_TYPE, body: '{ "b":1,\n  "a" : 1.0 }\n', want: 'file api/users.json' },
-  { name: 'JSON with a UTF-8 charset still serves as is', target: '/api/u2', headers: [['content-type', 'application/json; charset=UTF-8']], body: '[]', want: 'file api/u2.json' },
-  { name: 'a query makes a rule with a query condition per name (its first value, decoded)', target: '/search?q=a+b&tag=x&tag=y', headers: JSON_TYPE, body: '[1]', want: 'rule GET /search?q=a b&tag=x → 200 file .mock-recorded/GET/search.json', ruleHeaders: [] },
-  { name: 'decoded and normalised as file routing does', target: '/a%20b/./c/../d', headers: JSON_TYPE, body: '{}', want: 'file a b/d.json' },
-  { name: '/ → index.<ext>', target: '/', headers: [['content-type', 'text/html']], body: '<p>home</p>', want: 'file index.html' },
-  { name: 'an extension-less page → <path>/index.html', target: '/about', headers: [['content-type', 'text/html; charset=utf-8']], body: '<p>a</p>', want: 'file about/index.html' },
-  { name: 'a PNG at its own name', target: '/img/logo.png', headers: [['content-type', 'image/png']], body: PNG, want: 'file img/logo.png' },
+  {
+    name: 'GET 200 JSON → a plain file at the path',
+    target: '/api/users',
+    headers: JSON_TYPE,
+    body: '{ "b":1,\n  "a" : 1.0 }\n',
+    want: 'file api/users.json',
+  },
+  {
+    name: 'JSON with a UTF-8 charset still serves as is',
+    target: '/api/u2',
+    headers: [['content-type', 'application/json; charset=UTF-8']],
+    body: '[]',
+    want: 'file api/u2.json',
+  },
+  {
+    name: 'a query makes a rule with a query condition per name (its first value, decoded)',
+    target: '/search?q=a+b&tag=x&tag=y',
+    headers: JSON_TYPE,
+    body: '[1]',
+    want: 'rule GET /search?q=a b&tag=x → 200 file .mock-recorded/GET/search.json',
+    ruleHeaders: [],
+  },
+  {
+    name: 'decoded and normalised as file routing does',
+    target: '/a%20b/./c/../d',
+    headers: JSON_TYPE,
+    body: '{}',
+    want: 'file a b/d.json',
+  },
+  {
+    name: '/ → index.<ext>',
+    target: '/',
+    headers: [['content-type', 'text/html']],
+    body: '<p>home</p>',
+    want: 'file index.html',
+  },
+  {
+    name: 'an extension-less page → <path>/index.html',
+    target: '/about',
+    headers: [['content-type', 'text/html; charset=utf-8']],
+    body: '<p>a</p>',
+    want: 'file about/index.html',
+  },
+  {
+    name: 'a PNG at its own name',
+    target: '/img/logo.png',
+    headers: [['content-type', 'image/png']],
+    body: PNG,
+    want: 'file img/logo.png',
+  },
   {
     name: 'text/plain at /notes cannot reach notes.txt → rule',
     target: '/notes',
@@ -97,10 +140,22 @@ const cases: readonly Case[] = [
   {
     name: 'a kept header would be lost → rule; never-kept ones dropped',
     target: '/page',
-    headers: [...JSON_TYPE, ['link', '</page?p=2>; rel="next"'], ['set-cookie', 's=1'], ['date', 'x'], ['server', 'y'], ['access-control-allow-origin', '*'], ['vary', 'Origin'], ['x-total-count', '40']],
+    headers: [
+      ...JSON_TYPE,
+      ['link', '</page?p=2>; rel="next"'],
+      ['set-cookie', 's=1'],
+      ['date', 'x'],
+      ['server', 'y'],
+      ['access-control-allow-origin', '*'],
+      ['vary', 'Origin'],
+      ['x-total-count', '40'],
+    ],
     body: '[]',
     want: 'rule GET /page → 200 file .mock-recorded/GET/page.json',
-    ruleHeaders: [['link', '</page?p=2>; rel="next"'], ['x-total-count', '40']],
+    ruleHeaders: [
+      ['link', '</page?p=2>; rel="next"'],
+      ['x-total-count', '40'],
+    ],
   },
   {
     name: '--record-header names are kept, never-kept ones are not',
@@ -121,11 +176,51 @@ const cases: readonly Case[] = [
     want: 'rule POST /api/users → 201 text {"id": 7}',
     ruleHeaders: [...JSON_TYPE, ['location', '/api/users/7']],
   },
-  { name: 'POST 200 JSON → a body file, no status', method: 'POST', target: '/api/echo', headers: JSON_TYPE, body: '{}', want: 'rule POST /api/echo → 200 file .mock-recorded/POST/api/echo.json', ruleHeaders: [] },
-  { name: 'DELETE 204 → status alone', method: 'DELETE', target: '/api/users/1', status: 204, headers: JSON_TYPE, body: '', want: 'rule DELETE /api/users/1 → 204 empty', ruleHeaders: [] },
-  { name: '418 text', target: '/teapot', status: 418, headers: [['content-type', 'text/plain; charset=utf-8']], body: "I'm a teapot", want: "rule GET /teapot → 418 text I'm a teapot", ruleHeaders: [] },
-  { name: '302 with a location', target: '/old', status: 302, headers: [['location', '/new']], body: '', want: 'rule GET /old → 302 empty', ruleHeaders: [['location', '/new']] },
-  { name: 'GET 200 with an empty body → status alone', target: '/empty', headers: JSON_TYPE, body: '', want: 'rule GET /empty → 200 empty', ruleHeaders: JSON_TYPE },
+  {
+    name: 'POST 200 JSON → a body file, no status',
+    method: 'POST',
+    target: '/api/echo',
+    headers: JSON_TYPE,
+    body: '{}',
+    want: 'rule POST /api/echo → 200 file .mock-recorded/POST/api/echo.json',
+    ruleHeaders: [],
+  },
+  {
+    name: 'DELETE 204 → status alone',
+    method: 'DELETE',
+    target: '/api/users/1',
+    status: 204,
+    headers: JSON_TYPE,
+    body: '',
+    want: 'rule DELETE /api/users/1 → 204 empty',
+    ruleHeaders: [],
+  },
+  {
+    name: '418 text',
+    target: '/teapot',
+    status: 418,
+    headers: [['content-type', 'text/plain; charset=utf-8']],
+    body: "I'm a teapot",
+    want: "rule GET /teapot → 418 text I'm a teapot",
+    ruleHeaders: [],
+  },
+  {
+    name: '302 with a location',
+    target: '/old',
+    status: 302,
+    headers: [['location', '/new']],
+    body: '',
+    want: 'rule GET /old → 302 empty',
+    ruleHeaders: [['location', '/new']],
+  },
+  {
+    name: 'GET 200 with an empty body → status alone',
+    target: '/empty',
+    headers: JSON_TYPE,
+    body: '',
+    want: 'rule GET /empty → 200 empty',
+    ruleHeaders: JSON_TYPE,
+  },
   {
     name: 'a non-UTF-8 404 → status with a file_path',
     target: '/latin',
@@ -135,21 +230,109 @@ const cases: readonly Case[] = [
     want: 'rule GET /latin → 404 file .mock-recorded/GET/latin.bin',
     ruleHeaders: [['content-type', 'text/plain; charset=iso-8859-1']],
   },
-  { name: 'a root POST body is index.<ext>', method: 'PUT', target: '/', headers: JSON_TYPE, body: '{}', want: 'rule PUT / → 200 file .mock-recorded/PUT/index.json', ruleHeaders: [] },
-  { name: 'never over an existing name', target: '/taken', headers: JSON_TYPE, body: '{}', want: 'rule GET /taken → 200 file .mock-recorded/GET/taken.json', ruleHeaders: [] },
-  { name: 'HEAD is never recorded', method: 'HEAD', target: '/api/users', headers: JSON_TYPE, body: '', want: 'skip method' },
-  { name: 'PATCH is recorded as a method rule', method: 'PATCH', target: '/api/users/1', headers: JSON_TYPE, body: '{}', want: 'rule PATCH /api/users/1 → 200 file .mock-recorded/PATCH/api/users/1.json', ruleHeaders: [] },
-  { name: 'once per method, path and query', target: '/search?q=b', headers: JSON_TYPE, body: '[2]', recorded: [recordKey('GET', '/search', 'q=b')], want: 'skip recorded' },
-  { name: 'the same query in another order is the same recording', target: '/search?b=2&a=1', headers: JSON_TYPE, body: '[2]', recorded: [recordKey('GET', '/search', 'a=1&b=2')], want: 'skip recorded' },
-  { name: 'another query of a recorded path is saved', target: '/search?q=c', headers: JSON_TYPE, body: '[3]', recorded: [recordKey('GET', '/search'), recordKey('GET', '/search', 'q=b')], want: 'rule GET /search?q=c → 200 file .mock-recorded/GET/search.json', ruleHeaders: [] },
-  { name: 'another method on a recorded path is still saved', method: 'DELETE', target: '/search', status: 204, body: '', recorded: [recordKey('GET', '/search')], want: 'rule DELETE /search → 204 empty', ruleHeaders: [] },
-  { name: 'a streamed body is not saved', target: '/big', headers: JSON_TYPE, body: { kind: 'streamed' }, want: 'skip streamed' },
-  { name: 'an undecoded body is not saved', target: '/z', headers: JSON_TYPE, body: { kind: 'encoded', encoding: 'zstd' }, want: 'skip encoded' },
+  {
+    name: 'a root POST body is index.<ext>',
+    method: 'PUT',
+    target: '/',
+    headers: JSON_TYPE,
+    body: '{}',
+    want: 'rule PUT / → 200 file .mock-recorded/PUT/index.json',
+    ruleHeaders: [],
+  },
+  {
+    name: 'never over an existing name',
+    target: '/taken',
+    headers: JSON_TYPE,
+    body: '{}',
+    want: 'rule GET /taken → 200 file .mock-recorded/GET/taken.json',
+    ruleHeaders: [],
+  },
+  {
+    name: 'HEAD is never recorded',
+    method: 'HEAD',
+    target: '/api/users',
+    headers: JSON_TYPE,
+    body: '',
+    want: 'skip method',
+  },
+  {
+    name: 'PATCH is recorded as a method rule',
+    method: 'PATCH',
+    target: '/api/users/1',
+    headers: JSON_TYPE,
+    body: '{}',
+    want: 'rule PATCH /api/users/1 → 200 file .mock-recorded/PATCH/api/users/1.json',
+    ruleHeaders: [],
+  },
+  {
+    name: 'once per method, path and query',
+    target: '/search?q=b',
+    headers: JSON_TYPE,
+    body: '[2]',
+    recorded: [recordKey('GET', '/search', 'q=b')],
+    want: 'skip recorded',
+  },
+  {
+    name: 'the same query in another order is the same recording',
+    target: '/search?b=2&a=1',
+    headers: JSON_TYPE,
+    body: '[2]',
+    recorded: [recordKey('GET', '/search', 'a=1&b=2')],
+    want: 'skip recorded',
+  },
+  {
+    name: 'another query of a recorded path is saved',
+    target: '/search?q=c',
+    headers: JSON_TYPE,
+    body: '[3]',
+    recorded: [recordKey('GET', '/search'), recordKey('GET', '/search', 'q=b')],
+    want: 'rule GET /search?q=c → 200 file .mock-recorded/GET/search.json',
+    ruleHeaders: [],
+  },
+  {
+    name: 'another method on a recorded path is still saved',
+    method: 'DELETE',
+    target: '/search',
+    status: 204,
+    body: '',
+    recorded: [recordKey('GET', '/search')],
+    want: 'rule DELETE /search → 204 empty',
+    ruleHeaders: [],
+  },
+  {
+    name: 'a streamed body is not saved',
+    target: '/big',
+    headers: JSON_TYPE,
+    body: { kind: 'streamed' },
+    want: 'skip streamed',
+  },
+  {
+    name: 'an undecoded body is not saved',
+    target: '/z',
+    headers: JSON_TYPE,
+    body: { kind: 'encoded', encoding: 'zstd' },
+    want: 'skip encoded',
+  },
   { name: 'encoded separators', target: '/..%2f..%2fsecret', headers: JSON_TYPE, body: '{}', want: 'skip unsafe_path' },
-  { name: 'encoded dot-segments above the root are clamped, as serving does', target: '/%2e%2e/x', headers: JSON_TYPE, body: '{}', want: 'file x.json' },
+  {
+    name: 'encoded dot-segments above the root are clamped, as serving does',
+    target: '/%2e%2e/x',
+    headers: JSON_TYPE,
+    body: '{}',
+    want: 'file x.json',
+  },
   { name: 'a NUL in a segment', target: '/a%00b', headers: JSON_TYPE, body: '{}', want: 'skip unsafe_path' },
   { name: 'an outward symlinked directory', target: '/out/x', headers: JSON_TYPE, body: '{}', want: 'skip outside' },
-  { name: 'an outward symlinked directory, as a rule body', method: 'POST', target: '/out/x', status: 200, headers: JSON_TYPE, body: '{}', want: 'rule POST /out/x → 200 file .mock-recorded/POST/out/x.json', ruleHeaders: [] },
+  {
+    name: 'an outward symlinked directory, as a rule body',
+    method: 'POST',
+    target: '/out/x',
+    status: 200,
+    headers: JSON_TYPE,
+    body: '{}',
+    want: 'rule POST /out/x → 200 file .mock-recorded/POST/out/x.json',
+    ruleHeaders: [],
+  },
 ];
 
 function short(plan: RecordPlan): string {
@@ -173,10 +356,19 @@ describe('planRecording', () => {
     it(c.name, async () => {
       const req = snapshotFrom({ method: c.method ?? 'GET', target: c.target, headers: [] });
       const body: RecordBody =
-        typeof c.body === 'string' ? { kind: 'bytes', bytes: enc.encode(c.body) } : c.body instanceof Uint8Array ? { kind: 'bytes', bytes: c.body } : c.body ?? { kind: 'bytes', bytes: new Uint8Array(0) };
+        typeof c.body === 'string'
+          ? { kind: 'bytes', bytes: enc.encode(c.body) }
+          : c.body instanceof Uint8Array
+            ? { kind: 'bytes', bytes: c.body }
+            : (c.body ?? { kind: 'bytes', bytes: new Uint8Array(0) });
       const plan = await planRecording(
         { request: req, response: { status: c.status ?? 200, headers: c.headers ?? [], body } },
-        { fallbackDir: ROOT, files: files(), recorded: new Set(c.recorded ?? []), ...(c.keep ? { keepHeaders: c.keep } : {}) },
+        {
+          fallbackDir: ROOT,
+          files: files(),
+          recorded: new Set(c.recorded ?? []),
+          ...(c.keep ? { keepHeaders: c.keep } : {}),
+        },
       );
       assert.equal(short(plan), c.want);
       if (plan.kind === 'rule') assert.deepEqual(plan.rule.headers, c.ruleHeaders);
@@ -187,11 +379,17 @@ describe('planRecording', () => {
   it('keeps the exact bytes, and a rule status only when it is not 200', async () => {
     const bytes = enc.encode('{ "z": 1,   "a": [1.0] }\n');
     const req = snapshotFrom({ method: 'GET', target: '/exact', headers: [] });
-    const plan = await planRecording({ request: req, response: { status: 200, headers: JSON_TYPE, body: { kind: 'bytes', bytes } } }, { fallbackDir: ROOT, files: files(), recorded: new Set() });
+    const plan = await planRecording(
+      { request: req, response: { status: 200, headers: JSON_TYPE, body: { kind: 'bytes', bytes } } },
+      { fallbackDir: ROOT, files: files(), recorded: new Set() },
+    );
     assert.equal(plan.kind, 'file');
     assert.equal(plan.kind === 'file' && plan.file.bytes, bytes);
     const post = await planRecording(
-      { request: snapshotFrom({ method: 'POST', target: '/p', headers: [] }), response: { status: 200, headers: JSON_TYPE, body: { kind: 'bytes', bytes } } },
+      {
+        request: snapshotFrom({ method: 'POST', target: '/p', headers: [] }),
+        response: { status: 200, headers: JSON_TYPE, body: { kind: 'bytes', bytes } },
+      },
       { fallbackDir: ROOT, files: files(), recorded: new Set() },
     );
     assert.ok(post.kind === 'rule' && !('status' in post.rule));

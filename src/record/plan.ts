@@ -71,7 +71,12 @@ export type RecordBody =
    * an event stream that ended, as a stream file: SSE with its measured pauses as `: delay` lines, or NDJSON
    * lines (`intervalMs`: their median gap) — saved as a `respond.stream` rule (docs/record.md)
    */
-  | { readonly kind: 'events'; readonly format: 'sse' | 'ndjson'; readonly bytes: Uint8Array; readonly intervalMs?: number }
+  | {
+      readonly kind: 'events';
+      readonly format: 'sse' | 'ndjson';
+      readonly bytes: Uint8Array;
+      readonly intervalMs?: number;
+    }
   /** a content-encoding the proxy could not decode: passed on encoded */
   | { readonly kind: 'encoded'; readonly encoding: string };
 
@@ -98,7 +103,15 @@ export interface PlanFacts {
   readonly keepHeaders?: readonly string[];
 }
 
-export const SKIP_REASONS = ['method', 'recorded', 'streamed', 'event_stream', 'encoded', 'unsafe_path', 'outside'] as const;
+export const SKIP_REASONS = [
+  'method',
+  'recorded',
+  'streamed',
+  'event_stream',
+  'encoded',
+  'unsafe_path',
+  'outside',
+] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** A file under the fallback directory: `names` are the path's parts below it (decoded, as on disk). */
@@ -174,7 +187,14 @@ export async function planRecording(x: Exchange, facts: PlanFacts): Promise<Reco
       bytes: ev.bytes,
       ...(ev.intervalMs === undefined ? {} : { intervalMs: ev.intervalMs }),
     } as const;
-    const rule: PlannedRule = { urlPath: req.path, method, query, ...(res.status === 200 ? {} : { status: res.status }), body, headers: keptHeaders(res.headers, facts.keepHeaders) };
+    const rule: PlannedRule = {
+      urlPath: req.path,
+      method,
+      query,
+      ...(res.status === 200 ? {} : { status: res.status }),
+      body,
+      headers: keptHeaders(res.headers, facts.keepHeaders),
+    };
     if (await escapes(facts, body.names)) return skip('outside');
     return { kind: 'rule', key, rule };
   }
@@ -254,7 +274,10 @@ async function servesAsIs(
 /** The planned file's canonical path would not lie inside the fallback directory's. */
 async function escapes(facts: PlanFacts, names: readonly string[], view?: FileSource): Promise<boolean> {
   const files = view ?? withPlannedFile(facts.files, facts.fallbackDir, names, new Uint8Array(0));
-  const [real, rootReal] = await Promise.all([files.realpath(joinPaths(facts.fallbackDir, names)), facts.files.realpath(facts.fallbackDir)]);
+  const [real, rootReal] = await Promise.all([
+    files.realpath(joinPaths(facts.fallbackDir, names)),
+    facts.files.realpath(facts.fallbackDir),
+  ]);
   return real === undefined || rootReal === undefined || real === rootReal || !isInside(real, rootReal);
 }
 
@@ -285,7 +308,9 @@ function ruleFor(
   const base = { urlPath, method, query };
   /** the upstream content type, unless the body gets the same one by itself */
   const typeUnless = (served: string | undefined): HeaderList =>
-    f.upstreamType === undefined || essenceOf(f.upstreamType) === '' || (served !== undefined && sameContentType(f.upstreamType, served))
+    f.upstreamType === undefined ||
+    essenceOf(f.upstreamType) === '' ||
+    (served !== undefined && sameContentType(f.upstreamType, served))
       ? []
       : [['content-type', f.upstreamType]];
   if (bytes.byteLength === 0 || BODYLESS(status)) {
@@ -294,7 +319,12 @@ function ruleFor(
   }
   if (status !== 200 && f.utf8 && bytes.byteLength <= TEXT_INLINE_MAX) {
     const text = decoder.decode(bytes);
-    return { ...base, status, body: { kind: 'text', text }, headers: [...typeUnless(servedTypeFor('txt', true)), ...f.kept] };
+    return {
+      ...base,
+      status,
+      body: { kind: 'text', text },
+      headers: [...typeUnless(servedTypeFor('txt', true)), ...f.kept],
+    };
   }
   const file = { kind: 'file', names: recordedNames(method, names, f.ext), bytes } as const;
   const headers = [...typeUnless(servedTypeFor(f.ext, f.utf8)), ...f.kept];

@@ -14,7 +14,15 @@ export interface MeasuredEvent {
 
 export function streamFileOf(parts: readonly MeasuredEvent[], format: 'sse' | 'ndjson'): RecordBody {
   if (format === 'sse') return { kind: 'events', format, bytes: encoder.encode(formatSse(parts)) };
-  const gaps = parts.slice(1).map((p) => p.pauseMs).sort((a, b) => a - b);
+  const gaps = parts
+    .slice(1)
+    .map((p) => p.pauseMs)
+    .sort((a, b) => a - b);
   const intervalMs = gaps.length === 0 ? 0 : gaps[Math.floor(gaps.length / 2)]!;
-  return { kind: 'events', format, bytes: encoder.encode(parts.map((p) => p.text + '\n').join('')), ...(intervalMs > 0 ? { intervalMs } : {}) };
+  return {
+    kind: 'events',
+    format,
+    bytes: encoder.encode(parts.map((p) => p.text + '\n').join('')),
+    ...(intervalMs > 0 ? { intervalMs } : {}),
+  };
 }

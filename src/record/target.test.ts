@@ -4,11 +4,37 @@ import { checkRecordLayout, parseRecordTarget } from './target.js';
 
 describe('parseRecordTarget', () => {
   const good: readonly [string, object][] = [
-    ['http://api.example.com', { scheme: 'http', hostname: 'api.example.com', port: 80, host: 'api.example.com', origin: 'http://api.example.com', basePath: '' }],
+    [
+      'http://api.example.com',
+      {
+        scheme: 'http',
+        hostname: 'api.example.com',
+        port: 80,
+        host: 'api.example.com',
+        origin: 'http://api.example.com',
+        basePath: '',
+      },
+    ],
     ['https://api.example.com/', { scheme: 'https', port: 443, host: 'api.example.com', basePath: '' }],
-    ['HTTPS://API.example.com:8443/v2', { scheme: 'https', hostname: 'api.example.com', port: 8443, host: 'api.example.com:8443', origin: 'https://api.example.com:8443', basePath: '/v2' }],
-    ['http://127.0.0.1:3000/api/v1/', { hostname: '127.0.0.1', port: 3000, host: '127.0.0.1:3000', basePath: '/api/v1' }],
-    ['http://[::1]:9000/x', { hostname: '::1', port: 9000, host: '[::1]:9000', origin: 'http://[::1]:9000', basePath: '/x' }],
+    [
+      'HTTPS://API.example.com:8443/v2',
+      {
+        scheme: 'https',
+        hostname: 'api.example.com',
+        port: 8443,
+        host: 'api.example.com:8443',
+        origin: 'https://api.example.com:8443',
+        basePath: '/v2',
+      },
+    ],
+    [
+      'http://127.0.0.1:3000/api/v1/',
+      { hostname: '127.0.0.1', port: 3000, host: '127.0.0.1:3000', basePath: '/api/v1' },
+    ],
+    [
+      'http://[::1]:9000/x',
+      { hostname: '::1', port: 9000, host: '[::1]:9000', origin: 'http://[::1]:9000', basePath: '/x' },
+    ],
     ['http://localhost:80', { port: 80, host: 'localhost', origin: 'http://localhost' }],
     ['https://h/a%20b', { basePath: '/a%20b' }],
   ];

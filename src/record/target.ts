@@ -26,7 +26,8 @@ const DEFAULT_PORTS: Readonly<Record<RecordScheme, number>> = { http: 80, https:
 
 export const TARGET_MESSAGES = {
   form: (given: string) => `--record expects http(s)://host[:port][/base], got '${given}'`,
-  scheme: (given: string, scheme: string) => `--record: unsupported scheme '${scheme}' in '${given}' (use http:// or https://)`,
+  scheme: (given: string, scheme: string) =>
+    `--record: unsupported scheme '${scheme}' in '${given}' (use http:// or https://)`,
   extra: (given: string, part: string) => `--record: '${given}' has ${part}; give only http(s)://host[:port][/base]`,
   layout: (fallbackDir: string, configDir: string) =>
     `--record: the fallback directory ${fallbackDir} is outside the config directory ${configDir}; recorded rules name their files relative to the config directory, so it must lie inside it`,

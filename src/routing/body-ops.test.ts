@@ -7,10 +7,12 @@ import { body, req } from '../../test/helpers/routing-fixtures.js';
 /** [op, JSON body, path, value, expected] */
 type Case = readonly [BodyOp, string, string, string, boolean];
 
-const B = '{"s":"gold","n":42,"f":1.5,"ns":"42","neg":-3,"t":true,"z":null,"o":{"x":1},"arr":[1,2,"x",{"k":1,"j":2}],"e":[],"big":12345678901234567890,"i64max":9223372036854775807,"huge":18446744073709551616,"sp":" 10","c":"c","str11":"11","exp":"1e1","nested":{"deep":{"v":"yes"}},"objs":[{"a":1,"b":{"c":2,"d":3},"l":[1,2]},{"a":2}]}';
+const B =
+  '{"s":"gold","n":42,"f":1.5,"ns":"42","neg":-3,"t":true,"z":null,"o":{"x":1},"arr":[1,2,"x",{"k":1,"j":2}],"e":[],"big":12345678901234567890,"i64max":9223372036854775807,"huge":18446744073709551616,"sp":" 10","c":"c","str11":"11","exp":"1e1","nested":{"deep":{"v":"yes"}},"objs":[{"a":1,"b":{"c":2,"d":3},"l":[1,2]},{"a":2}]}';
 
 /** numbers written as integers and as floats */
-const F = '{"i":42,"f":42.0,"e":1e3,"ef":1.5e1,"h":1.5,"arr":[1,2.0,{"k":3.0}],"objs":[{"a":1.0},{"a":2}],"big":9007199254740993,"bigf":9007199254740993.0,"sf":"42.0"}';
+const F =
+  '{"i":42,"f":42.0,"e":1e3,"ef":1.5e1,"h":1.5,"arr":[1,2.0,{"k":3.0}],"objs":[{"a":1.0},{"a":2}],"big":9007199254740993,"bigf":9007199254740993.0,"sf":"42.0"}';
 
 const cases: readonly Case[] = [
   // equal / equal_string: stringified comparison
@@ -215,7 +217,11 @@ test('an unresolved path: every operator false except absent, negations included
   for (const op of BODY_OPS) {
     const got = checkCondition(body('missing.path', op, 'x'), req({ json: B }));
     assert.deepEqual({ ...got }, { ok: op === 'absent', actual: undefined }, op);
-    assert.equal(compileCondition(body('missing.path', op, 'x'))(req({ json: B })), op === 'absent', `${op} (compileCondition)`);
+    assert.equal(
+      compileCondition(body('missing.path', op, 'x'))(req({ json: B })),
+      op === 'absent',
+      `${op} (compileCondition)`,
+    );
   }
 });
 
@@ -239,7 +245,8 @@ test('actual shows a number as the operator compared it: typed for equal_typed, 
     ['f', 'equal', '42'],
     ['f', 'exists', '42'],
   ];
-  for (const [path, op, want] of table) assert.equal(checkCondition(body(path, op as BodyOp, '42'), req({ json: F })).actual, want, `${op} ${path}`);
+  for (const [path, op, want] of table)
+    assert.equal(checkCondition(body(path, op as BodyOp, '42'), req({ json: F })).actual, want, `${op} ${path}`);
 });
 
 test('actual is the compact JSON of the resolved value', () => {

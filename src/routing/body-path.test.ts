@@ -46,7 +46,16 @@ test('resolveBodyPath: a top-level array body', () => {
 
 test('parseUsize: Rust usize rules', () => {
   const table: readonly [string, number | undefined][] = [
-    ['0', 0], ['01', 1], ['+1', 1], ['-1', undefined], ['-0', undefined], ['', undefined], ['1.0', undefined], [' 1', undefined], ['1e1', undefined], ['99999999999999999999', undefined],
+    ['0', 0],
+    ['01', 1],
+    ['+1', 1],
+    ['-1', undefined],
+    ['-0', undefined],
+    ['', undefined],
+    ['1.0', undefined],
+    [' 1', undefined],
+    ['1e1', undefined],
+    ['99999999999999999999', undefined],
   ];
   for (const [s, want] of table) assert.equal(parseUsize(s), want, s);
 });
@@ -83,7 +92,13 @@ test('resolveTypedInBody asks for the typed body only for a value holding an int
   assert.ok(resolveTypedInBody(body, ['d']) instanceof JsonFloat);
   // a body that cannot hold such a number (no typed form): the value as JSON.parse gave it, exact when big
   const plain = '{"i":42,"big":9007199254740993}';
-  const noFloats: JsonRequestBody = { kind: 'json', value: parseJson(plain), unchecked: JSON.parse(plain) as Json, byteLength: plain.length, typed: undefined };
+  const noFloats: JsonRequestBody = {
+    kind: 'json',
+    value: parseJson(plain),
+    unchecked: JSON.parse(plain) as Json,
+    byteLength: plain.length,
+    typed: undefined,
+  };
   assert.equal(resolveTypedInBody(noFloats, ['i']), 42);
   assert.equal(resolveTypedInBody(noFloats, ['big']), 9007199254740993n);
   // a JsonFloat is a scalar: no path goes into it

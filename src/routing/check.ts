@@ -66,7 +66,8 @@ function fieldValues(cond: FieldCondition, req: RequestSnapshot): readonly strin
       return v === undefined ? undefined : [v];
     }
     case 'param': {
-      const v = cond.template === undefined ? undefined : matchTemplate(cond.template, templateSegments(req))?.[cond.name];
+      const v =
+        cond.template === undefined ? undefined : matchTemplate(cond.template, templateSegments(req))?.[cond.name];
       return v === undefined ? undefined : [v];
     }
     case 'form':
@@ -250,7 +251,8 @@ function actualValue(cond: Condition, req: RequestSnapshot): string | undefined 
  * load); ends_with / contains and their negations with the value as written; regex / wild_card use the pattern.
  */
 function testUrlPath(cond: UrlPathCondition, req: RequestSnapshot): boolean {
-  if (cond.op === 'path_template') return cond.template !== undefined && templateMatches(cond.template, templateSegments(req));
+  if (cond.op === 'path_template')
+    return cond.template !== undefined && templateMatches(cond.template, templateSegments(req));
   const path = req.path;
   const operand = cond.op === 'contains' || cond.op === 'not_contains' ? cond.value : cond.compareTo;
   return testString(cond.op, path, operand, cond.pattern);
@@ -267,7 +269,9 @@ const NO_JSON_BODY: unique symbol = Symbol('no JSON body');
  */
 function resolveBody(cond: BodyCondition, req: RequestSnapshot): TypedJson | undefined | typeof NO_JSON_BODY {
   if (req.body.kind !== 'json') return NO_JSON_BODY;
-  return comparesLexemeTypes(cond.op) ? resolveTypedInBody(req.body, cond.segments) : resolveInBody(req.body, cond.segments);
+  return comparesLexemeTypes(cond.op)
+    ? resolveTypedInBody(req.body, cond.segments)
+    : resolveInBody(req.body, cond.segments);
 }
 
 function bodyHolds(cond: BodyCondition, resolved: TypedJson | undefined | typeof NO_JSON_BODY): boolean {

@@ -24,21 +24,35 @@ export function describeCondition(cond: Condition): ConditionDescription {
     case 'url_path':
       return {
         name: 'url_path',
-        expectation: cond.bare ? `equal ${debugQuote(cond.value)}` : `${opDisplay(STRING_OP_WORDS[cond.op], cond.op)} ${debugQuote(cond.value)}`,
+        expectation: cond.bare
+          ? `equal ${debugQuote(cond.value)}`
+          : `${opDisplay(STRING_OP_WORDS[cond.op], cond.op)} ${debugQuote(cond.value)}`,
       };
     case 'method':
       return { name: 'method', expectation: cond.value };
     case 'header':
-      return { name: `header:${cond.name}`, expectation: `${opDisplay(STRING_OP_WORDS[cond.op], cond.op)} ${debugQuote(cond.value)}` };
+      return {
+        name: `header:${cond.name}`,
+        expectation: `${opDisplay(STRING_OP_WORDS[cond.op], cond.op)} ${debugQuote(cond.value)}`,
+      };
     case 'body':
-      return { name: `body.json:${cond.path}`, expectation: `${opDisplay(BODY_OP_WORDS[cond.op], cond.op)} ${debugQuote(cond.value)}` };
+      return {
+        name: `body.json:${cond.path}`,
+        expectation: `${opDisplay(BODY_OP_WORDS[cond.op], cond.op)} ${debugQuote(cond.value)}`,
+      };
     case 'query':
     case 'cookie':
     case 'param':
     case 'form':
-      return { name: `${FIELD_NAMES[cond.on]}:${cond.name}`, expectation: `${opDisplay(STRING_OP_WORDS[cond.op], cond.op)} ${debugQuote(cond.value)}` };
+      return {
+        name: `${FIELD_NAMES[cond.on]}:${cond.name}`,
+        expectation: `${opDisplay(STRING_OP_WORDS[cond.op], cond.op)} ${debugQuote(cond.value)}`,
+      };
     case 'body_text':
-      return { name: 'body.text', expectation: `${opDisplay(STRING_OP_WORDS[cond.op], cond.op)} ${debugQuote(cond.value)}` };
+      return {
+        name: 'body.text',
+        expectation: `${opDisplay(STRING_OP_WORDS[cond.op], cond.op)} ${debugQuote(cond.value)}`,
+      };
     default:
       return assertNever(cond, 'condition');
   }

@@ -30,7 +30,11 @@ test('prefix: a path outside it is not claimed and its rules are not consulted',
   const probe = counted(/./);
   const rs = ruleSet([rule([probe.cond])], { prefix: '/api' });
   for (const path of ['/apixyz', '/', '/other/api']) {
-    assert.deepEqual(evaluateRuleSet(rs, req({ path }), ctx()), { underPrefix: false, winner: undefined, matches: [] }, path);
+    assert.deepEqual(
+      evaluateRuleSet(rs, req({ path }), ctx()),
+      { underPrefix: false, winner: undefined, matches: [] },
+      path,
+    );
     assert.deepEqual(evaluateRuleSet(rs, req({ path }), ctx(true)).checks, [], path);
   }
   assert.equal(probe.calls(), 0);
@@ -38,8 +42,16 @@ test('prefix: a path outside it is not claimed and its rules are not consulted',
 
 test('prefix: a claimed path answers or misses under the prefix', () => {
   const rs = ruleSet([rule([urlPath('/users', 'equal', { prefix: '/api' })])], { prefix: '/api' });
-  assert.deepEqual(evaluateRuleSet(rs, req({ path: '/api/users' }), ctx()), { underPrefix: true, winner: 0, matches: [0] });
-  assert.deepEqual(evaluateRuleSet(rs, req({ path: '/api/nothing' }), ctx()), { underPrefix: true, winner: undefined, matches: [] });
+  assert.deepEqual(evaluateRuleSet(rs, req({ path: '/api/users' }), ctx()), {
+    underPrefix: true,
+    winner: 0,
+    matches: [0],
+  });
+  assert.deepEqual(evaluateRuleSet(rs, req({ path: '/api/nothing' }), ctx()), {
+    underPrefix: true,
+    winner: undefined,
+    matches: [],
+  });
   assert.equal(evaluateRuleSet(rs, req({ path: '/api' }), ctx()).underPrefix, true);
   const root = ruleSet([rule([urlPath('/x')])], { prefix: '/' });
   assert.equal(evaluateRuleSet(root, req({ path: '/anything' }), ctx()).underPrefix, true);
@@ -52,7 +64,10 @@ test('conditions are ANDed', () => {
   assert.equal(evaluateRuleSet(rs, req({ path: '/o', method: 'POST', headers: [['x-k', '1']] }), ctx()).winner, 0);
   assert.equal(evaluateRuleSet(rs, req({ path: '/o', method: 'GET', headers: [['x-k', '1']] }), ctx()).winner, 1);
   assert.equal(evaluateRuleSet(rs, req({ path: '/o', method: 'POST' }), ctx()).winner, 1);
-  assert.equal(evaluateRuleSet(rs, req({ path: '/p', method: 'POST', headers: [['x-k', '1']] }), ctx()).winner, undefined);
+  assert.equal(
+    evaluateRuleSet(rs, req({ path: '/p', method: 'POST', headers: [['x-k', '1']] }), ctx()).winner,
+    undefined,
+  );
 });
 
 test('without explain, a rule stops at its first failing condition', () => {
@@ -77,20 +92,57 @@ test('explain: every condition of every rule is checked, even after the winner',
   assert.deepEqual(
     ev.checks?.map((r) => [r.ruleIndex, r.matched, r.conditions.map((c) => [c.check.ok, c.check.actual])]),
     [
-      [0, true, [[true, '/o'], [true, '/o']]],
-      [1, false, [[false, 'GET'], [true, '/o']]],
-      [2, true, [[true, '/o'], [true, 'GET'], [true, '/o']]],
-      [3, false, [[false, undefined], [true, '/o']]],
+      [
+        0,
+        true,
+        [
+          [true, '/o'],
+          [true, '/o'],
+        ],
+      ],
+      [
+        1,
+        false,
+        [
+          [false, 'GET'],
+          [true, '/o'],
+        ],
+      ],
+      [
+        2,
+        true,
+        [
+          [true, '/o'],
+          [true, 'GET'],
+          [true, '/o'],
+        ],
+      ],
+      [
+        3,
+        false,
+        [
+          [false, undefined],
+          [true, '/o'],
+        ],
+      ],
     ],
   );
   assert.equal(ev.checks?.[1]?.conditions[0]?.condition, rs.rules[1]?.conditions[0]);
 });
 
 test('explain and plain evaluation agree on the winner', () => {
-  const strategies: readonly Strategy[] = [{ kind: 'first_match' }, { kind: 'priority', tiebreaker: 'first_match' }, { kind: 'round_robin' }];
+  const strategies: readonly Strategy[] = [
+    { kind: 'first_match' },
+    { kind: 'priority', tiebreaker: 'first_match' },
+    { kind: 'round_robin' },
+  ];
   for (const strategy of strategies) {
     const rs = ruleSet(
-      [rule([urlPath('/a')], { priority: 1 }), rule([urlPath('/a', 'starts_with')], { priority: 3 }), rule([], { priority: 3 })],
+      [
+        rule([urlPath('/a')], { priority: 1 }),
+        rule([urlPath('/a', 'starts_with')], { priority: 3 }),
+        rule([], { priority: 3 }),
+      ],
       { strategy },
     );
     for (const path of ['/a', '/a/b', '/z']) {
@@ -110,7 +162,10 @@ test('first_match: file order decides; no rule matching → no winner', () => {
 
 test('round_robin through evaluateRuleSet: one counter per match group, catch-all groups included', () => {
   const labels = ['A1', 'A2', 'B1', 'B2', 'B3'];
-  const rs = ruleSet([...['/a', '/a'], ...['/b', '/b', '/b']].map((p) => rule([urlPath(p)])), { strategy: { kind: 'round_robin' } });
+  const rs = ruleSet(
+    [...['/a', '/a'], ...['/b', '/b', '/b']].map((p) => rule([urlPath(p)])),
+    { strategy: { kind: 'round_robin' } },
+  );
   const c = ctx();
   const a: string[] = [];
   const b: string[] = [];
@@ -142,7 +197,11 @@ test('a group whose requests do not answer does not advance', () => {
 });
 
 test('body conditions through evaluateRuleSet', () => {
-  const rs = ruleSet([rule([urlPath('/o'), body('customer.tier', 'equal', 'gold')]), rule([urlPath('/o'), body('x', 'absent', '')]), rule([urlPath('/o')])]);
+  const rs = ruleSet([
+    rule([urlPath('/o'), body('customer.tier', 'equal', 'gold')]),
+    rule([urlPath('/o'), body('x', 'absent', '')]),
+    rule([urlPath('/o')]),
+  ]);
   assert.equal(evaluateRuleSet(rs, req({ path: '/o', json: '{"customer":{"tier":"gold"}}' }), ctx()).winner, 0);
   assert.equal(evaluateRuleSet(rs, req({ path: '/o', json: '{"customer":{"tier":"silver"}}' }), ctx()).winner, 1);
   assert.equal(evaluateRuleSet(rs, req({ path: '/o' }), ctx()).winner, 2);
@@ -165,7 +224,12 @@ test('the path index only narrows: same matches as a full scan, in file order (e
       if (kind === 4) conds.push(urlPath(pick(texts), 'contains'));
       if (kind === 5) conds.push(urlPath(pick(texts), 'ends_with'));
       if (kind === 6) conds.push(urlPath(pick(regexes), 'regex'));
-      if (kind === 7) conds.push(method(pick(['GET', 'POST'] as const)), urlPath(pick(regexes), 'regex'), urlPath(pick(texts), 'contains'));
+      if (kind === 7)
+        conds.push(
+          method(pick(['GET', 'POST'] as const)),
+          urlPath(pick(regexes), 'regex'),
+          urlPath(pick(texts), 'contains'),
+        );
       return rule(conds, { priority: prng.below(3) });
     });
     const rs = ruleSet(rules, { strategy: { kind: 'priority', tiebreaker: 'first_match' } });
@@ -226,8 +290,20 @@ test('template rules told apart by a query value: the index finds the same match
     assert.ok(r.ok);
     return r.template;
   };
-  const tpl = (t: string): Condition => ({ on: 'url_path', op: 'path_template', value: t, bare: false, compareTo: t, template: parse(t) });
-  const q = (name: string, value: string, op: 'equal' | 'not_equal' = 'equal'): Condition => ({ on: 'query', name, op, value });
+  const tpl = (t: string): Condition => ({
+    on: 'url_path',
+    op: 'path_template',
+    value: t,
+    bare: false,
+    compareTo: t,
+    template: parse(t),
+  });
+  const q = (name: string, value: string, op: 'equal' | 'not_equal' = 'equal'): Condition => ({
+    on: 'query',
+    name,
+    op,
+    value,
+  });
   const rules = [];
   for (let i = 0; i < 30; i++) rules.push(rule([tpl('/items/{id}'), q('page', String(i % 12))]));
   rules.push(rule([tpl('/items/{id}'), q('page', '1'), q('page', '2')]));
@@ -241,7 +317,11 @@ test('template rules told apart by a query value: the index finds the same match
       const r = req({ path: '/items/7', query });
       const fast = evaluateRuleSet(rs, r, ctx());
       const full = evaluateRuleSet(rs, r, ctx(true));
-      assert.deepEqual(fast.matches, strategy.kind === 'first_match' ? full.matches.slice(0, 1) : full.matches, `${strategy.kind} ?${query}`);
+      assert.deepEqual(
+        fast.matches,
+        strategy.kind === 'first_match' ? full.matches.slice(0, 1) : full.matches,
+        `${strategy.kind} ?${query}`,
+      );
     }
   }
 });

@@ -100,7 +100,8 @@ function compiledRules(ruleSet: RuleSet): readonly CompiledCondition[] {
  * the order written. Explanations (explainRule) always keep the order written.
  */
 function compileRule(rule: Rule): CompiledCondition {
-  const ordered = rule.conditions.length === 1 ? rule.conditions : [...rule.conditions].sort((a, b) => checkRank(a) - checkRank(b));
+  const ordered =
+    rule.conditions.length === 1 ? rule.conditions : [...rule.conditions].sort((a, b) => checkRank(a) - checkRank(b));
   const parts = ordered.map(compileCondition);
   if (parts.length === 1) return parts[0]!;
   return (req) => {

@@ -12,7 +12,8 @@ import { isTypedJsonObject, JsonFloat, type TypedJson, type TypedJsonObject } fr
 export function jsonEqual(a: TypedJson, b: TypedJson): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (a instanceof JsonFloat || b instanceof JsonFloat) return a instanceof JsonFloat && b instanceof JsonFloat && a.valueOf() === b.valueOf();
+  if (a instanceof JsonFloat || b instanceof JsonFloat)
+    return a instanceof JsonFloat && b instanceof JsonFloat && a.valueOf() === b.valueOf();
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b)) return false;
     const xs = a as readonly TypedJson[];

@@ -122,7 +122,15 @@ function buildIndex(rules: readonly Rule[]): PathIndex {
   templates?.seal();
   for (const list of byText.values()) Object.freeze(list);
   const textLengths = [...new Set([...byText.keys()].map((k) => k.length))].sort((a, b) => a - b);
-  return { byPath, byText, textLengths, textRules: Object.freeze(textRules), templates, unindexed: Object.freeze(unindexed), rules };
+  return {
+    byPath,
+    byText,
+    textLengths,
+    textRules: Object.freeze(textRules),
+    templates,
+    unindexed: Object.freeze(unindexed),
+    rules,
+  };
 }
 
 /** A list of template rules this long or longer is split by a shared query `equal` condition, when it has one. */
@@ -159,7 +167,8 @@ function byQueryValue(index: PathIndex, list: readonly number[], req: RequestSna
 
 function splitByQuery(rules: readonly Rule[], list: readonly number[]): QuerySplit | null {
   const counts = new Map<string, number>();
-  for (const i of list) for (const name of new Set(queryEquals(rules[i]!).map(([n]) => n))) counts.set(name, (counts.get(name) ?? 0) + 1);
+  for (const i of list)
+    for (const name of new Set(queryEquals(rules[i]!).map(([n]) => n))) counts.set(name, (counts.get(name) ?? 0) + 1);
   let name: string | undefined;
   let best = 0;
   for (const [n, c] of counts) if (c > best) [name, best] = [n, c];

@@ -12,7 +12,12 @@ function template(canonical: string): PathTemplate {
 const segs = (path: string): string[] => (path === '/' ? [] : path.slice(1).split('/'));
 
 test('parseTemplate: whole-segment parameters, a last rest; the errors name what is wrong', () => {
-  assert.deepEqual(template('/users/{id}/files/{rest*}').segments, [{ literal: 'users' }, { name: 'id', rest: false }, { literal: 'files' }, { name: 'rest', rest: true }]);
+  assert.deepEqual(template('/users/{id}/files/{rest*}').segments, [
+    { literal: 'users' },
+    { name: 'id', rest: false },
+    { literal: 'files' },
+    { name: 'rest', rest: true },
+  ]);
   assert.deepEqual(template('/').segments, []);
   const bad: [string, RegExp][] = [
     ['/a/{id', /unbalanced braces/],
@@ -52,11 +57,29 @@ test('matchTemplate: {name} one non-empty segment, {rest*} zero or more; the dec
 });
 
 test('TemplateTrie: one walk finds exactly the templates that match, whatever their number', () => {
-  const templates = ['/users/{id}', '/users/me', '/users/{id}/orders/{order}', '/files/{rest*}', '/{any}/x', '/users/{id}/{rest*}'];
+  const templates = [
+    '/users/{id}',
+    '/users/me',
+    '/users/{id}/orders/{order}',
+    '/files/{rest*}',
+    '/{any}/x',
+    '/users/{id}/{rest*}',
+  ];
   const trie = new TemplateTrie();
   templates.forEach((t, i) => trie.add(template(t), i));
   trie.seal();
-  for (const path of ['/users/7', '/users/me', '/users/7/orders/9', '/files', '/files/a/b', '/users/x', '/q/x', '/users/7/x', '/nothing', '/']) {
+  for (const path of [
+    '/users/7',
+    '/users/me',
+    '/users/7/orders/9',
+    '/files',
+    '/files/a/b',
+    '/users/x',
+    '/q/x',
+    '/users/7/x',
+    '/nothing',
+    '/',
+  ]) {
     const want = templates.flatMap((t, i) => (templateMatches(template(t), segs(path)) ? [i] : []));
     assert.deepEqual(trie.lookup(segs(path)), want, path);
   }

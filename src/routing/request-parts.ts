@@ -32,7 +32,8 @@ export class LazyRequestParts implements RequestParts {
     return (this.cookieMap ??= parseCookies(this.headers));
   }
   get bodyText(): string | undefined {
-    if (this.text === NOT_YET) this.text = this.body === undefined || this.body.byteLength === 0 ? undefined : textDecoder.decode(this.body);
+    if (this.text === NOT_YET)
+      this.text = this.body === undefined || this.body.byteLength === 0 ? undefined : textDecoder.decode(this.body);
     return this.text;
   }
   get form(): FormFields | undefined {
@@ -44,8 +45,10 @@ export class LazyRequestParts implements RequestParts {
     const type = contentTypeOf(this.headers);
     if (type === undefined) return undefined;
     const media = type.split(';')[0]!.trim().toLowerCase();
-    if (media === 'application/x-www-form-urlencoded') return { fields: parseQuery(this.bodyText ?? ''), files: new Set() };
-    if (media === 'multipart/form-data' && this.body !== undefined && this.multipart !== undefined) return this.multipart(type, this.body);
+    if (media === 'application/x-www-form-urlencoded')
+      return { fields: parseQuery(this.bodyText ?? ''), files: new Set() };
+    if (media === 'multipart/form-data' && this.body !== undefined && this.multipart !== undefined)
+      return this.multipart(type, this.body);
     return undefined;
   }
 }

@@ -9,7 +9,15 @@ const path = (value: string): Condition => ({ on: 'url_path', op: 'equal', value
 
 test('RotationState: independent counters per key, wrapping at the group size', () => {
   const r = new RotationState();
-  const got = [r.next('a', 2), r.next('b', 3), r.next('a', 2), r.next('b', 3), r.next('a', 2), r.next('b', 3), r.next('b', 3)];
+  const got = [
+    r.next('a', 2),
+    r.next('b', 3),
+    r.next('a', 2),
+    r.next('b', 3),
+    r.next('a', 2),
+    r.next('b', 3),
+    r.next('b', 3),
+  ];
   assert.deepEqual(got, [0, 0, 1, 1, 0, 2, 0]);
   assert.equal(r.next('empty', 0), 0);
 });
@@ -18,7 +26,10 @@ test('RotationState.prune: drops the keys the predicate rejects, keeps the other
   const r = new RotationState();
   r.next('keep', 3);
   r.next('gone', 3);
-  assert.equal(r.prune((k) => k === 'keep'), 1);
+  assert.equal(
+    r.prune((k) => k === 'keep'),
+    1,
+  );
   assert.equal(r.size, 1);
   assert.equal(r.next('keep', 3), 1);
   assert.equal(r.next('gone', 3), 0);
@@ -42,7 +53,9 @@ test('ruleFingerprint: the decoded meaning, not the index or label', () => {
 test('matchGroupKey: follows the rules, not their positions', () => {
   const before = ruleSet([rule([path('/a')]), rule([path('/b')]), rule([path('/c')])], { strategy: RR });
   // a rule inserted above: the same rules are now at 1..3
-  const after = ruleSet([rule([path('/z')]), rule([path('/a')]), rule([path('/b')]), rule([path('/c')])], { strategy: RR });
+  const after = ruleSet([rule([path('/z')]), rule([path('/a')]), rule([path('/b')]), rule([path('/c')])], {
+    strategy: RR,
+  });
   const edited = ruleSet([rule([path('/a')]), rule([path('/B')]), rule([path('/c')])], { strategy: RR });
   const elsewhere = ruleSet(before.rules, { strategy: RR, file: '/abs/other.toml' });
   assert.equal(matchGroupKey(before, [0, 1, 2]), matchGroupKey(after, [1, 2, 3]));

@@ -5,10 +5,23 @@ import type { Method } from '../model/operators.js';
 import type { Strategy } from '../model/strategy.js';
 import { shadowedRules, shadowOf } from './shadow.js';
 
-const path = (p: string, op: 'equal' | 'starts_with' = 'equal'): Condition => ({ on: 'url_path', op, value: p, bare: op === 'equal', compareTo: p });
+const path = (p: string, op: 'equal' | 'starts_with' = 'equal'): Condition => ({
+  on: 'url_path',
+  op,
+  value: p,
+  bare: op === 'equal',
+  compareTo: p,
+});
 const method = (m: Method): Condition => ({ on: 'method', value: m });
 const header = (name: string): Condition => ({ on: 'header', name, op: 'exists', value: '' });
-const rule = (index: number, conditions: Condition[]): Rule => ({ index, label: '', conditions, respond: {} as Rule['respond'], priority: 0, weight: 1 });
+const rule = (index: number, conditions: Condition[]): Rule => ({
+  index,
+  label: '',
+  conditions,
+  respond: {} as Rule['respond'],
+  priority: 0,
+  weight: 1,
+});
 const set = (index: number, rules: Rule[], o: { prefix?: string; strategy?: Strategy } = {}): RuleSet => ({
   index,
   file: `/w/s${index}.toml`,
@@ -22,7 +35,9 @@ test('an earlier rule with the same path and no other condition shadows, in the 
   const sets = [set(0, [rule(0, [path('/a')])]), set(1, [rule(0, [path('/a'), method('GET')])])];
   assert.deepEqual(shadowOf(sets, 1, 0), { kind: 'rule', ruleSetIndex: 0, ruleIndex: 0 });
   const same = [set(0, [rule(0, [path('/a'), method('POST')]), rule(1, [path('/a'), method('POST'), header('x')])])];
-  assert.deepEqual(shadowedRules(same), [{ ruleSetIndex: 0, ruleIndex: 1, by: { kind: 'rule', ruleSetIndex: 0, ruleIndex: 0 } }]);
+  assert.deepEqual(shadowedRules(same), [
+    { ruleSetIndex: 0, ruleIndex: 1, by: { kind: 'rule', ruleSetIndex: 0, ruleIndex: 0 } },
+  ]);
 });
 
 test('conservative: another method, an extra condition, another operator or a rotating strategy never shadows', () => {
@@ -38,7 +53,10 @@ test('conservative: another method, an extra condition, another operator or a ro
 });
 
 test('an earlier rule set whose prefix claims the path shadows every later rule for it', () => {
-  const sets = [set(0, [rule(0, [path('/api/x')])], { prefix: '/api' }), set(1, [rule(0, [path('/api/users')]), rule(1, [path('/apix')])])];
+  const sets = [
+    set(0, [rule(0, [path('/api/x')])], { prefix: '/api' }),
+    set(1, [rule(0, [path('/api/users')]), rule(1, [path('/apix')])]),
+  ];
   assert.deepEqual(shadowOf(sets, 1, 0), { kind: 'prefix', ruleSetIndex: 0, prefix: '/api' });
   assert.equal(shadowOf(sets, 1, 1), undefined);
 });

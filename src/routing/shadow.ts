@@ -24,7 +24,9 @@ interface Key {
 
 /** The exact path and method a rule needs, when it checks an `equal` path; undefined otherwise. */
 function keyOf(rule: Rule): Key | undefined {
-  const path = rule.conditions.find((c): c is Extract<Condition, { on: 'url_path' }> => c.on === 'url_path' && c.op === 'equal');
+  const path = rule.conditions.find(
+    (c): c is Extract<Condition, { on: 'url_path' }> => c.on === 'url_path' && c.op === 'equal',
+  );
   if (path === undefined) return undefined;
   const method = rule.conditions.find((c) => c.on === 'method');
   return { path: path.compareTo, method: method?.on === 'method' ? method.value : undefined };
@@ -42,14 +44,19 @@ function alwaysAnswers(earlier: Rule, k: Key): boolean {
 }
 
 /** What keeps rule `ruleIndex` of rule set `ruleSetIndex` from ever answering, or undefined. */
-export function shadowOf(ruleSets: readonly RuleSet[], ruleSetIndex: number, ruleIndex: number): ShadowedBy | undefined {
+export function shadowOf(
+  ruleSets: readonly RuleSet[],
+  ruleSetIndex: number,
+  ruleIndex: number,
+): ShadowedBy | undefined {
   const set = ruleSets[ruleSetIndex];
   const rule = set?.rules[ruleIndex];
   if (set === undefined || rule === undefined) return undefined;
   const k = keyOf(rule);
   if (k === undefined) return undefined;
   for (const earlier of ruleSets.slice(0, ruleSetIndex)) {
-    if (earlier.prefix !== undefined && claims(earlier.prefix, k.path)) return { kind: 'prefix', ruleSetIndex: earlier.index, prefix: earlier.prefix };
+    if (earlier.prefix !== undefined && claims(earlier.prefix, k.path))
+      return { kind: 'prefix', ruleSetIndex: earlier.index, prefix: earlier.prefix };
     const r = earlier.rules.find((x) => alwaysAnswers(x, k));
     if (r !== undefined) return { kind: 'rule', ruleSetIndex: earlier.index, ruleIndex: r.index };
   }
@@ -72,7 +79,8 @@ export function shadowedRules(ruleSets: readonly RuleSet[]): Shadowed[] {
 
 /** `rule #2 in ./rules.toml can never answer: rule #1 in ./rules.toml always answers first for the same path and method` */
 export function shadowText(ruleSets: readonly RuleSet[], s: Shadowed, shown: (file: string) => string): string {
-  const where = (setIndex: number, ruleIndex: number): string => `rule #${ruleIndex + 1} in ${shown(ruleSets[setIndex]!.file)}`;
+  const where = (setIndex: number, ruleIndex: number): string =>
+    `rule #${ruleIndex + 1} in ${shown(ruleSets[setIndex]!.file)}`;
   const cause =
     s.by.kind === 'rule'
       ? `${where(s.by.ruleSetIndex, s.by.ruleIndex)} always answers first for the same path and method`

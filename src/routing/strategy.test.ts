@@ -9,7 +9,7 @@ import { selectWinner } from './strategy.js';
 /** Evenly spaced draws in [0, 1): over n draws each bucket of width 1/n is hit exactly once. */
 function evenly(n: number): () => number {
   let k = 0;
-  return () => (k++ % n + 0.5) / n;
+  return () => ((k++ % n) + 0.5) / n;
 }
 
 /** A deterministic stand-in for Math.random. */
@@ -23,7 +23,10 @@ function never(): number {
 }
 
 function weighted(weights: readonly number[], strategy: Strategy) {
-  return ruleSet(weights.map((weight) => rule([method('GET')], { weight })), { strategy });
+  return ruleSet(
+    weights.map((weight) => rule([method('GET')], { weight })),
+    { strategy },
+  );
 }
 
 function tally(draws: number, size: number, pick: () => number | undefined): number[] {
@@ -47,13 +50,19 @@ test('first_match: the earliest match, no randomness', () => {
 test('weighted_random: weights 1/9/0 over 2,000 evenly spaced draws give exactly 200/1800/0', () => {
   const rs = weighted([1, 9, 0], { kind: 'weighted_random' });
   const ctx = { rotation: new RotationState(), random: evenly(2000) };
-  assert.deepEqual(tally(2000, 3, () => selectWinner(all(3), rs, ctx)), [200, 1800, 0]);
+  assert.deepEqual(
+    tally(2000, 3, () => selectWinner(all(3), rs, ctx)),
+    [200, 1800, 0],
+  );
 });
 
 test('weighted_random: weight 0 in the middle is never picked; walk is in file order', () => {
   const rs = weighted([3, 0, 1], { kind: 'weighted_random' });
   const ctx = { rotation: new RotationState(), random: evenly(400) };
-  assert.deepEqual(tally(400, 3, () => selectWinner(all(3), rs, ctx)), [300, 0, 100]);
+  assert.deepEqual(
+    tally(400, 3, () => selectWinner(all(3), rs, ctx)),
+    [300, 0, 100],
+  );
 });
 
 test('weighted_random: with a pseudo-random source, 1/9/0 stays within bounds', () => {
@@ -68,7 +77,10 @@ test('weighted_random: with a pseudo-random source, 1/9/0 stays within bounds', 
 test('weighted_random: only the matching rules take part', () => {
   const rs = weighted([5, 1, 5], { kind: 'weighted_random' });
   const ctx = { rotation: new RotationState(), random: evenly(100) };
-  assert.deepEqual(tally(100, 3, () => selectWinner([1], rs, ctx)), [0, 100, 0]);
+  assert.deepEqual(
+    tally(100, 3, () => selectWinner([1], rs, ctx)),
+    [0, 100, 0],
+  );
 });
 
 test('weighted_random: all weights zero → no winner', () => {
@@ -81,13 +93,19 @@ test('weighted_random: all weights zero → no winner', () => {
 test('weighted_random: non-integer weights are honoured', () => {
   const rs = weighted([0.5, 1.5], { kind: 'weighted_random' });
   const ctx = { rotation: new RotationState(), random: evenly(1000) };
-  assert.deepEqual(tally(1000, 2, () => selectWinner(all(2), rs, ctx)), [250, 750]);
+  assert.deepEqual(
+    tally(1000, 2, () => selectWinner(all(2), rs, ctx)),
+    [250, 750],
+  );
 });
 
 test('uniform_random: weight is not consulted', () => {
   const rs = weighted([100, 1], { kind: 'uniform_random' });
   const ctx = { rotation: new RotationState(), random: evenly(2000) };
-  assert.deepEqual(tally(2000, 2, () => selectWinner(all(2), rs, ctx)), [1000, 1000]);
+  assert.deepEqual(
+    tally(2000, 2, () => selectWinner(all(2), rs, ctx)),
+    [1000, 1000],
+  );
   const ctx2 = { rotation: new RotationState(), random: prngRandom(11) };
   const [a] = tally(2000, 2, () => selectWinner(all(2), rs, ctx2));
   assert.ok(a! >= 900 && a! <= 1100, `rule 0 drawn ${a} times`);
@@ -119,7 +137,10 @@ test('seed 42 over three equal candidates picks the second, like the reference',
 
 test('priority: highest wins regardless of file order; omitted (0) ties with explicit 0', () => {
   const p = (priorities: readonly number[], tiebreaker: 'first_match' | 'uniform_random' = 'first_match') =>
-    ruleSet(priorities.map((priority) => rule([], { priority })), { strategy: { kind: 'priority', tiebreaker } });
+    ruleSet(
+      priorities.map((priority) => rule([], { priority })),
+      { strategy: { kind: 'priority', tiebreaker } },
+    );
   const ctx = { rotation: new RotationState(), random: never };
   assert.equal(selectWinner(all(3), p([1, 5, 3]), ctx), 1);
   assert.equal(selectWinner([0, 2], p([1, 5, 3]), ctx), 2);
@@ -129,13 +150,22 @@ test('priority: highest wins regardless of file order; omitted (0) ties with exp
 });
 
 test('priority with uniform_random tiebreaker: random among the tied top only', () => {
-  const rs = ruleSet([0, 7, 1, 7, 7].map((priority) => rule([], { priority })), {
-    strategy: { kind: 'priority', tiebreaker: 'uniform_random' },
-  });
+  const rs = ruleSet(
+    [0, 7, 1, 7, 7].map((priority) => rule([], { priority })),
+    {
+      strategy: { kind: 'priority', tiebreaker: 'uniform_random' },
+    },
+  );
   const ctx = { rotation: new RotationState(), random: evenly(300) };
-  assert.deepEqual(tally(300, 5, () => selectWinner(all(5), rs, ctx)), [0, 100, 0, 100, 100]);
+  assert.deepEqual(
+    tally(300, 5, () => selectWinner(all(5), rs, ctx)),
+    [0, 100, 0, 100, 100],
+  );
   // a single top rule needs no tiebreak
-  const one = ruleSet([1, 9, 1].map((priority) => rule([], { priority })), { strategy: { kind: 'priority', tiebreaker: 'uniform_random' } });
+  const one = ruleSet(
+    [1, 9, 1].map((priority) => rule([], { priority })),
+    { strategy: { kind: 'priority', tiebreaker: 'uniform_random' } },
+  );
   assert.equal(selectWinner(all(3), one, { rotation: new RotationState(), random: () => 0.99 }), 1);
 });
 
@@ -162,7 +192,12 @@ test('round_robin: the same rules in another rule-set file are another group', (
   const rs1 = ruleSet([rule([]), rule([])], { strategy: { kind: 'round_robin' }, index: 1, file: '/abs/b.toml' });
   const ctx = { rotation, random: never };
   assert.deepEqual(
-    [selectWinner([0, 1], rs0, ctx), selectWinner([0, 1], rs1, ctx), selectWinner([0, 1], rs0, ctx), selectWinner([0, 1], rs1, ctx)],
+    [
+      selectWinner([0, 1], rs0, ctx),
+      selectWinner([0, 1], rs1, ctx),
+      selectWinner([0, 1], rs0, ctx),
+      selectWinner([0, 1], rs1, ctx),
+    ],
     [0, 0, 1, 1],
   );
   // a fresh state starts again at the first rule

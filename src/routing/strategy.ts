@@ -73,7 +73,8 @@ function pickWeighted(matches: readonly number[], ruleSet: RuleSet, random: Choo
     total += w;
   }
   if (candidates.length === 0) return undefined;
-  const pick = Number.isSafeInteger(total) && weights.every(Number.isInteger) ? random.below(total) : random.fraction() * total;
+  const pick =
+    Number.isSafeInteger(total) && weights.every(Number.isInteger) ? random.below(total) : random.fraction() * total;
   let cumulative = 0;
   for (let k = 0; k < candidates.length; k++) {
     cumulative += weights[k]!;

@@ -38,7 +38,11 @@ const cases: readonly [StringOp, string, string, RegExp | undefined, boolean][] 
 
 test('testString: every value operator, matching and not', () => {
   for (const [op, actual, operand, pattern, want] of cases) {
-    assert.equal(testString(op, actual, operand, pattern), want, `${op} ${JSON.stringify(actual)} ${JSON.stringify(operand)} ${pattern ?? ''}`);
+    assert.equal(
+      testString(op, actual, operand, pattern),
+      want,
+      `${op} ${JSON.stringify(actual)} ${JSON.stringify(operand)} ${pattern ?? ''}`,
+    );
   }
 });
 

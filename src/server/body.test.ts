@@ -61,10 +61,10 @@ test('a body passing the cap mid-way: refused once, the rest read and dropped, n
   // eslint-disable-next-line @typescript-eslint/unbound-method -- put back as it was, after the test
   const concat = Buffer.concat;
   let joined = 0;
-  Buffer.concat = ((...args: Parameters<typeof concat>) => {
+  Buffer.concat = (...args: Parameters<typeof concat>) => {
     joined++;
     return concat(...args);
-  });
+  };
   try {
     req.emit('data', Buffer.from('ghi'));
     req.complete = true;

@@ -147,7 +147,8 @@ export function bodyStartIn(packet: Buffer, requestLine: string, names: readonly
     const headStart = at + line.length;
     const end = packet.indexOf(HEAD_END, headStart - 2);
     if (end < 0) return undefined;
-    if (end < headStart ? names.length === 0 : headerNamesAre(packet.toString('latin1', headStart, end), names)) return end + HEAD_END.length;
+    if (end < headStart ? names.length === 0 : headerNamesAre(packet.toString('latin1', headStart, end), names))
+      return end + HEAD_END.length;
   }
   return undefined;
 }

@@ -28,7 +28,6 @@ export function statusForClientError(code: string | undefined): number | undefin
   return code.startsWith('HPE_') ? 400 : undefined;
 }
 
-
 export function attachClientErrorHandler(engine: Server, activity: SocketActivity): void {
   // Once handled, later errors from the same (abandoned) parser are ignored.
   const handled = new WeakSet<Duplex>();

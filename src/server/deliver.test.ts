@@ -37,7 +37,13 @@ const enc = new TextEncoder();
 const ev = (pauseMs: number, s: string): StreamEvent => ({ pauseMs, bytes: enc.encode(s) });
 
 function streamAnswer(events: StreamEvent[]): Answer {
-  return { status: 200, headers: [['content-type', 'text/event-stream']], body: new Uint8Array(0), delayMs: 0, delivery: { kind: 'stream', events } };
+  return {
+    status: 200,
+    headers: [['content-type', 'text/event-stream']],
+    body: new Uint8Array(0),
+    delayMs: 0,
+    delivery: { kind: 'stream', events },
+  };
 }
 
 async function serve(answer: Answer, clock: Clock): Promise<{ port: number; server: http.Server }> {
@@ -69,18 +75,29 @@ async function open(port: number): Promise<{ res: IncomingMessage; nextData(): P
 
 test('an SSE stream: events leave in order at their declared pauses on the injected clock', async () => {
   const clock = new FakeClock();
-  const { port, server } = await serve(streamAnswer([ev(0, 'data: 1\n\n'), ev(120, 'data: 2\n\n'), ev(30, 'data: 3\n\n')]), clock);
+  const { port, server } = await serve(
+    streamAnswer([ev(0, 'data: 1\n\n'), ev(120, 'data: 2\n\n'), ev(30, 'data: 3\n\n')]),
+    clock,
+  );
   try {
     const c = await open(port);
     assert.equal(c.res.headers['transfer-encoding'], 'chunked');
     assert.equal(c.res.headers['content-length'], undefined);
     assert.equal(await c.nextData(), 'data: 1\n\n', 'the first event at once');
-    assert.deepEqual([...clock.pending.values()].map((p) => p.at), [120], 'the next one scheduled 120 ms on');
+    assert.deepEqual(
+      [...clock.pending.values()].map((p) => p.at),
+      [120],
+      'the next one scheduled 120 ms on',
+    );
     clock.advance(119);
     assert.equal(clock.pending.size, 1, 'not yet');
     clock.advance(1);
     assert.equal(await c.nextData(), 'data: 2\n\n');
-    assert.deepEqual([...clock.pending.values()].map((p) => p.at), [150], 'due from the schedule, not from when it was sent');
+    assert.deepEqual(
+      [...clock.pending.values()].map((p) => p.at),
+      [150],
+      'due from the schedule, not from when it was sent',
+    );
     clock.advance(30);
     const ended = once(c.res, 'end');
     assert.equal(await c.nextData(), 'data: 3\n\n');

@@ -121,13 +121,22 @@ function fault(res: ServerResponse, answer: Answer, kind: FaultKind, holdMs: num
       return;
     case 'malformed_response': {
       // a chunked head, then a chunk size that is not hexadecimal
-      const head = [`HTTP/1.1 ${answer.status} OK`, 'content-type: text/plain', 'transfer-encoding: chunked', '', ''].join('\r\n');
+      const head = [
+        `HTTP/1.1 ${answer.status} OK`,
+        'content-type: text/plain',
+        'transfer-encoding: chunked',
+        '',
+        '',
+      ].join('\r\n');
       socket.write(head + 'zz-not-a-chunk\r\n\r\n');
       socket.end();
       return;
     }
     case 'partial_body': {
-      const body = answer.body.byteLength >= 2 ? Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength) : FILLER;
+      const body =
+        answer.body.byteLength >= 2
+          ? Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength)
+          : FILLER;
       const headers = flatHeaders(answer, 'content-length');
       headers.push('content-length', String(body.byteLength));
       res.writeHead(answer.status, headers);
@@ -146,7 +155,9 @@ function fault(res: ServerResponse, answer: Answer, kind: FaultKind, holdMs: num
 
 /** A TCP reset: on HTTPS, the TLS socket's own TCP socket is the one reset. */
 function reset(socket: Socket): void {
-  const tcp = ((socket as Socket & { _parent?: Socket | null })._parent ?? socket) as Socket & { resetAndDestroy?: () => void };
+  const tcp = ((socket as Socket & { _parent?: Socket | null })._parent ?? socket) as Socket & {
+    resetAndDestroy?: () => void;
+  };
   try {
     if (typeof tcp.resetAndDestroy === 'function') tcp.resetAndDestroy();
     else tcp.destroy();

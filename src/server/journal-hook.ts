@@ -9,7 +9,10 @@ import type { Journal } from '../journal/journal.js';
 import type { Workspace } from '../model/workspace.js';
 import type { InFlight, RequestHook, Sent } from './hooks.js';
 
-const NO_PATHS: ShownPaths = Object.freeze({ ruleSet: (i: number) => `#${i + 1}`, middleware: (i: number) => `#${i + 1}` });
+const NO_PATHS: ShownPaths = Object.freeze({
+  ruleSet: (i: number) => `#${i + 1}`,
+  middleware: (i: number) => `#${i + 1}`,
+});
 
 /** `shownPaths`: how a workspace's files are named in the explanations (as `get` names them); asked once per workspace. */
 export function journalHook(journal: Journal, shownPaths?: (ws: Workspace) => ShownPaths): RequestHook {

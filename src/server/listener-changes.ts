@@ -17,7 +17,11 @@ const TLS_KEYS: readonly (readonly [key: string, get: (t: TlsConfig) => string |
 
 export function listenerChanges(before: Listener, after: Listener): readonly ListenerChange[] {
   const out: ListenerChange[] = [];
-  const add = (key: string, from: string | number | boolean | undefined, to: string | number | boolean | undefined): void => {
+  const add = (
+    key: string,
+    from: string | number | boolean | undefined,
+    to: string | number | boolean | undefined,
+  ): void => {
     const f = from === undefined ? NONE : String(from);
     const t = to === undefined ? NONE : String(to);
     if (f !== t) out.push({ key, from: f, to: t });

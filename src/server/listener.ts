@@ -57,7 +57,12 @@ interface ReadyAnswer {
   readonly x: InFlight | undefined;
 }
 
-export type DispatchFunction = (ws: Workspace, req: RequestSnapshot, env: DispatchEnv, opts?: { readonly explain?: boolean }) => ValueOrPromise<Outcome>;
+export type DispatchFunction = (
+  ws: Workspace,
+  req: RequestSnapshot,
+  env: DispatchEnv,
+  opts?: { readonly explain?: boolean },
+) => ValueOrPromise<Outcome>;
 
 export interface ListenerDeps {
   /** `current` is read once per request (a LiveWorkspace, or any holder of one LiveState) */
@@ -145,7 +150,12 @@ export function createListener(deps: ListenerDeps): RequestListener {
   };
 
   // Answered before the body is read; a body too big to skip cheaply closes the connection instead.
-  const answerOptions = (req: IncomingMessage, res: ServerResponse, live: LiveState, receivedAt: Date): ValueOrPromise<void> => {
+  const answerOptions = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    live: LiveState,
+    receivedAt: Date,
+  ): ValueOrPromise<void> => {
     const snapshot = snapshotOf(req);
     if (hooks === undefined) {
       return chain(deps.dispatch(live.ws, snapshot, deps.env, dispatchOpts), (outcome) => {
@@ -161,14 +171,25 @@ export function createListener(deps: ListenerDeps): RequestListener {
     return chain(dispatchHooked(x), around === undefined ? writeOptions : (o) => around(o, x, writeOptions));
   };
 
-  const afterBody = (req: IncomingMessage, res: ServerResponse, method: string, receivedAt: Date, live: LiveState, body: BodyRead): ValueOrPromise<void> => {
+  const afterBody = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    receivedAt: Date,
+    live: LiveState,
+    body: BodyRead,
+  ): ValueOrPromise<void> => {
     switch (body.kind) {
       case 'aborted':
         res.destroy();
         return;
       case 'too_large': {
         const answer = refuse(req, res, live, 413, LISTENER_MESSAGES.tooLarge(live.cap));
-        if (afterWrite !== undefined) afterWrite({ req, res, method, snapshot: snapshotOf(req), body: EMPTY, receivedAt, live }, refusedSent(req, answer));
+        if (afterWrite !== undefined)
+          afterWrite(
+            { req, res, method, snapshot: snapshotOf(req), body: EMPTY, receivedAt, live },
+            refusedSent(req, answer),
+          );
         return;
       }
       case 'malformed':
@@ -185,12 +206,17 @@ export function createListener(deps: ListenerDeps): RequestListener {
     }
     if (hooks === undefined) {
       const outcome = deps.dispatch(live.ws, snapshot, deps.env, dispatchOpts);
-      return outcome instanceof Promise ? answerLater(res, method, outcome, undefined) : answerAfterDelay(res, method, outcome, undefined);
+      return outcome instanceof Promise
+        ? answerLater(res, method, outcome, undefined)
+        : answerAfterDelay(res, method, outcome, undefined);
     }
     const x: InFlight = { req, res, method, snapshot, body: body.bytes, receivedAt, live };
     const outcome = dispatchHooked(x);
     const around = hooks.onOutcome;
-    if (around === undefined) return outcome instanceof Promise ? answerLater(res, method, outcome, x) : answerAfterDelay(res, method, outcome, x);
+    if (around === undefined)
+      return outcome instanceof Promise
+        ? answerLater(res, method, outcome, x)
+        : answerAfterDelay(res, method, outcome, x);
     const last = (o: Outcome): ValueOrPromise<void> => answerAfterDelay(res, method, o, x);
     return chain(outcome, (o) => around(o, x, last));
   };
@@ -198,17 +224,34 @@ export function createListener(deps: ListenerDeps): RequestListener {
   // An answer that waited (for the file gate, a read, a script) is written as soon as it is made: those come in
   // bursts already (every file request of a turn is released together after its poll phase), and holding them
   // for the end of the next turn only delays them (docs/speed.md#measured-choices-in-the-code).
-  const answerLater = (res: ServerResponse, method: string, outcome: Promise<Outcome>, x: InFlight | undefined): Promise<void> =>
-    outcome.then((o) => (o.answer.delayMs > 0 ? answerAfter(o.answer.delayMs, res, method, o, x) : write(res, method, o, x)));
+  const answerLater = (
+    res: ServerResponse,
+    method: string,
+    outcome: Promise<Outcome>,
+    x: InFlight | undefined,
+  ): Promise<void> =>
+    outcome.then((o) =>
+      o.answer.delayMs > 0 ? answerAfter(o.answer.delayMs, res, method, o, x) : write(res, method, o, x),
+    );
 
-  const answerAfterDelay = (res: ServerResponse, method: string, outcome: Outcome, x: InFlight | undefined): ValueOrPromise<void> => {
+  const answerAfterDelay = (
+    res: ServerResponse,
+    method: string,
+    outcome: Outcome,
+    x: InFlight | undefined,
+  ): ValueOrPromise<void> => {
     const delay = outcome.answer.delayMs;
     if (delay > 0) return answerAfter(delay, res, method, outcome, x);
     answer(res, method, outcome, x);
   };
 
-  const answerAfter = (delay: number, res: ServerResponse, method: string, outcome: Outcome, x: InFlight | undefined): Promise<void> =>
-    sleep(delay).then(() => answer(res, method, outcome, x));
+  const answerAfter = (
+    delay: number,
+    res: ServerResponse,
+    method: string,
+    outcome: Outcome,
+    x: InFlight | undefined,
+  ): Promise<void> => sleep(delay).then(() => answer(res, method, outcome, x));
 
   // Whether an answer was written in this turn already, and the answers made after it, in order.
   let turnOpen = false;
@@ -256,7 +299,8 @@ export function createListener(deps: ListenerDeps): RequestListener {
           publishTrace(outcome);
           if (x === undefined) return;
           // a fault, dribble or stream is still being written: its exchange is captured once the connection is done with it
-          if (outcome.answer.delivery === undefined) afterWrite(x, { kind: 'dispatch', response: outcome.answer, outcome });
+          if (outcome.answer.delivery === undefined)
+            afterWrite(x, { kind: 'dispatch', response: outcome.answer, outcome });
           else res.once('close', () => afterWrite(x, { kind: 'dispatch', response: outcome.answer, outcome }));
         };
 

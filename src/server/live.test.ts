@@ -12,21 +12,46 @@ function workspace(o: { port?: number; ruleSets?: readonly RuleSet[] } = {}): Wo
   const config: Config = {
     listener: { ipAddress: '127.0.0.1', port: o.port ?? 3001 },
     service: {
-      ruleSets: [], ruleSetEntries: [], middlewares: [], middlewareEntries: [], fallbackRespondDir: '/w',
-      strategy: DEFAULT_STRATEGY, corsAllowCredentialsOrigins: [], maxRequestBodyBytes: 1000,
+      ruleSets: [],
+      ruleSetEntries: [],
+      middlewares: [],
+      middlewareEntries: [],
+      fallbackRespondDir: '/w',
+      strategy: DEFAULT_STRATEGY,
+      corsAllowCredentialsOrigins: [],
+      maxRequestBodyBytes: 1000,
       middlewareMaxOperations: DEFAULTS.middlewareMaxOperations,
     },
     log: { verbose: { header: false, body: false } },
     fileTreeView: { ...DEFAULTS.fileTreeView },
   };
-  return { baseDir: '/w', config, middlewares: [], ruleSets: o.ruleSets ?? [], fallbackDir: '/w', cors: { allowedOrigins: [] }, warnings: [] };
+  return {
+    baseDir: '/w',
+    config,
+    middlewares: [],
+    ruleSets: o.ruleSets ?? [],
+    fallbackDir: '/w',
+    cors: { allowedOrigins: [] },
+    warnings: [],
+  };
 }
 
 const sources = (entries: Record<string, string>): SourceSet => new Map(Object.entries(entries));
-const loaded = (ws: Workspace, src: SourceSet, stable = true): LoadAttempt => ({ kind: 'loaded', workspace: ws, sources: src, stable });
+const loaded = (ws: Workspace, src: SourceSet, stable = true): LoadAttempt => ({
+  kind: 'loaded',
+  workspace: ws,
+  sources: src,
+  stable,
+});
 const failed = (src: SourceSet): LoadAttempt => ({
-  kind: 'failed', sources: src, stable: true,
-  failure: { kind: 'config_invalid', message: 'bad', diagnostics: [{ severity: 'error', code: 'toml_syntax', message: 'x', file: '/w/r.toml', line: 1, column: 2 }] },
+  kind: 'failed',
+  sources: src,
+  stable: true,
+  failure: {
+    kind: 'config_invalid',
+    message: 'bad',
+    diagnostics: [{ severity: 'error', code: 'toml_syntax', message: 'x', file: '/w/r.toml', line: 1, column: 2 }],
+  },
 });
 
 /** A LiveWorkspace whose loader answers the queued attempts in order (and counts its calls). */
@@ -69,7 +94,9 @@ test('an applied reload swaps the live state, bumps the generation and names the
 });
 
 test('identical sources change nothing and say nothing', async () => {
-  const { lw, events } = live(workspace(), S1, [loaded(workspace(), sources({ '/w/r.toml': 'b', '/w/mock.toml': 'a' }))]);
+  const { lw, events } = live(workspace(), S1, [
+    loaded(workspace(), sources({ '/w/r.toml': 'b', '/w/mock.toml': 'a' })),
+  ]);
   const r = await lw.reload();
   assert.deepEqual([r.ok, r.outcome, r.generation], [true, 'unchanged', 1]);
   assert.equal(events.length, 0);
@@ -84,19 +111,35 @@ test('a rejected load keeps serving, reports once, and watches what it tried to 
   assert.equal(lw.current.ws, start);
   assert.deepEqual(lw.watchedFiles(), ['/w/mock.toml', '/w/r.toml', '/w/new.toml']);
   const again = await lw.reload();
-  assert.deepEqual([again.ok, again.outcome, again.diagnostics.length], [false, 'unchanged', 1], 'the same broken files: no second report');
-  assert.deepEqual(events.map((e) => e.kind), ['rejected']);
+  assert.deepEqual(
+    [again.ok, again.outcome, again.diagnostics.length],
+    [false, 'unchanged', 1],
+    'the same broken files: no second report',
+  );
+  assert.deepEqual(
+    events.map((e) => e.kind),
+    ['rejected'],
+  );
   assert.equal((await lw.reload()).generation, 2);
   assert.deepEqual(lw.watchedFiles(), ['/w/mock.toml', '/w/r.toml']);
 });
 
 test('a load whose files moved while read is rerun silently', async () => {
   const next = workspace();
-  const { lw, events, calls } = live(workspace(), S1, [failed(S2 /* half-written */), loaded(next, S2, false), loaded(next, S2)].map((a, i) => (i === 0 ? { ...a, stable: false } : a)));
+  const { lw, events, calls } = live(
+    workspace(),
+    S1,
+    [failed(S2 /* half-written */), loaded(next, S2, false), loaded(next, S2)].map((a, i) =>
+      i === 0 ? { ...a, stable: false } : a,
+    ),
+  );
   const r = await lw.reload();
   assert.equal(calls(), 3);
   assert.equal(r.outcome, 'applied');
-  assert.deepEqual(events.map((e) => e.kind), ['applied']);
+  assert.deepEqual(
+    events.map((e) => e.kind),
+    ['applied'],
+  );
 });
 
 test('one load at a time: calls during a load share one more load after it', async () => {
@@ -116,7 +159,10 @@ test('one load at a time: calls during a load share one more load after it', asy
   await new Promise((r) => setImmediate(r));
   release();
   assert.equal((await first).generation, 2);
-  assert.deepEqual((await Promise.all(queued)).map((r) => r.generation), [3, 3, 3]);
+  assert.deepEqual(
+    (await Promise.all(queued)).map((r) => r.generation),
+    [3, 3, 3],
+  );
   assert.equal(calls, 2);
 });
 
@@ -127,17 +173,26 @@ test('without a loader, reload() is unavailable', async () => {
 
 test('after a swap, rotation groups that can no longer occur are pruned', async () => {
   const rule = (text: string) => ({
-    index: 0, label: '/rr', priority: 0, weight: 1,
+    index: 0,
+    label: '/rr',
+    priority: 0,
+    weight: 1,
     conditions: [{ on: 'url_path', op: 'equal', value: '/rr', bare: true, compareTo: '/rr' }] as const,
     respond: { body: { kind: 'text', text } as const, headers: [], delayMs: 0 },
   });
   const rs = (texts: readonly string[]): RuleSet => ({
-    index: 0, file: '/w/r.toml', entry: 'r.toml', strategy: { kind: 'round_robin' },
+    index: 0,
+    file: '/w/r.toml',
+    entry: 'r.toml',
+    strategy: { kind: 'round_robin' },
     rules: texts.map((t, i) => ({ ...rule(t), index: i })),
   });
   const a = rs(['A1', 'A2']);
   const b = rs(['B1', 'B2']);
-  const { lw } = live(workspace({ ruleSets: [a] }), S1, [loaded(workspace({ ruleSets: [a, b] }), S2), loaded(workspace({ ruleSets: [b] }), S1)]);
+  const { lw } = live(workspace({ ruleSets: [a] }), S1, [
+    loaded(workspace({ ruleSets: [a, b] }), S2),
+    loaded(workspace({ ruleSets: [b] }), S1),
+  ]);
   lw.rotation.next(matchGroupKey(a, [0, 1]), 2);
   await lw.reload();
   assert.equal(lw.rotation.size, 1, 'still possible: kept');

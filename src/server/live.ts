@@ -94,12 +94,10 @@ export class LiveWorkspace implements LiveWorkspaceHandle {
   reload(): Promise<ReloadResult> {
     if (this.queued !== undefined) return this.queued;
     if (this.running === undefined) return this.begin();
-    this.queued = this.running.then(
-      () => {
-        this.queued = undefined;
-        return this.begin();
-      },
-    );
+    this.queued = this.running.then(() => {
+      this.queued = undefined;
+      return this.begin();
+    });
     return this.queued;
   }
 

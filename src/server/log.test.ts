@@ -103,7 +103,12 @@ test('verbose body: query and pretty JSON, redacted; non-JSON bodies print nothi
     '}',
     '',
   ]);
-  const text = snapshotFrom({ method: 'POST', target: '/t', headers: [['content-type', 'text/plain']], body: enc.encode('hello') });
+  const text = snapshotFrom({
+    method: 'POST',
+    target: '/t',
+    headers: [['content-type', 'text/plain']],
+    body: enc.encode('hello'),
+  });
   assert.deepEqual(requestLogLines(text, AT, { header: false, body: true }), [
     '<- /t',
     '   [POST] [HTTP/1.1] request received (at 03:04:05 UTC)',

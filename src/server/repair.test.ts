@@ -37,9 +37,19 @@ test('percent-encodes raw UTF-8 in the request-target', () => {
       errorAt: (p) => at(p, 'é'),
       want: 'GET /%C3%A9',
     },
-    { name: 'error byte not in the target', packet: b('GÉT /a HTTP/1.1\r\n\r\n'), errorAt: (p) => at(p, 'É'), want: undefined },
+    {
+      name: 'error byte not in the target',
+      packet: b('GÉT /a HTTP/1.1\r\n\r\n'),
+      errorAt: (p) => at(p, 'É'),
+      want: undefined,
+    },
     { name: 'no method', packet: b(' /é HTTP/1.1\r\n\r\n'), errorAt: (p) => at(p, 'é'), want: undefined },
-    { name: 'nothing to encode', packet: b('GET /a\x01b HTTP/1.1\r\n\r\n'), errorAt: (p) => at(p, '\x01'), want: undefined },
+    {
+      name: 'nothing to encode',
+      packet: b('GET /a\x01b HTTP/1.1\r\n\r\n'),
+      errorAt: (p) => at(p, '\x01'),
+      want: undefined,
+    },
     { name: 'offset out of range', packet: b('GET /é HTTP/1.1\r\n\r\n'), errorAt: () => 999, want: undefined },
     { name: 'negative offset', packet: b('GET /é HTTP/1.1\r\n\r\n'), errorAt: () => -1, want: undefined },
   ];

@@ -35,7 +35,12 @@ export function repairRequestLine(packet: Uint8Array, errorAt: number): Buffer |
   if (i === lineStart || packet[i] !== SP) return undefined;
   const targetStart = i + 1;
   let targetEnd = targetStart;
-  while (targetEnd < packet.length && packet[targetEnd] !== SP && packet[targetEnd] !== CR && packet[targetEnd] !== LF) {
+  while (
+    targetEnd < packet.length &&
+    packet[targetEnd] !== SP &&
+    packet[targetEnd] !== CR &&
+    packet[targetEnd] !== LF
+  ) {
     targetEnd++;
   }
   if (errorAt < targetStart || errorAt >= targetEnd) return undefined;

@@ -15,8 +15,12 @@ const tls = (port?: number): TlsConfig => ({
 });
 
 test('listener plan: http only, https only, or both (http first)', () => {
-  assert.deepEqual(planListeners({ ipAddress: '127.0.0.1', port: 3001 }), [{ scheme: 'http', ip: '127.0.0.1', port: 3001 }]);
-  assert.deepEqual(planListeners({ ipAddress: '127.0.0.1', port: 3001, tls: tls() }), [{ scheme: 'https', ip: '127.0.0.1', port: 3001 }]);
+  assert.deepEqual(planListeners({ ipAddress: '127.0.0.1', port: 3001 }), [
+    { scheme: 'http', ip: '127.0.0.1', port: 3001 },
+  ]);
+  assert.deepEqual(planListeners({ ipAddress: '127.0.0.1', port: 3001, tls: tls() }), [
+    { scheme: 'https', ip: '127.0.0.1', port: 3001 },
+  ]);
   assert.deepEqual(planListeners({ ipAddress: '::1', port: 3001, tls: tls(3443) }), [
     { scheme: 'http', ip: '::1', port: 3001 },
     { scheme: 'https', ip: '::1', port: 3443 },

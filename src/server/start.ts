@@ -133,7 +133,8 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   // node:tls and the PEM parsing are loaded only when a TLS listener is configured (faster start, less memory).
   const tlsModule = tlsConfig === undefined ? undefined : await import('./tls.js');
   // TLS material first: a bad cert or key stops everything before any port is bound.
-  const material = tlsConfig === undefined || tlsModule === undefined ? undefined : tlsModule.loadServerTlsMaterial(tlsConfig);
+  const material =
+    tlsConfig === undefined || tlsModule === undefined ? undefined : tlsModule.loadServerTlsMaterial(tlsConfig);
   const engine = createEngine({ ...DEFAULT_TIMEOUTS, ...opts.timeouts });
   const activity = new SocketActivity();
   let terminator: TlsTerminator | undefined;
@@ -157,9 +158,12 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   // The capabilities on the request path, in the order their hooks run (docs/architecture.md, "Request hooks"):
   // observers first, so they see what the others answered. One that is off is not in the list.
   const hooks: RequestHook[] = [];
-  if (opts.journal !== undefined) hooks.push((await import('./journal-hook.js')).journalHook(opts.journal, opts.shownPaths));
+  if (opts.journal !== undefined)
+    hooks.push((await import('./journal-hook.js')).journalHook(opts.journal, opts.shownPaths));
   if (opts.record !== undefined) {
-    hooks.push((await import('./record/mode.js')).createRecordMode(opts.record, { log: opts.log, reload: () => live.reload() }));
+    hooks.push(
+      (await import('./record/mode.js')).createRecordMode(opts.record, { log: opts.log, reload: () => live.reload() }),
+    );
   }
   const listener = createListener({
     hooks,
@@ -188,7 +192,8 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
         raw.resume();
       });
     }
-    if (tlsGate === undefined || tlsConfig === undefined) throw new MockError('internal', 'an HTTPS listener without TLS settings');
+    if (tlsGate === undefined || tlsConfig === undefined)
+      throw new MockError('internal', 'an HTTPS listener without TLS settings');
     return new ConnectionGate(Math.max(1, tlsConfig.maxConnections), (raw) => tlsGate.accept(raw));
   };
 

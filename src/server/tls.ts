@@ -49,7 +49,10 @@ export class TlsTerminator {
       });
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
-      throw new MockError('config_invalid', `${opts.certEntry}: error: the TLS certificate and key are not usable (${reason})`);
+      throw new MockError(
+        'config_invalid',
+        `${opts.certEntry}: error: the TLS certificate and key are not usable (${reason})`,
+      );
     }
     this.server.on('secureConnection', (socket: TLSSocket) => {
       this.clearDeadline(keyOf(socket));
@@ -107,7 +110,10 @@ export class TlsTerminator {
   }
 }
 
-function keyOf(socket: { readonly remoteAddress?: string | undefined; readonly remotePort?: number | undefined }): string | undefined {
+function keyOf(socket: {
+  readonly remoteAddress?: string | undefined;
+  readonly remotePort?: number | undefined;
+}): string | undefined {
   if (socket.remoteAddress === undefined || socket.remotePort === undefined) return undefined;
   return `${socket.remoteAddress}|${socket.remotePort}`;
 }

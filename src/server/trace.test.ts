@@ -14,14 +14,26 @@ function outcome(stage: Stage, status: number, file?: string): Outcome {
 
 test('events built from the stage', () => {
   const cases: [string, Outcome, unknown][] = [
-    ['rule', outcome({ kind: 'rule_set', ruleSetIndex: 1, ruleIndex: 2 }, 200), { kind: 'matched', rule_set_index: 1, rule_index: 2 }],
+    [
+      'rule',
+      outcome({ kind: 'rule_set', ruleSetIndex: 1, ruleIndex: 2 }, 200),
+      { kind: 'matched', rule_set_index: 1, rule_index: 2 },
+    ],
     [
       'middleware',
       outcome({ kind: 'middleware', index: 0, file: '/w/mw.rhai' }, 200, '/w/a.json'),
       { kind: 'middleware', file_path: '/w/mw.rhai', status: 200 },
     ],
-    ['fallback', outcome({ kind: 'fallback', file: '/w/a.json' }, 200, '/w/a.json'), { kind: 'fallback', file_path: '/w/a.json', status: 200 }],
-    ['fallback error', outcome({ kind: 'fallback', file: '/w/b.csv' }, 500, '/w/b.csv'), { kind: 'fallback', file_path: '/w/b.csv', status: 500 }],
+    [
+      'fallback',
+      outcome({ kind: 'fallback', file: '/w/a.json' }, 200, '/w/a.json'),
+      { kind: 'fallback', file_path: '/w/a.json', status: 200 },
+    ],
+    [
+      'fallback error',
+      outcome({ kind: 'fallback', file: '/w/b.csv' }, 500, '/w/b.csv'),
+      { kind: 'fallback', file_path: '/w/b.csv', status: 500 },
+    ],
     ['miss', outcome({ kind: 'miss' }, 404), { kind: 'miss', status: 404 }],
     ['prefix miss', outcome({ kind: 'prefix_miss', ruleSetIndex: 0 }, 404), { kind: 'miss', status: 404 }],
     ['options', outcome({ kind: 'options' }, 204), undefined],

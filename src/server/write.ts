@@ -69,7 +69,11 @@ function wireForm(answer: Answer): WireForm {
   }
   const b = answer.body;
   const body = Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-  return { flat, body, text: body.byteLength > 0 && body.byteLength <= TEXT_BODY_MAX ? body.toString('latin1') : undefined };
+  return {
+    flat,
+    body,
+    text: body.byteLength > 0 && body.byteLength <= TEXT_BODY_MAX ? body.toString('latin1') : undefined,
+  };
 }
 
 function validated(flat: readonly string[], log: (line: string) => void): string[] {

@@ -20,7 +20,11 @@ describe('parseArgs accepts', () => {
     { argv: ['--config=a.toml', '/x'], flags: { config: ['a.toml'] }, positionals: ['/x'] },
     { argv: ['-c=a.toml'], flags: { config: ['a.toml'] }, positionals: [] },
     { argv: ['-ca.toml'], flags: { config: ['a.toml'] }, positionals: [] },
-    { argv: ['-H', 'A: 1', '--header', 'B: 2', '-H=C: 3'], flags: { header: ['A: 1', 'B: 2', 'C: 3'] }, positionals: [] },
+    {
+      argv: ['-H', 'A: 1', '--header', 'B: 2', '-H=C: 3'],
+      flags: { header: ['A: 1', 'B: 2', 'C: 3'] },
+      positionals: [],
+    },
     { argv: ['-m', 'get', '-m', 'post'], flags: { method: ['post'] }, positionals: [] },
     { argv: ['-b', '-1'], flags: { body: ['-1'] }, positionals: [] },
     { argv: ['--why', '--', '--not-a-flag'], flags: { why: [''] }, positionals: ['--not-a-flag'] },
@@ -71,6 +75,15 @@ test('findMetaFlag: --help / -h / --version win, up to a --', () => {
 });
 
 test('parsePort: 0..65535 in plain digits only', () => {
-  const cases: readonly [string, number | undefined][] = [['0', 0], ['3001', 3001], ['65535', 65535], ['65536', undefined], ['-1', undefined], ['1e3', undefined], ['', undefined], [' 80', undefined]];
+  const cases: readonly [string, number | undefined][] = [
+    ['0', 0],
+    ['3001', 3001],
+    ['65535', 65535],
+    ['65536', undefined],
+    ['-1', undefined],
+    ['1e3', undefined],
+    ['', undefined],
+    [' 80', undefined],
+  ];
   for (const [text, want] of cases) assert.equal(parsePort(text), want, text);
 });

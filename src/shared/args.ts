@@ -46,7 +46,11 @@ function flagLabel(spec: FlagSpec): string {
   return spec.short !== undefined ? `--${spec.long} / -${spec.short}` : `--${spec.long}`;
 }
 
-export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[], ctx: ParserContext): Result<ParsedArgs, string> {
+export function parseArgs(
+  argv: readonly string[],
+  specs: readonly FlagSpec[],
+  ctx: ParserContext,
+): Result<ParsedArgs, string> {
   const flags = new Map<string, string[]>();
   const positionals: string[] = [];
   const byLong = new Map(specs.map((s) => [s.long, s]));
@@ -113,7 +117,9 @@ function unknownFlag(flag: string, specs: readonly FlagSpec[], ctx: ParserContex
   for (const s of specs) if (!s.hidden && s.short !== undefined) candidates.push(`-${s.short}`);
   for (const s of specs) if (!s.hidden) candidates.push(`--${s.long}`);
   // a short flag is compared with short flags first, a long one with long flags
-  const pool = flag.startsWith('--') ? candidates.filter((c) => c.startsWith('--')) : candidates.filter((c) => !c.startsWith('--'));
+  const pool = flag.startsWith('--')
+    ? candidates.filter((c) => c.startsWith('--'))
+    : candidates.filter((c) => !c.startsWith('--'));
   // a near miss is a typo or two: one edit for a short name, two for a longer one
   const limit = flag.replace(/^-+/, '').length >= 5 ? 2 : 1;
   const near = suggest(flag, pool, limit) ?? suggest(flag, candidates, limit);

@@ -16,4 +16,3 @@ export function hashText(text: string): string {
   const n = 4294967296 * (2097151 & h2) + (h1 >>> 0);
   return n.toString(16).padStart(14, '0');
 }
-

@@ -181,9 +181,9 @@ class ExactParser {
     if (c === '[') return this.array();
     if (c === '"') return this.string();
     if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.number();
-    if (this.s.startsWith('true', this.i)) return (this.i += 4), true;
-    if (this.s.startsWith('false', this.i)) return (this.i += 5), false;
-    if (this.s.startsWith('null', this.i)) return (this.i += 4), null;
+    if (this.s.startsWith('true', this.i)) return ((this.i += 4), true);
+    if (this.s.startsWith('false', this.i)) return ((this.i += 5), false);
+    if (this.s.startsWith('null', this.i)) return ((this.i += 4), null);
     return this.fail(c === undefined ? 'unexpected end of JSON input' : `unexpected character '${c}'`);
   }
 
@@ -191,7 +191,7 @@ class ExactParser {
     const out: Record<string, TypedJson> = {};
     this.i++;
     this.ws();
-    if (this.s[this.i] === '}') return this.i++, out;
+    if (this.s[this.i] === '}') return (this.i++, out);
     for (;;) {
       this.ws();
       if (this.s[this.i] !== '"') this.fail('expected a string key');
@@ -204,7 +204,7 @@ class ExactParser {
       this.ws();
       const c = this.s[this.i];
       if (c === ',') this.i++;
-      else if (c === '}') return this.i++, out;
+      else if (c === '}') return (this.i++, out);
       else this.fail("expected ',' or '}'");
     }
   }
@@ -213,14 +213,14 @@ class ExactParser {
     const out: TypedJson[] = [];
     this.i++;
     this.ws();
-    if (this.s[this.i] === ']') return this.i++, out;
+    if (this.s[this.i] === ']') return (this.i++, out);
     for (;;) {
       this.ws();
       out.push(this.value());
       this.ws();
       const c = this.s[this.i];
       if (c === ',') this.i++;
-      else if (c === ']') return this.i++, out;
+      else if (c === ']') return (this.i++, out);
       else this.fail("expected ',' or ']'");
     }
   }

@@ -58,17 +58,31 @@ test('query redaction', () => {
 
 test('JSON redaction is recursive, case-insensitive and keeps key order', () => {
   const cases: [Json, Json][] = [
-    [{ a: 1, password: 'p' }, { a: 1, password: REDACTED }],
+    [
+      { a: 1, password: 'p' },
+      { a: 1, password: REDACTED },
+    ],
     [{ PassWord: { deep: 1 } }, { PassWord: REDACTED }],
-    [{ user: { name: 'n', token: 't', inner: { Secret: 's' } } }, { user: { name: 'n', token: REDACTED, inner: { Secret: REDACTED } } }],
+    [
+      { user: { name: 'n', token: 't', inner: { Secret: 's' } } },
+      { user: { name: 'n', token: REDACTED, inner: { Secret: REDACTED } } },
+    ],
     [{ list: [{ api_key: 1 }, { ok: 2 }, 3] }, { list: [{ api_key: REDACTED }, { ok: 2 }, 3] }],
     [[{ cookie: 'c' }], [{ cookie: REDACTED }]],
     ['token', 'token'],
     [null, null],
     [12n, 12n],
-    [{ z: 1, token: 2, a: 3 }, { z: 1, token: REDACTED, a: 3 }],
+    [
+      { z: 1, token: 2, a: 3 },
+      { z: 1, token: REDACTED, a: 3 },
+    ],
   ];
-  for (const [input, want] of cases) assert.deepEqual(redactJson(input), want, JSON.stringify(input, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)));
+  for (const [input, want] of cases)
+    assert.deepEqual(
+      redactJson(input),
+      want,
+      JSON.stringify(input, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)),
+    );
   assert.deepEqual(Object.keys(redactJson({ z: 1, token: 2, a: 3 }) as object), ['z', 'token', 'a']);
 });
 

@@ -83,11 +83,11 @@ export function redactJson(value: Json): Json {
   let out: Record<string, Json> | undefined;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
-    const v = (value)[key]!;
+    const v = value[key]!;
     const r = isDeniedField(key) ? REDACTED : redactJson(v);
     if (out === undefined && r !== v) {
       out = {};
-      for (let k = 0; k < i; k++) setKey(out, keys[k]!, (value)[keys[k]!]!);
+      for (let k = 0; k < i; k++) setKey(out, keys[k]!, value[keys[k]!]!);
     }
     if (out !== undefined) setKey(out, key, r);
   }
@@ -96,6 +96,7 @@ export function redactJson(value: Json): Json {
 
 /** An own enumerable key, `__proto__` included (plain assignment of that one would set the prototype). */
 function setKey(o: Record<string, Json>, key: string, v: Json): void {
-  if (key === '__proto__') Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
   else o[key] = v;
 }

@@ -71,7 +71,11 @@ test('parseTypedJson types each number by its lexeme; parseJson does not', () =>
     const typed = parseTypedJson(text);
     assert.equal(stringifyJson(typed), compact, text);
     assert.equal(typed instanceof JsonFloat, top, `${text} top`);
-    assert.equal(holdsJsonFloat(typed), compact.includes('.0') || compact.includes('e'), `${text}: typed holds a JsonFloat`);
+    assert.equal(
+      holdsJsonFloat(typed),
+      compact.includes('.0') || compact.includes('e'),
+      `${text}: typed holds a JsonFloat`,
+    );
     assert.equal(holdsJsonFloat(parseJson(text)), false, `${text}: parseJson stays untyped`);
   }
   assert.equal(parseJson('42.0'), 42);
@@ -95,7 +99,10 @@ test('mayHoldIntegralFloat: yes for every text with a float lexeme of integer va
 });
 
 test('prettyJson indents by two spaces', () => {
-  assert.equal(prettyJson({ a: [1, { b: null }], c: {} }), '{\n  "a": [\n    1,\n    {\n      "b": null\n    }\n  ],\n  "c": {}\n}');
+  assert.equal(
+    prettyJson({ a: [1, { b: null }], c: {} }),
+    '{\n  "a": [\n    1,\n    {\n      "b": null\n    }\n  ],\n  "c": {}\n}',
+  );
 });
 
 test('xorshift64 is deterministic per seed and zero is replaced', () => {
@@ -117,8 +124,18 @@ test('lineColumnAt', () => {
 });
 
 test('headers are case-insensitive and keep order', () => {
-  const h = setHeader([['A', '1'], ['b', '2']], 'a', '3');
-  assert.deepEqual(h, [['a', '3'], ['b', '2']]);
+  const h = setHeader(
+    [
+      ['A', '1'],
+      ['b', '2'],
+    ],
+    'a',
+    '3',
+  );
+  assert.deepEqual(h, [
+    ['a', '3'],
+    ['b', '2'],
+  ]);
   assert.equal(getHeader(h, 'B'), '2');
 });
 

@@ -37,7 +37,11 @@ export function unknownRoots(paths: readonly string[]): { path: string; suggesti
     if (root === 'this') continue;
     if (root !== 'request') {
       const s = suggest(root!, ['request']);
-      out.push(s === undefined ? { path } : { path, suggestion: ['request', field, ...rest].filter((x) => x !== undefined).join('.') });
+      out.push(
+        s === undefined
+          ? { path }
+          : { path, suggestion: ['request', field, ...rest].filter((x) => x !== undefined).join('.') },
+      );
       continue;
     }
     if (field === undefined || (DATA_FIELDS as readonly string[]).includes(field)) continue;

@@ -31,7 +31,11 @@ const KNOWN: Readonly<Record<string, boolean>> = Object.fromEntries(
   [...Object.keys(ALL_HELPERS), ...BUILTIN, JSON_STRING, VALUE].map((n) => [n, true]),
 );
 
-export function compileTemplate(engine: Handlebars, source: string, kind: TemplateKind): Result<CompiledTemplate, TemplateSyntaxError> {
+export function compileTemplate(
+  engine: Handlebars,
+  source: string,
+  kind: TemplateKind,
+): Result<CompiledTemplate, TemplateSyntaxError> {
   let ast: Program;
   try {
     ast = engine.parse(source);
@@ -56,10 +60,15 @@ export function compileTemplate(engine: Handlebars, source: string, kind: Templa
     paths: [...new Set(facts.paths)],
     usesFaker,
     ...(fast === undefined ? {} : { direct: fast.direct }),
-    render: fast?.render ?? function render(data: TemplateData, runtime: TemplateRuntime): string {
-      if (usesFaker) (runtime.faker as { seed(n: number): unknown } | undefined)?.seed(Math.floor(runtime.random() * 0x1_0000_0000));
-      return fn(data, { data: { mockRuntime: runtime } });
-    },
+    render:
+      fast?.render ??
+      function render(data: TemplateData, runtime: TemplateRuntime): string {
+        if (usesFaker)
+          (runtime.faker as { seed(n: number): unknown } | undefined)?.seed(
+            Math.floor(runtime.random() * 0x1_0000_0000),
+          );
+        return fn(data, { data: { mockRuntime: runtime } });
+      },
   });
 }
 
@@ -70,7 +79,9 @@ function syntaxError(engine: Handlebars, e: unknown): TemplateSyntaxError {
   const first = raw.split('\n').filter((l) => !/^-*\^$/.test(l));
   const cleaned = readable(raw, first);
   if (typeof ex.lineNumber === 'number') return { message: cleaned, line: ex.lineNumber, column: (ex.column ?? 0) + 1 };
-  const lexer = (engine as unknown as { Parser?: { lexer?: { yylloc?: { first_line: number; first_column: number } } } }).Parser?.lexer;
+  const lexer = (
+    engine as unknown as { Parser?: { lexer?: { yylloc?: { first_line: number; first_column: number } } } }
+  ).Parser?.lexer;
   const loc = lexer?.yylloc;
   if (loc !== undefined) return { message: cleaned, line: loc.first_line, column: loc.first_column + 1 };
   const line = /on line (\d+)/.exec(raw);
@@ -110,7 +121,8 @@ function walkStatement(node: Node, json: JsonState | undefined, facts: Facts, sc
       const inner = CONTEXT_CHANGING.has(pathName(b.path) ?? '') ? scope + 1 : scope;
       const start = json === undefined ? undefined : { ...json };
       walkProgram(b.program, json, facts, inner);
-      if (b.inverse !== undefined && b.inverse !== null) walkProgram(b.inverse, start === undefined ? undefined : { ...start }, facts, inner);
+      if (b.inverse !== undefined && b.inverse !== null)
+        walkProgram(b.inverse, start === undefined ? undefined : { ...start }, facts, inner);
       return;
     }
     default:
@@ -136,17 +148,33 @@ function pathName(e: Expression): string | undefined {
 /** `{{x a b=c}}` → `{{wrapper (x a b=c)}}`; `{{path}}` → `{{wrapper path}}`. */
 function wrap(m: Mustache, wrapper: string): void {
   const name = pathName(m.path);
-  const isCall = m.params.length > 0 || (m.hash !== undefined && m.hash !== null && m.hash.pairs.length > 0) || (name !== undefined && KNOWN[name] === true);
+  const isCall =
+    m.params.length > 0 ||
+    (m.hash !== undefined && m.hash !== null && m.hash.pairs.length > 0) ||
+    (name !== undefined && KNOWN[name] === true);
   const inner: Expression = isCall
     ? ({ type: 'SubExpression', path: m.path, params: m.params, hash: m.hash, loc: m.loc } as unknown as Expression)
     : m.path;
   const mm = m;
   mm.params = [inner];
   mm.hash = undefined as unknown as hbs.AST.Hash;
-  mm.path = { type: 'PathExpression', data: false, depth: 0, parts: [wrapper], original: wrapper, loc: m.loc } as unknown as hbs.AST.PathExpression;
+  mm.path = {
+    type: 'PathExpression',
+    data: false,
+    depth: 0,
+    parts: [wrapper],
+    original: wrapper,
+    loc: m.loc,
+  } as unknown as hbs.AST.PathExpression;
 }
 
-function noteExpression(path: Expression, params: readonly Expression[], hash: hbs.AST.Hash | undefined, facts: Facts, scope: number): void {
+function noteExpression(
+  path: Expression,
+  params: readonly Expression[],
+  hash: hbs.AST.Hash | undefined,
+  facts: Facts,
+  scope: number,
+): void {
   const name = pathName(path);
   if (name === 'faker') facts.usesFaker = true;
   if (name !== undefined && KNOWN[name] !== true) notePath(path as hbs.AST.PathExpression, facts, scope);
@@ -167,14 +195,19 @@ function notePath(p: hbs.AST.PathExpression, facts: Facts, scope: number): void 
   facts.paths.push(p.parts.join('.'));
 }
 
-
 /** Handlebars' messages in the loader's words: the tokens a parser expected become what the user should write. */
 function readable(raw: string, lines: readonly string[]): string {
   const expecting = /Expecting (.*), got '?([A-Z_]+)'?$/.exec(raw);
   if (expecting !== null) {
     const wanted = expecting[1]!;
-    if (expecting[2] === 'CLOSE_UNESCAPED') return '`}}}` closes only a `{{{`: to end a JSON object right after an expression, write `}} }`';
-    const got = expecting[2] === 'EOF' ? 'the end of the template' : expecting[2] === 'INVALID' ? 'a character that does not belong there' : `'${expecting[2]!.toLowerCase()}'`;
+    if (expecting[2] === 'CLOSE_UNESCAPED')
+      return '`}}}` closes only a `{{{`: to end a JSON object right after an expression, write `}} }`';
+    const got =
+      expecting[2] === 'EOF'
+        ? 'the end of the template'
+        : expecting[2] === 'INVALID'
+          ? 'a character that does not belong there'
+          : `'${expecting[2]!.toLowerCase()}'`;
     if (wanted.includes("'OPEN_ENDBLOCK'")) return `a block is not closed: expected \`{{/…}}\` before ${got}`;
     if (wanted.includes("'CLOSE'")) return `expected \`}}\` to close the expression, found ${got}`;
     return `unexpected ${got}`;
@@ -220,9 +253,17 @@ function fastRenderer(ast: Program, kind: TemplateKind): FastRenderer | undefine
     }
     if (node.type !== 'MustacheStatement') return undefined;
     const m = node as Mustache;
-    if (m.params.length > 0 || (m.hash !== undefined && m.hash !== null) || m.path.type !== 'PathExpression') return undefined;
+    if (m.params.length > 0 || (m.hash !== undefined && m.hash !== null) || m.path.type !== 'PathExpression')
+      return undefined;
     const p = m.path as hbs.AST.PathExpression;
-    if (p.data || p.depth > 0 || p.parts.length === 0 || KNOWN[p.original] === true || (p as { this?: boolean }).this === true) return undefined;
+    if (
+      p.data ||
+      p.depth > 0 ||
+      p.parts.length === 0 ||
+      KNOWN[p.original] === true ||
+      (p as { this?: boolean }).this === true
+    )
+      return undefined;
     if (json?.escaped === true) vouchable = false;
     pieces.push({ parts: [...p.parts], jsonString: json?.inString === true });
   }
@@ -244,7 +285,10 @@ function fastRenderer(ast: Program, kind: TemplateKind): FastRenderer | undefine
         }
         let v: unknown = data;
         for (const part of piece.parts) {
-          v = v !== null && typeof v === 'object' && Object.prototype.hasOwnProperty.call(v, part) ? (v as Record<string, unknown>)[part] : undefined;
+          v =
+            v !== null && typeof v === 'object' && Object.prototype.hasOwnProperty.call(v, part)
+              ? (v as Record<string, unknown>)[part]
+              : undefined;
         }
         out += text(piece, v);
       }
@@ -280,7 +324,13 @@ function skeletonParses(pieces: readonly Piece[]): boolean {
     else if (!piece.jsonString) {
       const before = pieces[i - 1] ?? '';
       const after = pieces[i + 1] ?? '';
-      if (typeof before !== 'string' || typeof after !== 'string' || !BEFORE_VALUE.test(before) || !AFTER_VALUE.test(after)) return false;
+      if (
+        typeof before !== 'string' ||
+        typeof after !== 'string' ||
+        !BEFORE_VALUE.test(before) ||
+        !AFTER_VALUE.test(after)
+      )
+        return false;
       skeleton += '0';
     }
   }

@@ -17,10 +17,12 @@ function headerRecord(req: RequestSnapshot): Record<string, string> {
   const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [k, v] of req.headers) out[k] = k in out ? `${out[k]}, ${v}` : v;
   return new Proxy(out, {
-    get: (t, p) => (typeof p === 'string' ? t[p] ?? t[p.toLowerCase()] : undefined),
+    get: (t, p) => (typeof p === 'string' ? (t[p] ?? t[p.toLowerCase()]) : undefined),
     has: (t, p) => typeof p === 'string' && (p in t || p.toLowerCase() in t),
     getOwnPropertyDescriptor: (t, p) =>
-      typeof p === 'string' ? Object.getOwnPropertyDescriptor(t, p) ?? Object.getOwnPropertyDescriptor(t, p.toLowerCase()) : undefined,
+      typeof p === 'string'
+        ? (Object.getOwnPropertyDescriptor(t, p) ?? Object.getOwnPropertyDescriptor(t, p.toLowerCase()))
+        : undefined,
   });
 }
 
@@ -46,7 +48,10 @@ export function templateData(req: RequestSnapshot, params: Readonly<Record<strin
       return (headers ??= headerRecord(req));
     },
     get cookies() {
-      return (cookies ??= Object.assign(Object.create(null) as Record<string, string>, Object.fromEntries(req.parts.cookies)));
+      return (cookies ??= Object.assign(
+        Object.create(null) as Record<string, string>,
+        Object.fromEntries(req.parts.cookies),
+      ));
     },
     get body() {
       return bodyOf(req);
@@ -66,7 +71,11 @@ export function templateData(req: RequestSnapshot, params: Readonly<Record<strin
  * and its path parameters, own properties only, as the same path reads in `templateData`'s view: a template that
  * echoes a parameter builds no view for it.
  */
-export function requestValue(req: RequestSnapshot, params: Readonly<Record<string, string>>, parts: readonly string[]): unknown {
+export function requestValue(
+  req: RequestSnapshot,
+  params: Readonly<Record<string, string>>,
+  parts: readonly string[],
+): unknown {
   if (parts[0] !== 'request') return undefined;
   if (parts.length === 1) return templateData(req, params).request;
   let v: unknown;
@@ -94,7 +103,10 @@ export function requestValue(req: RequestSnapshot, params: Readonly<Record<strin
   }
   for (; i < parts.length; i++) {
     const part = parts[i]!;
-    v = v !== null && typeof v === 'object' && Object.prototype.hasOwnProperty.call(v, part) ? (v as Record<string, unknown>)[part] : undefined;
+    v =
+      v !== null && typeof v === 'object' && Object.prototype.hasOwnProperty.call(v, part)
+        ? (v as Record<string, unknown>)[part]
+        : undefined;
   }
   return v;
 }

@@ -29,7 +29,8 @@ export function loadEngine(): Promise<Handlebars> {
   return (engineLoad ??= import('handlebars/dist/cjs/handlebars.js').then((m: unknown) => {
     const root = ((m as { default?: Handlebars }).default ?? m) as Handlebars;
     const hbs = root.create();
-    for (const [name, fn] of Object.entries(ALL_HELPERS)) hbs.registerHelper(name, fn as HandlebarsNamespace.HelperDelegate);
+    for (const [name, fn] of Object.entries(ALL_HELPERS))
+      hbs.registerHelper(name, fn as HandlebarsNamespace.HelperDelegate);
     hbs.registerHelper(JSON_STRING, (value: unknown) => JSON.stringify(textOf(value)).slice(1, -1));
     hbs.registerHelper(VALUE, (value: unknown) => textOf(value));
     // `{{log}}` would write to the console from inside a request: a template has no side effects

@@ -3,13 +3,21 @@
 // `{{now 'YYYY-MM-DD'}}` (its `YYYY`/`DD` read as year and day of month). Without a format: ISO 8601 in UTC.
 
 const UNIT_MS: Readonly<Record<string, number>> = {
-  millisecond: 1, second: 1000, minute: 60_000, hour: 3_600_000, day: 86_400_000, week: 604_800_000,
+  millisecond: 1,
+  second: 1000,
+  minute: 60_000,
+  hour: 3_600_000,
+  day: 86_400_000,
+  week: 604_800_000,
 };
 
 /** `'3 days'`, `'-1 hours'`, `'2 months'` → the date moved by it; an offset it cannot read is an error. */
 export function applyOffset(date: Date, offset: string): Date {
   const m = /^\s*([+-]?\d+)\s*([a-zA-Z]+?)s?\s*$/.exec(offset);
-  if (m === null) throw new Error(`now: offset ${JSON.stringify(offset)} is not "<number> <unit>" (seconds, minutes, hours, days, weeks, months, years)`);
+  if (m === null)
+    throw new Error(
+      `now: offset ${JSON.stringify(offset)} is not "<number> <unit>" (seconds, minutes, hours, days, weeks, months, years)`,
+    );
   const n = Number(m[1]);
   const unit = m[2]!.toLowerCase();
   const out = new Date(date.getTime());
@@ -20,15 +28,42 @@ export function applyOffset(date: Date, offset: string): Date {
   return out;
 }
 
-interface Parts { y: number; M: number; d: number; H: number; m: number; s: number; S: number; offsetMin: number }
+interface Parts {
+  y: number;
+  M: number;
+  d: number;
+  H: number;
+  m: number;
+  s: number;
+  S: number;
+  offsetMin: number;
+}
 
 function partsIn(date: Date, timezone: string | undefined): Parts {
   if (timezone === undefined || timezone === 'UTC' || timezone === 'Z') {
-    return { y: date.getUTCFullYear(), M: date.getUTCMonth() + 1, d: date.getUTCDate(), H: date.getUTCHours(), m: date.getUTCMinutes(), s: date.getUTCSeconds(), S: date.getUTCMilliseconds(), offsetMin: 0 };
+    return {
+      y: date.getUTCFullYear(),
+      M: date.getUTCMonth() + 1,
+      d: date.getUTCDate(),
+      H: date.getUTCHours(),
+      m: date.getUTCMinutes(),
+      s: date.getUTCSeconds(),
+      S: date.getUTCMilliseconds(),
+      offsetMin: 0,
+    };
   }
   let fmt: Intl.DateTimeFormat;
   try {
-    fmt = new Intl.DateTimeFormat('en-US', { timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    fmt = new Intl.DateTimeFormat('en-US', {
+      timeZone: timezone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
   } catch {
     throw new Error(`now: unknown timezone ${JSON.stringify(timezone)}`);
   }
@@ -36,11 +71,23 @@ function partsIn(date: Date, timezone: string | undefined): Parts {
   for (const part of fmt.formatToParts(date)) if (part.type !== 'literal') p[part.type] = Number(part.value);
   const local = Date.UTC(p['year']!, p['month']! - 1, p['day'], p['hour'], p['minute'], p['second']);
   const offsetMin = Math.round((local - (date.getTime() - date.getUTCMilliseconds())) / 60_000);
-  return { y: p['year']!, M: p['month']!, d: p['day']!, H: p['hour']!, m: p['minute']!, s: p['second']!, S: date.getUTCMilliseconds(), offsetMin };
+  return {
+    y: p['year']!,
+    M: p['month']!,
+    d: p['day']!,
+    H: p['hour']!,
+    m: p['minute']!,
+    s: p['second']!,
+    S: date.getUTCMilliseconds(),
+    offsetMin,
+  };
 }
 
 const pad = (n: number, w: number): string => String(Math.abs(n)).padStart(w, '0');
-const zone = (min: number, colon: boolean): string => (min === 0 && colon ? 'Z' : (min < 0 ? '-' : '+') + pad(Math.trunc(Math.abs(min) / 60), 2) + (colon ? ':' : '') + pad(Math.abs(min) % 60, 2));
+const zone = (min: number, colon: boolean): string =>
+  min === 0 && colon
+    ? 'Z'
+    : (min < 0 ? '-' : '+') + pad(Math.trunc(Math.abs(min) / 60), 2) + (colon ? ':' : '') + pad(Math.abs(min) % 60, 2);
 
 /** Java/date-fns pattern letters; text in single quotes is literal (`''` is a quote). */
 export function formatDate(date: Date, format: string | undefined, timezone: string | undefined): string {
@@ -83,4 +130,17 @@ export function formatDate(date: Date, format: string | undefined, timezone: str
   });
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];

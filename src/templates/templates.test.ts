@@ -5,7 +5,17 @@ import { before, describe, it } from 'node:test';
 import type { TemplateKind, TemplateRuntime } from '../model/template.js';
 import { snapshotFrom } from '../dispatch/snapshot.js';
 import { seededFloats } from '../shared/prng.js';
-import { compileTemplate, headerValue, jsonPath, jsonProblem, loadEngine, loadFaker, templateData, unknownRoots, type Handlebars } from './index.js';
+import {
+  compileTemplate,
+  headerValue,
+  jsonPath,
+  jsonProblem,
+  loadEngine,
+  loadFaker,
+  templateData,
+  unknownRoots,
+  type Handlebars,
+} from './index.js';
 import { applyOffset, formatDate } from './now.js';
 
 let engine: Handlebars;
@@ -28,22 +38,37 @@ function req(target: string, headers: [string, string][] = [], body?: string) {
   });
 }
 
-function render(source: string, kind: TemplateKind = 'text', r = req('/x'), params: Record<string, string> = {}, rt = runtime()): string {
+function render(
+  source: string,
+  kind: TemplateKind = 'text',
+  r = req('/x'),
+  params: Record<string, string> = {},
+  rt = runtime(),
+): string {
   const c = compileTemplate(engine, source, kind);
   if (!c.ok) throw new Error(`${c.error.line}:${c.error.column} ${c.error.message}`);
   return c.value.render(templateData(r, params), rt);
 }
 
 describe('rendering straight from the request', () => {
-  const direct = (source: string, kind: TemplateKind, r: ReturnType<typeof req>, params: Record<string, string> = {}) => {
+  const direct = (
+    source: string,
+    kind: TemplateKind,
+    r: ReturnType<typeof req>,
+    params: Record<string, string> = {},
+  ) => {
     const c = compileTemplate(engine, source, kind);
     if (!c.ok) throw new Error(c.error.message);
     assert.ok(c.value.direct !== undefined);
     return c.value.direct(r, params);
   };
   it('gives the text the view gives, for every kind of plain path', () => {
-    const r = req('/u/7?page=3&tag=a&tag=b&q=%22x%22', [['X-Id', 'h1'], ['cookie', 'c=1']]);
-    const source = '{{request.method}} {{request.path}} {{request.params.id}} {{request.query.page}} {{request.query.tag}} {{request.query.tag.[1]}} {{request.query.q}} {{request.headers.x-id}} {{request.cookies.c}} {{request.query.constructor}} {{request.nope}}|{{request.query}}';
+    const r = req('/u/7?page=3&tag=a&tag=b&q=%22x%22', [
+      ['X-Id', 'h1'],
+      ['cookie', 'c=1'],
+    ]);
+    const source =
+      '{{request.method}} {{request.path}} {{request.params.id}} {{request.query.page}} {{request.query.tag}} {{request.query.tag.[1]}} {{request.query.q}} {{request.headers.x-id}} {{request.cookies.c}} {{request.query.constructor}} {{request.nope}}|{{request.query}}';
     assert.equal(direct(source, 'text', r, { id: '7' }), render(source, 'text', r, { id: '7' }));
   });
   it('json: known valid when every value outside a string is a number or a boolean, else left to the check', () => {
@@ -62,7 +87,11 @@ describe('rendering straight from the request', () => {
 describe('escaping by kind', () => {
   it('json: a value inside a JSON string is escaped; outside, inserted as it reads', () => {
     const r = req('/u?note=' + encodeURIComponent('a "q"\nb\\c') + '&n=3');
-    const out = render('{"note": "{{request.query.note}}", "n": {{request.query.n}}, "t": "{{{request.query.note}}}"}', 'json', r);
+    const out = render(
+      '{"note": "{{request.query.note}}", "n": {{request.query.n}}, "t": "{{{request.query.note}}}"}',
+      'json',
+      r,
+    );
     assert.deepEqual(JSON.parse(out), { note: 'a "q"\nb\\c', n: 3, t: 'a "q"\nb\\c' });
   });
   it('json: an escaped quote in the literal text does not end the string', () => {
@@ -85,22 +114,52 @@ describe('escaping by kind', () => {
 
 describe('the data', () => {
   it('params, headers in any case, cookies, form and text', () => {
-    const r = req('/users/7?tag=a&tag=b', [['x-request-id', 'r1'], ['cookie', 'sid=s9']]);
-    assert.equal(render('{{request.method}} {{request.path}} {{request.params.id}} {{request.headers.X-Request-Id}} {{request.cookies.sid}} {{request.query.tag}}', 'text', r, { id: '7' }), 'GET /users/7 7 r1 s9 ["a","b"]');
+    const r = req('/users/7?tag=a&tag=b', [
+      ['x-request-id', 'r1'],
+      ['cookie', 'sid=s9'],
+    ]);
+    assert.equal(
+      render(
+        '{{request.method}} {{request.path}} {{request.params.id}} {{request.headers.X-Request-Id}} {{request.cookies.sid}} {{request.query.tag}}',
+        'text',
+        r,
+        { id: '7' },
+      ),
+      'GET /users/7 7 r1 s9 ["a","b"]',
+    );
     const f = req('/f', [['content-type', 'application/x-www-form-urlencoded']], 'user=ann&x=1');
     assert.equal(render('{{request.form.user}} {{request.text}}', 'text', f), 'ann user=ann&x=1');
   });
   it('prototype access stays refused', () => {
-    assert.equal(render('[{{request.constructor}}][{{request.__proto__}}][{{lookup request "constructor"}}]'), '[][][]');
+    assert.equal(
+      render('[{{request.constructor}}][{{request.__proto__}}][{{lookup request "constructor"}}]'),
+      '[][][]',
+    );
   });
 });
 
 describe('helpers', () => {
   it('both names of each', () => {
-    assert.equal(render('{{randomInt lower=4 upper=4}} {{int 4 4}} {{randomDecimal lower=2 upper=2}} {{float 2 2}}'), '4 4 2 2');
-    assert.equal(render('{{pickRandom "a"}} {{oneOf "b"}} {{size "abc"}} {{len "abcd"}} {{toJson "x"}} {{stringify 1}}'), 'a b 3 4 "x" 1');
-    assert.equal(render('{{base64 "hi"}} {{base64 "aGk=" decode=true}} {{urlEncode "a b"}} {{urlEncode "a%20b" decode=true}} {{default "" "d"}} {{default "v" "d"}}'), 'aGk= hi a%20b a b d v');
-    assert.equal(render('{{#if (eq 2 "2")}}eq{{/if}} {{#if (ne 1 2)}}ne{{/if}} {{#if (neq 1 2)}}neq{{/if}} {{#gt 3 2}}gt{{else}}no{{/gt}} {{#if (and 1 (not ""))}}and{{/if}} {{#if (contains "abc" "b")}}has{{/if}}'), 'eq ne neq gt and has');
+    assert.equal(
+      render('{{randomInt lower=4 upper=4}} {{int 4 4}} {{randomDecimal lower=2 upper=2}} {{float 2 2}}'),
+      '4 4 2 2',
+    );
+    assert.equal(
+      render('{{pickRandom "a"}} {{oneOf "b"}} {{size "abc"}} {{len "abcd"}} {{toJson "x"}} {{stringify 1}}'),
+      'a b 3 4 "x" 1',
+    );
+    assert.equal(
+      render(
+        '{{base64 "hi"}} {{base64 "aGk=" decode=true}} {{urlEncode "a b"}} {{urlEncode "a%20b" decode=true}} {{default "" "d"}} {{default "v" "d"}}',
+      ),
+      'aGk= hi a%20b a b d v',
+    );
+    assert.equal(
+      render(
+        '{{#if (eq 2 "2")}}eq{{/if}} {{#if (ne 1 2)}}ne{{/if}} {{#if (neq 1 2)}}neq{{/if}} {{#gt 3 2}}gt{{else}}no{{/gt}} {{#if (and 1 (not ""))}}and{{/if}} {{#if (contains "abc" "b")}}has{{/if}}',
+      ),
+      'eq ne neq gt and has',
+    );
     assert.match(render('{{randomValue length=10 type="HEXADECIMAL"}}'), /^[0-9a-f]{10}$/);
     assert.match(render('{{uuid}}|{{randomValue type="UUID"}}'), /^[0-9a-f-]{36}\|[0-9a-f-]{36}$/);
   });
@@ -117,7 +176,7 @@ describe('helpers', () => {
     assert.equal(render("{{now offset='1 months' format='yyyy-MM-dd HH:mm:ss.SSS'}}"), '2026-03-03 13:04:05.006');
     assert.equal(render("{{now 'YYYY-MM-DD'}}"), '2026-01-31');
     assert.equal(render("{{now format='epoch'}}"), String(FIXED.getTime()));
-    assert.equal(formatDate(FIXED, "HH:mm XXX", 'Asia/Tokyo'), '22:04 +09:00');
+    assert.equal(formatDate(FIXED, 'HH:mm XXX', 'Asia/Tokyo'), '22:04 +09:00');
     assert.throws(() => applyOffset(FIXED, 'soon'), /offset/);
   });
   it('faker by its method path, with arguments', () => {
@@ -150,7 +209,11 @@ describe('compile errors and data roots', () => {
     assert.match(c.error.message, /write `}} }`/);
   });
   it('the data roots a template names, with did-you-means for unknown ones', () => {
-    const c = compileTemplate(engine, '{{reqest.path}} {{request.paht}} {{#each request.query.tag}}{{this}}{{x}}{{/each}} {{request.body.a}}', 'text');
+    const c = compileTemplate(
+      engine,
+      '{{reqest.path}} {{request.paht}} {{#each request.query.tag}}{{this}}{{x}}{{/each}} {{request.body.a}}',
+      'text',
+    );
     assert.ok(c.ok);
     assert.deepEqual(unknownRoots(c.value.paths), [
       { path: 'reqest.path', suggestion: 'request.path' },

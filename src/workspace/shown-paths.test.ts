@@ -15,7 +15,8 @@ test('entryDisplay: the config dir as given joined with the entry as written', (
     ['cfg/mock.toml', '/abs/rs.toml', '/abs/rs.toml'],
     [undefined, 'rs.toml', '/abs/fallback/rs.toml'],
   ];
-  for (const [config, entry, want] of cases) assert.equal(entryDisplay(config, entry, '/abs/fallback/rs.toml'), want, `${config} + ${entry}`);
+  for (const [config, entry, want] of cases)
+    assert.equal(entryDisplay(config, entry, '/abs/fallback/rs.toml'), want, `${config} + ${entry}`);
 });
 
 test('configDisplay: as given, or ./<relative> when found automatically', () => {

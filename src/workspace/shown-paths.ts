@@ -8,7 +8,11 @@ import type { ShownPaths } from '../dispatch/explain-view.js';
 import type { Workspace } from '../model/workspace.js';
 
 /** The config path as the user gave it, or `./<relative>` for an auto-discovered one. */
-export function configDisplay(cwd: string, given: string | undefined, configFile: string | undefined): string | undefined {
+export function configDisplay(
+  cwd: string,
+  given: string | undefined,
+  configFile: string | undefined,
+): string | undefined {
   if (given !== undefined) return given;
   if (configFile === undefined) return undefined;
   return './' + toPosix(relative(cwd, configFile));
@@ -50,7 +54,11 @@ export function shownPathsFor(cwd: string, given: string | undefined, ws: Worksp
 }
 
 /** The `-c` that `set rule` (whose default is ./mock.toml) needs to edit the same workspace; undefined when none is. */
-export function setRuleConfigArg(cwd: string, given: string | undefined, configFile: string | undefined): string | undefined {
+export function setRuleConfigArg(
+  cwd: string,
+  given: string | undefined,
+  configFile: string | undefined,
+): string | undefined {
   if (configFile === undefined || configFile === resolve(cwd, ROOT_CONFIG_FILE)) return undefined;
   return configDisplay(cwd, given, configFile);
 }

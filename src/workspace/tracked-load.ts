@@ -7,7 +7,13 @@
 import { stat } from 'node:fs/promises';
 import { loadWorkspace, type LoadFailure, type LoadOptions } from '../config/load.js';
 import type { ReadTracker, TrackedRead } from '../config/read.js';
-import { CONTENT_KEY_PREFIX, MISSING_SOURCE, type LoadAttempt, type SourceSet, type WorkspaceLoad } from '../model/reload.js';
+import {
+  CONTENT_KEY_PREFIX,
+  MISSING_SOURCE,
+  type LoadAttempt,
+  type SourceSet,
+  type WorkspaceLoad,
+} from '../model/reload.js';
 import type { Workspace } from '../model/workspace.js';
 import type { Result } from '../shared/result.js';
 
@@ -22,7 +28,9 @@ export async function loadTracked(opts: LoadOptions, mode: 'start' | 'reload'): 
   const reads = new Map<string, TrackedRead>();
   const track: ReadTracker = { record: (abs, read) => void reads.set(abs, read) };
   const r = await loadWorkspace({ ...opts, track, invalidJsonTarget: mode === 'reload' ? 'warning' : 'error' });
-  const sources: SourceSet = new Map([...reads].map(([abs, read]) => [abs, read.kind === 'missing' ? MISSING_SOURCE : contentKey(read.bytes)]));
+  const sources: SourceSet = new Map(
+    [...reads].map(([abs, read]) => [abs, read.kind === 'missing' ? MISSING_SOURCE : contentKey(read.bytes)]),
+  );
   const unchanged = (): Promise<boolean> => unchangedSince(reads);
   const stable = await unchanged();
   const attempt: LoadAttempt = r.ok
@@ -39,7 +47,11 @@ export function reloadLoader(opts: LoadOptions): WorkspaceLoad {
 /** What `mock serve` needs at startup: the workspace, and when watching, how to reload and what was read. */
 export interface ServeLoad {
   readonly result: Result<Workspace, LoadFailure>;
-  readonly live?: { readonly load: WorkspaceLoad; readonly sources: SourceSet; readonly unchanged: () => Promise<boolean> };
+  readonly live?: {
+    readonly load: WorkspaceLoad;
+    readonly sources: SourceSet;
+    readonly unchanged: () => Promise<boolean>;
+  };
 }
 
 export async function loadForServe(opts: LoadOptions, watch: boolean): Promise<ServeLoad> {
@@ -59,7 +71,12 @@ async function unchangedSince(reads: ReadonlyMap<string, TrackedRead>): Promise<
   const checks = [...reads].map(async ([abs, read]) => {
     try {
       const now = await stat(abs);
-      return read.kind === 'file' && read.bytes.length === read.size && now.size === read.size && now.mtimeMs === read.mtimeMs;
+      return (
+        read.kind === 'file' &&
+        read.bytes.length === read.size &&
+        now.size === read.size &&
+        now.mtimeMs === read.mtimeMs
+      );
     } catch {
       return read.kind === 'missing';
     }

@@ -8,7 +8,9 @@ import type { Workspace } from '../model/workspace.js';
 import { WorkspaceWatcher } from './watch.js';
 
 /** A LiveWorkspaceHandle port that counts reload() calls and watches a fixed list of files. */
-function handle(files: readonly string[]): LiveWorkspaceHandle & { reloads: number; waitReloads(n: number): Promise<void> } {
+function handle(
+  files: readonly string[],
+): LiveWorkspaceHandle & { reloads: number; waitReloads(n: number): Promise<void> } {
   const waiters: (() => void)[] = [];
   const h = {
     reloads: 0,

@@ -59,7 +59,11 @@ export class WorkspaceWatcher {
     this.update();
     const check = this.opts.unchangedSinceLoad;
     // an edit between startup's read and the watch opening would otherwise go unnoticed until the next one
-    if (check !== undefined) void check().then((same) => same || this.changed(), () => this.changed());
+    if (check !== undefined)
+      void check().then(
+        (same) => same || this.changed(),
+        () => this.changed(),
+      );
   }
 
   /** how many files are watched (before start(): how many will be) */
@@ -156,7 +160,10 @@ export class WorkspaceWatcher {
     if (this.closed) return;
     const now = performance.now();
     this.burstStart ??= now;
-    const wait = Math.max(0, Math.min(this.opts.debounceMs ?? 100, this.burstStart + (this.opts.maxWaitMs ?? 1000) - now));
+    const wait = Math.max(
+      0,
+      Math.min(this.opts.debounceMs ?? 100, this.burstStart + (this.opts.maxWaitMs ?? 1000) - now),
+    );
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = setTimeout(this.fire, wait);
   }

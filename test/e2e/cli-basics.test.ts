@@ -15,7 +15,10 @@ after(() => removeDir(cwd));
 function packageVersion(): string {
   for (const rel of ['../../package.json', '../../../package.json', '../../../../package.json']) {
     try {
-      const pkg = JSON.parse(readFileSync(fileURLToPath(new URL(rel, import.meta.url)), 'utf8')) as { name: string; version: string };
+      const pkg = JSON.parse(readFileSync(fileURLToPath(new URL(rel, import.meta.url)), 'utf8')) as {
+        name: string;
+        version: string;
+      };
       if (pkg.name === 'folder-mock') return pkg.version;
     } catch {
       // keep looking
@@ -35,7 +38,10 @@ describe('--version and --help', () => {
     { args: ['-p', 'nope', '--version'], stdout: version },
     { args: ['--help'], stdout: /^mock \[serve\] \[-p <port>\].*\n[\s\S]*Subcommands:\n  serve {7}Start the server/ },
     { args: ['-h'], stdout: /^mock \[serve\] / },
-    { args: ['get', '--help'], stdout: /^mock get <path> \[-c <config>\][\s\S]*--body-file <path>[\s\S]*Exit codes: 0 answered/ },
+    {
+      args: ['get', '--help'],
+      stdout: /^mock get <path> \[-c <config>\][\s\S]*--body-file <path>[\s\S]*Exit codes: 0 answered/,
+    },
     { args: ['get', '-h', '--bogus'], stdout: /^mock get <path>/ },
     { args: ['match-test', '--help'], stdout: /^mock match-test --rule-set <path>[\s\S]*--rule-set, -r <path>/ },
     { args: ['validate', '--help'], stdout: /^mock validate \[--config <path>\][\s\S]*--json was removed/ },
@@ -62,7 +68,10 @@ describe('usage errors exit 2 with a message on stderr and start nothing', () =>
     { args: ['serv'], stderr: "mock: unknown subcommand 'serv'; did you mean 'serve'?" },
     { args: ['banana'], stderr: "mock: unknown subcommand 'banana'" },
     { args: ['gett'], stderr: "mock: unknown subcommand 'gett'; did you mean 'get'?" },
-    { args: ['record', 'http://127.0.0.1:9'], stderr: "mock: unknown subcommand 'record'; did you mean 'mock --record http://127.0.0.1:9'?" },
+    {
+      args: ['record', 'http://127.0.0.1:9'],
+      stderr: "mock: unknown subcommand 'record'; did you mean 'mock --record http://127.0.0.1:9'?",
+    },
     { args: ['validat'], stderr: "mock: unknown subcommand 'validat'; did you mean 'validate'?" },
     { args: ['version'], stderr: "mock: unknown subcommand 'version'" },
     { args: ['--prot', '3000'], stderr: "mock: unknown option '--prot'; did you mean '--port'?" },
@@ -83,18 +92,27 @@ describe('usage errors exit 2 with a message on stderr and start nothing', () =>
     { args: ['get', '/x', '--why=1'], stderr: 'mock get: --why does not take a value' },
     { args: ['get', '/x', '-m'], stderr: 'mock get: --method / -m requires a value' },
     { args: ['get', '/x', '--format'], stderr: 'mock get: --format requires a value' },
-    { args: ['get', '/x', '--format', 'xml'], stderr: "mock get: invalid value for --format: 'xml' (expected 'text' or 'json')" },
+    {
+      args: ['get', '/x', '--format', 'xml'],
+      stderr: "mock get: invalid value for --format: 'xml' (expected 'text' or 'json')",
+    },
     { args: ['get', '/x', '-b', '{nope'], stderr: 'mock get: --body is not valid JSON: ' },
     { args: ['get', '/x', '-H', 'no-colon'], stderr: `mock get: invalid header 'no-colon' (expected "Name: value")` },
     { args: ['get', '/x', '-m', 'BAD METHOD'], stderr: "mock get: invalid method 'BAD METHOD'" },
-    { args: ['get', '/x', '--body-file', 'nope.json'], stderr: 'mock get: cannot read --body-file nope.json: No such file or directory' },
+    {
+      args: ['get', '/x', '--body-file', 'nope.json'],
+      stderr: 'mock get: cannot read --body-file nope.json: No such file or directory',
+    },
     { args: ['validate', '--strct'], stderr: "mock validate: unknown option '--strct'; did you mean '--strict'?" },
     { args: ['validate', '--config='], stderr: "mock validate: --config / -c must be a non-empty path, got ''" },
     { args: ['validate'], stderr: 'mock validate: missing required flag --config / -c (there is no ./mock.toml here)' },
     { args: ['validate', '--json'], stderr: 'mock validate: --json was removed; use --format json instead' },
     { args: ['match-test', '--pth', '/x'], stderr: "mock match-test: unknown option '--pth'; did you mean '--path'?" },
     { args: ['match-test'], stderr: 'mock match-test: --rule-set <path> is required' },
-    { args: ['match-test', '-r', 'rs.toml', '--rule', '0'], stderr: 'mock match-test: --rule is 1-based; use 1 for the first rule' },
+    {
+      args: ['match-test', '-r', 'rs.toml', '--rule', '0'],
+      stderr: 'mock match-test: --rule is 1-based; use 1 for the first rule',
+    },
     { args: ['match-test', '-r', 'rs.toml', '--rule', 'x'], stderr: "mock match-test: invalid value for --rule: 'x'" },
   ];
   for (const c of cases) {

@@ -44,7 +44,6 @@ if url_path == "/hello" {
 return;
 `;
 
-
 before(async () => {
   ws = makeTempDir();
   zero = makeTempDir();
@@ -73,7 +72,11 @@ interface Envelope {
   schema: number;
   mock: string;
   result: GetResult;
-  error?: { kind: string; message: string; diagnostics?: { file?: string; line?: number; column?: number; code: string }[] };
+  error?: {
+    kind: string;
+    message: string;
+    diagnostics?: { file?: string; line?: number; column?: number; code: string }[];
+  };
 }
 interface GetResult {
   matched: { rule_index: number; rule_set_file: string; rule_set_index: number } | null;
@@ -81,7 +84,18 @@ interface GetResult {
   response: { body: string; headers: { name: string; value: string }[]; status: number };
   source: { config: string; rule_sets: string[] };
   stage: string;
-  why: { note: string; rule_sets: { rule_set_index: number; rule_set_file: string; rules: { rule_index: number; matched: boolean; conditions: { name: string; expectation: string; actual: string | null; matched: boolean }[] }[] }[] };
+  why: {
+    note: string;
+    rule_sets: {
+      rule_set_index: number;
+      rule_set_file: string;
+      rules: {
+        rule_index: number;
+        matched: boolean;
+        conditions: { name: string; expectation: string; actual: string | null; matched: boolean }[];
+      }[];
+    }[];
+  };
 }
 
 async function getJson(args: string[], cwd = ws): Promise<Envelope> {
@@ -104,12 +118,20 @@ describe('mock get, text', () => {
   test('a fallback file is shown byte for byte', async () => {
     const r = await runMock(['get', '/api/users'], { cwd: ws });
     assert.equal(r.code, 0);
-    assert.ok(r.stdout.endsWith('Body:\n{ "id": 42,\n  "name": "x" }\n\n\nAnswered: fallback directory (no rule set matched)\n'), r.stdout);
+    assert.ok(
+      r.stdout.endsWith(
+        'Body:\n{ "id": 42,\n  "name": "x" }\n\n\nAnswered: fallback directory (no rule set matched)\n',
+      ),
+      r.stdout,
+    );
   });
 
   test('--why names the file that answered, relative to the fallback directory; the JSON carries it as why.file', async () => {
     const r = await runMock(['get', '/API/Users', '--why'], { cwd: ws });
-    assert.match(r.stdout, /\n-- Why --\nNo rule set matched; answered from the fallback directory by the file api\/users\.json\.\n/);
+    assert.match(
+      r.stdout,
+      /\n-- Why --\nNo rule set matched; answered from the fallback directory by the file api\/users\.json\.\n/,
+    );
     assert.doesNotMatch(r.stdout, /dyn_route/);
     const j = await runMock(['get', '/api/users', '--format', 'json'], { cwd: ws });
     const result = (JSON.parse(j.stdout) as { result: { stage: string; why: Record<string, unknown> } }).result;
@@ -168,15 +190,29 @@ describe('mock get, text', () => {
     const r = await runMock(['get', '/api/x', '--why'], { cwd: ws });
     assert.equal(r.code, 0);
     const why = r.stdout.slice(r.stdout.indexOf('\n-- Why --\n'));
-    assert.ok(why.startsWith('\n-- Why --\nNo rule set matched and no file in the fallback directory answers: tried api/x, api/x.json, api/x.json5, api/x.csv, api/x/index.* (case-insensitively) \u2014 answered 404.\n\nRule set #1 (./mock-rule-set.toml):\n'), why);
-    assert.match(why, /\n {2}Rule #2: NO MATCH\n {4}\u2713 {2}url_path {2}starts with {2}"\/api" \(actual: \/api\/x\)\n {4}\u2717 {2}header:authorization {2}starts with {2}"Bearer " \(actual: \(absent\)\)\n/);
+    assert.ok(
+      why.startsWith(
+        '\n-- Why --\nNo rule set matched and no file in the fallback directory answers: tried api/x, api/x.json, api/x.json5, api/x.csv, api/x/index.* (case-insensitively) \u2014 answered 404.\n\nRule set #1 (./mock-rule-set.toml):\n',
+      ),
+      why,
+    );
+    assert.match(
+      why,
+      /\n {2}Rule #2: NO MATCH\n {4}\u2713 {2}url_path {2}starts with {2}"\/api" \(actual: \/api\/x\)\n {4}\u2717 {2}header:authorization {2}starts with {2}"Bearer " \(actual: \(absent\)\)\n/,
+    );
     assert.match(why, /\n {2}Rule #4: NO MATCH\n/);
-    assert.match(why, /\nRule set #2 \(\.\/pre\.toml\):\n {2}\(prefix \/pre does not claim this path; its rules were not consulted\)\n/);
+    assert.match(
+      why,
+      /\nRule set #2 \(\.\/pre\.toml\):\n {2}\(prefix \/pre does not claim this path; its rules were not consulted\)\n/,
+    );
   });
 
   test('--why for OPTIONS has the note only', async () => {
     const r = await runMock(['get', '/x', '-m', 'OPTIONS', '--why'], { cwd: ws });
-    assert.ok(r.stdout.endsWith('\n-- Why --\nOPTIONS request \u2014 handled directly, no rule-set matching involved.\n'), r.stdout);
+    assert.ok(
+      r.stdout.endsWith('\n-- Why --\nOPTIONS request \u2014 handled directly, no rule-set matching involved.\n'),
+      r.stdout,
+    );
   });
 });
 
@@ -193,9 +229,14 @@ describe('mock get --format json', () => {
     assert.deepEqual(Object.keys(env.result.response), ['body', 'headers', 'status']);
     assert.equal(env.result.response.body, 'hello');
     assert.equal(env.result.response.status, 200);
-    assert.ok(env.result.response.headers.some((h) => h.name === 'content-type' && h.value === 'text/plain; charset=utf-8'));
+    assert.ok(
+      env.result.response.headers.some((h) => h.name === 'content-type' && h.value === 'text/plain; charset=utf-8'),
+    );
     assert.ok(!env.result.response.headers.some((h) => h.name === 'date'));
-    assert.deepEqual(env.result.source, { config: join(ws, 'mock.toml'), rule_sets: [join(ws, 'mock-rule-set.toml'), join(ws, 'pre.toml')] });
+    assert.deepEqual(env.result.source, {
+      config: join(ws, 'mock.toml'),
+      rule_sets: [join(ws, 'mock-rule-set.toml'), join(ws, 'pre.toml')],
+    });
     assert.equal(env.result.stage, 'rule_set');
     assert.equal(env.result.why.note, 'Answered from a rule set.');
     const cond = env.result.why.rule_sets[0]!.rules[0]!.conditions[0]!;
@@ -227,11 +268,26 @@ describe('mock get --format json', () => {
   });
 
   test('matched.rule_set_file and rule_index address the rule for `mock set rule` as they are', async () => {
-    for (const [config, path] of [['cfg/mock.toml', '/c'], ['./mock.toml', '/text']] as const) {
+    for (const [config, path] of [
+      ['cfg/mock.toml', '/c'],
+      ['./mock.toml', '/text'],
+    ] as const) {
       const env = await getJson([path, '-c', config]);
       const m = env.result.matched!;
       const r = await runMock(
-        ['set', 'rule', '-c', config, '--rule-set', m.rule_set_file, '--rule', String(m.rule_index), '--status', '202', '--dry-run'],
+        [
+          'set',
+          'rule',
+          '-c',
+          config,
+          '--rule-set',
+          m.rule_set_file,
+          '--rule',
+          String(m.rule_index),
+          '--status',
+          '202',
+          '--dry-run',
+        ],
         { cwd: ws },
       );
       assert.equal(r.code, 0, `set rule --rule-set ${m.rule_set_file}: ${r.stderr}`);

@@ -17,7 +17,6 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) await removeDir(d);
 });
 
-
 const read = (dir: string, f: string): string => readFileSync(join(dir, f), 'utf8');
 
 describe('mock --init without prompts', () => {
@@ -65,7 +64,9 @@ describe('mock --init without prompts', () => {
 
   test('an existing rule-set file is kept as it is, with a warning', async () => {
     const dir = fresh();
-    await writeTree(dir, { 'mock-rule-set.toml': '[[rules]]\nwhen.request.url_path = "/mine"\nrespond.text = "mine"\n' });
+    await writeTree(dir, {
+      'mock-rule-set.toml': '[[rules]]\nwhen.request.url_path = "/mine"\nrespond.text = "mine"\n',
+    });
     const r = await runMock(['--init', '--yes'], { cwd: dir });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /\[warn\] rule set config file exists and is kept as it is: \.\/mock-rule-set\.toml\./);
@@ -91,7 +92,12 @@ describe('mock --init without prompts', () => {
 });
 
 /** util-linux `script` is there and can open a pseudo-terminal here */
-const hasScript = spawnSync('script', ['-qfec', 'test -t 0 && test -t 1', '/dev/null'], { encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'], timeout: 10_000 }).status === 0;
+const hasScript =
+  spawnSync('script', ['-qfec', 'test -t 0 && test -t 1', '/dev/null'], {
+    encoding: 'utf8',
+    stdio: ['pipe', 'pipe', 'pipe'],
+    timeout: 10_000,
+  }).status === 0;
 
 /** Runs `mock --init` (plus `extra` arguments) in a pseudo-terminal, answering each prompt once its question appears. */
 function initInPty(
@@ -180,7 +186,11 @@ describe('mock --init in a terminal', { skip: hasScript ? false : 'util-linux `s
       'api.json': JSON.stringify({
         openapi: '3.0.3',
         info: { title: 'pets', version: '1' },
-        paths: { '/pets': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { example: [] } } } } } } },
+        paths: {
+          '/pets': {
+            get: { responses: { '200': { description: 'ok', content: { 'application/json': { example: [] } } } } },
+          },
+        },
       }),
     });
     const r = await initInPty(

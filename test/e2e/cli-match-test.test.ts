@@ -60,7 +60,19 @@ after(() => removeDir(ws));
 describe('mock match-test, text', () => {
   test('every rule, marks per condition, the winner starred, the result line', async () => {
     const r = await runMock(
-      ['match-test', '-r', 'orders.toml', '-p', '/orders', '-m', 'post', '-H', 'X-Api-Key: k', '--body-file', 'body.json'],
+      [
+        'match-test',
+        '-r',
+        'orders.toml',
+        '-p',
+        '/orders',
+        '-m',
+        'post',
+        '-H',
+        'X-Api-Key: k',
+        '--body-file',
+        'body.json',
+      ],
       { cwd: ws },
     );
     assert.equal(r.code, 0, r.stderr);
@@ -109,8 +121,14 @@ describe('mock match-test, text', () => {
     const b = await runMock(['match-test', '-r', './rs/priority.toml', '-p', '/p'], { cwd: ws });
     const withoutEdit = (out: string): string => out.replace(/^edit with: .*\n/m, '');
     assert.equal(withoutEdit(a.stdout), withoutEdit(b.stdout));
-    assert.match(a.stdout, /\nedit with: mock set rule --rule-set rs\/priority\.toml --rule 1\nResult: MATCH \(rule #2\)\n$/);
-    assert.match(b.stdout, /\nedit with: mock set rule --rule-set \.\/rs\/priority\.toml --rule 1\nResult: MATCH \(rule #2\)\n$/);
+    assert.match(
+      a.stdout,
+      /\nedit with: mock set rule --rule-set rs\/priority\.toml --rule 1\nResult: MATCH \(rule #2\)\n$/,
+    );
+    assert.match(
+      b.stdout,
+      /\nedit with: mock set rule --rule-set \.\/rs\/priority\.toml --rule 1\nResult: MATCH \(rule #2\)\n$/,
+    );
   });
 
   test('the prefix applies: a path it does not claim matches nothing', async () => {
@@ -124,7 +142,10 @@ describe('mock match-test, text', () => {
   test('--rule checks only that rule (1-based)', async () => {
     const r = await runMock(['match-test', '-r', 'orders.toml', '-p', '/orders', '--rule', '3'], { cwd: ws });
     assert.equal(r.code, 0);
-    assert.equal(r.stdout, '\nRule #3: /orders  MATCH \u2605\n  \u2713  url_path equal "/orders"\n\nedit with: mock set rule --rule-set orders.toml --rule 2\nResult: MATCH (rule #3)\n');
+    assert.equal(
+      r.stdout,
+      '\nRule #3: /orders  MATCH \u2605\n  \u2713  url_path equal "/orders"\n\nedit with: mock set rule --rule-set orders.toml --rule 2\nResult: MATCH (rule #3)\n',
+    );
     const miss = await runMock(['match-test', '-r', 'orders.toml', '-p', '/orders', '--rule', '1'], { cwd: ws });
     assert.equal(miss.code, 1);
   });
@@ -139,7 +160,9 @@ describe('mock match-test, text', () => {
 
 describe('mock match-test --format json', () => {
   test('result: request, rules, matched, match_rule_index (0-based)', async () => {
-    const r = await runMock(['match-test', '-r', 'orders.toml', '-p', '/orders', '--format', 'json', '--quiet'], { cwd: ws });
+    const r = await runMock(['match-test', '-r', 'orders.toml', '-p', '/orders', '--format', 'json', '--quiet'], {
+      cwd: ws,
+    });
     assert.equal(r.code, 0);
     const env = JSON.parse(r.stdout) as { schema: number; mock: string; result: Record<string, unknown> };
     assert.deepEqual(Object.keys(env), ['schema', 'mock', 'result']);
@@ -148,8 +171,17 @@ describe('mock match-test --format json', () => {
     assert.equal(env.result['matched'], true);
     assert.equal(env.result['match_rule_index'], 2);
     const rules = env.result['rules'] as { rule_index: number; matched: boolean; conditions: unknown[] }[];
-    assert.deepEqual(rules.map((x) => [x.rule_index, x.matched]), [[0, false], [1, false], [2, true]]);
-    assert.deepEqual(rules[2]!.conditions, [{ name: 'url_path', expectation: 'equal "/orders"', actual: '/orders', matched: true }]);
+    assert.deepEqual(
+      rules.map((x) => [x.rule_index, x.matched]),
+      [
+        [0, false],
+        [1, false],
+        [2, true],
+      ],
+    );
+    assert.deepEqual(rules[2]!.conditions, [
+      { name: 'url_path', expectation: 'equal "/orders"', actual: '/orders', matched: true },
+    ]);
   });
 
   test('no match: matched false, match_rule_index null, exit 1', async () => {

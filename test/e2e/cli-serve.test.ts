@@ -43,8 +43,17 @@ describe('zero-config', () => {
     try {
       assert.deepEqual(startupTail(m.stdoutLines), ['Listening on http://127.0.0.1:<port> ...']);
       assert.equal(m.url, `http://127.0.0.1:${m.port}`);
-      for (const [method, path] of [['GET', '/'], ['GET', '/anything'], ['GET', '/a/b.json'], ['POST', '/x'], ['DELETE', '/x?y=1']] as const) {
-        const res = await fetch(m.url + path, { method, ...(method === 'POST' ? { body: '{"a":1}', headers: { 'content-type': 'application/json' } } : {}) });
+      for (const [method, path] of [
+        ['GET', '/'],
+        ['GET', '/anything'],
+        ['GET', '/a/b.json'],
+        ['POST', '/x'],
+        ['DELETE', '/x?y=1'],
+      ] as const) {
+        const res = await fetch(m.url + path, {
+          method,
+          ...(method === 'POST' ? { body: '{"a":1}', headers: { 'content-type': 'application/json' } } : {}),
+        });
         assert.equal(res.status, 404, `${method} ${path}`);
         assert.equal(await res.text(), '');
       }
@@ -58,11 +67,14 @@ describe('startup lines', () => {
   test('./mock.toml is loaded automatically: one @ rule_set line per file, then Listening', async () => {
     const m = await spawnMock([], { cwd: ws });
     try {
-      assert.deepEqual(startupTail(m.stdoutLines).filter((l) => l.startsWith('@') || l.startsWith('Listening')), [
-        '@ rule_set #1 (./mock-rule-set.toml)',
-        '@ rule_set #2 (./second.toml)',
-        'Listening on http://127.0.0.1:<port> ...',
-      ]);
+      assert.deepEqual(
+        startupTail(m.stdoutLines).filter((l) => l.startsWith('@') || l.startsWith('Listening')),
+        [
+          '@ rule_set #1 (./mock-rule-set.toml)',
+          '@ rule_set #2 (./second.toml)',
+          'Listening on http://127.0.0.1:<port> ...',
+        ],
+      );
       const res = await fetch(m.url + '/text');
       assert.equal(await res.text(), 'hello');
       assert.equal((await fetch(m.url + '/api/users')).status, 200);
@@ -76,7 +88,13 @@ describe('startup lines', () => {
     const b = await spawnMock(['serve'], { cwd: ws });
     try {
       assert.deepEqual(startupTail(a.stdoutLines), startupTail(b.stdoutLines));
-      const head = (lines: string[]): string[] => lines.slice(0, lines.findIndex((l) => l.startsWith('Listening'))).map((l) => l.replace(/:\d+/, ''));
+      const head = (lines: string[]): string[] =>
+        lines
+          .slice(
+            0,
+            lines.findIndex((l) => l.startsWith('Listening')),
+          )
+          .map((l) => l.replace(/:\d+/, ''));
       assert.deepEqual(head(a.stdoutLines), head(b.stdoutLines));
     } finally {
       await a.stop();
@@ -111,8 +129,12 @@ describe('startup lines', () => {
     const m = await spawnMock([], { cwd: empty });
     try {
       await (await fetch(m.url + '/logged-path')).text();
-      for (let i = 0; i < 50 && !m.stdoutLines.some((l) => l.includes('/logged-path')); i++) await new Promise((r) => setTimeout(r, 20));
-      assert.ok(m.stdoutLines.some((l) => l.includes('/logged-path')), m.stdoutLines.join('\n'));
+      for (let i = 0; i < 50 && !m.stdoutLines.some((l) => l.includes('/logged-path')); i++)
+        await new Promise((r) => setTimeout(r, 20));
+      assert.ok(
+        m.stdoutLines.some((l) => l.includes('/logged-path')),
+        m.stdoutLines.join('\n'),
+      );
     } finally {
       await m.stop();
     }
@@ -121,7 +143,10 @@ describe('startup lines', () => {
 
 describe('failures', () => {
   test('a config error exits 2 before binding, with file:line:column and no stack trace', async () => {
-    for (const args of [['-c', 'bad/mock.toml', '-p', '0'], ['serve', '-c', 'bad/mock.toml', '-p', '0']]) {
+    for (const args of [
+      ['-c', 'bad/mock.toml', '-p', '0'],
+      ['serve', '-c', 'bad/mock.toml', '-p', '0'],
+    ]) {
       const r = await runMock(args, { cwd: ws });
       assert.equal(r.code, 2, r.stderr);
       assert.doesNotMatch(r.stdout, /Listening on/);
@@ -194,10 +219,18 @@ describe('the request log on stdout (batched)', () => {
         }
         // one JSON body whose pretty-printed line is ~600 KB (above the 256 KiB batch): logged whole
         const big = 'x'.repeat(600_000);
-        const res = await fetch(`${m.url}/big`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ big }) });
+        const res = await fetch(`${m.url}/big`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ big }),
+        });
         await res.arrayBuffer();
         const logged = async (): Promise<string[]> => m.stdoutLines.filter((l) => l.startsWith('<- /n/'));
-        for (let i = 0; i < 200 && ((await logged()).length < 400 || !m.stdoutLines.some((l) => l.includes(big))); i++) {
+        for (
+          let i = 0;
+          i < 200 && ((await logged()).length < 400 || !m.stdoutLines.some((l) => l.includes(big)));
+          i++
+        ) {
           await new Promise((r) => setTimeout(r, 10));
         }
         const paths = (await logged()).map((l) => Number(l.slice('<- /n/'.length)));

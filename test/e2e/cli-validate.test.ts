@@ -6,12 +6,12 @@ import { makeTempDir, removeDir, runMock, writeTree } from '../helpers/mock-cli.
 
 let ws: string;
 
-
 before(async () => {
   ws = makeTempDir();
   await writeTree(ws, {
     'good/mock.toml': '[service]\nrule_sets = ["a.toml", "b.toml"]\n',
-    'good/a.toml': '[[rules]]\nwhen.request.url_path = "/a"\nrespond.text = "a"\n\n[[rules]]\nwhen.request.url_path = "/b"\nrespond.text = "b"\n',
+    'good/a.toml':
+      '[[rules]]\nwhen.request.url_path = "/a"\nrespond.text = "a"\n\n[[rules]]\nwhen.request.url_path = "/b"\nrespond.text = "b"\n',
     'good/b.toml': '[[rules]]\nwhen.request.url_path = "/c"\nrespond.json = \'{"c":1}\'\n',
     'empty/mock.toml': '[listener]\nport = 3001\n',
     'bad/mock.toml': '[service]\nrule_sets = ["rs.toml"]\n',
@@ -55,7 +55,12 @@ describe('mock validate', () => {
   });
 
   test('--config with a bare relative path, a ./ path, and --config=', async () => {
-    for (const args of [['--config', 'good/mock.toml'], ['-c', './good/mock.toml'], ['--config=good/mock.toml'], ['-c=good/mock.toml']]) {
+    for (const args of [
+      ['--config', 'good/mock.toml'],
+      ['-c', './good/mock.toml'],
+      ['--config=good/mock.toml'],
+      ['-c=good/mock.toml'],
+    ]) {
       const r = await runMock(['validate', ...args], { cwd: ws });
       assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
     }
@@ -87,13 +92,18 @@ describe('mock validate', () => {
     assert.equal(r.code, 2);
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /^mock validate: failed to load config: /);
-    assert.match(r.stderr, /\.\/bad\/rs\.toml:2:14: error: .*`url_pth`.*`url_path`, `method`, `headers`, `query`, `cookies`, `params`, `body`.*\(did you mean `url_path`\?\)/);
+    assert.match(
+      r.stderr,
+      /\.\/bad\/rs\.toml:2:14: error: .*`url_pth`.*`url_path`, `method`, `headers`, `query`, `cookies`, `params`, `body`.*\(did you mean `url_path`\?\)/,
+    );
   });
 
   test('JSON failure: an error envelope with the diagnostics as objects', async () => {
     const r = await runMock(['validate', '-c', 'bad/mock.toml', '--format', 'json'], { cwd: ws });
     assert.equal(r.code, 2);
-    const env = JSON.parse(r.stdout) as { error: { kind: string; message: string; diagnostics: Record<string, unknown>[] } };
+    const env = JSON.parse(r.stdout) as {
+      error: { kind: string; message: string; diagnostics: Record<string, unknown>[] };
+    };
     assert.deepEqual(Object.keys(env), ['schema', 'mock', 'error']);
     assert.equal(env.error.kind, 'config_invalid');
     const d = env.error.diagnostics[0]!;
@@ -116,7 +126,9 @@ describe('mock validate', () => {
     assert.match(strict.stderr, /warning: [\s\S]*mock validate: 1 warning\(s\), which fail under --strict\n$/);
     const json = await runMock(['validate', '-c', 'warn/mock.toml', '--strict', '--format', 'json'], { cwd: ws });
     assert.equal(json.code, 1);
-    const env = JSON.parse(json.stdout) as { result: { diagnostics: { severity: string; line: number }[]; summary: Record<string, number> } };
+    const env = JSON.parse(json.stdout) as {
+      result: { diagnostics: { severity: string; line: number }[]; summary: Record<string, number> };
+    };
     assert.equal(env.result.diagnostics[0]!.severity, 'warning');
     assert.equal(env.result.diagnostics[0]!.line, 2);
     assert.deepEqual(env.result.summary, { errors: 0, warnings: 1, rule_sets: 1, rules: 1 });

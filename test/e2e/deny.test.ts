@@ -60,14 +60,20 @@ describe('zero-config in a project folder', () => {
   test('start-up says what is served and what is denied, in one line', () => {
     const lines = mock.stdoutLines.filter((l) => l.startsWith('[deny] '));
     assert.equal(lines.length, 1);
-    assert.match(lines[0]!, /^\[deny\] serving every file under .* except \.env \.env\.\* .* \*\.pem .*\(service\.deny in a mock\.toml changes this\)$/);
+    assert.match(
+      lines[0]!,
+      /^\[deny\] serving every file under .* except \.env \.env\.\* .* \*\.pem .*\(service\.deny in a mock\.toml changes this\)$/,
+    );
   });
 
   test('get --why names the pattern; the JSON carries the file and denied_by', async () => {
     const r = await runMock(['get', '/.env', '--why'], { cwd: dir });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^Status: 404$/m);
-    assert.match(r.stdout, /the file \.env is never served: denied by the pattern \.env \(the default service\.deny list\)/);
+    assert.match(
+      r.stdout,
+      /the file \.env is never served: denied by the pattern \.env \(the default service\.deny list\)/,
+    );
     const j = await runMock(['get', '/certs/server.key', '--format', 'json'], { cwd: dir });
     const why = (JSON.parse(j.stdout) as { result: { why: Record<string, unknown> } }).result.why;
     assert.equal(why['file'], 'certs/server.key');
@@ -86,7 +92,8 @@ describe('service.deny', () => {
       'tls/key.txt': 'KEY\n',
       'custom/mock.toml': '[service]\nfallback_respond_dir = ".."\ndeny = ["private/**"]\n',
       'open/mock.toml': '[service]\nfallback_respond_dir = ".."\ndeny = []\n',
-      'tlscfg/mock.toml': '[listener.tls]\ncert = "tls/cert.txt"\nkey = "tls/key.txt"\n[service]\nfallback_respond_dir = ".."\n',
+      'tlscfg/mock.toml':
+        '[listener.tls]\ncert = "tls/cert.txt"\nkey = "tls/key.txt"\n[service]\nfallback_respond_dir = ".."\n',
     });
   });
   after(() => removeDir(dir));
@@ -103,7 +110,8 @@ describe('service.deny', () => {
   });
 
   test('deny = [] serves everything as before', async () => {
-    for (const path of ['/.env', '/.git/config', '/certs/server.pem']) assert.equal(await statusOf('open/mock.toml', path), 200, path);
+    for (const path of ['/.env', '/.git/config', '/certs/server.pem'])
+      assert.equal(await statusOf('open/mock.toml', path), 200, path);
   });
 
   test('the TLS files the config names are denied by default, resolved against the current directory', async () => {

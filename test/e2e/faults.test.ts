@@ -94,19 +94,35 @@ after(async () => {
 
 function clientProcess(base: string, paths: readonly string[]): Promise<Seen[]> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [CLIENTS, base, ...paths], { env: { ...process.env, NODE_EXTRA_CA_CERTS: certFile }, timeout: 60_000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${err.message}\n${stderr}`));
-      else resolve(stdout.trim().split('\n').map((l) => JSON.parse(l) as Seen));
-    });
+    execFile(
+      process.execPath,
+      [CLIENTS, base, ...paths],
+      { env: { ...process.env, NODE_EXTRA_CA_CERTS: certFile }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`${err.message}\n${stderr}`));
+        else
+          resolve(
+            stdout
+              .trim()
+              .split('\n')
+              .map((l) => JSON.parse(l) as Seen),
+          );
+      },
+    );
   });
 }
 
 function curl(url: string): Promise<{ code: number; bytes: number }> {
   return new Promise((resolve) => {
-    execFile('curl', ['-s', '-o', '-', '--cacert', certFile, '-m', '20', url], { encoding: 'buffer' }, (err, stdout) => {
-      const code = err === null ? 0 : typeof err.code === 'number' ? err.code : -1;
-      resolve({ code, bytes: stdout.byteLength });
-    });
+    execFile(
+      'curl',
+      ['-s', '-o', '-', '--cacert', certFile, '-m', '20', url],
+      { encoding: 'buffer' },
+      (err, stdout) => {
+        const code = err === null ? 0 : typeof err.code === 'number' ? err.code : -1;
+        resolve({ code, bytes: stdout.byteLength });
+      },
+    );
   });
 }
 
@@ -114,7 +130,11 @@ function curl(url: string): Promise<{ code: number; bytes: number }> {
 function neighbour(base: string): { ask(): Promise<{ body: string; reused: boolean }>; close(): void } {
   const url = new URL('/ok', base);
   const mod = url.protocol === 'https:' ? https : http;
-  const agent = new mod.Agent({ keepAlive: true, maxSockets: 1, ...(url.protocol === 'https:' ? { ca: certFileContents() } : {}) });
+  const agent = new mod.Agent({
+    keepAlive: true,
+    maxSockets: 1,
+    ...(url.protocol === 'https:' ? { ca: certFileContents() } : {}),
+  });
   return {
     ask: () =>
       new Promise((resolve, reject) => {
@@ -146,9 +166,16 @@ for (const scheme of ['http', 'https'] as const) {
         for (const s of seen) {
           t.diagnostic(JSON.stringify(s));
           const want = EXPECTED[s.path]!;
-          assert.ok(want.node.includes(s.node), `${s.path}: node's http saw ${s.node}, expected one of ${want.node.join(', ')}`);
-          assert.ok(want.fetch.includes(s.fetch), `${s.path}: fetch saw ${s.fetch}, expected one of ${want.fetch.join(', ')}`);
-          if (s.path === '/timeout' || s.path === '/empty' || s.path === '/reset') assert.equal(s.nodeBytes, 0, `${s.path}: no body byte`);
+          assert.ok(
+            want.node.includes(s.node),
+            `${s.path}: node's http saw ${s.node}, expected one of ${want.node.join(', ')}`,
+          );
+          assert.ok(
+            want.fetch.includes(s.fetch),
+            `${s.path}: fetch saw ${s.fetch}, expected one of ${want.fetch.join(', ')}`,
+          );
+          if (s.path === '/timeout' || s.path === '/empty' || s.path === '/reset')
+            assert.equal(s.nodeBytes, 0, `${s.path}: no body byte`);
           if (s.path === '/partial') assert.equal(s.nodeBytes, 18, 'half of the 36-byte body');
         }
         const again = await n.ask();
@@ -163,7 +190,10 @@ for (const scheme of ['http', 'https'] as const) {
       for (const path of FAULT_PATHS) {
         const r = await curl(server().url + path);
         t.diagnostic(`${path}: curl exit ${r.code}, ${r.bytes} bytes`);
-        assert.ok(EXPECTED[path]!.curl.includes(r.code), `${path}: curl exited ${r.code}, expected ${EXPECTED[path]!.curl.join(' or ')}`);
+        assert.ok(
+          EXPECTED[path]!.curl.includes(r.code),
+          `${path}: curl exited ${r.code}, expected ${EXPECTED[path]!.curl.join(' or ')}`,
+        );
         if (path === '/partial') assert.equal(r.bytes, 18);
         else if (path !== '/malformed') assert.equal(r.bytes, 0);
       }
@@ -182,10 +212,14 @@ for (const scheme of ['http', 'https'] as const) {
 describe('streams and dribbled bodies respect disconnects', () => {
   const fds = (pid: number): number => readdirSync(`/proc/${pid}/fd`).length;
 
-  test('clients that leave mid-stream leave no socket or timer behind (fd count back to its baseline)', { skip: existsSync('/proc/self/fd') ? false : 'no /proc' }, async () => {
+  test('clients that leave mid-stream leave no socket or timer behind (fd count back to its baseline)', {
+    skip: existsSync('/proc/self/fd') ? false : 'no /proc',
+  }, async () => {
     const base = plain.url;
     // one request first, so that lazily opened files (the rule set's stream file) are counted in the baseline
-    await new Promise<void>((resolve, reject) => http.get(new URL('/ok', base), { agent: false }, (r) => r.resume().on('end', resolve)).on('error', reject));
+    await new Promise<void>((resolve, reject) =>
+      http.get(new URL('/ok', base), { agent: false }, (r) => r.resume().on('end', resolve)).on('error', reject),
+    );
     const before = fds(plain.pid);
     const leave = async (path: string, first: string): Promise<void> => {
       const req = http.get(new URL(path, base), { agent: false });
@@ -205,10 +239,14 @@ describe('streams and dribbled bodies respect disconnects', () => {
     assert.ok(fds(plain.pid) <= before, `fds ${fds(plain.pid)} after, ${before} before`);
     // and the server still answers
     const again = await new Promise<string>((resolve, reject) =>
-      http.get(new URL('/ok', base), { agent: false }, (r) => {
-        let b = '';
-        r.setEncoding('utf8').on('data', (d: string) => (b += d)).on('end', () => resolve(b));
-      }).on('error', reject),
+      http
+        .get(new URL('/ok', base), { agent: false }, (r) => {
+          let b = '';
+          r.setEncoding('utf8')
+            .on('data', (d: string) => (b += d))
+            .on('end', () => resolve(b));
+        })
+        .on('error', reject),
     );
     assert.equal(again, 'fine');
   });

@@ -83,7 +83,8 @@ respond.text = "rule-op wild"
 before(async () => {
   ws = makeTempDir('mock-fidelity-');
   await writeTree(ws, {
-    'mock.toml': '[service]\nrule_sets = ["rules.toml", "api.toml", "pages.toml", "typed.toml", "rule-op.toml"]\nmiddlewares = ["mw.rhai"]\nfallback_respond_dir = "root"\n',
+    'mock.toml':
+      '[service]\nrule_sets = ["rules.toml", "api.toml", "pages.toml", "typed.toml", "rule-op.toml"]\nmiddlewares = ["mw.rhai"]\nfallback_respond_dir = "root"\n',
     'rules.toml': RULES,
     'api.toml': PREFIXED,
     'pages.toml': PAGES,
@@ -106,11 +107,21 @@ after(async () => {
 function rawGet(target: string, json?: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const headers = json === undefined ? {} : { 'content-type': 'application/json' };
-    const req = request({ host: '127.0.0.1', port: server.port, path: target, method: json === undefined ? 'GET' : 'POST', headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (d: string) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        path: target,
+        method: json === undefined ? 'GET' : 'POST',
+        headers,
+        agent: false,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.end(json);
   });
@@ -120,7 +131,10 @@ interface GetEnvelope {
   result: { response: { status: number; body: string }; stage: string };
 }
 
-async function get(target: string, extra: readonly string[] = []): Promise<{ status: number; body: string; stage: string }> {
+async function get(
+  target: string,
+  extra: readonly string[] = [],
+): Promise<{ status: number; body: string; stage: string }> {
   const r = await runMock(['get', target, ...extra, '--format', 'json'], { cwd: ws });
   assert.equal(r.code, 0, r.stderr);
   const env = JSON.parse(r.stdout) as GetEnvelope;
@@ -138,11 +152,24 @@ async function both(target: string, status: number, body: string, json?: string)
 describe('dot segments at the root are dropped, as remove_dot_segments does', () => {
   test('/../data and /%2e%2e/data serve data.json; climbing never leaves the fallback directory', async () => {
     const data = '{"data": 1}\n';
-    for (const target of ['/../data', '/%2e%2e/data', '/%2E%2E/data.json', '/../../../data', '/sub/../../data', '/./../sub/%2e%2e/data']) {
+    for (const target of [
+      '/../data',
+      '/%2e%2e/data',
+      '/%2E%2E/data.json',
+      '/../../../data',
+      '/sub/../../data',
+      '/./../sub/%2e%2e/data',
+    ]) {
       await both(target, 200, data);
     }
     await both('/../sub/inner', 200, '{"inner": 1}\n');
-    for (const target of ['/../secret.json', '/%2e%2e/secret', '/sub/../../secret.json', '/..%2fsecret.json', '/%2e%2e%2fsecret.json']) {
+    for (const target of [
+      '/../secret.json',
+      '/%2e%2e/secret',
+      '/sub/../../secret.json',
+      '/..%2fsecret.json',
+      '/%2e%2e%2fsecret.json',
+    ]) {
       await both(target, 404, '');
     }
   });
@@ -226,7 +253,12 @@ describe('integers and floats stay apart, by their lexemes', () => {
  * then wait up to `deadlineMs` for the server to close the connection. The text received, and whether it came
  * before the deadline.
  */
-function rawSocket(port: number, parts: readonly string[], deadlineMs: number, gapMs = 50): Promise<{ text: string; closed: boolean }> {
+function rawSocket(
+  port: number,
+  parts: readonly string[],
+  deadlineMs: number,
+  gapMs = 50,
+): Promise<{ text: string; closed: boolean }> {
   return new Promise((resolve) => {
     let text = '';
     let settled = false;
@@ -262,7 +294,8 @@ describe('a chunk size over the body cap is refused when its line is read', () =
     dir = makeTempDir('mock-fidelity-chunk-');
     await writeTree(dir, {
       'mock.toml': '[service]\nrule_sets = ["rs.toml"]\nmax_request_body_bytes = 16\n',
-      'rs.toml': '[[rules]]\nwhen.request.url_path = "/echo"\nwhen.request.body.json.a = { value = "1" }\nrespond.text = "a is 1"\n',
+      'rs.toml':
+        '[[rules]]\nwhen.request.url_path = "/echo"\nwhen.request.body.json.a = { value = "1" }\nrespond.text = "a is 1"\n',
     });
     capped = await spawnMock([], { cwd: dir });
   });
@@ -300,7 +333,11 @@ describe('a chunk size over the body cap is refused when its line is read', () =
       assert.match(r.text, /\r\n\r\na is 1HTTP\/1\.1 404/);
     }
     // exactly the cap in one chunk
-    const exact = await rawSocket(capped.port, [HEAD.replace('Host: x', 'Host: x\r\nConnection: close') + '10\r\n{"a":1,"b":"xx"}\r\n0\r\n\r\n'], 10_000);
+    const exact = await rawSocket(
+      capped.port,
+      [HEAD.replace('Host: x', 'Host: x\r\nConnection: close') + '10\r\n{"a":1,"b":"xx"}\r\n0\r\n\r\n'],
+      10_000,
+    );
     assert.match(exact.text, /^HTTP\/1\.1 200 OK\r\n[\s\S]*a is 1$/);
   });
 });

@@ -56,7 +56,10 @@ function stream(port: number): Promise<Stream> {
   const open = (): Promise<void> =>
     new Promise((resolve, reject) => {
       const last = s.ids.at(-1);
-      const headers: Record<string, string> = { host: `127.0.0.1:${port}`, ...(last !== undefined ? { 'last-event-id': String(last) } : {}) };
+      const headers: Record<string, string> = {
+        host: `127.0.0.1:${port}`,
+        ...(last !== undefined ? { 'last-event-id': String(last) } : {}),
+      };
       const req = request({ host: '127.0.0.1', port, path: '/__mock/api/events', headers, agent: false }, (res) => {
         if (res.statusCode !== 200) return reject(new Error(`event stream answered ${res.statusCode}`));
         current = res;
@@ -68,7 +71,9 @@ function stream(port: number): Promise<Stream> {
           while ((cut = buf.indexOf('\n\n')) >= 0) {
             const block = buf.slice(0, cut);
             buf = buf.slice(cut + 2);
-            const fields = new Map(block.split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)] as const));
+            const fields = new Map(
+              block.split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)] as const),
+            );
             if (fields.get('event') === 'reset') s.resets++;
             if (fields.get('event') === 'request') s.ids.push(Number(fields.get('id')));
           }
@@ -118,10 +123,15 @@ async function burst(port: number, path: string, total: number): Promise<Map<num
 test(`a page connected through a burst of ${BURST.toLocaleString('en-US')} requests receives every event once, in order`, async () => {
   const dir = makeTempDir('mock-burst-');
   dirs.push(dir);
-  await writeTree(dir, { 'mock.toml': '[service]\nfallback_respond_dir = "data"\n', 'data/api/users/42.json': '{"id":42}\n' });
+  await writeTree(dir, {
+    'mock.toml': '[service]\nfallback_respond_dir = "data"\n',
+    'data/api/users/42.json': '{"id":42}\n',
+  });
   const mock = await spawnMock(['--inspect'], { cwd: dir });
   running.push(mock);
-  const m = /^Inspector: http:\/\/127\.0\.0\.1:(\d+)\//.exec(mock.stdoutLines.find((l) => l.startsWith('Inspector: ')) ?? '');
+  const m = /^Inspector: http:\/\/127\.0\.0\.1:(\d+)\//.exec(
+    mock.stdoutLines.find((l) => l.startsWith('Inspector: ')) ?? '',
+  );
   assert.ok(m, mock.stdoutLines.join('\n'));
   const port = Number(m[1]);
 
@@ -139,5 +149,9 @@ test(`a page connected through a burst of ${BURST.toLocaleString('en-US')} reque
   assert.equal(page.resets, 0, 'no reset: nothing the page was owed was evicted');
   assert.equal(page.ids.length, BURST, `${page.ids.length} events (after ${page.reconnects} reconnects)`);
   const wrong = page.ids.findIndex((id, k) => id !== first + k);
-  assert.equal(wrong, -1, wrong < 0 ? '' : `event ${wrong} has id ${page.ids[wrong]}, expected ${first + wrong} (each once, in order)`);
+  assert.equal(
+    wrong,
+    -1,
+    wrong < 0 ? '' : `event ${wrong} has id ${page.ids[wrong]}, expected ${first + wrong} (each once, in order)`,
+  );
 });

@@ -11,7 +11,14 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createInspector, result, type EventHub, type Route } from '../../src/inspector/index.js';
 import { DEFAULTS } from '../../src/model/config.js';
-import type { MatchedWire, WhyWire, WireAnsweredBy, WireBody, WireEntry, WireStage } from '../../src/journal/wire-types.js';
+import type {
+  MatchedWire,
+  WhyWire,
+  WireAnsweredBy,
+  WireBody,
+  WireEntry,
+  WireStage,
+} from '../../src/journal/wire-types.js';
 import { fakeJournal, type FakeJournal } from '../helpers/fake-journal.js';
 import { startHandlerServer, type InspectorServer } from '../helpers/inspector-server.js';
 import { runMock } from '../helpers/mock-cli.js';
@@ -32,7 +39,12 @@ const dialogs: string[] = [];
 const cliWhy = new Map<string, string>();
 const entries = new Map<string, Omit<WireEntry, 'id'>>();
 
-type GetResult = { stage: WireStage; matched: MatchedWire | null; why: WhyWire; response: { status: number; body: string; headers: { name: string; value: string }[] } };
+type GetResult = {
+  stage: WireStage;
+  matched: MatchedWire | null;
+  why: WhyWire;
+  response: { status: number; body: string; headers: { name: string; value: string }[] };
+};
 
 /** `mock get` in the workspace: its --format json result and its --why text (from `-- Why --` on). */
 async function get(path: string, headers: string[] = []): Promise<GetResult> {
@@ -41,12 +53,29 @@ async function get(path: string, headers: string[] = []): Promise<GetResult> {
   assert.equal(json.code, 0, json.stderr);
   const text = await runMock(['get', path, ...h, '--why'], { cwd: ws });
   // the `edit with:` command line is the CLI's own (it names a shell command), not part of the why
-  cliWhy.set(path, text.stdout.slice(text.stdout.indexOf('-- Why --')).replace(/\n+edit with: .*\n$/, '\n').trimEnd());
+  cliWhy.set(
+    path,
+    text.stdout
+      .slice(text.stdout.indexOf('-- Why --'))
+      .replace(/\n+edit with: .*\n$/, '\n')
+      .trimEnd(),
+  );
   return (JSON.parse(json.stdout) as { result: GetResult }).result;
 }
 
-function entryOf(method: string, path: string, r: GetResult, answeredBy: WireAnsweredBy, reqHeaders: { name: string; value: string }[]): Omit<WireEntry, 'id'> {
-  let body: WireBody = { kind: 'text', text: r.response.body, byte_length: Buffer.byteLength(r.response.body), truncated: false };
+function entryOf(
+  method: string,
+  path: string,
+  r: GetResult,
+  answeredBy: WireAnsweredBy,
+  reqHeaders: { name: string; value: string }[],
+): Omit<WireEntry, 'id'> {
+  let body: WireBody = {
+    kind: 'text',
+    text: r.response.body,
+    byte_length: Buffer.byteLength(r.response.body),
+    truncated: false,
+  };
   try {
     body = { kind: 'json', value: JSON.parse(r.response.body), byte_length: Buffer.byteLength(r.response.body) };
   } catch {
@@ -57,7 +86,11 @@ function entryOf(method: string, path: string, r: GetResult, answeredBy: WireAns
     latency_ms: 1.25,
     generation: 1,
     request: { method, path, target: path, query: '', headers: reqHeaders, body: { kind: 'none' } },
-    response: { status: r.response.status, headers: r.response.headers.filter((x) => !x.name.startsWith('access-control-')), body },
+    response: {
+      status: r.response.status,
+      headers: r.response.headers.filter((x) => !x.name.startsWith('access-control-')),
+      body,
+    },
     stage: r.stage,
     answered_by: answeredBy,
     matched: r.matched,
@@ -88,14 +121,19 @@ async function step(name: string, fn: () => Promise<void>): Promise<void> {
 }
 
 const rowsText = (): Promise<string[][]> =>
-  page.$$eval('#rows tr:not([hidden])', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+  page.$$eval('#rows tr:not([hidden])', (trs) =>
+    trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
+  );
 
 before(async () => {
   if (skip !== false) return;
   ws = mkdtempSync(join(tmpdir(), 'mock-page-'));
   shots = mkdtempSync(join(tmpdir(), 'mock-page-shots-'));
   writeFileSync(join(ws, 'mock.toml'), '[service]\nrule_sets = ["rules.toml", "admin.toml"]\n');
-  writeFileSync(join(ws, 'admin.toml'), '[prefix]\nurl_path = "/admin"\n\n[[rules]]\nwhen.request.url_path = "/users"\nrespond.text = "admins"\n');
+  writeFileSync(
+    join(ws, 'admin.toml'),
+    '[prefix]\nurl_path = "/admin"\n\n[[rules]]\nwhen.request.url_path = "/users"\nrespond.text = "admins"\n',
+  );
   writeFileSync(
     join(ws, 'rules.toml'),
     '# the users API\n[[rules]]\nwhen.request.url_path = "/api/users"\nwhen.request.method = "POST"\nrespond.text = "made"\n\n' +
@@ -109,13 +147,21 @@ before(async () => {
   const redact = <T>(v: T): T => JSON.parse(JSON.stringify(v).replaceAll('Bearer s3cr3t', '[redacted]')) as T;
   const rule = redact(await get('/api/users', ['Authorization: Bearer s3cr3t']));
   cliWhy.set('/api/users', redact(cliWhy.get('/api/users')!));
-  entries.set('rule', entryOf('GET', '/api/users', rule, { kind: 'rule_set', rule_set_index: 0, rule_index: 1 }, [
-    { name: 'host', value: 'localhost:3001' },
-    { name: 'authorization', value: '[redacted]' },
-    { name: 'accept', value: 'application/json' },
-  ]));
+  entries.set(
+    'rule',
+    entryOf('GET', '/api/users', rule, { kind: 'rule_set', rule_set_index: 0, rule_index: 1 }, [
+      { name: 'host', value: 'localhost:3001' },
+      { name: 'authorization', value: '[redacted]' },
+      { name: 'accept', value: 'application/json' },
+    ]),
+  );
   const fallback = await get('/users');
-  entries.set('fallback', entryOf('GET', '/users', fallback, { kind: 'fallback', file: 'users.json' }, [{ name: 'host', value: 'localhost:3001' }]));
+  entries.set(
+    'fallback',
+    entryOf('GET', '/users', fallback, { kind: 'fallback', file: 'users.json' }, [
+      { name: 'host', value: 'localhost:3001' },
+    ]),
+  );
   const miss = await get('/nothing');
   entries.set('miss', entryOf('GET', '/nothing', miss, { kind: 'miss' }, [{ name: 'host', value: 'localhost:3001' }]));
 
@@ -124,7 +170,15 @@ before(async () => {
   const workspaceRoute: Route = {
     method: 'GET',
     path: '/__mock/api/workspace',
-    handle: () => result({ generation: 1, rule_sets: [{ index: 0, file: './rules.toml' }, { index: 1, file: './admin.toml', prefix: '/admin' }], last_reload: { ok: true, diagnostics: [] } }),
+    handle: () =>
+      result({
+        generation: 1,
+        rule_sets: [
+          { index: 0, file: './rules.toml' },
+          { index: 1, file: './admin.toml', prefix: '/admin' },
+        ],
+        last_reload: { ok: true, diagnostics: [] },
+      }),
   };
   const inspector = createInspector({
     version: '9.9.9',
@@ -138,7 +192,15 @@ before(async () => {
   const { chromium } = await import('playwright-core');
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   page = await browser.newPage({ viewport: { width: 1360, height: 760 } });
   page.on('dialog', (d) => {
@@ -171,15 +233,21 @@ test('rows appear live, newest first, saying what answered', { skip }, () =>
       ],
     );
     await shot('inspector-table', true);
-  }));
+  }),
+);
 
 test('a click shows the why as mock get --why prints it, and [redacted] values as such', { skip }, () =>
   step('detail', async () => {
     await page.click('#rows tr[data-id="3"]');
     await page.waitForSelector('#detail pre.why', { timeout: 5000 });
-    const lines = await page.$$eval('#detail pre.why > div', (ds) => ds.map((d) => (d.textContent === '\u00a0' ? '' : d.textContent ?? '')));
+    const lines = await page.$$eval('#detail pre.why > div', (ds) =>
+      ds.map((d) => (d.textContent === '\u00a0' ? '' : (d.textContent ?? ''))),
+    );
     assert.equal(lines.join('\n'), cliWhy.get('/api/users'));
-    assert.ok(lines.some((l) => l.startsWith('    \u2717  method POST (actual: GET)')), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => l.startsWith('    \u2717  method POST (actual: GET)')),
+      lines.join('\n'),
+    );
     assert.ok(lines.some((l) => l.startsWith('    \u2713  url_path')));
     const redacted = await page.$$eval('#detail .redacted', (xs) => xs.map((x) => x.textContent));
     assert.ok(redacted.length >= 2 && redacted.every((t) => t === '[redacted]'), JSON.stringify(redacted));
@@ -187,21 +255,36 @@ test('a click shows the why as mock get --why prints it, and [redacted] values a
     await shot('inspector-detail', true);
     await page.click('#rows tr[data-id="1"]');
     await page.waitForSelector('#detail h2.title:text-is("GET /nothing")', { timeout: 5000 });
-    const missWhy = await page.$$eval('#detail pre.why > div', (ds) => ds.map((d) => (d.textContent === '\u00a0' ? '' : d.textContent ?? '')));
+    const missWhy = await page.$$eval('#detail pre.why > div', (ds) =>
+      ds.map((d) => (d.textContent === '\u00a0' ? '' : (d.textContent ?? ''))),
+    );
     assert.equal(missWhy.join('\n'), cliWhy.get('/nothing'));
-    assert.ok(missWhy.includes('  (prefix /admin does not claim this path; its rules were not consulted)'), missWhy.join('\n'));
+    assert.ok(
+      missWhy.includes('  (prefix /admin does not claim this path; its rules were not consulted)'),
+      missWhy.join('\n'),
+    );
     await page.click('#rows tr[data-id="2"]');
     await page.waitForSelector('#detail h2.title:text-is("GET /users")', { timeout: 5000 });
-    const fallbackWhy = await page.$$eval('#detail pre.why > div', (ds) => ds.map((d) => (d.textContent === '\u00a0' ? '' : d.textContent ?? '')));
+    const fallbackWhy = await page.$$eval('#detail pre.why > div', (ds) =>
+      ds.map((d) => (d.textContent === '\u00a0' ? '' : (d.textContent ?? ''))),
+    );
     assert.equal(fallbackWhy.join('\n'), cliWhy.get('/users'));
-  }));
+  }),
+);
 
 test('a path, header and body carrying <img onerror> render as text: no dialog, no img', { skip }, () =>
   step('xss', async () => {
     const base = entries.get('miss')!;
     const id = journal.add({
       ...base,
-      request: { method: 'GET', path: `/${XSS}`, target: `/${XSS}?q=${XSS}`, query: `q=${XSS}`, headers: [{ name: 'x-evil', value: XSS }], body: { kind: 'text', text: XSS, byte_length: 28, truncated: false } },
+      request: {
+        method: 'GET',
+        path: `/${XSS}`,
+        target: `/${XSS}?q=${XSS}`,
+        query: `q=${XSS}`,
+        headers: [{ name: 'x-evil', value: XSS }],
+        body: { kind: 'text', text: XSS, byte_length: 28, truncated: false },
+      },
       answered_by: { kind: 'middleware', index: 0, file: XSS },
     });
     await page.waitForSelector(`#rows tr[data-id="${id}"]`, { timeout: 5000 });
@@ -211,7 +294,8 @@ test('a path, header and body carrying <img onerror> render as text: no dialog, 
     assert.ok(text?.includes(XSS));
     assert.equal(await page.$$eval('img', (x) => x.length), 0);
     assert.deepEqual(dialogs, []);
-  }));
+  }),
+);
 
 test('a failing reload shows the banner with file:line:col; the next ok one clears it', { skip }, () =>
   step('banner', async () => {
@@ -219,7 +303,15 @@ test('a failing reload shows the banner with file:line:col; the next ok one clea
       generation: 1,
       ok: false,
       diagnostics: [
-        { severity: 'error', code: 'unknown_key', message: 'unknown key `url_pth` in `when.request` (did you mean `url_path`?)', file: './rules.toml', line: 3, column: 14, key_path: ['rules', '0', 'when', 'request', 'url_pth'] },
+        {
+          severity: 'error',
+          code: 'unknown_key',
+          message: 'unknown key `url_pth` in `when.request` (did you mean `url_path`?)',
+          file: './rules.toml',
+          line: 3,
+          column: 14,
+          key_path: ['rules', '0', 'when', 'request', 'url_pth'],
+        },
       ],
     });
     await page.waitForSelector('#banner:not([hidden])', { timeout: 2000 });
@@ -231,14 +323,21 @@ test('a failing reload shows the banner with file:line:col; the next ok one clea
     await shot('inspector-reload-failed', true);
     hub.reload({ generation: 2, ok: true, diagnostics: [] });
     await page.waitForSelector('#banner', { state: 'hidden', timeout: 2000 });
-  }));
+  }),
+);
 
 test('filter, pause and clear', { skip }, () =>
   step('filter', async () => {
     await page.fill('#filter', 'fallback');
-    assert.deepEqual((await rowsText()).map((r) => r[0]), ['2']);
+    assert.deepEqual(
+      (await rowsText()).map((r) => r[0]),
+      ['2'],
+    );
     await page.fill('#filter', 'get 404');
-    assert.deepEqual((await rowsText()).map((r) => r[0]), ['4', '1']);
+    assert.deepEqual(
+      (await rowsText()).map((r) => r[0]),
+      ['4', '1'],
+    );
     await page.fill('#filter', '');
     await page.click('#pause');
     const held = journal.add(entries.get('fallback')!);
@@ -252,18 +351,23 @@ test('filter, pause and clear', { skip }, () =>
     assert.deepEqual(await rowsText(), []);
     journal.add(entries.get('rule')!);
     await page.waitForSelector('#rows tr', { timeout: 5000 });
-  }));
+  }),
+);
 
 test('the file tree links files to the mock port and opens folders', { skip }, () =>
   step('tree', async () => {
     await page.waitForSelector('#tree a', { timeout: 5000 });
     const links = await page.$$eval('#tree a', (as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
-    assert.ok(links.some(([t, h]) => t === 'users.json' && h === 'http://127.0.0.1:3001/users.json'), JSON.stringify(links));
+    assert.ok(
+      links.some(([t, h]) => t === 'users.json' && h === 'http://127.0.0.1:3001/users.json'),
+      JSON.stringify(links),
+    );
     await page.click('#tree button:text("api/")');
     await page.waitForSelector('#tree a[href="http://127.0.0.1:3001/api/orders.json"]', { timeout: 5000 });
     await page.click('#crumbs button:text("root")');
     await page.waitForSelector('#tree a:text("users.json")', { timeout: 5000 });
-  }));
+  }),
+);
 
 test('make rule prefills the rules POST and saves through set rule', { skip }, () =>
   step('make-rule', async () => {
@@ -290,7 +394,8 @@ test('make rule prefills the rules POST and saves through set rule', { skip }, (
     await page.click('form.rule-form button[type="submit"]');
     await page.waitForSelector('form.rule-form .result p.error', { timeout: 5000 });
     assert.match((await page.textContent('form.rule-form .result')) ?? '', /--status must be a valid HTTP status code/);
-  }));
+  }),
+);
 
 test('what answered, for every kind of answer', { skip }, () =>
   step('labels', async () => {
@@ -315,7 +420,8 @@ test('what answered, for every kind of answer', { skip }, () =>
     await page.waitForSelector('#detail pre.why', { timeout: 5000 });
     await page.click('#detail button.small');
     await page.waitForSelector('#detail', { state: 'hidden', timeout: 5000 });
-  }));
+  }),
+);
 
 test('dark mode', { skip }, () =>
   step('dark', async () => {
@@ -327,12 +433,16 @@ test('dark mode', { skip }, () =>
     await page.click('#rows tr');
     await page.waitForSelector('#detail pre.why', { timeout: 5000 });
     type Styled = { ownerDocument: { defaultView: { getComputedStyle(e: unknown): { backgroundColor: string } } } };
-    const bg = await page.$eval('body', (b) => (b as unknown as Styled).ownerDocument.defaultView.getComputedStyle(b).backgroundColor);
+    const bg = await page.$eval(
+      'body',
+      (b) => (b as unknown as Styled).ownerDocument.defaultView.getComputedStyle(b).backgroundColor,
+    );
     assert.equal(bg, 'rgb(22, 24, 29)');
     await shot('inspector-dark', true);
     await page.emulateMedia({ colorScheme: 'light' });
     console.log(`inspector page screenshots: ${shots}`);
-  }));
+  }),
+);
 
 test('the page is under 60 KB in total', { skip: false }, async () => {
   const { defaultUiDir } = await import('../../src/inspector/router.js');
@@ -340,6 +450,11 @@ test('the page is under 60 KB in total', { skip: false }, async () => {
   const total = ['index.html', 'app.css', 'app.js'].reduce((n, f) => n + readFileSync(join(dir, f)).length, 0);
   assert.ok(total < 60 * 1024, `${total} bytes`);
   assert.ok(existsSync(join(dir, '..', '..', '..', 'bin', 'ui', 'app.js')), 'the bundle carries the page too');
-  const pkg = JSON.parse(readFileSync(join(dir, '..', '..', '..', '..', 'package.json'), 'utf8')) as { files: string[] };
-  assert.ok(pkg.files.some((f) => 'dist/bin/ui/app.js'.startsWith(f.replace(/\/?$/, '/'))), 'the package ships dist/bin/ui');
+  const pkg = JSON.parse(readFileSync(join(dir, '..', '..', '..', '..', 'package.json'), 'utf8')) as {
+    files: string[];
+  };
+  assert.ok(
+    pkg.files.some((f) => 'dist/bin/ui/app.js'.startsWith(f.replace(/\/?$/, '/'))),
+    'the package ships dist/bin/ui',
+  );
 });

@@ -48,7 +48,9 @@ function send(path: string, headers: Record<string, string> = {}): Promise<numbe
 }
 
 const whyLines = (): Promise<string[]> =>
-  page.$$eval('#detail pre.why > div', (ds) => ds.map((d) => (d.textContent === '\u00a0' ? '' : d.textContent ?? '')));
+  page.$$eval('#detail pre.why > div', (ds) =>
+    ds.map((d) => (d.textContent === '\u00a0' ? '' : (d.textContent ?? ''))),
+  );
 
 before(async () => {
   if (skip !== false) return;
@@ -84,13 +86,20 @@ test('a real request appears live; a click shows mock get --why and [redacted] s
     await page.click('#rows tr[data-id="1"]');
     await page.waitForSelector('#detail pre.why', { timeout: 10_000 });
     const cli = await runMock(['get', '/api/users', '-H', 'authorization: Bearer s3cr3t-token', '--why'], { cwd: dir });
-    assert.equal((await whyLines()).join('\n'), cli.stdout.slice(cli.stdout.indexOf('-- Why --')).replace(/\n+edit with: .*\n$/, '\n').trimEnd());
+    assert.equal(
+      (await whyLines()).join('\n'),
+      cli.stdout
+        .slice(cli.stdout.indexOf('-- Why --'))
+        .replace(/\n+edit with: .*\n$/, '\n')
+        .trimEnd(),
+    );
     assert.ok((await whyLines()).some((l) => l.startsWith('    \u2717  method POST (actual: GET)')));
     const redacted = await page.$$eval('#detail .redacted', (xs) => xs.map((x) => x.textContent));
     assert.ok(redacted.length >= 2 && redacted.every((t) => t === '[redacted]'), JSON.stringify(redacted));
     const html = await page.content();
     assert.ok(!html.includes('s3cr3t') && !html.includes('hunter2'));
-  }));
+  }),
+);
 
 test('markup in a path and a header renders as text: no dialog, no img', { skip }, () =>
   step('xss', async () => {
@@ -101,16 +110,24 @@ test('markup in a path and a header renders as text: no dialog, no img', { skip 
     assert.ok((await page.textContent('#detail'))?.includes(XSS));
     assert.equal(await page.$$eval('img', (x) => x.length), 0);
     assert.deepEqual(dialogs, []);
-  }));
+  }),
+);
 
 test('a broken edit shows the banner with file:line:col; the fix clears it', { skip }, () =>
   step('banner', async () => {
     const t0 = Date.now();
-    writeFileSync(join(dir, 'rules.toml'), RULES.replace('when.request.url_path = "/api/users"\nrespond.json', 'when.request.url_pth = "/api/users"\nrespond.json'));
+    writeFileSync(
+      join(dir, 'rules.toml'),
+      RULES.replace(
+        'when.request.url_path = "/api/users"\nrespond.json',
+        'when.request.url_pth = "/api/users"\nrespond.json',
+      ),
+    );
     await page.waitForSelector('#banner:not([hidden])', { timeout: 10_000 });
     const shown = Date.now() - t0;
     assert.match((await page.textContent('#banner')) ?? '', /rules\.toml:\d+:\d+/);
     console.log(`banner shown ${shown} ms after the broken write`);
     writeFileSync(join(dir, 'rules.toml'), RULES);
     await page.waitForSelector('#banner', { state: 'hidden', timeout: 10_000 });
-  }));
+  }),
+);

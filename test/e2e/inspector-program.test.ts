@@ -42,28 +42,51 @@ const api = async (i: Inspected, path: string): Promise<any> => {
   return (r.json as any).result;
 };
 
-function send(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; text: string }> {
+function send(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers: { ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}), ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: { ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}), ...headers },
+      },
+      (res) => {
+        let text = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (d: string) => (text += d))
+          .on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
 const WS: Record<string, string> = {
-  'mock.toml': '[listener]\nip_address = "0.0.0.0"\n\n[service]\nrule_sets = ["rules.toml", "api.toml", "rr.toml"]\nmiddlewares = ["mw.rhai"]\nmax_request_body_bytes = 1000\n',
-  'rules.toml': '# the shop\n[[rules]]\nwhen.request.url_path = "/rule"\nrespond.json = \'{"v":1}\'\n\n[[rules]]\nwhen.request.url_path = "/login"\nrespond.json = \'{"ok":true}\'\nrespond.headers = { set-cookie = "sid=cookie-out" }\n',
-  'api.toml': '[prefix]\nurl_path = "/api"\n\n[[rules]]\nwhen.request.url_path = "/api/known"\nrespond.text = "known"\n',
-  'rr.toml': 'strategy = "round_robin"\n' + ['A1', 'A2', 'A3'].map((t) => `[[rules]]\nwhen.request.url_path = "/rr"\nrespond.text = "${t}"\n`).join('\n'),
+  'mock.toml':
+    '[listener]\nip_address = "0.0.0.0"\n\n[service]\nrule_sets = ["rules.toml", "api.toml", "rr.toml"]\nmiddlewares = ["mw.rhai"]\nmax_request_body_bytes = 1000\n',
+  'rules.toml':
+    '# the shop\n[[rules]]\nwhen.request.url_path = "/rule"\nrespond.json = \'{"v":1}\'\n\n[[rules]]\nwhen.request.url_path = "/login"\nrespond.json = \'{"ok":true}\'\nrespond.headers = { set-cookie = "sid=cookie-out" }\n',
+  'api.toml':
+    '[prefix]\nurl_path = "/api"\n\n[[rules]]\nwhen.request.url_path = "/api/known"\nrespond.text = "known"\n',
+  'rr.toml':
+    'strategy = "round_robin"\n' +
+    ['A1', 'A2', 'A3'].map((t) => `[[rules]]\nwhen.request.url_path = "/rr"\nrespond.text = "${t}"\n`).join('\n'),
   'mw.rhai': 'if url_path == "/mw" { return #{ text: "mw" }; }\n',
   'users.json': '[]\n',
   '__mock/api/requests.json': '{"mine":true}\n',
 };
 
-test('1, 2: loopback-only inspector; the mock port keeps /__mock; one entry per stage with get\'s why; round robin; generations', async () => {
+test("1, 2: loopback-only inspector; the mock port keeps /__mock; one entry per stage with get's why; round robin; generations", async () => {
   const i = await inspected(WS);
   // 1: /proc/net/tcp lists the inspector on 127.0.0.1 (0100007F), the mock on 0.0.0.0
   const tcp = readFileSync('/proc/net/tcp', 'utf8');
@@ -83,10 +106,17 @@ test('1, 2: loopback-only inspector; the mock port keeps /__mock; one entry per 
     { method: 'POST', path: '/rule', stage: 'refused', body: 'x'.repeat(5000) },
   ];
   const since = (await api(i, '/__mock/api/requests')).last_id as number;
-  for (const s of stages) await send(i.mock.port, s.method, s.path, s.body ? { 'content-type': 'text/plain' } : {}, s.body);
+  for (const s of stages)
+    await send(i.mock.port, s.method, s.path, s.body ? { 'content-type': 'text/plain' } : {}, s.body);
   const entries = (await api(i, `/__mock/api/requests?since=${since}`)).entries as any[];
-  assert.deepEqual(entries.map((e) => e.stage), stages.map((s) => s.stage));
-  assert.deepEqual(entries.map((e) => e.answered_by.kind), ['middleware', 'rule_set', 'fallback', 'miss', 'prefix_miss', 'options', 'refused']);
+  assert.deepEqual(
+    entries.map((e) => e.stage),
+    stages.map((s) => s.stage),
+  );
+  assert.deepEqual(
+    entries.map((e) => e.answered_by.kind),
+    ['middleware', 'rule_set', 'fallback', 'miss', 'prefix_miss', 'options', 'refused'],
+  );
   assert.equal(entries[6].response.status, 413);
   for (const [k, s] of stages.entries()) {
     if (s.stage === 'refused') continue;
@@ -99,11 +129,22 @@ test('1, 2: loopback-only inspector; the mock port keeps /__mock; one entry per 
   const before = (await api(i, '/__mock/api/requests')).last_id as number;
   for (let k = 0; k < 3; k++) await send(i.mock.port, 'GET', '/rr');
   const rr = (await api(i, `/__mock/api/requests?since=${before}&path=/rr`)).entries as any[];
-  assert.deepEqual(rr.map((e) => e.matched.rule_index), [0, 1, 2]);
-  assert.deepEqual(rr.map((e) => e.response.body.text), ['A1', 'A2', 'A3']);
+  assert.deepEqual(
+    rr.map((e) => e.matched.rule_index),
+    [0, 1, 2],
+  );
+  assert.deepEqual(
+    rr.map((e) => e.response.body.text),
+    ['A1', 'A2', 'A3'],
+  );
   // entries from before a reload keep their generation's rules
-  writeFileSync(join(i.dir, 'rules.toml'), WS['rules.toml']!.replace('{"v":1}', '{"v":2}').replace('"/rule"', '"/rule2"'));
-  await waitFor('the reload', async () => ((await api(i, '/__mock/api/workspace')).generation === 2 ? true : undefined));
+  writeFileSync(
+    join(i.dir, 'rules.toml'),
+    WS['rules.toml']!.replace('{"v":1}', '{"v":2}').replace('"/rule"', '"/rule2"'),
+  );
+  await waitFor('the reload', async () =>
+    (await api(i, '/__mock/api/workspace')).generation === 2 ? true : undefined,
+  );
   await send(i.mock.port, 'GET', '/rule2');
   const all = (await api(i, '/__mock/api/requests?path_regex=^/rule')).entries as any[];
   const first = all.find((e) => e.request.path === '/rule' && e.request.method === 'GET');
@@ -118,16 +159,29 @@ test('1, 2: loopback-only inspector; the mock port keeps /__mock; one entry per 
 test('3, 5: secrets are absent from every API body and the event stream; Host, cross-origin and content-type checks', async () => {
   const i = await inspected(WS);
   const stream = await events(i.port);
-  await send(i.mock.port, 'GET', '/rule?token=tok-secret', { authorization: 'Bearer auth-secret', cookie: 'sid=cookie-in' });
+  await send(i.mock.port, 'GET', '/rule?token=tok-secret', {
+    authorization: 'Bearer auth-secret',
+    cookie: 'sid=cookie-in',
+  });
   await send(i.mock.port, 'GET', '/login');
   await send(i.mock.port, 'POST', '/rule', { 'content-type': 'application/json' }, '{"a":{"password":"pw-secret"}}');
-  await send(i.mock.port, 'POST', '/rule', { 'content-type': 'application/x-www-form-urlencoded' }, 'x=1&secret=form-secret');
-  await waitFor('four request events', () => ((stream.text().match(/event: request/g) ?? []).length >= 4 ? true : undefined));
+  await send(
+    i.mock.port,
+    'POST',
+    '/rule',
+    { 'content-type': 'application/x-www-form-urlencoded' },
+    'x=1&secret=form-secret',
+  );
+  await waitFor('four request events', () =>
+    (stream.text().match(/event: request/g) ?? []).length >= 4 ? true : undefined,
+  );
   const list = await raw(i.port, 'GET', '/__mock/api/requests');
   const bodies = [list.text, stream.text()];
-  for (const e of (list.json as any).result.entries) bodies.push((await raw(i.port, 'GET', `/__mock/api/requests/${e.id}`)).text);
+  for (const e of (list.json as any).result.entries)
+    bodies.push((await raw(i.port, 'GET', `/__mock/api/requests/${e.id}`)).text);
   for (const text of bodies) {
-    for (const s of ['tok-secret', 'auth-secret', 'cookie-in', 'cookie-out', 'pw-secret', 'form-secret']) assert.ok(!text.includes(s), `${s} leaked`);
+    for (const s of ['tok-secret', 'auth-secret', 'cookie-in', 'cookie-out', 'pw-secret', 'form-secret'])
+      assert.ok(!text.includes(s), `${s} leaked`);
   }
   assert.ok(list.text.includes('[redacted]'));
   stream.close();
@@ -135,15 +189,34 @@ test('3, 5: secrets are absent from every API body and the event stream; Host, c
   // 5: DNS rebinding, cross-origin writes, typed bodies, no CORS anywhere
   assert.equal((await raw(i.port, 'GET', '/__mock/api/requests', { host: 'evil.test' })).status, 403);
   const count = (list.json as any).result.entries.length;
-  const cross = await raw(i.port, 'DELETE', '/__mock/api/requests', { origin: 'http://evil.test', 'x-mock-client': 'x' });
+  const cross = await raw(i.port, 'DELETE', '/__mock/api/requests', {
+    origin: 'http://evil.test',
+    'x-mock-client': 'x',
+  });
   assert.equal(cross.status, 403);
   assert.equal((await api(i, '/__mock/api/requests')).entries.length, count);
-  const plain = await raw(i.port, 'POST', '/__mock/api/reset', { 'x-mock-client': 'x', 'content-type': 'text/plain', 'content-length': '2' }, '{}');
+  const plain = await raw(
+    i.port,
+    'POST',
+    '/__mock/api/reset',
+    { 'x-mock-client': 'x', 'content-type': 'text/plain', 'content-length': '2' },
+    '{}',
+  );
   assert.equal(plain.status, 415);
   assert.equal((await raw(i.port, 'OPTIONS', '/__mock/api/requests')).status, 405);
-  for (const path of ['/', '/assets/app.js', '/__mock/api/requests', '/__mock/api/workspace', '/__mock/api/files', '/nope']) {
+  for (const path of [
+    '/',
+    '/assets/app.js',
+    '/__mock/api/requests',
+    '/__mock/api/workspace',
+    '/__mock/api/files',
+    '/nope',
+  ]) {
     const r = await raw(i.port, 'GET', path, { origin: 'http://evil.test' });
-    assert.ok(!Object.keys(r.headers).some((h) => h.startsWith('access-control-')), `${path}: ${JSON.stringify(r.headers)}`);
+    assert.ok(
+      !Object.keys(r.headers).some((h) => h.startsWith('access-control-')),
+      `${path}: ${JSON.stringify(r.headers)}`,
+    );
   }
   const del = await raw(i.port, 'DELETE', '/__mock/api/requests', { 'x-mock-client': 'x' });
   assert.equal(del.status, 204);
@@ -154,7 +227,10 @@ test('4: --journal-size 50 keeps the last 50; each event arrives, replay by Last
   const i = await inspected(WS, ['--inspect', '--journal-size', '50']);
   for (let k = 0; k < 1000; k++) await send(i.mock.port, 'GET', '/users');
   const r = await api(i, '/__mock/api/requests');
-  assert.deepEqual(r.entries.map((e: any) => e.id), Array.from({ length: 50 }, (_, k) => 951 + k));
+  assert.deepEqual(
+    r.entries.map((e: any) => e.id),
+    Array.from({ length: 50 }, (_, k) => 951 + k),
+  );
 
   const live = await events(i.port);
   assert.equal(live.res.statusCode, 200);
@@ -166,7 +242,10 @@ test('4: --journal-size 50 keeps the last 50; each event arrives, replay by Last
   }
   const replay = await events(i.port, { 'last-event-id': '995' });
   await waitFor('the replay', () => (replay.text().includes('id: 1003') ? true : undefined));
-  assert.deepEqual([...replay.text().matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])), [996, 997, 998, 999, 1000, 1001, 1002, 1003]);
+  assert.deepEqual(
+    [...replay.text().matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])),
+    [996, 997, 998, 999, 1000, 1001, 1002, 1003],
+  );
   const more: Awaited<ReturnType<typeof events>>[] = [live, replay];
   while (more.length < 16) more.push(await events(i.port));
   const seventeenth = await raw(i.port, 'GET', '/__mock/api/events');
@@ -174,8 +253,11 @@ test('4: --journal-size 50 keeps the last 50; each event arrives, replay by Last
   for (const s of more) s.close();
 
   // a client that never reads: its unsent bytes are bounded (dropped past 1 MiB)
-  await waitFor('the streams to close', async () => ((await raw(i.port, 'GET', '/__mock/api/workspace')).status === 200 ? true : undefined));
-  const rss = (): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${i.mock.pid}/status`, 'utf8'))![1]) * 1024;
+  await waitFor('the streams to close', async () =>
+    (await raw(i.port, 'GET', '/__mock/api/workspace')).status === 200 ? true : undefined,
+  );
+  const rss = (): number =>
+    Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${i.mock.pid}/status`, 'utf8'))![1]) * 1024;
   // the same 5,000 requests first without it, so the heap has grown to its working size: what follows is what it adds
   const load = async (): Promise<void> => {
     for (let k = 0; k < 5000; k++) await send(i.mock.port, 'GET', `/users?n=${k}&pad=${'p'.repeat(200)}`);
@@ -206,18 +288,35 @@ test('6: the file tree: each file_tree_view key on and off, .gitignore, confinem
   const names = async (view: string): Promise<string[]> => {
     writeFileSync(join(i.dir, 'mock.toml'), view === '' ? '' : `[file_tree_view]\n${view}\n`);
     const want = ++generation;
-    await waitFor(`reload ${want}`, async () => ((await api(i, '/__mock/api/workspace')).generation === want ? true : undefined));
+    await waitFor(`reload ${want}`, async () =>
+      (await api(i, '/__mock/api/workspace')).generation === want ? true : undefined,
+    );
     return ((await api(i, '/__mock/api/files')).entries as any[]).map((e) => e.name).sort();
   };
-  const base = ['.hidden.json', '.gitignore', 'node_modules', 'a.json', 'b.txt', 'ignored.json', 'mock.toml', 'skip.log'];
+  const base = [
+    '.hidden.json',
+    '.gitignore',
+    'node_modules',
+    'a.json',
+    'b.txt',
+    'ignored.json',
+    'mock.toml',
+    'skip.log',
+  ];
   const visible = (...without: string[]): string[] => base.filter((n) => !without.includes(n)).sort();
   assert.deepEqual(await names('show_hidden = false'), visible('.hidden.json', '.gitignore', 'node_modules'));
   assert.deepEqual(await names('show_hidden = true\nbuiltin_excludes = false'), visible());
   assert.deepEqual(await names('show_hidden = true'), visible('node_modules'));
-  assert.deepEqual(await names('extra_excludes = ["*.log"]'), visible('.hidden.json', '.gitignore', 'node_modules', 'skip.log'));
+  assert.deepEqual(
+    await names('extra_excludes = ["*.log"]'),
+    visible('.hidden.json', '.gitignore', 'node_modules', 'skip.log'),
+  );
   assert.deepEqual(await names('extra_excludes = []'), visible('.hidden.json', '.gitignore', 'node_modules'));
   assert.deepEqual(await names('include = "*.json"'), ['a.json', 'ignored.json']);
-  assert.deepEqual(await names('respect_gitignore = true'), visible('.hidden.json', '.gitignore', 'node_modules', 'ignored.json'));
+  assert.deepEqual(
+    await names('respect_gitignore = true'),
+    visible('.hidden.json', '.gitignore', 'node_modules', 'ignored.json'),
+  );
   assert.deepEqual(await names('respect_gitignore = false'), visible('.hidden.json', '.gitignore', 'node_modules'));
   const out = await raw(i.port, 'GET', '/__mock/api/files?dir=../');
   assert.equal(out.status, 400);
@@ -228,7 +327,13 @@ test('6: the file tree: each file_tree_view key on and off, .gitignore, confinem
 test('7: a rules POST appends a rule, keeps the comments, and the rule answers at once', async () => {
   const i = await inspected(WS);
   const body = JSON.stringify({ rule_set: './rules.toml', path: '/fresh', json: '{"fresh":true}' });
-  const r = await raw(i.port, 'POST', '/__mock/api/rules', { 'x-mock-client': 'x', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }, body);
+  const r = await raw(
+    i.port,
+    'POST',
+    '/__mock/api/rules',
+    { 'x-mock-client': 'x', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+    body,
+  );
   assert.equal(r.status, 200, r.text);
   const text = readFileSync(join(i.dir, 'rules.toml'), 'utf8');
   assert.ok(text.startsWith('# the shop\n'), text);
@@ -237,7 +342,7 @@ test('7: a rules POST appends a rule, keeps the comments, and the rule answers a
   assert.deepEqual(answered, { status: 200, text: '{"fresh":true}' });
 });
 
-test('flags: --inspect on a host exits 2, on the mock\'s own port 2, on a busy port 1 before the mock binds; journal flags need --inspect', async () => {
+test("flags: --inspect on a host exits 2, on the mock's own port 2, on a busy port 1 before the mock binds; journal flags need --inspect", async () => {
   const dir = makeTempDir('mock-inspect-flags-');
   dirs.push(dir);
   const host = await runMock(['--inspect=0.0.0.0:4000', '-p', '0'], { cwd: dir });

@@ -47,7 +47,10 @@ test('the packed package.json has no prepare; installing the tarball elsewhere w
   const packed = await run([NPM_CLI, 'pack', '--json', '--pack-destination', packs], ROOT);
   assert.equal(packed.code, 0, packed.out);
   assert.deepEqual(readFileSync(join(ROOT, 'package.json')), before, 'postpack put package.json back byte for byte');
-  const tgz = join(packs, (JSON.parse(packed.out.slice(packed.out.indexOf('['))) as { filename: string }[])[0]!.filename);
+  const tgz = join(
+    packs,
+    (JSON.parse(packed.out.slice(packed.out.indexOf('['))) as { filename: string }[])[0]!.filename,
+  );
 
   const project = makeTempDir('mock-install-');
   dirs.push(project);
@@ -55,14 +58,19 @@ test('the packed package.json has no prepare; installing the tarball elsewhere w
   const installed = await run([NPM_CLI, 'install', '--prefer-offline', '--no-audit', '--no-fund', tgz], project);
   // the dependencies come from npm's cache or the npm registry; without either there is nothing to check
   if (installed.code !== 0 && /ENOTCACHED|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT/.test(installed.out)) {
-    t.skip('the dependencies are neither in npm\'s cache nor reachable');
+    t.skip("the dependencies are neither in npm's cache nor reachable");
     return;
   }
   assert.equal(installed.code, 0, installed.out);
   assert.doesNotMatch(installed.out, /install-scripts|install script/i);
-  const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'folder-mock', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'folder-mock', 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
   assert.equal(manifest.scripts?.['prepare'], undefined);
-  const version = await run([join(project, 'node_modules', 'folder-mock', 'dist', 'bin', 'main.cjs'), '--version'], project);
+  const version = await run(
+    [join(project, 'node_modules', 'folder-mock', 'dist', 'bin', 'main.cjs'), '--version'],
+    project,
+  );
   assert.equal(version.code, 0, version.out);
   assert.match(version.out, /^mock \d+\.\d+\.\d+/);
 });
@@ -92,7 +100,11 @@ async function portFreed(port: number, tries = 200): Promise<boolean> {
 
 test('npx mock in the checkout starts without building; a SIGTERM to npx (kill $!) frees the port', async () => {
   assert.ok(existsSync(NPX_CLI), NPX_CLI);
-  const child = spawn(process.execPath, [NPX_CLI, 'mock', '-p', '0', '--no-watch'], { cwd: ROOT, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [NPX_CLI, 'mock', '-p', '0', '--no-watch'], {
+    cwd: ROOT,
+    env: userEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
   const port = await new Promise<number>((resolve, reject) => {

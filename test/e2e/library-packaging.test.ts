@@ -13,7 +13,11 @@ function run(args: readonly string[], timeoutMs = 120_000): Promise<{ code: numb
   return new Promise((resolve, reject) => {
     // a child of a node:test file is told so by NODE_TEST_CONTEXT, and would not run its own tests
     const { NODE_TEST_CONTEXT: _ignored, ...env } = process.env;
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -31,16 +35,37 @@ test('npm pack ships the library (ESM and .d.ts), the CLI bundle and the inspect
   assert.ok(existsSync(npmCli), npmCli);
   const r = await run([npmCli, 'pack', '--dry-run', '--json', '--ignore-scripts']);
   assert.equal(r.code, 0, r.out);
-  const files = (JSON.parse(r.out.slice(r.out.indexOf('['))) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-  for (const f of ['dist/lib/library/index.d.ts', 'dist/lib/library/index.js', 'dist/lib/library/start-mock.d.ts', 'dist/lib/journal/entry.d.ts', 'dist/bin/main.cjs', 'dist/bin/mock.cjs', 'dist/lib/inspector/ui/index.html', 'package.json']) {
+  const files = (JSON.parse(r.out.slice(r.out.indexOf('['))) as { files: { path: string }[] }[])[0]!.files.map(
+    (f) => f.path,
+  );
+  for (const f of [
+    'dist/lib/library/index.d.ts',
+    'dist/lib/library/index.js',
+    'dist/lib/library/start-mock.d.ts',
+    'dist/lib/journal/entry.d.ts',
+    'dist/bin/main.cjs',
+    'dist/bin/mock.cjs',
+    'dist/lib/inspector/ui/index.html',
+    'package.json',
+  ]) {
     assert.ok(files.includes(f), `${f} is packed`);
   }
-  assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('dist/test/') || f.startsWith('dist/src/') || f.startsWith('examples/')), 'no sources, tests or examples');
+  assert.ok(
+    !files.some(
+      (f) =>
+        f.startsWith('src/') || f.startsWith('dist/test/') || f.startsWith('dist/src/') || f.startsWith('examples/'),
+    ),
+    'no sources, tests or examples',
+  );
 });
 
 const EXAMPLES = [
   { name: 'library-node-test', args: ['--test', 'examples/library-node-test/'], passed: /^# pass 3$/m },
-  { name: 'library-vitest', args: ['node_modules/vitest/vitest.mjs', 'run', '--root', 'examples/library-vitest'], passed: /Tests\s+3 passed \(3\)/ },
+  {
+    name: 'library-vitest',
+    args: ['node_modules/vitest/vitest.mjs', 'run', '--root', 'examples/library-vitest'],
+    passed: /Tests\s+3 passed \(3\)/,
+  },
   {
     name: 'library-jest',
     args: ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--rootDir', 'examples/library-jest'],

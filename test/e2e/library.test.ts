@@ -32,7 +32,9 @@ const SHOP: Record<string, string> = {
     '[[rules]]\nwhen.request.url_path = "/api/users"\nrespond.json = \'[]\'\n',
     '[[rules]]\nwhen.request.url_path = "/echo"\nrespond.json = \'{"password":"hunter2","ok":1}\'\n',
   ].join('\n'),
-  'rr.toml': 'strategy = "round_robin"\n' + ['A1', 'A2', 'A3'].map((t) => `[[rules]]\nwhen.request.url_path = "/rr"\nrespond.text = "${t}"\n`).join('\n'),
+  'rr.toml':
+    'strategy = "round_robin"\n' +
+    ['A1', 'A2', 'A3'].map((t) => `[[rules]]\nwhen.request.url_path = "/rr"\nrespond.text = "${t}"\n`).join('\n'),
   'users.json': '{"users":[]}\n',
 };
 
@@ -41,7 +43,11 @@ async function text(url: string, init?: RequestInit): Promise<{ status: number; 
   return { status: r.status, body: await r.text() };
 }
 
-async function inspectorJson(m: MockHandle, path: string, init: RequestInit = {}): Promise<{ status: number; json: any }> {
+async function inspectorJson(
+  m: MockHandle,
+  path: string,
+  init: RequestInit = {},
+): Promise<{ status: number; json: any }> {
   const r = await fetch(new URL(path, m.inspectUrl), init);
   const t = await r.text();
   return { status: r.status, json: t === '' ? undefined : JSON.parse(t) };
@@ -55,7 +61,14 @@ const project = (e: Entry) => ({
   status: e.response.status,
   stage: e.stage,
   generation: e.generation,
-  matched: e.matched === null ? null : { rule_index: e.matched.ruleIndex, rule_set_file: e.matched.ruleSetFile, rule_set_index: e.matched.ruleSetIndex },
+  matched:
+    e.matched === null
+      ? null
+      : {
+          rule_index: e.matched.ruleIndex,
+          rule_set_file: e.matched.ruleSetFile,
+          rule_set_index: e.matched.ruleSetIndex,
+        },
 });
 const projectWire = (e: any) => ({
   id: e.id,
@@ -78,7 +91,12 @@ test('1, 9: imported by name; stage, matched and why equal `mock get --format js
       { path: '/users' },
       { path: '/nothing' },
     ];
-    for (const c of cases) await text(m.url + c.path, { method: c.method ?? 'GET', headers: c.headers ?? {}, ...(c.body ? { body: c.body } : {}) });
+    for (const c of cases)
+      await text(m.url + c.path, {
+        method: c.method ?? 'GET',
+        headers: c.headers ?? {},
+        ...(c.body ? { body: c.body } : {}),
+      });
     const listed = await inspectorJson(m, '/__mock/api/requests');
     assert.equal(listed.status, 200);
     const wire = listed.json.result.entries as any[];
@@ -104,8 +122,14 @@ test('1, 9: imported by name; stage, matched and why equal `mock get --format js
     for (let i = 0; i < 3; i++) bodies.push((await text(m.url + '/rr')).body);
     assert.deepEqual(bodies, ['A1', 'A2', 'A3']);
     const rr = m.requests({ since, path: '/rr' });
-    assert.deepEqual(rr.map((e) => e.matched?.ruleIndex), [0, 1, 2]);
-    assert.deepEqual(rr.map((e) => (e.response.body.kind === 'text' ? e.response.body.text : '')), ['A1', 'A2', 'A3']);
+    assert.deepEqual(
+      rr.map((e) => e.matched?.ruleIndex),
+      [0, 1, 2],
+    );
+    assert.deepEqual(
+      rr.map((e) => (e.response.body.kind === 'text' ? e.response.body.text : '')),
+      ['A1', 'A2', 'A3'],
+    );
   } finally {
     await m.close();
   }
@@ -130,23 +154,34 @@ test('2: every filter, since as a cursor and a Date; rule finds only its hits; r
     assert.equal(m.requests({ since: new Date(Date.now() + 60_000) }).length, 0);
     assert.equal(m.requests({ stage: 'rule_set' }).length, 4);
     assert.equal(m.requests({ stage: 'miss' }).length, 1);
-    assert.deepEqual(m.requests({ rule: { ruleSet: 0, rule: 1 } }).map((e) => e.request.headers.find(([n]) => n === 'x-role')?.[1]), ['admin']);
+    assert.deepEqual(
+      m.requests({ rule: { ruleSet: 0, rule: 1 } }).map((e) => e.request.headers.find(([n]) => n === 'x-role')?.[1]),
+      ['admin'],
+    );
     assert.equal(m.requests({ rule: { ruleSet: './rules.toml', rule: 2 } }).length, 1);
     assert.equal(m.requests({ rule: { ruleSet: 1 } }).length, 1);
-    assert.deepEqual(m.requests({ limit: 2 }).map((e) => e.id), [start + 1, start + 2]);
+    assert.deepEqual(
+      m.requests({ limit: 2 }).map((e) => e.id),
+      [start + 1, start + 2],
+    );
     assert.throws(() => m.requests({ stage: 'nope' as never }), MockError);
     // waitForRequest: resolves on arrival; a timeout lists the last entries
     const waiting = m.waitForRequest({ path: '/later', since: m.cursor() });
     void text(m.url + '/later');
     assert.equal((await waiting).request.path, '/later');
-    await assert.rejects(m.waitForRequest({ path: '/never' }, { timeoutMs: 50 }), (e: Error) => /GET \/later → 404 \(dyn_route\)/.test(e.message));
+    await assert.rejects(m.waitForRequest({ path: '/never' }, { timeoutMs: 50 }), (e: Error) =>
+      /GET \/later → 404 \(dyn_route\)/.test(e.message),
+    );
 
     const last = m.cursor();
     assert.equal((await text(m.url + '/rr')).body, 'A2');
     m.reset();
     assert.equal(m.requests().length, 0);
     assert.equal((await text(m.url + '/rr')).body, 'A1');
-    assert.deepEqual(m.requests().map((e) => e.id), [last + 2]);
+    assert.deepEqual(
+      m.requests().map((e) => e.id),
+      [last + 2],
+    );
   } finally {
     await m.close();
   }
@@ -156,8 +191,14 @@ test('3: bounds: size 10 keeps ids 91-100, a stale since throws; maxBytes 4 MiB 
   const m = await startMock({ root: workspace(SHOP), journal: { size: 10 } });
   try {
     for (let i = 0; i < 100; i++) await text(m.url + '/api/users');
-    assert.deepEqual(m.requests().map((e) => e.id), Array.from({ length: 10 }, (_, i) => 91 + i));
-    assert.throws(() => m.requests({ since: 50 }), (e: unknown) => e instanceof JournalOverflowError && e.code === 'journal_overflow' && /40/.test(e.message));
+    assert.deepEqual(
+      m.requests().map((e) => e.id),
+      Array.from({ length: 10 }, (_, i) => 91 + i),
+    );
+    assert.throws(
+      () => m.requests({ since: 50 }),
+      (e: unknown) => e instanceof JournalOverflowError && e.code === 'journal_overflow' && /40/.test(e.message),
+    );
     assert.equal(m.requests({ since: 90 }).length, 10);
   } finally {
     await m.close();
@@ -183,7 +224,9 @@ const entries = m.requests();
 const held = entries.reduce((n, e) => n + (e.request.body.kind === 'text' ? e.request.body.text.length : 0), 0);
 process.stdout.write(JSON.stringify({ growth: rss1 - rss0, count: entries.length, last: entries.at(-1).id, held }));
 await m.close();`;
-  const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
   const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
@@ -194,16 +237,28 @@ await m.close();`;
   // each entry keeps 64 KiB of its body: what is held stays within 4 MiB, the oldest evicted
   assert.equal(r.last, 220);
   assert.ok(r.count > 10 && r.count < 64 && r.held <= 4 * 1024 * 1024, `${r.count} entries, ${r.held} bytes of bodies`);
-  t.diagnostic(`maxBytes 4 MiB, 200 x 1 MiB POSTs: ${r.count} entries held, RSS +${(r.growth / 1024 / 1024).toFixed(1)} MB`);
+  t.diagnostic(
+    `maxBytes 4 MiB, 200 x 1 MiB POSTs: ${r.count} entries held, RSS +${(r.growth / 1024 / 1024).toFixed(1)} MB`,
+  );
   assert.ok(r.growth < 64 * 1024 * 1024, `RSS grew ${Math.round(r.growth / 1024 / 1024)} MB`);
 });
 
 test('4: denylisted values never reach the library or HTTP results; redact: false shows them', async () => {
   const secrets = ['s3cr3t-auth', 'c00kie-val', 'tok-123', 'pw-nested', 'form-secret'];
   const send = async (m: MockHandle): Promise<void> => {
-    await text(`${m.url}/api/users?token=tok-123`, { headers: { authorization: 'Bearer s3cr3t-auth', cookie: 'sid=c00kie-val' } });
-    await text(`${m.url}/api/cart`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"user":{"password":"pw-nested"}}' });
-    await text(`${m.url}/form`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1&secret=form-secret' });
+    await text(`${m.url}/api/users?token=tok-123`, {
+      headers: { authorization: 'Bearer s3cr3t-auth', cookie: 'sid=c00kie-val' },
+    });
+    await text(`${m.url}/api/cart`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"user":{"password":"pw-nested"}}',
+    });
+    await text(`${m.url}/form`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=1&secret=form-secret',
+    });
     await text(`${m.url}/echo`);
   };
   const m = await startMock({ root: workspace(SHOP), inspect: true });
@@ -227,7 +282,10 @@ test('4: denylisted values never reach the library or HTTP results; redact: fals
   } finally {
     await open.close();
   }
-  await assert.rejects(startMock({ root: workspace(SHOP), redact: false, inspect: true }), (e: unknown) => e instanceof MockError && e.kind === 'usage');
+  await assert.rejects(
+    startMock({ root: workspace(SHOP), redact: false, inspect: true }),
+    (e: unknown) => e instanceof MockError && e.kind === 'usage',
+  );
 });
 
 test('5: two instances are independent; a bad workspace rejects with diagnostics, a busy port with io', async () => {
@@ -244,12 +302,18 @@ test('5: two instances are independent; a bad workspace rejects with diagnostics
     a.reset();
     assert.equal(b.requests().length, 1);
     const busy = Number(new URL(a.url).port);
-    await assert.rejects(startMock({ root, port: busy }), (e: unknown) => e instanceof MockError && e.kind === 'io' && /already in use/.test(e.message));
+    await assert.rejects(
+      startMock({ root, port: busy }),
+      (e: unknown) => e instanceof MockError && e.kind === 'io' && /already in use/.test(e.message),
+    );
   } finally {
     await a.close();
     await b.close();
   }
-  const bad = workspace({ 'mock.toml': '[service]\nrule_sets = ["r.toml"]\n', 'r.toml': '[[rules]]\nwhen.request.url_path = "/x"\nrespond.jsn = "1"\n' });
+  const bad = workspace({
+    'mock.toml': '[service]\nrule_sets = ["r.toml"]\n',
+    'r.toml': '[[rules]]\nwhen.request.url_path = "/x"\nrespond.jsn = "1"\n',
+  });
   await assert.rejects(startMock({ root: bad }), (e: unknown) => {
     assert.ok(e instanceof MockError);
     assert.equal(e.kind, 'config_invalid');
@@ -261,9 +325,15 @@ test('5: two instances are independent; a bad workspace rejects with diagnostics
     assert.match(e.message, /did you mean `json`\?/);
     return true;
   });
-  await assert.rejects(startMock({ root: bad, config: 'nope.toml' }), (e: unknown) => e instanceof MockError && e.kind === 'config_unreadable');
+  await assert.rejects(
+    startMock({ root: bad, config: 'nope.toml' }),
+    (e: unknown) => e instanceof MockError && e.kind === 'config_unreadable',
+  );
   // a root that does not exist is refused before any config is looked for
-  await assert.rejects(startMock({ root: join(bad, 'missing'), config: 'nope.toml' }), (e: unknown) => e instanceof MockError && e.kind === 'usage' && /option 'root'/.test(e.message));
+  await assert.rejects(
+    startMock({ root: join(bad, 'missing'), config: 'nope.toml' }),
+    (e: unknown) => e instanceof MockError && e.kind === 'usage' && /option 'root'/.test(e.message),
+  );
   // the process lives on: a next start works
   const c = await startMock({ root });
   assert.equal((await text(c.url + '/api/users')).status, 200);
@@ -272,7 +342,11 @@ test('5: two instances are independent; a bad workspace rejects with diagnostics
 });
 
 test('6: close() lets a delayed request finish; a script that starts and closes leaves nothing holding the process', async () => {
-  const root = workspace({ ...SHOP, 'rules.toml': '[[rules]]\nwhen.request.url_path = "/slow"\nrespond.text = "late"\nrespond.delay_response_milliseconds = 500\n' });
+  const root = workspace({
+    ...SHOP,
+    'rules.toml':
+      '[[rules]]\nwhen.request.url_path = "/slow"\nrespond.text = "late"\nrespond.delay_response_milliseconds = 500\n',
+  });
   const m = await startMock({ root });
   // node:http's own channel says when the server has the request (the journal records it only once answered)
   const arrived = new Promise<void>((resolve) => {
@@ -286,8 +360,13 @@ test('6: close() lets a delayed request finish; a script that starts and closes 
     const u = new URL(m.url + '/slow');
     request({ host: u.hostname, port: u.port, path: u.pathname }, (res) => {
       let b = '';
-      res.setEncoding('utf8').on('data', (d: string) => (b += d)).on('end', () => resolve({ status: res.statusCode ?? 0, body: b }));
-    }).on('error', reject).end();
+      res
+        .setEncoding('utf8')
+        .on('data', (d: string) => (b += d))
+        .on('end', () => resolve({ status: res.statusCode ?? 0, body: b }));
+    })
+      .on('error', reject)
+      .end();
   });
   await arrived;
   // the request is in flight (its answer waits 500 ms): close now
@@ -307,7 +386,9 @@ await m.close();
 // (a timer, a watcher, a socket) may be left holding the event loop: only stdout's own pipe
 while (process.getActiveResourcesInfo().includes('TCPServerWrap')) await new Promise((r) => setImmediate(r));
 process.stdout.write('left ' + JSON.stringify(process.getActiveResourcesInfo()) + '\\n');`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
   const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
@@ -315,7 +396,11 @@ process.stdout.write('left ' + JSON.stringify(process.getActiveResourcesInfo()) 
   clearTimeout(killer);
   assert.equal(code, 0, 'exited by itself');
   const left = JSON.parse(/left (.*)/.exec(out)?.[1] ?? 'null') as string[] | null;
-  assert.deepEqual(left?.filter((r) => r !== 'PipeWrap' && r !== 'TTYWrap'), [], out);
+  assert.deepEqual(
+    left?.filter((r) => r !== 'PipeWrap' && r !== 'TTYWrap'),
+    [],
+    out,
+  );
 });
 
 test('root and fallbackDir that do not exist are refused with a MockError naming the option', async () => {

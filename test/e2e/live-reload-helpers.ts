@@ -7,7 +7,11 @@ import type { RunningMock } from '../helpers/mock-cli.js';
 import { send } from './server-harness.js';
 
 /** Polls `probe` every 20 ms until it gives a value; fails naming `what` after `timeoutMs`. */
-export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();
@@ -23,18 +27,24 @@ export function reloadLines(m: RunningMock): string[] {
 
 /** Waits for `reloaded generation <n> …` on stdout and returns the line. */
 export function waitReloaded(m: RunningMock, generation: number): Promise<string> {
-  return waitFor(`reloaded generation ${generation}\nstdout:\n${m.stdoutLines.join('\n')}\nstderr:\n${m.stderr()}`, () =>
-    m.stdoutLines.find((l) => l.startsWith(`reloaded generation ${generation} `)),
+  return waitFor(
+    `reloaded generation ${generation}\nstdout:\n${m.stdoutLines.join('\n')}\nstderr:\n${m.stderr()}`,
+    () => m.stdoutLines.find((l) => l.startsWith(`reloaded generation ${generation} `)),
   );
 }
 
 export function rejections(m: RunningMock): number {
-  return m.stderr().split('\n').filter((l) => l.startsWith('reload rejected; ')).length;
+  return m
+    .stderr()
+    .split('\n')
+    .filter((l) => l.startsWith('reload rejected; ')).length;
 }
 
 /** Waits until stderr holds `count` rejection headers; returns stderr. */
 export function waitRejected(m: RunningMock, count: number): Promise<string> {
-  return waitFor(`rejection #${count}\nstderr:\n${m.stderr()}`, () => (rejections(m) >= count ? m.stderr() : undefined));
+  return waitFor(`rejection #${count}\nstderr:\n${m.stderr()}`, () =>
+    rejections(m) >= count ? m.stderr() : undefined,
+  );
 }
 
 export async function get(port: number, path: string): Promise<string> {
@@ -44,7 +54,11 @@ export async function get(port: number, path: string): Promise<string> {
 /** Polls until GET `path` answers `text`; returns how long it took (ms). */
 export async function waitServed(port: number, path: string, text: string, timeoutMs = 10_000): Promise<number> {
   const start = Date.now();
-  await waitFor(`GET ${path} answering ${JSON.stringify(text)}`, async () => ((await get(port, path)) === text ? true : undefined), timeoutMs);
+  await waitFor(
+    `GET ${path} answering ${JSON.stringify(text)}`,
+    async () => ((await get(port, path)) === text ? true : undefined),
+    timeoutMs,
+  );
   return Date.now() - start;
 }
 

@@ -15,7 +15,12 @@ test('9. 200 edit cycles leave fds and RSS where they were', { skip: !existsSync
   await writeTree(dir, {
     'mock.toml': '[service]\nrule_sets = ["rules.toml", "more.toml"]\nmiddlewares = ["mw.rhai"]\n',
     'rules.toml': rulesToml([['/a', 'c0']]),
-    'more.toml': 'strategy = "round_robin"\n' + rulesToml([['/rr', 'r1'], ['/rr', 'r2']]),
+    'more.toml':
+      'strategy = "round_robin"\n' +
+      rulesToml([
+        ['/rr', 'r1'],
+        ['/rr', 'r2'],
+      ]),
     'mw.rhai': 'if url_path == "/m" { return #{ text: "m" }; }\n',
   });
   const m = await spawnMock([], { cwd: dir });
@@ -31,7 +36,14 @@ test('9. 200 edit cycles leave fds and RSS where they were', { skip: !existsSync
     let lastA = 'c1';
     for (let i = 2; i <= CYCLES + 1; i++) {
       const file = i % 3 === 0 ? 'more.toml' : 'rules.toml';
-      const text = file === 'more.toml' ? 'strategy = "round_robin"\n' + rulesToml([['/rr', `r${i}`], ['/rr', 'r2']]) : rulesToml([['/a', `c${i}`]]);
+      const text =
+        file === 'more.toml'
+          ? 'strategy = "round_robin"\n' +
+            rulesToml([
+              ['/rr', `r${i}`],
+              ['/rr', 'r2'],
+            ])
+          : rulesToml([['/a', `c${i}`]]);
       if (file === 'rules.toml') lastA = `c${i}`;
       await writeFile(path(dir, file), text);
       await waitReloaded(m, i + 1);
@@ -40,12 +52,16 @@ test('9. 200 edit cycles leave fds and RSS where they were', { skip: !existsSync
     assert.equal(await get(m.port, '/a'), lastA);
 
     // the client's sockets close asynchronously on the server's side: wait for the count to settle back
-    await waitFor(`the open fd count back to ${fdsBefore} (now ${openFds(m.pid)})`, () => (openFds(m.pid) === fdsBefore ? true : undefined));
+    await waitFor(`the open fd count back to ${fdsBefore} (now ${openFds(m.pid)})`, () =>
+      openFds(m.pid) === fdsBefore ? true : undefined,
+    );
     const grown = rssBytes(m.pid) - rssBefore;
     assert.ok(grown < 20 * 1024 * 1024, `RSS grew ${(grown / 1048576).toFixed(1)} MB`);
 
     assert.equal(m.stderr(), '');
-    t.diagnostic(`fds ${fdsBefore} → ${openFds(m.pid)}; RSS +${(grown / 1048576).toFixed(1)} MB over ${CYCLES} reloads`);
+    t.diagnostic(
+      `fds ${fdsBefore} → ${openFds(m.pid)}; RSS +${(grown / 1048576).toFixed(1)} MB over ${CYCLES} reloads`,
+    );
   } finally {
     await m.stop();
     await removeDir(dir);

@@ -22,7 +22,12 @@ import {
 
 const CONFIG = '[service]\nrule_sets = ["rules.toml"]\n';
 
-async function withMock(files: Record<string, string>, args: readonly string[], body: (m: RunningMock, dir: string) => Promise<void>, autoPort = true): Promise<void> {
+async function withMock(
+  files: Record<string, string>,
+  args: readonly string[],
+  body: (m: RunningMock, dir: string) => Promise<void>,
+  autoPort = true,
+): Promise<void> {
   const dir = makeTempDir('mock-live-');
   await writeTree(dir, files);
   const m = await spawnMock(args, { cwd: dir, autoPort });
@@ -37,7 +42,10 @@ async function withMock(files: Record<string, string>, args: readonly string[], 
 test('1. an in-place edit, a rename-over save and a vim backup save each reload exactly once', async (t) => {
   await withMock({ 'mock.toml': CONFIG, 'rules.toml': rulesToml([['/a', 'v1']]) }, [], async (m, dir) => {
     const rules = path(dir, 'rules.toml');
-    assert.ok(m.stdoutLines.includes('Watching 2 files for changes (--no-watch to turn off)'), m.stdoutLines.join('\n'));
+    assert.ok(
+      m.stdoutLines.includes('Watching 2 files for changes (--no-watch to turn off)'),
+      m.stdoutLines.join('\n'),
+    );
     assert.match(m.stdoutLines.at(-1)!, /^Listening on /);
     assert.equal(await get(m.port, '/a'), 'v1');
 
@@ -45,7 +53,10 @@ test('1. an in-place edit, a rename-over save and a vim backup save each reload 
     const took = await waitServed(m.port, '/a', 'v2');
     // how soon is a figure, not a bound: bench and reliability suite keep timings (an edit never served fails waitServed)
     t.diagnostic(`edit served after ${took} ms`);
-    assert.match(await waitReloaded(m, 2), /^reloaded generation 2 after change to \.\/rules\.toml \(1 rule across 1 rule set, \d+ ms\)$/);
+    assert.match(
+      await waitReloaded(m, 2),
+      /^reloaded generation 2 after change to \.\/rules\.toml \(1 rule across 1 rule set, \d+ ms\)$/,
+    );
 
     await saveByRename(rules, rulesToml([['/a', 'v3']]));
     await waitServed(m.port, '/a', 'v3');
@@ -142,7 +153,11 @@ const BAD_EDITS: readonly {
   },
   {
     name: 'Rhai syntax error',
-    files: { 'mock.toml': CONFIG + 'middlewares = ["mw.rhai"]\n', 'rules.toml': rulesToml([['/a', 'v1']]), 'mw.rhai': 'if url_path == "/m" { return #{ text: "m1" }; }\n' },
+    files: {
+      'mock.toml': CONFIG + 'middlewares = ["mw.rhai"]\n',
+      'rules.toml': rulesToml([['/a', 'v1']]),
+      'mw.rhai': 'if url_path == "/m" { return #{ text: "m1" }; }\n',
+    },
     bad: ['mw.rhai', 'if url_path == "/m" { return #{ text: "m2" }\nlet = ;\n'],
     where: /^\.\/mw\.rhai:\d+:\d+: error: /m,
     fix: ['mw.rhai', 'if url_path == "/m" { return #{ text: "m2" }; }\n'],
@@ -170,19 +185,23 @@ for (const c of BAD_EDITS) {
 }
 
 test('3b. a .json respond target made invalid is a warning on reload: the rules edit applies', async () => {
-  const rules = (text: string): string => `[[rules]]\nwhen.request.url_path = "/d"\nrespond.file_path = "data.json"\n\n${rulesToml([['/a', text]])}`;
+  const rules = (text: string): string =>
+    `[[rules]]\nwhen.request.url_path = "/d"\nrespond.file_path = "data.json"\n\n${rulesToml([['/a', text]])}`;
   await withMock({ 'mock.toml': CONFIG, 'rules.toml': rules('v1'), 'data.json': '{"ok": 1}' }, [], async (m, dir) => {
     await writeFile(path(dir, 'data.json'), '{"ok": ');
     await writeFile(path(dir, 'rules.toml'), rules('v2'));
     await waitServed(m.port, '/a', 'v2');
-    await waitFor('the warning', () => (/warning: .*data\.json.*not valid JSON.*next start will refuse it/.test(m.stderr()) ? true : undefined));
+    await waitFor('the warning', () =>
+      /warning: .*data\.json.*not valid JSON.*next start will refuse it/.test(m.stderr()) ? true : undefined,
+    );
     assert.equal(await get(m.port, '/d'), '{"ok": ', 'served as written');
     assert.doesNotMatch(m.stderr(), /reload rejected/);
   });
 });
 
 test('4. a delayed answer in flight finishes on its workspace; the next request gets the new one', async () => {
-  const slow = (text: string): string => `[[rules]]\nwhen.request.url_path = "/slow"\nrespond = { text = "${text}", delay_response_milliseconds = 1500 }\n`;
+  const slow = (text: string): string =>
+    `[[rules]]\nwhen.request.url_path = "/slow"\nrespond = { text = "${text}", delay_response_milliseconds = 1500 }\n`;
   await withMock({ 'mock.toml': CONFIG, 'rules.toml': slow('old') }, [], async (m, dir) => {
     let answeredAt = 0;
     const inFlight = get(m.port, '/slow').then((body) => ((answeredAt = Date.now()), body));
@@ -197,7 +216,12 @@ test('4. a delayed answer in flight finishes on its workspace; the next request 
 });
 
 test('5. round-robin counters survive unrelated edits and insertions above; editing the group restarts it', async () => {
-  const group = (a2 = 'A2'): string => rulesToml([['/rr', 'A1'], ['/rr', a2], ['/rr', 'A3']]);
+  const group = (a2 = 'A2'): string =>
+    rulesToml([
+      ['/rr', 'A1'],
+      ['/rr', a2],
+      ['/rr', 'A3'],
+    ]);
   const file = (above: string, a2?: string, other = 'o1'): string =>
     `strategy = "round_robin"\n\n${above}${group(a2)}\n${rulesToml([['/other', other]])}`;
   await withMock({ 'mock.toml': CONFIG, 'rules.toml': file('') }, [], async (m, dir) => {
@@ -258,7 +282,10 @@ test('7. --no-watch (mock and mock serve): an edit is not served, and no watch l
       await withMock({ 'mock.toml': CONFIG, 'rules.toml': rulesToml([['/a', 'v1']]) }, args, async (m, dir) => {
         assert.ok(!m.stdoutLines.some((l) => l.startsWith('Watching ')), m.stdoutLines.join('\n'));
         const edited = rulesToml([['/a', `v${generation + 1}`]]);
-        await Promise.all([writeFile(path(dir, 'rules.toml'), edited), writeFile(path(controlDir, 'rules.toml'), edited)]);
+        await Promise.all([
+          writeFile(path(dir, 'rules.toml'), edited),
+          writeFile(path(controlDir, 'rules.toml'), edited),
+        ]);
         generation++;
         await waitServed(control.port, '/a', `v${generation}`);
         await waitReloaded(control, generation);
@@ -272,7 +299,7 @@ test('7. --no-watch (mock and mock serve): an edit is not served, and no watch l
 test('8. on a zero-config server, `mock set rule --path /a --text hi` is served without a restart', async (t) => {
   await withMock({ 'page.txt': 'file' }, [], async (m, dir) => {
     assert.ok(m.stdoutLines.includes('Watching 1 file for changes (--no-watch to turn off)'), m.stdoutLines.join('\n'));
-    assert.equal((await get(m.port, '/page.txt')), 'file');
+    assert.equal(await get(m.port, '/page.txt'), 'file');
     const set = await runMock(['set', 'rule', '--path', '/a', '--text', 'hi'], { cwd: dir });
     assert.equal(set.code, 0, set.stderr);
     const took = await waitServed(m.port, '/a', 'hi');

@@ -16,7 +16,9 @@ import { makeTempDir, removeDir, runMock, spawnMock, writeTree, type RunningMock
 import { draft07 } from '../helpers/openapi-schema.js';
 import { header, send } from './server-harness.js';
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
+  ajv: Ajv,
+) => Ajv;
 
 type Obj = Record<string, unknown>;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -51,14 +53,22 @@ function operations(doc: Obj): Op[] {
   for (const [path, item] of Object.entries(doc['paths'] as Obj)) {
     for (const m of METHODS) {
       const op = (item as Obj)[m] as Obj | undefined;
-      if (op !== undefined) out.push({ label: (op['operationId'] as string | undefined) ?? `${m.toUpperCase()} ${path}`, method: m.toUpperCase(), path, op });
+      if (op !== undefined)
+        out.push({
+          label: (op['operationId'] as string | undefined) ?? `${m.toUpperCase()} ${path}`,
+          method: m.toUpperCase(),
+          path,
+          op,
+        });
     }
   }
   return out;
 }
 
 function defaultKey(responses: Obj): string {
-  const success = Object.keys(responses).filter((k) => /^2\d\d$/.test(k)).sort()[0];
+  const success = Object.keys(responses)
+    .filter((k) => /^2\d\d$/.test(k))
+    .sort()[0];
   return success ?? 'default';
 }
 
@@ -73,7 +83,12 @@ function makeAjv(openapi: string): { compile(schema: object): ValidateFunction }
   return { compile: (schema) => ajv.compile(draft07(schema) as object) };
 }
 
-async function importInto(fx: DocFixture, root: string, ws: string, extra: readonly string[] = []): Promise<ReturnType<typeof runMock>> {
+async function importInto(
+  fx: DocFixture,
+  root: string,
+  ws: string,
+  extra: readonly string[] = [],
+): Promise<ReturnType<typeof runMock>> {
   mkdirSync(ws, { recursive: true });
   return runMock(['--init', '--from', relative(ws, join(root, fx.main)), '--yes', ...extra], { cwd: ws });
 }
@@ -109,7 +124,8 @@ for (const fx of [PETSTORE_30, STORE_31]) {
     it('one report entry per operation: the inexpressible ones skipped with a reason', () => {
       const ops = operations(doc);
       assert.deepEqual(report.operations.map((o) => o.operation).sort(), ops.map((o) => o.label).sort());
-      for (const o of report.operations) assert.equal(o.outcome, fx.skipped.includes(o.operation) ? 'skipped' : 'written', o.operation);
+      for (const o of report.operations)
+        assert.equal(o.outcome, fx.skipped.includes(o.operation) ? 'skipped' : 'written', o.operation);
     });
 
     it('answers every operation: default status, content type, a body valid against the schema; Prefer: code selects the others', async () => {
@@ -119,7 +135,10 @@ for (const fx of [PETSTORE_30, STORE_31]) {
         if (fx.skipped.includes(o.label)) continue;
         const path = fx.base + o.path.replace(/\{[^}]+\}/g, 'p1');
         const responses = o.op['responses'] as Obj;
-        const keys = [defaultKey(responses), ...Object.keys(responses).filter((k) => /^\d{3}$/.test(k) && k !== defaultKey(responses))];
+        const keys = [
+          defaultKey(responses),
+          ...Object.keys(responses).filter((k) => /^\d{3}$/.test(k) && k !== defaultKey(responses)),
+        ];
         for (const [i, key] of keys.entries()) {
           const headers: Record<string, string> = { ...fx.auth, ...(i === 0 ? {} : { prefer: `code=${key}` }) };
           const res = await send(server.port, { method: o.method, path, headers });
@@ -184,14 +203,26 @@ describe('mock --init --from: the pet store specifics', () => {
 
   it('named examples: the first by default, the others with Prefer: example=<name> (and with a code)', async () => {
     const get = async (prefer?: string): Promise<{ status: number; body: unknown }> => {
-      const res = await send(server.port, { path: '/v1/pets/42', ...(prefer === undefined ? {} : { headers: { prefer } }) });
+      const res = await send(server.port, {
+        path: '/v1/pets/42',
+        ...(prefer === undefined ? {} : { headers: { prefer } }),
+      });
       return { status: res.status, body: JSON.parse(res.body.toString('utf8')) };
     };
     assert.deepEqual(await get(), { status: 200, body: { id: 1, name: 'Tom', kind: { meows: true } } });
-    assert.deepEqual(await get('example=dog'), { status: 200, body: { id: 2, name: 'Rex', tag: 'dog', kind: { barks: false } } });
+    assert.deepEqual(await get('example=dog'), {
+      status: 200,
+      body: { id: 2, name: 'Rex', tag: 'dog', kind: { barks: false } },
+    });
     assert.deepEqual(await get('code=404'), { status: 404, body: { title: 'gone', status: 404 } });
-    assert.deepEqual(await get('code=404, example=never'), { status: 404, body: { title: 'never existed', status: 404 } });
-    assert.deepEqual(await get('example=never;code=404'), { status: 404, body: { title: 'never existed', status: 404 } });
+    assert.deepEqual(await get('code=404, example=never'), {
+      status: 404,
+      body: { title: 'never existed', status: 404 },
+    });
+    assert.deepEqual(await get('example=never;code=404'), {
+      status: 404,
+      body: { title: 'never existed', status: 404 },
+    });
   });
 
   it('a literal path beside a templated one answers its own rule; the base path is required', async () => {
@@ -213,10 +244,16 @@ describe('mock --init --from: the pet store specifics', () => {
     const head = await send(server.port, { method: 'HEAD', path: '/v1/pets/42' });
     assert.equal(head.status, 200);
     assert.equal(head.body.length, 0);
-    assert.equal((await send(server.port, { method: 'HEAD', path: '/v1/pets/42', headers: { prefer: 'code=404' } })).status, 404);
+    assert.equal(
+      (await send(server.port, { method: 'HEAD', path: '/v1/pets/42', headers: { prefer: 'code=404' } })).status,
+      404,
+    );
     const patch = await send(server.port, { method: 'PATCH', path: '/v1/pets/42' });
     assert.equal(patch.status, 200);
-    assert.equal((await send(server.port, { method: 'PATCH', path: '/v1/pets/42', headers: { prefer: 'code=409' } })).status, 409);
+    assert.equal(
+      (await send(server.port, { method: 'PATCH', path: '/v1/pets/42', headers: { prefer: 'code=409' } })).status,
+      409,
+    );
   });
 });
 
@@ -229,7 +266,9 @@ describe('mock --init --from: the shapes real descriptions show', () => {
   let report: { operations: { operation: string; outcome: string; pointer: string; notes: string[] }[] };
   const ajv = makeAjv('3.0.3');
   const schemaOf = (path: string, method: string, status: string, type = 'application/json'): object =>
-    ((((((doc['paths'] as Obj)[path] as Obj)[method] as Obj)['responses'] as Obj)[status] as Obj)['content'] as Obj)[type] as Obj;
+    ((((((doc['paths'] as Obj)[path] as Obj)[method] as Obj)['responses'] as Obj)[status] as Obj)['content'] as Obj)[
+      type
+    ] as Obj;
   const valid = (value: unknown, schema: unknown, what: string): void => {
     const validate = ajv.compile((schema as Obj)['schema'] as object);
     assert.ok(validate(value), `${what}: ${JSON.stringify(value)} ${JSON.stringify(validate.errors)}`);
@@ -240,7 +279,9 @@ describe('mock --init --from: the shapes real descriptions show', () => {
     await writeTree(root, SHAPES_30.files);
     ws = join(root, 'ws');
     mkdirSync(ws);
-    const j = await runMock(['--init', '--from', '../shapes.yaml', '--yes', '--dry-run', '--format', 'json'], { cwd: ws });
+    const j = await runMock(['--init', '--from', '../shapes.yaml', '--yes', '--dry-run', '--format', 'json'], {
+      cwd: ws,
+    });
     assert.equal(j.code, 0, j.stderr);
     report = (JSON.parse(j.stdout) as { result: typeof report }).result;
     const r = await runMock(['--init', '--from', '../shapes.yaml', '--yes'], { cwd: ws });
@@ -268,20 +309,42 @@ describe('mock --init --from: the shapes real descriptions show', () => {
       assert.equal(value.length, 2);
       assert.match(value[0]!.account_sid, /^AC[0-9a-fA-F]{32}$/);
     }
-    const m = await runMock(['match-test', '--rule-set', 'shapes.toml', '--method', 'GET', '--path', '/v2/maps/m1/collaborators/'], { cwd: ws });
-    assert.match(m.stdout, /Rule #\d+: \/maps\/\{id\}\/collaborators\/  MATCH ★\n[\s\S]*Result: MATCH \(rule #\d+\)/, m.stdout);
+    const m = await runMock(
+      ['match-test', '--rule-set', 'shapes.toml', '--method', 'GET', '--path', '/v2/maps/m1/collaborators/'],
+      { cwd: ws },
+    );
+    assert.match(
+      m.stdout,
+      /Rule #\d+: \/maps\/\{id\}\/collaborators\/  MATCH ★\n[\s\S]*Result: MATCH \(rule #\d+\)/,
+      m.stdout,
+    );
   });
 
   it('#Header=Value fragments: the header tells operations on one path apart', async () => {
-    const add = await send(server.port, { method: 'POST', path: '/v2/', headers: { 'x-amz-target': 'Kinesis_20131202.AddTagsToStream' } });
+    const add = await send(server.port, {
+      method: 'POST',
+      path: '/v2/',
+      headers: { 'x-amz-target': 'Kinesis_20131202.AddTagsToStream' },
+    });
     assert.equal(add.status, 200);
     assert.equal(add.body.length, 0);
-    const list = await send(server.port, { method: 'POST', path: '/v2', headers: { 'X-Amz-Target': 'Kinesis_20131202.ListStreams' } });
+    const list = await send(server.port, {
+      method: 'POST',
+      path: '/v2',
+      headers: { 'X-Amz-Target': 'Kinesis_20131202.ListStreams' },
+    });
     assert.equal(list.status, 200);
     assert.equal(header(list, 'content-type')?.split(';')[0], 'application/x-amz-json-1.1');
-    valid(JSON.parse(list.body.toString('utf8')), schemaOf('/#X-Amz-Target=Kinesis_20131202.ListStreams', 'post', '200', 'application/x-amz-json-1.1'), 'ListStreams');
+    valid(
+      JSON.parse(list.body.toString('utf8')),
+      schemaOf('/#X-Amz-Target=Kinesis_20131202.ListStreams', 'post', '200', 'application/x-amz-json-1.1'),
+      'ListStreams',
+    );
     assert.equal((await send(server.port, { method: 'POST', path: '/v2/' })).status, 404);
-    assert.equal((await send(server.port, { method: 'POST', path: '/v2/', headers: { 'x-amz-target': 'Other.Op' } })).status, 404);
+    assert.equal(
+      (await send(server.port, { method: 'POST', path: '/v2/', headers: { 'x-amz-target': 'Other.Op' } })).status,
+      404,
+    );
   });
 
   it('query fragments become query conditions; a fragment naming nothing declared is left out, with its JSON pointer and why', async () => {
@@ -289,10 +352,19 @@ describe('mock --init --from: the shapes real descriptions show', () => {
     assert.equal(byOp.get('createUser')!.outcome, 'written');
     assert.equal(byOp.get('untagResource')!.outcome, 'written');
     // `#operation=create` is an equal condition on the query parameter, a bare `#tagKeys` an exists one
-    assert.equal((await send(server.port, { method: 'POST', path: '/v2/accounts/a1/users?operation=create' })).status, 201);
+    assert.equal(
+      (await send(server.port, { method: 'POST', path: '/v2/accounts/a1/users?operation=create' })).status,
+      201,
+    );
     assert.equal((await send(server.port, { method: 'POST', path: '/v2/accounts/a1/users' })).status, 404);
-    assert.equal((await send(server.port, { method: 'POST', path: '/v2/accounts/a1/users?operation=delete' })).status, 404);
-    assert.equal((await send(server.port, { method: 'DELETE', path: '/v2/tags/arn1?tagKeys=a&tagKeys=b' })).status, 204);
+    assert.equal(
+      (await send(server.port, { method: 'POST', path: '/v2/accounts/a1/users?operation=delete' })).status,
+      404,
+    );
+    assert.equal(
+      (await send(server.port, { method: 'DELETE', path: '/v2/tags/arn1?tagKeys=a&tagKeys=b' })).status,
+      204,
+    );
     assert.equal((await send(server.port, { method: 'DELETE', path: '/v2/tags/arn1' })).status, 404);
     assert.equal(byOp.get('cancelJob')!.outcome, 'skipped');
     assert.match(byOp.get('cancelJob')!.notes[0]!, /fragment names `Action`, which the operation does not declare/);
@@ -300,9 +372,15 @@ describe('mock --init --from: the shapes real descriptions show', () => {
     // under the summary line: what was left out and why; one line per operation only with --verbose
     assert.match(text, /^  skipped  #\/paths\/~1jobs#Action=Cancel\/post: /m);
     assert.doesNotMatch(text, /^  written  /m);
-    const verbose = await runMock(['--init', '--from', '../shapes.yaml', '--yes', '--dry-run', '--verbose'], { cwd: ws });
+    const verbose = await runMock(['--init', '--from', '../shapes.yaml', '--yes', '--dry-run', '--verbose'], {
+      cwd: ws,
+    });
     assert.equal(verbose.code, 0, verbose.stderr);
-    assert.equal(verbose.stdout.split('\n')[0]!.replace('Would import', 'Imported'), text.split('\n')[0], 'the same summary line');
+    assert.equal(
+      verbose.stdout.split('\n')[0]!.replace('Would import', 'Imported'),
+      text.split('\n')[0],
+      'the same summary line',
+    );
     assert.match(verbose.stdout, /  skipped  cancelJob +#\/paths\/~1jobs#Action=Cancel\/post: /);
     assert.match(verbose.stdout, /^  written  /m);
   });
@@ -317,7 +395,9 @@ describe('mock --init --from: the shapes real descriptions show', () => {
     // the cross-reference table points at each object
     const xref = Number(/startxref\n(\d+)\n%%EOF\n$/.exec(pdfText)![1]);
     assert.equal(pdfText.slice(xref, xref + 4), 'xref');
-    for (const [i, off] of [...pdfText.slice(xref).matchAll(/^(\d{10}) 00000 n $/gm)].map((m, k) => [k + 1, Number(m[1])] as const)) {
+    for (const [i, off] of [...pdfText.slice(xref).matchAll(/^(\d{10}) 00000 n $/gm)].map(
+      (m, k) => [k + 1, Number(m[1])] as const,
+    )) {
       assert.equal(pdfText.slice(off, off + `${i} 0 obj`.length), `${i} 0 obj`);
     }
     const png = await send(server.port, { path: '/v2/avatars/a1' });
@@ -363,13 +443,18 @@ describe('mock --init --from: a second import into the same workspace', () => {
   it('adds -2 files, lists the new rule set, and keeps the first import and the user comments intact', async () => {
     const ws = join(root, 'ws');
     assert.equal((await importInto(PETSTORE_30, root, ws)).code, 0);
-    writeFileSync(join(ws, 'mock.toml'), readFileSync(join(ws, 'mock.toml'), 'utf8').replace('[service]\n', '[service]\n# my own note\n'));
+    writeFileSync(
+      join(ws, 'mock.toml'),
+      readFileSync(join(ws, 'mock.toml'), 'utf8').replace('[service]\n', '[service]\n# my own note\n'),
+    );
     writeFileSync(join(ws, 'pet-store.toml'), readFileSync(join(ws, 'pet-store.toml'), 'utf8') + '\n# my rule below\n');
     const first = tree(ws);
 
     const r = await importInto(PETSTORE_30, root, ws, ['--format', 'json']);
     assert.equal(r.code, 0, r.stderr);
-    const result = (JSON.parse(r.stdout) as { result: { rule_set: string; created_files: string[]; changed_files: string[] } }).result;
+    const result = (
+      JSON.parse(r.stdout) as { result: { rule_set: string; created_files: string[]; changed_files: string[] } }
+    ).result;
     assert.equal(result.rule_set, 'pet-store-2.toml');
     assert.deepEqual(result.changed_files, ['mock.toml']);
     assert.ok(result.created_files.includes('responses/showPetById/200-cat-2.json'), result.created_files.join(' '));
@@ -377,7 +462,10 @@ describe('mock --init --from: a second import into the same workspace', () => {
     for (const [p, bytes] of first) if (p !== 'mock.toml') assert.deepEqual(second.get(p), bytes, `${p} kept`);
     const config = second.get('mock.toml')!.toString('utf8');
     assert.match(config, /\[service\]\n# my own note\nrule_sets = \["pet-store\.toml", "pet-store-2\.toml"\]\n/);
-    assert.match(second.get('pet-store-2.toml')!.toString('utf8'), /respond\.file_path = "responses\/showPetById\/200-cat-2\.json"/);
+    assert.match(
+      second.get('pet-store-2.toml')!.toString('utf8'),
+      /respond\.file_path = "responses\/showPetById\/200-cat-2\.json"/,
+    );
     const v = await runMock(['validate'], { cwd: ws });
     assert.equal(v.code, 0, v.stderr + v.stdout);
   });
@@ -387,8 +475,14 @@ describe('mock --init --from: a second import into the same workspace', () => {
     mkdirSync(ws);
     const r = await importInto(PETSTORE_30, root, ws, ['--dry-run']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^Would import Pet Store 1\.2\.0 \(OpenAPI 3\.0\.3\) from \.\.\/spec\/petstore\.yaml: 8 operations answered, 1 skipped;/);
-    assert.match(r.stdout, /Would write \(--dry-run, nothing written\):\n  - \.\/mock\.toml \(new\)\n  - \.\/pet-store\.toml \(new\)\n  - 11 response files under \.\/responses\/ \(new\)/);
+    assert.match(
+      r.stdout,
+      /^Would import Pet Store 1\.2\.0 \(OpenAPI 3\.0\.3\) from \.\.\/spec\/petstore\.yaml: 8 operations answered, 1 skipped;/,
+    );
+    assert.match(
+      r.stdout,
+      /Would write \(--dry-run, nothing written\):\n  - \.\/mock\.toml \(new\)\n  - \.\/pet-store\.toml \(new\)\n  - 11 response files under \.\/responses\/ \(new\)/,
+    );
     assert.deepEqual(readdirSync(ws), []);
   });
 });
@@ -436,10 +530,27 @@ describe('mock --init --from: broken documents exit 2 with the location, and not
 function bigDocument(n: number): string {
   const paths: Obj = {};
   for (let i = 0; i < n / 2; i++) {
-    const item = { type: 'object', required: ['id'], properties: { id: { type: 'integer' }, name: { type: 'string' } } };
-    paths[`/r${i}`] = { get: { operationId: `list${i}`, responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: item } } } } } } };
+    const item = {
+      type: 'object',
+      required: ['id'],
+      properties: { id: { type: 'integer' }, name: { type: 'string' } },
+    };
+    paths[`/r${i}`] = {
+      get: {
+        operationId: `list${i}`,
+        responses: {
+          '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: item } } } },
+        },
+      },
+    };
     paths[`/r${i}/{id}${i % 2 === 0 ? '' : '/s/{sub}'}`] = {
-      get: { operationId: `get${i}`, responses: { '200': { description: 'ok', content: { 'application/json': { schema: item } } }, '404': { description: 'none' } } },
+      get: {
+        operationId: `get${i}`,
+        responses: {
+          '200': { description: 'ok', content: { 'application/json': { schema: item } } },
+          '404': { description: 'none' },
+        },
+      },
     };
   }
   return JSON.stringify({ openapi: '3.1.0', info: { title: 'Big', version: '1' }, servers: [{ url: '/api' }], paths });
@@ -463,7 +574,10 @@ describe('mock --init --from: a 1,000-operation document', () => {
       // a code the operation does not document is an error naming the documented ones, never the success
       const undocumented = await send(server.port, { path: '/api/r498/7', headers: { prefer: 'code=500' } });
       assert.equal(undocumented.status, 400);
-      assert.match(undocumented.body.toString(), /^Prefer: code=… asks for a status GET \/r498\/\{id\} does not document; documented: 200, 404 /);
+      assert.match(
+        undocumented.body.toString(),
+        /^Prefer: code=… asks for a status GET \/r498\/\{id\} does not document; documented: 200, 404 /,
+      );
       assert.equal((await send(server.port, { path: '/api/r498/7', headers: { prefer: 'code=200' } })).status, 200);
     } finally {
       await server?.stop();

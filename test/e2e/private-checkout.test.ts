@@ -22,7 +22,11 @@ function runNodeTest(file: string, cwd: string): Promise<{ code: number | null; 
     // a test run of its own, not a subtest of this one (node:test marks its children through NODE_TEST_CONTEXT)
     const env = { ...process.env };
     delete env['NODE_TEST_CONTEXT'];
-    const child = spawn(process.execPath, ['--test', '--test-reporter=tap', '--test-name-pattern=a read-only folder', file], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--test', '--test-reporter=tap', '--test-name-pattern=a read-only folder', file],
+      { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -55,5 +59,10 @@ it('set rule’s permission tests pass from a checkout inside a 0700 folder', { 
   // ran, or skipped saying why (a skip with no reason would hide a broken environment)
   const skip = /# SKIP(.*)$/.exec(line[1] ?? '');
   // the one acceptable skip is the environment's: `nobody` cannot run the program here at all
-  if (skip) assert.match(skip[1]!, /user nobody \(uid \d+\) cannot run the program/, `skipped for a reason that is not the environment's: ${line[0]}`);
+  if (skip)
+    assert.match(
+      skip[1]!,
+      /user nobody \(uid \d+\) cannot run the program/,
+      `skipped for a reason that is not the environment's: ${line[0]}`,
+    );
 });

@@ -56,7 +56,10 @@ const EXPECTED: readonly (readonly [path: string, body: string])[] = [
   ['/lang/quote', 'say "hi"'],
   ['/lang/slice', 'world'],
   ['/lang/numbers', '{"eq":true,"even":true,"five":"f64","inf":"inf","odd":true,"shift":0,"tiny":true}'],
-  ['/lang/pointers', '{"big":[2,3],"call":"odd","kind":"Fn","mapped":["odd","even"],"name":"tag","named":["odd","even"]}'],
+  [
+    '/lang/pointers',
+    '{"big":[2,3],"call":"odd","kind":"Fn","mapped":["odd","even"],"name":"tag","named":["odd","even"]}',
+  ],
   ['/lang/flow', '{"band":"low","sum":4}'],
   ['/lang/time', '{"ahead":true,"fresh":true,"gap":5.0,"kind":"timestamp"}'],
   // Rhai 1.24's sort_desc / order / order_by / order_desc; a char inside a printed array and through to_debug is

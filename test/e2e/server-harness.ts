@@ -99,7 +99,10 @@ export const EXPECTED_STAR_HEADERS: readonly [string, string][] = [
   ['vary', '*'],
 ];
 
-export function header(r: { readonly headers: readonly (readonly [string, string])[] }, name: string): string | undefined {
+export function header(
+  r: { readonly headers: readonly (readonly [string, string])[] },
+  name: string,
+): string | undefined {
   return r.headers.find(([k]) => k === name)?.[1];
 }
 
@@ -128,12 +131,14 @@ export function send(port: number, spec: RequestSpec = {}): Promise<SimpleRespon
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const headers: [string, string][] = [];
-        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) headers.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
+        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
+          headers.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
         resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
       });
       res.on('error', reject);
     };
-    const req = spec.ca !== undefined ? httpsRequest({ ...base, ca: spec.ca }, onResponse) : httpRequest(base, onResponse);
+    const req =
+      spec.ca !== undefined ? httpsRequest({ ...base, ca: spec.ca }, onResponse) : httpRequest(base, onResponse);
     req.on('error', reject);
     req.end(spec.body);
   });
@@ -248,7 +253,11 @@ export async function selfSignedPair(): Promise<{ cert: string; key: string }> {
 }
 
 /** Write a cert/key pair into `dir`; returns absolute paths. */
-export function writePair(dir: string, pair: { cert: string; key: string }, names = { cert: 'cert.pem', key: 'key.pem' }): { cert: string; key: string } {
+export function writePair(
+  dir: string,
+  pair: { cert: string; key: string },
+  names = { cert: 'cert.pem', key: 'key.pem' },
+): { cert: string; key: string } {
   const cert = join(dir, names.cert);
   const key = join(dir, names.key);
   writeFileSync(cert, pair.cert);
@@ -311,7 +320,8 @@ export function channelEvents(name: string): { reached(count: number): Promise<v
   };
   subscribe(name, on);
   return {
-    reached: (count) => (seen >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
+    reached: (count) =>
+      seen >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve })),
     stop: () => unsubscribe(name, on),
   };
 }

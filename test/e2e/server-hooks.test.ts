@@ -17,7 +17,15 @@ import { makeWorkspace, send } from './server-harness.js';
 const text = (status: number, body: string): Outcome => {
   const bytes = new TextEncoder().encode(body);
   return {
-    answer: { status, headers: [['content-type', 'text/plain'], ['content-length', String(bytes.byteLength)]], body: bytes, delayMs: 0 },
+    answer: {
+      status,
+      headers: [
+        ['content-type', 'text/plain'],
+        ['content-length', String(bytes.byteLength)],
+      ],
+      body: bytes,
+      delayMs: 0,
+    },
     stage: { kind: 'miss' },
   };
 };
@@ -115,7 +123,13 @@ describe('request hooks', () => {
           name: 'taker',
           onOutcome: (outcome, x, _next, written) => {
             x.res.writeHead(299, { 'content-length': '2' }).end('ok');
-            written(x, { kind: 'proxied', response: { status: 299, headers: [], body: new Uint8Array(0) }, outcome, target: 'up', saved: null });
+            written(x, {
+              kind: 'proxied',
+              response: { status: 299, headers: [], body: new Uint8Array(0) },
+              outcome,
+              target: 'up',
+              saved: null,
+            });
           },
         },
       ],

@@ -58,7 +58,9 @@ const STAR = EXPECTED_STAR_HEADERS;
 describe('real pipeline (zero-config over a fallback directory)', () => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer(makeWorkspace({ fallbackDir: dir.path, corsAllowCredentialsOrigins: ['https://app.example.com'] }));
+    server = await startTestServer(
+      makeWorkspace({ fallbackDir: dir.path, corsAllowCredentialsOrigins: ['https://app.example.com'] }),
+    );
   });
   after(() => server.close());
 
@@ -83,7 +85,11 @@ describe('real pipeline (zero-config over a fallback directory)', () => {
   });
 
   test('any bytes come back exactly as on disk, whatever their size (twice: the second from memory)', async () => {
-    for (const [name, bytes] of [['all-bytes.bin', ALL_BYTES], ['at-limit.bin', AT_TEXT_LIMIT], ['past-limit.bin', PAST_TEXT_LIMIT]] as const) {
+    for (const [name, bytes] of [
+      ['all-bytes.bin', ALL_BYTES],
+      ['at-limit.bin', AT_TEXT_LIMIT],
+      ['past-limit.bin', PAST_TEXT_LIMIT],
+    ] as const) {
       for (let round = 0; round < 2; round++) {
         const r = await send(server.port, { path: `/${name}` });
         assert.equal(r.status, 200, name);
@@ -96,7 +102,10 @@ describe('real pipeline (zero-config over a fallback directory)', () => {
   });
 
   test('OPTIONS: 204 with the CORS headers, no body, no content-length, no content-type', async () => {
-    const res = await rawExchange(server.port, 'OPTIONS /anything/at/all HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const res = await rawExchange(
+      server.port,
+      'OPTIONS /anything/at/all HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
     const [r, ...rest] = parseResponses(res.text);
     assert.equal(rest.length, 0);
     assert.ok(r);
@@ -116,7 +125,13 @@ describe('real pipeline (zero-config over a fallback directory)', () => {
   });
 
   test('CORS rows (docs/output.md#options-and-cors)', async () => {
-    const cases: { name: string; headers: Record<string, string>; origin: string; vary: string; credentials?: string }[] = [
+    const cases: {
+      name: string;
+      headers: Record<string, string>;
+      origin: string;
+      vary: string;
+      credentials?: string;
+    }[] = [
       { name: 'no credentials, no origin', headers: {}, origin: '*', vary: '*' },
       { name: 'origin without credentials', headers: { Origin: 'http://localhost:5173' }, origin: '*', vary: '*' },
       {
@@ -133,9 +148,20 @@ describe('real pipeline (zero-config over a fallback directory)', () => {
         vary: 'Origin',
         credentials: 'true',
       },
-      { name: 'localhost without port', headers: { Cookie: 'a', Origin: 'http://localhost' }, origin: 'http://localhost', vary: 'Origin', credentials: 'true' },
+      {
+        name: 'localhost without port',
+        headers: { Cookie: 'a', Origin: 'http://localhost' },
+        origin: 'http://localhost',
+        vary: 'Origin',
+        credentials: 'true',
+      },
       { name: 'evil origin', headers: { Cookie: 'a', Origin: 'https://evil.example' }, origin: '*', vary: '*' },
-      { name: 'localhost look-alike', headers: { Cookie: 'a', Origin: 'http://localhost.evil.example' }, origin: '*', vary: '*' },
+      {
+        name: 'localhost look-alike',
+        headers: { Cookie: 'a', Origin: 'http://localhost.evil.example' },
+        origin: '*',
+        vary: '*',
+      },
       { name: 'https localhost', headers: { Cookie: 'a', Origin: 'https://localhost:3000' }, origin: '*', vary: '*' },
       { name: 'credentials without origin', headers: { Authorization: 'x' }, origin: '*', vary: '*' },
       {
@@ -145,7 +171,12 @@ describe('real pipeline (zero-config over a fallback directory)', () => {
         vary: 'Origin',
         credentials: 'true',
       },
-      { name: 'unlisted origin', headers: { Authorization: 'x', Origin: 'https://other.example.com' }, origin: '*', vary: '*' },
+      {
+        name: 'unlisted origin',
+        headers: { Authorization: 'x', Origin: 'https://other.example.com' },
+        origin: '*',
+        vary: '*',
+      },
     ];
     for (const c of cases) {
       for (const method of ['GET', 'OPTIONS']) {
@@ -159,7 +190,11 @@ describe('real pipeline (zero-config over a fallback directory)', () => {
   });
 
   test('raw UTF-8 bytes in the request line reach the file, like the percent-encoded form', async () => {
-    const rawLine = Buffer.concat([Buffer.from('GET /'), Buffer.from('café', 'utf8'), Buffer.from(' HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')]);
+    const rawLine = Buffer.concat([
+      Buffer.from('GET /'),
+      Buffer.from('café', 'utf8'),
+      Buffer.from(' HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+    ]);
     const raw = await rawExchange(server.port, rawLine);
     const [r] = parseResponses(raw.text);
     assert.ok(r, raw.text);
@@ -171,9 +206,14 @@ describe('real pipeline (zero-config over a fallback directory)', () => {
   });
 
   test('raw UTF-8 works pipelined and on a kept-alive connection', async () => {
-    const bad = (p: string): Buffer => Buffer.concat([Buffer.from('GET /'), Buffer.from(p, 'utf8'), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]);
+    const bad = (p: string): Buffer =>
+      Buffer.concat([Buffer.from('GET /'), Buffer.from(p, 'utf8'), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]);
     // a normal request, then the UTF-8 one, then another normal one, all in one packet
-    const pipelined = Buffer.concat([Buffer.from('GET /hello HTTP/1.1\r\nHost: x\r\n\r\n'), bad('café'), Buffer.from('GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n')]);
+    const pipelined = Buffer.concat([
+      Buffer.from('GET /hello HTTP/1.1\r\nHost: x\r\n\r\n'),
+      bad('café'),
+      Buffer.from('GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n'),
+    ]);
     const r1 = await rawExchange(server.port, pipelined, { responses: 3 });
     assert.deepEqual(
       parseResponses(r1.text).map((r) => [r.status, r.body]),
@@ -217,7 +257,12 @@ describe('real pipeline (zero-config over a fallback directory)', () => {
   });
 
   test('a declared-JSON body that does not parse: 400; the server goes on', async () => {
-    const r = await send(server.port, { method: 'POST', path: '/x', headers: { 'content-type': 'application/json' }, body: '{bad' });
+    const r = await send(server.port, {
+      method: 'POST',
+      path: '/x',
+      headers: { 'content-type': 'application/json' },
+      body: '{bad',
+    });
     assert.equal(r.status, 400);
     assert.equal(header(r, 'content-type'), 'text/plain; charset=utf-8');
     const ok = await send(server.port, { path: '/hello' });
@@ -242,7 +287,17 @@ function scripted(ws: Workspace): (w: Workspace, req: RequestSnapshot) => Promis
     switch (what) {
       case 'status':
         return {
-          answer: finalize({ status: Number(arg), body: body('some text'), contentType: 'text/plain; charset=utf-8', headers: [], delayMs: 0 }, req, ws.cors),
+          answer: finalize(
+            {
+              status: Number(arg),
+              body: body('some text'),
+              contentType: 'text/plain; charset=utf-8',
+              headers: [],
+              delayMs: 0,
+            },
+            req,
+            ws.cors,
+          ),
           stage: { kind: 'rule_set', ruleSetIndex: 0, ruleIndex: 0 },
         };
       case 'slow':
@@ -272,11 +327,20 @@ function scripted(ws: Workspace): (w: Workspace, req: RequestSnapshot) => Promis
         };
       case 'echo':
         return {
-          answer: finalize({ status: 200, body: body(`${req.method} ${req.path}`), headers: [], delayMs: 0 }, req, ws.cors),
+          answer: finalize(
+            { status: 200, body: body(`${req.method} ${req.path}`), headers: [], delayMs: 0 },
+            req,
+            ws.cors,
+          ),
           stage: { kind: 'miss' },
         };
       default:
-        return dispatch(ws, req, { files: createFsSource(), rotation: new RotationState(), random: Math.random, log: () => {} });
+        return dispatch(ws, req, {
+          files: createFsSource(),
+          rotation: new RotationState(),
+          random: Math.random,
+          log: () => {},
+        });
     }
   };
 }
@@ -291,7 +355,11 @@ describe('scripted answers', () => {
 
   test('204 and 304: no body, no content-length, no content-type; the connection stays usable', async () => {
     for (const status of [204, 304]) {
-      const res = await rawExchange(server.port, `GET /status/${status} HTTP/1.1\r\nHost: x\r\n\r\nGET /echo HTTP/1.1\r\nHost: x\r\n\r\n`, { responses: 2 });
+      const res = await rawExchange(
+        server.port,
+        `GET /status/${status} HTTP/1.1\r\nHost: x\r\n\r\nGET /echo HTTP/1.1\r\nHost: x\r\n\r\n`,
+        { responses: 2 },
+      );
       const [a, b] = parseResponses(res.text);
       assert.ok(a && b, res.text);
       assert.equal(a.status, status);
@@ -379,11 +447,15 @@ describe('connections', () => {
       const hello = 'GET /hello HTTP/1.1\r\nHost: x\r\n\r\n';
       const cafe = 'GET /caf%C3%A9 HTTP/1.1\r\nHost: x\r\n\r\n';
       const missing = 'GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n';
-      const orders = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? [hello, cafe, missing] : [missing, cafe, hello]));
+      const orders = Array.from({ length: 40 }, (_, i) =>
+        i % 2 === 0 ? [hello, cafe, missing] : [missing, cafe, hello],
+      );
       const results = await Promise.all(orders.map((o) => rawExchange(server.port, o.join(''), { responses: 3 })));
       results.forEach((r, i) => {
         const got = parseResponses(r.text).map((x) => `${x.status} ${x.body}`);
-        const want = orders[i]!.map((q) => (q === hello ? `200 ${HELLO}` : q === cafe ? `200 ${Buffer.from(CAFE).toString('latin1')}` : '404 '));
+        const want = orders[i]!.map((q) =>
+          q === hello ? `200 ${HELLO}` : q === cafe ? `200 ${Buffer.from(CAFE).toString('latin1')}` : '404 ',
+        );
         assert.deepEqual(got, want, `connection ${i}`);
       });
     } finally {
@@ -455,7 +527,10 @@ describe('remembered file answers', () => {
           assert.equal(x.answer.status, 200);
           assert.equal(x.answer.headers.find(([k]) => k === 'x-rule')?.[1], '1');
           assert.equal(y.answer.status, 200);
-          assert.equal(y.answer.headers.find(([k]) => k === 'x-rule'), undefined);
+          assert.equal(
+            y.answer.headers.find(([k]) => k === 'x-rule'),
+            undefined,
+          );
           assert.equal(new TextDecoder().decode(y.answer.body), '{"a":1}');
         };
         // while the stats are not yet trusted, and then once both answers come from memory (no stat at all)

@@ -3,7 +3,17 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { EXPECTED_DEFAULT_HEADERS, EXPECTED_STAR_HEADERS, header, makeWorkspace, parseResponses, rawExchange, send, startTestServer, type TestServer } from './server-harness.js';
+import {
+  EXPECTED_DEFAULT_HEADERS,
+  EXPECTED_STAR_HEADERS,
+  header,
+  makeWorkspace,
+  parseResponses,
+  rawExchange,
+  send,
+  startTestServer,
+  type TestServer,
+} from './server-harness.js';
 
 const DEFAULTS = [...EXPECTED_DEFAULT_HEADERS, ...EXPECTED_STAR_HEADERS];
 
@@ -21,7 +31,9 @@ interface Upload {
 function upload(port: number, head: string, total: number, chunked: boolean, timeoutMs = 10_000): Promise<Upload> {
   return new Promise((resolve) => {
     const piece = Buffer.alloc(64 * 1024, 0x61);
-    const frame = chunked ? Buffer.concat([Buffer.from(piece.length.toString(16) + '\r\n'), piece, Buffer.from('\r\n')]) : piece;
+    const frame = chunked
+      ? Buffer.concat([Buffer.from(piece.length.toString(16) + '\r\n'), piece, Buffer.from('\r\n')])
+      : piece;
     let sent = 0;
     let answeredAt: number | undefined;
     let response = '';
@@ -71,7 +83,11 @@ describe('a 16-byte cap', () => {
     const text = 'request body exceeds the configured limit (16 bytes)';
     assert.equal(r.body.toString('utf8'), text);
     const mine = r.headers.filter(([k]) => k !== 'date' && k !== 'connection');
-    assert.deepEqual(mine, [...DEFAULTS, ['content-type', 'text/plain; charset=utf-8'], ['content-length', String(text.length)]]);
+    assert.deepEqual(mine, [
+      ...DEFAULTS,
+      ['content-type', 'text/plain; charset=utf-8'],
+      ['content-length', String(text.length)],
+    ]);
     assert.equal(header(r, 'connection'), 'close');
   });
 
@@ -80,7 +96,10 @@ describe('a 16-byte cap', () => {
       server.port,
       'POST /x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n8\r\naaaaaaaa\r\n8\r\nbbbbbbbb\r\n0\r\n\r\n',
     );
-    assert.deepEqual(parseResponses(within.text).map((r) => r.status), [404]);
+    assert.deepEqual(
+      parseResponses(within.text).map((r) => r.status),
+      [404],
+    );
     const over = await rawExchange(
       server.port,
       'POST /x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n8\r\naaaaaaaa\r\n9\r\nbbbbbbbbb\r\n0\r\n\r\n',
@@ -95,7 +114,10 @@ describe('a 16-byte cap', () => {
   test('OPTIONS is answered 204 whatever its body', async () => {
     const r = await send(server.port, { method: 'OPTIONS', path: '/x', body: 'a'.repeat(100) });
     assert.equal(r.status, 204);
-    const huge = await rawExchange(server.port, 'OPTIONS /x HTTP/1.1\r\nHost: x\r\nContent-Length: 1073741824\r\n\r\nabc');
+    const huge = await rawExchange(
+      server.port,
+      'OPTIONS /x HTTP/1.1\r\nHost: x\r\nContent-Length: 1073741824\r\n\r\nabc',
+    );
     const [h] = parseResponses(huge.text);
     assert.ok(h, huge.text);
     assert.equal(h.status, 204);
@@ -113,13 +135,21 @@ describe('a 16-byte cap', () => {
   });
 
   test('Expect: 100-continue gets no 100 for a body that will be refused, and a 100 otherwise', async () => {
-    const refused = await rawExchange(server.port, 'POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 17\r\nExpect: 100-continue\r\n\r\n', {
-      timeoutMs: 1500,
-    });
+    const refused = await rawExchange(
+      server.port,
+      'POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 17\r\nExpect: 100-continue\r\n\r\n',
+      {
+        timeoutMs: 1500,
+      },
+    );
     assert.match(refused.text, /^HTTP\/1\.1 413 /);
-    const accepted = await rawExchange(server.port, 'POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n', {
-      timeoutMs: 500,
-    });
+    const accepted = await rawExchange(
+      server.port,
+      'POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n',
+      {
+        timeoutMs: 500,
+      },
+    );
     assert.match(accepted.text, /^HTTP\/1\.1 100 Continue\r\n\r\n$/);
   });
 });
@@ -133,7 +163,9 @@ describe('the default 32 MiB cap', () => {
 
   test('a declared 1 GiB Content-Length is refused at once, without reading the body', async () => {
     // no body is ever sent: a server that waited for it would leave rawExchange to end on its own 3 s limit
-    const r = await rawExchange(server.port, 'PUT /big HTTP/1.1\r\nHost: x\r\nContent-Length: 1073741824\r\n\r\n', { timeoutMs: 3000 });
+    const r = await rawExchange(server.port, 'PUT /big HTTP/1.1\r\nHost: x\r\nContent-Length: 1073741824\r\n\r\n', {
+      timeoutMs: 3000,
+    });
     const [res] = parseResponses(r.text);
     assert.ok(res, r.text);
     assert.equal(res.status, 413);
@@ -143,7 +175,12 @@ describe('the default 32 MiB cap', () => {
 
   test('a declared 1 GiB upload that keeps sending is answered and cut off early', async () => {
     const before = process.memoryUsage().rss;
-    const u = await upload(server.port, 'POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 1073741824\r\n\r\n', 1024 ** 3, false);
+    const u = await upload(
+      server.port,
+      'POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 1073741824\r\n\r\n',
+      1024 ** 3,
+      false,
+    );
     assert.match(u.response, /^HTTP\/1\.1 413 /);
     assert.ok(u.closedByServer, 'server closed the connection');
     assert.ok(u.sentBeforeAnswer < 16 * 1024 * 1024, `sent ${u.sentBeforeAnswer} bytes before the answer`);
@@ -153,7 +190,12 @@ describe('the default 32 MiB cap', () => {
 
   test('a chunked upload is refused while it is still being sent, and memory stays flat', async () => {
     const before = process.memoryUsage().rss;
-    const u = await upload(server.port, 'POST /big HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n', 1024 ** 3, true);
+    const u = await upload(
+      server.port,
+      'POST /big HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n',
+      1024 ** 3,
+      true,
+    );
     assert.match(u.response, /^HTTP\/1\.1 413 /);
     assert.ok(u.response.includes('request body exceeds the configured limit (33554432 bytes)'));
     assert.ok(u.closedByServer, 'server closed the connection');

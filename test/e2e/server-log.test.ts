@@ -39,7 +39,12 @@ describe('request log, default', () => {
   test('not logged: OPTIONS and a declared-JSON body that does not parse', async () => {
     server.logs.length = 0;
     await send(server.port, { method: 'OPTIONS', path: '/pre' });
-    await send(server.port, { method: 'POST', path: '/json', headers: { 'content-type': 'application/json' }, body: '{nope' });
+    await send(server.port, {
+      method: 'POST',
+      path: '/json',
+      headers: { 'content-type': 'application/json' },
+      body: '{nope',
+    });
     assert.deepEqual(server.logs, []);
   });
 });
@@ -47,7 +52,9 @@ describe('request log, default', () => {
 describe('request log, verbose', () => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer(makeWorkspace({ fallbackDir: dir.path, verbose: { header: true, body: true } }), { now: () => AT });
+    server = await startTestServer(makeWorkspace({ fallbackDir: dir.path, verbose: { header: true, body: true } }), {
+      now: () => AT,
+    });
   });
   after(() => server.close());
 
@@ -56,7 +63,12 @@ describe('request log, verbose', () => {
     await send(server.port, {
       method: 'POST',
       path: '/login?user=u&Access_Token=abc',
-      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer s3cret', 'X-Api-Key': 'k', 'X-Trace': 't1' },
+      headers: {
+        'Content-Type': 'application/json',
+        Authorization: 'Bearer s3cret',
+        'X-Api-Key': 'k',
+        'X-Trace': 't1',
+      },
       body: JSON.stringify({ user: 'u', password: 'hunter2', nested: [{ client_secret: 'cs', keep: 1 }] }),
     });
     const logged = server.logs.join('\n');
@@ -65,7 +77,9 @@ describe('request log, verbose', () => {
     assert.ok(headerStart === 2, logged);
     const headerLines = server.logs.slice(3, server.logs.indexOf('   [request.query] user=u&Access_Token=[redacted]'));
     assert.deepEqual(
-      headerLines.filter((l) => !l.startsWith('host:') && !l.startsWith('connection:') && !l.startsWith('content-length:')),
+      headerLines.filter(
+        (l) => !l.startsWith('host:') && !l.startsWith('connection:') && !l.startsWith('content-length:'),
+      ),
       ['content-type: application/json', 'authorization: [redacted]', 'x-api-key: [redacted]', 'x-trace: t1'],
     );
     const bodyAt = server.logs.indexOf('   [request.body.json]');
@@ -120,12 +134,20 @@ describe('trace channel', () => {
   test('rule and middleware stages', async () => {
     const ws = makeWorkspace();
     const answer = (status: number): Outcome['answer'] =>
-      finalize({ status, body: new Uint8Array(0), headers: [], delayMs: 0 }, snapshotFrom({ method: 'GET', target: '/', headers: [] }), ws.cors);
+      finalize(
+        { status, body: new Uint8Array(0), headers: [], delayMs: 0 },
+        snapshotFrom({ method: 'GET', target: '/', headers: [] }),
+        ws.cors,
+      );
     const server = await startTestServer(ws, {
       dispatch: async (_w, req) =>
         req.path === '/rule'
           ? { answer: answer(201), stage: { kind: 'rule_set', ruleSetIndex: 1, ruleIndex: 4 } }
-          : { answer: answer(200), stage: { kind: 'middleware', index: 0, file: '/w/mock-middleware.rhai' }, file: '/w/x.json' },
+          : {
+              answer: answer(200),
+              stage: { kind: 'middleware', index: 0, file: '/w/mock-middleware.rhai' },
+              file: '/w/x.json',
+            },
     });
     const seen = await traced(server, 2, async () => {
       await send(server.port, { path: '/rule' });

@@ -4,7 +4,15 @@ import assert from 'node:assert/strict';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { channelEvents, makeWorkspace, parseResponses, rawExchange, send, startTestServer, type TestServer } from './server-harness.js';
+import {
+  channelEvents,
+  makeWorkspace,
+  parseResponses,
+  rawExchange,
+  send,
+  startTestServer,
+  type TestServer,
+} from './server-harness.js';
 
 describe('malformed requests', () => {
   let server: TestServer;
@@ -26,11 +34,27 @@ describe('malformed requests', () => {
     { name: 'space in a header name', data: 'GET / HTTP/1.1\r\nHo st: x\r\n\r\n', want: [400] },
     { name: 'control byte in a header value', data: 'GET / HTTP/1.1\r\nX-A: a\x01b\r\n\r\n', want: [400] },
     { name: '100 KB header', data: `GET / HTTP/1.1\r\nX-Big: ${'a'.repeat(100_000)}\r\n\r\n`, want: [431] },
-    { name: 'bad chunk size', data: 'POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n', want: [400] },
-    { name: 'Content-Length with Transfer-Encoding', data: 'POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', want: [400] },
-    { name: 'two Content-Lengths', data: 'POST / HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd', want: [400] },
+    {
+      name: 'bad chunk size',
+      data: 'POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n',
+      want: [400],
+    },
+    {
+      name: 'Content-Length with Transfer-Encoding',
+      data: 'POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      want: [400],
+    },
+    {
+      name: 'two Content-Lengths',
+      data: 'POST / HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd',
+      want: [400],
+    },
     { name: 'negative Content-Length', data: 'POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n', want: [400] },
-    { name: 'pipelined garbage after a good request', data: 'GET /a HTTP/1.1\r\nHost: x\r\n\r\n\x00\x01\x02garbage\r\n\r\n', want: [404, 400] },
+    {
+      name: 'pipelined garbage after a good request',
+      data: 'GET /a HTTP/1.1\r\nHost: x\r\n\r\n\x00\x01\x02garbage\r\n\r\n',
+      want: [404, 400],
+    },
     { name: 'CONNECT', data: 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com\r\n\r\n', want: 'closed' },
     {
       name: 'raw invalid UTF-8 in the target (repaired, then a miss)',
@@ -38,16 +62,31 @@ describe('malformed requests', () => {
       want: [404],
       keptOpen: true,
     },
-    { name: 'bad chunk framing after a good chunk', data: 'POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\nxyz\r\n', want: [400] },
-    { name: 'raw UTF-8 plus a control byte in the target', data: Buffer.from('GET /\xc3\xa9\x01 HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1'), want: [400] },
-    { name: 'raw UTF-8 in the method', data: Buffer.from('G\xc3\xa9T / HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1'), want: [400] },
+    {
+      name: 'bad chunk framing after a good chunk',
+      data: 'POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\nxyz\r\n',
+      want: [400],
+    },
+    {
+      name: 'raw UTF-8 plus a control byte in the target',
+      data: Buffer.from('GET /\xc3\xa9\x01 HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1'),
+      want: [400],
+    },
+    {
+      name: 'raw UTF-8 in the method',
+      data: Buffer.from('G\xc3\xa9T / HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1'),
+      want: [400],
+    },
   ];
 
   for (const c of cases) {
     test(c.name, async () => {
       const r = await rawExchange(server.port, c.data, { timeoutMs: 2500, ...(c.keptOpen ? { responses: 1 } : {}) });
       const statuses = parseResponses(r.text).map((x) => x.status);
-      assert.ok(statuses.every((s) => s < 500 || s === 505), `got ${statuses.join(',')}`);
+      assert.ok(
+        statuses.every((s) => s < 500 || s === 505),
+        `got ${statuses.join(',')}`,
+      );
       if (c.want === 'closed') {
         assert.deepEqual(statuses, []);
         assert.equal(r.ended, 'closed');

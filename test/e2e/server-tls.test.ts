@@ -84,7 +84,10 @@ describe('HTTPS only', () => {
       const plain = await rawExchange(server.port, 'GET / HTTP/1.1\r\nHost: x\r\n\r\n', { timeoutMs: 2000 });
       assert.deepEqual(parseResponses(plain.text), []);
       assert.equal(plain.ended, 'closed');
-      assert.ok(server.logs.some((l) => l.startsWith('TLS handshake failed: ')), server.logs.join('\n'));
+      assert.ok(
+        server.logs.some((l) => l.startsWith('TLS handshake failed: ')),
+        server.logs.join('\n'),
+      );
     } finally {
       await server.close();
     }
@@ -93,7 +96,11 @@ describe('HTTPS only', () => {
   test('raw UTF-8 in the request line works over TLS too', async () => {
     const server = await startTestServer(makeWorkspace({ fallbackDir: dir.path, listener: { tls: tls() } }));
     try {
-      const data = Buffer.concat([Buffer.from('GET /'), Buffer.from('café', 'utf8'), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\nGET /cafe HTTP/1.1\r\nHost: x\r\n\r\n')]);
+      const data = Buffer.concat([
+        Buffer.from('GET /'),
+        Buffer.from('café', 'utf8'),
+        Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\nGET /cafe HTTP/1.1\r\nHost: x\r\n\r\n'),
+      ]);
       const r = await rawExchange(server.port, data, { ca: pair.cert, responses: 2 });
       assert.deepEqual(
         parseResponses(r.text).map((x) => [x.status, x.body]),
@@ -127,11 +134,36 @@ describe('dual mode', () => {
 
 describe('bad TLS material stops startup before any listener binds', () => {
   const cases: { name: string; tls: () => Partial<TlsConfig>; file: () => string; message: RegExp }[] = [
-    { name: 'missing cert', tls: () => ({ cert: join(dir.path, 'nope.pem'), certEntry: 'nope.pem' }), file: () => join(dir.path, 'nope.pem'), message: /^nope\.pem: error: .*certificate file does not exist/ },
-    { name: 'missing key', tls: () => ({ key: join(dir.path, 'nokey.pem'), keyEntry: 'nokey.pem' }), file: () => join(dir.path, 'nokey.pem'), message: /^nokey\.pem: error: .*private key file does not exist/ },
-    { name: 'unparseable cert', tls: () => ({ cert: join(dir.path, 'garbage.pem'), certEntry: 'garbage.pem' }), file: () => join(dir.path, 'garbage.pem'), message: /^garbage\.pem: error: expected a PEM certificate/ },
-    { name: 'unparseable key', tls: () => ({ key: join(dir.path, 'garbage.pem'), keyEntry: 'garbage.pem' }), file: () => join(dir.path, 'garbage.pem'), message: /^garbage\.pem: error: expected a PEM private key/ },
-    { name: 'key not matching the cert', tls: () => ({ key: join(dir.path, 'other-key.pem'), keyEntry: 'other-key.pem' }), file: () => join(dir.path, 'other-key.pem'), message: /matches the certificate cert\.pem/ },
+    {
+      name: 'missing cert',
+      tls: () => ({ cert: join(dir.path, 'nope.pem'), certEntry: 'nope.pem' }),
+      file: () => join(dir.path, 'nope.pem'),
+      message: /^nope\.pem: error: .*certificate file does not exist/,
+    },
+    {
+      name: 'missing key',
+      tls: () => ({ key: join(dir.path, 'nokey.pem'), keyEntry: 'nokey.pem' }),
+      file: () => join(dir.path, 'nokey.pem'),
+      message: /^nokey\.pem: error: .*private key file does not exist/,
+    },
+    {
+      name: 'unparseable cert',
+      tls: () => ({ cert: join(dir.path, 'garbage.pem'), certEntry: 'garbage.pem' }),
+      file: () => join(dir.path, 'garbage.pem'),
+      message: /^garbage\.pem: error: expected a PEM certificate/,
+    },
+    {
+      name: 'unparseable key',
+      tls: () => ({ key: join(dir.path, 'garbage.pem'), keyEntry: 'garbage.pem' }),
+      file: () => join(dir.path, 'garbage.pem'),
+      message: /^garbage\.pem: error: expected a PEM private key/,
+    },
+    {
+      name: 'key not matching the cert',
+      tls: () => ({ key: join(dir.path, 'other-key.pem'), keyEntry: 'other-key.pem' }),
+      file: () => join(dir.path, 'other-key.pem'),
+      message: /matches the certificate cert\.pem/,
+    },
   ];
   for (const c of cases) {
     test(c.name, async () => {
@@ -158,7 +190,10 @@ describe('handshake deadline and connection cap', () => {
 
   /** A server with a 1 s handshake deadline and one raw TCP client whose deadline is armed; `elapse` moves the
    * mocked time to 1 ms before the deadline, and the client must be dropped only at the deadline itself. */
-  const stalledClient = async (t: TestContext, elapse: (s: Socket, clock: MockClock) => Promise<void>): Promise<void> => {
+  const stalledClient = async (
+    t: TestContext,
+    elapse: (s: Socket, clock: MockClock) => Promise<void>,
+  ): Promise<void> => {
     const server = await startTestServer(makeWorkspace({ listener: { tls: tls({ handshakeTimeoutSeconds: 1 }) } }));
     const clock = mockClock(t);
     const s = connect(server.port, '127.0.0.1');
@@ -197,7 +232,10 @@ describe('handshake deadline and connection cap', () => {
 
   test('connections over max_connections queue until a slot frees, then are served', async (t) => {
     const server = await startTestServer(
-      makeWorkspace({ fallbackDir: dir.path, listener: { tls: tls({ handshakeTimeoutSeconds: 2, maxConnections: 2 }) } }),
+      makeWorkspace({
+        fallbackDir: dir.path,
+        listener: { tls: tls({ handshakeTimeoutSeconds: 2, maxConnections: 2 }) },
+      }),
     );
     const clock = mockClock(t);
     const idle = [connect(server.port, '127.0.0.1'), connect(server.port, '127.0.0.1')];
@@ -217,7 +255,11 @@ describe('handshake deadline and connection cap', () => {
       await Promise.all(idleClosed);
       const r = await pending;
       assert.equal(r.status, 200);
-      assert.equal(server.logs.filter((l) => l.startsWith('TLS handshake timed out')).length, 2, server.logs.join('\n'));
+      assert.equal(
+        server.logs.filter((l) => l.startsWith('TLS handshake timed out')).length,
+        2,
+        server.logs.join('\n'),
+      );
     } finally {
       for (const s of idle) s.destroy();
       clock.reset();
@@ -227,7 +269,10 @@ describe('handshake deadline and connection cap', () => {
 
   test('a queued connection is served as soon as an active one closes', async (t) => {
     const server = await startTestServer(
-      makeWorkspace({ fallbackDir: dir.path, listener: { tls: tls({ handshakeTimeoutSeconds: 10, maxConnections: 1 }) } }),
+      makeWorkspace({
+        fallbackDir: dir.path,
+        listener: { tls: tls({ handshakeTimeoutSeconds: 10, maxConnections: 1 }) },
+      }),
     );
     const clock = mockClock(t);
     const holder = connect(server.port, '127.0.0.1');
@@ -269,7 +314,10 @@ describe('binding', () => {
 
   test('all or none: when the HTTPS port is taken, the HTTP listener is released again', async () => {
     const httpPort = await freePort();
-    await assert.rejects(startServer(makeWorkspace({ listener: { port: httpPort, tls: tls({ port: taken }) } }), { log: () => {} }), /address already in use/);
+    await assert.rejects(
+      startServer(makeWorkspace({ listener: { port: httpPort, tls: tls({ port: taken }) } }), { log: () => {} }),
+      /address already in use/,
+    );
     assert.equal(await refused(httpPort), true);
   });
 

@@ -69,12 +69,16 @@ describe('set rule: bootstrap in an empty directory', () => {
       read(dir, 'mock.toml'),
       '[listener]\nip_address = "127.0.0.1"\nport = 3001\n\n[service]\nfallback_respond_dir = "."\nrule_sets = ["mock-rule-set.toml"]\n',
     );
-    assert.equal(read(dir, 'mock-rule-set.toml'), `[[rules]]\nwhen.request.url_path = "/a"\nrespond.status = 200\nrespond.json = '{"b":2,"a":1}'\n`);
+    assert.equal(
+      read(dir, 'mock-rule-set.toml'),
+      `[[rules]]\nwhen.request.url_path = "/a"\nrespond.status = 200\nrespond.json = '{"b":2,"a":1}'\n`,
+    );
   });
 
   it('creates the files with mode 0644 (less the umask), never wider', () => {
     const umask = process.umask();
-    for (const f of ['mock.toml', 'mock-rule-set.toml']) assert.equal(statSync(join(dir, f)).mode & 0o777, 0o644 & ~umask);
+    for (const f of ['mock.toml', 'mock-rule-set.toml'])
+      assert.equal(statSync(join(dir, f)).mode & 0o777, 0o644 & ~umask);
   });
 
   it('the result loads and answers', async () => {
@@ -96,30 +100,70 @@ describe('set rule: append and edit each field', () => {
   });
 
   it('appends: a second rule gets index 1 and the first keeps index 0', async () => {
-    const r = await set(['--path', '/two', '--method', 'post', '-H', 'X-Api-Key: k1', '--status', '201', '--json', '{"id":2}', '--format', 'json'], dir);
+    const r = await set(
+      [
+        '--path',
+        '/two',
+        '--method',
+        'post',
+        '-H',
+        'X-Api-Key: k1',
+        '--status',
+        '201',
+        '--json',
+        '{"id":2}',
+        '--format',
+        'json',
+      ],
+      dir,
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(envelope(r).result, {
       changed_files: ['./mock-rule-set.toml'],
-      changes: [{ kind: 'Added', summary: 'added rule #2 in rule set #1 (POST /two and 1 more condition)', target: 'rule set `./mock-rule-set.toml`, rule #1' }],
+      changes: [
+        {
+          kind: 'Added',
+          summary: 'added rule #2 in rule set #1 (POST /two and 1 more condition)',
+          target: 'rule set `./mock-rule-set.toml`, rule #1',
+        },
+      ],
       dry_run: false,
       requires_reload: true,
       rule_set: './mock-rule-set.toml',
     });
-    assert.match(read(dir, 'mock-rule-set.toml'), /\n\n\[\[rules\]\]\nwhen\.request\.url_path = "\/two"\nwhen\.request\.method = "POST"\nwhen\.request\.headers\.x-api-key = \{ value = "k1", op = "equal" \}\nrespond\.status = 201\nrespond\.json = '\{"id":2\}'\n$/);
+    assert.match(
+      read(dir, 'mock-rule-set.toml'),
+      /\n\n\[\[rules\]\]\nwhen\.request\.url_path = "\/two"\nwhen\.request\.method = "POST"\nwhen\.request\.headers\.x-api-key = \{ value = "k1", op = "equal" \}\nrespond\.status = 201\nrespond\.json = '\{"id":2\}'\n$/,
+    );
     const one = await getJson(dir, '/one');
     assert.equal((one['matched'] as { rule_index: number }).rule_index, 0);
     const two = await getJson(dir, '/two', ['-m', 'POST', '-H', 'x-api-key: k1']);
-    assert.deepEqual([(two['matched'] as { rule_index: number }).rule_index, (two['response'] as { status: number }).status], [1, 201]);
+    assert.deepEqual(
+      [(two['matched'] as { rule_index: number }).rule_index, (two['response'] as { status: number }).status],
+      [1, 201],
+    );
   });
 
   const edits: readonly { flags: string[]; check: (text: string) => void }[] = [
-    { flags: ['--status', '404'], check: (t) => assert.match(t, /"\/one"\nrespond\.text = "first"\nrespond\.status = 404\n/) },
+    {
+      flags: ['--status', '404'],
+      check: (t) => assert.match(t, /"\/one"\nrespond\.text = "first"\nrespond\.status = 404\n/),
+    },
     { flags: ['--json', '[1,2]'], check: (t) => assert.match(t, /respond\.json = '\[1,2\]'\nrespond\.status = 404\n/) },
-    { flags: ['--text', 'back to text'], check: (t) => assert.match(t, /respond\.text = "back to text"\nrespond\.status = 404\n/) },
+    {
+      flags: ['--text', 'back to text'],
+      check: (t) => assert.match(t, /respond\.text = "back to text"\nrespond\.status = 404\n/),
+    },
     { flags: ['--delay', '25'], check: (t) => assert.match(t, /respond\.delay_response_milliseconds = 25\n/) },
     { flags: ['--method', 'delete'], check: (t) => assert.match(t, /when\.request\.method = "DELETE"\n/) },
-    { flags: ['-H', 'X-Trace: 1'], check: (t) => assert.match(t, /when\.request\.headers\.x-trace = \{ value = "1", op = "equal" \}\n/) },
-    { flags: ['--header=x-trace: 2'], check: (t) => assert.match(t, /when\.request\.headers\.x-trace = \{ value = "2", op = "equal" \}\n/) },
+    {
+      flags: ['-H', 'X-Trace: 1'],
+      check: (t) => assert.match(t, /when\.request\.headers\.x-trace = \{ value = "1", op = "equal" \}\n/),
+    },
+    {
+      flags: ['--header=x-trace: 2'],
+      check: (t) => assert.match(t, /when\.request\.headers\.x-trace = \{ value = "2", op = "equal" \}\n/),
+    },
     { flags: ['--path', '/uno'], check: (t) => assert.match(t, /^\[\[rules\]\]\nwhen\.request\.url_path = "\/uno"\n/) },
   ];
   for (const e of edits) {
@@ -128,7 +172,10 @@ describe('set rule: append and edit each field', () => {
       const secondRule = beforeText.slice(beforeText.indexOf('\n\n[[rules]]'));
       const r = await set(['--rule', '0', ...e.flags], dir);
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /^Applied:\n  rule set: \.\/mock-rule-set\.toml, rule #0\n  Updated: rule set `\.\/mock-rule-set\.toml`, rule #0 \u2014 rule #1 in rule set #1 \((?:[A-Z]+|any method) \/[a-z]+(?: and \d+ more conditions?)?\): /);
+      assert.match(
+        r.stdout,
+        /^Applied:\n  rule set: \.\/mock-rule-set\.toml, rule #0\n  Updated: rule set `\.\/mock-rule-set\.toml`, rule #0 \u2014 rule #1 in rule set #1 \((?:[A-Z]+|any method) \/[a-z]+(?: and \d+ more conditions?)?\): /,
+      );
       const text = read(dir, 'mock-rule-set.toml');
       e.check(text);
       assert.ok(text.endsWith(secondRule), 'rule #1 is untouched');
@@ -150,7 +197,10 @@ describe('set rule: append and edit each field', () => {
 
   it('running from a sub-folder: --file is taken relative to the current directory', async () => {
     await mkdir(join(dir, 'sub'), { recursive: true });
-    const r = await set(['-c', '../mock.toml', '--rule-set', '../mock-rule-set.toml', '--rule', '2', '--file', '../other.txt'], join(dir, 'sub'));
+    const r = await set(
+      ['-c', '../mock.toml', '--rule-set', '../mock-rule-set.toml', '--rule', '2', '--file', '../other.txt'],
+      join(dir, 'sub'),
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.match(read(dir, 'mock-rule-set.toml'), /respond\.file_path = "other\.txt"\n$/);
   });
@@ -171,11 +221,17 @@ describe('set rule: append and edit each field', () => {
 describe('set rule: PATCH and HEAD', () => {
   it('--method patch / head write the method; get -m answers from those rules only', async () => {
     const dir = tempDir();
-    for (const [m, text] of [['patch', 'patched'], ['head', 'headed']] as const) {
+    for (const [m, text] of [
+      ['patch', 'patched'],
+      ['head', 'headed'],
+    ] as const) {
       const r = await set(['--path', '/p', '--method', m, '--text', text], dir);
       assert.equal(r.code, 0, r.stderr);
     }
-    assert.match(read(dir, 'mock-rule-set.toml'), /when\.request\.method = "PATCH"\n[\s\S]*when\.request\.method = "HEAD"\n/);
+    assert.match(
+      read(dir, 'mock-rule-set.toml'),
+      /when\.request\.method = "PATCH"\n[\s\S]*when\.request\.method = "HEAD"\n/,
+    );
     const patch = await getJson(dir, '/p', ['-m', 'PATCH']);
     assert.equal((patch['response'] as { body: string }).body, 'patched');
     const head = await getJson(dir, '/p', ['-m', 'HEAD']);
@@ -233,13 +289,33 @@ max_request_body_bytes = 1024
   });
 
   const steps: readonly { flags: string[]; from: string; to: string }[] = [
-    { flags: ['--rule', '0', '--json', '{"users":[]}'], from: 'respond.text = "users"            # body', to: `respond.json = '{"users":[]}'            # body` },
+    {
+      flags: ['--rule', '0', '--json', '{"users":[]}'],
+      from: 'respond.text = "users"            # body',
+      to: `respond.json = '{"users":[]}'            # body`,
+    },
     { flags: ['--rule', '0', '--method', 'GET'], from: '# exact\n', to: '# exact\nwhen.request.method = "GET"\n' },
-    { flags: ['--rule', '1', '--text', 'plain'], from: `json = '{"ok":true}', status = 201 }`, to: 'text = "plain", status = 201 }' },
-    { flags: ['--rule', '1', '--delay', '10'], from: 'status = 201 }', to: 'status = 201, delay_response_milliseconds = 10 }' },
+    {
+      flags: ['--rule', '1', '--text', 'plain'],
+      from: `json = '{"ok":true}', status = 201 }`,
+      to: 'text = "plain", status = 201 }',
+    },
+    {
+      flags: ['--rule', '1', '--delay', '10'],
+      from: 'status = 201 }',
+      to: 'status = 201, delay_response_milliseconds = 10 }',
+    },
     { flags: ['--rule', '2', '-H', 'x-key: b'], from: 'value = "a"\nop = "exists"', to: 'value = "b"\nop = "equal"' },
-    { flags: ['--rule', '2', '--status', '202'], from: 'text = "sub"   # the body\n', to: 'text = "sub"   # the body\nstatus = 202\n' },
-    { flags: ['--rule', '2', '--path', '/sub2'], from: 'url_path = "/sub"     # sub-table', to: 'url_path = "/sub2"     # sub-table' },
+    {
+      flags: ['--rule', '2', '--status', '202'],
+      from: 'text = "sub"   # the body\n',
+      to: 'text = "sub"   # the body\nstatus = 202\n',
+    },
+    {
+      flags: ['--rule', '2', '--path', '/sub2'],
+      from: 'url_path = "/sub"     # sub-table',
+      to: 'url_path = "/sub2"     # sub-table',
+    },
   ];
   let expected = RULE_SET;
   for (const s of steps) {
@@ -256,7 +332,10 @@ max_request_body_bytes = 1024
   it('an added rule lands after the trailing comment; everything above stays', async () => {
     const r = await set(['--path', '/new', '--status', '204'], dir);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(read(dir, 'mock-rule-set.toml'), expected + '\n[[rules]]\nwhen.request.url_path = "/new"\nrespond.status = 204\n');
+    assert.equal(
+      read(dir, 'mock-rule-set.toml'),
+      expected + '\n[[rules]]\nwhen.request.url_path = "/new"\nrespond.status = 204\n',
+    );
     const v = await runMock(['validate'], { cwd: dir });
     assert.equal(v.code, 0, v.stderr + v.stdout);
   });
@@ -264,8 +343,14 @@ max_request_body_bytes = 1024
   it('a rule set not yet listed is added to service.rule_sets, the rest of the config kept', async () => {
     const r = await set(['--rule-set', 'more.toml', '--path', '/more', '--text', 'm'], dir);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(read(dir, 'mock.toml'), CONFIG.replace('rule_sets = ["mock-rule-set.toml"]', 'rule_sets = ["mock-rule-set.toml", "more.toml"]'));
-    assert.match(r.stdout, /Updated: root config `\.\/mock\.toml` \u2014 service\.rule_sets lists rule set #2 \(more\.toml\)/);
+    assert.equal(
+      read(dir, 'mock.toml'),
+      CONFIG.replace('rule_sets = ["mock-rule-set.toml"]', 'rule_sets = ["mock-rule-set.toml", "more.toml"]'),
+    );
+    assert.match(
+      r.stdout,
+      /Updated: root config `\.\/mock\.toml` \u2014 service\.rule_sets lists rule set #2 \(more\.toml\)/,
+    );
     const res = await getJson(dir, '/more');
     assert.deepEqual(res['matched'], { rule_index: 0, rule_set_file: './more.toml', rule_set_index: 1 });
   });
@@ -277,8 +362,14 @@ describe('set rule: --dry-run writes nothing', () => {
     const r = await set(['--path', '/a', '--text', 'x', '--dry-run'], dir);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(listDir(dir), []);
-    assert.match(r.stdout, /^Would apply \(--dry-run, nothing written\):\n  rule set: \.\/mock-rule-set\.toml \(new rule\)\n/);
-    assert.match(r.stdout, /\n--- \/dev\/null\n\+\+\+ \.\/mock-rule-set\.toml\n@@ -0,0 \+1,3 @@\n\+\[\[rules\]\]\n\+when\.request\.url_path = "\/a"\n\+respond\.text = "x"\n/);
+    assert.match(
+      r.stdout,
+      /^Would apply \(--dry-run, nothing written\):\n  rule set: \.\/mock-rule-set\.toml \(new rule\)\n/,
+    );
+    assert.match(
+      r.stdout,
+      /\n--- \/dev\/null\n\+\+\+ \.\/mock-rule-set\.toml\n@@ -0,0 \+1,3 @@\n\+\[\[rules\]\]\n\+when\.request\.url_path = "\/a"\n\+respond\.text = "x"\n/,
+    );
     assert.match(r.stdout, /\n--- \/dev\/null\n\+\+\+ \.\/mock\.toml\n/);
   });
 
@@ -288,13 +379,19 @@ describe('set rule: --dry-run writes nothing', () => {
     const beforeText = read(dir, 'mock-rule-set.toml');
     const t = await set(['--rule', '0', '--status', '500', '--dry-run'], dir);
     assert.equal(t.code, 0, t.stderr);
-    assert.match(t.stdout, /^Would apply \(--dry-run, nothing written\):\n  rule set: \.\/mock-rule-set\.toml, rule #0\n  Updated: /);
+    assert.match(
+      t.stdout,
+      /^Would apply \(--dry-run, nothing written\):\n  rule set: \.\/mock-rule-set\.toml, rule #0\n  Updated: /,
+    );
     assert.match(t.stdout, /\n respond\.text = "x"\n\+respond\.status = 500\n/);
     const j = await set(['--rule', '0', '--status', '500', '--dry-run', '--format', 'json'], dir);
     assert.equal(j.code, 0, j.stderr);
     const result = envelope(j).result!;
     assert.deepEqual(Object.keys(result), ['changed_files', 'changes', 'dry_run', 'requires_reload', 'rule_set']);
-    assert.deepEqual([result['changed_files'], result['dry_run'], result['requires_reload'], result['rule_set']], [[], true, false, './mock-rule-set.toml']);
+    assert.deepEqual(
+      [result['changed_files'], result['dry_run'], result['requires_reload'], result['rule_set']],
+      [[], true, false, './mock-rule-set.toml'],
+    );
     assert.equal((result['changes'] as unknown[]).length, 1);
     assert.equal(read(dir, 'mock-rule-set.toml'), beforeText);
     assert.deepEqual(listDir(dir), ['mock-rule-set.toml', 'mock.toml']);
@@ -311,32 +408,126 @@ describe('set rule: bad invocations exit 2 and write nothing', () => {
   });
 
   const cases: readonly { name: string; argv: string[]; stderr: RegExp; usageLine?: boolean }[] = [
-    { name: 'bare set', argv: ['set'], stderr: /^mock set: missing required subcommand\nUsage: mock set rule /, usageLine: true },
-    { name: 'unknown target', argv: ['set', 'foo'], stderr: /^mock set: unknown target 'foo' \(only 'rule' is supported\)\n/, usageLine: true },
-    { name: 'unknown flag with a near match', argv: ['set', 'rule', '--pth', '/a'], stderr: /^mock set rule: unknown option '--pth'; did you mean '--path'\?\n/, usageLine: true },
-    { name: 'unknown flag, no near match', argv: ['set', 'rule', '--bogus'], stderr: /^mock set rule: unrecognized argument '--bogus'\n/, usageLine: true },
+    {
+      name: 'bare set',
+      argv: ['set'],
+      stderr: /^mock set: missing required subcommand\nUsage: mock set rule /,
+      usageLine: true,
+    },
+    {
+      name: 'unknown target',
+      argv: ['set', 'foo'],
+      stderr: /^mock set: unknown target 'foo' \(only 'rule' is supported\)\n/,
+      usageLine: true,
+    },
+    {
+      name: 'unknown flag with a near match',
+      argv: ['set', 'rule', '--pth', '/a'],
+      stderr: /^mock set rule: unknown option '--pth'; did you mean '--path'\?\n/,
+      usageLine: true,
+    },
+    {
+      name: 'unknown flag, no near match',
+      argv: ['set', 'rule', '--bogus'],
+      stderr: /^mock set rule: unrecognized argument '--bogus'\n/,
+      usageLine: true,
+    },
     { name: '--alow-outside', argv: ['set', 'rule', '--alow-outside'], stderr: /did you mean '--allow-outside'\?/ },
-    { name: 'dangling value flag', argv: ['set', 'rule', '--path', '/a', '--status'], stderr: /^mock set rule: --status requires a value\n/, usageLine: true },
-    { name: 'dangling flag followed by a flag', argv: ['set', 'rule', '--text', '--dry-run'], stderr: /--text requires a value/ },
-    { name: 'empty path flag', argv: ['set', 'rule', '--rule-set=', '--path', '/a', '--text', 'x'], stderr: /--rule-set must be a non-empty path, got ''/ },
-    { name: 'boolean flag with a value', argv: ['set', 'rule', '--dry-run=yes'], stderr: /--dry-run does not take a value/ },
-    { name: 'bad --format', argv: ['set', 'rule', '--path', '/a', '--text', 'x', '--format', 'xml'], stderr: /invalid value for --format: 'xml' \(expected 'text' or 'json'\)/ },
-    { name: '--json and --text', argv: ['set', 'rule', '--path', '/a', '--json', '{}', '--text', 'x'], stderr: /^mock set rule: --json and --text are mutually exclusive\n/, usageLine: true },
-    { name: '--text and --file', argv: ['set', 'rule', '--path', '/a', '--text', 'x', '--file', 'f'], stderr: /--text and --file are mutually exclusive/ },
-    { name: 'invalid --json', argv: ['set', 'rule', '--path', '/a', '--json', '{nope}'], stderr: /^mock set rule: --json is not valid JSON: .* at line 1 column 2\n/ },
+    {
+      name: 'dangling value flag',
+      argv: ['set', 'rule', '--path', '/a', '--status'],
+      stderr: /^mock set rule: --status requires a value\n/,
+      usageLine: true,
+    },
+    {
+      name: 'dangling flag followed by a flag',
+      argv: ['set', 'rule', '--text', '--dry-run'],
+      stderr: /--text requires a value/,
+    },
+    {
+      name: 'empty path flag',
+      argv: ['set', 'rule', '--rule-set=', '--path', '/a', '--text', 'x'],
+      stderr: /--rule-set must be a non-empty path, got ''/,
+    },
+    {
+      name: 'boolean flag with a value',
+      argv: ['set', 'rule', '--dry-run=yes'],
+      stderr: /--dry-run does not take a value/,
+    },
+    {
+      name: 'bad --format',
+      argv: ['set', 'rule', '--path', '/a', '--text', 'x', '--format', 'xml'],
+      stderr: /invalid value for --format: 'xml' \(expected 'text' or 'json'\)/,
+    },
+    {
+      name: '--json and --text',
+      argv: ['set', 'rule', '--path', '/a', '--json', '{}', '--text', 'x'],
+      stderr: /^mock set rule: --json and --text are mutually exclusive\n/,
+      usageLine: true,
+    },
+    {
+      name: '--text and --file',
+      argv: ['set', 'rule', '--path', '/a', '--text', 'x', '--file', 'f'],
+      stderr: /--text and --file are mutually exclusive/,
+    },
+    {
+      name: 'invalid --json',
+      argv: ['set', 'rule', '--path', '/a', '--json', '{nope}'],
+      stderr: /^mock set rule: --json is not valid JSON: .* at line 1 column 2\n/,
+    },
     { name: 'empty --json', argv: ['set', 'rule', '--path', '/a', '--json='], stderr: /--json is not valid JSON/ },
-    { name: 'status 99', argv: ['set', 'rule', '--path', '/a', '--status', '99'], stderr: /--status must be a valid HTTP status code \(100-999\), got '99'/ },
+    {
+      name: 'status 99',
+      argv: ['set', 'rule', '--path', '/a', '--status', '99'],
+      stderr: /--status must be a valid HTTP status code \(100-999\), got '99'/,
+    },
     { name: 'status 1000', argv: ['set', 'rule', '--path', '/a', '--status', '1000'], stderr: /got '1000'/ },
     { name: 'status abc', argv: ['set', 'rule', '--path', '/a', '--status', 'abc'], stderr: /got 'abc'/ },
-    { name: 'negative delay', argv: ['set', 'rule', '--rule', '0', '--delay', '-1'], stderr: /--delay must be a whole number of milliseconds/ },
-    { name: 'negative rule', argv: ['set', 'rule', '--rule', '-1', '--status', '200'], stderr: /--rule must be a 0-based rule index/ },
-    { name: 'method TRACE', argv: ['set', 'rule', '--path', '/a', '--text', 'x', '--method', 'trace'], stderr: /unsupported HTTP method `trace` \u2014 supported: GET, POST, PUT, DELETE, PATCH, HEAD/ },
-    { name: 'malformed header', argv: ['set', 'rule', '--path', '/a', '--text', 'x', '-H', 'novalue'], stderr: /--header \/ -H expects "Name: value", got 'novalue'/ },
-    { name: 'a flag given twice', argv: ['set', 'rule', '--path', '/a', '--path', '/b', '--text', 'x'], stderr: /--path was given more than once/ },
-    { name: 'a stray word', argv: ['set', 'rule', 'extra', '--path', '/a', '--text', 'x'], stderr: /unexpected argument 'extra'/ },
-    { name: 'add without respond', argv: ['set', 'rule', '--path', '/a'], stderr: /nothing to respond with \u2014 give at least one of --status, --json\/--text or --file/ },
-    { name: 'add without a condition', argv: ['set', 'rule', '--text', 'x'], stderr: /nothing to match on \u2014 give --path/ },
-    { name: 'edit without a flag', argv: ['set', 'rule', '--rule', '0'], stderr: /nothing to change \u2014 give at least one of/ },
+    {
+      name: 'negative delay',
+      argv: ['set', 'rule', '--rule', '0', '--delay', '-1'],
+      stderr: /--delay must be a whole number of milliseconds/,
+    },
+    {
+      name: 'negative rule',
+      argv: ['set', 'rule', '--rule', '-1', '--status', '200'],
+      stderr: /--rule must be a 0-based rule index/,
+    },
+    {
+      name: 'method TRACE',
+      argv: ['set', 'rule', '--path', '/a', '--text', 'x', '--method', 'trace'],
+      stderr: /unsupported HTTP method `trace` \u2014 supported: GET, POST, PUT, DELETE, PATCH, HEAD/,
+    },
+    {
+      name: 'malformed header',
+      argv: ['set', 'rule', '--path', '/a', '--text', 'x', '-H', 'novalue'],
+      stderr: /--header \/ -H expects "Name: value", got 'novalue'/,
+    },
+    {
+      name: 'a flag given twice',
+      argv: ['set', 'rule', '--path', '/a', '--path', '/b', '--text', 'x'],
+      stderr: /--path was given more than once/,
+    },
+    {
+      name: 'a stray word',
+      argv: ['set', 'rule', 'extra', '--path', '/a', '--text', 'x'],
+      stderr: /unexpected argument 'extra'/,
+    },
+    {
+      name: 'add without respond',
+      argv: ['set', 'rule', '--path', '/a'],
+      stderr: /nothing to respond with \u2014 give at least one of --status, --json\/--text or --file/,
+    },
+    {
+      name: 'add without a condition',
+      argv: ['set', 'rule', '--text', 'x'],
+      stderr: /nothing to match on \u2014 give --path/,
+    },
+    {
+      name: 'edit without a flag',
+      argv: ['set', 'rule', '--rule', '0'],
+      stderr: /nothing to change \u2014 give at least one of/,
+    },
   ];
   for (const c of cases) {
     it(c.name, async () => {
@@ -350,11 +541,38 @@ describe('set rule: bad invocations exit 2 and write nothing', () => {
   }
 
   const enveloped: readonly { name: string; argv: string[]; kind: string; message: RegExp }[] = [
-    { name: 'no such rule', argv: ['--rule', '5', '--status', '200'], kind: 'usage', message: /^no such rule: --rule 5 is 0-based \(rule #6\), and this rule set has \d+ rules? \(--rule 0 to --rule \d+\)$/ },
-    { name: 'a rule set not in service.rule_sets', argv: ['--rule-set', 'nope.toml', '--rule', '0', '--status', '200'], kind: 'usage', message: /^no such rule set `nope\.toml` \u2014 it is not in service\.rule_sets$/ },
-    { name: 'outside the config directory', argv: ['--rule-set', '../outside/rs.toml', '--path', '/a', '--text', 'x'], kind: 'usage', message: /^--rule-set `\.\.\/outside\/rs\.toml` resolves outside the config directory; pass --allow-outside to permit this$/ },
-    { name: 'the config itself', argv: ['--rule-set', 'mock.toml', '--path', '/a', '--text', 'x'], kind: 'usage', message: /names the root config itself/ },
-    { name: 'an unloadable edit (--file naming a missing file)', argv: ['--path', '/m', '--file', 'missing.json'], kind: 'usage', message: /^refused: the edit would leave `\.\/mock-rule-set\.toml` unable to load; nothing was written$/ },
+    {
+      name: 'no such rule',
+      argv: ['--rule', '5', '--status', '200'],
+      kind: 'usage',
+      message:
+        /^no such rule: --rule 5 is 0-based \(rule #6\), and this rule set has \d+ rules? \(--rule 0 to --rule \d+\)$/,
+    },
+    {
+      name: 'a rule set not in service.rule_sets',
+      argv: ['--rule-set', 'nope.toml', '--rule', '0', '--status', '200'],
+      kind: 'usage',
+      message: /^no such rule set `nope\.toml` \u2014 it is not in service\.rule_sets$/,
+    },
+    {
+      name: 'outside the config directory',
+      argv: ['--rule-set', '../outside/rs.toml', '--path', '/a', '--text', 'x'],
+      kind: 'usage',
+      message:
+        /^--rule-set `\.\.\/outside\/rs\.toml` resolves outside the config directory; pass --allow-outside to permit this$/,
+    },
+    {
+      name: 'the config itself',
+      argv: ['--rule-set', 'mock.toml', '--path', '/a', '--text', 'x'],
+      kind: 'usage',
+      message: /names the root config itself/,
+    },
+    {
+      name: 'an unloadable edit (--file naming a missing file)',
+      argv: ['--path', '/m', '--file', 'missing.json'],
+      kind: 'usage',
+      message: /^refused: the edit would leave `\.\/mock-rule-set\.toml` unable to load; nothing was written$/,
+    },
   ];
   for (const c of enveloped) {
     it(`${c.name} (text and --format json)`, async () => {
@@ -378,7 +596,10 @@ describe('set rule: bad invocations exit 2 and write nothing', () => {
 
   it('a rule set that does not parse: config_invalid with its position', async () => {
     const d = tempDir();
-    await writeTree(d, { 'mock.toml': '[service]\nrule_sets = ["mock-rule-set.toml"]\n', 'mock-rule-set.toml': '[[rules]\n' });
+    await writeTree(d, {
+      'mock.toml': '[service]\nrule_sets = ["mock-rule-set.toml"]\n',
+      'mock-rule-set.toml': '[[rules]\n',
+    });
     const r = await set(['--path', '/a', '--text', 'x', '--format', 'json'], d);
     assert.equal(r.code, 2);
     assert.equal(envelope(r).error?.kind, 'config_invalid');
@@ -386,12 +607,15 @@ describe('set rule: bad invocations exit 2 and write nothing', () => {
     assert.equal(read(d, 'mock-rule-set.toml'), '[[rules]\n');
   });
 
-  it('a root config that does not load: config_invalid, with the loader\'s diagnostics', async () => {
+  it("a root config that does not load: config_invalid, with the loader's diagnostics", async () => {
     const d = tempDir();
     await writeTree(d, { 'mock.toml': '[service]\nrule_setz = []\n' });
     const r = await set(['--path', '/a', '--text', 'x'], d);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /^mock set rule: the root config `\.\/mock\.toml` does not load; fix it first \(nothing was written\)\n/);
+    assert.match(
+      r.stderr,
+      /^mock set rule: the root config `\.\/mock\.toml` does not load; fix it first \(nothing was written\)\n/,
+    );
     assert.match(r.stderr, /\.\/mock\.toml:2:1: error: .*rule_setz/);
     assert.deepEqual(listDir(d), ['mock.toml']);
   });
@@ -412,7 +636,11 @@ describe('set rule: bad invocations exit 2 and write nothing', () => {
   });
 
   it('--help (set and set rule) prints the help on stdout', async () => {
-    for (const argv of [['set', '--help'], ['set', 'rule', '--help'], ['set', 'rule', '-h']]) {
+    for (const argv of [
+      ['set', '--help'],
+      ['set', 'rule', '--help'],
+      ['set', 'rule', '-h'],
+    ]) {
       const r = await runMock(argv, { cwd: dir });
       assert.equal(r.code, 0);
       assert.match(r.stdout, /^mock set rule \[-c <config>\] \[--rule-set <path>\] \[--rule <n>\] \\\n/);
@@ -445,7 +673,10 @@ describe('set rule: failed writes', () => {
     const r = await set(['--rule-set', 'sub/rs.toml', '--path', '/a', '--text', 'x', '--format', 'json'], dir);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.equal(envelope(r).error?.kind, 'io');
-    assert.match(envelope(r).error!.message, /^cannot write `sub\/rs\.toml`: its folder does not exist; nothing was written$/);
+    assert.match(
+      envelope(r).error!.message,
+      /^cannot write `sub\/rs\.toml`: its folder does not exist; nothing was written$/,
+    );
     assert.deepEqual(listDir(dir), []);
   });
 
@@ -471,7 +702,10 @@ describe('set rule: failed writes', () => {
       const r = await as.user.run(['set', 'rule', '--rule', '0', '--status', '201', '--format', 'json'], dir);
       assert.equal(r.code, 1, r.stdout + r.stderr);
       assert.equal(envelope(r).error?.kind, 'io');
-      assert.match(envelope(r).error!.message, /^cannot write `\.\/mock-rule-set\.toml`: permission denied; nothing was written$/);
+      assert.match(
+        envelope(r).error!.message,
+        /^cannot write `\.\/mock-rule-set\.toml`: permission denied; nothing was written$/,
+      );
       assert.equal(read(dir, 'mock-rule-set.toml'), beforeText);
       assert.deepEqual(listDir(dir), ['mock-rule-set.toml', 'mock.toml']);
     } finally {
@@ -487,7 +721,10 @@ describe('set rule: failed writes', () => {
     });
     const r = await set(['--rule', '0', '--status', '202'], dir);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(read(dir, 'mock-rule-set.toml'), '\uFEFF[[rules]]\nwhen.request.url_path = "/b"\nrespond.text = "b"\nrespond.status = 202\n');
+    assert.equal(
+      read(dir, 'mock-rule-set.toml'),
+      '\uFEFF[[rules]]\nwhen.request.url_path = "/b"\nrespond.text = "b"\nrespond.status = 202\n',
+    );
   });
 
   it('a file is replaced by a rename (a new inode), never rewritten in place', async () => {
@@ -510,7 +747,10 @@ describe('set rule: failed writes', () => {
     const r = await set(['--rule-set', 'link.toml', '--path', '/l2', '--text', 'l2'], dir);
     assert.equal(r.code, 0, r.stderr);
     assert.match(await readFile(join(dir, 'real', 'rs.toml'), 'utf8'), /"\/l2"/);
-    assert.ok(statSync(join(dir, 'link.toml'), { throwIfNoEntry: true }) && readFileSync(join(dir, 'link.toml'), 'utf8').includes('/l2'));
+    assert.ok(
+      statSync(join(dir, 'link.toml'), { throwIfNoEntry: true }) &&
+        readFileSync(join(dir, 'link.toml'), 'utf8').includes('/l2'),
+    );
   });
 });
 
@@ -522,13 +762,20 @@ describe('set rule: concurrent writers', () => {
     const running = set(['--rule', '0', '--status', '500', '--format', 'json'], dir, { [PAUSE_ENV]: '1500' });
     // wait until the new text is staged (a temp file appears), then write the file from "another editor"
     const deadline = Date.now() + 10_000;
-    while (!listDir(dir).some((f) => f.endsWith('.tmp')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    assert.ok(listDir(dir).some((f) => f.endsWith('.tmp')), 'set rule staged its temp file');
+    while (!listDir(dir).some((f) => f.endsWith('.tmp')) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    assert.ok(
+      listDir(dir).some((f) => f.endsWith('.tmp')),
+      'set rule staged its temp file',
+    );
     await writeFile(join(dir, 'mock-rule-set.toml'), theirs);
     const r = await running;
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.equal(envelope(r).error?.kind, 'conflict');
-    assert.match(envelope(r).error!.message, /^`\.\/mock-rule-set\.toml` changed on disk while set rule was working; nothing was written/);
+    assert.match(
+      envelope(r).error!.message,
+      /^`\.\/mock-rule-set\.toml` changed on disk while set rule was working; nothing was written/,
+    );
     assert.equal(read(dir, 'mock-rule-set.toml'), theirs);
     assert.deepEqual(listDir(dir), ['mock-rule-set.toml', 'mock.toml'], 'no temp file left behind');
   });
@@ -537,7 +784,8 @@ describe('set rule: concurrent writers', () => {
     const dir = tempDir();
     const running = set(['--path', '/a', '--text', 'x'], dir, { [PAUSE_ENV]: '1500' });
     const deadline = Date.now() + 10_000;
-    while (!listDir(dir).some((f) => f.endsWith('.tmp')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (!listDir(dir).some((f) => f.endsWith('.tmp')) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     await writeFile(join(dir, 'mock.toml'), '# mine\n');
     const r = await running;
     assert.equal(r.code, 1, r.stdout + r.stderr);
@@ -559,13 +807,19 @@ describe('set rule: concurrent writers', () => {
       const old = read(dir, 'mock-rule-set.toml');
       const oldValue = /respond\.text = "(v\d+)p+"/.exec(old)![1]!;
       const next = old.replace(`"${oldValue}${pad}"`, `"v${i}${pad}"`);
-      const child = spawn(process.execPath, [MAIN_JS, 'set', 'rule', '--rule', '0', '--text', `v${i}${pad}`], { cwd: dir, stdio: 'ignore' });
+      const child = spawn(process.execPath, [MAIN_JS, 'set', 'rule', '--rule', '0', '--text', `v${i}${pad}`], {
+        cwd: dir,
+        stdio: 'ignore',
+      });
       const closed = new Promise<void>((r) => child.on('close', () => r()));
       await new Promise((r) => setTimeout(r, Math.floor(runMs * (0.5 + Math.random() * 0.7))));
       child.kill('SIGKILL');
       await closed;
       const now = read(dir, 'mock-rule-set.toml');
-      assert.ok(now === old || now === next, `iteration ${i}: the file is neither the old nor the new version (${now.length} bytes)`);
+      assert.ok(
+        now === old || now === next,
+        `iteration ${i}: the file is neither the old nor the new version (${now.length} bytes)`,
+      );
       assert.doesNotThrow(() => parseTOML(now));
       if (now === old) killedMidway.before++;
       else killedMidway.after++;
@@ -590,10 +844,27 @@ describe('set rule: round trip with get', () => {
     const got = await getJson(root, '/two', ['-c', 'cfg/mock.toml']);
     const matched = got['matched'] as { rule_index: number; rule_set_file: string; rule_set_index: number };
     assert.deepEqual(matched, { rule_index: 1, rule_set_file: 'cfg/rs/second.toml', rule_set_index: 1 });
-    const r = await set(['-c', 'cfg/mock.toml', '--rule-set', matched.rule_set_file, '--rule', String(matched.rule_index), '--status', '503', '--format', 'json'], root);
+    const r = await set(
+      [
+        '-c',
+        'cfg/mock.toml',
+        '--rule-set',
+        matched.rule_set_file,
+        '--rule',
+        String(matched.rule_index),
+        '--status',
+        '503',
+        '--format',
+        'json',
+      ],
+      root,
+    );
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.equal(envelope(r).result?.['rule_set'], 'cfg/rs/second.toml');
-    assert.deepEqual((envelope(r).result?.['changes'] as { summary: string }[]).map((c) => c.summary), ['rule #2 in rule set #2 (any method /two): respond.status']);
+    assert.deepEqual(
+      (envelope(r).result?.['changes'] as { summary: string }[]).map((c) => c.summary),
+      ['rule #2 in rule set #2 (any method /two): respond.status'],
+    );
     const again = await getJson(root, '/two', ['-c', 'cfg/mock.toml']);
     assert.equal((again['response'] as { status: number }).status, 503);
     assert.deepEqual(again['matched'], matched);
@@ -605,7 +876,8 @@ describe('set rule: round trip with get', () => {
     await writeTree(root, {
       'cfg/mock.toml': '[service]\nrule_sets = ["rs/first.toml", "my rules.toml"]\n',
       'cfg/rs/first.toml': '[[rules]]\nwhen.request.url_path = "/one"\nrespond.text = "one"\n',
-      'cfg/my rules.toml': '[[rules]]\nwhen.request.url_path = "/a"\nrespond.text = "a"\n\n[[rules]]\nwhen.request.url_path = "/b"\nwhen.request.method = "GET"\nrespond.text = "b"\n',
+      'cfg/my rules.toml':
+        '[[rules]]\nwhen.request.url_path = "/a"\nrespond.text = "a"\n\n[[rules]]\nwhen.request.url_path = "/b"\nwhen.request.method = "GET"\nrespond.text = "b"\n',
     });
     const why = await runMock(['get', '/b', '--why', '-c', 'cfg/mock.toml'], { cwd: root });
     assert.equal(why.code, 0, why.stderr);
@@ -614,13 +886,32 @@ describe('set rule: round trip with get', () => {
     const line = why.stdout.split('\n').find((l) => l.startsWith('edit with: '));
     assert.equal(line, "edit with: mock set rule -c cfg/mock.toml --rule-set 'cfg/my rules.toml' --rule 1");
     // the printed command, run as printed (minus the program name), edits rule #2 and says which one it is
-    const argv = ['-c', 'cfg/mock.toml', '--rule-set', 'cfg/my rules.toml', '--rule', '1', '--status', '500', '--dry-run'];
+    const argv = [
+      '-c',
+      'cfg/mock.toml',
+      '--rule-set',
+      'cfg/my rules.toml',
+      '--rule',
+      '1',
+      '--status',
+      '500',
+      '--dry-run',
+    ];
     const dry = await runMock(['set', 'rule', ...argv], { cwd: root });
     assert.equal(dry.code, 0, dry.stderr);
-    assert.match(dry.stdout, /Updated: rule set `cfg\/my rules\.toml`, rule #1 \u2014 rule #2 in rule set #2 \(GET \/b\): respond\.status\n/);
-    const wrong = await runMock(['set', 'rule', '-c', 'cfg/mock.toml', '--rule-set', 'cfg/my rules.toml', '--rule', '2', '--status', '500'], { cwd: root });
+    assert.match(
+      dry.stdout,
+      /Updated: rule set `cfg\/my rules\.toml`, rule #1 \u2014 rule #2 in rule set #2 \(GET \/b\): respond\.status\n/,
+    );
+    const wrong = await runMock(
+      ['set', 'rule', '-c', 'cfg/mock.toml', '--rule-set', 'cfg/my rules.toml', '--rule', '2', '--status', '500'],
+      { cwd: root },
+    );
     assert.equal(wrong.code, 2);
-    assert.match(wrong.stderr, /no such rule: --rule 2 is 0-based \(rule #3\), and this rule set has 2 rules \(--rule 0 to --rule 1\)/);
+    assert.match(
+      wrong.stderr,
+      /no such rule: --rule 2 is 0-based \(rule #3\), and this rule set has 2 rules \(--rule 0 to --rule 1\)/,
+    );
   });
 });
 
@@ -633,7 +924,14 @@ describe('set rule: where the rule went, when the workspace already lists other 
     });
     const r = await set(['--path', '/b', '--text', 'b'], dir);
     assert.equal(r.code, 0, r.stderr);
-    assert.ok(r.stdout.split('\n').includes('  note: added to ./mock-rule-set.toml (new), tried after ./rules.toml; --rule-set rules.toml adds it there'), r.stdout);
+    assert.ok(
+      r.stdout
+        .split('\n')
+        .includes(
+          '  note: added to ./mock-rule-set.toml (new), tried after ./rules.toml; --rule-set rules.toml adds it there',
+        ),
+      r.stdout,
+    );
     // what the note suggests works, and says nothing more: rules.toml is not new
     const there = await set(['--rule-set', 'rules.toml', '--path', '/c', '--text', 'c'], dir);
     assert.equal(there.code, 0, there.stderr);
@@ -653,7 +951,11 @@ describe('set rule: where the rule went, when the workspace already lists other 
     const r = await set(['--path', '/a', '--method', 'POST', '--text', 'never'], dir);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(
-      r.stdout.split('\n').includes('  note: rule #1 in ./mock-rule-set.toml can never answer: rule #1 in ./rules.toml always answers first for the same path and method'),
+      r.stdout
+        .split('\n')
+        .includes(
+          '  note: rule #1 in ./mock-rule-set.toml can never answer: rule #1 in ./rules.toml always answers first for the same path and method',
+        ),
       r.stdout,
     );
     // another path: nothing said
@@ -662,10 +964,16 @@ describe('set rule: where the rule went, when the workspace already lists other 
     for (const strict of [[], ['--strict']]) {
       const v = await runMock(['validate', ...strict], { cwd: dir });
       assert.equal(v.code, 0, v.stderr + v.stdout);
-      assert.match(v.stderr, /^warning: rule #1 in \.\/mock-rule-set\.toml can never answer: rule #1 in \.\/rules\.toml always answers first for the same path and method$/m);
+      assert.match(
+        v.stderr,
+        /^warning: rule #1 in \.\/mock-rule-set\.toml can never answer: rule #1 in \.\/rules\.toml always answers first for the same path and method$/m,
+      );
     }
     // an extra condition on the earlier rule: it does not always answer, so nothing is said
-    await writeFile(join(dir, 'rules.toml'), '[[rules]]\nwhen.request.url_path = "/a"\nwhen.request.headers.x-k = { value = "1" }\nrespond.text = "a"\n');
+    await writeFile(
+      join(dir, 'rules.toml'),
+      '[[rules]]\nwhen.request.url_path = "/a"\nwhen.request.headers.x-k = { value = "1" }\nrespond.text = "a"\n',
+    );
     const v = await runMock(['validate'], { cwd: dir });
     assert.doesNotMatch(v.stderr, /never answer/);
   });

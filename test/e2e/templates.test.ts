@@ -16,12 +16,21 @@ interface Got {
   readonly text: string;
 }
 
-function send(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Got> {
+function send(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Got> {
   return new Promise((resolve, reject) => {
     const len = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
     const req = request({ host: '127.0.0.1', port, method, path, headers: { ...len, ...headers } }, (res) => {
       let text = '';
-      res.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      res
+        .setEncoding('utf8')
+        .on('data', (d: string) => (text += d))
+        .on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
     });
     req.on('error', reject);
     req.end(body);
@@ -115,9 +124,23 @@ describe('response templates through the real program', () => {
   it('each data root renders from the request', async () => {
     const r = await send(m.port, 'GET', '/users/7?page=3&note=n', { 'x-agent': 'curl', cookie: 'session=abc' });
     assert.equal(r.status, 201);
-    assert.deepEqual(JSON.parse(r.text), { id: '7', method: 'GET', path: '/users/7', page: 3, agent: 'curl', session: 'abc', note: 'n' });
+    assert.deepEqual(JSON.parse(r.text), {
+      id: '7',
+      method: 'GET',
+      path: '/users/7',
+      page: 3,
+      agent: 'curl',
+      session: 'abc',
+      note: 'n',
+    });
     assert.equal(r.headers['location'], '/users/7');
-    const form = await send(m.port, 'POST', '/form', { 'content-type': 'application/x-www-form-urlencoded' }, 'user=alice&x=1');
+    const form = await send(
+      m.port,
+      'POST',
+      '/form',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      'user=alice&x=1',
+    );
     assert.equal(form.text, 'user=alice text=user=alice&x=1');
   });
 
@@ -133,7 +156,13 @@ describe('response templates through the real program', () => {
     const body = { a: [1, 2.5, { b: 'x"y\n' }], c: null, d: true };
     const r = await send(m.port, 'POST', '/echo', { 'content-type': 'application/json' }, JSON.stringify(body));
     assert.deepEqual(JSON.parse(r.text), body);
-    const c = await send(m.port, 'POST', '/customer', { 'content-type': 'application/json' }, JSON.stringify({ customer: { id: 'c-9' }, items: [{ sku: 'A' }, { sku: 'B' }] }));
+    const c = await send(
+      m.port,
+      'POST',
+      '/customer',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ customer: { id: 'c-9' }, items: [{ sku: 'A' }, { sku: 'B' }] }),
+    );
     assert.deepEqual(JSON.parse(c.text), { customer: 'c-9', first: { sku: 'A' }, count: 2 });
   });
 
@@ -166,13 +195,17 @@ describe('response templates through the real program', () => {
     const up = await send(m.port, 'GET', '/files/..%2Fsecret');
     assert.equal(up.status, 404);
     assert.equal(up.text, '');
-    await waitFor('the refusal in the log', () => (/refused \(a `\.\.` segment\)/.test(m.stdoutLines.join('\n') + m.stderr()) ? true : undefined));
+    await waitFor('the refusal in the log', () =>
+      /refused \(a `\.\.` segment\)/.test(m.stdoutLines.join('\n') + m.stderr()) ? true : undefined,
+    );
   });
 
   it('a template file is rendered, and rendered anew after an edit', async () => {
     assert.equal((await send(m.port, 'GET', '/greeting?name=ann')).text, 'hello ann');
     await writeFile(join(dir, 'greeting.txt'), 'goodbye {{request.query.name}}');
-    await waitFor('the edited template', async () => ((await send(m.port, 'GET', '/greeting?name=bob')).text === 'goodbye bob' ? true : undefined));
+    await waitFor('the edited template', async () =>
+      (await send(m.port, 'GET', '/greeting?name=bob')).text === 'goodbye bob' ? true : undefined,
+    );
   });
 
   it('a rule set without template = true answers {{x}} byte for byte', async () => {
@@ -192,7 +225,10 @@ describe('the seeded generator', () => {
   after(() => removeDir(dir));
 
   async function run(seed: number | undefined): Promise<string[]> {
-    await writeFile(join(dir, 'mock.toml'), `[service]\nrule_sets = ["rules.toml"]\n${seed === undefined ? '' : `seed = ${seed}\n`}`);
+    await writeFile(
+      join(dir, 'mock.toml'),
+      `[service]\nrule_sets = ["rules.toml"]\n${seed === undefined ? '' : `seed = ${seed}\n`}`,
+    );
     const m = await spawnMock(['--no-watch'], { cwd: dir });
     try {
       const out: string[] = [];
@@ -244,7 +280,10 @@ describe('template load errors', () => {
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.match(r.stderr, /rules\.toml:7:29: error: rule 1: the template does not compile: expected `}}`/);
     // `\t` is one character of the template but two of the file
-    assert.match(r.stderr, /rules\.toml:13:22: error: rule 2: the template does not compile: unknown helper `randmInt` \(did you mean `randomInt`\?\)/);
+    assert.match(
+      r.stderr,
+      /rules\.toml:13:22: error: rule 2: the template does not compile: unknown helper `randmInt` \(did you mean `randomInt`\?\)/,
+    );
   });
 
   it('an unknown data root is a validate warning with a did-you-mean', async () => {
@@ -254,6 +293,9 @@ describe('template load errors', () => {
     });
     const r = await runMock(['validate'], { cwd: dir });
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.match(r.stdout + r.stderr, /rules\.toml:4:19: warning: the template names `reqest\.path`.*did you mean `request\.path`/);
+    assert.match(
+      r.stdout + r.stderr,
+      /rules\.toml:4:19: warning: the template names `reqest\.path`.*did you mean `request\.path`/,
+    );
   });
 });

@@ -15,7 +15,10 @@ const dist = join(dirname(MAIN_JS), '..'); // <out>/bin/main.cjs → <out>
 
 /** compiled test file (under dist/) → the names of its tests that skip as root */
 const ROOT_SKIPPING: readonly { readonly file: string; readonly tests: readonly string[] }[] = [
-  { file: 'src/node/file-cache/fs-source.test.js', tests: ['an unreadable file throws (answered 500), unlike a missing one'] },
+  {
+    file: 'src/node/file-cache/fs-source.test.js',
+    tests: ['an unreadable file throws (answered 500), unlike a missing one'],
+  },
 ];
 
 const dirs: string[] = [];
@@ -32,13 +35,24 @@ for (const { file, tests } of ROOT_SKIPPING) {
     dirs.push(home);
     chmodSync(home, 0o755);
     const bundle = join(home, 'test.mjs');
-    await build({ entryPoints: [join(dist, file)], bundle: true, platform: 'node', format: 'esm', outfile: bundle, logLevel: 'silent' });
+    await build({
+      entryPoints: [join(dist, file)],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: bundle,
+      logLevel: 'silent',
+    });
     chmodSync(bundle, 0o644);
     // a run of its own, not a subtest of this one (node:test marks its children through NODE_TEST_CONTEXT)
     const env = { ...process.env };
     delete env['NODE_TEST_CONTEXT'];
     const pattern = tests.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-    const r = await runNodeAsNobody(['--test', '--test-reporter=tap', `--test-name-pattern=^(${pattern})$`, bundle], home, env);
+    const r = await runNodeAsNobody(
+      ['--test', '--test-reporter=tap', `--test-name-pattern=^(${pattern})$`, bundle],
+      home,
+      env,
+    );
     assert.equal(r.code, 0, r.stdout + r.stderr);
     for (const name of tests) {
       const line = new RegExp(`^\\s*ok \\d+ - ${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(.*)$`, 'm').exec(r.stdout);

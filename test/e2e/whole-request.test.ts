@@ -16,12 +16,21 @@ interface Got {
   readonly text: string;
 }
 
-function send(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<Got> {
+function send(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string | Buffer,
+): Promise<Got> {
   return new Promise((resolve, reject) => {
     const len = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
     const req = request({ host: '127.0.0.1', port, method, path, headers: { ...len, ...headers } }, (res) => {
       let text = '';
-      res.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      res
+        .setEncoding('utf8')
+        .on('data', (d: string) => (text += d))
+        .on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
     });
     req.on('error', reject);
     req.end(body);
@@ -132,7 +141,9 @@ const FILES: Record<string, string> = {
 const MULTIPART = (withFile: boolean): Buffer =>
   Buffer.from(
     '--XyZ\r\nContent-Disposition: form-data; name="title"\r\n\r\ncat\r\n' +
-      (withFile ? '--XyZ\r\nContent-Disposition: form-data; name="photo"; filename="cat.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG...\r\n' : '') +
+      (withFile
+        ? '--XyZ\r\nContent-Disposition: form-data; name="photo"; filename="cat.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG...\r\n'
+        : '') +
       '--XyZ--\r\n',
     'latin1',
   );
@@ -196,7 +207,13 @@ describe('the whole request, through the real program', () => {
   });
 
   it('1: a urlencoded form, a multipart form with and without a file part, an XML body', async () => {
-    const form = await send(m.port, 'POST', '/login', { 'content-type': 'application/x-www-form-urlencoded' }, 'user=ann+lee&pass=secret');
+    const form = await send(
+      m.port,
+      'POST',
+      '/login',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      'user=ann+lee&pass=secret',
+    );
     assert.deepEqual([form.status, form.text], [200, 'form login']);
     const wrong = await send(m.port, 'POST', '/login', { 'content-type': 'text/plain' }, 'user=ann+lee&pass=secret');
     assert.equal(wrong.status, 404);
@@ -205,7 +222,8 @@ describe('the whole request, through the real program', () => {
     assert.deepEqual([withFile.status, withFile.text], [200, 'upload with a file']);
     const without = await send(m.port, 'POST', '/upload', mp, MULTIPART(false));
     assert.deepEqual([without.status, without.text], [200, 'upload without a file']);
-    const xml = '<?xml version="1.0"?><soap:Envelope><soap:Body><GetQuote><sym>X</sym></GetQuote></soap:Body></soap:Envelope>';
+    const xml =
+      '<?xml version="1.0"?><soap:Envelope><soap:Body><GetQuote><sym>X</sym></GetQuote></soap:Body></soap:Envelope>';
     const soap = await send(m.port, 'POST', '/soap', { 'content-type': 'text/xml' }, xml);
     assert.deepEqual([soap.status, soap.text], [200, 'quote']);
     assert.equal((await send(m.port, 'POST', '/soap', { 'content-type': 'text/xml' }, '<Other/>')).status, 404);
@@ -234,9 +252,18 @@ describe('the whole request, through the real program', () => {
 
   it('2: a repeated header: `headers` has the first value, `headers_all` every one', async () => {
     const got = await new Promise<Got>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: m.port, method: 'GET', path: '/mw/order?tag=a&tag=b&page=1', headers: { 'x-a': ['1', '2'], cookie: 'sid=s' } }, (res) => {
-        res.resume().on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: '' }));
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: m.port,
+          method: 'GET',
+          path: '/mw/order?tag=a&tag=b&page=1',
+          headers: { 'x-a': ['1', '2'], cookie: 'sid=s' },
+        },
+        (res) => {
+          res.resume().on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: '' }));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -248,7 +275,10 @@ describe('the whole request, through the real program', () => {
     assert.equal((await send(m.port, 'GET', '/mw/none')).status, 404);
     const loop = await send(m.port, 'GET', '/mw/loop?a=1');
     assert.equal(loop.status, 404);
-    assert.ok(m.stdoutLines.some((l) => /mw\.rhai.*script evaluation failed: Too many operations/.test(l)), m.stdoutLines.join('\n'));
+    assert.ok(
+      m.stdoutLines.some((l) => /mw\.rhai.*script evaluation failed: Too many operations/.test(l)),
+      m.stdoutLines.join('\n'),
+    );
   });
 
   it('3: the inspector shows every new condition with its actual value', async () => {
@@ -256,7 +286,8 @@ describe('the whole request, through the real program', () => {
     const r = await raw(inspector, 'GET', '/__mock/api/requests?path=/users/x');
     const entry = ((r.json as any).result.entries as any[]).at(-1);
     const conditions = JSON.stringify(entry.why);
-    for (const want of ['query:page', 'param:id', 'cookie:session', 'body.form:user', 'body.text']) assert.ok(conditions.includes(want), `${want} in ${conditions}`);
+    for (const want of ['query:page', 'param:id', 'cookie:session', 'body.form:user', 'body.text'])
+      assert.ok(conditions.includes(want), `${want} in ${conditions}`);
     assert.match(conditions, /"name":"query:page"[^}]*"actual":"9"|"actual":"9"[^}]*"name":"query:page"/);
     assert.match(conditions, /"name":"param:id"[^}]*"actual":"x"|"actual":"x"[^}]*"name":"param:id"/);
   });
@@ -271,9 +302,14 @@ describe('the offline commands on the new conditions', () => {
   after(() => removeDir(dir));
 
   it('3: get --why shows each condition with a mark and its actual value; --body-text sends a text body', async () => {
-    const why = await runMock(['get', '/users/x/files/a.txt?page=3', '--why', '-H', 'cookie: session=zzz'], { cwd: dir });
+    const why = await runMock(['get', '/users/x/files/a.txt?page=3', '--why', '-H', 'cookie: session=zzz'], {
+      cwd: dir,
+    });
     assert.equal(why.code, 0, why.stderr);
-    assert.match(why.stdout, /✓ {2}url_path {2}matches template {2}"\/users\/\{id\}\/files\/\{rest\*\}" \(actual: \/users\/x\/files\/a\.txt\)/);
+    assert.match(
+      why.stdout,
+      /✓ {2}url_path {2}matches template {2}"\/users\/\{id\}\/files\/\{rest\*\}" \(actual: \/users\/x\/files\/a\.txt\)/,
+    );
     assert.match(why.stdout, /✗ {2}param:id {2}matches regex {2}"\^\[0-9\]\+\$" \(actual: x\)/);
     assert.match(why.stdout, /✗ {2}param:rest {2}ends with {2}"\.pdf" \(actual: a\.txt\)/);
     const cookie = await runMock(['get', '/me', '--why', '-H', 'cookie: session=zzz'], { cwd: dir });
@@ -281,9 +317,25 @@ describe('the offline commands on the new conditions', () => {
     const q = await runMock(['get', '/items?page=3', '--why'], { cwd: dir });
     assert.match(q.stdout, /✗ {2}query:page {2}== {2}"2" \(actual: 3\)/);
     assert.match(q.stdout, /✗ {2}query:debug {2}exists "" \(actual: \(absent\)\)/);
-    const soap = await runMock(['get', '/soap', '-m', 'POST', '--body-text', '<GetQuote/>', '-H', 'content-type: text/xml', '--why'], { cwd: dir });
+    const soap = await runMock(
+      ['get', '/soap', '-m', 'POST', '--body-text', '<GetQuote/>', '-H', 'content-type: text/xml', '--why'],
+      { cwd: dir },
+    );
     assert.match(soap.stdout, /✗ {2}body\.text {2}contains {2}"<GetQuote>" \(actual: <GetQuote\/>\)/);
-    const form = await runMock(['get', '/login', '-m', 'POST', '--body-text', 'user=ann+lee&pass=s1', '-H', 'content-type: application/x-www-form-urlencoded', '--why'], { cwd: dir });
+    const form = await runMock(
+      [
+        'get',
+        '/login',
+        '-m',
+        'POST',
+        '--body-text',
+        'user=ann+lee&pass=s1',
+        '-H',
+        'content-type: application/x-www-form-urlencoded',
+        '--why',
+      ],
+      { cwd: dir },
+    );
     assert.match(form.stdout, /Body:\nform login\n/);
     assert.match(form.stdout, /✓ {2}body\.form:user {2}== {2}"ann lee" \(actual: ann lee\)/);
     const both = await runMock(['get', '/x', '-b', '{}', '--body-text', 'x'], { cwd: dir });
@@ -292,11 +344,29 @@ describe('the offline commands on the new conditions', () => {
   });
 
   it('3: match-test shows them too', async () => {
-    const r = await runMock(['match-test', '-r', 'rules.toml', '--path', '/users/7/files/a.pdf?page=2', '-H', 'cookie: session=abc'], { cwd: dir });
+    const r = await runMock(
+      ['match-test', '-r', 'rules.toml', '--path', '/users/7/files/a.pdf?page=2', '-H', 'cookie: session=abc'],
+      { cwd: dir },
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /✓ {2}param "id" {2}matches regex {2}"\^\[0-9\]\+\$" {2}\(actual: 7\)/);
     assert.match(r.stdout, /✓ {2}query "page" {2}== {2}"2" {2}\(actual: 2\)/);
-    const form = await runMock(['match-test', '-r', 'rules.toml', '--path', '/login', '-m', 'POST', '--body-text', 'user=bob', '-H', 'content-type: application/x-www-form-urlencoded'], { cwd: dir });
+    const form = await runMock(
+      [
+        'match-test',
+        '-r',
+        'rules.toml',
+        '--path',
+        '/login',
+        '-m',
+        'POST',
+        '--body-text',
+        'user=bob',
+        '-H',
+        'content-type: application/x-www-form-urlencoded',
+      ],
+      { cwd: dir },
+    );
     assert.match(form.stdout, /✗ {2}body\.form "user" {2}== {2}"ann lee" {2}\(actual: bob\)/);
   });
 
@@ -304,13 +374,31 @@ describe('the offline commands on the new conditions', () => {
     const ws = makeTempDir('mock-whole-request-set-');
     try {
       const add = (args: string[]): Promise<unknown> =>
-        runMock(['set', 'rule', ...args], { cwd: ws }).then((r) => assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`));
-      await add(['--path-template', '/users/{id}', '--param', 'id=7', '--query', 'page=2', '--query', 'q=a b', '--cookie', 'sid=s1', '--text', 'seven']);
+        runMock(['set', 'rule', ...args], { cwd: ws }).then((r) =>
+          assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`),
+        );
+      await add([
+        '--path-template',
+        '/users/{id}',
+        '--param',
+        'id=7',
+        '--query',
+        'page=2',
+        '--query',
+        'q=a b',
+        '--cookie',
+        'sid=s1',
+        '--text',
+        'seven',
+      ]);
       await add(['--path', '/login', '--form', 'user=ann', '--status', '204']);
       await add(['--path', '/soap', '--body-contains', '<GetQuote>', '--text', 'quote']);
       const text = readFileSync(join(ws, 'mock-rule-set.toml'), 'utf8');
       assert.match(text, /when\.request\.url_path = \{ value = "\/users\/\{id\}", op = "path_template" \}\n/);
-      assert.match(text, /when\.request\.query\.page = "2"\nwhen\.request\.query\.q = "a b"\nwhen\.request\.cookies\.sid = "s1"\nwhen\.request\.params\.id = "7"\n/);
+      assert.match(
+        text,
+        /when\.request\.query\.page = "2"\nwhen\.request\.query\.q = "a b"\nwhen\.request\.cookies\.sid = "s1"\nwhen\.request\.params\.id = "7"\n/,
+      );
       assert.match(text, /when\.request\.body\.form\.user = "ann"\n/);
       assert.match(text, /when\.request\.body\.text = \{ value = "<GetQuote>", op = "contains" \}\n/);
       const v = await runMock(['validate'], { cwd: ws });
@@ -327,13 +415,34 @@ describe('the offline commands on the new conditions', () => {
 
   it('3: the loader refuses a misspelt key with a did-you-mean, and templates and params it cannot use', async () => {
     const cases: [string, RegExp][] = [
-      ['[[rules]]\nwhen.request.url_path = "/a"\nwhen.request.querry.page = "1"\nrespond.text = "x"\n', /rules\.toml:3:14: error: .*unknown key `querry`.*did you mean `query`/],
-      ['[[rules]]\nwhen.request.url_path = "/a"\nwhen.request.body.txt = { value = "x" }\nrespond.text = "x"\n', /unknown key `txt`.*did you mean `text`/],
-      ['[[rules]]\nwhen.request.url_path = { value = "/a/{id", op = "path_template" }\nrespond.text = "x"\n', /rules\.toml:2:35: error: .*invalid path template "\/a\/\{id": unbalanced braces/],
-      ['[[rules]]\nwhen.request.url_path = { value = "/a/{id}/{id}", op = "path_template" }\nrespond.text = "x"\n', /the parameter `id` is used twice/],
-      ['[[rules]]\nwhen.request.url_path = { value = "/a/{rest*}/b", op = "path_template" }\nrespond.text = "x"\n', /`\{rest\*\}` must be the last segment/],
-      ['[[rules]]\nwhen.request.url_path = "/a"\nwhen.request.params.id = "1"\nrespond.text = "x"\n', /`params` tests the captures of a `url_path` with `op = "path_template"`/],
-      ['[[rules]]\nwhen.request.url_path = { value = "/a/{id}", op = "path_template" }\nwhen.request.params.ix = "1"\nrespond.text = "x"\n', /unknown key `ix`.*did you mean `id`/],
+      [
+        '[[rules]]\nwhen.request.url_path = "/a"\nwhen.request.querry.page = "1"\nrespond.text = "x"\n',
+        /rules\.toml:3:14: error: .*unknown key `querry`.*did you mean `query`/,
+      ],
+      [
+        '[[rules]]\nwhen.request.url_path = "/a"\nwhen.request.body.txt = { value = "x" }\nrespond.text = "x"\n',
+        /unknown key `txt`.*did you mean `text`/,
+      ],
+      [
+        '[[rules]]\nwhen.request.url_path = { value = "/a/{id", op = "path_template" }\nrespond.text = "x"\n',
+        /rules\.toml:2:35: error: .*invalid path template "\/a\/\{id": unbalanced braces/,
+      ],
+      [
+        '[[rules]]\nwhen.request.url_path = { value = "/a/{id}/{id}", op = "path_template" }\nrespond.text = "x"\n',
+        /the parameter `id` is used twice/,
+      ],
+      [
+        '[[rules]]\nwhen.request.url_path = { value = "/a/{rest*}/b", op = "path_template" }\nrespond.text = "x"\n',
+        /`\{rest\*\}` must be the last segment/,
+      ],
+      [
+        '[[rules]]\nwhen.request.url_path = "/a"\nwhen.request.params.id = "1"\nrespond.text = "x"\n',
+        /`params` tests the captures of a `url_path` with `op = "path_template"`/,
+      ],
+      [
+        '[[rules]]\nwhen.request.url_path = { value = "/a/{id}", op = "path_template" }\nwhen.request.params.ix = "1"\nrespond.text = "x"\n',
+        /unknown key `ix`.*did you mean `id`/,
+      ],
     ];
     for (const [rules, want] of cases) {
       const ws = makeTempDir('mock-whole-request-bad-');
@@ -349,7 +458,9 @@ describe('the offline commands on the new conditions', () => {
   });
 
   it('3: the JSON Schema accepts the new keys and refuses misspelt ones', () => {
-    const schema = JSON.parse(readFileSync(new URL('../../../schema/mock-rule-set.schema.json', import.meta.url), 'utf8')) as object;
+    const schema = JSON.parse(
+      readFileSync(new URL('../../../schema/mock-rule-set.schema.json', import.meta.url), 'utf8'),
+    ) as object;
     const validate = new Ajv({ strict: false }).compile(schema);
     const ok = {
       rules: [
@@ -368,9 +479,15 @@ describe('the offline commands on the new conditions', () => {
       ],
     };
     assert.ok(validate(ok), JSON.stringify(validate.errors));
-    const misspelt = { rules: [{ when: { request: { url_path: '/a', querry: { page: '1' } } }, respond: { text: 'x' } }] };
+    const misspelt = {
+      rules: [{ when: { request: { url_path: '/a', querry: { page: '1' } } }, respond: { text: 'x' } }],
+    };
     assert.equal(validate(misspelt), false);
-    const badOp = { rules: [{ when: { request: { url_path: '/a', body: { text: { value: 'x', op: 'exists' } } } }, respond: { text: 'x' } }] };
+    const badOp = {
+      rules: [
+        { when: { request: { url_path: '/a', body: { text: { value: 'x', op: 'exists' } } } }, respond: { text: 'x' } },
+      ],
+    };
     assert.equal(validate(badOp), false);
   });
 });

@@ -4,7 +4,21 @@ import { test } from 'node:test';
 import { consoleSteps, parseCurl, shellWords } from './readme.js';
 
 test('consoleSteps: each $ line with the lines after it, only inside console blocks', () => {
-  const md = ['text', '```sh', '$ not run', '```', '```console', '$ curl -s localhost:3001/a', 'one', 'two', '', '$ mock validate', 'ok', '```', ''].join('\n');
+  const md = [
+    'text',
+    '```sh',
+    '$ not run',
+    '```',
+    '```console',
+    '$ curl -s localhost:3001/a',
+    'one',
+    'two',
+    '',
+    '$ mock validate',
+    'ok',
+    '```',
+    '',
+  ].join('\n');
   assert.deepEqual(consoleSteps(md), [
     { command: 'curl -s localhost:3001/a', expected: 'one\ntwo', line: 6 },
     { command: 'mock validate', expected: 'ok', line: 10 },
@@ -30,7 +44,16 @@ test('parseCurl: the supported options, and anything else refused', () => {
   assert.deepEqual(c.headers, [['Content-Type', 'application/json']]);
   assert.equal(parseCurl(['-d', 'a=1', 'h:1/']).method, 'POST');
   assert.deepEqual(parseCurl(['-d', 'a=1', 'h:1/']).headers, [['Content-Type', 'application/x-www-form-urlencoded']]);
-  const k = parseCurl(['-sk', '--cacert', 'c.pem', '-o', '/dev/null', '-w', '%{http_code}\\n', 'https://localhost:3443/']);
+  const k = parseCurl([
+    '-sk',
+    '--cacert',
+    'c.pem',
+    '-o',
+    '/dev/null',
+    '-w',
+    '%{http_code}\\n',
+    'https://localhost:3443/',
+  ]);
   assert.deepEqual([k.insecure, k.cacert, k.discardBody, k.writeOut], [true, 'c.pem', true, '%{http_code}\\n']);
   assert.throws(() => parseCurl(['--compressed', 'h:1/']), /unsupported option --compressed/);
   assert.throws(() => parseCurl(['-o', 'out.txt', 'h:1/']), /only -o \/dev\/null/);

@@ -23,7 +23,8 @@ export function consoleSteps(markdown: string): Step[] {
   let inBlock = false;
   let cur: { command: string; out: string[]; line: number } | undefined;
   const flush = (): void => {
-    if (cur !== undefined) steps.push({ command: cur.command, expected: trimOutput(cur.out.join('\n')), line: cur.line });
+    if (cur !== undefined)
+      steps.push({ command: cur.command, expected: trimOutput(cur.out.join('\n')), line: cur.line });
     cur = undefined;
   };
   lines.forEach((text, i) => {
@@ -62,7 +63,8 @@ export function shellWords(line: string): string[] {
       i = end;
     } else if (c === '"') {
       let s = '';
-      for (i++; i < line.length && line[i] !== '"'; i++) s += line[i] === '\\' && /["\\$`]/.test(line[i + 1] ?? '') ? line[++i] : line[i];
+      for (i++; i < line.length && line[i] !== '"'; i++)
+        s += line[i] === '\\' && /["\\$`]/.test(line[i + 1] ?? '') ? line[++i] : line[i];
       word = (word ?? '') + s;
     } else word = (word ?? '') + c;
   }
@@ -119,11 +121,19 @@ export function parseCurl(args: readonly string[]): CurlCall {
   }
   if (url === undefined) throw new Error('curl: no URL');
   if (!/^https?:\/\//.test(url)) url = `http://${url}`;
-  const out: { -readonly [K in keyof CurlCall]: CurlCall[K] } = { method: method ?? (body === undefined ? 'GET' : 'POST'), url, headers, include, insecure, discardBody };
+  const out: { -readonly [K in keyof CurlCall]: CurlCall[K] } = {
+    method: method ?? (body === undefined ? 'GET' : 'POST'),
+    url,
+    headers,
+    include,
+    insecure,
+    discardBody,
+  };
   if (body !== undefined) {
     out.body = body;
     // curl -d sends a form content type unless one is given
-    if (!headers.some(([n]) => n.toLowerCase() === 'content-type')) headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
+    if (!headers.some(([n]) => n.toLowerCase() === 'content-type'))
+      headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
   }
   if (cacert !== undefined) out.cacert = cacert;
   if (writeOut !== undefined) out.writeOut = writeOut;
@@ -134,7 +144,12 @@ export function parseCurl(args: readonly string[]): CurlCall {
 export function runCurl(call: CurlCall, cwd: string): Promise<string> {
   const u = new URL(call.url);
   const https = u.protocol === 'https:';
-  const headers: [string, string][] = [['Host', u.host], ['User-Agent', 'curl/8.5.0'], ['Accept', '*/*'], ...call.headers];
+  const headers: [string, string][] = [
+    ['Host', u.host],
+    ['User-Agent', 'curl/8.5.0'],
+    ['Accept', '*/*'],
+    ...call.headers,
+  ];
   if (call.body !== undefined) headers.push(['Content-Length', String(Buffer.byteLength(call.body))]);
   const options = {
     method: call.method,
@@ -142,7 +157,13 @@ export function runCurl(call: CurlCall, cwd: string): Promise<string> {
     port: u.port,
     path: u.pathname + u.search,
     headers: headers.flat(),
-    ...(https ? { servername: u.hostname === '127.0.0.1' ? undefined : u.hostname, rejectUnauthorized: !call.insecure, ...(call.cacert === undefined ? {} : { ca: readFileSync(resolve(cwd, call.cacert)) }) } : {}),
+    ...(https
+      ? {
+          servername: u.hostname === '127.0.0.1' ? undefined : u.hostname,
+          rejectUnauthorized: !call.insecure,
+          ...(call.cacert === undefined ? {} : { ca: readFileSync(resolve(cwd, call.cacert)) }),
+        }
+      : {}),
   };
   return new Promise((resolvePromise, reject) => {
     const req = (https ? httpsRequest : httpRequest)(options, (res) => {
@@ -159,7 +180,8 @@ export function runCurl(call: CurlCall, cwd: string): Promise<string> {
           out += '\n';
         }
         if (!call.discardBody) out += Buffer.concat(chunks).toString('utf8');
-        if (call.writeOut !== undefined) out += call.writeOut.replace(/%\{http_code\}/g, String(res.statusCode)).replace(/\\n/g, '\n');
+        if (call.writeOut !== undefined)
+          out += call.writeOut.replace(/%\{http_code\}/g, String(res.statusCode)).replace(/\\n/g, '\n');
         resolvePromise(out);
       });
       res.on('error', reject);

@@ -20,7 +20,9 @@ export interface OtherUser {
   run(argv: readonly string[], cwd: string): Promise<RunResult>;
 }
 
-export type OtherUserOrSkip = { readonly ok: true; readonly user: OtherUser } | { readonly ok: false; readonly reason: string };
+export type OtherUserOrSkip =
+  | { readonly ok: true; readonly user: OtherUser }
+  | { readonly ok: false; readonly reason: string };
 
 /** True when permission checks do not apply to this process (root). */
 export function runningAsRoot(): boolean {
@@ -86,7 +88,8 @@ function openToAll(path: string): void {
 function programVersion(): string {
   // dist/bin/main.cjs → the checkout's package.json, two folders up
   try {
-    return (JSON.parse(readFileSync(join(dirname(MAIN_JS), '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(join(dirname(MAIN_JS), '..', '..', 'package.json'), 'utf8')) as { version: string })
+      .version;
   } catch {
     return '0.0.0';
   }
@@ -100,12 +103,16 @@ let cached: Promise<OtherUserOrSkip> | undefined;
  */
 export function otherUser(): Promise<OtherUserOrSkip> {
   cached ??= (async (): Promise<OtherUserOrSkip> => {
-    if (!runningAsRoot()) return { ok: true, user: { switched: false, run: (argv, cwd) => spawnProgram(MAIN_JS, argv, cwd) } };
+    if (!runningAsRoot())
+      return { ok: true, user: { switched: false, run: (argv, cwd) => spawnProgram(MAIN_JS, argv, cwd) } };
     let main: string;
     try {
       main = copyProgram();
     } catch (e) {
-      return { ok: false, reason: `running as root, and a copy of the program for user nobody could not be made: ${String(e)}` };
+      return {
+        ok: false,
+        reason: `running as root, and a copy of the program for user nobody could not be made: ${String(e)}`,
+      };
     }
     const probe = await spawnProgram(main, ['--version'], dirname(dirname(main)), NOBODY);
     if (probe.code !== 0) {

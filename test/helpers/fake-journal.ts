@@ -36,7 +36,11 @@ export function fakeJournal(hub: () => EventHub): FakeJournal {
         handle: (ctx) => {
           const since = Number(ctx.url.searchParams.get('since') ?? 0);
           const limit = Number(ctx.url.searchParams.get('limit') ?? 1000);
-          const list: WireEntryList = { entries: entries.filter((e) => e.id > since).slice(-limit), last_id: next - 1, dropped: 0 };
+          const list: WireEntryList = {
+            entries: entries.filter((e) => e.id > since).slice(-limit),
+            last_id: next - 1,
+            dropped: 0,
+          };
           return result(list);
         },
       },

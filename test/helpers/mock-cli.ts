@@ -89,7 +89,9 @@ export function spawnMock(
     readonly readyTimeoutMs?: number;
   },
 ): Promise<RunningMock> {
-  const hasPort = opts.autoPort === false || args.some((a) => a === '-p' || a === '--port' || a.startsWith('--port=') || a.startsWith('-p='));
+  const hasPort =
+    opts.autoPort === false ||
+    args.some((a) => a === '-p' || a === '--port' || a.startsWith('--port=') || a.startsWith('-p='));
   const child = spawn(process.execPath, [MAIN_JS, ...args, ...(hasPort ? [] : ['-p', '0'])], {
     cwd: opts.cwd,
     env: { ...process.env, NO_COLOR: '1', ...opts.env },
@@ -115,7 +117,11 @@ export function spawnMock(
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => {
       void stop();
-      reject(new Error(`mock did not print a Listening line within ${(opts.readyTimeoutMs ?? 15_000) / 1000} s\nstdout:\n${stdoutLines.join('\n')}\nstderr:\n${stderr}`));
+      reject(
+        new Error(
+          `mock did not print a Listening line within ${(opts.readyTimeoutMs ?? 15_000) / 1000} s\nstdout:\n${stdoutLines.join('\n')}\nstderr:\n${stderr}`,
+        ),
+      );
     }, opts.readyTimeoutMs ?? 15_000);
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -142,7 +148,11 @@ export function spawnMock(
     });
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`mock exited (${code}) before listening\nstdout:\n${stdoutLines.join('\n')}${partial}\nstderr:\n${stderr}`));
+      reject(
+        new Error(
+          `mock exited (${code}) before listening\nstdout:\n${stdoutLines.join('\n')}${partial}\nstderr:\n${stderr}`,
+        ),
+      );
     });
   });
 }

@@ -3,14 +3,23 @@
 import type { Respond } from '../../src/model/answer.js';
 import type { BodyOp, HeaderOp, Method, UrlPathOp } from '../../src/model/operators.js';
 import type { RequestBody, RequestSnapshot } from '../../src/model/request.js';
-import type { BodyCondition, Condition, HeaderCondition, Rule, RuleSet, UrlPathCondition } from '../../src/model/rule-set.js';
+import type {
+  BodyCondition,
+  Condition,
+  HeaderCondition,
+  Rule,
+  RuleSet,
+  UrlPathCondition,
+} from '../../src/model/rule-set.js';
 import type { Strategy } from '../../src/model/strategy.js';
 import { mayHoldIntegralFloat, parseJson, parseTypedJson, type TypedJson } from '../../src/shared/json.js';
 import { LazyRequestParts } from '../../src/routing/request-parts.js';
 
 /** What the loader does to a url_path value: prefix joined, one leading '/', one trailing '/' dropped, '..' deleted. */
 export function normaliseRulePath(value: string, prefix = ''): string {
-  const joined = (prefix.endsWith('/') ? prefix.slice(0, -1) : prefix) + (value.startsWith('/') || value === '' ? value : '/' + value);
+  const joined =
+    (prefix.endsWith('/') ? prefix.slice(0, -1) : prefix) +
+    (value.startsWith('/') || value === '' ? value : '/' + value);
   let p = joined.startsWith('/') ? joined : '/' + joined;
   p = p
     .split('/')
@@ -43,8 +52,18 @@ function patternFor(op: string, value: string): RegExp | undefined {
   return undefined;
 }
 
-export function urlPath(value: string, op: UrlPathOp = 'equal', opts: { bare?: boolean; prefix?: string } = {}): UrlPathCondition {
-  const asWritten = op === 'contains' || op === 'not_contains' || op === 'ends_with' || op === 'not_ends_with' || op === 'regex' || op === 'not_regex';
+export function urlPath(
+  value: string,
+  op: UrlPathOp = 'equal',
+  opts: { bare?: boolean; prefix?: string } = {},
+): UrlPathCondition {
+  const asWritten =
+    op === 'contains' ||
+    op === 'not_contains' ||
+    op === 'ends_with' ||
+    op === 'not_ends_with' ||
+    op === 'regex' ||
+    op === 'not_regex';
   // a url_path wild card not starting with '/', '*' or '?' is anchored at the root
   const glob = op === 'wild_card' && !/^[/*?]/.test(value) ? '/' + value : value;
   const compareTo = op === 'wild_card' ? glob : asWritten ? value : normaliseRulePath(value, opts.prefix);
@@ -82,8 +101,17 @@ export function body(path: string, op: BodyOp, value: string): BodyCondition {
 
 const RESPOND: Respond = { body: { kind: 'empty' }, headers: [], delayMs: 0 };
 
-export function rule(conditions: readonly Condition[], opts: { priority?: number; weight?: number; label?: string } = {}): Omit<Rule, 'index'> {
-  return { label: opts.label ?? '(any path)', conditions, respond: RESPOND, priority: opts.priority ?? 0, weight: opts.weight ?? 1 };
+export function rule(
+  conditions: readonly Condition[],
+  opts: { priority?: number; weight?: number; label?: string } = {},
+): Omit<Rule, 'index'> {
+  return {
+    label: opts.label ?? '(any path)',
+    conditions,
+    respond: RESPOND,
+    priority: opts.priority ?? 0,
+    weight: opts.weight ?? 1,
+  };
 }
 
 export function ruleSet(
@@ -121,8 +149,7 @@ export function req(parts: RequestParts = {}): RequestSnapshot {
   if (parts.json !== undefined) {
     const typed = mayHoldIntegralFloat(parts.json) ? { typed: parseTypedJson(parts.json) } : {};
     b = { kind: 'json', value: parseJson(parts.json), byteLength: parts.json.length, ...typed };
-  }
-  else if (parts.bytes || parts.text !== undefined) b = { kind: 'bytes', byteLength: parts.text?.length ?? 3 };
+  } else if (parts.bytes || parts.text !== undefined) b = { kind: 'bytes', byteLength: parts.text?.length ?? 3 };
   return {
     method: parts.method ?? 'GET',
     rawPath: path,
@@ -132,6 +159,14 @@ export function req(parts: RequestParts = {}): RequestSnapshot {
     headers,
     body: b,
     httpVersion: '1.1',
-    parts: new LazyRequestParts(parts.query ?? '', headers, parts.text !== undefined ? new TextEncoder().encode(parts.text) : parts.json !== undefined ? new TextEncoder().encode(parts.json) : undefined),
+    parts: new LazyRequestParts(
+      parts.query ?? '',
+      headers,
+      parts.text !== undefined
+        ? new TextEncoder().encode(parts.text)
+        : parts.json !== undefined
+          ? new TextEncoder().encode(parts.json)
+          : undefined,
+    ),
   };
 }

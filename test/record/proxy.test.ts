@@ -6,7 +6,13 @@ import { createServer as createNet, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseRecordTarget, type RecordTarget } from '../../src/record/target.js';
-import { clientLocation, createProxyClient, recordResponseOf, type ForwardRequest, type ProxyResult } from '../../src/server/record/proxy.js';
+import {
+  clientLocation,
+  createProxyClient,
+  recordResponseOf,
+  type ForwardRequest,
+  type ProxyResult,
+} from '../../src/server/record/proxy.js';
 import { writeProxied } from '../../src/server/record/respond.js';
 import { BIG_BYTES, bigBody, ODD_JSON, sha256, startUpstream, useUpstream, type Upstream } from './upstream.js';
 
@@ -16,7 +22,12 @@ function targetOf(url: string): RecordTarget {
   return t.value;
 }
 
-const get = (rawPath: string, headers: readonly (readonly [string, string])[] = [], query = ''): ForwardRequest => ({ method: 'GET', rawPath, query, headers });
+const get = (rawPath: string, headers: readonly (readonly [string, string])[] = [], query = ''): ForwardRequest => ({
+  method: 'GET',
+  rawPath,
+  query,
+  headers,
+});
 
 function text(r: ProxyResult): string {
   assert.notEqual(r.kind, 'stream');
@@ -58,23 +69,45 @@ describe('proxy client over http', () => {
       assert.equal(echo.headers['cookie'], 'c=1');
       assert.equal(echo.headers['accept-encoding'], 'identity');
       assert.equal(echo.headers['x-custom'], 'kept');
-      for (const gone of ['if-none-match', 'if-modified-since', 'range', 'x-hop']) assert.equal(echo.headers[gone], undefined, gone);
+      for (const gone of ['if-none-match', 'if-modified-since', 'range', 'x-hop'])
+        assert.equal(echo.headers[gone], undefined, gone);
       assert.equal(up.seen.at(-1)!.method, 'GET');
 
-      const post = await client.forward({ method: 'POST', rawPath: '/api/users', query: '', headers: [['content-type', 'application/json'], ['transfer-encoding', 'chunked']], body: Buffer.from('{"name":"Ann"}') });
+      const post = await client.forward({
+        method: 'POST',
+        rawPath: '/api/users',
+        query: '',
+        headers: [
+          ['content-type', 'application/json'],
+          ['transfer-encoding', 'chunked'],
+        ],
+        body: Buffer.from('{"name":"Ann"}'),
+      });
       assert.equal(post.status, 201);
       assert.equal(text(post), '{"id":7,"name":"Ann"}');
       assert.equal(up.seen.at(-1)!.headers['content-length'], '14');
       assert.equal(up.seen.at(-1)!.body.toString(), '{"name":"Ann"}');
       // a location on the target's origin becomes the client's path (base taken off); redirects are not followed
-      assert.deepEqual(post.headers.find(([k]) => k === 'location'), ['location', '/api/users/7']);
+      assert.deepEqual(
+        post.headers.find(([k]) => k === 'location'),
+        ['location', '/api/users/7'],
+      );
       const old = await client.forward(get('/old'));
       assert.equal(old.status, 302);
-      assert.deepEqual(old.headers.find(([k]) => k === 'location'), ['location', '/new']);
+      assert.deepEqual(
+        old.headers.find(([k]) => k === 'location'),
+        ['location', '/new'],
+      );
       const away = await client.forward(get('/elsewhere'));
-      assert.deepEqual(away.headers.find(([k]) => k === 'location'), ['location', 'https://example.org/x']);
+      assert.deepEqual(
+        away.headers.find(([k]) => k === 'location'),
+        ['location', 'https://example.org/x'],
+      );
       // the answer's framing is its own; set-cookie reaches the client
-      assert.equal(post.headers.find(([k]) => k === 'content-length'), undefined);
+      assert.equal(
+        post.headers.find(([k]) => k === 'content-length'),
+        undefined,
+      );
       assert.ok(post.headers.some(([k, v]) => k === 'set-cookie' && v === 'session=s3cret'));
       const head = await client.forward({ method: 'HEAD', rawPath: '/api/users', query: '', headers: [] });
       assert.equal(head.status, 200);
@@ -93,7 +126,11 @@ describe('proxy client over http', () => {
       for (const path of ['/gz', '/br', '/deflate', '/deflate-raw']) {
         const r = await client.forward(get(path));
         assert.equal(text(r), ODD_JSON, path);
-        assert.equal(r.headers.find(([k]) => k === 'content-encoding'), undefined, path);
+        assert.equal(
+          r.headers.find(([k]) => k === 'content-encoding'),
+          undefined,
+          path,
+        );
         const rec = recordResponseOf(r);
         assert.equal(rec?.body.kind, 'bytes', path);
       }
@@ -137,7 +174,11 @@ describe('proxy client over http', () => {
     const silent = createNet((s) => void sockets.add(s));
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const port = (silent.address() as { port: number }).port;
-    const client = createProxyClient({ target: targetOf(`https://127.0.0.1:${port}`), connectTimeoutMs: 300, totalTimeoutMs: 20_000 });
+    const client = createProxyClient({
+      target: targetOf(`https://127.0.0.1:${port}`),
+      connectTimeoutMs: 300,
+      totalTimeoutMs: 20_000,
+    });
     try {
       // the total limit (20 s) is far off: the message says the 300 ms connect limit ended it
       const r = await client.forward(get('/x'));
@@ -153,7 +194,9 @@ describe('proxy client over http', () => {
   it('40 MiB: handed over as a stream (not saved), and a client gets every byte', async () => {
     const client = createProxyClient({ target: targetOf(up.url) });
     const front = createHttp((req, res) => {
-      void client.forward({ method: req.method ?? 'GET', rawPath: (req.url ?? '/').split('?')[0]!, query: '', headers: [] }).then((r) => writeProxied(res, r));
+      void client
+        .forward({ method: req.method ?? 'GET', rawPath: (req.url ?? '/').split('?')[0]!, query: '', headers: [] })
+        .then((r) => writeProxied(res, r));
     });
     await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
     try {
@@ -236,7 +279,10 @@ describe('proxy client over https (selfsigned)', () => {
       client.close();
       process.stdout.write(r.status + ' ' + Buffer.from(r.body).toString('utf8').length);`;
     const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: fx.caFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: fx.caFile },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -88,6 +88,9 @@ describe('record mode captures proxied exchanges in the journal', () => {
     );
     assert.equal(entries[0]!.stage, 'dyn_route');
     assert.equal(reloads, 1, 'one reload, after the saved rule');
-    assert.ok(lines.some((l) => l.startsWith('recorded api/users.json')), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => l.startsWith('recorded api/users.json')),
+      lines.join('\n'),
+    );
   });
 });

@@ -10,7 +10,12 @@ import { after, before, describe, it } from 'node:test';
 import { createRuleCommitter } from '../../src/cli/commands/record-rules.js';
 import { snapshotFrom } from '../../src/dispatch/snapshot.js';
 import { parseRecordTarget } from '../../src/record/target.js';
-import { createProxyClient, recordResponseOf, type ProxyClient, type ProxyResult } from '../../src/server/record/proxy.js';
+import {
+  createProxyClient,
+  recordResponseOf,
+  type ProxyClient,
+  type ProxyResult,
+} from '../../src/server/record/proxy.js';
 import { createRecorder, type Recorder, type RecordOutcome } from '../../src/server/record/recorder.js';
 import { makeTempDir, removeDir, runMock, spawnMock } from '../helpers/mock-cli.js';
 import { treeContents } from './serve-helpers.js';
@@ -34,14 +39,26 @@ async function exchange(client: ProxyClient, recorder: Recorder, sent: Sent): Pr
   const headers: [string, string][] = sent.body === undefined ? [] : [['content-type', 'application/json']];
   const body = sent.body === undefined ? undefined : Buffer.from(sent.body);
   const snap = snapshotFrom({ method: sent.method, target: sent.target, headers, ...(body ? { body } : {}) });
-  const result = await client.forward({ method: snap.method, rawPath: snap.rawPath, query: snap.query, headers: snap.headers, ...(body ? { body } : {}) });
+  const result = await client.forward({
+    method: snap.method,
+    rawPath: snap.rawPath,
+    query: snap.query,
+    headers: snap.headers,
+    ...(body ? { body } : {}),
+  });
   const response = recordResponseOf(result);
   if (result.kind === 'stream') for await (const chunk of result.rest) void chunk; // drained before the upstream stops
   const outcome = response === undefined ? undefined : await recorder.record({ request: snap, response });
   return { sent, result, ...(outcome ? { outcome } : {}) };
 }
 
-function setup(dir: string, fallback: string, upstream: Upstream, dryRun: boolean, totalTimeoutMs = 30_000): { client: ProxyClient; recorder: Recorder } {
+function setup(
+  dir: string,
+  fallback: string,
+  upstream: Upstream,
+  dryRun: boolean,
+  totalTimeoutMs = 30_000,
+): { client: ProxyClient; recorder: Recorder } {
   const target = parseRecordTarget(upstream.url);
   assert.ok(target.ok);
   const client = createProxyClient({ target: target.value, totalTimeoutMs });
@@ -49,15 +66,23 @@ function setup(dir: string, fallback: string, upstream: Upstream, dryRun: boolea
   return { client, recorder: createRecorder({ fallbackDir: fallback, dryRun, commitRule }) };
 }
 
-
-function fetchMock(url: string, method: string, path: string): Promise<{ status: number; type: string | undefined; location: string | undefined; body: Buffer }> {
+function fetchMock(
+  url: string,
+  method: string,
+  path: string,
+): Promise<{ status: number; type: string | undefined; location: string | undefined; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const u = new URL(path, url);
     httpRequest({ host: u.hostname, port: u.port, method, path: u.pathname + u.search }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], location: res.headers['location'], body: Buffer.concat(chunks) }),
+        resolve({
+          status: res.statusCode ?? 0,
+          type: res.headers['content-type'],
+          location: res.headers['location'],
+          body: Buffer.concat(chunks),
+        }),
       );
       res.on('error', reject);
     })
@@ -113,7 +138,8 @@ describe('record, then replay without the target', () => {
 
   it('prints what it recorded and why the rest was not saved', () => {
     const lines = done.flatMap((d) => d.outcome?.lines ?? [`(${d.result.status}, not recorded)`]);
-    const size = (i: number): number => (done[i]!.result.kind === 'answer' ? (done[i]!.result as { body: Uint8Array }).body.byteLength : -1);
+    const size = (i: number): number =>
+      done[i]!.result.kind === 'answer' ? (done[i]!.result as { body: Uint8Array }).body.byteLength : -1;
     assert.deepEqual(lines, [
       `recorded api/users.json (200, ${size(0)} B)`,
       `recorded logo.png (200, ${size(1)} B)`,
@@ -200,7 +226,8 @@ describe('confinement, dry run, no overwrite', () => {
     mkdirSync(join(dir, 'outside'));
     writeFileSync(join(dir, 'outside', 'keep.json'), '{}');
     symlinkSync('../outside', join(dir, 'public', 'out'));
-    const outsideOfRoot = (rel: string): boolean => rel === 'public' || rel.startsWith('public/') || rel === 'mock.toml' || rel === 'mock-recorded.toml';
+    const outsideOfRoot = (rel: string): boolean =>
+      rel === 'public' || rel.startsWith('public/') || rel === 'mock.toml' || rel === 'mock-recorded.toml';
     const before = treeContents(dir, outsideOfRoot);
     const { client, recorder } = setup(dir, join(dir, 'public'), fx.up, false);
     const lines: string[] = [];
@@ -289,7 +316,10 @@ describe('confinement, dry run, no overwrite', () => {
       client.close();
     }
     assert.equal(readFileSync(join(dir, '.mock-recorded', 'PUT', 'api', 'things.json'), 'utf8'), 'old');
-    assert.match(readFileSync(join(dir, 'mock-recorded.toml'), 'utf8'), /file_path = "\.mock-recorded\/PUT\/api\/things-2\.json"/);
+    assert.match(
+      readFileSync(join(dir, 'mock-recorded.toml'), 'utf8'),
+      /file_path = "\.mock-recorded\/PUT\/api\/things-2\.json"/,
+    );
     const r = await runMock(['validate'], { cwd: dir });
     assert.equal(r.code, 0, r.stderr + r.stdout);
   });
@@ -305,7 +335,10 @@ describe('confinement, dry run, no overwrite', () => {
     } finally {
       client.close();
     }
-    assert.match(readFileSync(join(dir, 'mock.toml'), 'utf8'), /fallback_respond_dir = "public"\nrule_sets = \["mock-recorded\.toml"\]/);
+    assert.match(
+      readFileSync(join(dir, 'mock.toml'), 'utf8'),
+      /fallback_respond_dir = "public"\nrule_sets = \["mock-recorded\.toml"\]/,
+    );
     const server = await spawnMock([], { cwd: dir });
     try {
       assert.equal((await fetchMock(server.url, 'GET', '/api/users')).status, 200);

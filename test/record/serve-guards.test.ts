@@ -31,7 +31,8 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
     mkdirSync(join(dir, 'outside'));
     writeFileSync(join(dir, 'outside', 'keep.json'), '{}');
     symlinkSync('../outside', join(dir, 'public', 'out'));
-    const writable = (rel: string): boolean => rel === 'public' || rel.startsWith('public/') || rel === 'mock.toml' || rel === 'mock-recorded.toml';
+    const writable = (rel: string): boolean =>
+      rel === 'public' || rel.startsWith('public/') || rel === 'mock.toml' || rel === 'mock-recorded.toml';
     const before = treeContents(dir, writable);
     const m = await spawnMock(['--record', fx.up.url], { cwd: dir });
     try {
@@ -51,7 +52,12 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
       const refused = m.stdoutLines.filter((l) => l.startsWith('not saved: '));
       assert.deepEqual(
         refused.map((l) => l.slice(0, l.indexOf(' — '))),
-        ['not saved: GET /..%2f..%2fsecret', 'not saved: GET /out/x', 'not saved: GET /out/sub/y', 'not saved: PUT /..%5c..%5csecret'],
+        [
+          'not saved: GET /..%2f..%2fsecret',
+          'not saved: GET /out/x',
+          'not saved: GET /out/sub/y',
+          'not saved: PUT /..%5c..%5csecret',
+        ],
       );
     } finally {
       await m.stop();
@@ -69,7 +75,10 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
       const before = treeContents(dir);
       const m = await spawnMock(['--record', fx.up.url, '--dry-run'], { cwd: dir });
       try {
-        assert.ok(m.stdoutLines.includes(`[record] ${fx.up.url} (misses are forwarded there; dry run: nothing is written)`), m.stdoutLines.join('\n'));
+        assert.ok(
+          m.stdoutLines.includes(`[record] ${fx.up.url} (misses are forwarded there; dry run: nothing is written)`),
+          m.stdoutLines.join('\n'),
+        );
         for (const s of [
           { method: 'GET', path: '/api/users' },
           { method: 'POST', path: '/api/users', body: '{"name":"B"}' },
@@ -168,7 +177,10 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
 describe('mock --record over HTTPS (selfsigned)', () => {
   const fx = useUpstream('mock-record-e2e-tls-');
 
-  const once = async (args: readonly string[], env: Record<string, string> = {}): Promise<{ got: SimpleResponse; lines: string[] }> => {
+  const once = async (
+    args: readonly string[],
+    env: Record<string, string> = {},
+  ): Promise<{ got: SimpleResponse; lines: string[] }> => {
     const ws = makeTempDir('mock-record-e2e-tls-ws-');
     try {
       const m = await spawnMock(['--record', fx.up.url, '--dry-run', ...args], { cwd: ws, env });
@@ -191,7 +203,10 @@ describe('mock --record over HTTPS (selfsigned)', () => {
   it('with --record-insecure: the answer comes through, and startup says so', async () => {
     const { got, lines } = await once(['--record-insecure']);
     assert.equal(got.status, 200);
-    assert.ok(lines.includes(`[record] --record-insecure: the certificate of ${fx.up.url} is not verified`), lines.join('\n'));
+    assert.ok(
+      lines.includes(`[record] --record-insecure: the certificate of ${fx.up.url} is not verified`),
+      lines.join('\n'),
+    );
   });
 
   it('with neither: a 502 naming the certificate error', async () => {
@@ -213,7 +228,11 @@ describe('mock --record: usage and layout errors exit 2', () => {
     ['mock serve --record with a query', ['serve', '--record', 'http://127.0.0.1:1/v2?x=1'], /a query/],
     ['--record-insecure alone', ['--record-insecure'], /--record-insecure goes with --record <url>/],
     ['--record-header alone', ['--record-header', 'x-a'], /--record-header goes with --record <url>/],
-    ['a secret --record-header', ['--record', 'http://127.0.0.1:1', '--record-header', 'Authorization'], /never recorded/],
+    [
+      'a secret --record-header',
+      ['--record', 'http://127.0.0.1:1', '--record-header', 'Authorization'],
+      /never recorded/,
+    ],
     ['--record with --init', ['--record', 'http://127.0.0.1:1', '--init', '--yes'], /--record does not go with --init/],
   ];
   for (const [name, args, message] of cases) {
@@ -233,12 +252,15 @@ describe('mock --record: usage and layout errors exit 2', () => {
     mkdirSync(join(dir, 'conf'));
     mkdirSync(join(dir, 'public'));
     writeFileSync(join(dir, 'conf', 'mock.toml'), '[service]\nfallback_respond_dir = "../public"\n');
-    const r = await runMock(['--record', 'http://127.0.0.1:1', '-c', 'conf/mock.toml', '-p', '0'], { cwd: dir, ...LONG });
+    const r = await runMock(['--record', 'http://127.0.0.1:1', '-c', 'conf/mock.toml', '-p', '0'], {
+      cwd: dir,
+      ...LONG,
+    });
     assert.equal(r.code, 2, r.stderr);
     assert.ok(r.stderr.includes(join(dir, 'public')) && r.stderr.includes(join(dir, 'conf')), r.stderr);
   });
 
-  it('-d naming another directory than the config\'s fallback_respond_dir', async () => {
+  it("-d naming another directory than the config's fallback_respond_dir", async () => {
     const dir = makeTempDir('mock-record-e2e-d-');
     dirs.push(dir);
     mkdirSync(join(dir, 'public'));

@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import { send, type SimpleResponse } from '../e2e/server-harness.js';
 import type { RunningMock } from '../helpers/mock-cli.js';
 
-export const MOCK_TOML = '# my workspace\n[service]\nfallback_respond_dir = "public"   # files live here\nrule_sets = ["pre.toml"]  # a prefixed set\n';
-export const PRE_TOML = 'prefix.url_path = "/pre"\n\n[[rules]]\nwhen.request.url_path = "/known"\nrespond.text = "known"\n';
+export const MOCK_TOML =
+  '# my workspace\n[service]\nfallback_respond_dir = "public"   # files live here\nrule_sets = ["pre.toml"]  # a prefixed set\n';
+export const PRE_TOML =
+  'prefix.url_path = "/pre"\n\n[[rules]]\nwhen.request.url_path = "/known"\nrespond.text = "known"\n';
 
 /** Every entry under `dir` (symlinks not followed) → a hash of its content, or its link target. */
 export function treeContents(dir: string, skip: (rel: string) => boolean = () => false): Map<string, string> {
@@ -49,8 +51,12 @@ export interface Sent {
 }
 
 export const ask = (m: RunningMock, s: Sent, headers: Record<string, string> = {}): Promise<SimpleResponse> =>
-  send(m.port, { method: s.method, path: s.path, headers: s.body === undefined ? headers : { 'content-type': 'application/json', ...headers }, ...(s.body !== undefined ? { body: s.body } : {}) });
-
+  send(m.port, {
+    method: s.method,
+    path: s.path,
+    headers: s.body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    ...(s.body !== undefined ? { body: s.body } : {}),
+  });
 
 export function closedPort(): Promise<number> {
   return new Promise((resolve, reject) => {

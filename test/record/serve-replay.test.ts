@@ -108,12 +108,12 @@ describe('mock --record: record, then replay without the target', () => {
         'recorded .mock-recorded/PUT/api/users.json (200, n B)',
         'recorded rule #9 in mock-recorded.toml: PUT /api/users → 200',
         'not saved: GET /big — the body is over 32 MiB (streamed, not saved)',
-        'not proxied: GET /pre/unknown — a rule set\'s url_path_prefix claims this path, so a recording there could never be served (said once per path)',
+        "not proxied: GET /pre/unknown — a rule set's url_path_prefix claims this path, so a recording there could never be served (said once per path)",
       ],
     );
   });
 
-  it('the client got the upstream answers (the 40 MiB stream whole), with mock\'s CORS headers in place of the upstream\'s', () => {
+  it("the client got the upstream answers (the 40 MiB stream whole), with mock's CORS headers in place of the upstream's", () => {
     const big = done.find((d) => d.sent.path === '/big')!.got;
     assert.equal(big.body.byteLength, 40 * 1024 * 1024);
     const users = done[1]!.got;
@@ -134,8 +134,13 @@ describe('mock --record: record, then replay without the target', () => {
 
   it('a PUT that the saved file api/users.json would have answered reached the target', () => {
     const put = up.seen.filter((x) => x.method === 'PUT');
-    assert.deepEqual(put.map((x) => [x.url, x.body.toString()]), [['/v2/api/users', '{"name":"Cy"}']]);
-    assert.deepEqual(JSON.parse(done.find((d) => d.sent.method === 'PUT')!.got.body.toString()), { path: '/api/users' });
+    assert.deepEqual(
+      put.map((x) => [x.url, x.body.toString()]),
+      [['/v2/api/users', '{"name":"Cy"}']],
+    );
+    assert.deepEqual(JSON.parse(done.find((d) => d.sent.method === 'PUT')!.got.body.toString()), {
+      path: '/api/users',
+    });
   });
 
   it('each query variant is recorded as its own rule with a query condition', () => {
@@ -144,7 +149,10 @@ describe('mock --record: record, then replay without the target', () => {
     assert.equal(a!.body.toString(), '{"q":"a"}');
     assert.equal(b!.body.toString(), '{"q":"b"}');
     const rules = readFileSync(join(dir, 'mock-recorded.toml'), 'utf8');
-    assert.match(rules, /when\.request\.url_path = "\/search"\nwhen\.request\.method = "GET"\nwhen\.request\.query\.q = "a"\n/);
+    assert.match(
+      rules,
+      /when\.request\.url_path = "\/search"\nwhen\.request\.method = "GET"\nwhen\.request\.query\.q = "a"\n/,
+    );
     assert.match(rules, /when\.request\.query\.q = "b"\n/);
   });
 
@@ -163,7 +171,9 @@ describe('mock --record: record, then replay without the target', () => {
     assert.match(config, /rule_sets = \["pre\.toml", "mock-recorded\.toml"\]/);
     const rules = readFileSync(join(dir, 'mock-recorded.toml'), 'utf8');
     assert.match(rules, /respond\.headers\.x-request-id = "r-1"/);
-    const all = [...treeContents(dir).entries()].filter(([, h]) => h !== 'dir').map(([k]) => readFileSync(join(dir, k), 'latin1'));
+    const all = [...treeContents(dir).entries()]
+      .filter(([, h]) => h !== 'dir')
+      .map(([k]) => readFileSync(join(dir, k), 'latin1'));
     assert.doesNotMatch(all.join('\n'), /s3cret|set-cookie|t0ken|authorization/i);
   });
 
@@ -191,7 +201,9 @@ describe('mock --record: record, then replay without the target', () => {
       assert.equal((await ask(m, { method: 'GET', path: '/big' })).status, 404);
       assert.equal((await ask(m, { method: 'GET', path: '/nothing-here' })).status, 404);
       // rules come before files: PUT by its rule, GET by the file
-      assert.deepEqual(JSON.parse((await ask(m, { method: 'PUT', path: '/api/users', body: '{}' })).body.toString()), { path: '/api/users' });
+      assert.deepEqual(JSON.parse((await ask(m, { method: 'PUT', path: '/api/users', body: '{}' })).body.toString()), {
+        path: '/api/users',
+      });
       assert.equal(sha256((await ask(m, { method: 'GET', path: '/api/users' })).body), sha256(done[1]!.got.body));
     } finally {
       await m.stop();

@@ -39,7 +39,10 @@ function paced(write: (i: number) => void, count: number, pauseOf: (i: number) =
 }
 
 /** The events a client receives, each with the ms since the response head. */
-function readEvents(url: string, separator: string): Promise<{ status: number; type: string; events: { at: number; text: string }[] }> {
+function readEvents(
+  url: string,
+  separator: string,
+): Promise<{ status: number; type: string; events: { at: number; text: string }[] }> {
   return new Promise((resolve, reject) => {
     get(url, (res) => {
       const start = performance.now();
@@ -68,11 +71,21 @@ describe('mock --record saves an event stream and replays it with its pauses', (
       if (req.url === '/v1/chat') {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         res.flushHeaders();
-        paced((i) => res.write(SSE_EVENTS[i] + '\n\n'), SSE_EVENTS.length, (i) => SSE_PAUSES[i]!, () => res.end());
+        paced(
+          (i) => res.write(SSE_EVENTS[i] + '\n\n'),
+          SSE_EVENTS.length,
+          (i) => SSE_PAUSES[i]!,
+          () => res.end(),
+        );
       } else {
         res.writeHead(200, { 'content-type': 'application/x-ndjson' });
         res.flushHeaders();
-        paced((i) => res.write(NDJSON_LINES[i] + '\n'), NDJSON_LINES.length, (i) => (i === 0 ? 0 : NDJSON_GAP), () => res.end());
+        paced(
+          (i) => res.write(NDJSON_LINES[i] + '\n'),
+          NDJSON_LINES.length,
+          (i) => (i === 0 ? 0 : NDJSON_GAP),
+          () => res.end(),
+        );
       }
     });
     upstream.listen(0, '127.0.0.1');
@@ -91,16 +104,23 @@ describe('mock --record saves an event stream and replays it with its pauses', (
 
   it('an SSE stream: passed on live, saved as .sse with : delay lines and a respond.stream rule, replayed with the same events and pauses', async () => {
     const live = await readEvents(`${m.url}/v1/chat`, '\n\n');
-    assert.deepEqual(live.events.map((e) => e.text), SSE_EVENTS);
+    assert.deepEqual(
+      live.events.map((e) => e.text),
+      SSE_EVENTS,
+    );
     await lineMatching(m, /^recorded rule #1 in mock-recorded\.toml: GET \/v1\/chat/);
     // the saved rule answers once the workspace has reloaded
     await lineMatching(m, /^reloaded generation 2 /);
     const file = readFileSync(join(dir, '.mock-recorded/GET/v1/chat.sse'), 'utf8');
     // the pause measured before each event (the first: from the answer's head to its first event)
-    const delays = file.split('\n\n').filter((b) => b.trim() !== '').map((b) => Number(/^: delay (\d+)$/m.exec(b)?.[1] ?? 0));
+    const delays = file
+      .split('\n\n')
+      .filter((b) => b.trim() !== '')
+      .map((b) => Number(/^: delay (\d+)$/m.exec(b)?.[1] ?? 0));
     assert.equal(delays.length, SSE_EVENTS.length, file);
     // measured on this machine: at least the upstream's pause (timers never fire early), within a wide margin
-    for (let i = 0; i < delays.length; i++) assert.ok(delays[i]! >= SSE_PAUSES[i]! - 5 && delays[i]! < SSE_PAUSES[i]! + 2000, file);
+    for (let i = 0; i < delays.length; i++)
+      assert.ok(delays[i]! >= SSE_PAUSES[i]! - 5 && delays[i]! < SSE_PAUSES[i]! + 2000, file);
     const rules = readFileSync(join(dir, 'mock-recorded.toml'), 'utf8');
     assert.match(rules, /respond\.stream\.file_path = ".*chat\.sse"/);
 
@@ -109,7 +129,10 @@ describe('mock --record saves an event stream and replays it with its pauses', (
     assert.equal(upstreamHits, hits, 'the replay never reached the upstream');
     assert.equal(replay.status, 200);
     assert.match(replay.type, /^text\/event-stream/);
-    assert.deepEqual(replay.events.map((e) => e.text), SSE_EVENTS);
+    assert.deepEqual(
+      replay.events.map((e) => e.text),
+      SSE_EVENTS,
+    );
     // each event leaves no earlier than its recorded pause after the one before it
     for (let i = 1; i < replay.events.length; i++) {
       const gap = replay.events[i]!.at - replay.events[i - 1]!.at;
@@ -119,10 +142,16 @@ describe('mock --record saves an event stream and replays it with its pauses', (
 
   it('an NDJSON stream: saved as .ndjson with the lines and their median gap as interval_ms, replayed line by line', async () => {
     const live = await readEvents(`${m.url}/rows`, '\n');
-    assert.deepEqual(live.events.map((e) => e.text), NDJSON_LINES);
+    assert.deepEqual(
+      live.events.map((e) => e.text),
+      NDJSON_LINES,
+    );
     await lineMatching(m, /^recorded rule #2 in mock-recorded\.toml: GET \/rows/);
     await lineMatching(m, /^reloaded generation 3 /);
-    assert.equal(readFileSync(join(dir, '.mock-recorded/GET/rows.ndjson'), 'utf8'), NDJSON_LINES.map((l) => l + '\n').join(''));
+    assert.equal(
+      readFileSync(join(dir, '.mock-recorded/GET/rows.ndjson'), 'utf8'),
+      NDJSON_LINES.map((l) => l + '\n').join(''),
+    );
     const rules = readFileSync(join(dir, 'mock-recorded.toml'), 'utf8');
     const interval = Number(/respond\.stream\.interval_ms = (\d+)/.exec(rules)?.[1]);
     assert.ok(interval >= NDJSON_GAP - 5 && interval < NDJSON_GAP + 2000, rules);
@@ -130,7 +159,11 @@ describe('mock --record saves an event stream and replays it with its pauses', (
     const replay = await readEvents(`${m.url}/rows`, '\n');
     assert.equal(upstreamHits, hits);
     assert.match(replay.type, /^application\/x-ndjson/);
-    assert.deepEqual(replay.events.map((e) => e.text), NDJSON_LINES);
-    for (let i = 1; i < replay.events.length; i++) assert.ok(replay.events[i]!.at - replay.events[i - 1]!.at >= interval - 20);
+    assert.deepEqual(
+      replay.events.map((e) => e.text),
+      NDJSON_LINES,
+    );
+    for (let i = 1; i < replay.events.length; i++)
+      assert.ok(replay.events[i]!.at - replay.events[i - 1]!.at >= interval - 20);
   });
 });

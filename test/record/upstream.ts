@@ -12,7 +12,10 @@ import { makeTempDir, removeDir } from '../helpers/mock-cli.js';
 
 export const BASE = '/v2';
 export const ODD_JSON = '{ "z" : 1,\n   "a":[1.0, 2e0],  "m": {"y":true ,"b":null}\n}\n';
-export const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 37 + 11) & 0xff))]);
+export const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 37 + 11) & 0xff)),
+]);
 export const HTML = '<!doctype html>\n<title>Home</title>\n<p>Hello, recorder.</p>\n';
 export const BIG_BYTES = 40 * 1024 * 1024;
 
@@ -60,7 +63,12 @@ export async function startUpstream(tls?: { cert: string; key: string }): Promis
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname.startsWith(BASE) ? url.pathname.slice(BASE.length) || '/' : '(outside base)';
     const json = (status: number, text: string, extra: Record<string, string> = {}): void => {
-      res.writeHead(status, { 'content-type': 'application/json', date: 'Wed, 25 Nov 2026 00:00:00 GMT', 'set-cookie': 'session=s3cret', ...extra });
+      res.writeHead(status, {
+        'content-type': 'application/json',
+        date: 'Wed, 25 Nov 2026 00:00:00 GMT',
+        'set-cookie': 'session=s3cret',
+        ...extra,
+      });
       res.end(text);
     };
     const key = `${req.method} ${path}`;
@@ -91,7 +99,9 @@ export async function startUpstream(tls?: { cert: string; key: string }): Promis
         res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' });
         return void res.end(deflateRawSync(ODD_JSON));
       case 'POST /api/users':
-        return json(201, `{"id":7,"name":${JSON.stringify(JSON.parse(body.toString() || '{}').name ?? null)}}`, { location: `${origin}${BASE}/api/users/7` });
+        return json(201, `{"id":7,"name":${JSON.stringify(JSON.parse(body.toString() || '{}').name ?? null)}}`, {
+          location: `${origin}${BASE}/api/users/7`,
+        });
       case 'DELETE /api/users/7':
         res.writeHead(204, { 'x-request-id': 'r-1' });
         return void res.end();

@@ -15,10 +15,12 @@ const STACK_TRACE = /^\s+at .+(:\d+:\d+\)?|\(native\))$/m;
 /** Why `r` is not a clean refusal of `c`, or undefined. */
 function refusalProblem(c: BadConfig, what: string, r: RunResult): string | undefined {
   const out = r.stderr + r.stdout;
-  if (r.code !== 2) return `${what}: exit ${r.code}${r.signal !== null ? ` (${r.signal}, it kept running)` : ''}, expected 2\n${out.slice(0, 400)}`;
+  if (r.code !== 2)
+    return `${what}: exit ${r.code}${r.signal !== null ? ` (${r.signal}, it kept running)` : ''}, expected 2\n${out.slice(0, 400)}`;
   if (/Listening on/.test(r.stdout)) return `${what}: printed a Listening line`;
   if (!c.expect.test(out)) return `${what}: output does not match ${c.expect}\n${out.slice(0, 400)}`;
-  if (STACK_TRACE.test(out) || /internal error/i.test(out)) return `${what}: stack trace or internal error\n${out.slice(0, 400)}`;
+  if (STACK_TRACE.test(out) || /internal error/i.test(out))
+    return `${what}: stack trace or internal error\n${out.slice(0, 400)}`;
   return undefined;
 }
 

@@ -61,7 +61,13 @@ function upload(port: number, head: string, bound: number, frame: (chunk: Buffer
       done = true;
       wake?.();
       socket.destroy();
-      resolve({ ...(response !== undefined ? { response } : {}), sentAtResponse, sent, ms: performance.now() - started, ended });
+      resolve({
+        ...(response !== undefined ? { response } : {}),
+        sentAtResponse,
+        sent,
+        ms: performance.now() - started,
+        ended,
+      });
     };
     socket.on('error', () => finish(response !== undefined ? 'response' : 'closed'));
     socket.on('close', () => finish(response !== undefined ? 'response' : 'closed'));
@@ -96,9 +102,11 @@ function upload(port: number, head: string, bound: number, frame: (chunk: Buffer
 
 const declaredHead = (n: number): string =>
   `POST /ok.json HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: ${n}\r\n\r\n`;
-const chunkedHead = 'POST /ok.json HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+const chunkedHead =
+  'POST /ok.json HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
 const asIs = (c: Buffer): Buffer => c;
-const chunked = (c: Buffer): Buffer => Buffer.concat([Buffer.from(`${c.length.toString(16)}\r\n`), c, Buffer.from('\r\n')]);
+const chunked = (c: Buffer): Buffer =>
+  Buffer.concat([Buffer.from(`${c.length.toString(16)}\r\n`), c, Buffer.from('\r\n')]);
 
 describe(`body cap under pressure (cap ${mib(CAP)}, declared ${mib(DECLARED)})`, () => {
   let dir = '';
@@ -129,17 +137,24 @@ describe(`body cap under pressure (cap ${mib(CAP)}, declared ${mib(DECLARED)})`,
 
   it('a declared huge upload: 413 from the headers, while the client is still sending', async (t) => {
     const u = await upload(server.port, declaredHead(DECLARED), DECLARED, asIs);
-    t.diagnostic(`figure 2a: declared ${mib(DECLARED)}: ${u.response?.status ?? u.ended} after ${ms(u.ms)}, client had sent ${mib(u.sentAtResponse)} of the body`);
+    t.diagnostic(
+      `figure 2a: declared ${mib(DECLARED)}: ${u.response?.status ?? u.ended} after ${ms(u.ms)}, client had sent ${mib(u.sentAtResponse)} of the body`,
+    );
     assert.equal(u.ended, 'response', `the server answered (ended: ${u.ended}, sent ${mib(u.sent)})`);
     assert.equal(u.response?.status, 413);
-    assert.match(u.response?.body.toString('utf8') ?? '', new RegExp(`exceeds the configured limit \\(${CAP} bytes\\)`));
+    assert.match(
+      u.response?.body.toString('utf8') ?? '',
+      new RegExp(`exceeds the configured limit \\(${CAP} bytes\\)`),
+    );
     assert.equal(u.response?.headers.get('connection'), 'close');
     assert.ok(u.sentAtResponse < DECLARED, 'the answer came while the body was still being sent');
   });
 
   it('an endless chunked upload: 413 soon after the cap, while the client is still sending', async (t) => {
     const u = await upload(server.port, chunkedHead, ENDLESS_BOUND, chunked);
-    t.diagnostic(`figure 2b: endless chunked: ${u.response?.status ?? u.ended} after ${ms(u.ms)}, client had sent ${mib(u.sentAtResponse)}`);
+    t.diagnostic(
+      `figure 2b: endless chunked: ${u.response?.status ?? u.ended} after ${ms(u.ms)}, client had sent ${mib(u.sentAtResponse)}`,
+    );
     assert.equal(u.ended, 'response', `the server answered (ended: ${u.ended}, sent ${mib(u.sent)})`);
     assert.equal(u.response?.status, 413);
     assert.match(u.response?.body.toString('utf8') ?? '', /exceeds the configured limit/);
@@ -147,7 +162,9 @@ describe(`body cap under pressure (cap ${mib(CAP)}, declared ${mib(DECLARED)})`,
     assert.ok(u.sentAtResponse < 32 * MiB, `413 came after ${mib(u.sentAtResponse)}`);
   });
 
-  it(`${PARALLEL} declared + ${PARALLEL} endless uploads at once: all 413, memory growth under 50 MB`, { timeout: scale(60_000, 300_000) }, async (t) => {
+  it(`${PARALLEL} declared + ${PARALLEL} endless uploads at once: all 413, memory growth under 50 MB`, {
+    timeout: scale(60_000, 300_000),
+  }, async (t) => {
     // warm up so the baseline includes the code paths a request takes
     const warm = new RawConnection(server.port);
     for (let i = 0; i < 20; i++) await warm.request(getRequest('/ok.json'));
@@ -171,7 +188,10 @@ describe(`body cap under pressure (cap ${mib(CAP)}, declared ${mib(DECLARED)})`,
         `${statuses.filter((s) => s === 413).length} answered 413; most sent before a 413 ${mib(worst)}; ` +
         `server RSS ${mib(baseline)} → peak ${mib(peak)} (growth ${mib(peak - baseline)}, ${samples.length} samples)`,
     );
-    assert.deepEqual(statuses, uploads.map(() => 413));
+    assert.deepEqual(
+      statuses,
+      uploads.map(() => 413),
+    );
     assert.ok(peak - baseline < MEMORY_LIMIT, `RSS grew by ${mib(peak - baseline)}`);
     assert.ok(server.alive());
     const after = new RawConnection(server.port);

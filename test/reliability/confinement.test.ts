@@ -42,34 +42,175 @@ const utf8 = (s: string): string => Buffer.from(s, 'utf8').toString('latin1');
 
 /** `..` in its many spellings (raw Unicode pieces are sent as UTF-8 bytes). */
 const UPS = [
-  '..', '%2e%2e', '%2E%2E', '.%2e', '%2e.', '%2E.', '%252e%252e', '%25%32%65%25%32%65', '%c0%ae%c0%ae', '%C0%AE.',
-  '%e0%80%ae%e0%80%ae', '%f0%80%80%ae%f0%80%80%ae', '%c0%2e%c0%2e', utf8('．．'), '%ef%bc%8e%ef%bc%8e', utf8('‥'),
-  '%e2%80%a5', '...', '....', '..;', '..%00', '%00..', '..%20', '%20..', '..%09', '.%00.', '%u002e%u002e', '%uff0e%uff0e',
+  '..',
+  '%2e%2e',
+  '%2E%2E',
+  '.%2e',
+  '%2e.',
+  '%2E.',
+  '%252e%252e',
+  '%25%32%65%25%32%65',
+  '%c0%ae%c0%ae',
+  '%C0%AE.',
+  '%e0%80%ae%e0%80%ae',
+  '%f0%80%80%ae%f0%80%80%ae',
+  '%c0%2e%c0%2e',
+  utf8('．．'),
+  '%ef%bc%8e%ef%bc%8e',
+  utf8('‥'),
+  '%e2%80%a5',
+  '...',
+  '....',
+  '..;',
+  '..%00',
+  '%00..',
+  '..%20',
+  '%20..',
+  '..%09',
+  '.%00.',
+  '%u002e%u002e',
+  '%uff0e%uff0e',
 ] as const;
 
 /** `/` and `\` in their many spellings. */
 const SEPS = [
-  '/', '//', '%2f', '%2F', '%5c', '%5C', '\\', '%252f', '%255c', '%25%32%66', '%c0%af', '%e0%80%af', '%c1%9c', '%c1%1c',
-  '%ef%bc%8f', utf8('／'), '%e2%88%95', utf8('∕'), utf8('⁄'), '/./', '/%2e/', ';/', '%u2215', '%u002f', '%00/', '/%00',
+  '/',
+  '//',
+  '%2f',
+  '%2F',
+  '%5c',
+  '%5C',
+  '\\',
+  '%252f',
+  '%255c',
+  '%25%32%66',
+  '%c0%af',
+  '%e0%80%af',
+  '%c1%9c',
+  '%c1%1c',
+  '%ef%bc%8f',
+  utf8('／'),
+  '%e2%88%95',
+  utf8('∕'),
+  utf8('⁄'),
+  '/./',
+  '/%2e/',
+  ';/',
+  '%u2215',
+  '%u002f',
+  '%00/',
+  '/%00',
 ] as const;
 
 /** Where a request starts. */
-const PREFIXES = ['/', '//', '/sub/', '/sub/deeper/', '/link-dir/', '/link-etc/', '/./', '/%2e/', '/nope/', '/ok.json/', '/%00/', '/;/'] as const;
+const PREFIXES = [
+  '/',
+  '//',
+  '/sub/',
+  '/sub/deeper/',
+  '/link-dir/',
+  '/link-etc/',
+  '/./',
+  '/%2e/',
+  '/nope/',
+  '/ok.json/',
+  '/%00/',
+  '/;/',
+] as const;
 
 /** What it is after. `{base}` is replaced by the outside directory, `{root}` by the fallback directory. */
 const TARGETS = [
-  'secret.json', 'secret', 'SECRET.JSON', 'Secret', 'secret.JSON', 'secret%2ejson', 'secret%00.json', 'secret.json%00',
-  'secret.json%00.html', 'rootx/secret.json', 'rootx/secret', 'etc/passwd', 'etc%2fpasswd', 'proc/self/environ',
-  'proc/self/cmdline', 'link-out.json', 'link-out', 'LINK-OUT.JSON', 'link-abs.json', 'link-abs', 'link-dir/secret.json',
-  'link-dir/secret', 'link-dir/rootx/secret.json', 'link-etc/passwd', 'link-etc/hostname', 'sub/up.json', 'sub/up',
-  'loop.json', 'loop', 'a.json', 'ok.json', 'ok', 'ok.json/x', 'ok.json/..', 'in-link.json', 'C:', 'C:%5cWindows%5cwin.ini',
-  'c:/windows/win.ini', '%00', utf8('ſecret.json'), utf8('ＳＥＣＲＥＴ.json'), '{base}/secret.json', '{root}/../secret.json',
-  'root/../secret.json', 'sub/deeper/x.json', utf8('Straße/ü.json'), 'strasse/%C3%9C.json',
+  'secret.json',
+  'secret',
+  'SECRET.JSON',
+  'Secret',
+  'secret.JSON',
+  'secret%2ejson',
+  'secret%00.json',
+  'secret.json%00',
+  'secret.json%00.html',
+  'rootx/secret.json',
+  'rootx/secret',
+  'etc/passwd',
+  'etc%2fpasswd',
+  'proc/self/environ',
+  'proc/self/cmdline',
+  'link-out.json',
+  'link-out',
+  'LINK-OUT.JSON',
+  'link-abs.json',
+  'link-abs',
+  'link-dir/secret.json',
+  'link-dir/secret',
+  'link-dir/rootx/secret.json',
+  'link-etc/passwd',
+  'link-etc/hostname',
+  'sub/up.json',
+  'sub/up',
+  'loop.json',
+  'loop',
+  'a.json',
+  'ok.json',
+  'ok',
+  'ok.json/x',
+  'ok.json/..',
+  'in-link.json',
+  'C:',
+  'C:%5cWindows%5cwin.ini',
+  'c:/windows/win.ini',
+  '%00',
+  utf8('ſecret.json'),
+  utf8('ＳＥＣＲＥＴ.json'),
+  '{base}/secret.json',
+  '{root}/../secret.json',
+  'root/../secret.json',
+  'sub/deeper/x.json',
+  utf8('Straße/ü.json'),
+  'strasse/%C3%9C.json',
 ] as const;
 
-const SUFFIXES = ['', '', '', '?x=1', '?../../secret.json', '#frag', '%00', '.json', '/', '%2f', ';', '%20', '/.', '/..', '%3f'] as const;
+const SUFFIXES = [
+  '',
+  '',
+  '',
+  '?x=1',
+  '?../../secret.json',
+  '#frag',
+  '%00',
+  '.json',
+  '/',
+  '%2f',
+  ';',
+  '%20',
+  '/.',
+  '/..',
+  '%3f',
+] as const;
 
-const SOUP = ['%', '2', 'e', 'E', 'f', '5', 'c', '.', '/', '\\', '0', 'a', ':', ';', 's', '%2e', '%2f', '%5c', '%00', '..', '~', '|'] as const;
+const SOUP = [
+  '%',
+  '2',
+  'e',
+  'E',
+  'f',
+  '5',
+  'c',
+  '.',
+  '/',
+  '\\',
+  '0',
+  'a',
+  ':',
+  ';',
+  's',
+  '%2e',
+  '%2f',
+  '%5c',
+  '%00',
+  '..',
+  '~',
+  '|',
+] as const;
 
 function generate(random: () => number, base: string, root: string): string {
   const fill = (t: string): string => t.replace('{base}', base.slice(1)).replace('{root}', root.slice(1));
@@ -83,7 +224,12 @@ function generate(random: () => number, base: string, root: string): string {
     case 0:
     case 1:
       // prefix, a climb, the target
-      return pick(random, PREFIXES) + ups(1 + Math.floor(random() * 12)) + fill(pick(random, TARGETS)) + pick(random, SUFFIXES);
+      return (
+        pick(random, PREFIXES) +
+        ups(1 + Math.floor(random() * 12)) +
+        fill(pick(random, TARGETS)) +
+        pick(random, SUFFIXES)
+      );
     case 2: {
       // the target with its separators respelled
       const sep = pick(random, SEPS);
@@ -92,11 +238,24 @@ function generate(random: () => number, base: string, root: string): string {
     case 3: {
       // absolute and drive-letter forms
       const forms = [
-        `/${base}/secret.json`, `/%2f${base.slice(1).split('/').join('%2f')}%2fsecret.json`, `//${base.slice(1)}/secret`,
-        '//etc/passwd', '/%2fetc%2fpasswd', '/C:/secret.json', '/C:%5C..%5Csecret.json', '/c:\\..\\secret.json',
-        '/\\\\server\\share\\secret.json', '/file:%2f%2f%2fetc%2fpasswd', `http://127.0.0.1/..${pick(random, SEPS)}secret.json`,
-        `http://127.0.0.1${base}/secret.json`, `http://[::1]/${ups(3)}secret.json`, '*', 'secret.json', '../secret.json',
-        `/${root.slice(1)}/../secret.json`, `/../${root.split('/').pop()!}x/secret.json`,
+        `/${base}/secret.json`,
+        `/%2f${base.slice(1).split('/').join('%2f')}%2fsecret.json`,
+        `//${base.slice(1)}/secret`,
+        '//etc/passwd',
+        '/%2fetc%2fpasswd',
+        '/C:/secret.json',
+        '/C:%5C..%5Csecret.json',
+        '/c:\\..\\secret.json',
+        '/\\\\server\\share\\secret.json',
+        '/file:%2f%2f%2fetc%2fpasswd',
+        `http://127.0.0.1/..${pick(random, SEPS)}secret.json`,
+        `http://127.0.0.1${base}/secret.json`,
+        `http://[::1]/${ups(3)}secret.json`,
+        '*',
+        'secret.json',
+        '../secret.json',
+        `/${root.slice(1)}/../secret.json`,
+        `/../${root.split('/').pop()!}x/secret.json`,
       ];
       return pick(random, forms) + pick(random, SUFFIXES);
     }
@@ -104,8 +263,21 @@ function generate(random: () => number, base: string, root: string): string {
       // very long: a long climb, a long segment, or a long path
       const kind = Math.floor(random() * 3);
       if (kind === 0) return '/' + ups(50 + Math.floor(random() * 2000)) + 'secret.json';
-      if (kind === 1) return '/' + 'a'.repeat(200 + Math.floor(random() * 5000)) + pick(random, SEPS) + '..' + pick(random, SEPS) + 'secret.json';
-      return '/' + Array.from({ length: 10 + Math.floor(random() * 3000) }, () => pick(random, ['sub', '.', 'x', '%2e', 'ok.json'])).join('/');
+      if (kind === 1)
+        return (
+          '/' +
+          'a'.repeat(200 + Math.floor(random() * 5000)) +
+          pick(random, SEPS) +
+          '..' +
+          pick(random, SEPS) +
+          'secret.json'
+        );
+      return (
+        '/' +
+        Array.from({ length: 10 + Math.floor(random() * 3000) }, () =>
+          pick(random, ['sub', '.', 'x', '%2e', 'ok.json']),
+        ).join('/')
+      );
     }
     case 5: {
       // byte soup
@@ -215,13 +387,18 @@ describe(`confinement under fuzz (${PATHS} hostile paths, seed ${SEED})`, () => 
     }
   });
 
-  it(`${PATHS} generated hostile paths: nothing from outside, no 5xx, no crash`, { timeout: scale(120_000, 600_000) }, async (t) => {
+  it(`${PATHS} generated hostile paths: nothing from outside, no 5xx, no crash`, {
+    timeout: scale(120_000, 600_000),
+  }, async (t) => {
     const random = prng(SEED);
     const targets: Buffer[] = [];
     for (let i = 0; i < PATHS; i++) targets.push(Buffer.from(generate(random, base, root), 'latin1'));
     const allowed = new Set(Object.values(INSIDE));
     const tally: Tally = { sent: 0, byStatus: new Map(), closed: 0, timeouts: 0, fiveXX: [], leaks: [], strange: [] };
-    const show = (b: Buffer): string => JSON.stringify(b.length > 160 ? b.subarray(0, 160).toString('latin1') + `…(${b.length} bytes)` : b.toString('latin1'));
+    const show = (b: Buffer): string =>
+      JSON.stringify(
+        b.length > 160 ? b.subarray(0, 160).toString('latin1') + `…(${b.length} bytes)` : b.toString('latin1'),
+      );
     const conns = Array.from({ length: CONNECTIONS }, () => new RawConnection(server.port));
     const started = performance.now();
     const judge = (target: Buffer, r: Exchange): void => {
@@ -239,11 +416,14 @@ describe(`confinement under fuzz (${PATHS} hostile paths, seed ${SEED})`, () => 
       const { status, body } = r.response;
       tally.byStatus.set(status, (tally.byStatus.get(status) ?? 0) + 1);
       const text = body.toString('latin1');
-      if (status >= 500 && tally.fiveXX.length < 20) tally.fiveXX.push(`${show(target)} → ${status} ${JSON.stringify(text.slice(0, 200))}`);
+      if (status >= 500 && tally.fiveXX.length < 20)
+        tally.fiveXX.push(`${show(target)} → ${status} ${JSON.stringify(text.slice(0, 200))}`);
       if (text.includes(MARKER) || /root:.*:0:0:/.test(text) || text.includes('PATH=')) {
         tally.leaks.push(`${show(target)} → ${status} with outside content`);
       } else if (status === 200 && !allowed.has(body.toString('utf8'))) {
-        tally.leaks.push(`${show(target)} → 200 with a body from no file in the root: ${JSON.stringify(text.slice(0, 120))}`);
+        tally.leaks.push(
+          `${show(target)} → 200 with a body from no file in the root: ${JSON.stringify(text.slice(0, 120))}`,
+        );
       } else if (status !== 200 && status !== 404 && (status < 400 || status >= 500) && tally.strange.length < 20) {
         tally.strange.push(`${show(target)} → ${status}`);
       }
@@ -260,7 +440,10 @@ describe(`confinement under fuzz (${PATHS} hostile paths, seed ${SEED})`, () => 
       for (const c of conns) c.close();
     }
     const seconds = (performance.now() - started) / 1000;
-    const statuses = [...tally.byStatus].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(', ');
+    const statuses = [...tally.byStatus]
+      .sort((a, b) => a[0] - b[0])
+      .map(([s, n]) => `${s}×${n}`)
+      .join(', ');
     const fiveXX = [...tally.byStatus].filter(([s]) => s >= 500).reduce((n, [, k]) => n + k, 0);
     t.diagnostic(
       `figure 1: ${tally.sent} hostile paths in ${seconds.toFixed(1)} s over ${CONNECTIONS} connections ` +

@@ -89,7 +89,9 @@ export function spawnServer(args: readonly string[], cwd: string, watch: readonl
     let listening = false;
     const timer = setTimeout(() => {
       void stop();
-      reject(new Error(`mock did not print a Listening line within 20 s\nstdout:\n${tail.join('\n')}\nstderr:\n${stderr}`));
+      reject(
+        new Error(`mock did not print a Listening line within 20 s\nstdout:\n${tail.join('\n')}\nstderr:\n${stderr}`),
+      );
     }, 20_000);
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       if (stderr.length < 100_000) stderr += d;
@@ -124,7 +126,12 @@ export function spawnServer(args: readonly string[], cwd: string, watch: readonl
     });
     void exited.then((code) => {
       clearTimeout(timer);
-      if (!listening) reject(new Error(`mock exited (${code}) before listening\nstdout:\n${tail.join('\n')}${partial}\nstderr:\n${stderr}`));
+      if (!listening)
+        reject(
+          new Error(
+            `mock exited (${code}) before listening\nstdout:\n${tail.join('\n')}${partial}\nstderr:\n${stderr}`,
+          ),
+        );
     });
   });
 }
@@ -141,7 +148,11 @@ export interface RunResult {
 export function runProgram(args: readonly string[], cwd: string, timeoutMs = 20_000): Promise<RunResult> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN_JS, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN_JS, ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     live.add(child);
     let stdout = '';
     let stderr = '';
@@ -202,7 +213,10 @@ export interface RawResponse {
 }
 
 /** One complete response at the start of `buf` (Content-Length framing; none means an empty body), or undefined. */
-export function parseOneResponse(buf: Buffer, headRequest = false): { response: RawResponse; used: number } | undefined {
+export function parseOneResponse(
+  buf: Buffer,
+  headRequest = false,
+): { response: RawResponse; used: number } | undefined {
   const headEnd = buf.indexOf('\r\n\r\n');
   if (headEnd < 0) return undefined;
   const lines = buf.subarray(0, headEnd).toString('latin1').split('\r\n');
@@ -217,7 +231,10 @@ export function parseOneResponse(buf: Buffer, headRequest = false): { response: 
   const cl = headers.get('content-length');
   const len = headRequest || status < 200 || status === 204 || status === 304 || cl === undefined ? 0 : Number(cl);
   if (buf.length < headEnd + 4 + len) return undefined;
-  return { response: { status, headers, body: Buffer.from(buf.subarray(headEnd + 4, headEnd + 4 + len)) }, used: headEnd + 4 + len };
+  return {
+    response: { status, headers, body: Buffer.from(buf.subarray(headEnd + 4, headEnd + 4 + len)) },
+    used: headEnd + 4 + len,
+  };
 }
 
 export type Exchange =
@@ -238,7 +255,10 @@ export class RawConnection {
   /** connections opened so far */
   opened = 0;
 
-  constructor(private readonly port: number, private readonly host = '127.0.0.1') {}
+  constructor(
+    private readonly port: number,
+    private readonly host = '127.0.0.1',
+  ) {}
 
   private open(): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -314,7 +334,11 @@ export class RawConnection {
 /** `GET <target> HTTP/1.1` with a Host header, raw bytes. */
 export function getRequest(target: string | Buffer, extraHeaders = ''): Buffer {
   const t = typeof target === 'string' ? Buffer.from(target, 'latin1') : target;
-  return Buffer.concat([Buffer.from('GET ', 'latin1'), t, Buffer.from(` HTTP/1.1\r\nHost: 127.0.0.1\r\n${extraHeaders}\r\n`, 'latin1')]);
+  return Buffer.concat([
+    Buffer.from('GET ', 'latin1'),
+    t,
+    Buffer.from(` HTTP/1.1\r\nHost: 127.0.0.1\r\n${extraHeaders}\r\n`, 'latin1'),
+  ]);
 }
 
 /** Runs `work(i)` for i in [0, count) with at most `width` in flight. */
@@ -333,7 +357,13 @@ export async function pool(count: number, width: number, work: (i: number) => Pr
 export function fetchOnce(
   port: number,
   path: string,
-  opts: { readonly ca?: string; readonly method?: string; readonly body?: string; readonly headers?: Record<string, string>; readonly timeoutMs?: number } = {},
+  opts: {
+    readonly ca?: string;
+    readonly method?: string;
+    readonly body?: string;
+    readonly headers?: Record<string, string>;
+    readonly timeoutMs?: number;
+  } = {},
 ): Promise<{ readonly status: number; readonly body: string; readonly ms: number; readonly error?: string }> {
   const started = performance.now();
   return new Promise((resolve) => {
@@ -343,14 +373,24 @@ export function fetchOnce(
       done = true;
       resolve({ status, body, ms: performance.now() - started, ...(error !== undefined ? { error } : {}) });
     };
-    const base = { host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: opts.headers ?? {}, agent: false as const };
+    const base = {
+      host: '127.0.0.1',
+      port,
+      path,
+      method: opts.method ?? 'GET',
+      headers: opts.headers ?? {},
+      agent: false as const,
+    };
     const onResponse = (res: import('node:http').IncomingMessage): void => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => finish(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')));
       res.on('error', (e) => finish(0, '', e.message));
     };
-    const req = opts.ca !== undefined ? httpsRequest({ ...base, ca: opts.ca, servername: 'localhost' }, onResponse) : httpRequest(base, onResponse);
+    const req =
+      opts.ca !== undefined
+        ? httpsRequest({ ...base, ca: opts.ca, servername: 'localhost' }, onResponse)
+        : httpRequest(base, onResponse);
     req.setTimeout(opts.timeoutMs ?? 10_000, () => {
       req.destroy(new Error('timeout'));
     });
@@ -361,7 +401,12 @@ export function fetchOnce(
 
 export interface KeepAliveClient {
   /** one request over the pool; never rejects (a socket error comes back as `error`) */
-  request(method: string, path: string, body?: string, headers?: Record<string, string>): Promise<{ readonly status: number; readonly body: string; readonly error?: string }>;
+  request(
+    method: string,
+    path: string,
+    body?: string,
+    headers?: Record<string, string>,
+  ): Promise<{ readonly status: number; readonly body: string; readonly error?: string }>;
   close(): void;
 }
 
@@ -435,7 +480,10 @@ export function pick<T>(random: () => number, items: readonly T[]): T {
 
 // ---- TLS material ------------------------------------------------------------------------------------------
 
-type Generate = (attrs: { name: string; value: string }[], opts: Record<string, unknown>) => Promise<{ private: string; cert: string }>;
+type Generate = (
+  attrs: { name: string; value: string }[],
+  opts: Record<string, unknown>,
+) => Promise<{ private: string; cert: string }>;
 
 /** A fresh self-signed certificate for 127.0.0.1 / localhost (EC P-256: quick to make). */
 export async function selfSignedPair(commonName = 'localhost'): Promise<{ cert: string; key: string }> {
@@ -446,7 +494,15 @@ export async function selfSignedPair(commonName = 'localhost'): Promise<{ cert: 
     days: 1,
     keyType: 'ec',
     curve: 'P-256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] }],
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 7, ip: '127.0.0.1' },
+          { type: 2, value: 'localhost' },
+        ],
+      },
+    ],
   });
   return { cert: r.cert, key: r.private };
 }

@@ -36,7 +36,10 @@ test('an idle watching server uses under 1% of a CPU', { skip: !existsSync('/pro
     const cpuMs = ((cpuTicks(m.pid) - ticksBefore) * 1000) / TICKS_PER_SECOND;
     const share = cpuMs / wallMs;
     t.diagnostic(`figure idle-cpu: ${cpuMs} ms CPU in ${Math.round(wallMs)} ms idle (${(share * 100).toFixed(2)}%)`);
-    assert.ok(share < MAX_SHARE, `${cpuMs} ms CPU in ${Math.round(wallMs)} ms idle is ${(share * 100).toFixed(2)}% of a CPU`);
+    assert.ok(
+      share < MAX_SHARE,
+      `${cpuMs} ms CPU in ${Math.round(wallMs)} ms idle is ${(share * 100).toFixed(2)}% of a CPU`,
+    );
     assert.equal(m.stderr(), '');
   } finally {
     await m.stop();

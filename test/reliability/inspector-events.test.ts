@@ -14,7 +14,7 @@ import { makeTempDir, median, removeDir, scale, writeTree } from './harness.js';
 const REQUESTS = scale(30, 300);
 const MAX_RATIO = 25;
 
-test('an event reaches the stream within a small multiple of its request\'s round trip', async (t) => {
+test("an event reaches the stream within a small multiple of its request's round trip", async (t) => {
   const dir = makeTempDir('mock-inspect-events-');
   await writeTree(dir, { 'a.json': '{"a":1}' });
   const m = await spawnMock(['--inspect'], { cwd: dir });
@@ -38,8 +38,13 @@ test('an event reaches the stream within a small multiple of its request\'s roun
     }
     live.close();
     const ratio = median(delays) / median(roundTrips);
-    t.diagnostic(`figure inspector-events: median event delay ${median(delays).toFixed(1)} ms, median round trip ${median(roundTrips).toFixed(1)} ms (×${ratio.toFixed(1)}) over ${REQUESTS} requests`);
-    assert.ok(ratio < MAX_RATIO, `events took ${ratio.toFixed(1)} × the round trip (median ${median(delays).toFixed(1)} ms)`);
+    t.diagnostic(
+      `figure inspector-events: median event delay ${median(delays).toFixed(1)} ms, median round trip ${median(roundTrips).toFixed(1)} ms (×${ratio.toFixed(1)}) over ${REQUESTS} requests`,
+    );
+    assert.ok(
+      ratio < MAX_RATIO,
+      `events took ${ratio.toFixed(1)} × the round trip (median ${median(delays).toFixed(1)} ms)`,
+    );
   } finally {
     await m.stop();
     await removeDir(dir);

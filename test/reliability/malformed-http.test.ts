@@ -5,7 +5,17 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { fetchOnce, makeTempDir, parseOneResponse, pool, removeDir, scale, spawnServer, writeTree, type Server } from './harness.js';
+import {
+  fetchOnce,
+  makeTempDir,
+  parseOneResponse,
+  pool,
+  removeDir,
+  scale,
+  spawnServer,
+  writeTree,
+  type Server,
+} from './harness.js';
 import { INVALID_JSON_BODIES, MALFORMED_CASES, type MalformedCase, type Refusal } from './malformed-cases.js';
 
 const REPEAT = scale(1, 20);
@@ -51,7 +61,8 @@ function exchange(port: number, bytes: Buffer, enough: number, waitMs = WAIT_MS)
 function judge(c: MalformedCase, x: Exchanged): string | undefined {
   const want = c.before ?? [];
   const got = x.statuses.slice(0, want.length);
-  if (got.join() !== want.join()) return `expected ${want.join(', ') || 'nothing'} before the refusal, got ${x.statuses.join(', ') || 'nothing'} (${x.ended})`;
+  if (got.join() !== want.join())
+    return `expected ${want.join(', ') || 'nothing'} before the refusal, got ${x.statuses.join(', ') || 'nothing'} (${x.ended})`;
   const refusal = x.statuses[want.length];
   const outcome: Refusal | 'timeout' = refusal ?? (x.ended === 'timeout' ? 'timeout' : 'closed');
   if (x.statuses.some((s) => s >= 500 && s !== 505)) return `a 5xx: ${x.statuses.join(', ')}`;
@@ -70,7 +81,8 @@ describe(`malformed HTTP (${MALFORMED_CASES.length} kinds × ${REPEAT})`, () => 
     await writeTree(dir, {
       'ok.json': '{"ok": true}\n',
       'mock.toml': '[service]\nrule_sets = ["rules.toml"]\n',
-      'rules.toml': '[[rules]]\nwhen.request.url_path = "/echo"\nwhen.request.body.json.a = { value = "1" }\nrespond.text = "matched"\n',
+      'rules.toml':
+        '[[rules]]\nwhen.request.url_path = "/echo"\nwhen.request.body.json.a = { value = "1" }\nrespond.text = "matched"\n',
     });
     server = await spawnServer([], dir, [handlerFailed]);
   });
@@ -79,7 +91,9 @@ describe(`malformed HTTP (${MALFORMED_CASES.length} kinds × ${REPEAT})`, () => 
     await removeDir(dir);
   });
 
-  it('every malformed request gets a 4xx, a 505 or a closed connection, and the server keeps answering', { timeout: scale(60_000, 300_000) }, async (t) => {
+  it('every malformed request gets a 4xx, a 505 or a closed connection, and the server keeps answering', {
+    timeout: scale(60_000, 300_000),
+  }, async (t) => {
     const failures: string[] = [];
     const seen = new Map<string, Map<string, number>>();
     let sanity = 0;
@@ -96,16 +110,22 @@ describe(`malformed HTTP (${MALFORMED_CASES.length} kinds × ${REPEAT})`, () => 
       // the server still answers a normal request on a fresh connection
       const ok = await fetchOnce(server.port, '/ok.json', { timeoutMs: 5000 });
       if (ok.status === 200) sanity++;
-      else if (failures.length < 30) failures.push(`after "${c.name}": a normal request got ${ok.status} ${ok.error ?? ''}`);
+      else if (failures.length < 30)
+        failures.push(`after "${c.name}": a normal request got ${ok.status} ${ok.error ?? ''}`);
     });
     const outcomes = new Map<string, number>();
-    for (const byCase of seen.values()) for (const [label, n] of byCase) outcomes.set(label, (outcomes.get(label) ?? 0) + n);
+    for (const byCase of seen.values())
+      for (const [label, n] of byCase) outcomes.set(label, (outcomes.get(label) ?? 0) + n);
     t.diagnostic(
       `figure 4a: ${MALFORMED_CASES.length} kinds × ${REPEAT} = ${jobs.length} malformed exchanges: ` +
-        [...outcomes].sort().map(([k, n]) => `${k}×${n}`).join(', ') +
+        [...outcomes]
+          .sort()
+          .map(([k, n]) => `${k}×${n}`)
+          .join(', ') +
         `; ${sanity}/${jobs.length} normal requests after them answered 200; handler failures logged ${server.count(handlerFailed)}`,
     );
-    for (const [name, byCase] of seen) t.diagnostic(`  ${name}: ${[...byCase].map(([k, n]) => `${k}×${n}`).join(', ')}`);
+    for (const [name, byCase] of seen)
+      t.diagnostic(`  ${name}: ${[...byCase].map(([k, n]) => `${k}×${n}`).join(', ')}`);
     assert.deepEqual(failures, []);
     assert.equal(sanity, jobs.length);
     assert.equal(server.count(handlerFailed), 0);
@@ -116,10 +136,15 @@ describe(`malformed HTTP (${MALFORMED_CASES.length} kinds × ${REPEAT})`, () => 
     const failures: string[] = [];
     for (const [name, body] of INVALID_JSON_BODIES) {
       for (let i = 0; i < REPEAT; i++) {
-        const x = await fetchOnce(server.port, '/echo', { method: 'POST', body: body.toString('latin1'), headers: { 'content-type': 'application/json' } });
+        const x = await fetchOnce(server.port, '/echo', {
+          method: 'POST',
+          body: body.toString('latin1'),
+          headers: { 'content-type': 'application/json' },
+        });
         // fetchOnce sends strings as UTF-8; the invalid-UTF-8 case goes raw below
         if (name === 'invalid UTF-8') break;
-        if (x.status !== 400 || !x.body.startsWith('request body is not valid JSON: ')) failures.push(`${name}: ${x.status} ${JSON.stringify(x.body.slice(0, 100))}`);
+        if (x.status !== 400 || !x.body.startsWith('request body is not valid JSON: '))
+          failures.push(`${name}: ${x.status} ${JSON.stringify(x.body.slice(0, 100))}`);
       }
     }
     // raw bytes (invalid UTF-8), with the content type checked too
@@ -139,14 +164,26 @@ describe(`malformed HTTP (${MALFORMED_CASES.length} kinds × ${REPEAT})`, () => 
     socket.destroy();
     const r = parseOneResponse(text)?.response;
     const rawBody = r?.body.toString('utf8') ?? '';
-    if (r?.status !== 400 || r.headers.get('content-type') !== 'text/plain; charset=utf-8' || !/^request body is not valid JSON: \S/.test(rawBody)) {
-      failures.push(`invalid UTF-8: ${r?.status ?? 'no answer'} ${r?.headers.get('content-type') ?? ''} ${JSON.stringify(rawBody.slice(0, 100))}`);
+    if (
+      r?.status !== 400 ||
+      r.headers.get('content-type') !== 'text/plain; charset=utf-8' ||
+      !/^request body is not valid JSON: \S/.test(rawBody)
+    ) {
+      failures.push(
+        `invalid UTF-8: ${r?.status ?? 'no answer'} ${r?.headers.get('content-type') ?? ''} ${JSON.stringify(rawBody.slice(0, 100))}`,
+      );
     }
     // a valid body still matches, so the 400s are about the bodies, not the route
-    const ok = await fetchOnce(server.port, '/echo', { method: 'POST', body: '{"a": "1"}', headers: { 'content-type': 'application/json' } });
+    const ok = await fetchOnce(server.port, '/echo', {
+      method: 'POST',
+      body: '{"a": "1"}',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(ok.status, 200);
     assert.equal(ok.body, 'matched');
-    t.diagnostic(`figure 4b: ${INVALID_JSON_BODIES.length} invalid JSON bodies × ${REPEAT}: ${failures.length === 0 ? 'all' : `${failures.length} NOT`} 400 "request body is not valid JSON: …" (text/plain)`);
+    t.diagnostic(
+      `figure 4b: ${INVALID_JSON_BODIES.length} invalid JSON bodies × ${REPEAT}: ${failures.length === 0 ? 'all' : `${failures.length} NOT`} 400 "request body is not valid JSON: …" (text/plain)`,
+    );
     assert.deepEqual(failures, []);
   });
 });

@@ -21,7 +21,11 @@ it('figure 8: the concurrent-writer and kill-mid-write tests exist in test/e2e/s
   assert.ok(existsSync(SET_RULE_TESTS), `${SET_RULE_TESTS} is built`);
   const text = readFileSync(SET_RULE_TESTS, 'utf8');
   for (const name of REQUIRED) assert.ok(text.includes(name), `test "${name}" is present`);
-  t.diagnostic(LONG ? 'figure 8: running test/e2e/set-rule.test.ts as part of this suite' : 'figure 8: see test/e2e/set-rule.test.ts (runs in npm test)');
+  t.diagnostic(
+    LONG
+      ? 'figure 8: running test/e2e/set-rule.test.ts as part of this suite'
+      : 'figure 8: see test/e2e/set-rule.test.ts (runs in npm test)',
+  );
 });
 
 if (LONG) await import('../e2e/set-rule.test.js');

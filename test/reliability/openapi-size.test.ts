@@ -24,10 +24,16 @@ interface Imported {
 /** Run the import in `cwd`, with a preload that prints the process's peak RSS when it exits. */
 function importTimed(cwd: string, from: string): Promise<Imported> {
   const preload = join(cwd, '..', 'peak-rss.cjs');
-  writeFileSync(preload, "process.on('exit', () => require('fs').writeSync(2, '\\npeak-rss-kb=' + process.resourceUsage().maxRSS + '\\n'));\n");
+  writeFileSync(
+    preload,
+    "process.on('exit', () => require('fs').writeSync(2, '\\npeak-rss-kb=' + process.resourceUsage().maxRSS + '\\n'));\n",
+  );
   return new Promise((resolvePromise, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, ['--require', preload, MAIN_JS, '--init', '--from', from, '--yes'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--require', preload, MAIN_JS, '--init', '--from', from, '--yes'], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
@@ -37,7 +43,13 @@ function importTimed(cwd: string, from: string): Promise<Imported> {
     child.on('close', (code) => {
       clearTimeout(timer);
       const kb = /peak-rss-kb=(\d+)/.exec(stderr);
-      resolvePromise({ code, stdout, stderr: stderr.replace(/\npeak-rss-kb=\d+\n/, ''), ms: performance.now() - t0, peakRssMb: kb === null ? NaN : Number(kb[1]) / 1024 });
+      resolvePromise({
+        code,
+        stdout,
+        stderr: stderr.replace(/\npeak-rss-kb=\d+\n/, ''),
+        ms: performance.now() - t0,
+        peakRssMb: kb === null ? NaN : Number(kb[1]) / 1024,
+      });
     });
   });
 }
@@ -54,7 +66,9 @@ describe('mock --init --from: a generated document at size', () => {
       mkdirSync(ws);
       const r = await importTimed(ws, '../big.json');
       assert.equal(r.code, 0, r.stderr);
-      console.log(`# figure: ${operations} operations (${mb.toFixed(1)} MB): import ${(r.ms / 1000).toFixed(1)} s, peak RSS ${r.peakRssMb.toFixed(0)} MB`);
+      console.log(
+        `# figure: ${operations} operations (${mb.toFixed(1)} MB): import ${(r.ms / 1000).toFixed(1)} s, peak RSS ${r.peakRssMb.toFixed(0)} MB`,
+      );
       assert.ok(r.peakRssMb < 1024, `peak RSS ${r.peakRssMb.toFixed(0)} MB`);
       // progress: operations done of total, on stderr only, a line per tenth
       const progress = r.stderr.split('\n').filter((l) => /^mock --init: \d+ of \d+ operations$/.test(l));
@@ -63,18 +77,28 @@ describe('mock --init --from: a generated document at size', () => {
       assert.ok(!/ of \d+ operations/.test(r.stdout));
       // one screen, not one line per operation
       assert.ok(r.stdout.split('\n').length <= 25, r.stdout);
-      assert.match(r.stdout, new RegExp(`${operations} operations answered, 0 skipped; ${operations * 3} rules, .* response files, 100 rule sets\\.`));
+      assert.match(
+        r.stdout,
+        new RegExp(
+          `${operations} operations answered, 0 skipped; ${operations * 3} rules, .* response files, 100 rule sets\\.`,
+        ),
+      );
       assert.equal(readdirSync(join(ws, 'big')).length, 100);
 
       const t1 = performance.now();
       // a loaded machine takes its time over 60,000 rules: the ready time is a figure, not a limit
       server = await spawnMock([], { cwd: ws, readyTimeoutMs: 300_000 });
-      console.log(`# figure: ${operations * 3} rules in 100 rule sets: ready after ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+      console.log(
+        `# figure: ${operations * 3} rules in 100 rule sets: ready after ${((performance.now() - t1) / 1000).toFixed(1)} s`,
+      );
       const last = operations / 4 - 1;
       const one = await send(server.port, { path: `/api/things${last}/ab-12345678` });
       assert.equal(one.status, 200);
       assert.match(String((JSON.parse(one.body.toString('utf8')) as { id: string }).id), /^[a-z]{2}-[0-9a-f]{8}$/);
-      assert.equal((await send(server.port, { path: `/api/things${last}/x`, headers: { prefer: 'code=404' } })).status, 404);
+      assert.equal(
+        (await send(server.port, { path: `/api/things${last}/x`, headers: { prefer: 'code=404' } })).status,
+        404,
+      );
       const made = await send(server.port, { method: 'POST', path: '/api/things0' });
       assert.equal(made.status, 201);
       assert.equal(header(made, 'content-type')?.split(';')[0], 'application/json');
@@ -94,7 +118,9 @@ describe('mock --init --from: a generated document at size', () => {
       mkdirSync(ws);
       const r = await importTimed(ws, '../doc.json');
       assert.equal(r.code, 0, r.stderr);
-      console.log(`# figure: ${mb.toFixed(1)} MB document (${fiveMb} operations): import ${(r.ms / 1000).toFixed(1)} s, peak RSS ${r.peakRssMb.toFixed(0)} MB`);
+      console.log(
+        `# figure: ${mb.toFixed(1)} MB document (${fiveMb} operations): import ${(r.ms / 1000).toFixed(1)} s, peak RSS ${r.peakRssMb.toFixed(0)} MB`,
+      );
       assert.ok(r.peakRssMb < 1024, `peak RSS ${r.peakRssMb.toFixed(0)} MB`);
     } finally {
       await removeDir(root);
@@ -107,9 +133,16 @@ describe('mock --init --from: a generated document at size', () => {
       writeFileSync(join(root, 'big.json'), bigOpenApi(20_000));
       const ws = join(root, 'ws');
       mkdirSync(ws);
-      const r = await runMock(['--init', '--from', '../big.json', '--yes'], { cwd: ws, env: { NODE_OPTIONS: '--max-old-space-size=80' }, timeoutMs: 300_000 });
+      const r = await runMock(['--init', '--from', '../big.json', '--yes'], {
+        cwd: ws,
+        env: { NODE_OPTIONS: '--max-old-space-size=80' },
+        timeoutMs: 300_000,
+      });
       assert.equal(r.code, 1, r.stderr.slice(-2000));
-      assert.match(r.stderr, /^mock --init: the document is too large for the memory Node\.js allows \(80 MB\): stopped .*; nothing was written\. Run it again with more, for example `NODE_OPTIONS=--max-old-space-size=4096/m);
+      assert.match(
+        r.stderr,
+        /^mock --init: the document is too large for the memory Node\.js allows \(80 MB\): stopped .*; nothing was written\. Run it again with more, for example `NODE_OPTIONS=--max-old-space-size=4096/m,
+      );
       assert.deepEqual(readdirSync(ws), []);
     } finally {
       await removeDir(root);

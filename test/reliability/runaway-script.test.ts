@@ -54,7 +54,11 @@ interface Budget {
 const BUDGETS: readonly Budget[] = [
   { name: 'operation budget (default 10,000,000)', config: '', paths: SPIN_PATHS },
   // only `loop {}` here: the growth scripts would hit their size limits first anyway
-  { name: `wall-clock budget (${TIME_BUDGET_MS} ms; operations unlimited)`, config: 'middleware_max_operations = 9007199254740991\n', paths: ['/spin'] },
+  {
+    name: `wall-clock budget (${TIME_BUDGET_MS} ms; operations unlimited)`,
+    config: 'middleware_max_operations = 9007199254740991\n',
+    paths: ['/spin'],
+  },
 ];
 
 describe(`runaway scripts under load (${SECONDS} s per budget, ${CONNECTIONS} connections)`, () => {
@@ -90,7 +94,8 @@ describe(`runaway scripts under load (${SECONDS} s per budget, ${CONNECTIONS} co
           const t0 = performance.now();
           const r = await load.request('GET', '/ok.json');
           other.latencies.push(performance.now() - t0);
-          if ((r.status !== 200 || r.error !== undefined) && other.bad.length < 10) other.bad.push(`${r.status} ${r.error ?? ''}`);
+          if ((r.status !== 200 || r.error !== undefined) && other.bad.length < 10)
+            other.bad.push(`${r.status} ${r.error ?? ''}`);
         }
       };
       const spinLane = async (): Promise<void> => {
@@ -99,7 +104,8 @@ describe(`runaway scripts under load (${SECONDS} s per budget, ${CONNECTIONS} co
           const t0 = performance.now();
           const r = await spinner.request('GET', path);
           spin.latencies.push(performance.now() - t0);
-          if ((r.status !== 200 || r.body !== FELL_THROUGH) && spin.bad.length < 10) spin.bad.push(`${path}: ${r.status} ${r.error ?? JSON.stringify(r.body.slice(0, 80))}`);
+          if ((r.status !== 200 || r.body !== FELL_THROUGH) && spin.bad.length < 10)
+            spin.bad.push(`${path}: ${r.status} ${r.error ?? JSON.stringify(r.body.slice(0, 80))}`);
           await delay(50);
         }
       };
@@ -119,7 +125,10 @@ describe(`runaway scripts under load (${SECONDS} s per budget, ${CONNECTIONS} co
       assert.deepEqual(spin.bad, [], 'every runaway request falls through to the fallback file');
       assert.deepEqual(other.bad, [], 'every other request is answered 200');
       assert.ok(spin.latencies.length >= 3, `enough runaway requests ran (${spin.latencies.length})`);
-      assert.ok(maxOf(spin.latencies) <= TIME_BUDGET_MS + SLACK_MS, `slowest runaway request took ${ms(maxOf(spin.latencies))}`);
+      assert.ok(
+        maxOf(spin.latencies) <= TIME_BUDGET_MS + SLACK_MS,
+        `slowest runaway request took ${ms(maxOf(spin.latencies))}`,
+      );
       assert.equal(server.count(failed), spin.latencies.length, 'each runaway run is logged once');
       assert.ok(server.alive());
     });

@@ -83,7 +83,12 @@ async function allClosed(held: readonly Held[], limitMs: number): Promise<number
 }
 
 /** Fresh-connection requests every PROBE_EVERY_MS until `until()` is true (at most `maxMs`). */
-async function probe(port: number, until: () => boolean, maxMs: number, ca?: string): Promise<{ statuses: number[]; latencies: number[]; errors: string[] }> {
+async function probe(
+  port: number,
+  until: () => boolean,
+  maxMs: number,
+  ca?: string,
+): Promise<{ statuses: number[]; latencies: number[]; errors: string[] }> {
   const out = { statuses: [] as number[], latencies: [] as number[], errors: [] as string[] };
   const stopAt = performance.now() + maxMs;
   while (!until() && performance.now() < stopAt) {
@@ -115,7 +120,8 @@ describe('slow clients', () => {
       hold(server.port, Buffer.from('GET /ok.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '), 'abcdefghij', 40),
     );
     const connectBy = performance.now() + 10_000;
-    while (held.some((h) => h.connectedAt === undefined && h.closedAt === undefined) && performance.now() < connectBy) await delay(20);
+    while (held.some((h) => h.connectedAt === undefined && h.closedAt === undefined) && performance.now() < connectBy)
+      await delay(20);
     const connected = held.filter((h) => h.connectedAt !== undefined).length;
     const probing = probe(server.port, () => held.every((h) => h.closedAt !== undefined), HEADER_TIMEOUT_MS + 8_000);
     const leftOpen = await allClosed(held, HEADER_TIMEOUT_MS + 10_000);
@@ -123,7 +129,9 @@ describe('slow clients', () => {
 
     const lifetimes = held.map((h) => (h.closedAt ?? Infinity) - (h.connectedAt ?? h.openedAt));
     const answered408 = held.filter((h) => /^HTTP\/1\.1 408 /.test(h.received)).length;
-    const otherAnswers = held.filter((h) => h.received !== '' && !/^HTTP\/1\.1 408 /.test(h.received)).map((h) => h.received.slice(0, 60));
+    const otherAnswers = held
+      .filter((h) => h.received !== '' && !/^HTTP\/1\.1 408 /.test(h.received))
+      .map((h) => h.received.slice(0, 60));
     const worst = maxOf(p.latencies);
     t.diagnostic(
       `figure 3a: ${connected}/${SLOW} slow connections held; ${p.statuses.length} normal requests meanwhile, ` +
@@ -138,13 +146,26 @@ describe('slow clients', () => {
     assert.ok(worst <= ANSWER_WITHIN_MS, `slowest normal request took ${ms(worst)}`);
     assert.equal(leftOpen, 0, 'every slow connection was closed by the server');
     assert.deepEqual(otherAnswers, [], 'a slow connection gets a 408 or nothing');
-    assert.ok(minOf(lifetimes) >= HEADER_TIMEOUT_MS - 1000, `closed by the header timeout, not before (${ms(minOf(lifetimes))})`);
-    assert.ok(maxOf(lifetimes) <= HEADER_TIMEOUT_MS + 5000, `closed soon after the header timeout (${ms(maxOf(lifetimes))})`);
+    assert.ok(
+      minOf(lifetimes) >= HEADER_TIMEOUT_MS - 1000,
+      `closed by the header timeout, not before (${ms(minOf(lifetimes))})`,
+    );
+    assert.ok(
+      maxOf(lifetimes) <= HEADER_TIMEOUT_MS + 5000,
+      `closed soon after the header timeout (${ms(maxOf(lifetimes))})`,
+    );
     assert.ok(server.alive());
   });
 
   /** Starts an HTTPS-only server, stalls TLS_STALLED connections on it, and probes it with real HTTPS requests. */
-  async function stalledTls(maxConnections: number | undefined): Promise<{ connected: number; leftOpen: number; lifetimes: number[]; held: Held[]; p: Awaited<ReturnType<typeof probe>>; server: Server }> {
+  async function stalledTls(maxConnections: number | undefined): Promise<{
+    connected: number;
+    leftOpen: number;
+    lifetimes: number[];
+    held: Held[];
+    p: Awaited<ReturnType<typeof probe>>;
+    server: Server;
+  }> {
     const dir = makeTempDir('mock-rel-tls-');
     dirs.push(dir);
     const pair = await selfSignedPair();
@@ -162,11 +183,19 @@ describe('slow clients', () => {
 
     // half say nothing at all; half send the first bytes of a ClientHello record and stall
     const partialHello = Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01]);
-    const held = Array.from({ length: TLS_STALLED }, (_, i) => hold(server.port, i % 2 === 0 ? Buffer.alloc(0) : partialHello, '', 0));
+    const held = Array.from({ length: TLS_STALLED }, (_, i) =>
+      hold(server.port, i % 2 === 0 ? Buffer.alloc(0) : partialHello, '', 0),
+    );
     const connectBy = performance.now() + 10_000;
-    while (held.some((h) => h.connectedAt === undefined && h.closedAt === undefined) && performance.now() < connectBy) await delay(20);
+    while (held.some((h) => h.connectedAt === undefined && h.closedAt === undefined) && performance.now() < connectBy)
+      await delay(20);
     const connected = held.filter((h) => h.connectedAt !== undefined).length;
-    const probing = probe(server.port, () => held.every((h) => h.closedAt !== undefined), HANDSHAKE_TIMEOUT_S * 2000 + 8000, pair.cert);
+    const probing = probe(
+      server.port,
+      () => held.every((h) => h.closedAt !== undefined),
+      HANDSHAKE_TIMEOUT_S * 2000 + 8000,
+      pair.cert,
+    );
     const leftOpen = await allClosed(held, HANDSHAKE_TIMEOUT_S * 2000 + 10_000);
     const p = await probing;
     const lifetimes = held.map((h) => (h.closedAt ?? Infinity) - (h.connectedAt ?? h.openedAt));
@@ -188,9 +217,18 @@ describe('slow clients', () => {
     assert.deepEqual([...new Set(p.statuses)], [200]);
     assert.ok(worst <= ANSWER_WITHIN_MS, `slowest HTTPS request took ${ms(worst)}`);
     assert.equal(leftOpen, 0);
-    assert.ok(minOf(lifetimes) >= HANDSHAKE_TIMEOUT_S * 1000 - 300, `not closed before the timeout (${ms(minOf(lifetimes))})`);
-    assert.ok(maxOf(lifetimes) <= HANDSHAKE_TIMEOUT_S * 1000 + TLS_CLOSE_SLACK_MS, `closed at the timeout (${ms(maxOf(lifetimes))})`);
-    assert.ok(held.every((h) => h.received === ''), 'nothing is sent to a connection that never handshakes');
+    assert.ok(
+      minOf(lifetimes) >= HANDSHAKE_TIMEOUT_S * 1000 - 300,
+      `not closed before the timeout (${ms(minOf(lifetimes))})`,
+    );
+    assert.ok(
+      maxOf(lifetimes) <= HANDSHAKE_TIMEOUT_S * 1000 + TLS_CLOSE_SLACK_MS,
+      `closed at the timeout (${ms(maxOf(lifetimes))})`,
+    );
+    assert.ok(
+      held.every((h) => h.received === ''),
+      'nothing is sent to a connection that never handshakes',
+    );
     assert.ok(server.alive());
   });
 
@@ -198,7 +236,9 @@ describe('slow clients', () => {
   // the excess queue in the connection gate. The spec bounds "a connection that opens and never completes its TLS handshake" by
   // handshake_timeout_seconds, so a queued one must not outlive it either (asserted). HTTPS requests queue behind
   // them until slots free (measured, not asserted: max_connections is the user's bound on connections in flight).
-  it(`TLS listener: ${TLS_STALLED} stalled connections, more than max_connections (${SMALL_MAX_CONNECTIONS ?? 'default 256'})`, { timeout: 60_000 }, async (t) => {
+  it(`TLS listener: ${TLS_STALLED} stalled connections, more than max_connections (${SMALL_MAX_CONNECTIONS ?? 'default 256'})`, {
+    timeout: 60_000,
+  }, async (t) => {
     const { connected, leftOpen, lifetimes, p, server } = await stalledTls(SMALL_MAX_CONNECTIONS);
     t.diagnostic(
       `figure 3c (max_connections ${SMALL_MAX_CONNECTIONS ?? 'default 256'}): ${connected}/${TLS_STALLED} stalled; closed after ${ms(minOf(lifetimes))}..${ms(maxOf(lifetimes))}; left open ${leftOpen}; ` +
@@ -206,7 +246,10 @@ describe('slow clients', () => {
         `latency p50 ${ms(median(p.latencies))} p99 ${ms(percentile(p.latencies, 99))} max ${ms(maxOf(p.latencies))}`,
     );
     assert.equal(leftOpen, 0, 'the stalled connections are all closed in the end');
-    assert.ok(maxOf(lifetimes) <= HANDSHAKE_TIMEOUT_S * 1000 + TLS_CLOSE_SLACK_MS, `every stalled connection closed at the timeout, counted from its opening (${ms(maxOf(lifetimes))})`);
+    assert.ok(
+      maxOf(lifetimes) <= HANDSHAKE_TIMEOUT_S * 1000 + TLS_CLOSE_SLACK_MS,
+      `every stalled connection closed at the timeout, counted from its opening (${ms(maxOf(lifetimes))})`,
+    );
     assert.ok(server.alive());
   });
 });

@@ -2,7 +2,23 @@
 // no socket errors, no unexpected statuses, and the server's memory flat over the second half of the run.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { delay, keepAliveClient, makeTempDir, maxOf, median, mib, MiB, ms, percentile, removeDir, rssOf, scale, spawnServer, writeTree, type Server } from './harness.js';
+import {
+  delay,
+  keepAliveClient,
+  makeTempDir,
+  maxOf,
+  median,
+  mib,
+  MiB,
+  ms,
+  percentile,
+  removeDir,
+  rssOf,
+  scale,
+  spawnServer,
+  writeTree,
+  type Server,
+} from './harness.js';
 
 const SECONDS = scale(5, 60);
 const CONNECTIONS = 50;
@@ -24,7 +40,14 @@ const KINDS: readonly Kind[] = [
   { name: 'static file', method: 'GET', path: () => '/static.json', status: 200, expect: STATIC_BODY },
   { name: 'rule match', method: 'GET', path: (n) => `/api/users/${n % 1000}`, status: 200, expect: '{"user":true}' },
   { name: '404', method: 'GET', path: (n) => `/missing/${n}`, status: 404, expect: '' },
-  { name: 'JSON POST', method: 'POST', path: () => '/api/orders', body: '{"order": {"sku": "A-1", "qty": 2}}', status: 201, expect: '{"created":true}' },
+  {
+    name: 'JSON POST',
+    method: 'POST',
+    path: () => '/api/orders',
+    body: '{"order": {"sku": "A-1", "qty": 2}}',
+    status: 201,
+    expect: '{"created":true}',
+  },
 ];
 
 describe(`soak: ${SECONDS} s of mixed load at ${CONNECTIONS} connections`, () => {
@@ -48,11 +71,18 @@ describe(`soak: ${SECONDS} s of mixed load at ${CONNECTIONS} connections`, () =>
     await removeDir(dir);
   });
 
-  it('no socket errors, no unexpected statuses, memory flat in the second half', { timeout: (SECONDS + 60) * 1000 }, async (t) => {
+  it('no socket errors, no unexpected statuses, memory flat in the second half', {
+    timeout: (SECONDS + 60) * 1000,
+  }, async (t) => {
     // every kind answers as expected before the clock starts
     const client = keepAliveClient(server.port, CONNECTIONS);
     const one = (kind: Kind, n: number): ReturnType<typeof client.request> =>
-      client.request(kind.method, kind.path(n), kind.body, kind.body !== undefined ? { 'content-type': 'application/json' } : {});
+      client.request(
+        kind.method,
+        kind.path(n),
+        kind.body,
+        kind.body !== undefined ? { 'content-type': 'application/json' } : {},
+      );
     for (const kind of KINDS) {
       const r = await one(kind, 1);
       assert.equal(r.status, kind.status, `${kind.name}: ${r.body}`);
@@ -66,7 +96,10 @@ describe(`soak: ${SECONDS} s of mixed load at ${CONNECTIONS} connections`, () =>
     const started = performance.now();
     const stopAt = started + SECONDS * 1000;
     const rss: { at: number; bytes: number }[] = [{ at: 0, bytes: server.rss() }];
-    const sampler = setInterval(() => rss.push({ at: (performance.now() - started) / 1000, bytes: rssOf(server.pid) }), 500);
+    const sampler = setInterval(
+      () => rss.push({ at: (performance.now() - started) / 1000, bytes: rssOf(server.pid) }),
+      500,
+    );
     let n = 0;
     const worker = async (lane: number): Promise<void> => {
       for (let i = 0; performance.now() < stopAt && i < 10_000_000; i++) {

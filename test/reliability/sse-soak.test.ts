@@ -9,7 +9,21 @@
 import assert from 'node:assert/strict';
 import { connect, type TLSSocket } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
-import { LONG, makeTempDir, maxOf, mib, MiB, ms, percentile, removeDir, sampleRss, selfSignedPair, spawnServer, writeTree, type Server } from './harness.js';
+import {
+  LONG,
+  makeTempDir,
+  maxOf,
+  mib,
+  MiB,
+  ms,
+  percentile,
+  removeDir,
+  sampleRss,
+  selfSignedPair,
+  spawnServer,
+  writeTree,
+  type Server,
+} from './harness.js';
 
 const CLIENTS = 1000;
 const EVENTS = 300;
@@ -79,7 +93,9 @@ function sseClient(port: number, ca: string, results: ClientResult[], connected:
   });
 }
 
-describe('SSE soak: 1,000 streams of one event per 100 ms for 30 s', { skip: LONG ? false : 'long form only (npm run test:reliability)' }, () => {
+describe('SSE soak: 1,000 streams of one event per 100 ms for 30 s', {
+  skip: LONG ? false : 'long form only (npm run test:reliability)',
+}, () => {
   let dir = '';
   let server: Server;
   let ca = '';
@@ -88,8 +104,10 @@ describe('SSE soak: 1,000 streams of one event per 100 ms for 30 s', { skip: LON
     const pair = await selfSignedPair();
     ca = pair.cert;
     await writeTree(dir, {
-      'mock.toml': '[listener.tls]\ncert = "cert.pem"\nkey = "key.pem"\nmax_connections = 1100\n\n[service]\nrule_sets = ["rules.toml"]\n',
-      'rules.toml': '[[rules]]\nwhen.request.url_path = "/events"\nrespond = { stream = { file_path = "events.sse" } }\n',
+      'mock.toml':
+        '[listener.tls]\ncert = "cert.pem"\nkey = "key.pem"\nmax_connections = 1100\n\n[service]\nrule_sets = ["rules.toml"]\n',
+      'rules.toml':
+        '[[rules]]\nwhen.request.url_path = "/events"\nrespond = { stream = { file_path = "events.sse" } }\n',
       'events.sse': sseFile(),
       'cert.pem': pair.cert,
       'key.pem': pair.key,
@@ -109,7 +127,8 @@ describe('SSE soak: 1,000 streams of one event per 100 ms for 30 s', { skip: LON
     // the handshakes in batches, so that a thousand at once do not starve the streams already running
     for (let i = 0; i < CLIENTS; i += CONNECT_BATCH) {
       const batch: Promise<void>[] = [];
-      for (let j = i; j < Math.min(CLIENTS, i + CONNECT_BATCH); j++) batch.push(new Promise<void>((c) => done.push(sseClient(server.port, ca, results, c))));
+      for (let j = i; j < Math.min(CLIENTS, i + CONNECT_BATCH); j++)
+        batch.push(new Promise<void>((c) => done.push(sseClient(server.port, ca, results, c))));
       await Promise.all(batch);
     }
     const connectedAfter = performance.now() - started;
@@ -130,19 +149,27 @@ describe('SSE soak: 1,000 streams of one event per 100 ms for 30 s', { skip: LON
       for (let i = 0; i < r.arrivals.length; i++) lateness.push(r.arrivals[i]! - t0 - r.numbers[i]! * INTERVAL_MS);
     }
     // RSS while every stream runs: the 5 s after the last client connected against the 5 s before the first ended
-    const at = (msFromStart: number): number => Math.max(0, Math.min(samples.length - 1, Math.round(msFromStart / 250)));
+    const at = (msFromStart: number): number =>
+      Math.max(0, Math.min(samples.length - 1, Math.round(msFromStart / 250)));
     const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
     let firstEnd = Infinity;
-    for (const r of results) if (r.arrivals.length > 0) firstEnd = Math.min(firstEnd, r.arrivals[r.arrivals.length - 1]! - started);
+    for (const r of results)
+      if (r.arrivals.length > 0) firstEnd = Math.min(firstEnd, r.arrivals[r.arrivals.length - 1]! - started);
     const early = mean(samples.slice(at(connectedAfter), at(connectedAfter + 5000)));
     const late = mean(samples.slice(at(firstEnd - 5000), at(firstEnd)));
     const p50 = percentile(lateness, 50);
     const p99 = percentile(lateness, 99);
     const kinds = new Map<string, number>();
     for (const r of results) if (r.error !== undefined) kinds.set(r.error, (kinds.get(r.error) ?? 0) + 1);
-    t.diagnostic(`figure sse: ${CLIENTS} clients (all connected after ${ms(connectedAfter)}) × ${EVENTS} events in ${ms(elapsed)}: lost ${lost}, reordered ${reordered}, client errors ${errors} ${JSON.stringify([...kinds])}`);
-    t.diagnostic(`figure sse: lateness against the schedule p50 ${ms(p50)}, p99 ${ms(p99)}, max ${ms(maxOf(lateness))} (target p99 ≤ ${P99_TARGET_MS} ms)`);
-    t.diagnostic(`figure sse: server RSS ${mib(early)} in the 5 s after the last client connected, ${mib(late)} in the 5 s before the first stream ended (${mib(late - early)} change), peak ${mib(maxOf(samples))}`);
+    t.diagnostic(
+      `figure sse: ${CLIENTS} clients (all connected after ${ms(connectedAfter)}) × ${EVENTS} events in ${ms(elapsed)}: lost ${lost}, reordered ${reordered}, client errors ${errors} ${JSON.stringify([...kinds])}`,
+    );
+    t.diagnostic(
+      `figure sse: lateness against the schedule p50 ${ms(p50)}, p99 ${ms(p99)}, max ${ms(maxOf(lateness))} (target p99 ≤ ${P99_TARGET_MS} ms)`,
+    );
+    t.diagnostic(
+      `figure sse: server RSS ${mib(early)} in the 5 s after the last client connected, ${mib(late)} in the 5 s before the first stream ended (${mib(late - early)} change), peak ${mib(maxOf(samples))}`,
+    );
     assert.equal(errors, 0);
     assert.equal(lost, 0, 'no event lost');
     assert.equal(reordered, 0, 'no event reordered');

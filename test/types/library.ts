@@ -12,11 +12,24 @@ import {
 } from 'folder-mock';
 
 export async function typeChecks(): Promise<void> {
-  const m: MockHandle = await startMock({ root: 'fixtures/shop', port: 0, journal: { size: 100 }, inspect: 4000, log: (line) => void line });
+  const m: MockHandle = await startMock({
+    root: 'fixtures/shop',
+    port: 0,
+    journal: { size: 100 },
+    inspect: 4000,
+    log: (line) => void line,
+  });
   const url: string = m.url;
   const inspect: string | undefined = m.inspectUrl;
   const gen: number = m.generation;
-  const entries: readonly Entry[] = m.requests({ path: /^\/api\//, method: 'post', since: m.cursor(), stage: 'rule_set', rule: { ruleSet: 0, rule: 1 }, limit: 5 });
+  const entries: readonly Entry[] = m.requests({
+    path: /^\/api\//,
+    method: 'post',
+    since: m.cursor(),
+    stage: 'rule_set',
+    rule: { ruleSet: 0, rule: 1 },
+    limit: 5,
+  });
   const e: Entry = await m.waitForRequest({ path: '/api/cart' }, { timeoutMs: 500 });
   const status: number = e.response.status;
   const kind: string = e.answeredBy.kind;

@@ -30,7 +30,8 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   if (!format.ok) return reportUsage(io, format.error, GET_USAGE);
   const [path, ...extra] = args.positionals;
   if (path === undefined) return reportUsage(io, `${PREFIX}: missing required argument <path>`, GET_USAGE);
-  if (extra.length > 0) return reportUsage(io, `${PREFIX}: unexpected argument '${extra[0]}' (only one <path> is taken)`, GET_USAGE);
+  if (extra.length > 0)
+    return reportUsage(io, `${PREFIX}: unexpected argument '${extra[0]}' (only one <path> is taken)`, GET_USAGE);
   const raw = await requestFromFlags(args, path, io, PREFIX);
   if (!raw.ok) return reportUsage(io, raw.error, GET_USAGE);
 
@@ -38,7 +39,11 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   const loaded = await loadWorkspace({ cwd: io.cwd, ...(configPath !== undefined ? { configPath } : {}) });
   if (!loaded.ok) {
     const f = loaded.error;
-    return reportFailure(io, PREFIX, format.value, { kind: f.kind, message: `failed to load config: ${f.message}`, diagnostics: f.diagnostics });
+    return reportFailure(io, PREFIX, format.value, {
+      kind: f.kind,
+      message: `failed to load config: ${f.message}`,
+      diagnostics: f.diagnostics,
+    });
   }
   const ws = loaded.value;
   const shown = shownPathsFor(io.cwd, configPath, ws);
@@ -47,7 +52,12 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   const outcome = await dispatch(
     ws,
     req,
-    { files: createFsSource({ watch: false }), rotation: new RotationState(), random: Math.random, log: (line) => io.err(line + '\n') },
+    {
+      files: createFsSource({ watch: false }),
+      rotation: new RotationState(),
+      random: Math.random,
+      log: (line) => io.err(line + '\n'),
+    },
     { explain: true },
   );
   const configArg = setRuleConfigArg(io.cwd, configPath, ws.configFile);

@@ -32,7 +32,8 @@ export async function askOpenApi(d: OpenApiAnswers, fresh: boolean): Promise<Ope
     message: 'Rule-set file name (without .toml; from the document title)',
     placeholder: d.ruleSetName,
     defaultValue: d.ruleSetName,
-    validate: (v) => (v === undefined || v === '' || /^[A-Za-z0-9._-]+$/.test(v) ? undefined : 'letters, digits, ".", "_" and "-" only'),
+    validate: (v) =>
+      v === undefined || v === '' || /^[A-Za-z0-9._-]+$/.test(v) ? undefined : 'letters, digits, ".", "_" and "-" only',
   });
   if (p.isCancel(name)) return undefined;
   p.outro('Writing files.');

@@ -57,7 +57,8 @@ function checkHeap(where: () => string): void {
   const heap = getHeapStatistics();
   // heap_size_limit includes the young generation (48 MiB on 64-bit); the old space fails first
   const old = Math.max(heap.heap_size_limit / 2, heap.heap_size_limit - YOUNG_GENERATION);
-  if (heap.used_heap_size > old * HEAP_SHARE) throw new OutOfMemory(MESSAGES.memory(where(), Math.round(old / 2 ** 20)));
+  if (heap.used_heap_size > old * HEAP_SHARE)
+    throw new OutOfMemory(MESSAGES.memory(where(), Math.round(old / 2 ** 20)));
 }
 
 export async function runOpenApiInit(o: OpenApiInitOptions, io: Io): Promise<number> {
@@ -90,7 +91,8 @@ const MESSAGES = {
   memory: (where: string, limitMb: number) =>
     `the document is too large for the memory Node.js allows (${limitMb} MB): stopped ${where}; nothing was written. ` +
     'Run it again with more, for example `NODE_OPTIONS=--max-old-space-size=4096 mock --init --from …`',
-  internal: (shown: string) => `the rule set made from the document would not load (a bug in mock; please report it): ${shown}`,
+  internal: (shown: string) =>
+    `the rule set made from the document would not load (a bug in mock; please report it): ${shown}`,
   configInvalid: (shown: string) => `the root config ${shown} does not load; fix it first (nothing was written)`,
   unreadable: (shown: string, why: string) => `cannot read ${shown}: ${why}`,
   exists: (shown: string) => `${shown} appeared while importing; nothing was written (run it again)`,
@@ -105,15 +107,21 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Imp
   const configAbs = resolve(io.cwd, ROOT_CONFIG_FILE);
   const configShown = `./${ROOT_CONFIG_FILE}`;
   const config = await readFileVersion(configAbs, configShown);
-  if (config.problem !== undefined) return err({ kind: 'config_unreadable', message: MESSAGES.unreadable(configShown, config.problem) });
+  if (config.problem !== undefined)
+    return err({ kind: 'config_unreadable', message: MESSAGES.unreadable(configShown, config.problem) });
   const fresh = config.text === undefined;
   if (!fresh) {
     const root = decodeRootConfig(config.text, configAbs, io.cwd);
     const errors = root.decode.diagnostics.filter((d) => d.severity === 'error');
-    if (errors.length > 0) return err({ kind: 'config_invalid', message: MESSAGES.configInvalid(configShown), diagnostics: errors });
+    if (errors.length > 0)
+      return err({ kind: 'config_invalid', message: MESSAGES.configInvalid(configShown), diagnostics: errors });
   }
 
-  let answers: OpenApiAnswers = { listener: INIT_DEFAULTS, ruleSetName: titleSlug(doc), basePath: basePathOf(doc) ?? '' };
+  let answers: OpenApiAnswers = {
+    listener: INIT_DEFAULTS,
+    ruleSetName: titleSlug(doc),
+    basePath: basePathOf(doc) ?? '',
+  };
   if (!o.yes && !o.dryRun && o.format === 'text' && io.interactive) {
     const asked = await askOpenApi(answers, fresh);
     if (asked === undefined) return ok(undefined);
@@ -132,11 +140,19 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Imp
   let configAfter: string;
   if (fresh) {
     const listener: InitAnswers = { ...answers.listener, ruleSet: true, middleware: false, tls: false };
-    configAfter = rootConfigText(listener, plan.ruleSets.map((r) => r.path));
+    configAfter = rootConfigText(
+      listener,
+      plan.ruleSets.map((r) => r.path),
+    );
   } else {
     configAfter = config.text!;
     for (const r of plan.ruleSets) {
-      const planned = planConfig(undefined, { abs: configAbs, shown: configShown, text: configAfter }, { abs: resolve(io.cwd, r.path), shown: r.path, text: undefined }, r.path);
+      const planned = planConfig(
+        undefined,
+        { abs: configAbs, shown: configShown, text: configAfter },
+        { abs: resolve(io.cwd, r.path), shown: r.path, text: undefined },
+        r.path,
+      );
       if (!planned.ok) return err(planned.error);
       configAfter = planned.value.after ?? configAfter;
     }
@@ -184,7 +200,8 @@ function takenIn(cwd: string): (path: string) => boolean {
 function checkPlan(plan: ImportPlan, configText: string, configAbs: string, cwd: string): Failure | undefined {
   const root = decodeRootConfig(configText, configAbs, cwd);
   const rootErrors = root.decode.diagnostics.filter((d) => d.severity === 'error');
-  if (rootErrors.length > 0) return { kind: 'internal', message: MESSAGES.internal(ROOT_CONFIG_FILE), diagnostics: rootErrors };
+  if (rootErrors.length > 0)
+    return { kind: 'internal', message: MESSAGES.internal(ROOT_CONFIG_FILE), diagnostics: rootErrors };
   const baseDir = dirname(configAbs);
   const texts = new Map(plan.files.map((f) => [resolve(baseDir, f.path), f.text]));
   for (const [i, ruleSet] of plan.ruleSets.entries()) {
@@ -206,7 +223,12 @@ function checkPlan(plan: ImportPlan, configText: string, configAbs: string, cwd:
       isDir: () => true,
     });
     const settled = settleRuleSet(draft);
-    if (!settled.ok) return { kind: 'internal', message: MESSAGES.internal(ruleSet.path), diagnostics: settled.error.filter((d) => d.severity === 'error') };
+    if (!settled.ok)
+      return {
+        kind: 'internal',
+        message: MESSAGES.internal(ruleSet.path),
+        diagnostics: settled.error.filter((d) => d.severity === 'error'),
+      };
   }
   return undefined;
 }
@@ -215,29 +237,42 @@ function checkPlan(plan: ImportPlan, configText: string, configAbs: string, cwd:
 const WRITE_BATCH = 64;
 
 /** Response files first (each created exclusively, many at a time), then the rule set and the config, atomically. */
-async function writeAll(plan: ImportPlan, cwd: string, config: Awaited<ReturnType<typeof readFileVersion>>, configAfter: string): Promise<Failure | undefined> {
+async function writeAll(
+  plan: ImportPlan,
+  cwd: string,
+  config: Awaited<ReturnType<typeof readFileVersion>>,
+  configAfter: string,
+): Promise<Failure | undefined> {
   const created: string[] = [];
   const undo = async (): Promise<void> => {
     await Promise.all(created.map((p) => unlink(p).catch(() => undefined)));
   };
   const dirs = [...new Set([...plan.files, ...plan.ruleSets].map((f) => dirname(resolve(cwd, f.path))))];
   try {
-    for (let i = 0; i < dirs.length; i += WRITE_BATCH) await Promise.all(dirs.slice(i, i + WRITE_BATCH).map((d) => mkdir(d, { recursive: true })));
+    for (let i = 0; i < dirs.length; i += WRITE_BATCH)
+      await Promise.all(dirs.slice(i, i + WRITE_BATCH).map((d) => mkdir(d, { recursive: true })));
   } catch (e) {
     return { kind: 'io', message: MESSAGES.write('responses/', systemReason(e)) };
   }
   for (let i = 0; i < plan.files.length; i += WRITE_BATCH) {
-    const results = await Promise.all(plan.files.slice(i, i + WRITE_BATCH).map((f) => createFile(resolve(cwd, f.path), f.text)));
+    const results = await Promise.all(
+      plan.files.slice(i, i + WRITE_BATCH).map((f) => createFile(resolve(cwd, f.path), f.text)),
+    );
     for (const [j, r] of results.entries()) if (r === undefined) created.push(resolve(cwd, plan.files[i + j]!.path));
     const bad = results.findIndex((r) => r !== undefined);
     if (bad >= 0) {
       await undo();
       const shown = plan.files[i + bad]!.path;
-      return results[bad] === 'EEXIST' ? { kind: 'conflict', message: MESSAGES.exists(shown) } : { kind: 'io', message: MESSAGES.write(shown, results[bad]!) };
+      return results[bad] === 'EEXIST'
+        ? { kind: 'conflict', message: MESSAGES.exists(shown) }
+        : { kind: 'io', message: MESSAGES.write(shown, results[bad]!) };
     }
   }
   const failure = await commitFiles([
-    ...plan.ruleSets.map((r) => ({ snapshot: { abs: resolve(cwd, r.path), shown: r.path, bom: false }, after: String(r.text) })),
+    ...plan.ruleSets.map((r) => ({
+      snapshot: { abs: resolve(cwd, r.path), shown: r.path, bom: false },
+      after: String(r.text),
+    })),
     { snapshot: config, after: configAfter },
   ]);
   if (failure !== undefined) await undo();

@@ -67,7 +67,8 @@ export async function runInit(opts: InitOptions, io: Io): Promise<number> {
   }
   out += `\nCreated:\n${created.map((p) => `  - ${p}\n`).join('')}\n`;
   out += `Start the server with \`mock\` (reads ./${ROOT_CONFIG_FILE} from the current directory).\n`;
-  if (answers.tls) out += `[!] TLS was enabled. Place \`cert.pem\` and \`key.pem\` next to ./${ROOT_CONFIG_FILE} before starting.\n`;
+  if (answers.tls)
+    out += `[!] TLS was enabled. Place \`cert.pem\` and \`key.pem\` next to ./${ROOT_CONFIG_FILE} before starting.\n`;
   io.out(out);
   return 0;
 }
@@ -101,7 +102,10 @@ async function ask(opts: InitOptions): Promise<InitAnswers | undefined> {
     if (p.isCancel(m)) return undefined;
     middleware = m;
   }
-  const tls = await p.confirm({ message: "Enable HTTPS (TLS) section in the config? (you'll need cert/key files)", initialValue: false });
+  const tls = await p.confirm({
+    message: "Enable HTTPS (TLS) section in the config? (you'll need cert/key files)",
+    initialValue: false,
+  });
   if (p.isCancel(tls)) return undefined;
   p.outro('Writing files.');
   return {

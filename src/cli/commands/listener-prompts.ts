@@ -24,7 +24,10 @@ export async function askListener(p: Prompts, d: ListenerAnswers): Promise<Liste
     message: 'Listener port',
     placeholder: String(d.port),
     defaultValue: String(d.port),
-    validate: (v) => (v === undefined || v === '' || parsePort(v) !== undefined ? undefined : `'${v}' is not a valid port (must be 0..=65535)`),
+    validate: (v) =>
+      v === undefined || v === '' || parsePort(v) !== undefined
+        ? undefined
+        : `'${v}' is not a valid port (must be 0..=65535)`,
   });
   if (p.isCancel(port)) return undefined;
   return { ipAddress: ip === '' ? d.ipAddress : ip, port: parsePort(port) ?? d.port };

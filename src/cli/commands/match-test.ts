@@ -25,16 +25,23 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   const args = parsed.value;
   const format = parseFormat(args, PREFIX);
   if (!format.ok) return reportUsage(io, format.error, MATCH_TEST_USAGE);
-  if (args.positionals.length > 0) return reportUsage(io, `${PREFIX}: unexpected argument '${args.positionals[0]}'`, MATCH_TEST_USAGE);
+  if (args.positionals.length > 0)
+    return reportUsage(io, `${PREFIX}: unexpected argument '${args.positionals[0]}'`, MATCH_TEST_USAGE);
   const ruleSetPath = flagValue(args, 'rule-set');
   if (ruleSetPath === undefined) return reportUsage(io, `${PREFIX}: --rule-set <path> is required`, MATCH_TEST_USAGE);
 
   let onlyRule: number | undefined;
   const ruleText = flagValue(args, 'rule');
   if (ruleText !== undefined) {
-    if (!/^\d+$/.test(ruleText)) return reportUsage(io, `${PREFIX}: invalid value for --rule: '${ruleText}' (a 1-based rule number)`, MATCH_TEST_USAGE);
+    if (!/^\d+$/.test(ruleText))
+      return reportUsage(
+        io,
+        `${PREFIX}: invalid value for --rule: '${ruleText}' (a 1-based rule number)`,
+        MATCH_TEST_USAGE,
+      );
     onlyRule = Number(ruleText);
-    if (onlyRule === 0) return reportUsage(io, `${PREFIX}: --rule is 1-based; use 1 for the first rule`, MATCH_TEST_USAGE);
+    if (onlyRule === 0)
+      return reportUsage(io, `${PREFIX}: --rule is 1-based; use 1 for the first rule`, MATCH_TEST_USAGE);
   }
 
   const path = flagValue(args, 'path') ?? '/';

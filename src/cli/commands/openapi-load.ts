@@ -27,7 +27,8 @@ export const LOAD_MESSAGES = {
   swagger2: (at: string, v: string) =>
     `${at}: this is a Swagger ${v} document; mock imports OpenAPI 3.0 and 3.1 only. Convert it first (for example \`npx swagger2openapi ${'<file>'}\`)`,
   notOpenApi: (shown: string) => `${shown}: not an OpenAPI document: it has no \`openapi\` field`,
-  badVersion: (at: string, v: string) => `${at}: OpenAPI version ${q(v)} is not supported; mock imports 3.0.x and 3.1.x`,
+  badVersion: (at: string, v: string) =>
+    `${at}: OpenAPI version ${q(v)} is not supported; mock imports 3.0.x and 3.1.x`,
   invalid: (n: number) => `the document is not valid OpenAPI (${n} problem${n === 1 ? '' : 's'}):`,
   refMissing: (at: string, ref: string, why: string) => `${at}: $ref ${q(ref)} does not resolve: ${why}`,
   refNetwork: (at: string, ref: string) => `${at}: $ref ${q(ref)} names a network address; mock reads local files only`,
@@ -51,7 +52,13 @@ function at(l: Located, pointer: string): string {
 }
 
 function offsetOf(d: Document.Parsed, pointer: string): number | undefined {
-  const tokens = pointer === '' ? [] : pointer.replace(/^\//, '').split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const tokens =
+    pointer === ''
+      ? []
+      : pointer
+          .replace(/^\//, '')
+          .split('/')
+          .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
   let node: unknown = d.contents;
   let offset = (d.contents as YamlNode | null)?.range?.[0];
   for (const t of tokens) {
@@ -79,7 +86,8 @@ function refsOf(d: Document.Parsed): readonly { readonly ref: string; readonly p
         if (!isScalar(p.key)) continue;
         const key = String(p.key.value);
         const here = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-        if (key === '$ref' && isScalar(p.value) && typeof p.value.value === 'string') out.push({ ref: p.value.value, pointer: here });
+        if (key === '$ref' && isScalar(p.value) && typeof p.value.value === 'string')
+          out.push({ ref: p.value.value, pointer: here });
         else walk(p.value, here);
       }
     } else if (isSeq(node)) node.items.forEach((item, i) => walk(item, `${pointer}/${i}`));
@@ -111,19 +119,30 @@ export async function loadOpenApi(cwd: string, given: string): Promise<Result<Lo
     if (l.text.errors.length > 0) {
       const e = l.text.errors[0]!;
       const { line, col } = l.lines.linePos(e.pos[0]);
-      return err({ kind: 'config_invalid', message: LOAD_MESSAGES.notParsed(`${given}:${line}:${col}`, e.message.split('\n')[0]!) });
+      return err({
+        kind: 'config_invalid',
+        message: LOAD_MESSAGES.notParsed(`${given}:${line}:${col}`, e.message.split('\n')[0]!),
+      });
     }
     try {
       data = l.text.toJS({ maxAliasCount: 10_000 });
     } catch (e) {
-      return err({ kind: 'config_invalid', message: LOAD_MESSAGES.notParsed(given, e instanceof Error ? e.message : String(e)) });
+      return err({
+        kind: 'config_invalid',
+        message: LOAD_MESSAGES.notParsed(given, e instanceof Error ? e.message : String(e)),
+      });
     }
   }
   if (!isObj(data)) return err({ kind: 'config_invalid', message: LOAD_MESSAGES.notObject(given) });
-  if (data['swagger'] !== undefined) return err({ kind: 'config_invalid', message: LOAD_MESSAGES.swagger2(at(locate(), '/swagger'), shownValue(data['swagger'])) });
+  if (data['swagger'] !== undefined)
+    return err({
+      kind: 'config_invalid',
+      message: LOAD_MESSAGES.swagger2(at(locate(), '/swagger'), shownValue(data['swagger'])),
+    });
   if (data['openapi'] === undefined) return err({ kind: 'config_invalid', message: LOAD_MESSAGES.notOpenApi(given) });
   const version = shownValue(data['openapi']);
-  if (!/^3\.[01]\.\d+/.test(version)) return err({ kind: 'config_invalid', message: LOAD_MESSAGES.badVersion(at(locate(), '/openapi'), version) });
+  if (!/^3\.[01]\.\d+/.test(version))
+    return err({ kind: 'config_invalid', message: LOAD_MESSAGES.badVersion(at(locate(), '/openapi'), version) });
 
   try {
     const api: unknown = await SwaggerParser.validate(abs, data as never, {
@@ -156,7 +175,11 @@ interface ParserErrorShape {
   readonly source?: string;
   readonly parentPath?: string;
   readonly targetRef?: string;
-  readonly details?: readonly { readonly instancePath?: string; readonly message?: string; readonly params?: unknown }[];
+  readonly details?: readonly {
+    readonly instancePath?: string;
+    readonly message?: string;
+    readonly params?: unknown;
+  }[];
 }
 
 /** a scalar as written; anything else as JSON */
@@ -165,11 +188,13 @@ function shownValue(v: unknown): string {
 }
 
 function explain(raw: unknown, l: Located, cwd: string, abs: string): string {
-  const e: ParserErrorShape = typeof raw === 'object' && raw !== null ? (raw) : { message: String(raw) };
+  const e: ParserErrorShape = typeof raw === 'object' && raw !== null ? raw : { message: String(raw) };
   const message = (e.message ?? '').replace(new RegExp(escape(dirname(abs) + sep), 'g'), '');
   const details = e.details ?? [];
   if (details.length > 0) {
-    const shown = details.slice(0, 8).map((d) => `  ${at(l, d.instancePath ?? '')}: ${d.message ?? 'invalid'}${extra(d.params)}`);
+    const shown = details
+      .slice(0, 8)
+      .map((d) => `  ${at(l, d.instancePath ?? '')}: ${d.message ?? 'invalid'}${extra(d.params)}`);
     const more = details.length > 8 ? [`  … and ${details.length - 8} more`] : [];
     return [LOAD_MESSAGES.invalid(details.length), ...shown, ...more].join('\n');
   }
@@ -186,12 +211,19 @@ function explain(raw: unknown, l: Located, cwd: string, abs: string): string {
   }
   if (e.name === 'ResolverError' && e.source !== undefined) {
     const target = e.source;
-    const found = refs.find((r) => r.ref.split('#')[0] !== '' && resolve(dirname(abs), r.ref.split('#')[0]!) === target);
+    const found = refs.find(
+      (r) => r.ref.split('#')[0] !== '' && resolve(dirname(abs), r.ref.split('#')[0]!) === target,
+    );
     const why = message.replace(/^Error opening file [^:]*: /, '');
-    return LOAD_MESSAGES.refFile(found === undefined ? l.shown : at(l, found.pointer), found?.ref ?? displayOf(cwd, target), why);
+    return LOAD_MESSAGES.refFile(
+      found === undefined ? l.shown : at(l, found.pointer),
+      found?.ref ?? displayOf(cwd, target),
+      why,
+    );
   }
   const network = refs.find((r) => /^[a-z][a-z0-9+.-]*:\/\//i.test(r.ref));
-  if (network !== undefined && /Unable to resolve \$ref/.test(message)) return LOAD_MESSAGES.refNetwork(at(l, network.pointer), network.ref);
+  if (network !== undefined && /Unable to resolve \$ref/.test(message))
+    return LOAD_MESSAGES.refNetwork(at(l, network.pointer), network.ref);
   if (e.name === 'ParserError') return LOAD_MESSAGES.otherFile(message.replace(/^Error parsing /, ''));
   return LOAD_MESSAGES.other(message.trim());
 }

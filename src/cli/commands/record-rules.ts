@@ -10,7 +10,12 @@ import type { AppendedRule, CommitRule, RuleToAppend } from '../../record/commit
 import { RECORDED_RULE_SET } from '../../record/plan.js';
 import { err, ok, type Result } from '../../shared/result.js';
 import { readFileVersion, type FileVersion } from '../../config/edit/io/commit.js';
-import { commitRuleEdit, planRuleEdit, type RuleEditVersions, type RuleEditTarget } from '../../config/edit/io/set-rule.js';
+import {
+  commitRuleEdit,
+  planRuleEdit,
+  type RuleEditVersions,
+  type RuleEditTarget,
+} from '../../config/edit/io/set-rule.js';
 import type { SetRuleFlags } from '../../config/edit/set-rule-flags.js';
 
 export interface RuleCommitterOptions {
@@ -47,10 +52,20 @@ export function createRuleCommitter(o: RuleCommitterOptions): CommitRule {
   let queue: Promise<unknown> = Promise.resolve();
 
   const commitOne = async (rule: RuleToAppend): Promise<Result<AppendedRule, string>> => {
-    const snaps = virtual ?? { config: await readFileVersion(target.configAbs, target.configShown), ruleSet: await readFileVersion(ruleSetAbs, target.ruleSetShown) };
-    if (o.dryRun && rule.body.kind === 'file') assumed.set(rule.body.abs, assumedStatus(rule.body.abs, rule.body.bytes));
+    const snaps = virtual ?? {
+      config: await readFileVersion(target.configAbs, target.configShown),
+      ruleSet: await readFileVersion(ruleSetAbs, target.ruleSetShown),
+    };
+    if (o.dryRun && rule.body.kind === 'file')
+      assumed.set(rule.body.abs, assumedStatus(rule.body.abs, rule.body.bytes));
     if (o.dryRun && rule.body.kind === 'stream') assumed.set(rule.body.abs, { kind: 'file', path: rule.body.abs });
-    const planned = await planRuleEdit(target, snaps, argsOf(rule, configDir), bodyOf(rule, configDir), o.dryRun ? assumed : undefined);
+    const planned = await planRuleEdit(
+      target,
+      snaps,
+      argsOf(rule, configDir),
+      bodyOf(rule, configDir),
+      o.dryRun ? assumed : undefined,
+    );
     if (!planned.ok) return err(planned.error.message);
     const plan = planned.value;
     if (o.dryRun) {
@@ -79,11 +94,18 @@ function argsOf(rule: RuleToAppend, configDir: string): Omit<SetRuleFlags['args'
     urlPath: rule.urlPath,
     method: rule.method,
     headers: [],
-    ...(rule.query === undefined || rule.query.length === 0 ? {} : { fields: rule.query.map(([name, value]) => ({ on: 'query' as const, name, value })) }),
+    ...(rule.query === undefined || rule.query.length === 0
+      ? {}
+      : { fields: rule.query.map(([name, value]) => ({ on: 'query' as const, name, value })) }),
     ...(rule.status === undefined ? {} : { status: rule.status }),
     ...(respondHeaders.length === 0 ? {} : { respondHeaders }),
     ...(rule.body.kind === 'stream'
-      ? { stream: { path: relative(configDir, rule.body.abs), ...(rule.body.intervalMs === undefined ? {} : { intervalMs: rule.body.intervalMs }) } }
+      ? {
+          stream: {
+            path: relative(configDir, rule.body.abs),
+            ...(rule.body.intervalMs === undefined ? {} : { intervalMs: rule.body.intervalMs }),
+          },
+        }
       : {}),
   };
 }

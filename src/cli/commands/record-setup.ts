@@ -32,7 +32,10 @@ export interface RecordFlags {
 }
 
 /** test-only overrides of the proxy's limits (docs/record.md) */
-export const RECORD_TIMEOUT_ENV = { connect: 'MOCK_RECORD_CONNECT_TIMEOUT_MS', total: 'MOCK_RECORD_TOTAL_TIMEOUT_MS' } as const;
+export const RECORD_TIMEOUT_ENV = {
+  connect: 'MOCK_RECORD_CONNECT_TIMEOUT_MS',
+  total: 'MOCK_RECORD_TOTAL_TIMEOUT_MS',
+} as const;
 
 export const RECORD_SETUP_MESSAGES = {
   without: (flag: string) => `--${flag} goes with --record <url>`,
@@ -63,7 +66,13 @@ export function recordFlags(args: ParsedArgs): Result<RecordFlags | undefined, s
     const problem = checkRecordHeader(h);
     if (problem !== undefined) return err(problem);
   }
-  return ok({ target: target.value, given, insecure: hasFlag(args, 'record-insecure'), dryRun: hasFlag(args, 'dry-run'), keepHeaders });
+  return ok({
+    target: target.value,
+    given,
+    insecure: hasFlag(args, 'record-insecure'),
+    dryRun: hasFlag(args, 'dry-run'),
+    keepHeaders,
+  });
 }
 
 /** With the workspace loaded: the server's record settings and the startup lines, or the message (exit 2). */
@@ -104,8 +113,12 @@ export async function recordSetup(
     ...(totalTimeoutMs !== undefined ? { totalTimeoutMs } : {}),
   };
   const shown = flags.target.origin + flags.target.basePath;
-  const lines = [RECORD_SETUP_MESSAGES.on(shown, flags.dryRun), ...(flags.insecure ? [RECORD_SETUP_MESSAGES.insecure(shown)] : [])];
-  if (load.dir !== undefined && ws.configFile === undefined && fallbackDir !== configDir) lines.push(RECORD_SETUP_MESSAGES.dirWithoutConfig(load.dir));
+  const lines = [
+    RECORD_SETUP_MESSAGES.on(shown, flags.dryRun),
+    ...(flags.insecure ? [RECORD_SETUP_MESSAGES.insecure(shown)] : []),
+  ];
+  if (load.dir !== undefined && ws.configFile === undefined && fallbackDir !== configDir)
+    lines.push(RECORD_SETUP_MESSAGES.dirWithoutConfig(load.dir));
   return ok({ setup, lines });
 }
 

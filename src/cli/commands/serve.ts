@@ -40,22 +40,41 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   const parsed = parseArgs(argv, SERVE_FLAGS, { prefix: PREFIX, root: true });
   if (!parsed.ok) return reportUsage(io, parsed.error, ROOT_USAGE);
   const args = parsed.value;
-  if (args.positionals.length > 0) return reportUsage(io, `${PREFIX}: unexpected argument '${args.positionals[0]}'`, ROOT_USAGE);
+  if (args.positionals.length > 0)
+    return reportUsage(io, `${PREFIX}: unexpected argument '${args.positionals[0]}'`, ROOT_USAGE);
 
   const from = flagValue(args, 'from');
   const record = recordFlags(args);
   if (!record.ok) return reportUsage(io, `${PREFIX}: ${record.error}`, ROOT_USAGE);
-  const stray = from === undefined ? FROM_ONLY.find((f) => hasFlag(args, f) && !(f === 'dry-run' && record.value !== undefined)) : hasFlag(args, 'middleware') ? 'middleware' : undefined;
+  const stray =
+    from === undefined
+      ? FROM_ONLY.find((f) => hasFlag(args, f) && !(f === 'dry-run' && record.value !== undefined))
+      : hasFlag(args, 'middleware')
+        ? 'middleware'
+        : undefined;
   if ((from !== undefined && !hasFlag(args, 'init')) || stray !== undefined) {
     const flag = from !== undefined && !hasFlag(args, 'init') ? 'from' : stray!;
     const goesWith = flag === 'dry-run' ? '--record <url> or --init --from <file>' : '--init --from <file>';
-    return reportUsage(io, `${PREFIX}: --${flag} ${flag === 'middleware' ? 'does not go with --from' : `goes with ${goesWith}`}`, ROOT_USAGE);
+    return reportUsage(
+      io,
+      `${PREFIX}: --${flag} ${flag === 'middleware' ? 'does not go with --from' : `goes with ${goesWith}`}`,
+      ROOT_USAGE,
+    );
   }
   if (from !== undefined) {
     const format = parseFormat(args, PREFIX);
     if (!format.ok) return reportUsage(io, format.error, ROOT_USAGE);
     const { runOpenApiInit } = await import('./init-openapi.js');
-    return runOpenApiInit({ from, yes: hasFlag(args, 'yes'), dryRun: hasFlag(args, 'dry-run'), format: format.value, verbose: hasFlag(args, 'verbose') }, io);
+    return runOpenApiInit(
+      {
+        from,
+        yes: hasFlag(args, 'yes'),
+        dryRun: hasFlag(args, 'dry-run'),
+        format: format.value,
+        verbose: hasFlag(args, 'verbose'),
+      },
+      io,
+    );
   }
   if (hasFlag(args, 'init')) {
     const { runInit } = await import('./init.js');
@@ -80,7 +99,12 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     recording === undefined
       ? undefined
       : async (loadedWs: Parameters<typeof recordSetup>[1]) => {
-          const loadOptions = { cwd: io.cwd, ...(configPath !== undefined ? { configPath } : {}), ...(dir !== undefined ? { dir } : {}), ...(port !== undefined ? { port } : {}) };
+          const loadOptions = {
+            cwd: io.cwd,
+            ...(configPath !== undefined ? { configPath } : {}),
+            ...(dir !== undefined ? { dir } : {}),
+            ...(port !== undefined ? { port } : {}),
+          };
           const r = await recordSetup(recording, loadedWs, loadOptions, process.env);
           if (!r.ok) {
             recordProblem = `${PREFIX}: ${r.error}`;
@@ -144,7 +168,10 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     if (!(e instanceof MockError)) throw e;
     if (recordProblem !== undefined) return reportUsage(io, recordProblem, ROOT_USAGE);
     // the port is the command line's to change: say how
-    const hint = e.kind === 'io' && e.message.includes('address already in use') ? ' (pick another with -p <port>, or -p 0 for any free port)' : '';
+    const hint =
+      e.kind === 'io' && e.message.includes('address already in use')
+        ? ' (pick another with -p <port>, or -p 0 for any free port)'
+        : '';
     return reportFailure(io, PREFIX, 'text', { kind: e.kind, message: e.message + hint, diagnostics: e.diagnostics });
   }
   const { ws, server, watcher, management } = launched;
@@ -195,5 +222,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
 function denyNote(ws: Workspace): string[] {
   if (ws.configFile !== undefined || ws.deny === undefined) return [];
   if (!['.git', 'package.json'].some((name) => existsSync(join(ws.fallbackDir, name)))) return [];
-  return [`[deny] serving every file under ${ws.fallbackDir} except ${ws.deny.patterns.join(' ')} (service.deny in a mock.toml changes this)`];
+  return [
+    `[deny] serving every file under ${ws.fallbackDir} except ${ws.deny.patterns.join(' ')} (service.deny in a mock.toml changes this)`,
+  ];
 }

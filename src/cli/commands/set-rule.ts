@@ -55,14 +55,19 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     return 0;
   }
   const target = argv[0];
-  if (target === undefined || target.startsWith('-')) return reportUsage(io, `${SET_PREFIX}: missing required subcommand`, SET_RULE_USAGE);
-  if (target !== 'rule') return reportUsage(io, `${SET_PREFIX}: unknown target '${target}' (only 'rule' is supported)`, SET_RULE_USAGE);
+  if (target === undefined || target.startsWith('-'))
+    return reportUsage(io, `${SET_PREFIX}: missing required subcommand`, SET_RULE_USAGE);
+  if (target !== 'rule')
+    return reportUsage(io, `${SET_PREFIX}: unknown target '${target}' (only 'rule' is supported)`, SET_RULE_USAGE);
   const flags = parseSetRuleFlags(argv.slice(1));
   if (!flags.ok) return reportUsage(io, flags.error, SET_RULE_USAGE);
   const outcome = await setRule(flags.value, io.cwd);
   if (!outcome.ok) return reportFailure(io, PREFIX, flags.value.format, outcome.error);
-  io.out(flags.value.format === 'json' ? successEnvelope(io.version(), setRuleResult(outcome.value)) : setRuleText(outcome.value));
+  io.out(
+    flags.value.format === 'json'
+      ? successEnvelope(io.version(), setRuleResult(outcome.value))
+      : setRuleText(outcome.value),
+  );
   if (flags.value.hint !== undefined) io.err(flags.value.hint + '\n');
   return 0;
 }
-

@@ -34,11 +34,16 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     }
     return reportUsage(io, `${PREFIX}: ${REMOVED_JSON}`, VALIDATE_USAGE);
   }
-  if (args.positionals.length > 0) return reportUsage(io, `${PREFIX}: unexpected argument '${args.positionals[0]}'`, VALIDATE_USAGE);
+  if (args.positionals.length > 0)
+    return reportUsage(io, `${PREFIX}: unexpected argument '${args.positionals[0]}'`, VALIDATE_USAGE);
   let configPath = flagValue(args, 'config');
   if (configPath === undefined) {
     if (!existsSync(resolve(io.cwd, ROOT_CONFIG_FILE))) {
-      return reportUsage(io, `${PREFIX}: missing required flag --config / -c (there is no ./${ROOT_CONFIG_FILE} here)`, VALIDATE_USAGE);
+      return reportUsage(
+        io,
+        `${PREFIX}: missing required flag --config / -c (there is no ./${ROOT_CONFIG_FILE} here)`,
+        VALIDATE_USAGE,
+      );
     }
     configPath = `./${ROOT_CONFIG_FILE}`;
   }
@@ -46,12 +51,20 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   const loaded = await loadWorkspace({ configPath, cwd: io.cwd });
   if (!loaded.ok) {
     const f = loaded.error;
-    return reportFailure(io, PREFIX, format.value, { kind: f.kind, message: `failed to load config: ${f.message}`, diagnostics: f.diagnostics });
+    return reportFailure(io, PREFIX, format.value, {
+      kind: f.kind,
+      message: `failed to load config: ${f.message}`,
+      diagnostics: f.diagnostics,
+    });
   }
   const ws = loaded.value;
   const tlsProblem = await checkTls(ws);
   if (tlsProblem !== undefined) {
-    return reportFailure(io, PREFIX, format.value, { kind: 'config_invalid', message: 'failed to load config: the TLS material does not load', diagnostics: [tlsProblem] });
+    return reportFailure(io, PREFIX, format.value, {
+      kind: 'config_invalid',
+      message: 'failed to load config: the TLS material does not load',
+      diagnostics: [tlsProblem],
+    });
   }
 
   const warnings = ws.warnings;

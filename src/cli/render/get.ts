@@ -58,13 +58,17 @@ export function getText(view: GetView, why: boolean): string {
   out += `Answered: ${answeredBy(stage, view.shown)}\n`;
   if (why) {
     out += whyText(view.outcome, view.ws, view.shown, view.path);
-    if (stage.kind === 'rule_set') out += `\n${editWithLine(view.shown.ruleSet(stage.ruleSetIndex), stage.ruleIndex, view.configArg)}\n`;
+    if (stage.kind === 'rule_set')
+      out += `\n${editWithLine(view.shown.ruleSet(stage.ruleSetIndex), stage.ruleIndex, view.configArg)}\n`;
   }
   return out;
 }
 
 /** `result` of the get envelope, fields in the documented order (docs/output.md); `why` always included. */
-export function getResult(view: GetView, source: { readonly config: string; readonly ruleSets: readonly string[] }): Wire {
+export function getResult(
+  view: GetView,
+  source: { readonly config: string; readonly ruleSets: readonly string[] },
+): Wire {
   const { answer, stage } = view.outcome;
   return {
     matched: matchedToWire(matchedView(stage, view.shown)),

@@ -40,7 +40,16 @@ export function importResult(v: ImportView): Wire {
 }
 
 function operationWire(o: OperationReport): Wire {
-  return { operation: o.operation, method: o.method, path: o.path, pointer: o.pointer, outcome: o.outcome, rules: o.rules, files: [...o.files], notes: [...o.notes] };
+  return {
+    operation: o.operation,
+    method: o.method,
+    path: o.path,
+    pointer: o.pointer,
+    outcome: o.outcome,
+    rules: o.rules,
+    files: [...o.files],
+    notes: [...o.notes],
+  };
 }
 
 export function importText(v: ImportView): string {
@@ -59,7 +68,8 @@ export function importText(v: ImportView): string {
     const width = Math.min(40, Math.max(0, ...p.operations.map((o) => o.operation.length)));
     for (const o of p.operations) {
       const where = `${o.method} ${o.path}`;
-      if (o.outcome === 'written') lines.push(`  written  ${o.operation.padEnd(width)}  ${where} (${o.rules} rule${o.rules === 1 ? '' : 's'})`);
+      if (o.outcome === 'written')
+        lines.push(`  written  ${o.operation.padEnd(width)}  ${where} (${o.rules} rule${o.rules === 1 ? '' : 's'})`);
       else lines.push(`  skipped  ${o.operation.padEnd(width)}  ${o.pointer}: ${o.notes[0] ?? ''}`);
       const notes = o.outcome === 'written' ? o.notes : o.notes.slice(1);
       for (const n of notes) lines.push(`           - ${n}`);
@@ -69,10 +79,14 @@ export function importText(v: ImportView): string {
     let others = 0;
     for (const o of p.operations) {
       if (o.outcome === 'skipped') lines.push(`  skipped  ${o.pointer}: ${o.notes[0] ?? ''}`);
-      else if (o.contradictions.length > 0) lines.push(`  example  ${o.contradictions.join(', ')}: contradicts its schema (served as given)`);
+      else if (o.contradictions.length > 0)
+        lines.push(`  example  ${o.contradictions.join(', ')}: contradicts its schema (served as given)`);
       others += o.outcome === 'written' ? o.notes.length - o.contradictions.length : o.notes.length - 1;
     }
-    if (others > 0) lines.push(`  ${others} further note${others === 1 ? '' : 's'} on parts left out (media types, headers, security): see \`--verbose\` or \`--format json\``);
+    if (others > 0)
+      lines.push(
+        `  ${others} further note${others === 1 ? '' : 's'} on parts left out (media types, headers, security): see \`--verbose\` or \`--format json\``,
+      );
     // nothing left out and nothing to act on: no empty block under the summary line
     if (lines[lines.length - 1] === '') lines.pop();
   }
@@ -82,8 +96,12 @@ export function importText(v: ImportView): string {
   if (v.configCreated) lines.push(`  - ${v.configShown} (new)`);
   else lines.push(`  - ${v.configShown} (service.rule_sets lists ${listed})`);
   if (p.ruleSets.length <= 3) for (const r of p.ruleSets) lines.push(`  - ./${r.path} (new)`);
-  else lines.push(`  - ${p.ruleSets.length} rule sets under ./${p.ruleSets[0]!.path.split('/')[0]}/ (new), in service.rule_sets order`);
-  if (p.files.length > 0) lines.push(`  - ${p.files.length} response file${p.files.length === 1 ? '' : 's'} under ./responses/ (new)`);
+  else
+    lines.push(
+      `  - ${p.ruleSets.length} rule sets under ./${p.ruleSets[0]!.path.split('/')[0]}/ (new), in service.rule_sets order`,
+    );
+  if (p.files.length > 0)
+    lines.push(`  - ${p.files.length} response file${p.files.length === 1 ? '' : 's'} under ./responses/ (new)`);
   lines.push('');
   if (!v.dryRun) {
     lines.push('Start the server with `mock`; each operation answers its first 2xx response.');

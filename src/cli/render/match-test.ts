@@ -62,7 +62,8 @@ export function matchTestText(view: MatchView): string {
     }
     out += '\n';
   }
-  if (view.winner !== undefined && view.ruleSetShown !== undefined) out += `${editWithLine(view.ruleSetShown, view.winner)}\n`;
+  if (view.winner !== undefined && view.ruleSetShown !== undefined)
+    out += `${editWithLine(view.ruleSetShown, view.winner)}\n`;
   out += view.winner !== undefined ? `Result: MATCH (rule #${view.winner + 1})\n` : 'Result: NO MATCH\n';
   return out;
 }

@@ -12,20 +12,41 @@ test('reloadText: the lines for each kind of event', () => {
   const cases: readonly [string, ReloadEvent, readonly string[], string][] = [
     [
       'applied',
-      { kind: 'applied', generation: 4, workspace: ws([10, 2]), changed: ['/w/rules.toml'], ms: 8, warnings: [], listenerChanges: [] },
+      {
+        kind: 'applied',
+        generation: 4,
+        workspace: ws([10, 2]),
+        changed: ['/w/rules.toml'],
+        ms: 8,
+        warnings: [],
+        listenerChanges: [],
+      },
       ['reloaded generation 4 after change to ./rules.toml (12 rules across 2 rule sets, 8 ms)'],
       '',
     ],
     [
       'singular counts, several files',
-      { kind: 'applied', generation: 2, workspace: ws([1]), changed: ['/w/a', '/w/b', '/w/c', '/w/d', '/w/e'], ms: 1, warnings: [], listenerChanges: [] },
+      {
+        kind: 'applied',
+        generation: 2,
+        workspace: ws([1]),
+        changed: ['/w/a', '/w/b', '/w/c', '/w/d', '/w/e'],
+        ms: 1,
+        warnings: [],
+        listenerChanges: [],
+      },
       ['reloaded generation 2 after change to ./a, ./b, ./c and 2 more (1 rule across 1 rule set, 1 ms)'],
       '',
     ],
     [
       'a listener change',
       {
-        kind: 'applied', generation: 2, workspace: ws([]), changed: ['/w/mock.toml'], ms: 3, warnings: [],
+        kind: 'applied',
+        generation: 2,
+        workspace: ws([]),
+        changed: ['/w/mock.toml'],
+        ms: 3,
+        warnings: [],
         listenerChanges: [{ key: 'listener.port', from: '3001', to: '4000' }],
       },
       [
@@ -37,8 +58,22 @@ test('reloadText: the lines for each kind of event', () => {
     [
       'rejected',
       {
-        kind: 'rejected', generation: 3, changed: ['/w/rules.toml'], ms: 2,
-        diagnostics: [{ severity: 'error', code: 'unknown_key', message: 'unknown key `url_pth`', file: '/w/rules.toml', line: 3, column: 1, allowed: ['url_path'], suggestion: 'url_path' }],
+        kind: 'rejected',
+        generation: 3,
+        changed: ['/w/rules.toml'],
+        ms: 2,
+        diagnostics: [
+          {
+            severity: 'error',
+            code: 'unknown_key',
+            message: 'unknown key `url_pth`',
+            file: '/w/rules.toml',
+            line: 3,
+            column: 1,
+            allowed: ['url_path'],
+            suggestion: 'url_path',
+          },
+        ],
       },
       [],
       'reload rejected; generation 3 keeps serving\n./rules.toml:3:1: error: unknown key `url_pth`; allowed keys: `url_path` (did you mean `url_path`?)\n',

@@ -13,7 +13,8 @@ export const RELOAD_MESSAGES = {
     `fixed: ${files.length === 0 ? 'the workspace' : files.join(', ')} load${files.length === 1 ? 's' : ''} again; generation ${generation} still serving`,
   listenerChanged: (c: ListenerChange, listening: string) =>
     `${c.key} changed ${c.from} → ${c.to}: restart mock to apply; still listening on ${listening}`,
-  watchFailed: (dir: string, code: string) => `mock: cannot watch ${dir} for changes (${code}); edits to files there need a restart`,
+  watchFailed: (dir: string, code: string) =>
+    `mock: cannot watch ${dir} for changes (${code}); edits to files there need a restart`,
 } as const;
 
 /** at most this many changed files are named; the rest are counted */
@@ -33,11 +34,16 @@ export interface ReloadText {
 export function reloadText(event: ReloadEvent, show: (abs: string) => string, listening: string): ReloadText {
   const diagnostic = (d: Parameters<typeof formatDiagnostic>[0]): string => formatDiagnostic(d, show) + '\n';
   if (event.kind === 'rejected') {
-    return { out: [], err: RELOAD_MESSAGES.rejected(event.generation) + '\n' + event.diagnostics.map(diagnostic).join('') };
+    return {
+      out: [],
+      err: RELOAD_MESSAGES.rejected(event.generation) + '\n' + event.diagnostics.map(diagnostic).join(''),
+    };
   }
   const ws = event.workspace;
   const rules = ws.ruleSets.reduce((n, rs) => n + rs.rules.length, 0);
-  const out = [RELOAD_MESSAGES.reloaded(event.generation, changedText(event.changed, show), rules, ws.ruleSets.length, event.ms)];
+  const out = [
+    RELOAD_MESSAGES.reloaded(event.generation, changedText(event.changed, show), rules, ws.ruleSets.length, event.ms),
+  ];
   for (const c of event.listenerChanges) out.push(RELOAD_MESSAGES.listenerChanged(c, listening));
   return { out, err: event.warnings.map(diagnostic).join('') };
 }

@@ -26,7 +26,13 @@ export function listeningUrl(l: Listening): string {
 }
 
 /** `watching`: how many files are watched for live reload (undefined: not watching, no line). */
-export function startupText(ws: Workspace, shown: StartupShown, listening: readonly Listening[], watching?: number, notes: readonly string[] = []): string {
+export function startupText(
+  ws: Workspace,
+  shown: StartupShown,
+  listening: readonly Listening[],
+  watching?: number,
+  notes: readonly string[] = [],
+): string {
   let out = shown.config !== undefined ? `[config] ${shown.config}\n` : '[config] none (zero-config mode)\n';
   for (const rs of ws.ruleSets) out += `@ rule_set #${rs.index + 1} (${shown.ruleSet(rs.index)})\n`;
   ws.middlewares.forEach((_, i) => (out += `[middleware] #${i + 1} (${shown.middleware(i)})\n`));

@@ -4,7 +4,14 @@
 // uses them too); this file adds the text.
 import type { Outcome } from '../../dispatch/dispatch.js';
 import type { TemplateUse } from '../../dispatch/templated.js';
-import { type ShownPaths, whyNote, whyRuleToWire, whyRuleView, whyToWire, whyView } from '../../dispatch/explain-view.js';
+import {
+  type ShownPaths,
+  whyNote,
+  whyRuleToWire,
+  whyRuleView,
+  whyToWire,
+  whyView,
+} from '../../dispatch/explain-view.js';
 import type { ConditionCheck, RuleCheck } from '../../model/rule-set.js';
 import type { Workspace } from '../../model/workspace.js';
 import { describeCondition } from '../../routing/describe.js';

@@ -41,7 +41,8 @@ export function planConfig(
 ): Result<ConfigPlan, PlanFailure> {
   const target = `root config ${q(config.shown)}`;
   if (config.text === undefined) {
-    if (ruleIndex !== undefined) return err({ kind: 'usage', message: SET_RULE_MESSAGES.notListedNoConfig(ruleSet.shown, config.shown) });
+    if (ruleIndex !== undefined)
+      return err({ kind: 'usage', message: SET_RULE_MESSAGES.notListedNoConfig(ruleSet.shown, config.shown) });
     return ok({
       ruleSetIndex: 0,
       after: bootstrapConfigText(entry, fallbackDir, port),
@@ -67,7 +68,8 @@ export function planConfig(
   const element = tomlBasicString(entry);
   const existing = findEntry(scope, ['service', 'rule_sets']);
   let edits: readonly TextEdit[] | undefined;
-  if (existing !== undefined && existing.node.value.type === 'TOMLArray') edits = appendArrayElement(text, existing.node.value, element);
+  if (existing !== undefined && existing.node.value.type === 'TOMLArray')
+    edits = appendArrayElement(text, existing.node.value, element);
   else if (tableSite(scope, ['service']) !== undefined) {
     const edit = insertPair(text, scope, ['service', 'rule_sets'], `[${element}]`);
     if (edit !== undefined) edits = [edit];

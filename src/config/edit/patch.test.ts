@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { appendBlock, applyEdits, deleteEntry, insertPair, tomlBasicString, tomlKey, tomlPreferLiteralString } from './patch.js';
+import {
+  appendBlock,
+  applyEdits,
+  deleteEntry,
+  insertPair,
+  tomlBasicString,
+  tomlKey,
+  tomlPreferLiteralString,
+} from './patch.js';
 import { documentScope, findEntry, parseTomlText, ruleScope, tableSite } from './spans.js';
 
 function parsed(text: string) {
@@ -17,7 +25,8 @@ describe('TOML spelling', () => {
     ['\u0001\u007f', '"\\u0001\\u007F"'],
     ['é €', '"é €"'],
   ];
-  for (const [input, expected] of strings) it(`basic ${JSON.stringify(input)}`, () => assert.equal(tomlBasicString(input), expected));
+  for (const [input, expected] of strings)
+    it(`basic ${JSON.stringify(input)}`, () => assert.equal(tomlBasicString(input), expected));
 
   const literal: readonly [string, string][] = [
     ['{"a":1}', `'{"a":1}'`],
@@ -25,7 +34,8 @@ describe('TOML spelling', () => {
     ['{\n}', '"{\\n}"'],
     ['{\t"a":1}', `'{\t"a":1}'`],
   ];
-  for (const [input, expected] of literal) it(`literal-or-basic ${JSON.stringify(input)}`, () => assert.equal(tomlPreferLiteralString(input), expected));
+  for (const [input, expected] of literal)
+    it(`literal-or-basic ${JSON.stringify(input)}`, () => assert.equal(tomlPreferLiteralString(input), expected));
 
   const keys: readonly [string, string][] = [
     ['x-api-key', 'x-api-key'],
@@ -34,7 +44,8 @@ describe('TOML spelling', () => {
     ["x'y", `"x'y"`],
     ['', '""'],
   ];
-  for (const [input, expected] of keys) it(`key ${JSON.stringify(input)}`, () => assert.equal(tomlKey(input), expected));
+  for (const [input, expected] of keys)
+    it(`key ${JSON.stringify(input)}`, () => assert.equal(tomlKey(input), expected));
 });
 
 describe('applyEdits', () => {
@@ -49,7 +60,14 @@ describe('applyEdits', () => {
     );
   });
   it('refuses overlapping edits', () => {
-    assert.throws(() => applyEdits('abcdef', [{ start: 1, end: 4, text: '' }, { start: 2, end: 3, text: '' }]), /overlapping/);
+    assert.throws(
+      () =>
+        applyEdits('abcdef', [
+          { start: 1, end: 4, text: '' },
+          { start: 2, end: 3, text: '' },
+        ]),
+      /overlapping/,
+    );
   });
 });
 
@@ -95,7 +113,8 @@ describe('insertPair in a rule', () => {
       name: 'beside the parent of a deeper header (implicit table)',
       text: '[[rules]]\nrespond.text = "x"\n[rules.when.request.headers.a]\nvalue = "1"\n',
       path: ['when', 'request', 'url_path'],
-      expected: '[[rules]]\nrespond.text = "x"\nwhen.request.url_path = "v"\n[rules.when.request.headers.a]\nvalue = "1"\n',
+      expected:
+        '[[rules]]\nrespond.text = "x"\nwhen.request.url_path = "v"\n[rules.when.request.headers.a]\nvalue = "1"\n',
     },
     {
       name: 'into an empty inline table',

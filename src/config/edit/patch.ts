@@ -70,7 +70,6 @@ export function tomlBasicString(s: string): string {
 
 /** A literal string ('…', no escapes) when the text allows one, else a basic string. Used for JSON bodies. */
 export function tomlPreferLiteralString(s: string): string {
-   
   return /['\u0000-\u0008\u000a-\u001f\u007f]/.test(s) ? tomlBasicString(s) : `'${s}'`;
 }
 
@@ -120,7 +119,13 @@ export function deleteEntry(text: string, entry: Entry): TextEdit {
 }
 
 /** Insert `key = value` as a new line after `anchor` (or after the header when the body is empty). */
-function insertLineInBody(text: string, container: Container, anchor: Entry | undefined, keyParts: KeyPath, valueText: string): TextEdit {
+function insertLineInBody(
+  text: string,
+  container: Container,
+  anchor: Entry | undefined,
+  keyParts: KeyPath,
+  valueText: string,
+): TextEdit {
   const nl = newlineOf(text);
   const line = `${tomlDottedKey(keyParts)} = ${valueText}`;
   if (anchor !== undefined) {
@@ -133,7 +138,13 @@ function insertLineInBody(text: string, container: Container, anchor: Entry | un
 }
 
 /** Insert `key = value` into an inline table, after `anchor` (or as its only pair). */
-function insertIntoInline(text: string, container: Container, anchor: Entry | undefined, keyParts: KeyPath, valueText: string): TextEdit {
+function insertIntoInline(
+  text: string,
+  container: Container,
+  anchor: Entry | undefined,
+  keyParts: KeyPath,
+  valueText: string,
+): TextEdit {
   const pair = `${tomlDottedKey(keyParts)} = ${valueText}`;
   if (anchor !== undefined) {
     const at = anchor.node.range[1];
@@ -151,7 +162,13 @@ function lastEntryUnder(container: Container, prefix: KeyPath): Entry | undefine
   return found;
 }
 
-function insertInto(text: string, container: Container, anchor: Entry | undefined, path: KeyPath, valueText: string): TextEdit {
+function insertInto(
+  text: string,
+  container: Container,
+  anchor: Entry | undefined,
+  path: KeyPath,
+  valueText: string,
+): TextEdit {
   const keyParts = path.slice(container.prefix.length);
   return container.kind === 'inline'
     ? insertIntoInline(text, container, anchor, keyParts, valueText)

@@ -88,15 +88,15 @@ export const SET_RULE_MESSAGES = {
     'nothing to change — give at least one of --path, --method, --status, --json/--text, --file, --delay, --header, --query, --cookie, --form, --param or --body-contains',
   streamOnNewRule: () => 'respond.stream is written on a new rule only (record mode appends one per recorded stream)',
   nothingToRespond: () => 'nothing to respond with — give at least one of --status, --json/--text or --file',
-  nothingToMatch: () => 'nothing to match on — give --path or --path-template (and optionally --method, --header, --query, --cookie, --form or --body-contains) for a new rule',
+  nothingToMatch: () =>
+    'nothing to match on — give --path or --path-template (and optionally --method, --header, --query, --cookie, --form or --body-contains) for a new rule',
   noSuchRule: (n: number, count: number) =>
     `no such rule: --rule ${n} is 0-based (rule #${n + 1}), and this rule set has ${count} rule${count === 1 ? '' : 's'}` +
     (count === 0 ? '' : ` (--rule 0 to --rule ${count - 1})`),
   notListed: (shown: string) => `no such rule set ${q(shown)} — it is not in service.rule_sets`,
   notListedNoConfig: (shown: string, config: string) =>
     `no such rule set ${q(shown)} — there is no config at ${q(config)} to list it`,
-  syntax: (shown: string, line: number, column: number, message: string) =>
-    `${shown}:${line}:${column}: ${message}`,
+  syntax: (shown: string, line: number, column: number, message: string) => `${shown}:${line}:${column}: ${message}`,
   rulesNotTables: (shown: string) =>
     `${q(shown)} writes \`rules\` as something other than [[rules]] tables; set rule edits only [[rules]] tables`,
   ruleSetsNotList: (shown: string) => `${q(shown)}: service.rule_sets must be an array of file paths`,

@@ -2,8 +2,27 @@
 // key by key where its keys are written (dotted keys, inline tables, sub-tables), each step re-parsed.
 import { err, ok, type Result } from '../../shared/result.js';
 import { clone, deleteIn, getIn, isTable, parseFile, setIn, verify } from './data.js';
-import { appendBlock, applyEdits, deleteEntry, renameAndReplace, setPair, tomlBasicString, tomlDottedKey, tomlPreferLiteralString, type TextEdit } from './patch.js';
-import { BODY_KINDS, SET_RULE_MESSAGES, type BodyKind, type FieldArg, type FileState, type HeaderArg, type PlanFailure, type SetRuleArgs } from './plan-types.js';
+import {
+  appendBlock,
+  applyEdits,
+  deleteEntry,
+  renameAndReplace,
+  setPair,
+  tomlBasicString,
+  tomlDottedKey,
+  tomlPreferLiteralString,
+  type TextEdit,
+} from './patch.js';
+import {
+  BODY_KINDS,
+  SET_RULE_MESSAGES,
+  type BodyKind,
+  type FieldArg,
+  type FileState,
+  type HeaderArg,
+  type PlanFailure,
+  type SetRuleArgs,
+} from './plan-types.js';
 import { findEntry, parseTomlText, ruleScope, rulesLayout, staticValueOf, type KeyPath, type Scope } from './spans.js';
 
 export interface RuleSetPlan {
@@ -45,7 +64,9 @@ function dedupeFields(fields: readonly FieldArg[] | undefined): FieldArg[] {
 }
 
 function urlPathText(args: SetRuleArgs, value: string): string {
-  return args.pathTemplate === true ? `{ value = ${tomlBasicString(value)}, op = "path_template" }` : tomlBasicString(value);
+  return args.pathTemplate === true
+    ? `{ value = ${tomlBasicString(value)}, op = "path_template" }`
+    : tomlBasicString(value);
 }
 
 function urlPathData(args: SetRuleArgs, value: string): unknown {
@@ -88,9 +109,11 @@ export function newRuleText(args: SetRuleArgs): string {
   if (args.body !== undefined) line([...P.respond, args.body.kind], bodyText(args.body.kind, args.body.value));
   if (args.stream !== undefined) {
     line([...P.respond, 'stream', 'file_path'], tomlBasicString(args.stream.path));
-    if (args.stream.intervalMs !== undefined) line([...P.respond, 'stream', 'interval_ms'], String(args.stream.intervalMs));
+    if (args.stream.intervalMs !== undefined)
+      line([...P.respond, 'stream', 'interval_ms'], String(args.stream.intervalMs));
   }
-  for (const h of dedupeHeaders(args.respondHeaders ?? [])) line([...P.respondHeaders, h.name], tomlBasicString(h.value));
+  for (const h of dedupeHeaders(args.respondHeaders ?? []))
+    line([...P.respondHeaders, h.name], tomlBasicString(h.value));
   if (args.delayMs !== undefined) line(P.delay, String(args.delayMs));
   if (args.template === true) line(P.template, 'true');
   return lines.join('\n') + '\n';
@@ -108,7 +131,8 @@ function newRuleData(args: SetRuleArgs): Record<string, unknown> {
   if (args.body !== undefined) setIn(rule, [...P.respond, args.body.kind], args.body.value);
   if (args.stream !== undefined) {
     setIn(rule, [...P.respond, 'stream', 'file_path'], args.stream.path);
-    if (args.stream.intervalMs !== undefined) setIn(rule, [...P.respond, 'stream', 'interval_ms'], args.stream.intervalMs);
+    if (args.stream.intervalMs !== undefined)
+      setIn(rule, [...P.respond, 'stream', 'interval_ms'], args.stream.intervalMs);
   }
   for (const h of dedupeHeaders(args.respondHeaders ?? [])) setIn(rule, [...P.respondHeaders, h.name], h.value);
   if (args.delayMs !== undefined) setIn(rule, P.delay, args.delayMs);
@@ -119,7 +143,8 @@ function newRuleData(args: SetRuleArgs): Record<string, unknown> {
 export function planRuleSet(args: SetRuleArgs, rs: FileState): Result<RuleSetPlan, PlanFailure> {
   const block = newRuleText(args);
   if (rs.text === undefined) {
-    if (args.ruleIndex !== undefined) return err({ kind: 'usage', message: SET_RULE_MESSAGES.noSuchRule(args.ruleIndex, 0) });
+    if (args.ruleIndex !== undefined)
+      return err({ kind: 'usage', message: SET_RULE_MESSAGES.noSuchRule(args.ruleIndex, 0) });
     return ok({ after: block, ruleIndex: 0, added: true, fields: [] });
   }
   const parsed = parseFile(rs);
@@ -137,7 +162,8 @@ export function planRuleSet(args: SetRuleArgs, rs: FileState): Result<RuleSetPla
     if (!check.ok) return check;
     return ok({ after, ruleIndex: layout.count, added: true, fields: [] });
   }
-  if (args.ruleIndex >= layout.count) return err({ kind: 'usage', message: SET_RULE_MESSAGES.noSuchRule(args.ruleIndex, layout.count) });
+  if (args.ruleIndex >= layout.count)
+    return err({ kind: 'usage', message: SET_RULE_MESSAGES.noSuchRule(args.ruleIndex, layout.count) });
   const editor = new RuleEditor(rs.text, args.ruleIndex, rules[args.ruleIndex] as Record<string, unknown>);
   editor.apply(args);
   if (editor.failed) return err({ kind: 'config_invalid', message: SET_RULE_MESSAGES.unsafe(rs.shown) });
@@ -161,14 +187,23 @@ class RuleEditor {
   ) {}
 
   apply(args: SetRuleArgs): void {
-    if (args.urlPath !== undefined) this.setCondition(P.urlPath, args.urlPath, tomlBasicString(args.urlPath), args.pathTemplate === true ? 'path_template' : 'equal');
+    if (args.urlPath !== undefined)
+      this.setCondition(
+        P.urlPath,
+        args.urlPath,
+        tomlBasicString(args.urlPath),
+        args.pathTemplate === true ? 'path_template' : 'equal',
+      );
     if (args.method !== undefined) this.setScalar(P.method, args.method, tomlBasicString(args.method));
     for (const h of dedupeHeaders(args.headers)) this.setHeader(h);
-    for (const f of dedupeFields(args.fields)) this.setField([...FIELD_PATHS[f.on], f.name], f.value, tomlBasicString(f.value), FIELD_PATHS[f.on]);
-    if (args.bodyContains !== undefined) this.setTable(P.bodyText, { value: args.bodyContains, op: 'contains' }, containsText(args.bodyContains));
+    for (const f of dedupeFields(args.fields))
+      this.setField([...FIELD_PATHS[f.on], f.name], f.value, tomlBasicString(f.value), FIELD_PATHS[f.on]);
+    if (args.bodyContains !== undefined)
+      this.setTable(P.bodyText, { value: args.bodyContains, op: 'contains' }, containsText(args.bodyContains));
     if (args.status !== undefined) this.setScalar(P.status, args.status, String(args.status));
     if (args.body !== undefined) this.setBody(args.body.kind, args.body.value);
-    for (const h of dedupeHeaders(args.respondHeaders ?? [])) this.setScalar([...P.respondHeaders, h.name], h.value, tomlBasicString(h.value), P.respondHeaders);
+    for (const h of dedupeHeaders(args.respondHeaders ?? []))
+      this.setScalar([...P.respondHeaders, h.name], h.value, tomlBasicString(h.value), P.respondHeaders);
     if (args.delayMs !== undefined) this.setScalar(P.delay, args.delayMs, String(args.delayMs));
     if (args.template === true) this.setScalar(P.template, true, 'true');
   }
@@ -221,7 +256,12 @@ class RuleEditor {
   /** A whole inline table in place of whatever is at `path`. */
   private setTable(path: KeyPath, data: Record<string, unknown>, text: string): void {
     const current = getIn(this.rule, path);
-    if (isTable(current) && Object.keys(data).every((k) => current[k] === data[k]) && Object.keys(current).length === Object.keys(data).length) return;
+    if (
+      isTable(current) &&
+      Object.keys(data).every((k) => current[k] === data[k]) &&
+      Object.keys(current).length === Object.keys(data).length
+    )
+      return;
     if (!this.step((scope) => [setPair(this.text, scope, path, text)])) return;
     setIn(this.rule, path, data);
     this.note(path);

@@ -27,7 +27,9 @@ export const FLAGS = SET_RULE_FLAGS;
 
 export interface SetRuleFlags {
   readonly args: Omit<SetRuleArgs, 'body'>;
-  readonly body?: { readonly kind: Exclude<BodyKind, 'file_path'>; readonly value: string } | { readonly kind: 'file'; readonly path: string };
+  readonly body?:
+    | { readonly kind: Exclude<BodyKind, 'file_path'>; readonly value: string }
+    | { readonly kind: 'file'; readonly path: string };
   readonly config?: string;
   readonly ruleSet?: string;
   readonly dryRun: boolean;
@@ -40,7 +42,8 @@ export interface SetRuleFlags {
 export function readFlags(a: ParsedArgs): Result<SetRuleFlags, string> {
   if (a.positionals.length > 0) return err(`unexpected argument '${a.positionals[0]}'`);
   for (const spec of FLAGS) {
-    if (!REPEATED.has(spec.long) && flagValues(a, spec.long).length > 1) return err(`--${spec.long} was given more than once`);
+    if (!REPEATED.has(spec.long) && flagValues(a, spec.long).length > 1)
+      return err(`--${spec.long} was given more than once`);
   }
   const one = (name: string): string | undefined => flagValues(a, name)[0];
   const format = parseFormat(a, PREFIX);
@@ -95,7 +98,8 @@ export function readFlags(a: ParsedArgs): Result<SetRuleFlags, string> {
   const delay = one('delay');
   if (delay !== undefined) {
     const n = /^\d{1,10}$/.test(delay) ? Number(delay) : NaN;
-    if (!(n <= MAX_DELAY_MS)) return err(`--delay must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}, got '${delay}'`);
+    if (!(n <= MAX_DELAY_MS))
+      return err(`--delay must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}, got '${delay}'`);
     args.delayMs = n;
   }
 
@@ -130,7 +134,8 @@ export function readFlags(a: ParsedArgs): Result<SetRuleFlags, string> {
   });
 }
 
-const TEMPLATE_HINT = 'hint: the body holds `{{`, written literally; with --template it would be a response template built from the request (docs/templates.md)';
+const TEMPLATE_HINT =
+  'hint: the body holds `{{`, written literally; with --template it would be a response template built from the request (docs/templates.md)';
 
 function jsonProblem(text: string): string | undefined {
   try {

@@ -10,7 +10,14 @@
 import { dirname, relative, sep } from 'node:path';
 import { err, ok, type Result } from '../../shared/result.js';
 import { planConfig } from './config-edit.js';
-import { SET_RULE_MESSAGES, type Change, type FileState, type FileWrite, type PlanFailure, type SetRuleArgs } from './plan-types.js';
+import {
+  SET_RULE_MESSAGES,
+  type Change,
+  type FileState,
+  type FileWrite,
+  type PlanFailure,
+  type SetRuleArgs,
+} from './plan-types.js';
 import { planRuleSet } from './rule-edit.js';
 
 export interface SetRuleInput {
@@ -44,10 +51,15 @@ export function checkArgs(args: SetRuleArgs): PlanFailure | undefined {
   const usage = (message: string): PlanFailure => ({ kind: 'usage', message });
   const respond = args.status !== undefined || args.body !== undefined || args.stream !== undefined;
   const condition =
-    args.urlPath !== undefined || args.method !== undefined || args.headers.length > 0 || (args.fields ?? []).length > 0 || args.bodyContains !== undefined;
+    args.urlPath !== undefined ||
+    args.method !== undefined ||
+    args.headers.length > 0 ||
+    (args.fields ?? []).length > 0 ||
+    args.bodyContains !== undefined;
   if (args.ruleIndex !== undefined) {
     if (args.stream !== undefined) return usage(SET_RULE_MESSAGES.streamOnNewRule());
-    if (!respond && !condition && args.delayMs === undefined && (args.respondHeaders ?? []).length === 0) return usage(SET_RULE_MESSAGES.nothingToChange());
+    if (!respond && !condition && args.delayMs === undefined && (args.respondHeaders ?? []).length === 0)
+      return usage(SET_RULE_MESSAGES.nothingToChange());
     return undefined;
   }
   if (!respond) return usage(SET_RULE_MESSAGES.nothingToRespond());
@@ -67,7 +79,14 @@ export function planSetRule(args: SetRuleArgs, input: SetRuleInput): Result<SetR
   if (bad !== undefined) return err(bad);
   const entry = ruleSetEntryFor(input.config.abs, input.ruleSet.abs);
 
-  const cfg = planConfig(args.ruleIndex, input.config, input.ruleSet, entry, input.bootstrapFallbackDir, input.bootstrapPort);
+  const cfg = planConfig(
+    args.ruleIndex,
+    input.config,
+    input.ruleSet,
+    entry,
+    input.bootstrapFallbackDir,
+    input.bootstrapPort,
+  );
   if (!cfg.ok) return cfg;
   const rs = planRuleSet(args, input.ruleSet);
   if (!rs.ok) return rs;
@@ -78,18 +97,32 @@ export function planSetRule(args: SetRuleArgs, input: SetRuleInput): Result<SetR
   const changes: Change[] = [];
   const described = input.describeRule?.(rs.value.after, ruleIndex);
   const matches = described === undefined ? '' : ` (${described})`;
-  if (added) changes.push({ kind: 'Added', target: ruleTarget, summary: `added rule #${ruleIndex + 1} in rule set #${k + 1}${matches}` });
+  if (added)
+    changes.push({
+      kind: 'Added',
+      target: ruleTarget,
+      summary: `added rule #${ruleIndex + 1} in rule set #${k + 1}${matches}`,
+    });
   else if (fields.length > 0) {
-    changes.push({ kind: 'Updated', target: ruleTarget, summary: `rule #${ruleIndex + 1} in rule set #${k + 1}${matches}: ${fields.join(', ')}` });
+    changes.push({
+      kind: 'Updated',
+      target: ruleTarget,
+      summary: `rule #${ruleIndex + 1} in rule set #${k + 1}${matches}: ${fields.join(', ')}`,
+    });
   }
   if (input.ruleSet.text === undefined) {
-    changes.push({ kind: 'Added', target: `rule set ${q(input.ruleSet.shown)}`, summary: `new file, rule set #${k + 1} (${entry})` });
+    changes.push({
+      kind: 'Added',
+      target: `rule set ${q(input.ruleSet.shown)}`,
+      summary: `new file, rule set #${k + 1} (${entry})`,
+    });
   }
   if (cfg.value.change !== undefined) changes.push(cfg.value.change);
 
   const files: FileWrite[] = [];
   if (rs.value.after !== input.ruleSet.text) files.push(write(input.ruleSet, rs.value.after));
-  if (cfg.value.after !== undefined && cfg.value.after !== input.config.text) files.push(write(input.config, cfg.value.after));
+  if (cfg.value.after !== undefined && cfg.value.after !== input.config.text)
+    files.push(write(input.config, cfg.value.after));
   return ok({ files, changes, ruleIndex, ruleSetIndex: k, added, fields, ruleSetEntry: entry });
 }
 

@@ -196,7 +196,8 @@ export function tableSite(scope: Scope, path: KeyPath): TableSite | undefined {
     if (e.path.length > path.length && isPrefix(path, e.path) && e.container.prefix.length < path.length) anchor = e;
   }
   if (anchor !== undefined) return { kind: 'dotted', container: anchor.container, anchor };
-  if (scope.containers.some((c) => c.prefix.length > path.length && isPrefix(path, c.prefix))) return { kind: 'implicit' };
+  if (scope.containers.some((c) => c.prefix.length > path.length && isPrefix(path, c.prefix)))
+    return { kind: 'implicit' };
   return undefined;
 }
 

@@ -7,7 +7,9 @@ const ADDED: SetRuleView = {
   ruleSet: './mock-rule-set.toml',
   ruleIndex: 1,
   added: true,
-  changes: [{ kind: 'Added', target: 'rule set `./mock-rule-set.toml`, rule #1', summary: 'added rule #2 in rule set #1' }],
+  changes: [
+    { kind: 'Added', target: 'rule set `./mock-rule-set.toml`, rule #1', summary: 'added rule #2 in rule set #1' },
+  ],
   files: [{ abs: '/w/mock-rule-set.toml', shown: './mock-rule-set.toml', before: 'a\n', after: 'a\nb\n' }],
   changedFiles: ['./mock-rule-set.toml'],
 };
@@ -25,7 +27,13 @@ describe('setRuleText', () => {
         ...ADDED,
         added: false,
         ruleIndex: 0,
-        changes: [{ kind: 'Updated', target: 'rule set `./mock-rule-set.toml`, rule #0', summary: 'rule #1 in rule set #1: respond.status' }],
+        changes: [
+          {
+            kind: 'Updated',
+            target: 'rule set `./mock-rule-set.toml`, rule #0',
+            summary: 'rule #1 in rule set #1: respond.status',
+          },
+        ],
       },
       text: 'Applied:\n  rule set: ./mock-rule-set.toml, rule #0\n  Updated: rule set `./mock-rule-set.toml`, rule #0 \u2014 rule #1 in rule set #1: respond.status\n',
     },
@@ -49,12 +57,20 @@ describe('setRuleResult', () => {
   it('has the documented envelope fields, in order', () => {
     assert.deepEqual(setRuleResult(ADDED), {
       changed_files: ['./mock-rule-set.toml'],
-      changes: [{ kind: 'Added', summary: 'added rule #2 in rule set #1', target: 'rule set `./mock-rule-set.toml`, rule #1' }],
+      changes: [
+        { kind: 'Added', summary: 'added rule #2 in rule set #1', target: 'rule set `./mock-rule-set.toml`, rule #1' },
+      ],
       dry_run: false,
       requires_reload: true,
       rule_set: './mock-rule-set.toml',
     });
-    assert.deepEqual(Object.keys(setRuleResult(ADDED) as object), ['changed_files', 'changes', 'dry_run', 'requires_reload', 'rule_set']);
+    assert.deepEqual(Object.keys(setRuleResult(ADDED) as object), [
+      'changed_files',
+      'changes',
+      'dry_run',
+      'requires_reload',
+      'rule_set',
+    ]);
   });
   it('keeps the same shape under --dry-run: nothing changed, no reload', () => {
     const r = setRuleResult({ ...ADDED, dryRun: true, changedFiles: [] }) as Record<string, unknown>;
@@ -79,8 +95,14 @@ describe('diffLines', () => {
   for (const [before, after] of pairs) {
     it(`${JSON.stringify(before)} → ${JSON.stringify(after)}`, () => {
       const ops = diffLines(before, after);
-      const rebuiltBefore = ops.filter((o) => o.tag !== '+').map((o) => o.line + '\n').join('');
-      const rebuiltAfter = ops.filter((o) => o.tag !== '-').map((o) => o.line + '\n').join('');
+      const rebuiltBefore = ops
+        .filter((o) => o.tag !== '+')
+        .map((o) => o.line + '\n')
+        .join('');
+      const rebuiltAfter = ops
+        .filter((o) => o.tag !== '-')
+        .map((o) => o.line + '\n')
+        .join('');
       assert.equal(rebuiltBefore, before);
       assert.equal(rebuiltAfter, after);
     });
@@ -97,6 +119,9 @@ describe('diffLines', () => {
   });
 
   it('a new file diffs against /dev/null', () => {
-    assert.equal(unifiedDiff({ abs: '/f', shown: './f', before: undefined, after: 'x\n' }), '--- /dev/null\n+++ ./f\n@@ -0,0 +1,1 @@\n+x\n');
+    assert.equal(
+      unifiedDiff({ abs: '/f', shown: './f', before: undefined, after: 'x\n' }),
+      '--- /dev/null\n+++ ./f\n@@ -0,0 +1,1 @@\n+x\n',
+    );
   });
 });

@@ -90,7 +90,8 @@ function middle(a: readonly string[], b: readonly string[], at: number): Op[] {
   let j = 0;
   while (i < a.length || j < b.length) {
     if (i < a.length && j < b.length && a[i] === b[j]) ops.push({ tag: ' ', line: a[i]!, a: at + i++, b: at + j++ });
-    else if (j < b.length && (i === a.length || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) ops.push({ tag: '+', line: b[j]!, a: at + i, b: at + j++ });
+    else if (j < b.length && (i === a.length || lcs[i]![j + 1]! >= lcs[i + 1]![j]!))
+      ops.push({ tag: '+', line: b[j]!, a: at + i, b: at + j++ });
     else ops.push({ tag: '-', line: a[i]!, a: at + i++, b: at + j });
   }
   return ops;

@@ -21,7 +21,11 @@ type Obj = { [k: string]: Json };
 
 const ajv = new Ajv({ strict: false });
 const FILES = {
-  root: { shape: rootShape, validate: ajv.compile(toJsonSchema(rootShape, { id: 'root', title: 'root' })), base: (): Obj => ({}) },
+  root: {
+    shape: rootShape,
+    validate: ajv.compile(toJsonSchema(rootShape, { id: 'root', title: 'root' })),
+    base: (): Obj => ({}),
+  },
   ruleSet: {
     shape: ruleSetShape,
     validate: ajv.compile(toJsonSchema(ruleSetShape, { id: 'rs', title: 'rs' })),
@@ -35,11 +39,19 @@ function loaderErrors(kind: Kind, doc: Obj): Diagnostic[] {
   const ds =
     kind === 'root'
       ? decodeRootConfig(text, '/w/mock.toml', '/w').decode.diagnostics
-      : decodeRuleSetDraft(text, '/w/rs.toml', { index: 0, entry: 'rs.toml', baseDir: '/w', defaultStrategy: { kind: 'first_match' } }).decode.diagnostics;
+      : decodeRuleSetDraft(text, '/w/rs.toml', {
+          index: 0,
+          entry: 'rs.toml',
+          baseDir: '/w',
+          defaultStrategy: { kind: 'first_match' },
+        }).decode.diagnostics;
   return ds.filter((d) => d.severity === 'error');
 }
 
-function verdicts(kind: Kind, doc: Obj): { schema: boolean; loader: boolean; errors: Diagnostic[]; schemaErrors: unknown } {
+function verdicts(
+  kind: Kind,
+  doc: Obj,
+): { schema: boolean; loader: boolean; errors: Diagnostic[]; schemaErrors: unknown } {
   const f = FILES[kind];
   const schema = f.validate(doc);
   const errors = loaderErrors(kind, doc);
@@ -48,7 +60,11 @@ function verdicts(kind: Kind, doc: Obj): { schema: boolean; loader: boolean; err
 
 // ---- values from shapes ----------------------------------------------------------------------------
 
-const PLACEHOLDER: Readonly<Record<string, string>> = { '<header name>': 'x-test', '<dotted path>': 'a.b', '<parameter name>': 'id' };
+const PLACEHOLDER: Readonly<Record<string, string>> = {
+  '<header name>': 'x-test',
+  '<dotted path>': 'a.b',
+  '<parameter name>': 'id',
+};
 
 function exampleValue(s: ShapeMeta): Json | undefined {
   if (s.example !== undefined) return (parseToml(`v = ${s.example}`) as Obj)['v']!;
@@ -83,7 +99,9 @@ const wrongTypeValue = (s: ShapeMeta): Json => (s.type.startsWith('integer') ? '
 
 /** The path's segments; `[]` is an array item, placeholders become real names. */
 const segmentsOf = (path: string): string[] =>
-  path === '' ? [] : path.split('.').flatMap((p) => (p.endsWith('[]') ? [p.slice(0, -2), '[]'] : [PLACEHOLDER[p] ?? p]));
+  path === ''
+    ? []
+    : path.split('.').flatMap((p) => (p.endsWith('[]') ? [p.slice(0, -2), '[]'] : [PLACEHOLDER[p] ?? p]));
 
 /** A document with `value` at `path`, every record on the way completed with its required keys. */
 function docWith(kind: Kind, path: string, value: Json): Obj {
@@ -113,11 +131,13 @@ function docWith(kind: Kind, path: string, value: Json): Obj {
     // `when.request` and `respond` are rebuilt around the key under test
     if (seg === 'request' || seg === 'respond') obj[seg] = {};
     // `params` tests a template's captures: the request gets a template naming the example's parameter
-    if (seg === 'request' && segs[i + 1] === 'params') (obj[seg] as Obj)['url_path'] = { value: '/u/{id}', op: 'path_template' };
+    if (seg === 'request' && segs[i + 1] === 'params')
+      (obj[seg] as Obj)['url_path'] = { value: '/u/{id}', op: 'path_template' };
     if (last) obj[seg] = value;
     else {
       const cur = obj[seg];
-      if (cur === undefined || typeof cur !== 'object' || cur === null) obj[seg] = next.node.kind === 'array' ? [] : validValue(next);
+      if (cur === undefined || typeof cur !== 'object' || cur === null)
+        obj[seg] = next.node.kind === 'array' ? [] : validValue(next);
     }
     if (seg === 'respond' && !last) {
       const key = segs[i + 1]!;
@@ -146,7 +166,11 @@ for (const kind of ['root', 'ruleSet'] as const) {
         if (row.path.endsWith('>')) continue; // a map entry: its value's keys are covered below
         const doc = docWith(kind, row.path, validValue(row.shape));
         const v = verdicts(kind, doc);
-        assert.deepEqual([v.schema, v.loader], [true, true], `${row.path}: ${stringify(doc)}\n${JSON.stringify(v.errors)}${JSON.stringify(v.schemaErrors)}`);
+        assert.deepEqual(
+          [v.schema, v.loader],
+          [true, true],
+          `${row.path}: ${stringify(doc)}\n${JSON.stringify(v.errors)}${JSON.stringify(v.schemaErrors)}`,
+        );
       }
     });
     test('a wrong type: both reject', () => {
@@ -180,7 +204,8 @@ for (const kind of ['root', 'ruleSet'] as const) {
       for (const row of rows) {
         const n = row.shape.node;
         if (n.kind === 'record') tables.push({ path: row.path, shape: row.shape });
-        if (n.kind === 'union') for (const o of n.options) if (o.node.kind === 'record') tables.push({ path: row.path, shape: o });
+        if (n.kind === 'union')
+          for (const o of n.options) if (o.node.kind === 'record') tables.push({ path: row.path, shape: o });
       }
       for (const t of tables) {
         if (t.shape.node.kind !== 'record') continue;
@@ -229,11 +254,14 @@ function arb(s: ShapeMeta, depth = 0): fc.Arbitrary<Json> {
       const model: Record<string, fc.Arbitrary<Json>> = {};
       for (const [k, f] of Object.entries(n.fields)) model[k] = arb(f, depth + 1);
       const rec = fc.record(model, { requiredKeys: [...n.required] }) as fc.Arbitrary<Obj>;
-      const withExtra = fc.tuple(rec, fc.constantFrom(...Object.keys(n.fields).map(misspell), 'zzz')).map(([r, k]) => ({ ...r, [k]: 1 }));
+      const withExtra = fc
+        .tuple(rec, fc.constantFrom(...Object.keys(n.fields).map(misspell), 'zzz'))
+        .map(([r, k]) => ({ ...r, [k]: 1 }));
       return mix(rec, withExtra, wrong);
     }
     case 'map': {
-      const keys = n.keyPattern === undefined ? fc.constantFrom('a.b', 'c', '0') : fc.constantFrom('x-a', 'X-B', 'bad name');
+      const keys =
+        n.keyPattern === undefined ? fc.constantFrom('a.b', 'c', '0') : fc.constantFrom('x-a', 'X-B', 'bad name');
       return mix(fc.dictionary(keys, arb(n.value, depth + 1), { maxKeys: 2 }), wrong);
     }
     case 'array':
@@ -243,8 +271,16 @@ function arb(s: ShapeMeta, depth = 0): fc.Arbitrary<Json> {
     case 'leaf':
       if (s.type === 'any value') return fc.constant('x');
       if (s.type === 'boolean') return mix(fc.boolean(), wrong);
-      if (s.type.includes('IP')) return mix(fc.constantFrom('127.0.0.1', '::1', '0.0.0.0', 'fe80::1'), fc.constantFrom('localhost', '1.2.3'), wrong);
-      return mix(ex !== undefined && typeof ex === 'string' ? fc.constant(ex) : fc.constantFrom(...SAFE_STRINGS), wrong);
+      if (s.type.includes('IP'))
+        return mix(
+          fc.constantFrom('127.0.0.1', '::1', '0.0.0.0', 'fe80::1'),
+          fc.constantFrom('localhost', '1.2.3'),
+          wrong,
+        );
+      return mix(
+        ex !== undefined && typeof ex === 'string' ? fc.constant(ex) : fc.constantFrom(...SAFE_STRINGS),
+        wrong,
+      );
   }
 }
 
@@ -259,7 +295,11 @@ describe('random configs generated from the shapes get the same verdict from sch
           const v = verdicts(kind, doc);
           if (v.schema) accepted++;
           else rejected++;
-          assert.equal(v.schema, v.loader, `${stringify(doc)}\nloader: ${JSON.stringify(v.errors.map((d) => d.message))}\nschema: ${JSON.stringify(v.schemaErrors)}`);
+          assert.equal(
+            v.schema,
+            v.loader,
+            `${stringify(doc)}\nloader: ${JSON.stringify(v.errors.map((d) => d.message))}\nschema: ${JSON.stringify(v.schemaErrors)}`,
+          );
         }),
         { numRuns: 600, seed: 22 },
       );

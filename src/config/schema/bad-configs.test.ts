@@ -35,8 +35,15 @@ test('the schema rejects every structural bad config', () => {
       const root = name === 'mock.toml';
       const ds = root
         ? decodeRootConfig(text, '/w/mock.toml', '/w').decode.diagnostics
-        : decodeRuleSetDraft(text, `/w/${name}`, { index: 0, entry: name, baseDir: '/w', defaultStrategy: { kind: 'first_match' } }).decode.diagnostics;
-      const isStructural = ds.some((d) => d.severity === 'error' && STRUCTURAL.includes(d.code) && !LEFT_TO_LOADER.test(d.message));
+        : decodeRuleSetDraft(text, `/w/${name}`, {
+            index: 0,
+            entry: name,
+            baseDir: '/w',
+            defaultStrategy: { kind: 'first_match' },
+          }).decode.diagnostics;
+      const isStructural = ds.some(
+        (d) => d.severity === 'error' && STRUCTURAL.includes(d.code) && !LEFT_TO_LOADER.test(d.message),
+      );
       if (!isStructural) continue;
       structural++;
       const ok = (root ? validateRoot : validateRuleSet)(data);

@@ -8,8 +8,12 @@ const toy = record(
   {
     port: described(int(0, 9), { doc: 'A port.', default: 3 }),
     mode: described(oneOf(['a', 'b']), { doc: 'A mode.', example: '"b"' }),
-    items: described(array(record({ name: described(string, { doc: 'A name.' }) }, { required: ['name'] })), { doc: 'Items.' }),
-    headers: described(map('header name', described(string, { doc: 'A value.' }), later(anything)), { doc: 'Headers.' }),
+    items: described(array(record({ name: described(string, { doc: 'A name.' }) }, { required: ['name'] })), {
+      doc: 'Items.',
+    }),
+    headers: described(map('header name', described(string, { doc: 'A value.' }), later(anything)), {
+      doc: 'Headers.',
+    }),
     path: described(union([string, record({ value: string })], later(anything), 'string or table'), { doc: 'A path.' }),
   },
   { required: ['port'] },
@@ -50,7 +54,14 @@ test('toJsonSchema: draft-07, fixed-key tables closed, named tables open, annota
   assert.equal(s['$schema'], 'http://json-schema.org/draft-07/schema#');
   assert.equal(s['additionalProperties'], false);
   assert.deepEqual(s['required'], ['port']);
-  assert.deepEqual(props['port'], { description: 'A port.\n\nDefault: `3`.', markdownDescription: 'A port.\n\nDefault: `3`.', type: 'integer', minimum: 0, maximum: 9, default: 3 });
+  assert.deepEqual(props['port'], {
+    description: 'A port.\n\nDefault: `3`.',
+    markdownDescription: 'A port.\n\nDefault: `3`.',
+    type: 'integer',
+    minimum: 0,
+    maximum: 9,
+    default: 3,
+  });
   assert.equal(props['items']!['items']!['additionalProperties'], false);
   assert.equal(props['headers']!['additionalProperties']!['type'], 'string');
   assert.equal((props['path']!['anyOf'] as unknown as unknown[]).length, 2);

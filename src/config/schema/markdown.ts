@@ -47,7 +47,10 @@ const code = (s: string): string => '`' + s + '`';
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function typeText(s: ShapeMeta): string {
-  if (s.values !== undefined) return s.values.length <= 6 ? `one of ${s.values.map((v) => code(v)).join(', ')}` : `string (${s.values.length} values, below)`;
+  if (s.values !== undefined)
+    return s.values.length <= 6
+      ? `one of ${s.values.map((v) => code(v)).join(', ')}`
+      : `string (${s.values.length} values, below)`;
   if (s.node.kind === 'union') return [...new Set(s.node.options.map(typeText))].join(', or ');
   return s.type;
 }
@@ -78,6 +81,7 @@ export function toMarkdown(shape: Shape<unknown> | ShapeMeta, opts: MarkdownOpti
     out += `| ${code(row.path)} | ${cell(typeText(s))} | ${cell(def)} | ${cell(s.long === undefined ? s.doc : `${s.doc} ${s.long}`)} | ${cell(exampleText(row))} |\n`;
     if (s.values !== undefined && s.values.length > 6) lists.push(row);
   }
-  for (const row of lists) out += `\n## ${code(row.path)} values\n\n${row.shape.values!.map((v) => `- ${code(v)}`).join('\n')}\n`;
+  for (const row of lists)
+    out += `\n## ${code(row.path)} values\n\n${row.shape.values!.map((v) => `- ${code(v)}`).join('\n')}\n`;
   return out;
 }

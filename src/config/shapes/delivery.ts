@@ -3,7 +3,21 @@
 // `service.delay`), `service.seed` and `service.fault_hold_ms`.
 import { DEFAULTS } from '../../model/config.js';
 import { FAULT_KINDS, type DelaySpec } from '../../model/answer.js';
-import { bigInt, described, describePath, int, oneOf, record, report, shape, strict, string, union, wrongType, type Shape } from '../decode.js';
+import {
+  bigInt,
+  described,
+  describePath,
+  int,
+  oneOf,
+  record,
+  report,
+  shape,
+  strict,
+  string,
+  union,
+  wrongType,
+  type Shape,
+} from '../decode.js';
 
 /** setTimeout's ceiling: longer delays would fire at once */
 const MAX_MS = 2_147_483_647;
@@ -38,7 +52,10 @@ const lognormalTable = strict(
   record(
     {
       median: described(ms, { doc: 'The median delay (ms): half the delays are shorter.', example: '200' }),
-      sigma: described(nonNegative, { doc: 'The spread of the delay\'s logarithm (0.1 narrow, 1 wide).', example: '0.25' }),
+      sigma: described(nonNegative, {
+        doc: "The spread of the delay's logarithm (0.1 narrow, 1 wide).",
+        example: '0.25',
+      }),
     },
     { required: ['median', 'sigma'] },
   ),
@@ -59,7 +76,9 @@ export const delayShape: Shape<DelaySpec> = union<DelaySpec>(
     if (node.kind !== 'table') return wrongType(ctx, node, path, 'milliseconds, `{ min, max }` or `{ median, sigma }`');
     if (node.entries.has('median') || node.entries.has('sigma')) {
       const t = lognormalTable(node, path, ctx);
-      return t?.median === undefined || t.sigma === undefined ? undefined : { kind: 'lognormal', median: t.median, sigma: t.sigma };
+      return t?.median === undefined || t.sigma === undefined
+        ? undefined
+        : { kind: 'lognormal', median: t.median, sigma: t.sigma };
     }
     const t = uniformTable(node, path, ctx);
     if (t?.min === undefined || t.max === undefined) return undefined;
@@ -94,7 +113,10 @@ export const chunksShape = described(
       { required: ['count'] },
     ),
   ),
-  { doc: 'Send the body in `count` equal pieces, `interval_ms` apart (the `content-length` is announced).', example: '{ count = 4, interval_ms = 250 }' },
+  {
+    doc: 'Send the body in `count` equal pieces, `interval_ms` apart (the `content-length` is announced).',
+    example: '{ count = 4, interval_ms = 250 }',
+  },
 );
 
 export const streamShape = described(
@@ -105,12 +127,19 @@ export const streamShape = described(
           doc: 'A `.sse` file (Server-Sent Events; `: delay <ms>` lines set the pauses) or a `.ndjson` file (one line per event).',
           example: '"chat.sse"',
         }),
-        interval_ms: described(ms, { doc: 'The pause before each event that has no `: delay` of its own (ms).', default: 0, example: '100' }),
+        interval_ms: described(ms, {
+          doc: 'The pause before each event that has no `: delay` of its own (ms).',
+          default: 0,
+          example: '100',
+        }),
       },
       { required: ['file_path'] },
     ),
   ),
-  { doc: 'Stream a file event by event with its pauses, without a `content-length`.', example: '{ file_path = "chat.sse" }' },
+  {
+    doc: 'Stream a file event by event with its pauses, without a `content-length`.',
+    example: '{ file_path = "chat.sse" }',
+  },
 );
 
 export const limitShape = described(
@@ -130,9 +159,9 @@ export const limitShape = described(
 );
 
 export const seedShape = described(bigInt(-(2n ** 63n), 2n ** 63n - 1n), {
-  doc: 'Seeds the workspace\'s one random generator (response templates\' `randomInt`, `uuid`, `faker`… and random delays draw from it, advancing per request): a run repeats exactly. Unset: random.',
+  doc: "Seeds the workspace's one random generator (response templates' `randomInt`, `uuid`, `faker`… and random delays draw from it, advancing per request): a run repeats exactly. Unset: random.",
   example: '42',
-  long: 'One generator for the workspace, advancing with each request that draws from it; a reload starts it again from the seed. A random strategy\'s own `seed` keeps its meaning (a fresh generator per pick) and is not this one.',
+  long: "One generator for the workspace, advancing with each request that draws from it; a reload starts it again from the seed. A random strategy's own `seed` keeps its meaning (a fresh generator per pick) and is not this one.",
 });
 
 export const serviceDelayShape = described(delayShape, {

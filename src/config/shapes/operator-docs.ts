@@ -16,12 +16,16 @@ export const STRING_OP_DOCS: Readonly<Record<HeaderOp | UrlPathOp, string>> = {
   not_ends_with: 'Does not end with `value`, compared as written.',
   contains: 'Contains `value`.',
   not_contains: 'Does not contain `value`.',
-  wild_card: '`value` is a wild card: `*` any run of characters, `?` one character; a url_path value not starting with `/`, `*` or `?` gets a `/`.',
+  wild_card:
+    '`value` is a wild card: `*` any run of characters, `?` one character; a url_path value not starting with `/`, `*` or `?` gets a `/`.',
   regex: '`value` is a regular expression (Rust syntax) that matches somewhere.',
   not_regex: '`value` is a regular expression that matches nowhere.',
-  exists: 'The header, query name, cookie, path parameter or form field is present (any value, empty included; not for url_path or body.text).',
-  absent: 'The header, query name, cookie, path parameter or form field is not present (not for url_path or body.text).',
-  path_template: 'url_path only: `value` is a template such as `/users/{id}/orders/{order}`: `{name}` matches one non-empty segment, a last `{name*}` the rest (zero or more segments); joined to the prefix like `equal`. The captures are tested with `params.<name>`.',
+  exists:
+    'The header, query name, cookie, path parameter or form field is present (any value, empty included; not for url_path or body.text).',
+  absent:
+    'The header, query name, cookie, path parameter or form field is not present (not for url_path or body.text).',
+  path_template:
+    'url_path only: `value` is a template such as `/users/{id}/orders/{order}`: `{name}` matches one non-empty segment, a last `{name*}` the rest (zero or more segments); joined to the prefix like `equal`. The captures are tested with `params.<name>`.',
 };
 
 /** body.json operators (the value at a dotted path compared with `value`). */

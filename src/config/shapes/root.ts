@@ -26,7 +26,13 @@ const ipAddress = shape<string>(
     return undefined;
   },
   // the schema checks IPv4 exactly and IPv6 by its characters; the loader checks the IPv6 groups
-  { type: 'string (IP address)', schema: () => ({ type: 'string', anyOf: [{ pattern: IPV4.source }, { pattern: '^[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*$' }] }) },
+  {
+    type: 'string (IP address)',
+    schema: () => ({
+      type: 'string',
+      anyOf: [{ pattern: IPV4.source }, { pattern: '^[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*$' }],
+    }),
+  },
 );
 
 const globArray = array(string);
@@ -45,8 +51,14 @@ const port = int(0, 65535);
 
 export const tlsShape = record(
   {
-    cert: described(located, { doc: 'Certificate (PEM) file, relative to the current directory.', example: '"certs/cert.pem"' }),
-    key: described(located, { doc: 'Private key (PEM) file, relative to the current directory.', example: '"certs/key.pem"' }),
+    cert: described(located, {
+      doc: 'Certificate (PEM) file, relative to the current directory.',
+      example: '"certs/cert.pem"',
+    }),
+    key: described(located, {
+      doc: 'Private key (PEM) file, relative to the current directory.',
+      example: '"certs/key.pem"',
+    }),
     port: described(port, {
       doc: 'When set, plain HTTP stays on `listener.port` and HTTPS listens here; when omitted, `listener.port` is HTTPS only.',
       example: '3443',
@@ -55,7 +67,10 @@ export const tlsShape = record(
       doc: 'A connection that has not finished its TLS handshake by then is closed.',
       default: DEFAULTS.handshakeTimeoutSeconds,
     }),
-    max_connections: described(int(1, 2_147_483_647), { doc: 'Most TLS connections open at once.', default: DEFAULTS.maxConnections }),
+    max_connections: described(int(1, 2_147_483_647), {
+      doc: 'Most TLS connections open at once.',
+      default: DEFAULTS.maxConnections,
+    }),
   },
   { required: ['cert', 'key'] },
 );
@@ -64,8 +79,14 @@ export const rootShape = described(
   record({
     listener: described(
       record({
-        ip_address: described(ipAddress, { doc: 'Address to listen on (`::1`, `0.0.0.0` for every interface).', default: DEFAULTS.ipAddress }),
-        port: described(port, { doc: 'Port to listen on; 0 picks a free one. HTTPS only when `[listener.tls]` has no `port`.', default: DEFAULTS.port }),
+        ip_address: described(ipAddress, {
+          doc: 'Address to listen on (`::1`, `0.0.0.0` for every interface).',
+          default: DEFAULTS.ipAddress,
+        }),
+        port: described(port, {
+          doc: 'Port to listen on; 0 picks a free one. HTTPS only when `[listener.tls]` has no `port`.',
+          default: DEFAULTS.port,
+        }),
         tls: described(tlsShape, {
           doc: 'Serve HTTPS with this certificate and key.',
           long: 'With `port`: plain HTTP on `listener.port` and HTTPS on `listener.tls.port`. Without it: `listener.port` serves HTTPS only. A key or certificate that does not load stops the server before it listens.',
@@ -91,7 +112,7 @@ export const rootShape = described(
           example: '"data"',
         }),
         strategy: described(decodeStrategy, {
-          doc: 'How a rule set picks among matching rules; a rule set\'s own `strategy` overrides it.',
+          doc: "How a rule set picks among matching rules; a rule set's own `strategy` overrides it.",
           default: 'first_match',
           example: '{ weighted_random = { seed = 7 } }',
           long: `A name (${BARE_STRATEGIES.map((n) => `\`"${n}"\``).join(', ')}) or a table naming one strategy, such as \`{ weighted_random = { seed = 7 } }\`; ${TABLE_ONLY_STRATEGIES.map((n) => `\`${n}\``).join(', ')} takes the table form only.`,
@@ -109,7 +130,7 @@ export const rootShape = described(
           doc: 'Glob patterns (relative to the fallback folder) that file routing never serves; a denied file answers 404.',
           default: DEFAULTS.deny,
           example: '[".env", "*.pem", "private/**"]',
-          long: 'Replaces the default list (environment and credential files, `.git`/`.hg`/`.svn`/`.ssh` folders, key and certificate files, and the TLS files this config names); `deny = []` serves everything. A pattern without a `/` matches a file name at any depth. Rules\' `file_path` and record mode\'s files are not affected. A deliberate security addition to the spec: see docs/files-and-rules.md.',
+          long: "Replaces the default list (environment and credential files, `.git`/`.hg`/`.svn`/`.ssh` folders, key and certificate files, and the TLS files this config names); `deny = []` serves everything. A pattern without a `/` matches a file name at any depth. Rules' `file_path` and record mode's files are not affected. A deliberate security addition to the spec: see docs/files-and-rules.md.",
         }),
         middleware_max_operations: described(int(1, Number.MAX_SAFE_INTEGER), {
           doc: 'A middleware script that runs longer than this many operations on one request is stopped (500).',
@@ -125,8 +146,14 @@ export const rootShape = described(
       record({
         verbose: described(
           record({
-            header: described(bool, { doc: 'Print request headers (credentials redacted).', default: DEFAULTS.logVerboseHeader }),
-            body: described(bool, { doc: 'Print the query string and JSON body fields (redacted).', default: DEFAULTS.logVerboseBody }),
+            header: described(bool, {
+              doc: 'Print request headers (credentials redacted).',
+              default: DEFAULTS.logVerboseHeader,
+            }),
+            body: described(bool, {
+              doc: 'Print the query string and JSON body fields (redacted).',
+              default: DEFAULTS.logVerboseBody,
+            }),
           }),
           { doc: 'Extra request detail on the console.' },
         ),
@@ -141,12 +168,19 @@ export const rootShape = described(
           default: DEFAULTS.fileTreeView.builtinExcludes,
         }),
         extra_excludes: described(array(string), {
-          doc: 'More glob patterns, matched against each entry\'s bare name, to leave out.',
+          doc: "More glob patterns, matched against each entry's bare name, to leave out.",
           default: [...DEFAULTS.fileTreeView.extraExcludes],
           example: '["*.log"]',
         }),
-        include: described(globs, { doc: 'Allow-list glob (files only).', default: [...DEFAULTS.fileTreeView.include], example: '"*.json"' }),
-        respect_gitignore: described(bool, { doc: 'Also leave out what a `.gitignore` leaves out.', default: DEFAULTS.fileTreeView.respectGitignore }),
+        include: described(globs, {
+          doc: 'Allow-list glob (files only).',
+          default: [...DEFAULTS.fileTreeView.include],
+          example: '"*.json"',
+        }),
+        respect_gitignore: described(bool, {
+          doc: 'Also leave out what a `.gitignore` leaves out.',
+          default: DEFAULTS.fileTreeView.respectGitignore,
+        }),
       }),
       { doc: 'The file-tree view of the workspace (for editing tools); never limits what the server serves.' },
     ),

@@ -4,9 +4,36 @@
 // `when.request` and `respond` are decoded by hand with the rule's context (prefix, respond folder) from the
 // leaf shapes here; the schema states their cross-key rules (anyOf/not). Left to the loader: file existence,
 // regex and wild-card compilation, `respond.json` text and `.json` file validity.
-import { BODY_OPS, HEADER_OPS, METHODS, STRING_OPS, URL_PATH_OPS, type BodyOp, type HeaderOp, type UrlPathOp } from '../../model/operators.js';
+import {
+  BODY_OPS,
+  HEADER_OPS,
+  METHODS,
+  STRING_OPS,
+  URL_PATH_OPS,
+  type BodyOp,
+  type HeaderOp,
+  type UrlPathOp,
+} from '../../model/operators.js';
 import type { HeaderList } from '../../shared/headers.js';
-import { anything, array, bool, described, int, later, map, oneOf, record, report, shape, strict, string, union, wrongType, type KeyPath, type Shape } from '../decode.js';
+import {
+  anything,
+  array,
+  bool,
+  described,
+  int,
+  later,
+  map,
+  oneOf,
+  record,
+  report,
+  shape,
+  strict,
+  string,
+  union,
+  wrongType,
+  type KeyPath,
+  type Shape,
+} from '../decode.js';
 import { MESSAGES } from '../messages.js';
 import { BODY_OP_DOCS, STRING_OP_DOCS } from './operator-docs.js';
 import { decodeStrategy } from '../strategy.js';
@@ -33,7 +60,11 @@ export const urlPathTable = strict(
   record(
     {
       value: value('The path (or pattern) to compare the request path with.', '"/api/users"'),
-      op: described(oneOf(URL_PATH_OPS), { doc: 'How to compare.', default: 'equal', enumDocs: (op) => STRING_OP_DOCS[op as UrlPathOp] }),
+      op: described(oneOf(URL_PATH_OPS), {
+        doc: 'How to compare.',
+        default: 'equal',
+        enumDocs: (op) => STRING_OP_DOCS[op as UrlPathOp],
+      }),
     },
     { required: ['value'] },
   ),
@@ -42,15 +73,26 @@ export const urlPathTable = strict(
 export const headerTable = strict(
   record({
     value: value('The value to compare the header with (not needed for `exists` / `absent`).', '"Bearer secret"'),
-    op: described(oneOf(HEADER_OPS), { doc: 'How to compare.', default: 'equal', enumDocs: (op) => STRING_OP_DOCS[op as HeaderOp] }),
+    op: described(oneOf(HEADER_OPS), {
+      doc: 'How to compare.',
+      default: 'equal',
+      enumDocs: (op) => STRING_OP_DOCS[op as HeaderOp],
+    }),
   }),
 );
 
 export const bodyTable = strict(
   record(
     {
-      value: value('The value to compare with, as text (JSON text for typed, number and structural operators).', '"gold"'),
-      op: described(oneOf(BODY_OPS), { doc: 'How to compare.', default: 'equal', enumDocs: (op) => BODY_OP_DOCS[op as BodyOp] }),
+      value: value(
+        'The value to compare with, as text (JSON text for typed, number and structural operators).',
+        '"gold"',
+      ),
+      op: described(oneOf(BODY_OPS), {
+        doc: 'How to compare.',
+        default: 'equal',
+        enumDocs: (op) => BODY_OP_DOCS[op as BodyOp],
+      }),
     },
     { required: ['value'] },
   ),
@@ -61,7 +103,11 @@ export const bodyTextTable = strict(
   record(
     {
       value: value('The text to compare the body with.', '"<GetQuote>"'),
-      op: described(oneOf(STRING_OPS), { doc: 'How to compare.', default: 'equal', enumDocs: (op) => STRING_OP_DOCS[op as HeaderOp] }),
+      op: described(oneOf(STRING_OPS), {
+        doc: 'How to compare.',
+        default: 'equal',
+        enumDocs: (op) => STRING_OP_DOCS[op as HeaderOp],
+      }),
     },
     { required: ['value'] },
   ),
@@ -69,27 +115,47 @@ export const bodyTextTable = strict(
 
 /** A query name, cookie, path parameter or form field: a string (op `equal`) or `{ value, op }` with a string operator or exists / absent. */
 const fieldCondition = (what: string, example: string): Shape<unknown> =>
-  described(union([described(string, { doc: 'An exact value (op `equal`).' }), described(headerTable, { doc: 'A value and an operator.' })], later(string), 'string or table'), {
-    doc: `One ${what} condition.`,
-    example,
-  });
+  described(
+    union(
+      [
+        described(string, { doc: 'An exact value (op `equal`).' }),
+        described(headerTable, { doc: 'A value and an operator.' }),
+      ],
+      later(string),
+      'string or table',
+    ),
+    {
+      doc: `One ${what} condition.`,
+      example,
+    },
+  );
 
 /** `when.request`: decoded by conditions.ts (decodeRequest) with the rule set's prefix, key by key. */
 export const requestShape = record(
   {
     url_path: described(
-      union([described(string, { doc: 'An exact path (op `equal`).' }), described(urlPathTable, { doc: 'A path and an operator.' })], later(string), 'string or table'),
+      union(
+        [
+          described(string, { doc: 'An exact path (op `equal`).' }),
+          described(urlPathTable, { doc: 'A path and an operator.' }),
+        ],
+        later(string),
+        'string or table',
+      ),
       {
-        doc: 'The URL path condition: a string for an exact match, or `{ value, op }`. The rule set\'s prefix is joined in front.',
+        doc: "The URL path condition: a string for an exact match, or `{ value, op }`. The rule set's prefix is joined in front.",
         example: '{ value = "/api", op = "starts_with" }',
         long: '`"/users"` and `"users"` match the same path. `path_template`: `/users/{id}`, `{name}` one non-empty segment, a last `{name*}` the rest; test the captures with `params`. `wild_card`: `*` any run of characters (`/` included), `?` one character. `regex` uses Rust syntax and is not anchored unless you anchor it.',
       },
     ),
     method: methodShape,
-    headers: described(map('header name', described(headerTable, { doc: 'One header condition.' }), later(anything), HEADER_NAME), {
-      doc: 'Header conditions, keyed by header name (any case); every one must hold.',
-      example: '{ authorization = { value = "Bearer ", op = "starts_with" } }',
-    }),
+    headers: described(
+      map('header name', described(headerTable, { doc: 'One header condition.' }), later(anything), HEADER_NAME),
+      {
+        doc: 'Header conditions, keyed by header name (any case); every one must hold.',
+        example: '{ authorization = { value = "Bearer ", op = "starts_with" } }',
+      },
+    ),
     query: described(map('query name', fieldCondition('query', '"2"'), later(anything)), {
       doc: 'Query conditions, keyed by name (compared exactly); values are compared percent-decoded, `+` as a space.',
       example: '{ page = "2", debug = { op = "absent" } }',
@@ -105,11 +171,14 @@ export const requestShape = record(
     }),
     body: described(
       record({
-        json: described(map('dotted path', described(bodyTable, { doc: 'One JSON body condition.' }), later(anything)), {
-          doc: 'Conditions on the JSON request body, keyed by a quoted dotted path (`"items.0.sku"`).',
-          example: '{ "customer.tier" = { value = "gold" } }',
-          long: 'Quote the path: `body.json."customer.tier" = { value = "gold" }`. Unquoted, TOML makes nested tables, which the loader refuses. A number segment indexes an array; `$` is a literal key, not JSONPath.',
-        }),
+        json: described(
+          map('dotted path', described(bodyTable, { doc: 'One JSON body condition.' }), later(anything)),
+          {
+            doc: 'Conditions on the JSON request body, keyed by a quoted dotted path (`"items.0.sku"`).',
+            example: '{ "customer.tier" = { value = "gold" } }',
+            long: 'Quote the path: `body.json."customer.tier" = { value = "gold" }`. Unquoted, TOML makes nested tables, which the loader refuses. A number segment indexes an array; `$` is a literal key, not JSONPath.',
+          },
+        ),
         form: described(map('field name', fieldCondition('form field', '"alice"'), later(anything)), {
           doc: 'Conditions on the fields of an `application/x-www-form-urlencoded` or `multipart/form-data` body, keyed by field name.',
           example: '{ user = "alice", avatar = { op = "exists" } }',
@@ -128,7 +197,10 @@ export const requestShape = record(
     schema: () => ({
       minProperties: 1,
       if: { required: ['params'] },
-      then: { required: ['url_path'], properties: { url_path: { type: 'object', required: ['op'], properties: { op: { const: 'path_template' } } } } },
+      then: {
+        required: ['url_path'],
+        properties: { url_path: { type: 'object', required: ['op'], properties: { op: { const: 'path_template' } } } },
+      },
     }),
   },
 );
@@ -140,7 +212,11 @@ export const RESPOND_BODY_KEYS = ['file_path', 'text', 'json', 'stream'] as cons
 /** Whether `status` may be given together with `file_path` (the loader refuses it). */
 export const STATUS_WITH_FILE_PATH = true;
 
-function decodeHeaderMap(node: Parameters<Shape<unknown>>[0], path: KeyPath, ctx: Parameters<Shape<unknown>>[2]): HeaderList | undefined {
+function decodeHeaderMap(
+  node: Parameters<Shape<unknown>>[0],
+  path: KeyPath,
+  ctx: Parameters<Shape<unknown>>[2],
+): HeaderList | undefined {
   if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table of header names to strings');
   const out: (readonly [string, string])[] = [];
   let ok = true;
@@ -168,20 +244,30 @@ function decodeHeaderMap(node: Parameters<Shape<unknown>>[0], path: KeyPath, ctx
 
 /** a header value: no CR, LF or other control characters */
 const headerValue = described(
-  shape<string>((node, path, ctx) => string(node, path, ctx), { type: 'string', schema: () => ({ type: 'string', pattern: HEADER_VALUE.source }) }),
+  shape<string>((node, path, ctx) => string(node, path, ctx), {
+    type: 'string',
+    schema: () => ({ type: 'string', pattern: HEADER_VALUE.source }),
+  }),
   { doc: 'The header value.' },
 );
 
 export const respondTable = record(
   {
-    file_path: value('Serve this file (relative to the config\'s folder and `prefix.respond_dir`); content type from its extension.', '"users.json"'),
+    file_path: value(
+      "Serve this file (relative to the config's folder and `prefix.respond_dir`); content type from its extension.",
+      '"users.json"',
+    ),
     text: value('A literal body, served as `text/plain; charset=utf-8`.', '"pong"'),
     json: value('A literal JSON body (validated, minified), served as `application/json`.', '\'{ "id": 1 }\''),
-    status: described(int(100, 999), { doc: 'The status code; alone, the body is empty.', default: 200, example: '201' }),
-    headers: described(
-      map('header name', headerValue, decodeHeaderMap, HEADER_NAME),
-      { doc: 'Response headers, name to value; a `content-type` here wins over the derived one.', example: '{ location = "/api/users/3" }' },
-    ),
+    status: described(int(100, 999), {
+      doc: 'The status code; alone, the body is empty.',
+      default: 200,
+      example: '201',
+    }),
+    headers: described(map('header name', headerValue, decodeHeaderMap, HEADER_NAME), {
+      doc: 'Response headers, name to value; a `content-type` here wins over the derived one.',
+      example: '{ location = "/api/users/3" }',
+    }),
     delay_response_milliseconds: described(delayShape, {
       doc: 'Wait this long before answering: milliseconds, `{ min, max }` (uniform) or `{ median, sigma }` (log-normal).',
       default: 0,
@@ -223,17 +309,36 @@ export const RULE_DEFAULTS = { priority: 0, weight: 1 } as const;
 
 export const ruleTable = record(
   {
-    when: described(record({ request: described(later(requestShape), { doc: 'Conditions on the request; all must hold.', example: '{ url_path = "/api/users", method = "GET" }' }) }, { required: ['request'] }), {
-      doc: 'When the rule applies.',
-      example: '{ request = { url_path = "/api/users" } }',
-    }),
+    when: described(
+      record(
+        {
+          request: described(later(requestShape), {
+            doc: 'Conditions on the request; all must hold.',
+            example: '{ url_path = "/api/users", method = "GET" }',
+          }),
+        },
+        { required: ['request'] },
+      ),
+      {
+        doc: 'When the rule applies.',
+        example: '{ request = { url_path = "/api/users" } }',
+      },
+    ),
     respond: described(later(respondTable), {
       doc: 'The answer: one of `file_path`, `text`, `json`, or `status` alone.',
       example: '{ status = 201, json = \'{ "id": 3 }\' }',
       long: `\`status\` goes with ${STATUS_WITH_FILE_PATH ? 'any body' : '`text` or `json` (not with `file_path`)'}; \`headers\` are added to the answer, and a \`content-type\` there wins over the derived one.`,
     }),
-    priority: described(int(-2_147_483_648, 2_147_483_647), { doc: 'Used by the `priority` strategy: the highest wins.', default: RULE_DEFAULTS.priority, example: '10' }),
-    weight: described(int(0, 4_294_967_295), { doc: 'Used by `weighted_random`: the share of picks.', default: RULE_DEFAULTS.weight, example: '9' }),
+    priority: described(int(-2_147_483_648, 2_147_483_647), {
+      doc: 'Used by the `priority` strategy: the highest wins.',
+      default: RULE_DEFAULTS.priority,
+      example: '10',
+    }),
+    weight: described(int(0, 4_294_967_295), {
+      doc: 'Used by `weighted_random`: the share of picks.',
+      default: RULE_DEFAULTS.weight,
+      example: '9',
+    }),
     limit: limitShape,
   },
   { required: ['when', 'respond'] },
@@ -243,20 +348,37 @@ export const ruleSetShape = described(
   record({
     prefix: described(
       record({
-        url_path: value('Scopes the rule set: joined in front of every rule\'s `url_path`.', '"/api"'),
-        respond_dir: value('The folder `respond.file_path` is relative to, relative to the root config\'s folder.', '"responses"'),
+        url_path: value("Scopes the rule set: joined in front of every rule's `url_path`.", '"/api"'),
+        respond_dir: value(
+          "The folder `respond.file_path` is relative to, relative to the root config's folder.",
+          '"responses"',
+        ),
       }),
       { doc: 'A URL prefix and a respond folder for every rule.' },
     ),
-    default: described(record({ delay_response_milliseconds: described(int(0, 2_147_483_647), { doc: 'Accepted for compatibility; has no effect.' }) }), {
-      doc: 'Accepted for compatibility; has no effect.',
-    }),
+    default: described(
+      record({
+        delay_response_milliseconds: described(int(0, 2_147_483_647), {
+          doc: 'Accepted for compatibility; has no effect.',
+        }),
+      }),
+      {
+        doc: 'Accepted for compatibility; has no effect.',
+      },
+    ),
     rules: described(later(array(described(ruleTable, { doc: 'One rule: conditions and an answer.' }))), {
       doc: 'The rules (`[[rules]]`), in order.',
     }),
-    strategy: described(decodeStrategy, { doc: 'How this rule set picks among matching rules; overrides `service.strategy`.', example: '"round_robin"' }),
+    strategy: described(decodeStrategy, {
+      doc: 'How this rule set picks among matching rules; overrides `service.strategy`.',
+      example: '"round_robin"',
+    }),
     guard: described(anything, { doc: 'Accepted and ignored.' }),
-    template: described(bool, { doc: 'Every rule\'s answer is a template (as `respond.template = true` on each).', default: false, example: 'true' }),
+    template: described(bool, {
+      doc: "Every rule's answer is a template (as `respond.template = true` on each).",
+      default: false,
+      example: 'true',
+    }),
   }),
   { doc: 'A rule-set file (`mock-rule-set.toml`).' },
 );

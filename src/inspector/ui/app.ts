@@ -80,14 +80,27 @@ type Answer<T = Json> = { ok: true; result: T } | { ok: false; status: number; m
 /** An envelope call; `T` is what the route answers with (the JSON is our own server's, read as that type). */
 async function call<T = Json>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
   try {
-    const init: RequestInit = { method, headers: method === 'GET' ? {} : { ...CLIENT_HEADERS, ...(body === undefined ? {} : { 'content-type': 'application/json' }) } };
+    const init: RequestInit = {
+      method,
+      headers:
+        method === 'GET'
+          ? {}
+          : { ...CLIENT_HEADERS, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    };
     if (body !== undefined) init.body = JSON.stringify(body);
     const res = await fetch(path, init);
-    const env = (res.status === 204 ? { result: null } : await res.json().catch(() => undefined)) as { result?: T } | undefined;
+    const env = (res.status === 204 ? { result: null } : await res.json().catch(() => undefined)) as
+      | { result?: T }
+      | undefined;
     const err = field(env, 'error');
     if (!res.ok || err !== undefined) {
       const diags = field(err, 'diagnostics');
-      return { ok: false, status: res.status, message: str(field(err, 'message')) ?? `HTTP ${res.status}`, diagnostics: Array.isArray(diags) ? diags : [] };
+      return {
+        ok: false,
+        status: res.status,
+        message: str(field(err, 'message')) ?? `HTTP ${res.status}`,
+        diagnostics: Array.isArray(diags) ? diags : [],
+      };
     }
     return { ok: true, result: env?.result as T };
   } catch (e) {
@@ -97,7 +110,8 @@ async function call<T = Json>(method: string, path: string, body?: unknown): Pro
 
 // --- what answered -----------------------------------------------------------------------------------------
 
-const tail = (file: string): string => (/^([A-Za-z]:)?[\\/]/.test(file) ? file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1) : file);
+const tail = (file: string): string =>
+  /^([A-Za-z]:)?[\\/]/.test(file) ? file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1) : file;
 
 /** `rule set #1, rule #2`, `fallback: users.json`, `miss`, … from answered_by. */
 function answeredLabel(a: WireAnsweredBy): string {
@@ -140,7 +154,15 @@ function rowOf(s: WireEntrySummary, answeredBy: WireAnsweredBy): Row {
 /** A table row from an entry of the list (`GET /requests`) or the detail. */
 function rowFromEntry(e: WireEntry): Row {
   const { id, stage, latency_ms, generation } = e;
-  const summary: WireEntrySummary = { id, method: e.request.method, path: e.request.path, status: e.response.status, stage, latency_ms, generation };
+  const summary: WireEntrySummary = {
+    id,
+    method: e.request.method,
+    path: e.request.path,
+    status: e.response.status,
+    stage,
+    latency_ms,
+    generation,
+  };
   return rowOf(e.fault === undefined ? summary : { ...summary, fault: e.fault }, e.answered_by);
 }
 
@@ -154,7 +176,8 @@ let paused = false;
 let held: Row[] = [];
 let selected: number | undefined;
 
-const statusClass = (s: number): string => (s >= 500 ? 's5' : s >= 400 ? 's4' : s >= 300 ? 's3' : s >= 200 ? 's2' : 's1');
+const statusClass = (s: number): string =>
+  s >= 500 ? 's5' : s >= 400 ? 's4' : s >= 300 ? 's3' : s >= 200 ? 's2' : 's1';
 
 function matchesFilter(r: Row): boolean {
   const q = (($('filter') as HTMLInputElement).value ?? '').trim().toLowerCase();
@@ -173,7 +196,11 @@ function renderRow(r: Row): HTMLTableRowElement {
     titled(el('td', 'path', r.path)),
     el('td', `n status ${statusClass(r.status)}`, r.status === 0 ? '–' : String(r.status)),
     titled(el('td', 'answered', r.answered)),
-    el('td', 'n muted', r.latency === undefined ? '' : `${r.latency < 10 ? r.latency.toFixed(1) : Math.round(r.latency)} ms`),
+    el(
+      'td',
+      'n muted',
+      r.latency === undefined ? '' : `${r.latency < 10 ? r.latency.toFixed(1) : Math.round(r.latency)} ms`,
+    ),
     el('td', 'n muted', r.generation === undefined ? '' : String(r.generation)),
   );
   tr.hidden = !matchesFilter(r);
@@ -201,7 +228,8 @@ function addRows(list: readonly Row[]): void {
 function updateCount(): void {
   const shown = [...rows.values()].filter((x) => !x.tr.hidden).length;
   const noun = rows.size === 1 ? 'request' : 'requests';
-  $('count').textContent = rows.size === 0 ? '' : shown === rows.size ? `${rows.size} ${noun}` : `${shown} of ${rows.size} ${noun}`;
+  $('count').textContent =
+    rows.size === 0 ? '' : shown === rows.size ? `${rows.size} ${noun}` : `${shown} of ${rows.size} ${noun}`;
   $('empty').hidden = rows.size > 0;
   const pause = $('pause');
   pause.textContent = paused ? (held.length > 0 ? `Resume (${held.length} new)` : 'Resume') : 'Pause';
@@ -241,11 +269,16 @@ function whyLines(why: WhyWire): WhyLine[] {
     if (rs.rules.length === 0) {
       // the why names no prefix: it comes from the workspace answer when that lists it, else it is left out
       const prefix = prefixes.get(idx);
-      lines.push({ text: `  (prefix ${prefix === undefined ? '' : `${prefix} `}does not claim this path; its rules were not consulted)` });
+      lines.push({
+        text: `  (prefix ${prefix === undefined ? '' : `${prefix} `}does not claim this path; its rules were not consulted)`,
+      });
       continue;
     }
     for (const rule of rs.rules) {
-      lines.push({ text: `  Rule #${rule.rule_index + 1}: ${rule.matched ? 'MATCH' : 'NO MATCH'}`, mark: rule.matched ? 'match' : 'nomatch' });
+      lines.push({
+        text: `  Rule #${rule.rule_index + 1}: ${rule.matched ? 'MATCH' : 'NO MATCH'}`,
+        mark: rule.matched ? 'match' : 'nomatch',
+      });
       for (const c of rule.conditions) {
         lines.push({
           text: `    ${c.matched ? OK : FAIL}  ${c.name} ${c.expectation} (actual: ${c.actual ?? '(absent)'})`,
@@ -258,10 +291,12 @@ function whyLines(why: WhyWire): WhyLine[] {
   if (template !== undefined && template !== null) {
     lines.push({ text: '' }, { text: 'Template:', mark: 'head' });
     const sources = field(template, 'sources');
-    for (const s of Array.isArray(sources) ? sources : []) lines.push({ text: `  ${str(field(s, 'part')) ?? ''}: ${str(field(s, 'source')) ?? ''}` });
+    for (const s of Array.isArray(sources) ? sources : [])
+      lines.push({ text: `  ${str(field(s, 'part')) ?? ''}: ${str(field(s, 'source')) ?? ''}` });
     const values = field(template, 'values');
     if (Array.isArray(values) && values.length > 0) lines.push({ text: 'Values used:', mark: 'head' });
-    for (const v of Array.isArray(values) ? values : []) lines.push({ text: `  ${str(field(v, 'path')) ?? ''} = ${JSON.stringify(field(v, 'value') ?? null)}` });
+    for (const v of Array.isArray(values) ? values : [])
+      lines.push({ text: `  ${str(field(v, 'path')) ?? ''} = ${JSON.stringify(field(v, 'value') ?? null)}` });
   }
   return lines;
 }
@@ -299,7 +334,8 @@ function bodyBlock(b: WireBody): HTMLElement[] {
   if (text !== '') {
     const pre = el('pre', 'code');
     // each line its own text node, so [redacted] values can be marked without parsing anything as HTML
-    for (const part of text.split(/(\[redacted\])/)) pre.append(part === '[redacted]' ? el('span', 'redacted', part) : document.createTextNode(part));
+    for (const part of text.split(/(\[redacted\])/))
+      pre.append(part === '[redacted]' ? el('span', 'redacted', part) : document.createTextNode(part));
     out.push(pre);
   }
   return out;
@@ -329,7 +365,10 @@ async function openDetail(id: number): Promise<void> {
   if (selected !== id) return;
   clear(d);
   if (!a.ok) {
-    d.append(detailHead(`#${id}`), el('p', 'error', a.status === 404 ? `Request #${id} is no longer in the journal.` : a.message));
+    d.append(
+      detailHead(`#${id}`),
+      el('p', 'error', a.status === 404 ? `Request #${id} is no longer in the journal.` : a.message),
+    );
     return;
   }
   const entry = a.result;
@@ -421,7 +460,12 @@ function ruleForm(entry: WireEntry): HTMLElement {
     kind.append(o);
   }
   kindLabel.append(kind);
-  form.append(m, input('Status', 'status', String(res.status), { inputmode: 'numeric' }), kindLabel, input('Delay (ms)', 'delay', '', { inputmode: 'numeric' }));
+  form.append(
+    m,
+    input('Status', 'status', String(res.status), { inputmode: 'numeric' }),
+    kindLabel,
+    input('Delay (ms)', 'delay', '', { inputmode: 'numeric' }),
+  );
   const ta = el('textarea');
   ta.name = 'body';
   ta.rows = 6;
@@ -457,8 +501,17 @@ function ruleForm(entry: WireEntry): HTMLElement {
       return;
     }
     const changes = field(a.result, 'changes');
-    out.append(el('p', 'ok', dryRun ? `Would change ${str(field(a.result, 'rule_set')) ?? ''}:` : `Saved to ${(field(a.result, 'changed_files') as string[] | undefined)?.join(', ') ?? ''}.`));
-    for (const c of Array.isArray(changes) ? changes : []) out.append(el('p', 'small', `• ${str(field(c, 'summary')) ?? ''}`));
+    out.append(
+      el(
+        'p',
+        'ok',
+        dryRun
+          ? `Would change ${str(field(a.result, 'rule_set')) ?? ''}:`
+          : `Saved to ${(field(a.result, 'changed_files') as string[] | undefined)?.join(', ') ?? ''}.`,
+      ),
+    );
+    for (const c of Array.isArray(changes) ? changes : [])
+      out.append(el('p', 'small', `• ${str(field(c, 'summary')) ?? ''}`));
   };
   preview.addEventListener('click', () => void send(true));
   form.addEventListener('submit', (ev) => {
@@ -472,7 +525,8 @@ function diagnosticText(d: unknown): string {
   const file = str(field(d, 'file'));
   const line = num(field(d, 'line'));
   const col = num(field(d, 'column'));
-  const where = file === undefined ? '' : `${file}${line === undefined ? '' : `:${line}${col === undefined ? '' : `:${col}`}`}: `;
+  const where =
+    file === undefined ? '' : `${file}${line === undefined ? '' : `:${line}${col === undefined ? '' : `:${col}`}`}: `;
   return `${where}${str(field(d, 'message')) ?? ''}`;
 }
 
@@ -485,7 +539,8 @@ function showReload(r: unknown): void {
     return;
   }
   const gen = num(field(r, 'generation'));
-  $('banner-title').textContent = `Reload failed${gen === undefined ? '' : ` \u2014 generation ${gen} keeps serving`}. Fix the file and save:`;
+  $('banner-title').textContent =
+    `Reload failed${gen === undefined ? '' : ` \u2014 generation ${gen} keeps serving`}. Fix the file and save:`;
   const list = $('banner-list');
   clear(list);
   const diags = field(r, 'diagnostics');
@@ -542,7 +597,8 @@ async function loadTree(dir: string): Promise<void> {
         li.append(link);
       } else li.append(el('span', '', name));
       const size = num(field(e, 'size'));
-      if (size !== undefined && kind === 'file') li.append(el('span', 'size muted', size < 1024 ? `${size} B` : `${(size / 1024).toFixed(1)} KB`));
+      if (size !== undefined && kind === 'file')
+        li.append(el('span', 'size muted', size < 1024 ? `${size} B` : `${(size / 1024).toFixed(1)} KB`));
     }
     tree.append(li);
   }
@@ -577,7 +633,12 @@ async function start(): Promise<void> {
   }
   const es = new EventSource(`${API}/events${since === undefined ? '' : `?since=${since}`}`);
   es.addEventListener('open', () => setConn('live', 'live'));
-  es.addEventListener('error', () => setConn(es.readyState === EventSource.CLOSED ? 'down' : 'connecting', es.readyState === EventSource.CLOSED ? 'disconnected' : 'reconnecting…'));
+  es.addEventListener('error', () =>
+    setConn(
+      es.readyState === EventSource.CLOSED ? 'down' : 'connecting',
+      es.readyState === EventSource.CLOSED ? 'disconnected' : 'reconnecting…',
+    ),
+  );
   es.addEventListener('request', (ev) => {
     const data = parse(ev);
     if (data !== undefined) receive(rowFromEvent(data as WireRequestEvent));
@@ -613,7 +674,8 @@ function wire(): void {
     const tr = (ev.target as Element).closest('tr');
     if (tr === null) return;
     if (ev.key === 'Enter') void openDetail(Number(tr.dataset['id']));
-    const next = ev.key === 'ArrowDown' ? tr.nextElementSibling : ev.key === 'ArrowUp' ? tr.previousElementSibling : null;
+    const next =
+      ev.key === 'ArrowDown' ? tr.nextElementSibling : ev.key === 'ArrowUp' ? tr.previousElementSibling : null;
     if (next instanceof HTMLElement) {
       ev.preventDefault();
       next.focus();
@@ -639,7 +701,11 @@ function wire(): void {
   $('tree-refresh').addEventListener('click', () => void loadTree(treeDir));
   document.addEventListener('keydown', (ev) => {
     if (ev.key === 'Escape') closeDetail();
-    if (ev.key === '/' && document.activeElement?.tagName !== 'INPUT' && document.activeElement?.tagName !== 'TEXTAREA') {
+    if (
+      ev.key === '/' &&
+      document.activeElement?.tagName !== 'INPUT' &&
+      document.activeElement?.tagName !== 'TEXTAREA'
+    ) {
       ev.preventDefault();
       $('filter').focus();
     }

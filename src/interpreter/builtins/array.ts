@@ -8,7 +8,19 @@ import { TempRef } from '../refs.js';
 import { isValidIdentifier } from '../token.js';
 import { FnPtr, RangeValue, deepClone, tagOf, typeName, type Value } from '../values.js';
 import {
-  arity, asArray, asFn, asInt, asRange, asText, checkArray, checkString, define, fail, mismatch, offsetLen, type CallContext,
+  arity,
+  asArray,
+  asFn,
+  asInt,
+  asRange,
+  asText,
+  checkArray,
+  checkString,
+  define,
+  fail,
+  mismatch,
+  offsetLen,
+  type CallContext,
 } from './registry.js';
 
 const arr = (a: Value[]): Value[] => a[0] as Value[];
@@ -78,64 +90,106 @@ define('get', 'array', (_c, a) => {
   const i = position(arr(a).length, asInt(a[1]));
   return i === undefined ? null : deepClone(arr(a)[i] as Value);
 });
-define('set', 'array', (_c, a) => {
-  arity(a, 3);
-  const i = position(arr(a).length, asInt(a[1]));
-  if (i !== undefined) arr(a)[i] = deepClone(a[2] as Value);
-  return null;
-}, true);
-define('push', 'array', (c, a) => (arity(a, 2), arr(a).push(deepClone(a[1] as Value)), checkArray(c, arr(a)), null), true);
-define('append', 'array', (c, a) => {
-  arity(a, 2);
-  const extra = asArray(a[1]).slice();
-  if (arr(a).length + extra.length > c.limits.maxArrayLength) fail('ErrorDataTooLarge', 'Size of array too large');
-  for (const x of extra) arr(a).push(deepClone(x));
-  return null;
-}, true);
-define('insert', 'array', (c, a) => {
-  arity(a, 3);
-  const xs = arr(a);
-  const [at] = offsetLen(xs.length, asInt(a[1]), 0n);
-  xs.splice(at, 0, deepClone(a[2] as Value));
-  checkArray(c, xs);
-  return null;
-}, true);
-define('pad', 'array', (c, a) => {
-  arity(a, 3);
-  const xs = arr(a);
-  const n = asInt(a[1]);
-  if (n > BigInt(c.limits.maxArrayLength)) fail('ErrorDataTooLarge', 'Size of array too large');
-  while (BigInt(xs.length) < n) xs.push(deepClone(a[2] as Value));
-  return null;
-}, true);
+define(
+  'set',
+  'array',
+  (_c, a) => {
+    arity(a, 3);
+    const i = position(arr(a).length, asInt(a[1]));
+    if (i !== undefined) arr(a)[i] = deepClone(a[2] as Value);
+    return null;
+  },
+  true,
+);
+define(
+  'push',
+  'array',
+  (c, a) => (arity(a, 2), arr(a).push(deepClone(a[1] as Value)), checkArray(c, arr(a)), null),
+  true,
+);
+define(
+  'append',
+  'array',
+  (c, a) => {
+    arity(a, 2);
+    const extra = asArray(a[1]).slice();
+    if (arr(a).length + extra.length > c.limits.maxArrayLength) fail('ErrorDataTooLarge', 'Size of array too large');
+    for (const x of extra) arr(a).push(deepClone(x));
+    return null;
+  },
+  true,
+);
+define(
+  'insert',
+  'array',
+  (c, a) => {
+    arity(a, 3);
+    const xs = arr(a);
+    const [at] = offsetLen(xs.length, asInt(a[1]), 0n);
+    xs.splice(at, 0, deepClone(a[2] as Value));
+    checkArray(c, xs);
+    return null;
+  },
+  true,
+);
+define(
+  'pad',
+  'array',
+  (c, a) => {
+    arity(a, 3);
+    const xs = arr(a);
+    const n = asInt(a[1]);
+    if (n > BigInt(c.limits.maxArrayLength)) fail('ErrorDataTooLarge', 'Size of array too large');
+    while (BigInt(xs.length) < n) xs.push(deepClone(a[2] as Value));
+    return null;
+  },
+  true,
+);
 define('pop', 'array', (_c, a) => (arity(a, 1), arr(a).pop() ?? null), true);
 define('shift', 'array', (_c, a) => (arity(a, 1), arr(a).shift() ?? null), true);
-define('remove', 'array', (_c, a) => {
-  arity(a, 2);
-  const i = position(arr(a).length, asInt(a[1]));
-  return i === undefined ? null : (arr(a).splice(i, 1)[0] as Value);
-}, true);
+define(
+  'remove',
+  'array',
+  (_c, a) => {
+    arity(a, 2);
+    const i = position(arr(a).length, asInt(a[1]));
+    return i === undefined ? null : (arr(a).splice(i, 1)[0] as Value);
+  },
+  true,
+);
 define('clear', 'array', (_c, a) => (arity(a, 1), (arr(a).length = 0), null), true);
-define('truncate', 'array', (_c, a) => {
-  arity(a, 2);
-  const n = asInt(a[1]);
-  if (n <= 0n) arr(a).length = 0;
-  else if (n < BigInt(arr(a).length)) arr(a).length = Number(n);
-  return null;
-}, true);
-define('chop', 'array', (_c, a) => {
-  arity(a, 2);
-  const xs = arr(a);
-  const n = asInt(a[1]);
-  if (n <= 0n) xs.length = 0;
-  else if (n < BigInt(xs.length)) xs.splice(0, xs.length - Number(n));
-  return null;
-}, true);
+define(
+  'truncate',
+  'array',
+  (_c, a) => {
+    arity(a, 2);
+    const n = asInt(a[1]);
+    if (n <= 0n) arr(a).length = 0;
+    else if (n < BigInt(arr(a).length)) arr(a).length = Number(n);
+    return null;
+  },
+  true,
+);
+define(
+  'chop',
+  'array',
+  (_c, a) => {
+    arity(a, 2);
+    const xs = arr(a);
+    const n = asInt(a[1]);
+    if (n <= 0n) xs.length = 0;
+    else if (n < BigInt(xs.length)) xs.splice(0, xs.length - Number(n));
+    return null;
+  },
+  true,
+);
 define('reverse', 'array', (_c, a) => (arity(a, 1), arr(a).reverse(), null), true);
 define('extract', 'array', (_c, a) => {
   arity(a, 2, 3);
   const [st, n] = span(arr(a).length, a, 1, BigInt(Number.MAX_SAFE_INTEGER));
-  return arr(a).slice(st, st + n).map(deepClone);
+  return arr(a)
+    .slice(st, st + n)
+    .map(deepClone);
 });
 /** drain and retain with a callback: remove, in place, the items for which the callback's truthiness is
  * `removeWhen`, and return them in order; undefined when the arguments are a range instead */
@@ -149,40 +203,60 @@ function removeByCallback(c: CallContext, a: Value[], xs: Value[], removeWhen: b
   }
   return out;
 }
-define('drain', 'array', (c, a) => {
-  arity(a, 2, 3);
-  const xs = arr(a);
-  const byCallback = removeByCallback(c, a, xs, true);
-  if (byCallback !== undefined) return byCallback;
-  const [st, n] = span(xs.length, a, 1, 0n);
-  return xs.splice(st, n);
-}, true);
-define('retain', 'array', (c, a) => {
-  arity(a, 2, 3);
-  const xs = arr(a);
-  const byCallback = removeByCallback(c, a, xs, false);
-  if (byCallback !== undefined) return byCallback;
-  const [st, n] = span(xs.length, a, 1, 0n);
-  const kept = xs.slice(st, st + n);
-  const removed = [...xs.slice(0, st), ...xs.slice(st + n)];
-  xs.splice(0, xs.length, ...kept);
-  return removed;
-}, true);
-define('splice', 'array', (c, a) => {
-  arity(a, 3, 4);
-  const xs = arr(a);
-  const replacement = asArray(a[a.length - 1]).map(deepClone);
-  const [st, n] = a.length === 3 ? span(xs.length, a, 1, 0n) : offsetLen(xs.length, asInt(a[1]), asInt(a[2]));
-  xs.splice(st, n, ...replacement);
-  checkArray(c, xs);
-  return null;
-}, true);
-define('split', 'array', (_c, a) => {
-  arity(a, 2);
-  const xs = arr(a);
-  const [st] = offsetLen(xs.length, asInt(a[1]), 0n);
-  return xs.splice(st);
-}, true);
+define(
+  'drain',
+  'array',
+  (c, a) => {
+    arity(a, 2, 3);
+    const xs = arr(a);
+    const byCallback = removeByCallback(c, a, xs, true);
+    if (byCallback !== undefined) return byCallback;
+    const [st, n] = span(xs.length, a, 1, 0n);
+    return xs.splice(st, n);
+  },
+  true,
+);
+define(
+  'retain',
+  'array',
+  (c, a) => {
+    arity(a, 2, 3);
+    const xs = arr(a);
+    const byCallback = removeByCallback(c, a, xs, false);
+    if (byCallback !== undefined) return byCallback;
+    const [st, n] = span(xs.length, a, 1, 0n);
+    const kept = xs.slice(st, st + n);
+    const removed = [...xs.slice(0, st), ...xs.slice(st + n)];
+    xs.splice(0, xs.length, ...kept);
+    return removed;
+  },
+  true,
+);
+define(
+  'splice',
+  'array',
+  (c, a) => {
+    arity(a, 3, 4);
+    const xs = arr(a);
+    const replacement = asArray(a[a.length - 1]).map(deepClone);
+    const [st, n] = a.length === 3 ? span(xs.length, a, 1, 0n) : offsetLen(xs.length, asInt(a[1]), asInt(a[2]));
+    xs.splice(st, n, ...replacement);
+    checkArray(c, xs);
+    return null;
+  },
+  true,
+);
+define(
+  'split',
+  'array',
+  (_c, a) => {
+    arity(a, 2);
+    const xs = arr(a);
+    const [st] = offsetLen(xs.length, asInt(a[1]), 0n);
+    return xs.splice(st);
+  },
+  true,
+);
 
 define('map', 'array', (c, a) => {
   arity(a, 2);
@@ -238,16 +312,22 @@ define('index_of', 'array', (c, a) => {
   }
   return -1n;
 });
-define('dedup', 'array', (c, a) => {
-  arity(a, 1, 2);
-  const xs = arr(a);
-  const fp = a.length === 2 ? callback(a[1]) : null;
-  const same = (x: Value, y: Value): boolean => (fp !== null ? truthy(c.callFn(fp, [deepClone(x), deepClone(y)])) : equals(x, y));
-  const out: Value[] = [];
-  for (const x of xs) if (out.length === 0 || !same(out[out.length - 1] as Value, x)) out.push(x);
-  xs.splice(0, xs.length, ...out);
-  return null;
-}, true);
+define(
+  'dedup',
+  'array',
+  (c, a) => {
+    arity(a, 1, 2);
+    const xs = arr(a);
+    const fp = a.length === 2 ? callback(a[1]) : null;
+    const same = (x: Value, y: Value): boolean =>
+      fp !== null ? truthy(c.callFn(fp, [deepClone(x), deepClone(y)])) : equals(x, y);
+    const out: Value[] = [];
+    for (const x of xs) if (out.length === 0 || !same(out[out.length - 1] as Value, x)) out.push(x);
+    xs.splice(0, xs.length, ...out);
+    return null;
+  },
+  true,
+);
 
 function reduce(c: CallContext, a: Value[], reverse: boolean): Value {
   arity(a, 2, 3);
@@ -280,9 +360,11 @@ function sortWith(c: CallContext, xs: Value[], fp: FnPtr): void {
 function sortNatural(xs: Value[], descending: boolean): void {
   if (xs.length <= 1) return;
   const tag = tagOf(xs[0] as Value);
-  if (xs.some((x) => tagOf(x) !== tag)) fail('ErrorFunctionNotFound', 'Function not found: elements of different types cannot be sorted');
+  if (xs.some((x) => tagOf(x) !== tag))
+    fail('ErrorFunctionNotFound', 'Function not found: elements of different types cannot be sorted');
   if (tag === 'unit') return;
-  if (!['int', 'float', 'char', 'string', 'bool'].includes(tag)) fail('ErrorFunctionNotFound', `Function not found: elements of ${typeName(xs[0] as Value)} cannot be sorted`);
+  if (!['int', 'float', 'char', 'string', 'bool'].includes(tag))
+    fail('ErrorFunctionNotFound', `Function not found: elements of ${typeName(xs[0] as Value)} cannot be sorted`);
   const sign = descending ? -1 : 1;
   xs.sort((x, y) => sign * (ordering(x, y) ?? 0));
 }
@@ -299,9 +381,21 @@ function sortArray(c: CallContext, a: Value[], descending: boolean, comparerRequ
 define('sort', 'array', (c, a) => (arity(a, 1, 2), sortArray(c, a, false, false), null), true);
 define('sort_by', 'array', (c, a) => (arity(a, 2), sortArray(c, a, false, true), null), true);
 define('sort_desc', 'array', (c, a) => (arity(a, 1), sortArray(c, a, true, false), null), true);
-define('order', 'array', (c, a) => (arity(a, 1, 2), sortArray(c, [deepClone(a[0] as Value), ...a.slice(1)], false, false)));
-define('order_by', 'array', (c, a) => (arity(a, 2), sortArray(c, [deepClone(a[0] as Value), ...a.slice(1)], false, true)));
-define('order_desc', 'array', (c, a) => (arity(a, 1), sortArray(c, [deepClone(a[0] as Value), ...a.slice(1)], true, false)));
+define(
+  'order',
+  'array',
+  (c, a) => (arity(a, 1, 2), sortArray(c, [deepClone(a[0] as Value), ...a.slice(1)], false, false)),
+);
+define(
+  'order_by',
+  'array',
+  (c, a) => (arity(a, 2), sortArray(c, [deepClone(a[0] as Value), ...a.slice(1)], false, true)),
+);
+define(
+  'order_desc',
+  'array',
+  (c, a) => (arity(a, 1), sortArray(c, [deepClone(a[0] as Value), ...a.slice(1)], true, false)),
+);
 
 define('join', 'array', (c, a) => {
   arity(a, 1, 2);

@@ -39,24 +39,34 @@ define('get_bit', 'int', (_c, a) => {
   if (bit === undefined) throw bitBounds(asInt(a[1]), -1);
   return ((BigInt.asUintN(64, a[0] as bigint) >> BigInt(bit)) & 1n) === 1n;
 });
-define('set_bit', 'int', (_c, a, self) => {
-  arity(a, 3);
-  const bit = bitPosition(asInt(a[1]), true);
-  if (bit === undefined) throw bitBounds(asInt(a[1]), -1);
-  writeBack(self, setBits(a[0] as bigint, BigInt(bit), 1n, asBool(a[2]) ? 1n : 0n));
-  return null;
-}, true);
+define(
+  'set_bit',
+  'int',
+  (_c, a, self) => {
+    arity(a, 3);
+    const bit = bitPosition(asInt(a[1]), true);
+    if (bit === undefined) throw bitBounds(asInt(a[1]), -1);
+    writeBack(self, setBits(a[0] as bigint, BigInt(bit), 1n, asBool(a[2]) ? 1n : 0n));
+    return null;
+  },
+  true,
+);
 define('get_bits', 'int', (_c, a) => {
   arity(a, 2, 3);
   const [start, bits] = startAndBits(a, 1);
   return getBits(a[0] as bigint, start, bits);
 });
-define('set_bits', 'int', (_c, a, self) => {
-  arity(a, 3, 4);
-  const [start, bits] = startAndBits(a, 1);
-  writeBack(self, setBits(a[0] as bigint, start, bits, asInt(a[a.length - 1])));
-  return null;
-}, true);
+define(
+  'set_bits',
+  'int',
+  (_c, a, self) => {
+    arity(a, 3, 4);
+    const [start, bits] = startAndBits(a, 1);
+    writeBack(self, setBits(a[0] as bigint, start, bits, asInt(a[a.length - 1])));
+    return null;
+  },
+  true,
+);
 define('bits', 'int', (_c, a) => {
   arity(a, 1, 2, 3);
   const value = a[0] as bigint;

@@ -91,7 +91,8 @@ define('parse_float', 'string', (_c, a) => {
   arity(a, 1);
   const text = a[0] as string;
   const s = text.trim();
-  if (!FLOAT_TEXT.test(s)) fail('ErrorArithmetic', `Error parsing floating-point number '${text}': invalid float literal`);
+  if (!FLOAT_TEXT.test(s))
+    fail('ErrorArithmetic', `Error parsing floating-point number '${text}': invalid float literal`);
   const lower = s.toLowerCase().replace(/^\+/, '');
   if (lower.endsWith('inf') || lower.endsWith('infinity')) return lower.startsWith('-') ? -Infinity : Infinity;
   if (lower.endsWith('nan')) return NaN;
@@ -105,14 +106,16 @@ define('to_int', ['int', 'float', 'char', 'bool'], (_c, a) => {
   if (typeof v === 'boolean') return v ? 1n : 0n;
   if (v instanceof Char) return BigInt(v.ch.codePointAt(0) ?? 0);
   const f = v as number;
-  if (!Number.isFinite(f) || f >= 2 ** 63 || f < -(2 ** 63)) fail('ErrorArithmetic', `Integer overflow: to_int(${toDisplay(f)})`);
+  if (!Number.isFinite(f) || f >= 2 ** 63 || f < -(2 ** 63))
+    fail('ErrorArithmetic', `Integer overflow: to_int(${toDisplay(f)})`);
   return BigInt(Math.trunc(f));
 });
 define('to_float', ['int', 'float'], (_c, a) => (arity(a, 1), Number(a[0])));
 define('to_char', 'int', (_c, a) => {
   arity(a, 1);
   const n = a[0] as bigint;
-  if (n < 0n || n > 0x10ffffn || (n >= 0xd800n && n <= 0xdfffn)) fail('ErrorArithmetic', `Invalid character code: ${n}`);
+  if (n < 0n || n > 0x10ffffn || (n >= 0xd800n && n <= 0xdfffn))
+    fail('ErrorArithmetic', `Invalid character code: ${n}`);
   return charOf(String.fromCodePoint(Number(n)));
 });
 
@@ -121,7 +124,8 @@ define('to_char', 'int', (_c, a) => {
 define('parse_json', 'string', (_c, a) => {
   arity(a, 1);
   const value = parseJsonText(asString(a[0]));
-  if (!(value instanceof Map)) fail('ErrorMismatchOutputType', `Output type incorrect: ${typeName(value)} (expecting map)`);
+  if (!(value instanceof Map))
+    fail('ErrorMismatchOutputType', `Output type incorrect: ${typeName(value)} (expecting map)`);
   return value;
 });
 define('to_json', ['map', 'array', 'unit', 'int', 'float', 'string', 'bool', 'char'], (c, a) => {

@@ -14,29 +14,49 @@ define('get', 'map', (_c, a) => {
   const v = map(a).get(asText(a[1]));
   return v === undefined ? null : deepClone(v);
 });
-define('set', 'map', (c, a) => (arity(a, 3), map(a).set(asText(a[1]), deepClone(a[2] as Value)), checkMap(c, map(a)), null), true);
-define('remove', 'map', (_c, a) => {
-  arity(a, 2);
-  const key = asText(a[1]);
-  const v = map(a).get(key);
-  map(a).delete(key);
-  return v === undefined ? null : v;
-}, true);
+define(
+  'set',
+  'map',
+  (c, a) => (arity(a, 3), map(a).set(asText(a[1]), deepClone(a[2] as Value)), checkMap(c, map(a)), null),
+  true,
+);
+define(
+  'remove',
+  'map',
+  (_c, a) => {
+    arity(a, 2);
+    const key = asText(a[1]);
+    const v = map(a).get(key);
+    map(a).delete(key);
+    return v === undefined ? null : v;
+  },
+  true,
+);
 define('clear', 'map', (_c, a) => (arity(a, 1), map(a).clear(), null), true);
 define('keys', 'map', (_c, a) => (arity(a, 1), sortedKeys(map(a))));
 define('values', 'map', (_c, a) => (arity(a, 1), sortedKeys(map(a)).map((k) => deepClone(map(a).get(k) ?? null))));
-define('mixin', 'map', (c, a) => {
-  arity(a, 2);
-  for (const [k, v] of asMap(a[1])) map(a).set(k, deepClone(v));
-  checkMap(c, map(a));
-  return null;
-}, true);
-define('fill_with', 'map', (c, a) => {
-  arity(a, 2);
-  for (const [k, v] of asMap(a[1])) if (!map(a).has(k)) map(a).set(k, deepClone(v));
-  checkMap(c, map(a));
-  return null;
-}, true);
+define(
+  'mixin',
+  'map',
+  (c, a) => {
+    arity(a, 2);
+    for (const [k, v] of asMap(a[1])) map(a).set(k, deepClone(v));
+    checkMap(c, map(a));
+    return null;
+  },
+  true,
+);
+define(
+  'fill_with',
+  'map',
+  (c, a) => {
+    arity(a, 2);
+    for (const [k, v] of asMap(a[1])) if (!map(a).has(k)) map(a).set(k, deepClone(v));
+    checkMap(c, map(a));
+    return null;
+  },
+  true,
+);
 define('filter', 'map', (c, a) => {
   arity(a, 2);
   const fp = asFn(a[1]);
@@ -47,29 +67,39 @@ define('filter', 'map', (c, a) => {
   }
   return out;
 });
-define('drain', 'map', (c, a) => {
-  arity(a, 2);
-  const fp = asFn(a[1]);
-  const out: RMap = new Map();
-  for (const k of sortedKeys(map(a))) {
-    const v = map(a).get(k) ?? null;
-    if (c.callFn(fp, [k, deepClone(v)]) === true) {
-      out.set(k, v);
-      map(a).delete(k);
+define(
+  'drain',
+  'map',
+  (c, a) => {
+    arity(a, 2);
+    const fp = asFn(a[1]);
+    const out: RMap = new Map();
+    for (const k of sortedKeys(map(a))) {
+      const v = map(a).get(k) ?? null;
+      if (c.callFn(fp, [k, deepClone(v)]) === true) {
+        out.set(k, v);
+        map(a).delete(k);
+      }
     }
-  }
-  return out;
-}, true);
-define('retain', 'map', (c, a) => {
-  arity(a, 2);
-  const fp = asFn(a[1]);
-  const out: RMap = new Map();
-  for (const k of sortedKeys(map(a))) {
-    const v = map(a).get(k) ?? null;
-    if (c.callFn(fp, [k, deepClone(v)]) !== true) {
-      out.set(k, v);
-      map(a).delete(k);
+    return out;
+  },
+  true,
+);
+define(
+  'retain',
+  'map',
+  (c, a) => {
+    arity(a, 2);
+    const fp = asFn(a[1]);
+    const out: RMap = new Map();
+    for (const k of sortedKeys(map(a))) {
+      const v = map(a).get(k) ?? null;
+      if (c.callFn(fp, [k, deepClone(v)]) !== true) {
+        out.set(k, v);
+        map(a).delete(k);
+      }
     }
-  }
-  return out;
-}, true);
+    return out;
+  },
+  true,
+);

@@ -34,14 +34,20 @@ function minMax(a: Value[], max: boolean): Value {
 define('max', ['int', 'float'], (_c, a) => minMax(a, true));
 define('min', ['int', 'float'], (_c, a) => minMax(a, false));
 
-const float1 = (f: (x: number) => number) => (_c: unknown, a: Value[]): Value => (arity(a, 1), f(asFloat(a[0])));
+const float1 =
+  (f: (x: number) => number) =>
+  (_c: unknown, a: Value[]): Value => (arity(a, 1), f(asFloat(a[0])));
 const roundHalfAway = (x: number): number => Math.sign(x) * Math.round(Math.abs(x));
 
 define('floor', 'float', float1(Math.floor));
 define('ceiling', 'float', float1(Math.ceil));
 define('round', 'float', float1(roundHalfAway));
 define('int', 'float', float1(Math.trunc));
-define('fraction', 'float', float1((x) => x - Math.trunc(x)));
+define(
+  'fraction',
+  'float',
+  float1((x) => x - Math.trunc(x)),
+);
 define('sqrt', ['float', 'int'], (_c, a) => (arity(a, 1), Math.sqrt(asNumber(a[0]))));
 define('exp', ['float', 'int'], (_c, a) => (arity(a, 1), Math.exp(asNumber(a[0]))));
 define('ln', ['float', 'int'], (_c, a) => (arity(a, 1), Math.log(asNumber(a[0]))));
@@ -62,6 +68,10 @@ define('is_odd', 'int', (_c, a) => (arity(a, 1), (a[0] as bigint) % 2n !== 0n));
 define('is_even', 'int', (_c, a) => (arity(a, 1), (a[0] as bigint) % 2n === 0n));
 define('is_zero', ['int', 'float'], (_c, a) => (arity(a, 1), Number(a[0]) === 0));
 
-for (const [name, radix] of [['to_hex', 16], ['to_octal', 8], ['to_binary', 2]] as const) {
+for (const [name, radix] of [
+  ['to_hex', 16],
+  ['to_octal', 8],
+  ['to_binary', 2],
+] as const) {
   define(name, 'int', (_c, a) => (arity(a, 1), BigInt.asUintN(64, asInt(a[0])).toString(radix)));
 }

@@ -55,8 +55,20 @@ export function define(name: string, keys: DispatchKey | readonly DispatchKey[],
  * property of that name on a non-map value calls the builtin with the value alone.
  */
 export const GETTERS: ReadonlySet<string> = new Set([
-  'is_odd', 'is_even', 'is_zero', 'is_nan', 'is_finite', 'is_infinite', 'floor', 'ceiling', 'round', 'int', 'fraction',
-  'elapsed', 'bits', 'chars',
+  'is_odd',
+  'is_even',
+  'is_zero',
+  'is_nan',
+  'is_finite',
+  'is_infinite',
+  'floor',
+  'ceiling',
+  'round',
+  'int',
+  'fraction',
+  'elapsed',
+  'bits',
+  'chars',
 ]);
 
 /** Whether some builtin of this name mutates its first argument (which is then passed by reference). */

@@ -6,7 +6,17 @@ import type { Ref } from '../refs.js';
 import { toDisplay } from '../format.js';
 import { Char, RangeValue, charOf, compareStrings, hasSurrogates, toChars, type Value } from '../values.js';
 import {
-  arity, asChar, asInt, asRange, asText, checkString, define, mismatch, offsetLen, writeBack, type CallContext,
+  arity,
+  asChar,
+  asInt,
+  asRange,
+  asText,
+  checkString,
+  define,
+  mismatch,
+  offsetLen,
+  writeBack,
+  type CallContext,
 } from './registry.js';
 
 const str = (a: Value[]): string => a[0] as string;
@@ -39,7 +49,10 @@ define('chars', 'string', (_c, a) => {
     len = a.length === 3 ? asInt(a[2]) : BigInt(all.length);
   }
   if (len <= 0n) return [];
-  const start = from >= 0n ? Number(from > BigInt(all.length) ? BigInt(all.length) : from) : Math.max(0, all.length + Number(from < -BigInt(all.length) ? -BigInt(all.length) : from));
+  const start =
+    from >= 0n
+      ? Number(from > BigInt(all.length) ? BigInt(all.length) : from)
+      : Math.max(0, all.length + Number(from < -BigInt(all.length) ? -BigInt(all.length) : from));
   const end = BigInt(start) + len > BigInt(all.length) ? all.length : start + Number(len);
   return all.slice(start, end).map(charOf);
 });
@@ -107,47 +120,80 @@ function slice(s: string, a: Value[], from: number): string {
 
 define('sub_string', 'string', (_c, a) => (arity(a, 2, 3), slice(str(a), a, 1)));
 define('crop', 'string', (c, a, self) => (arity(a, 2, 3), mutate(self, c, slice(str(a), a, 1))), true);
-define('truncate', 'string', (c, a, self) => {
-  arity(a, 2);
-  const n = asInt(a[1]);
-  return mutate(self, c, n <= 0n ? '' : chars(str(a)).slice(0, Number(n > 1_000_000_000n ? 1_000_000_000n : n)).join(''));
-}, true);
+define(
+  'truncate',
+  'string',
+  (c, a, self) => {
+    arity(a, 2);
+    const n = asInt(a[1]);
+    return mutate(
+      self,
+      c,
+      n <= 0n
+        ? ''
+        : chars(str(a))
+            .slice(0, Number(n > 1_000_000_000n ? 1_000_000_000n : n))
+            .join(''),
+    );
+  },
+  true,
+);
 
-define('pad', 'string', (c, a, self) => {
-  arity(a, 3);
-  const target = asInt(a[1]);
-  const padding = asText(a[2]);
-  if (target > BigInt(c.limits.maxStringLength)) checkString(c, ' '.repeat(c.limits.maxStringLength + 1));
-  let s = str(a);
-  let n = len(s);
-  const want = Number(target);
-  const padChars = chars(padding);
-  if (padChars.length === 0) return null;
-  while (n < want) {
-    if (n + padChars.length <= want) {
-      s += padding;
-      n += padChars.length;
-    } else {
-      s += padChars.slice(0, want - n).join('');
-      n = want;
+define(
+  'pad',
+  'string',
+  (c, a, self) => {
+    arity(a, 3);
+    const target = asInt(a[1]);
+    const padding = asText(a[2]);
+    if (target > BigInt(c.limits.maxStringLength)) checkString(c, ' '.repeat(c.limits.maxStringLength + 1));
+    let s = str(a);
+    let n = len(s);
+    const want = Number(target);
+    const padChars = chars(padding);
+    if (padChars.length === 0) return null;
+    while (n < want) {
+      if (n + padChars.length <= want) {
+        s += padding;
+        n += padChars.length;
+      } else {
+        s += padChars.slice(0, want - n).join('');
+        n = want;
+      }
     }
-  }
-  return mutate(self, c, s);
-}, true);
+    return mutate(self, c, s);
+  },
+  true,
+);
 
-define('replace', 'string', (c, a, self) => {
-  arity(a, 3);
-  const find = asText(a[1]);
-  const sub = asText(a[2]);
-  const s = str(a);
-  const next = find === '' ? chars(s).map((ch) => sub + ch).join('') + sub : s.split(find).join(sub);
-  return mutate(self, c, next);
-}, true);
-define('remove', 'string', (c, a, self) => {
-  arity(a, 2);
-  const find = asText(a[1]);
-  return mutate(self, c, find === '' ? str(a) : str(a).split(find).join(''));
-}, true);
+define(
+  'replace',
+  'string',
+  (c, a, self) => {
+    arity(a, 3);
+    const find = asText(a[1]);
+    const sub = asText(a[2]);
+    const s = str(a);
+    const next =
+      find === ''
+        ? chars(s)
+            .map((ch) => sub + ch)
+            .join('') + sub
+        : s.split(find).join(sub);
+    return mutate(self, c, next);
+  },
+  true,
+);
+define(
+  'remove',
+  'string',
+  (c, a, self) => {
+    arity(a, 2);
+    const find = asText(a[1]);
+    return mutate(self, c, find === '' ? str(a) : str(a).split(find).join(''));
+  },
+  true,
+);
 
 define('get', 'string', (_c, a) => {
   arity(a, 2);
@@ -157,32 +203,42 @@ define('get', 'string', (_c, a) => {
   const ch = at >= 0n && at < BigInt(cs.length) ? cs[Number(at)] : undefined;
   return ch === undefined ? null : charOf(ch);
 });
-define('set', 'string', (c, a, self) => {
-  arity(a, 3);
-  const cs = chars(str(a));
-  const i = asInt(a[1]);
-  const ch = asChar(a[2]);
-  const at = i < 0n ? BigInt(cs.length) + i : i;
-  if (at < 0n || at >= BigInt(cs.length)) return null;
-  cs[Number(at)] = ch.ch;
-  return mutate(self, c, cs.join(''));
-}, true);
-define('pop', 'string', (c, a, self) => {
-  arity(a, 1, 2);
-  const cs = chars(str(a));
-  if (a.length === 1) {
-    const last = cs.pop();
-    if (last === undefined) return null;
+define(
+  'set',
+  'string',
+  (c, a, self) => {
+    arity(a, 3);
+    const cs = chars(str(a));
+    const i = asInt(a[1]);
+    const ch = asChar(a[2]);
+    const at = i < 0n ? BigInt(cs.length) + i : i;
+    if (at < 0n || at >= BigInt(cs.length)) return null;
+    cs[Number(at)] = ch.ch;
+    return mutate(self, c, cs.join(''));
+  },
+  true,
+);
+define(
+  'pop',
+  'string',
+  (c, a, self) => {
+    arity(a, 1, 2);
+    const cs = chars(str(a));
+    if (a.length === 1) {
+      const last = cs.pop();
+      if (last === undefined) return null;
+      mutate(self, c, cs.join(''));
+      return charOf(last);
+    }
+    const n = asInt(a[1]);
+    if (n <= 0n || cs.length === 0) return '';
+    const take = n > BigInt(cs.length) ? cs.length : Number(n);
+    const tail = cs.splice(cs.length - take, take);
     mutate(self, c, cs.join(''));
-    return charOf(last);
-  }
-  const n = asInt(a[1]);
-  if (n <= 0n || cs.length === 0) return '';
-  const take = n > BigInt(cs.length) ? cs.length : Number(n);
-  const tail = cs.splice(cs.length - take, take);
-  mutate(self, c, cs.join(''));
-  return tail.join('');
-}, true);
+    return tail.join('');
+  },
+  true,
+);
 
 function splitBy(s: string, sep: string): string[] {
   if (sep === '') return ['', ...chars(s), ''];
@@ -221,26 +277,24 @@ define('split_rev', 'string', (_c, a) => {
   if (n < 1n) return [s];
   if (parts.length <= Number(n)) return parts;
   const head = parts.slice(0, Number(n) - 1);
-  return [...head, parts.slice(Number(n) - 1).reverse().join(sep)];
+  return [
+    ...head,
+    parts
+      .slice(Number(n) - 1)
+      .reverse()
+      .join(sep),
+  ];
 });
 
-define(
-  'max',
-  ['string', 'char'],
-  (_c, a) => {
-    arity(a, 2);
-    const [x, y] = [a[0] as Value, a[1] as Value];
-    if (typeof x === 'string' && typeof y === 'string') return compareStrings(x, y) >= 0 ? x : y;
-    return compareStrings(asChar(x).ch, asChar(y).ch) >= 0 ? x : y;
-  },
-);
-define(
-  'min',
-  ['string', 'char'],
-  (_c, a) => {
-    arity(a, 2);
-    const [x, y] = [a[0] as Value, a[1] as Value];
-    if (typeof x === 'string' && typeof y === 'string') return compareStrings(x, y) <= 0 ? x : y;
-    return compareStrings(asChar(x).ch, asChar(y).ch) <= 0 ? x : y;
-  },
-);
+define('max', ['string', 'char'], (_c, a) => {
+  arity(a, 2);
+  const [x, y] = [a[0] as Value, a[1] as Value];
+  if (typeof x === 'string' && typeof y === 'string') return compareStrings(x, y) >= 0 ? x : y;
+  return compareStrings(asChar(x).ch, asChar(y).ch) >= 0 ? x : y;
+});
+define('min', ['string', 'char'], (_c, a) => {
+  arity(a, 2);
+  const [x, y] = [a[0] as Value, a[1] as Value];
+  if (typeof x === 'string' && typeof y === 'string') return compareStrings(x, y) <= 0 ? x : y;
+  return compareStrings(asChar(x).ch, asChar(y).ch) <= 0 ? x : y;
+});

@@ -38,7 +38,10 @@ export const BOOK: readonly ConformanceTable[] = [
     rows: [
       ['const LIMIT = 3; fn over(n) { n > global::LIMIT } [over(2), over(4)]', '[false, true]'],
       ['fn inc(x) { x + 1 } let f = inc; [f.name, type_of(f), f.call(1)]', '["inc", "Fn", 2]'],
-      ['fn double(x) { x * 2 } [[1, 2].map(double), [1, 2].map(Fn("double")), [1, 2].map("double")]', '[[2, 4], [2, 4], [2, 4]]'],
+      [
+        'fn double(x) { x * 2 } [[1, 2].map(double), [1, 2].map(Fn("double")), [1, 2].map("double")]',
+        '[[2, 4], [2, 4], [2, 4]]',
+      ],
       ['fn big(x) { x > 1 } [1, 2, 3].filter("big")', '[2, 3]'],
       ['[1, 2, 3].filter(|| this > 1)', '[2, 3]'],
       ['let s = 0; for x in [1, (), 3] { let v = x ?? continue; s += v; } s', '4'],
@@ -68,7 +71,10 @@ export const BOOK: readonly ConformanceTable[] = [
       ['let x = [1, 3, 5, 7, 9, 2, 4, 6, 8, 10]; x.order_desc()', '[10, 9, 8, 7, 6, 5, 4, 3, 2, 1]'],
       ['let x = [1, 3, 5, 2, 4]; x.order_by(|a, b| if a > b { -1 } else if a < b { 1 } else { 0 })', '[5, 4, 3, 2, 1]'],
       ['let x = [1, 3, 5, 2, 4]; x.order(|a, b| b - a)', '[5, 4, 3, 2, 1]'],
-      ['let x = [1, 3, 5, 2, 4]; x.sort_by(|a, b| if a > b { -1 } else if a < b { 1 } else { 0 }); x', '[5, 4, 3, 2, 1]'],
+      [
+        'let x = [1, 3, 5, 2, 4]; x.sort_by(|a, b| if a > b { -1 } else if a < b { 1 } else { 0 }); x',
+        '[5, 4, 3, 2, 1]',
+      ],
       ['let x = [3, 1, 2]; x.sort(|a, b| a <= b); x', '[1, 2, 3]'],
       ["let x = ['b', 'c', 'a']; x.sort_desc(); x", "['c', 'b', 'a']"],
       ['let x = ["b", "a"]; x.order_desc()', '["b", "a"]'],

@@ -57,15 +57,11 @@ export const LANGUAGE: readonly ConformanceTable[] = [
   },
   {
     from: 'tests/constants.rs',
-    rows: [
-      ['const x = 123; x', '123'],
-    ],
+    rows: [['const x = 123; x', '123']],
   },
   {
     from: 'tests/expressions.rs',
-    rows: [
-      ['40 + { let x = 2; x }', 'COMPILES'],
-    ],
+    rows: [['40 + { let x = 2; x }', 'COMPILES']],
   },
   {
     from: 'tests/if_block.rs',
@@ -74,16 +70,31 @@ export const LANGUAGE: readonly ConformanceTable[] = [
       ['if false { 55 } else { 44 }', '44'],
       ['if true { 55 } else { 44 }', '55'],
       ['if false { 55 } else if true { 33 } else { 44 }', '33'],
-      ['\n                    if false { 55 }\n                    else if false { 33 }\n                    else if false { 66 }\n                    else if false { 77 }\n                    else if false { 88 }\n                    else { 44 }\n                ', '44'],
-      ['\n                    let x = 42;\n                    let y = 1 + if x > 40 { 100 } else { 0 } / x;\n                    y\n                ', '3'],
+      [
+        '\n                    if false { 55 }\n                    else if false { 33 }\n                    else if false { 66 }\n                    else if false { 77 }\n                    else if false { 88 }\n                    else { 44 }\n                ',
+        '44',
+      ],
+      [
+        '\n                    let x = 42;\n                    let y = 1 + if x > 40 { 100 } else { 0 } / x;\n                    y\n                ',
+        '3',
+      ],
     ],
   },
   {
     from: 'tests/looping.rs',
     rows: [
-      ['\n                    let x = 0;\n                    let i = 0;\n\n                    loop {\n                        if i < 10 {\n                            i += 1;\n                            if x > 20 { continue; }\n                            x += i;\n                        } else {\n                            break;\n                        }\n                    }\n\n                    x\n                ', '21'],
-      ['\n                    for n in 0..10 {\n                        let x = if n <= 5 { n };\n                        x ?? break 42;\n                    }\n                ', '42'],
-      ['\n                    let x = 0;\n\n                    let value = while x < 10 {\n                        if x % 5 == 0 { break 42; }\n                        x += 1;\n                    };\n\n                    value\n                ', '42'],
+      [
+        '\n                    let x = 0;\n                    let i = 0;\n\n                    loop {\n                        if i < 10 {\n                            i += 1;\n                            if x > 20 { continue; }\n                            x += i;\n                        } else {\n                            break;\n                        }\n                    }\n\n                    x\n                ',
+        '21',
+      ],
+      [
+        '\n                    for n in 0..10 {\n                        let x = if n <= 5 { n };\n                        x ?? break 42;\n                    }\n                ',
+        '42',
+      ],
+      [
+        '\n                    let x = 0;\n\n                    let value = while x < 10 {\n                        if x % 5 == 0 { break 42; }\n                        x += 1;\n                    };\n\n                    value\n                ',
+        '42',
+      ],
       ['let x = 0; break;', 'SYNTAX'],
       ['loop { let f = || { break;  } }', 'SYNTAX'],
       ['let x = 0; if x > 0 { continue; }', 'SYNTAX'],
@@ -113,20 +124,18 @@ export const LANGUAGE: readonly ConformanceTable[] = [
   },
   {
     from: 'tests/side_effects.rs',
-    rows: [
-      ['print(40 + 2);', 'OK'],
-    ],
+    rows: [['print(40 + 2);', 'OK']],
   },
   {
     from: 'tests/switch.rs',
     rows: [
-      ['switch 2 { 1 => (), 2 => \'a\', 42 => true }', '\'a\''],
-      ['switch 3 { 1 => (), 2 => \'a\', 42 => true, _ => 123 }', '123'],
-      ['switch 3 { 1 => (), 2 => \'a\', 42 => true }', 'OK'],
+      ["switch 2 { 1 => (), 2 => 'a', 42 => true }", "'a'"],
+      ["switch 3 { 1 => (), 2 => 'a', 42 => true, _ => 123 }", '123'],
+      ["switch 3 { 1 => (), 2 => 'a', 42 => true }", 'OK'],
       ['switch x { _ => 123, 1 => 42 }', 'SYNTAX'],
       ['switch x { 1 => 123, _ if true => 42 }', 'SYNTAX'],
-      ['switch x { 10..20 => (), 20..=42 => \'a\', 25..45 => \'z\', 42 => \'x\', 30..100 => true }', 'SYNTAX'],
-      ['switch x { 10..20 => (), 20..=42 => \'a\', 25..45 => \'z\', 42.0 => \'x\', 30..100 => true }', 'SYNTAX'],
+      ["switch x { 10..20 => (), 20..=42 => 'a', 25..45 => 'z', 42 => 'x', 30..100 => true }", 'SYNTAX'],
+      ["switch x { 10..20 => (), 20..=42 => 'a', 25..45 => 'z', 42.0 => 'x', 30..100 => true }", 'SYNTAX'],
       ['switch x { _ => fallback(y) }', 'COMPILES'],
     ],
   },
@@ -136,10 +145,22 @@ export const LANGUAGE: readonly ConformanceTable[] = [
       ['try { throw 42; } catch (x) { return x; }', '42'],
       ['try { throw 42; } catch { return 123; }', '123'],
       ['let x = 42; try { let y = 123; print(x/0); } catch { x = 0 } x', '0'],
-      ['\n                    fn foo(x) { try { throw 42; } catch (x) { return x; } }\n                    foo(0)\n                ', '42'],
-      ['\n                    let err = 123;\n                    let x = 0;\n                    try { throw 42; } catch(err) { return err; }\n                ', '42'],
-      ['\n                    let foo = 123;\n                    let x = 0;\n                    try { throw 42; } catch(err) { return foo; }\n                ', '123'],
-      ['\n                    let foo = 123;\n                    let x = 0;\n                    try { throw 42; } catch(err) { return err; }\n                ', '42'],
+      [
+        '\n                    fn foo(x) { try { throw 42; } catch (x) { return x; } }\n                    foo(0)\n                ',
+        '42',
+      ],
+      [
+        '\n                    let err = 123;\n                    let x = 0;\n                    try { throw 42; } catch(err) { return err; }\n                ',
+        '42',
+      ],
+      [
+        '\n                    let foo = 123;\n                    let x = 0;\n                    try { throw 42; } catch(err) { return foo; }\n                ',
+        '123',
+      ],
+      [
+        '\n                    let foo = 123;\n                    let x = 0;\n                    try { throw 42; } catch(err) { return err; }\n                ',
+        '42',
+      ],
     ],
   },
   {

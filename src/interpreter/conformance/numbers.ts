@@ -197,8 +197,14 @@ export const NUMBERS: readonly ConformanceTable[] = [
       ['let x = 255; get_bits(x, -60, 2)', '3'],
       ['let x = 0; set_bits(x, -64, 1, 15); x', '1'],
       ['let x = 10; x[1..4] = 7; x', '14'],
-      ['\n                    let x = 0b001101101010001;\n                    let count = 0;\n\n                    for b in bits(x, 2, 10) {\n                        if b { count += 1; }\n                    }\n\n                    count\n                ', '5'],
-      ['\n                    let x = 0b001101101010001;\n                    let count = 0;\n\n                    for b in bits(x, 2..=11) {\n                        if b { count += 1; }\n                    }\n\n                    count\n                ', '5'],
+      [
+        '\n                    let x = 0b001101101010001;\n                    let count = 0;\n\n                    for b in bits(x, 2, 10) {\n                        if b { count += 1; }\n                    }\n\n                    count\n                ',
+        '5',
+      ],
+      [
+        '\n                    let x = 0b001101101010001;\n                    let count = 0;\n\n                    for b in bits(x, 2..=11) {\n                        if b { count += 1; }\n                    }\n\n                    count\n                ',
+        '5',
+      ],
       ['let x = 10; x[1..99]', 'FAILS'],
       ['let x = 10; x[-1..3]', 'FAILS'],
     ],
@@ -207,7 +213,10 @@ export const NUMBERS: readonly ConformanceTable[] = [
     from: 'tests/time.rs',
     rows: [
       ['type_of(timestamp())', '"timestamp"'],
-      ['\n                let time1 = timestamp();\n                for x in 0..10000 {}\n                let time2 = timestamp();\n                time1 <= time2\n            ', 'true'],
+      [
+        '\n                let time1 = timestamp();\n                for x in 0..10000 {}\n                let time2 = timestamp();\n                time1 <= time2\n            ',
+        'true',
+      ],
     ],
   },
   {

@@ -21,7 +21,22 @@ const FILES = ['a.json', 'a.json5', 'b.txt', 'index.json', 'sub/x.json', 'sub/in
 const DIRS = ['sub', 'sub/deep', 'a'] as const;
 // same-size pairs ({"v":1} / {"v":2}) make edits that keep size and, within the clock's grain, mtime
 const CONTENTS = ['{"v":1}', '{"v":2}', '{v: 3, // five\n}', 'a,b\n1,2\n', 'plain', '', '<p>hi</p>'] as const;
-const PATHS = ['/', '/a', '/a.json', '/a.json5', '/b', '/b.txt', '/index', '/sub', '/sub/', '/sub/x', '/sub/index.html', '/sub/deep/y', '/sub/deep/y.csv', '/a/'];
+const PATHS = [
+  '/',
+  '/a',
+  '/a.json',
+  '/a.json5',
+  '/b',
+  '/b.txt',
+  '/index',
+  '/sub',
+  '/sub/',
+  '/sub/x',
+  '/sub/index.html',
+  '/sub/deep/y',
+  '/sub/deep/y.csv',
+  '/a/',
+];
 
 type Edit =
   | { readonly kind: 'write'; readonly file: string; readonly content: string }
@@ -31,7 +46,14 @@ type Edit =
 
 const anyPath = fc.constantFrom<string>(...FILES, ...DIRS);
 const edit: fc.Arbitrary<Edit> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('write' as const), file: fc.constantFrom<string>(...FILES), content: fc.constantFrom<string>(...CONTENTS) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('write' as const),
+      file: fc.constantFrom<string>(...FILES),
+      content: fc.constantFrom<string>(...CONTENTS),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), path: anyPath }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('mkdir' as const), dir: fc.constantFrom<string>(...DIRS) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('rename' as const), from: anyPath, to: anyPath }) },

@@ -57,17 +57,24 @@ export class FreshStats {
     this.trustedIn.delete(path);
     if (!subtree) return;
     const prefix = path === '/' ? '/' : path + '/';
-    for (const map of [this.records, this.trustedIn]) for (const key of [...map.keys()]) if (key.startsWith(prefix)) map.delete(key);
+    for (const map of [this.records, this.trustedIn])
+      for (const key of [...map.keys()]) if (key.startsWith(prefix)) map.delete(key);
   }
 
   private turnStat(path: string, probe: boolean): Promise<Stats | undefined> {
     const now = this.turn.now();
     const record = this.records.get(path);
-    if (record !== undefined && (record.startTurn === now || (!probe && record.doneTurn === now))) return record.promise;
+    if (record !== undefined && (record.startTurn === now || (!probe && record.doneTurn === now)))
+      return record.promise;
     return this.start(path, now, -1).promise;
   }
 
-  private watchStat(w: WatchTrust, path: string, probe: boolean, note: TrustNote | undefined): Promise<Stats | undefined> {
+  private watchStat(
+    w: WatchTrust,
+    path: string,
+    probe: boolean,
+    note: TrustNote | undefined,
+  ): Promise<Stats | undefined> {
     if (!probe) {
       const now = this.turn.now();
       const record = this.records.get(path);

@@ -9,7 +9,8 @@ import { resolveFallbackFile } from '../../files/lookup.js';
 import { fileBody } from '../../files/file-body.js';
 import type { FileSource as FileSourceLike } from '../../files/source.js';
 
-const text = (b: Uint8Array | undefined): string | undefined => (b === undefined ? undefined : new TextDecoder().decode(b));
+const text = (b: Uint8Array | undefined): string | undefined =>
+  b === undefined ? undefined : new TextDecoder().decode(b);
 const PAST = new Date(Date.now() - 3_600_000);
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -43,7 +44,8 @@ after(async () => {
 
 for (const watch of [false, true]) {
   const mode = watch ? 'watch mode' : 'stat mode';
-  const createFsSource = (options: FsSourceOptions = {}): FsSource => sources.track(createSource({ watch, ...options }));
+  const createFsSource = (options: FsSourceOptions = {}): FsSource =>
+    sources.track(createSource({ watch, ...options }));
 
   describe(mode, () => {
     before(async () => {
@@ -169,7 +171,12 @@ for (const watch of [false, true]) {
         assert.equal(src.counters.readFile, 3, 'a was read again');
       });
 
-      it('an unreadable file throws (answered 500), unlike a missing one', { skip: process.getuid?.() === 0 ? 'root ignores permissions (test/e2e/unit-as-user.test.ts runs this as nobody)' : false }, async () => {
+      it('an unreadable file throws (answered 500), unlike a missing one', {
+        skip:
+          process.getuid?.() === 0
+            ? 'root ignores permissions (test/e2e/unit-as-user.test.ts runs this as nobody)'
+            : false,
+      }, async () => {
         const src = createFsSource();
         const path = await settled('locked.json', '{}');
         await chmod(path, 0o000);
@@ -198,7 +205,9 @@ for (const watch of [false, true]) {
       it('concurrent requests for a cold file share one stat, one read and one realpath', async () => {
         const src = createFsSource();
         const path = await settled('cold.json', '{"cold":1}');
-        const results = await Promise.all(Array.from({ length: 5 }, async () => [await src.realpath(path), await src.read(path)] as const));
+        const results = await Promise.all(
+          Array.from({ length: 5 }, async () => [await src.realpath(path), await src.read(path)] as const),
+        );
         assert.ok(results.every(([real, bytes]) => real === results[0]![0] && bytes === results[0]![1]));
         // two stats: the realpath miss does real I/O, so the reads run in a later turn and stat again (once, shared)
         assert.deepEqual(src.counters, { stat: 2, readFile: 1, readdir: 0, realpath: 1 });
@@ -234,7 +243,10 @@ for (const watch of [false, true]) {
         await symlink('missing', join(sub, 'dangling'));
         await utimes(sub, PAST, PAST);
         const first = await src.list(sub);
-        assert.deepEqual(first?.map((e) => `${e.name}:${e.kind}`), ['A.json:file', 'b.json:file', 'c:dir', 'dangling:other', 'link:file']);
+        assert.deepEqual(
+          first?.map((e) => `${e.name}:${e.kind}`),
+          ['A.json:file', 'b.json:file', 'c:dir', 'dangling:other', 'link:file'],
+        );
         await nextTurn();
         assert.equal(await src.list(sub), first);
         assert.equal(src.counters.readdir, 1);
@@ -284,12 +296,19 @@ for (const watch of [false, true]) {
         ['a symlink inside pointing inside', ['in-link.json'], 'in-link.json'],
         ['a symlink pointing outside', ['out-link.json'], undefined],
         ['a directory symlink pointing outside', ['out-dir', 'outside.json'], undefined],
-        ['a directory symlink that comes back inside', ['out-dir', 'served', 'plain.json'], 'out-dir/served/plain.json'],
+        [
+          'a directory symlink that comes back inside',
+          ['out-dir', 'served', 'plain.json'],
+          'out-dir/served/plain.json',
+        ],
       ];
       for (const [what, segments, expected] of cases) {
         it(what, async () => {
           const src = createFsSource();
-          assert.equal(await resolveFallbackFile(root, segments, src), expected === undefined ? undefined : join(root, expected));
+          assert.equal(
+            await resolveFallbackFile(root, segments, src),
+            expected === undefined ? undefined : join(root, expected),
+          );
         });
       }
 
@@ -310,7 +329,9 @@ for (const watch of [false, true]) {
   });
 }
 
-describe('createFsSource (watch mode): trusted stats', { skip: process.platform !== 'linux' ? 'inotify only' : false }, () => {
+describe('createFsSource (watch mode): trusted stats', {
+  skip: process.platform !== 'linux' ? 'inotify only' : false,
+}, () => {
   let wdir = '';
   before(async () => {
     wdir = join(base, 'trust');
@@ -453,7 +474,11 @@ describe('createFsSource: remembered results (remember)', () => {
     await writeFile(path, content);
     await utimes(path, when, when);
   };
-  const serveThrough = async (src: FileSourceLike, root: string, segments: readonly string[]): Promise<string | undefined> => {
+  const serveThrough = async (
+    src: FileSourceLike,
+    root: string,
+    segments: readonly string[],
+  ): Promise<string | undefined> => {
     const file = await resolveFallbackFile(root, segments, src);
     const body = file === undefined ? undefined : await fileBody(file, src);
     return body?.kind === 'ok' ? text(body.body) : undefined;
@@ -490,7 +515,9 @@ describe('createFsSource: remembered results (remember)', () => {
     return { src, root, r };
   };
 
-  it('once its stats are trusted, the same request is answered from memory with no syscall', { skip: !linux }, async () => {
+  it('once its stats are trusted, the same request is answered from memory with no syscall', {
+    skip: !linux,
+  }, async () => {
     const { src, r } = await rememberedA('steady', '{"a":1}');
     const counters = { ...src.counters };
     const computed = r.computed();
@@ -501,7 +528,12 @@ describe('createFsSource: remembered results (remember)', () => {
 
   for (const [what, change, segments, expected] of [
     ['an edit keeping size and mtime', (root: string) => write(join(root, 'a.json'), '{"v":2}'), ['a'], '{"v":2}'],
-    ['a file created where a miss was remembered', (root: string) => write(join(root, 'new.json'), '"new"'), ['new'], '"new"'],
+    [
+      'a file created where a miss was remembered',
+      (root: string) => write(join(root, 'new.json'), '"new"'),
+      ['new'],
+      '"new"',
+    ],
     ['a deleted file', (root: string) => unlink(join(root, 'a.json')), ['a'], undefined],
     [
       'a directory swapped in under the same name',
@@ -528,7 +560,9 @@ describe('createFsSource: remembered results (remember)', () => {
     });
   }
 
-  it('a synchronous edit inside an I/O callback is served by a request made right after it', { skip: !linux }, async () => {
+  it('a synchronous edit inside an I/O callback is served by a request made right after it', {
+    skip: !linux,
+  }, async () => {
     const { root, r } = await rememberedA('sync-edit', '{"n":1}');
     const got = await new Promise<string | undefined>((resolve, reject) => {
       fsStatCallback(root, () => {
@@ -539,7 +573,9 @@ describe('createFsSource: remembered results (remember)', () => {
     assert.equal(got, '{"n":2}');
   });
 
-  it('a result resting on a symlink is never remembered, and its target\'s edits are served', { skip: !linux }, async () => {
+  it("a result resting on a symlink is never remembered, and its target's edits are served", {
+    skip: !linux,
+  }, async () => {
     const src = sources.track(createSource({ watch: true }));
     const root = join(rdir, 'linked');
     await write(join(root, 'elsewhere', 't.json'), '"t1"');

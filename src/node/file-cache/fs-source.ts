@@ -45,7 +45,6 @@ export interface FsSourceOptions {
 /** read errors that mean "no such file" (404); any other read error is thrown (the caller answers 500) */
 const MISSING_CODES = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
 
-
 interface Signed {
   readonly size: number;
   readonly mtimeMs: number;
@@ -111,10 +110,12 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
     for (const key of [...fileCache.keys()]) if (key.startsWith(prefix)) dropFile(key);
   };
   const maxTrustMs = options.maxTrustMs ?? 1000;
-  const trust = (options.watch ?? process.platform === 'linux') ? new WatchTrust(maxTrustMs, maxEntries, changed) : undefined;
+  const trust =
+    (options.watch ?? process.platform === 'linux') ? new WatchTrust(maxTrustMs, maxEntries, changed) : undefined;
   const fresh = new FreshStats(counters, maxEntries, trust);
   /** a stat current for the caller: `probe` for a lookup's stat(), false for read/list/realpath */
-  const currentStat = (path: string, probe: boolean, note?: TrustNote): Promise<Stats | undefined> => fresh.current(path, probe, note);
+  const currentStat = (path: string, probe: boolean, note?: TrustNote): Promise<Stats | undefined> =>
+    fresh.current(path, probe, note);
 
   const dropFile = (path: string): void => {
     const old = fileCache.get(path);
@@ -202,7 +203,8 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
       listCache.delete(dir);
       return undefined;
     }
-    if (cached !== undefined && sameVersion(cached, st) && sameEntries(cached.entries, entries)) entries = cached.entries;
+    if (cached !== undefined && sameVersion(cached, st) && sameEntries(cached.entries, entries))
+      entries = cached.entries;
     listCache.delete(dir);
     remember(listCache, dir, { ...signature(st, readAt, racyWindowMs), entries }, maxEntries);
     return entries;
@@ -325,7 +327,13 @@ function signature(st: Stats, readAt: number, racyWindowMs: number): Signed {
 }
 
 function sameVersion(entry: Signed, st: Stats): boolean {
-  return entry.size === st.size && entry.mtimeMs === st.mtimeMs && entry.ctimeMs === st.ctimeMs && entry.ino === st.ino && entry.dev === st.dev;
+  return (
+    entry.size === st.size &&
+    entry.mtimeMs === st.mtimeMs &&
+    entry.ctimeMs === st.ctimeMs &&
+    entry.ino === st.ino &&
+    entry.dev === st.dev
+  );
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -346,7 +354,9 @@ async function readEntries(dir: string): Promise<readonly DirEntry[]> {
       if (d.isFile()) return { name: d.name, kind: 'file' };
       if (d.isDirectory()) return { name: d.name, kind: 'dir' };
       if (!d.isSymbolicLink()) return { name: d.name, kind: 'other' };
-      const target = await fsStatPromise(dir + (dir.endsWith('/') || dir.endsWith('\\') ? '' : '/') + d.name).catch(() => undefined);
+      const target = await fsStatPromise(dir + (dir.endsWith('/') || dir.endsWith('\\') ? '' : '/') + d.name).catch(
+        () => undefined,
+      );
       return { name: d.name, kind: target === undefined ? 'other' : toFileStat(target).kind };
     }),
   );
@@ -355,5 +365,5 @@ async function readEntries(dir: string): Promise<readonly DirEntry[]> {
 }
 
 function isMissing(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && 'code' in e && MISSING_CODES.has(String((e).code));
+  return typeof e === 'object' && e !== null && 'code' in e && MISSING_CODES.has(String(e.code));
 }

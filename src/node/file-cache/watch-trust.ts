@@ -129,17 +129,22 @@ export class WatchTrust {
       this.watchChain(path);
       return;
     }
-    lstat(path).then(
-      (l) => !l.isSymbolicLink(),
-      (e: unknown) => isCode(e, 'ENOENT'),
-    ).then((plain) => {
-      if (this.pending.get(path) !== token) return;
-      this.pending.delete(path);
-      if (!plain) return;
-      this.trusted.delete(path);
-      this.trusted.set(path, { st, promise: Promise.resolve(st), at: Date.now() });
-      if (this.trusted.size > this.maxEntries) this.trusted.delete(this.trusted.keys().next().value!);
-    }, () => undefined);
+    lstat(path)
+      .then(
+        (l) => !l.isSymbolicLink(),
+        (e: unknown) => isCode(e, 'ENOENT'),
+      )
+      .then(
+        (plain) => {
+          if (this.pending.get(path) !== token) return;
+          this.pending.delete(path);
+          if (!plain) return;
+          this.trusted.delete(path);
+          this.trusted.set(path, { st, promise: Promise.resolve(st), at: Date.now() });
+          if (this.trusted.size > this.maxEntries) this.trusted.delete(this.trusted.keys().next().value!);
+        },
+        () => undefined,
+      );
   }
 
   close(): void {
@@ -239,11 +244,12 @@ function chainOf(dir: string): string[] {
 
 /** the directory part of an absolute POSIX path, or undefined when the path is not one we can reason about */
 function parentOf(path: string): string | undefined {
-  if (!path.startsWith('/') || path.includes('//') || /(^|\/)\.\.?(\/|$)/.test(path) || path.endsWith('/')) return undefined;
+  if (!path.startsWith('/') || path.includes('//') || /(^|\/)\.\.?(\/|$)/.test(path) || path.endsWith('/'))
+    return undefined;
   const i = path.lastIndexOf('/');
   return i === 0 ? '/' : path.slice(0, i);
 }
 
 function isCode(e: unknown, code: string): boolean {
-  return typeof e === 'object' && e !== null && 'code' in e && (e).code === code;
+  return typeof e === 'object' && e !== null && 'code' in e && e.code === code;
 }

@@ -28,7 +28,8 @@ export interface ConfinedWrite {
 const MAX_SUFFIX = 1000;
 
 export async function writeConfined(w: ConfinedWrite): Promise<WriteOutcome> {
-  if (w.names.length === 0 || !w.names.every((n) => n !== '' && isUsableSegment(n))) return { kind: 'refused', reason: 'unsafe_path' };
+  if (w.names.length === 0 || !w.names.every((n) => n !== '' && isUsableSegment(n)))
+    return { kind: 'refused', reason: 'unsafe_path' };
   try {
     const rootReal = await realpath(w.root);
     let dir = rootReal;
@@ -57,7 +58,8 @@ export async function writeConfined(w: ConfinedWrite): Promise<WriteOutcome> {
         if (missing || (await kindOf(abs)) === undefined) return { kind: 'written', names, abs };
         continue;
       }
-      if (await writeSafely(abs, w.bytes, { placement: 'create', noHardLinks: 'exclusive-copy' })) return { kind: 'written', names, abs };
+      if (await writeSafely(abs, w.bytes, { placement: 'create', noHardLinks: 'exclusive-copy' }))
+        return { kind: 'written', names, abs };
     }
     return { kind: 'refused', reason: 'exists' };
   } catch (e) {

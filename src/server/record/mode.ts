@@ -73,7 +73,12 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
     ...(s.connectTimeoutMs !== undefined ? { connectTimeoutMs: s.connectTimeoutMs } : {}),
     ...(s.totalTimeoutMs !== undefined ? { totalTimeoutMs: s.totalTimeoutMs } : {}),
   });
-  const recorder = createRecorder({ fallbackDir: s.fallbackDir, dryRun: s.dryRun, commitRule: s.commitRule, keepHeaders: s.keepHeaders });
+  const recorder = createRecorder({
+    fallbackDir: s.fallbackDir,
+    dryRun: s.dryRun,
+    commitRule: s.commitRule,
+    keepHeaders: s.keepHeaders,
+  });
   const targetShown = s.target.origin + s.target.basePath;
   const prefixMissesSaid = new Set<string>();
   const logAll = (lines: readonly string[]): void => {
@@ -98,7 +103,13 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
       const capture = captureStream(result.rest, streamFormatOf(contentType), MAX_SAVED_BODY_BYTES);
       send(x.res, { ...result, headers });
       const events = await capture;
-      const recorded = await recorder.record({ request: snapshot, response: events === undefined ? recordResponseOf(result)! : { status: result.status, headers: result.headers, body: events } });
+      const recorded = await recorder.record({
+        request: snapshot,
+        response:
+          events === undefined
+            ? recordResponseOf(result)!
+            : { status: result.status, headers: result.headers, body: events },
+      });
       logAll(recorded.lines);
       saved = recorded.saved;
       if (saved?.kind === 'rule') await hooks.reload().catch(() => undefined);
@@ -118,7 +129,11 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
     }
     written(x, {
       kind: 'proxied',
-      response: { status: result.status, headers, body: result.kind === 'stream' ? (streamed ?? new Uint8Array(0)) : result.body },
+      response: {
+        status: result.status,
+        headers,
+        body: result.kind === 'stream' ? (streamed ?? new Uint8Array(0)) : result.body,
+      },
       outcome,
       target: targetShown,
       saved: savedShown(saved),
@@ -131,7 +146,8 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
       const stage = outcome.stage;
       if (stage.kind === 'miss') return proxy(outcome, x, written);
       // a file answers every method: a write it would swallow goes to the target and is saved as a method rule
-      if (stage.kind === 'fallback' && WRITE_METHODS.has(x.snapshot.method.toUpperCase())) return proxy(outcome, x, written);
+      if (stage.kind === 'fallback' && WRITE_METHODS.has(x.snapshot.method.toUpperCase()))
+        return proxy(outcome, x, written);
       if (stage.kind === 'prefix_miss') {
         if (!prefixMissesSaid.has(x.snapshot.path)) {
           prefixMissesSaid.add(x.snapshot.path);

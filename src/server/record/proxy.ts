@@ -53,11 +53,30 @@ export interface ForwardRequest {
 
 export type ProxyResult =
   /** the whole answer; `recorded` is what a recording may save */
-  | { readonly kind: 'answer'; readonly status: number; readonly headers: HeaderList; readonly body: Uint8Array; readonly recorded: RecordBody }
+  | {
+      readonly kind: 'answer';
+      readonly status: number;
+      readonly headers: HeaderList;
+      readonly body: Uint8Array;
+      readonly recorded: RecordBody;
+    }
   /** over the cap (or an event stream, `live`): `head` has been read, `rest` follows; send both, save nothing */
-  | { readonly kind: 'stream'; readonly status: number; readonly headers: HeaderList; readonly head: readonly Uint8Array[]; readonly rest: Readable; readonly live?: true }
+  | {
+      readonly kind: 'stream';
+      readonly status: number;
+      readonly headers: HeaderList;
+      readonly head: readonly Uint8Array[];
+      readonly rest: Readable;
+      readonly live?: true;
+    }
   /** no answer: a 502 text/plain naming the error */
-  | { readonly kind: 'failed'; readonly status: 502; readonly headers: HeaderList; readonly body: Uint8Array; readonly error: string };
+  | {
+      readonly kind: 'failed';
+      readonly status: 502;
+      readonly headers: HeaderList;
+      readonly body: Uint8Array;
+      readonly error: string;
+    };
 
 export interface ProxyClient {
   forward(req: ForwardRequest): Promise<ProxyResult>;
@@ -89,7 +108,11 @@ export function recordResponseOf(result: ProxyResult): RecordResponse | undefine
     case 'answer':
       return { status: result.status, headers: result.headers, body: result.recorded };
     case 'stream':
-      return { status: result.status, headers: result.headers, body: { kind: result.live === true ? 'event_stream' : 'streamed' } };
+      return {
+        status: result.status,
+        headers: result.headers,
+        body: { kind: result.live === true ? 'event_stream' : 'streamed' },
+      };
     case 'failed':
       return undefined;
   }
@@ -98,7 +121,9 @@ export function recordResponseOf(result: ProxyResult): RecordResponse | undefine
 export function createProxyClient(options: ProxyOptions): ProxyClient {
   const { target } = options;
   const https = target.scheme === 'https';
-  const agent = https ? new HttpsAgent({ keepAlive: true, rejectUnauthorized: options.insecure !== true }) : new HttpAgent({ keepAlive: true });
+  const agent = https
+    ? new HttpsAgent({ keepAlive: true, rejectUnauthorized: options.insecure !== true })
+    : new HttpAgent({ keepAlive: true });
   const connectMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const totalMs = options.totalTimeoutMs ?? DEFAULT_TOTAL_TIMEOUT_MS;
   const cap = options.maxSavedBytes ?? MAX_SAVED_BODY_BYTES;
@@ -152,14 +177,20 @@ export function createProxyClient(options: ProxyOptions): ProxyClient {
             if (result.kind !== 'stream') clearTimeout(total);
             else if (result.live === true) {
               clearTimeout(total);
-              boundStream(result.rest, options.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS, options.streamMaxMs ?? DEFAULT_STREAM_MAX_MS);
+              boundStream(
+                result.rest,
+                options.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS,
+                options.streamMaxMs ?? DEFAULT_STREAM_MAX_MS,
+              );
             } else result.rest.once('close', () => clearTimeout(total));
             resolve(result);
           },
           (e: unknown) => fail(reasonOf(e)),
         );
       });
-      outgoing.end(req.body === undefined ? undefined : Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength));
+      outgoing.end(
+        req.body === undefined ? undefined : Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength),
+      );
     });
 
   return { forward, close: () => agent.destroy() };
@@ -177,11 +208,22 @@ function outgoingHeaders(req: ForwardRequest, target: RecordTarget): OutgoingHtt
   return out;
 }
 
-async function readAnswer(res: IncomingMessage, method: string, target: RecordTarget, cap: number): Promise<ProxyResult> {
+async function readAnswer(
+  res: IncomingMessage,
+  method: string,
+  target: RecordTarget,
+  cap: number,
+): Promise<ProxyResult> {
   const status = res.statusCode ?? 502;
   const raw: [string, string][] = [];
-  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) raw.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
-  const codings = codingsOf(raw.filter(([k]) => k === 'content-encoding').map(([, v]) => v).join(','));
+  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
+    raw.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
+  const codings = codingsOf(
+    raw
+      .filter(([k]) => k === 'content-encoding')
+      .map(([, v]) => v)
+      .join(','),
+  );
   const decode = codings.length > 0 && isDecodable(codings);
   const headers = forwardedResponseHeaders(raw)
     .filter(([k]) => !(decode && k === 'content-encoding'))
@@ -189,7 +231,11 @@ async function readAnswer(res: IncomingMessage, method: string, target: RecordTa
   // a HEAD answer's content-length describes the GET body: pass it on
   const length = method.toUpperCase() === 'HEAD' && !decode ? raw.find(([k]) => k === 'content-length') : undefined;
   if (length !== undefined) headers.push(length);
-  if (codings.length === 0 && method.toUpperCase() !== 'HEAD' && EVENT_STREAM_TYPES.test(raw.find(([k]) => k === 'content-type')?.[1] ?? '')) {
+  if (
+    codings.length === 0 &&
+    method.toUpperCase() !== 'HEAD' &&
+    EVENT_STREAM_TYPES.test(raw.find(([k]) => k === 'content-type')?.[1] ?? '')
+  ) {
     res.on('error', () => undefined);
     return { kind: 'stream', status, headers, head: [], rest: res, live: true };
   }
@@ -212,7 +258,8 @@ async function readAnswer(res: IncomingMessage, method: string, target: RecordTa
   }
   if (!res.complete) throw new Error(PROXY_MESSAGES.closed());
   const body = Buffer.concat(chunks, size);
-  const recorded: RecordBody = codings.length > 0 && !decode ? { kind: 'encoded', encoding: codings.join(', ') } : { kind: 'bytes', bytes: body };
+  const recorded: RecordBody =
+    codings.length > 0 && !decode ? { kind: 'encoded', encoding: codings.join(', ') } : { kind: 'bytes', bytes: body };
   return { kind: 'answer', status, headers, body, recorded };
 }
 

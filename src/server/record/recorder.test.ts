@@ -11,7 +11,11 @@ import { createRecorder } from './recorder.js';
 const enc = new TextEncoder();
 const exchange = (method: string, target: string, status: number, body: string) => ({
   request: snapshotFrom({ method, target, headers: [] }),
-  response: { status, headers: [['content-type', 'application/json']] as const, body: { kind: 'bytes', bytes: enc.encode(body) } as const },
+  response: {
+    status,
+    headers: [['content-type', 'application/json']] as const,
+    body: { kind: 'bytes', bytes: enc.encode(body) } as const,
+  },
 });
 
 describe('createRecorder', () => {
@@ -69,12 +73,15 @@ describe('createRecorder', () => {
     assert.deepEqual(outs[3].saved, { kind: 'file', file: 'c.json' });
     assert.deepEqual(outs[0].saved, { kind: 'rule', ruleSet: 'mock-recorded.toml', ruleNumber: 1 });
     assert.deepEqual(readdirSync(dir).sort(), ['.mock-recorded', 'c.json']);
-    assert.deepEqual(seen.map((r) => [r.method, r.urlPath, r.query, r.status, r.body.kind]), [
-      ['POST', '/a', undefined, 201, 'text'],
-      ['POST', '/a', [['x', '2']], 201, 'text'],
-      ['POST', '/b', undefined, 201, 'text'],
-      ['GET', '/c', [['again', '']], undefined, 'file'],
-    ]);
+    assert.deepEqual(
+      seen.map((r) => [r.method, r.urlPath, r.query, r.status, r.body.kind]),
+      [
+        ['POST', '/a', undefined, 201, 'text'],
+        ['POST', '/a', [['x', '2']], 201, 'text'],
+        ['POST', '/b', undefined, 201, 'text'],
+        ['GET', '/c', [['again', '']], undefined, 'file'],
+      ],
+    );
     assert.equal(mostInFlight, 1, 'one commit at a time');
     await recorder.idle();
   });

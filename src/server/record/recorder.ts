@@ -9,7 +9,14 @@
 import { unlink } from 'node:fs/promises';
 import type { FileSource } from '../../files/source.js';
 import type { AppendBody, CommitRule } from '../../record/commit-port.js';
-import { planRecording, recordKey, type Exchange, type PlannedRule, type RecordRequest, type SkipReason } from '../../record/plan.js';
+import {
+  planRecording,
+  recordKey,
+  type Exchange,
+  type PlannedRule,
+  type RecordRequest,
+  type SkipReason,
+} from '../../record/plan.js';
 import { uncachedSource } from '../../node/file-cache/uncached-source.js';
 import { writeConfined, type WriteOutcome } from './confined-write.js';
 
@@ -51,16 +58,20 @@ const SKIP_MESSAGES: Readonly<Record<SkipReason, (arg: string) => string>> = {
   method: (m: string) => `${m} is never recorded`,
   recorded: (key: string) => `${key} is recorded already (once per method, path and query)`,
   streamed: () => 'the body is over 32 MiB (streamed, not saved)',
-  event_stream: () => 'an event stream that did not end by itself (passed to the client as it came; cut by the client, the idle limit or the length limit, docs/record.md)',
+  event_stream: () =>
+    'an event stream that did not end by itself (passed to the client as it came; cut by the client, the idle limit or the length limit, docs/record.md)',
   encoded: () => 'the body came in a content-encoding mock cannot decode',
   unsafe_path: () => 'the path climbs above the fallback directory or holds an encoded separator',
   outside: () => 'the file would land outside the fallback directory (an outward symlink)',
 };
 
 export const RECORD_MESSAGES = {
-  wrote: (dry: boolean, file: string, status: number, bytes: number) => `${dry ? 'would write' : 'recorded'} ${file} (${status}, ${bytes} B)`,
+  wrote: (dry: boolean, file: string, status: number, bytes: number) =>
+    `${dry ? 'would write' : 'recorded'} ${file} (${status}, ${bytes} B)`,
   rule: (dry: boolean, n: number, ruleSet: string, method: string, path: string, status: number) =>
-    dry ? `would append rule #${n} to ${ruleSet}: ${method} ${path} → ${status}` : `recorded rule #${n} in ${ruleSet}: ${method} ${path} → ${status}`,
+    dry
+      ? `would append rule #${n} to ${ruleSet}: ${method} ${path} → ${status}`
+      : `recorded rule #${n} in ${ruleSet}: ${method} ${path} → ${status}`,
   notSaved: (request: string, why: string) => `not saved: ${request} — ${why}`,
   skip: SKIP_MESSAGES,
   exists: (file: string) => `${file} exists already (nothing is overwritten)`,
@@ -78,53 +89,104 @@ export function createRecorder(o: RecorderOptions): Recorder {
     const notSaved = (why: string): RecordOutcome => ({ lines: [RECORD_MESSAGES.notSaved(shownRequest, why)] });
     let plan;
     try {
-      plan = await planRecording(x, { fallbackDir: o.fallbackDir, files, recorded, ...(o.keepHeaders ? { keepHeaders: o.keepHeaders } : {}) });
+      plan = await planRecording(x, {
+        fallbackDir: o.fallbackDir,
+        files,
+        recorded,
+        ...(o.keepHeaders ? { keepHeaders: o.keepHeaders } : {}),
+      });
     } catch (e) {
       return notSaved(e instanceof Error ? e.message : String(e));
     }
     if (plan.kind === 'skip') {
       const why = RECORD_MESSAGES.skip[plan.reason];
-      return notSaved(why(plan.reason === 'method' ? x.request.method.toUpperCase() : recordKey(x.request.method, x.request.path, x.request.query)));
+      return notSaved(
+        why(
+          plan.reason === 'method'
+            ? x.request.method.toUpperCase()
+            : recordKey(x.request.method, x.request.path, x.request.query),
+        ),
+      );
     }
     if (plan.kind === 'file') {
-      const w = await writeConfined({ root: o.fallbackDir, names: plan.file.names, bytes: plan.file.bytes, unique: false, dryRun: o.dryRun });
+      const w = await writeConfined({
+        root: o.fallbackDir,
+        names: plan.file.names,
+        bytes: plan.file.bytes,
+        unique: false,
+        dryRun: o.dryRun,
+      });
       const shown = plan.file.names.join('/');
       if (w.kind !== 'written') return notSaved(writeProblem(w, shown));
       recorded.add(plan.key);
       const saved: Saved = { kind: 'file', file: w.names.join('/') };
-      return { lines: [RECORD_MESSAGES.wrote(o.dryRun, saved.file, plan.file.status, plan.file.bytes.byteLength)], ...(o.dryRun ? { wouldSave: saved } : { saved }) };
+      return {
+        lines: [RECORD_MESSAGES.wrote(o.dryRun, saved.file, plan.file.status, plan.file.bytes.byteLength)],
+        ...(o.dryRun ? { wouldSave: saved } : { saved }),
+      };
     }
     return recordRule(plan.key, plan.rule, notSaved);
   };
 
-  const recordRule = async (key: string, rule: PlannedRule, notSaved: (why: string) => RecordOutcome): Promise<RecordOutcome> => {
+  const recordRule = async (
+    key: string,
+    rule: PlannedRule,
+    notSaved: (why: string) => RecordOutcome,
+  ): Promise<RecordOutcome> => {
     const lines: string[] = [];
     let body: AppendBody;
     let written: string | undefined;
     let file: string | undefined;
     if (rule.body.kind === 'file') {
-      const w = await writeConfined({ root: o.fallbackDir, names: rule.body.names, bytes: rule.body.bytes, unique: true, dryRun: o.dryRun });
+      const w = await writeConfined({
+        root: o.fallbackDir,
+        names: rule.body.names,
+        bytes: rule.body.bytes,
+        unique: true,
+        dryRun: o.dryRun,
+      });
       if (w.kind !== 'written') return notSaved(writeProblem(w, rule.body.names.join('/')));
       file = w.names.join('/');
       if (!o.dryRun) written = w.abs;
       lines.push(RECORD_MESSAGES.wrote(o.dryRun, file, rule.status ?? 200, rule.body.bytes.byteLength));
       body = { kind: 'file', abs: w.abs, bytes: rule.body.bytes };
     } else if (rule.body.kind === 'stream') {
-      const w = await writeConfined({ root: o.fallbackDir, names: rule.body.names, bytes: rule.body.bytes, unique: true, dryRun: o.dryRun });
+      const w = await writeConfined({
+        root: o.fallbackDir,
+        names: rule.body.names,
+        bytes: rule.body.bytes,
+        unique: true,
+        dryRun: o.dryRun,
+      });
       if (w.kind !== 'written') return notSaved(writeProblem(w, rule.body.names.join('/')));
       file = w.names.join('/');
       if (!o.dryRun) written = w.abs;
       lines.push(RECORD_MESSAGES.wrote(o.dryRun, file, rule.status ?? 200, rule.body.bytes.byteLength));
-      body = { kind: 'stream', abs: w.abs, bytes: rule.body.bytes, ...(rule.body.intervalMs === undefined ? {} : { intervalMs: rule.body.intervalMs }) };
+      body = {
+        kind: 'stream',
+        abs: w.abs,
+        bytes: rule.body.bytes,
+        ...(rule.body.intervalMs === undefined ? {} : { intervalMs: rule.body.intervalMs }),
+      };
     } else body = rule.body;
-    const appended = await o.commitRule({ urlPath: rule.urlPath, method: rule.method, ...(rule.query.length > 0 ? { query: rule.query } : {}), ...(rule.status === undefined ? {} : { status: rule.status }), body, headers: rule.headers });
+    const appended = await o.commitRule({
+      urlPath: rule.urlPath,
+      method: rule.method,
+      ...(rule.query.length > 0 ? { query: rule.query } : {}),
+      ...(rule.status === undefined ? {} : { status: rule.status }),
+      body,
+      headers: rule.headers,
+    });
     if (!appended.ok) {
       if (written !== undefined) await removeQuietly(written);
       return notSaved(RECORD_MESSAGES.ruleFailed(appended.error));
     }
     recorded.add(key);
     const { ruleNumber, ruleSet } = appended.value;
-    const shownPath = rule.query.length > 0 ? `${rule.urlPath}?${new URLSearchParams(rule.query.map(([k, v]): [string, string] => [k, v])).toString()}` : rule.urlPath;
+    const shownPath =
+      rule.query.length > 0
+        ? `${rule.urlPath}?${new URLSearchParams(rule.query.map(([k, v]): [string, string] => [k, v])).toString()}`
+        : rule.urlPath;
     lines.push(RECORD_MESSAGES.rule(o.dryRun, ruleNumber, ruleSet, rule.method, shownPath, rule.status ?? 200));
     const saved: Saved = { kind: 'rule', ruleSet, ruleNumber, ...(file === undefined ? {} : { file }) };
     return { lines, ...(o.dryRun ? { wouldSave: saved } : { saved }) };
@@ -134,7 +196,9 @@ export function createRecorder(o: RecorderOptions): Recorder {
     record(x) {
       const run = queue.then(() => recordOne(x));
       queue = run.catch(() => undefined);
-      return run.catch((e: unknown) => ({ lines: [RECORD_MESSAGES.notSaved(requestLine(x.request), e instanceof Error ? e.message : String(e))] }));
+      return run.catch((e: unknown) => ({
+        lines: [RECORD_MESSAGES.notSaved(requestLine(x.request), e instanceof Error ? e.message : String(e))],
+      }));
     },
     async idle() {
       await queue;

@@ -8,7 +8,8 @@ export function writeProxied(res: ServerResponse, result: ProxyResult): void {
   const headers = headerObject(result.headers);
   if (result.kind !== 'stream') {
     const bodyless = result.status < 200 || result.status === 204 || result.status === 304;
-    if (!bodyless && headers['content-length'] === undefined) headers['content-length'] = String(result.body.byteLength);
+    if (!bodyless && headers['content-length'] === undefined)
+      headers['content-length'] = String(result.body.byteLength);
     res.writeHead(result.status, headers);
     res.end(result.body);
     return;

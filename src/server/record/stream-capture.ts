@@ -12,7 +12,12 @@ export function streamFormatOf(contentType: string | undefined): 'sse' | 'ndjson
 }
 
 /** Watches `rest` (without consuming it: a 'data' listener beside the pipe); `now` in ms. */
-export function captureStream(rest: Readable, format: 'sse' | 'ndjson', capBytes: number, now: () => number = () => performance.now()): Promise<RecordBody | undefined> {
+export function captureStream(
+  rest: Readable,
+  format: 'sse' | 'ndjson',
+  capBytes: number,
+  now: () => number = () => performance.now(),
+): Promise<RecordBody | undefined> {
   return new Promise((resolve) => {
     const decoder = new TextDecoder('utf-8');
     let last = now();
@@ -39,7 +44,8 @@ export function captureStream(rest: Readable, format: 'sse' | 'ndjson', capBytes
       }
     });
     rest.once('end', () => {
-      if (pending.trim() !== '') parts.push({ pauseMs: Math.max(0, Math.round(now() - last)), text: pending.replace(/\n+$/, '') });
+      if (pending.trim() !== '')
+        parts.push({ pauseMs: Math.max(0, Math.round(now() - last)), text: pending.replace(/\n+$/, '') });
       if (over || parts.length === 0) return resolve(undefined);
       resolve(streamFileOf(parts, format));
     });

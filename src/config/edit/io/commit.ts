@@ -102,7 +102,9 @@ const ioFailure = (shown: string, e: unknown, partial: readonly string[]): Failu
   kind: 'io',
   message:
     `cannot write \`${shown}\`: ${reasonOf(e)}` +
-    (partial.length === 0 ? '; nothing was written' : `; already written: ${partial.map((p) => '`' + p + '`').join(', ')}`),
+    (partial.length === 0
+      ? '; nothing was written'
+      : `; already written: ${partial.map((p) => '`' + p + '`').join(', ')}`),
 });
 
 function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {

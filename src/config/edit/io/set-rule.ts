@@ -9,7 +9,14 @@ import { checkArgs, planSetRule, type SetRulePlan } from '../set-rule.js';
 import { isWithin, pathKind, respondFileStatus } from '../../read.js';
 import type { RespondFileStatus } from '../../respond-files.js';
 import { decodeRootConfig } from '../../root-config.js';
-import { checkRuleSetFiles, compileDraftTemplates, decodeRuleSetDraft, decodeRuleSetText, settleRuleSet, type RuleSetContext } from '../../rule-set.js';
+import {
+  checkRuleSetFiles,
+  compileDraftTemplates,
+  decodeRuleSetDraft,
+  decodeRuleSetText,
+  settleRuleSet,
+  type RuleSetContext,
+} from '../../rule-set.js';
 import { ruleMatchesText } from '../../../routing/describe.js';
 import { shadowOf, shadowText } from '../../../routing/shadow.js';
 import { loadWorkspace } from '../../load.js';
@@ -35,7 +42,10 @@ export function parseSetRuleFlags(argv: readonly string[]): Result<SetRuleFlags,
   if (!parsed.ok) return err(parsed.error);
   const flags = readFlags(parsed.value);
   if (!flags.ok) return err(`${PREFIX}: ${flags.error}`);
-  const combo = checkArgs({ ...flags.value.args, ...(flags.value.body === undefined ? {} : { body: { kind: 'text', value: '' } }) });
+  const combo = checkArgs({
+    ...flags.value.args,
+    ...(flags.value.body === undefined ? {} : { body: { kind: 'text', value: '' } }),
+  });
   if (combo !== undefined) return err(`${PREFIX}: ${combo.message}`);
   return flags;
 }
@@ -46,12 +56,14 @@ const BT = '`';
 const q = (s: string): string => BT + s + BT;
 
 const MESSAGES = {
-  outside: (given: string) => `--rule-set ${q(given)} resolves outside the config directory; pass --allow-outside to permit this`,
+  outside: (given: string) =>
+    `--rule-set ${q(given)} resolves outside the config directory; pass --allow-outside to permit this`,
   sameFile: (given: string) => `--rule-set ${q(given)} names the root config itself`,
   unreadable: (shown: string, reason: string) => `cannot read ${q(shown)}: ${reason}`,
   configInvalid: (shown: string) => `the root config ${q(shown)} does not load; fix it first (nothing was written)`,
   editedConfigInvalid: (shown: string) => `the edited root config ${q(shown)} would not load; nothing was written`,
-  ruleSetInvalid: (shown: string) => `the rule set ${q(shown)} does not load, before or after this edit; nothing was written`,
+  ruleSetInvalid: (shown: string) =>
+    `the rule set ${q(shown)} does not load, before or after this edit; nothing was written`,
   editRefused: (shown: string) => `refused: the edit would leave ${q(shown)} unable to load; nothing was written`,
 } as const;
 
@@ -59,11 +71,21 @@ const MESSAGES = {
 export async function setRule(flags: SetRuleFlags, cwd: string): Promise<Result<SetRuleView, Failure>> {
   const configShown = flags.config ?? `./${ROOT_CONFIG_FILE}`;
   const ruleSetShown = flags.ruleSet ?? `./${RULE_SET_FILE}`;
-  const target: RuleEditTarget = { configAbs: resolve(cwd, configShown), configShown, ruleSetAbs: resolve(cwd, ruleSetShown), ruleSetShown, cwd };
+  const target: RuleEditTarget = {
+    configAbs: resolve(cwd, configShown),
+    configShown,
+    ruleSetAbs: resolve(cwd, ruleSetShown),
+    ruleSetShown,
+    cwd,
+  };
   if (target.ruleSetAbs === target.configAbs) return err({ kind: 'usage', message: MESSAGES.sameFile(ruleSetShown) });
-  if (!flags.allowOutside && !isWithin(dirname(target.configAbs), target.ruleSetAbs)) return err({ kind: 'usage', message: MESSAGES.outside(ruleSetShown) });
+  if (!flags.allowOutside && !isWithin(dirname(target.configAbs), target.ruleSetAbs))
+    return err({ kind: 'usage', message: MESSAGES.outside(ruleSetShown) });
 
-  const [configSnap, ruleSetSnap] = await Promise.all([readFileVersion(target.configAbs, configShown), readFileVersion(target.ruleSetAbs, ruleSetShown)]);
+  const [configSnap, ruleSetSnap] = await Promise.all([
+    readFileVersion(target.configAbs, configShown),
+    readFileVersion(target.ruleSetAbs, ruleSetShown),
+  ]);
   const planned = await planRuleEdit(target, { config: configSnap, ruleSet: ruleSetSnap }, flags.args, flags.body);
   if (!planned.ok) return err(planned.error);
   const plan = planned.value;
@@ -74,7 +96,8 @@ export async function setRule(flags: SetRuleFlags, cwd: string): Promise<Result<
     if (failure !== undefined) return err(failure);
     changedFiles = plan.files.map((f) => f.shown);
   }
-  const placed = flags.ruleSet === undefined && ruleSetSnap.text === undefined ? placementNote(configSnap.text, target) : undefined;
+  const placed =
+    flags.ruleSet === undefined && ruleSetSnap.text === undefined ? placementNote(configSnap.text, target) : undefined;
   const shadowed = changedFiles.length > 0 ? await shadowNote(target, plan.ruleSetIndex, plan.ruleIndex) : undefined;
   const notes = [...(placed === undefined ? [] : [placed]), ...(shadowed === undefined ? [] : [shadowed])];
   return ok({
@@ -95,7 +118,9 @@ async function shadowNote(t: RuleEditTarget, ruleSetIndex: number, ruleIndex: nu
   if (!loaded.ok) return undefined;
   const sets = loaded.value.ruleSets;
   const by = shadowOf(sets, ruleSetIndex, ruleIndex);
-  return by === undefined ? undefined : shadowText(sets, { ruleSetIndex, ruleIndex, by }, (file) => shownFrom(t.cwd, file));
+  return by === undefined
+    ? undefined
+    : shadowText(sets, { ruleSetIndex, ruleIndex, by }, (file) => shownFrom(t.cwd, file));
 }
 
 function shownFrom(cwd: string, abs: string): string {
@@ -149,7 +174,8 @@ export async function planRuleEdit(
   const { configAbs, configShown, ruleSetAbs, ruleSetShown, cwd } = target;
   const configDir = dirname(configAbs);
   for (const s of [snaps.config, snaps.ruleSet]) {
-    if (s.problem !== undefined) return err({ kind: 'config_unreadable', message: MESSAGES.unreadable(s.shown, s.problem) });
+    if (s.problem !== undefined)
+      return err({ kind: 'config_unreadable', message: MESSAGES.unreadable(s.shown, s.problem) });
   }
 
   // the root config as it is: it must load, and it says which strategy rule sets inherit
@@ -158,38 +184,67 @@ export async function planRuleEdit(
   if (snaps.config.text !== undefined) {
     const root = decodeRootConfig(snaps.config.text, configAbs, cwd);
     const errors = errorsOf(root.decode.diagnostics);
-    if (errors.length > 0) return err({ kind: 'config_invalid', message: MESSAGES.configInvalid(configShown), diagnostics: errors });
+    if (errors.length > 0)
+      return err({ kind: 'config_invalid', message: MESSAGES.configInvalid(configShown), diagnostics: errors });
     strategy = root.config.service.strategy;
     listedIndex = root.ruleSets.findIndex((e) => e.path === ruleSetAbs);
   }
 
   // the rule set as it is: whether it loads now, and where respond.file_path resolves
-  const baseCtx = (index: number, entry: string): RuleSetContext => ({ index, entry, baseDir: configDir, defaultStrategy: strategy });
+  const baseCtx = (index: number, entry: string): RuleSetContext => ({
+    index,
+    entry,
+    baseDir: configDir,
+    defaultStrategy: strategy,
+  });
   let respondDir = configDir;
   let loadedBefore = true;
   if (snaps.ruleSet.text !== undefined) {
-    const before = await checkRuleSet(snaps.ruleSet.text, ruleSetAbs, baseCtx(Math.max(0, listedIndex), ruleSetShown), assumeFiles);
+    const before = await checkRuleSet(
+      snaps.ruleSet.text,
+      ruleSetAbs,
+      baseCtx(Math.max(0, listedIndex), ruleSetShown),
+      assumeFiles,
+    );
     loadedBefore = before.errors.length === 0;
     respondDir = before.respondDir ?? configDir;
   }
 
-  const entry = body === undefined ? undefined : body.kind === 'file' ? { kind: 'file_path' as const, value: fileEntry(cwd, respondDir, body.path) } : body;
+  const entry =
+    body === undefined
+      ? undefined
+      : body.kind === 'file'
+        ? { kind: 'file_path' as const, value: fileEntry(cwd, respondDir, body.path) }
+        : body;
   const planned = planSetRule(
     {
       ...args,
       ...(entry === undefined ? {} : { body: entry }),
-      ...(args.stream === undefined ? {} : { stream: { ...args.stream, path: fileEntry(cwd, respondDir, args.stream.path) } }),
+      ...(args.stream === undefined
+        ? {}
+        : { stream: { ...args.stream, path: fileEntry(cwd, respondDir, args.stream.path) } }),
     },
     {
       config: { abs: configAbs, shown: configShown, text: snaps.config.text },
       ruleSet: { abs: ruleSetAbs, shown: ruleSetShown, text: snaps.ruleSet.text },
       ...(target.bootstrapFallbackDir === undefined ? {} : { bootstrapFallbackDir: target.bootstrapFallbackDir }),
       ...(target.bootstrapPort === undefined ? {} : { bootstrapPort: target.bootstrapPort }),
-      describeRule: (text, index) => describeRuleIn(text, ruleSetAbs, baseCtx(Math.max(0, listedIndex), ruleSetShown), index),
+      describeRule: (text, index) =>
+        describeRuleIn(text, ruleSetAbs, baseCtx(Math.max(0, listedIndex), ruleSetShown), index),
     },
   );
   if (!planned.ok) return err(planned.error);
-  const refused = await checkPlan(planned.value, { configAbs, configShown, ruleSetAbs, ruleSetShown, cwd, loadedBefore, strategy, baseCtx, ...(assumeFiles === undefined ? {} : { assumeFiles }) });
+  const refused = await checkPlan(planned.value, {
+    configAbs,
+    configShown,
+    ruleSetAbs,
+    ruleSetShown,
+    cwd,
+    loadedBefore,
+    strategy,
+    baseCtx,
+    ...(assumeFiles === undefined ? {} : { assumeFiles }),
+  });
   return refused === undefined ? planned : err(refused);
 }
 
@@ -224,7 +279,8 @@ async function checkPlan(plan: SetRulePlan, c: CheckContext): Promise<Failure | 
   if (config !== undefined) {
     const root = decodeRootConfig(config.after, c.configAbs, c.cwd);
     const errors = errorsOf(root.decode.diagnostics);
-    if (errors.length > 0) return { kind: 'config_invalid', message: MESSAGES.editedConfigInvalid(c.configShown), diagnostics: errors };
+    if (errors.length > 0)
+      return { kind: 'config_invalid', message: MESSAGES.editedConfigInvalid(c.configShown), diagnostics: errors };
     strategy = root.config.service.strategy;
   }
   const ruleSet = plan.files.find((f) => f.abs === c.ruleSetAbs);
@@ -249,10 +305,15 @@ async function checkRuleSet(
   const statuses = new Map<string, RespondFileStatus>();
   const dirs = new Map<string, boolean>();
   await Promise.all([
-    ...draft.fileRefs.map(async (r) => void statuses.set(r.path, assumeFiles?.get(r.path) ?? (await respondFileStatus(r.path)))),
+    ...draft.fileRefs.map(
+      async (r) => void statuses.set(r.path, assumeFiles?.get(r.path) ?? (await respondFileStatus(r.path))),
+    ),
     ...draft.dirRefs.map(async (r) => void dirs.set(r.path, (await pathKind(r.path)) === 'dir')),
   ]);
-  checkRuleSetFiles(draft, { respondFile: (p) => statuses.get(p) ?? { kind: 'missing' }, isDir: (p) => dirs.get(p) ?? false });
+  checkRuleSetFiles(draft, {
+    respondFile: (p) => statuses.get(p) ?? { kind: 'missing' },
+    isDir: (p) => dirs.get(p) ?? false,
+  });
   const settled = settleRuleSet(draft);
   const respondDir = draft.dirRefs.find((r) => r.keyPath.join('.') === 'prefix.respond_dir')?.path;
   return { errors: settled.ok ? [] : errorsOf(settled.error), ...(respondDir === undefined ? {} : { respondDir }) };
