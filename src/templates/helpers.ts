@@ -74,7 +74,8 @@ export function jsonPath(value: unknown, path: string): unknown {
     for (const c of current) {
       if (c === null || typeof c !== 'object') continue;
       if (step === '*') {
-        next.push(...(Array.isArray(c) ? (c as unknown[]) : Object.values(c as object)));
+        const items: unknown[] = Array.isArray(c) ? (c as unknown[]) : Object.values(c);
+        next.push(...items);
         many = true;
       } else if (Array.isArray(c) && /^-?\d+$/.test(step)) {
         const i = Number(step);
