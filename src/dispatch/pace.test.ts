@@ -2,52 +2,21 @@
 // loader from TOML text, files from memory, the clock and the generator injected (no port, no sleeping).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeRuleSetText } from '../config/rule-set.js';
 import { memorySource } from '../files/memory-source.js';
 import type { DelaySpec } from '../model/answer.js';
-import { DEFAULTS, type Config } from '../model/config.js';
+import type { Config } from '../model/config.js';
 import type { Workspace } from '../model/workspace.js';
 import { RotationState } from '../routing/rotation.js';
 import { dispatch, type DispatchEnv, type Outcome } from './dispatch.js';
 import { PaceState, sampleDelay, seededUniform } from './pace.js';
+import { ruleSet, workspace as sharedWorkspace } from './fixtures/workspace.js';
 import { snapshotFrom } from './snapshot.js';
 
 const ROOT = '/ws';
 
+/** one rule set from TOML text, with `service` overrides */
 function workspace(rules: string, service: Partial<Config['service']> = {}): Workspace {
-  const r = decodeRuleSetText(rules, `${ROOT}/rs.toml`, {
-    index: 0,
-    entry: 'rs.toml',
-    baseDir: ROOT,
-    defaultStrategy: { kind: 'first_match' },
-  });
-  if (!r.ok) throw new Error(JSON.stringify(r.error));
-  const config: Config = {
-    listener: { ipAddress: '127.0.0.1', port: 0 },
-    service: {
-      ruleSets: [],
-      ruleSetEntries: [],
-      middlewares: [],
-      middlewareEntries: [],
-      fallbackRespondDir: `${ROOT}/data`,
-      strategy: { kind: 'first_match' },
-      corsAllowCredentialsOrigins: [],
-      maxRequestBodyBytes: DEFAULTS.maxRequestBodyBytes,
-      middlewareMaxOperations: DEFAULTS.middlewareMaxOperations,
-      ...service,
-    },
-    log: { verbose: { header: false, body: false } },
-    fileTreeView: { ...DEFAULTS.fileTreeView },
-  };
-  return {
-    baseDir: ROOT,
-    config,
-    middlewares: [],
-    ruleSets: [r.value.ruleSet],
-    fallbackDir: `${ROOT}/data`,
-    cors: { allowedOrigins: [] },
-    warnings: [],
-  };
+  return sharedWorkspace([ruleSet(0, rules)], service);
 }
 
 const files = memorySource({

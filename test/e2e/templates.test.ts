@@ -4,38 +4,18 @@
 // template's line and column, and rule sets without `template` answering `{{x}}` byte for byte.
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeTempDir, removeDir, runMock, spawnMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
+import {
+  makeTempDir,
+  removeDir,
+  runMock,
+  sendText as send,
+  spawnMock,
+  writeTree,
+  type RunningMock,
+} from '../helpers/mock-cli.js';
 import { waitFor } from './live-reload-helpers.js';
-
-interface Got {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly text: string;
-}
-
-function send(
-  port: number,
-  method: string,
-  path: string,
-  headers: Record<string, string> = {},
-  body?: string,
-): Promise<Got> {
-  return new Promise((resolve, reject) => {
-    const len = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
-    const req = request({ host: '127.0.0.1', port, method, path, headers: { ...len, ...headers } }, (res) => {
-      let text = '';
-      res
-        .setEncoding('utf8')
-        .on('data', (d: string) => (text += d))
-        .on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 const RULES = `
 template = true

@@ -8,34 +8,16 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Ajv } from 'ajv';
 import { raw } from '../helpers/inspector-server.js';
-import { makeTempDir, removeDir, runMock, spawnMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
-
-interface Got {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly text: string;
-}
-
-function send(
-  port: number,
-  method: string,
-  path: string,
-  headers: Record<string, string> = {},
-  body?: string | Buffer,
-): Promise<Got> {
-  return new Promise((resolve, reject) => {
-    const len = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
-    const req = request({ host: '127.0.0.1', port, method, path, headers: { ...len, ...headers } }, (res) => {
-      let text = '';
-      res
-        .setEncoding('utf8')
-        .on('data', (d: string) => (text += d))
-        .on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+import {
+  makeTempDir,
+  removeDir,
+  runMock,
+  sendText as send,
+  spawnMock,
+  type TextAnswer,
+  writeTree,
+  type RunningMock,
+} from '../helpers/mock-cli.js';
 
 const RULES = `
 [[rules]]
@@ -251,7 +233,7 @@ describe('the whole request, through the real program', () => {
   });
 
   it('2: a repeated header: `headers` has the first value, `headers_all` every one', async () => {
-    const got = await new Promise<Got>((resolve, reject) => {
+    const got = await new Promise<TextAnswer>((resolve, reject) => {
       const req = request(
         {
           host: '127.0.0.1',

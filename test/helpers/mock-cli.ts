@@ -6,6 +6,7 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 
 /** <out>/test/helpers/mock-cli.js → <out>/bin/main.cjs: the bundled program, as `bin.mock` runs it (scripts/bundle.mjs) */
@@ -173,4 +174,33 @@ export async function writeTree(dir: string, files: Readonly<Record<string, stri
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, content);
   }
+}
+
+/** What `sendText` got back: the status, the headers as node:http parsed them, the body as UTF-8 text. */
+export interface TextAnswer {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly text: string;
+}
+
+/** One request to 127.0.0.1:`port` on a fresh connection, its body (if any) sent with its content-length. */
+export function sendText(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string | Buffer,
+): Promise<TextAnswer> {
+  return new Promise((resolve, reject) => {
+    const len = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
+    const req = request({ host: '127.0.0.1', port, method, path, headers: { ...len, ...headers } }, (res) => {
+      let text = '';
+      res
+        .setEncoding('utf8')
+        .on('data', (d: string) => (text += d))
+        .on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
