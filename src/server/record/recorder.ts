@@ -137,7 +137,8 @@ export function createRecorder(o: RecorderOptions): Recorder {
     let body: AppendBody;
     let written: string | undefined;
     let file: string | undefined;
-    if (rule.body.kind === 'file') {
+    if (rule.body.kind === 'file' || rule.body.kind === 'stream') {
+      // a file answer and a recorded stream are both bytes written beside the recordings, then named by the rule
       const w = await writeConfined({
         root: o.fallbackDir,
         names: rule.body.names,
@@ -149,25 +150,15 @@ export function createRecorder(o: RecorderOptions): Recorder {
       file = w.names.join('/');
       if (!o.dryRun) written = w.abs;
       lines.push(RECORD_MESSAGES.wrote(o.dryRun, file, rule.status ?? 200, rule.body.bytes.byteLength));
-      body = { kind: 'file', abs: w.abs, bytes: rule.body.bytes };
-    } else if (rule.body.kind === 'stream') {
-      const w = await writeConfined({
-        root: o.fallbackDir,
-        names: rule.body.names,
-        bytes: rule.body.bytes,
-        unique: true,
-        dryRun: o.dryRun,
-      });
-      if (w.kind !== 'written') return notSaved(writeProblem(w, rule.body.names.join('/')));
-      file = w.names.join('/');
-      if (!o.dryRun) written = w.abs;
-      lines.push(RECORD_MESSAGES.wrote(o.dryRun, file, rule.status ?? 200, rule.body.bytes.byteLength));
-      body = {
-        kind: 'stream',
-        abs: w.abs,
-        bytes: rule.body.bytes,
-        ...(rule.body.intervalMs === undefined ? {} : { intervalMs: rule.body.intervalMs }),
-      };
+      body =
+        rule.body.kind === 'file'
+          ? { kind: 'file', abs: w.abs, bytes: rule.body.bytes }
+          : {
+              kind: 'stream',
+              abs: w.abs,
+              bytes: rule.body.bytes,
+              ...(rule.body.intervalMs === undefined ? {} : { intervalMs: rule.body.intervalMs }),
+            };
     } else body = rule.body;
     const appended = await o.commitRule({
       urlPath: rule.urlPath,
