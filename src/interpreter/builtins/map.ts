@@ -2,7 +2,7 @@
 // BTreeMap); a missing property reads as `()`.
 
 import { sortedKeys, deepClone, type RMap, type Value } from '../values.js';
-import { arity, asFn, asMap, asText, checkMap, define } from './registry.js';
+import { arity, asFn, asMap, asText, type CallContext, checkMap, define } from './registry.js';
 
 const map = (a: Value[]): RMap => a[0] as RMap;
 
@@ -67,39 +67,19 @@ define('filter', 'map', (c, a) => {
   }
   return out;
 });
-define(
-  'drain',
-  'map',
-  (c, a) => {
-    arity(a, 2);
-    const fp = asFn(a[1]);
-    const out: RMap = new Map();
-    for (const k of sortedKeys(map(a))) {
-      const v = map(a).get(k) ?? null;
-      if (c.callFn(fp, [k, deepClone(v)]) === true) {
-        out.set(k, v);
-        map(a).delete(k);
-      }
+/** Moves the entries whose callback result is (drain) or is not (retain) `true` out into a new map. */
+function moveOut(c: CallContext, a: Value[], removeWhenTrue: boolean): RMap {
+  arity(a, 2);
+  const fp = asFn(a[1]);
+  const out: RMap = new Map();
+  for (const k of sortedKeys(map(a))) {
+    const v = map(a).get(k) ?? null;
+    if ((c.callFn(fp, [k, deepClone(v)]) === true) === removeWhenTrue) {
+      out.set(k, v);
+      map(a).delete(k);
     }
-    return out;
-  },
-  true,
-);
-define(
-  'retain',
-  'map',
-  (c, a) => {
-    arity(a, 2);
-    const fp = asFn(a[1]);
-    const out: RMap = new Map();
-    for (const k of sortedKeys(map(a))) {
-      const v = map(a).get(k) ?? null;
-      if (c.callFn(fp, [k, deepClone(v)]) !== true) {
-        out.set(k, v);
-        map(a).delete(k);
-      }
-    }
-    return out;
-  },
-  true,
-);
+  }
+  return out;
+}
+define('drain', 'map', (c, a) => moveOut(c, a, true), true);
+define('retain', 'map', (c, a) => moveOut(c, a, false), true);
