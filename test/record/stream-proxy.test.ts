@@ -82,7 +82,10 @@ describe('an event stream through the record-mode proxy', () => {
       r.rest.resume();
       const started = performance.now();
       await once(r.rest, 'close');
-      assert.ok(performance.now() - started >= 100, 'not before the idle limit');
+      assert.ok(
+        performance.now() - started >= 75,
+        'not before the idle limit (150 ms, measured from a little after it began)',
+      );
     } finally {
       client.close();
     }

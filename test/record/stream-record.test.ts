@@ -118,9 +118,14 @@ describe('mock --record saves an event stream and replays it with its pauses', (
       .filter((b) => b.trim() !== '')
       .map((b) => Number(/^: delay (\d+)$/m.exec(b)?.[1] ?? 0));
     assert.equal(delays.length, SSE_EVENTS.length, file);
-    // measured on this machine: at least the upstream's pause (timers never fire early), within a wide margin
-    for (let i = 0; i < delays.length; i++)
-      assert.ok(delays[i]! >= SSE_PAUSES[i]! - 5 && delays[i]! < SSE_PAUSES[i]! + 2000, file);
+    // Measured on this machine, where one event that reaches the recorder late makes the next pause look
+    // shorter: so the check is on the running sum (the time since the head), at least the upstream's within a
+    // margin for delivery jitter, and never wildly more.
+    const sum = (xs: number[], upTo: number): number => xs.slice(0, upTo + 1).reduce((a, b) => a + b, 0);
+    for (let i = 0; i < delays.length; i++) {
+      assert.ok(sum(delays, i) >= sum(SSE_PAUSES, i) - 50, file);
+      assert.ok(sum(delays, i) < sum(SSE_PAUSES, i) + 2000, file);
+    }
     const rules = readFileSync(join(dir, 'mock-recorded.toml'), 'utf8');
     assert.match(rules, /respond\.stream\.file_path = ".*chat\.sse"/);
 
@@ -133,10 +138,12 @@ describe('mock --record saves an event stream and replays it with its pauses', (
       replay.events.map((e) => e.text),
       SSE_EVENTS,
     );
-    // each event leaves no earlier than its recorded pause after the one before it
+    // each event leaves no earlier than the recorded pauses add up to (measured from the first event, with a
+    // margin for delivery jitter on a loaded machine)
     for (let i = 1; i < replay.events.length; i++) {
-      const gap = replay.events[i]!.at - replay.events[i - 1]!.at;
-      assert.ok(gap >= delays[i]! - 20, `event ${i}: ${gap} ms after the previous, recorded ${delays[i]}`);
+      const since = replay.events[i]!.at - replay.events[0]!.at;
+      const recorded = sum(delays, i) - delays[0]!;
+      assert.ok(since >= recorded - 50, `event ${i}: ${since} ms after the first, recorded ${recorded}`);
     }
   });
 
@@ -154,7 +161,8 @@ describe('mock --record saves an event stream and replays it with its pauses', (
     );
     const rules = readFileSync(join(dir, 'mock-recorded.toml'), 'utf8');
     const interval = Number(/respond\.stream\.interval_ms = (\d+)/.exec(rules)?.[1]);
-    assert.ok(interval >= NDJSON_GAP - 5 && interval < NDJSON_GAP + 2000, rules);
+    // the median of the measured gaps: robust to one late line, with a margin for delivery jitter
+    assert.ok(interval >= NDJSON_GAP - 50 && interval < NDJSON_GAP + 2000, rules);
     const hits = upstreamHits;
     const replay = await readEvents(`${m.url}/rows`, '\n');
     assert.equal(upstreamHits, hits);
@@ -163,7 +171,8 @@ describe('mock --record saves an event stream and replays it with its pauses', (
       replay.events.map((e) => e.text),
       NDJSON_LINES,
     );
+    // line i leaves no earlier than i intervals after the first (a running sum, so one late line cannot fail it)
     for (let i = 1; i < replay.events.length; i++)
-      assert.ok(replay.events[i]!.at - replay.events[i - 1]!.at >= interval - 20);
+      assert.ok(replay.events[i]!.at - replay.events[0]!.at >= i * interval - 50);
   });
 });
