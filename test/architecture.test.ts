@@ -69,6 +69,8 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   shared: (t) => t.startsWith('shared/') || (t.startsWith('node:') && !IO_MODULES.has(t)),
   // the Rhai interpreter is a self-contained language runtime: the rest of the program reaches it through index.ts
   interpreter: (t) => t.startsWith('interpreter/'),
+  // runtime state (scenarios, collections, round-robin counters) behind one store interface; pure, in memory
+  state: (t) => under(t, ['state/', 'model/', 'shared/', 'routing/']),
   // the types everything shares; it names the interpreter's types only, so models never run scripts
   model: (t, typeOnly) => under(t, ['model/', 'shared/']) || (typeOnly && t === 'interpreter/index.ts'),
   // matching is pure over model values, so it can be table-tested and shared by the server and `mock get`
@@ -94,7 +96,7 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     t === 'templates/names.ts',
   // one request in, one answer out: the server, `mock get` and the tests share it
   dispatch: (t) =>
-    under(t, ['dispatch/', 'model/', 'shared/', 'routing/', 'files/']) ||
+    under(t, ['dispatch/', 'model/', 'shared/', 'routing/', 'files/', 'state/']) ||
     t === 'interpreter/index.ts' ||
     // form bodies: multipart needs a streaming parser, handed to the request parts from here
     t === 'busboy' ||
@@ -109,7 +111,7 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   // the listener: it owns its RotationState and names the FileSource port type; its record mode plans through
   // record/; it captures exchanges into the request journal
   server: (t, typeOnly, file) =>
-    under(t, ['server/', 'dispatch/', 'model/', 'shared/', 'node/', 'journal/']) ||
+    under(t, ['server/', 'dispatch/', 'model/', 'shared/', 'node/', 'journal/', 'state/']) ||
     t.startsWith('node:') ||
     t === 'routing/rotation.ts' ||
     (typeOnly && t === 'files/source.ts') ||
@@ -135,10 +137,19 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   // the one start-up path `mock serve` and the library share: load, journal, management listener (the inspector
   // and the journal's routes), server, watcher, and closing them in reverse
   launch: (t) =>
-    under(t, ['launch/', 'journal/', 'model/', 'shared/', 'server/', 'workspace/', 'inspector/', 'dispatch/']) ||
-    t.startsWith('node:'),
+    under(t, [
+      'launch/',
+      'journal/',
+      'model/',
+      'shared/',
+      'server/',
+      'workspace/',
+      'inspector/',
+      'dispatch/',
+      'state/',
+    ]) || t.startsWith('node:'),
   // the public library: startMock() is launch() plus its handle
-  library: (t) => under(t, ['library/', 'launch/', 'journal/', 'model/', 'shared/']) || t.startsWith('node:'),
+  library: (t) => under(t, ['library/', 'launch/', 'journal/', 'model/', 'shared/', 'state/']) || t.startsWith('node:'),
   // the commands: they may use every room below them; the server only through its start-up path
   cli: (t) => !t.startsWith('.') && t !== 'main.ts' && (!t.startsWith('server/') || t === 'server/start.ts'),
   // `mock --init --from`'s pure planning; bundled apart so other commands never load it
