@@ -143,7 +143,7 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
           version: spec.version,
           journal,
           live,
-          resetRotation: () => void s.rotation.prune(() => false),
+          resetRotation: () => s.rotation.reset(),
           cwd: spec.cwd,
           configPath: spec.configPath,
           mockUrl: urlOf(s.addresses),

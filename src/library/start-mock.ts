@@ -176,7 +176,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
     },
     reset: () => {
       journal?.reset();
-      server.rotation.prune(() => false);
+      server.rotation.reset();
     },
     reload: async () => {
       const r = await launched.live.reload();

@@ -10,32 +10,45 @@
 // comments or layout; it is computed at load (prepareRuleSet) for round-robin rule sets only.
 import type { Rule, RuleSet } from '../model/rule-set.js';
 import { hashText } from '../shared/hash.js';
+import { MemoryStore, type StateStore } from '../state/store.js';
 
+/** the store key prefix of round-robin counters */
+export const ROTATION_KEY = 'rotation:';
+
+/** The counters, kept in a state store (docs/state.md) under `rotation:<group key>`; in memory by default. */
 export class RotationState {
-  private readonly counters = new Map<string, number>();
+  constructor(readonly store: StateStore = new MemoryStore()) {}
 
   /** The next position (0-based, below `size`) for this group, advancing its counter. */
   next(groupKey: string, size: number): number {
     if (size <= 0) return 0;
-    const n = (this.counters.get(groupKey) ?? 0) % size;
-    this.counters.set(groupKey, (n + 1) % size);
+    let n = 0;
+    this.store.update<number>(ROTATION_KEY + groupKey, (current) => {
+      n = (current ?? 0) % size;
+      return (n + 1) % size;
+    });
     return n;
   }
 
   /** Forget every counter whose group can no longer occur (after a workspace swap). Returns how many went. */
   prune(isLive: (groupKey: string) => boolean): number {
     let removed = 0;
-    for (const key of this.counters.keys()) {
-      if (isLive(key)) continue;
-      this.counters.delete(key);
+    for (const key of this.store.keys(ROTATION_KEY)) {
+      if (isLive(key.slice(ROTATION_KEY.length))) continue;
+      this.store.delete(key);
       removed++;
     }
     return removed;
   }
 
+  /** restarts every counter */
+  reset(): void {
+    this.store.clear(ROTATION_KEY);
+  }
+
   /** counters kept (for tests and diagnostics) */
   get size(): number {
-    return this.counters.size;
+    return this.store.keys(ROTATION_KEY).length;
   }
 }
 

@@ -27,6 +27,7 @@ import type {
 } from '../model/reload.js';
 import type { Workspace } from '../model/workspace.js';
 import { liveGroupKeys, RotationState } from '../routing/rotation.js';
+import { MemoryStore, type StateStore } from '../state/store.js';
 import { listenerChanges } from './listener-changes.js';
 
 /** What one request is served under: read once from LiveWorkspace.current when its headers arrive. */
@@ -56,8 +57,10 @@ const NO_SOURCES: SourceSet = new Map();
 export class LiveWorkspace implements LiveWorkspaceHandle {
   /** The `live` reference. Replaced by one assignment, never mutated. */
   current: LiveState;
-  /** round-robin counters for every generation (the server owns them, so rotations survive a reload: docs/live-reload.md) */
-  readonly rotation = new RotationState();
+  /** the runtime state (docs/state.md): the server owns it, so it survives a reload */
+  readonly state: StateStore = new MemoryStore();
+  /** round-robin counters for every generation, kept in the state (rotations survive a reload: docs/live-reload.md) */
+  readonly rotation = new RotationState(this.state);
 
   private sources: SourceSet;
   /** the sources of the last rejected load, and its diagnostics, until a load applies */
