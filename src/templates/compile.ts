@@ -40,7 +40,15 @@ export function compileTemplate(
   try {
     ast = engine.parse(source);
   } catch (e) {
-    return err(syntaxError(engine, e));
+    // `{"id": {{x}}}` is the natural way to end a JSON object after an expression (and how WireMock templates
+    // are written), but Handlebars reads `}}}` as the close of a `{{{`: read it as `}}` then `}` instead
+    const split = /CLOSE_UNESCAPED/.test(String(e)) ? braceAfterClose(source) : source;
+    try {
+      if (split === source) throw e;
+      ast = engine.parse(split);
+    } catch {
+      return err(syntaxError(engine, e));
+    }
   }
   const facts = { paths: [] as string[], usesFaker: false };
   const fast = fastRenderer(ast, kind);
@@ -70,6 +78,25 @@ export function compileTemplate(
         return fn(data, { data: { mockRuntime: runtime } });
       },
   });
+}
+
+/**
+ * The source with an empty comment between a `{{…}}` and a `}` right after it (`{{x}}}` → `{{x}}{{!}}}`), so
+ * the parser sees `}}` and a literal `}`; a triple-stash `{{{x}}}` is left as it is.
+ */
+function braceAfterClose(source: string): string {
+  let out = '';
+  let i = 0;
+  for (let open = source.indexOf('{{', i); open >= 0; open = source.indexOf('{{', i)) {
+    const closer = source.startsWith('{{{', open) ? '}}}' : '}}';
+    const close = source.indexOf(closer, open + closer.length);
+    if (close < 0) break;
+    const end = close + closer.length;
+    out += source.slice(i, end);
+    if (closer === '}}' && source[end] === '}') out += '{{!}}';
+    i = end;
+  }
+  return out + source.slice(i);
 }
 
 /** Handlebars' parse errors carry the line in the text; the lexer holds the exact place it stopped. */

@@ -203,10 +203,17 @@ describe('compile errors and data roots', () => {
     assert.ok(!c.ok);
     assert.match(c.error.message, /unknown helper `randomIn` \(did you mean `randomInt`\?\)/);
   });
-  it('`}}}` after an expression says how to end a JSON object', () => {
-    const c = compileTemplate(engine, '{"a": {{request.path}}}', 'json');
-    assert.ok(!c.ok);
-    assert.match(c.error.message, /write `}} }`/);
+  it('`}}}` right after an expression ends the JSON object (the expression, then `}`)', () => {
+    const out = render('{"a": {"b": {{request.query.n}}}, "c": {{{request.query.n}}} }', 'json', req('/u?n=3'));
+    assert.deepEqual(JSON.parse(out), { a: { b: 3 }, c: 3 });
+  });
+  it('`}}}` after an expression inside a block, and a real triple-stash beside it', () => {
+    const out = render(
+      '{{#if request.query.n}}{"n": {{request.query.n}}}{{/if}}{{{request.query.m}}}',
+      'text',
+      req('/u?n=4&m=5'),
+    );
+    assert.equal(out, '{"n": 4}5');
   });
   it('the data roots a template names, with did-you-means for unknown ones', () => {
     const c = compileTemplate(
