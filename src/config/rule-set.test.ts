@@ -282,9 +282,9 @@ respond.stauts = 200
       [1, 1, 'rulez', 'rules', 6],
       [3, 1, 'prefix.url_pth', 'url_path', 2],
       [5, 1, 'default.delay', 'delay_response_milliseconds', 1],
-      [8, 6, 'rules.0.when.reqest', 'request', 1],
+      [8, 6, 'rules.0.when.reqest', 'request', 2],
       [9, 1, 'rules.0.wen', 'when', 5],
-      [11, 9, 'rules.0.respond.stauts', 'status', 11],
+      [11, 9, 'rules.0.respond.stauts', 'status', 12],
     ],
   );
   for (const d of r.diagnostics) {

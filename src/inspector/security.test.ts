@@ -109,7 +109,7 @@ for (const [name, input, expected] of ROWS) {
       if (!verdict.ok) {
         assert.equal(verdict.status, expected);
         assert.ok(verdict.message.length > 0);
-        if (expected === 405) assert.equal(verdict.allow, 'GET, HEAD, POST, DELETE');
+        if (expected === 405) assert.equal(verdict.allow, 'GET, HEAD, POST, PUT, DELETE');
       }
     }
   });
