@@ -69,7 +69,7 @@ test('conditions read the store; the move rides on the outcome and only commitTr
   assert.deepEqual(add.state?.before, { cart: 'started', audit: 'started' });
   assert.deepEqual(add.state?.after, { cart: 'item_added', audit: 'on' });
   assert.equal(body(await run(ws, 'GET', '/cart', e)), 'empty', 'dispatch alone moved nothing');
-  commitTransition(add.state!);
+  commitTransition(add.state);
   const full = await run(ws, 'GET', '/cart', e);
   assert.equal(body(full), 'full');
   assert.deepEqual(full.state?.before, { cart: 'item_added' });

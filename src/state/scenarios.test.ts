@@ -60,16 +60,15 @@ test('pruning keeps the scenarios still named; resets clear only the parts asked
 });
 
 test('the scenarios a workspace names: from when.state and set_state, once per loaded rule-set list', () => {
-  const rule = (scenarios: string[] | undefined, setState?: Record<string, string>): Rule =>
-    ({
-      index: 0,
-      label: '/x',
-      conditions: [],
-      respond: { body: { kind: 'empty' }, headers: [], delayMs: 0, ...(setState ? { setState } : {}) },
-      priority: 0,
-      weight: 1,
-      ...(scenarios ? { scenarios } : {}),
-    }) as Rule;
+  const rule = (scenarios: string[] | undefined, setState?: Record<string, string>): Rule => ({
+    index: 0,
+    label: '/x',
+    conditions: [],
+    respond: { body: { kind: 'empty' }, headers: [], delayMs: 0, ...(setState ? { setState } : {}) },
+    priority: 0,
+    weight: 1,
+    ...(scenarios ? { scenarios } : {}),
+  });
   const ruleSets = [
     {
       rules: [rule(['cart']), rule(undefined, { session: 'in', cart: 'paid' }), rule(undefined)],
