@@ -37,6 +37,7 @@ export const SPAWNING = [
   'test/e2e/openapi-import.test.ts',
   'test/e2e/private-checkout.test.ts',
   'test/e2e/rhai-language.test.ts',
+  'test/e2e/scenarios.test.ts',
   'test/e2e/set-rule.test.ts',
   'test/e2e/templates.test.ts',
   'test/e2e/toml-mistakes.test.ts',

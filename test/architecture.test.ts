@@ -74,8 +74,8 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   // the types everything shares; it names the interpreter's types only, so models never run scripts
   model: (t, typeOnly) => under(t, ['model/', 'shared/']) || (typeOnly && t === 'interpreter/index.ts'),
   // matching is pure over model values, so it can be table-tested and shared by the server and `mock get`
-  // (round-robin counters live in the state store, a pure leaf)
-  routing: (t) => under(t, ['routing/', 'model/', 'shared/']) || t === 'state/store.ts',
+  // (round-robin counters and scenario states live in the state store, a pure leaf)
+  routing: (t) => under(t, ['routing/', 'model/', 'shared/']) || t === 'state/store.ts' || t === 'state/scenarios.ts',
   // resolving and converting files through the FileSource port, never the disk itself
   // (the json5 package only in the transcoder's test, as a second opinion on values: a devDependency)
   files: (t, _typeOnly, file) =>
@@ -132,7 +132,7 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   // (config/edit/) and answers in the CLI's envelope (model/envelope.ts); the file tree reuses the file router's
   // confinement
   inspector: (t) =>
-    under(t, ['inspector/', 'model/', 'shared/', 'journal/', 'server/', 'config/edit/']) ||
+    under(t, ['inspector/', 'model/', 'shared/', 'journal/', 'server/', 'config/edit/', 'state/']) ||
     t.startsWith('node:') ||
     ['files/paths.ts', 'picomatch', 'ignore'].includes(t),
   // the one start-up path `mock serve` and the library share: load, journal, management listener (the inspector

@@ -33,3 +33,19 @@ test('round robin restarts after reset()', async () => {
   assert.deepEqual([await left(), await left(), await left()], [2, 1, 0]);
   assert.equal(m.requests({ rule: { ruleSet: 1 } }).length, 3);
 });
+
+// Each of these two fails without the reset() in beforeEach: the first leaves the order paid.
+test('paying moves the order scenario; paying again is a 409', async () => {
+  const pay = () => fetch(`${m.url}/api/order/pay`, { method: 'POST' });
+  assert.equal((await pay()).status, 200);
+  assert.deepEqual(await (await fetch(`${m.url}/api/order`)).json(), { status: 'paid' });
+  assert.equal((await pay()).status, 409);
+  assert.deepEqual(m.state(), { order: 'paid' });
+});
+
+test('every test starts with an open order; setState() jumps ahead', async () => {
+  assert.deepEqual(m.state(), { order: 'started' });
+  assert.deepEqual(await (await fetch(`${m.url}/api/order`)).json(), { status: 'open' });
+  m.setState({ order: 'paid' });
+  assert.equal((await fetch(`${m.url}/api/order/pay`, { method: 'POST' })).status, 409);
+});

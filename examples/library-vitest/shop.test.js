@@ -32,3 +32,19 @@ test('round robin restarts after reset()', async () => {
   expect([await left(), await left(), await left()]).toEqual([2, 1, 0]);
   expect(m.requests({ rule: { ruleSet: 1 } }).length).toBe(3);
 });
+
+// Each of these two fails without the reset() in beforeEach: the first leaves the order paid.
+test('paying moves the order scenario; paying again is a 409', async () => {
+  const pay = () => fetch(`${m.url}/api/order/pay`, { method: 'POST' });
+  expect((await pay()).status).toBe(200);
+  expect(await (await fetch(`${m.url}/api/order`)).json()).toEqual({ status: 'paid' });
+  expect((await pay()).status).toBe(409);
+  expect(m.state()).toEqual({ order: 'paid' });
+});
+
+test('every test starts with an open order; setState() jumps ahead', async () => {
+  expect(m.state()).toEqual({ order: 'started' });
+  expect(await (await fetch(`${m.url}/api/order`)).json()).toEqual({ status: 'open' });
+  m.setState({ order: 'paid' });
+  expect((await fetch(`${m.url}/api/order/pay`, { method: 'POST' })).status).toBe(409);
+});

@@ -118,6 +118,13 @@ export const REQUEST_FLAGS: readonly FlagSpec[] = [
     value: '<text>',
     doc: "The request's body as text, sent as it is (XML, a form, GraphQL…; text/plain unless -H sets a content-type)",
   },
+  {
+    long: 'state',
+    takesValue: true,
+    repeat: true,
+    value: '<scenario>=<state>',
+    doc: 'Answer as if this scenario were in this state (every other one is "started"); repeatable',
+  },
 ];
 
 export const GET_FLAGS: readonly FlagSpec[] = [

@@ -41,10 +41,11 @@ Run 'mock <subcommand> --help' for subcommand-specific help.
 `;
 
 export const GET_USAGE =
-  'mock get <path> [-c <config>] [-m <METHOD>] [-H "Name: value"]... [-b <json> | --body-file <path> | --body-text <text>] [--why] [--format text|json]';
+  'mock get <path> [-c <config>] [-m <METHOD>] [-H "Name: value"]... [-b <json> | --body-file <path> | --body-text <text>] [--state <scenario>=<state>]... [--why] [--format text|json]';
 
 export const GET_HELP = `mock get <path> [-c <config>] [-m <METHOD>] [-H "Name: value"]... \\
-  [-b <json> | --body-file <path> | --body-text <text>] [--why] [--format text|json]
+  [-b <json> | --body-file <path> | --body-text <text>] [--state <scenario>=<state>]... \\
+  [--why] [--format text|json]
 
 Answers what the server would return for this request - status, body,
 headers - from configuration on disk, no server running. It runs the
@@ -52,7 +53,8 @@ very dispatch the server runs: OPTIONS, middleware scripts, rule sets,
 then the fallback directory (zero-config mode included), with the same
 percent-decoding and query handling. Response delays are not applied.
 A rule set using a random or round-robin strategy answers as a freshly
-started server would.
+started server would; every scenario is "started" unless --state says
+otherwise, and nothing is moved.
 
 ${flagLines(GET_FLAGS, 20)}
 In JSON, matched.rule_set_file is the rule set's path relative to the
@@ -65,11 +67,12 @@ Exit codes: 0 answered (including a 404), 2 a bad invocation or the config could
 `;
 
 export const MATCH_TEST_USAGE =
-  'mock match-test --rule-set <path> [--rule <n>] [--path <url_path>] [--method <METHOD>] [-H "Name: value"]... [--body <json> | --body-file <path> | --body-text <text>] [--quiet] [--format text|json]';
+  'mock match-test --rule-set <path> [--rule <n>] [--path <url_path>] [--method <METHOD>] [-H "Name: value"]... [--body <json> | --body-file <path> | --body-text <text>] [--state <scenario>=<state>]... [--quiet] [--format text|json]';
 
 export const MATCH_TEST_HELP = `mock match-test --rule-set <path> [--rule <n>] [--path <url_path>] \\
   [--method <METHOD>] [--header "Name: value"]... \\
-  [--body <json> | --body-file <path> | --body-text <text>] [--quiet] [--format text|json]
+  [--body <json> | --body-file <path> | --body-text <text>] [--state <scenario>=<state>]... \\
+  [--quiet] [--format text|json]
 
 Builds a synthetic request from the flags below and checks it against
 a rule set directly - no server, no network request. Every rule is

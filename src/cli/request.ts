@@ -6,6 +6,9 @@ import { JsonSyntaxError, parseJson } from '../shared/json.js';
 import { err, ok, type Result } from '../shared/result.js';
 import { flagValue, flagValues, type ParsedArgs } from '../shared/args.js';
 import type { Io } from './io.js';
+import { setScenarios } from '../state/scenarios.js';
+import { MemoryStore } from '../state/store.js';
+import { SCENARIO_NAME } from '../config/shapes/rule-set.js';
 
 /** An HTTP token (RFC 9110): what a method or a header name may contain. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -82,4 +85,23 @@ export function systemReason(e: unknown): string {
     return known[code] ?? code;
   }
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * The scenario states of `--state cart=paid` (repeatable), in a fresh store: `get` and `match-test` answer from
+ * them, every other scenario from `started` (docs/state.md). The last of a repeated scenario wins.
+ */
+export function stateFromFlags(args: ParsedArgs, prefix: string): Result<MemoryStore, string> {
+  const store = new MemoryStore();
+  for (const text of flagValues(args, 'state')) {
+    const eq = text.indexOf('=');
+    const name = eq < 0 ? '' : text.slice(0, eq);
+    const state = eq < 0 ? '' : text.slice(eq + 1);
+    if (!SCENARIO_NAME.test(name) || state === '')
+      return err(
+        `${prefix}: invalid value for --state: '${text}' (expected <scenario>=<state>, e.g. cart=paid; a scenario name holds letters, digits, _ . -)`,
+      );
+    setScenarios(store, { [name]: state });
+  }
+  return ok(store);
 }

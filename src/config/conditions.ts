@@ -11,6 +11,7 @@ import type {
   FieldCondition,
   HeaderCondition,
   PathTemplate,
+  StateCondition,
   UrlPathCondition,
 } from '../model/rule-set.js';
 import type { UrlPathOp } from '../model/operators.js';
@@ -26,6 +27,8 @@ import {
   headerTable,
   methodShape,
   requestShape,
+  SCENARIO_NAME,
+  stateTable,
   urlPathTable,
 } from './shapes/rule-set.js';
 import { parseTemplate } from './path-template.js';
@@ -289,6 +292,34 @@ function decodeFields(
     else out.push(c);
   }
   return { conditions: out, offsets };
+}
+
+// ---- when.state ------------------------------------------------------------------------------------
+
+/** Decode a `when.state` table: one condition per scenario, in the order written. */
+export function decodeState(node: TomlNode, path: KeyPath, ctx: DecodeContext): StateCondition[] {
+  if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table of scenario names') ?? [];
+  const out: StateCondition[] = [];
+  for (const [name, entry] of node.entries) {
+    const at: KeyPath = [...path, name];
+    if (!SCENARIO_NAME.test(name)) {
+      report(ctx, 'invalid_value', MESSAGES.invalidScenarioName(name), entry.keyOffset, at);
+      continue;
+    }
+    const key = 'scenario:' + name; // the state store's key layout (state/scenarios.ts)
+    if (entry.node.kind === 'string') {
+      out.push({ on: 'state', name, op: 'equal', value: entry.node.value, key });
+      continue;
+    }
+    if (entry.node.kind !== 'table') {
+      wrongType(ctx, entry.node, at, 'a string or a table such as { value = "paid", op = "not_equal" }');
+      continue;
+    }
+    const t = stateTable(entry.node, at, ctx);
+    if (t?.value === undefined) continue;
+    out.push({ on: 'state', name, op: t.op ?? 'equal', value: t.value, key });
+  }
+  return out;
 }
 
 // ---- body.json -------------------------------------------------------------------------------------

@@ -76,6 +76,8 @@ export const MESSAGES = {
     `body condition ${q(path)} holds a nested table ${q(inner)}; quote a dotted path in TOML, e.g. "${path}.${inner}" = { value = "…" }`,
   invalidRegex: (pattern: string, reason: string) => `invalid regex ${q(pattern)}: ${reason}`,
   invalidHeaderName: (name: string) => `${q(name)} is not a valid HTTP header name`,
+  invalidScenarioName: (name: string) =>
+    `${q(name)} is not a valid scenario name (letters, digits, \`_\`, \`.\` and \`-\`)`,
   invalidHeaderValue: (name: string) =>
     `the value of header ${q(name)} contains characters not allowed in HTTP (such as CR or LF)`,
 

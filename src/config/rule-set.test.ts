@@ -282,9 +282,9 @@ respond.stauts = 200
       [1, 1, 'rulez', 'rules', 6],
       [3, 1, 'prefix.url_pth', 'url_path', 2],
       [5, 1, 'default.delay', 'delay_response_milliseconds', 1],
-      [8, 6, 'rules.0.when.reqest', 'request', 1],
+      [8, 6, 'rules.0.when.reqest', 'request', 2],
       [9, 1, 'rules.0.wen', 'when', 5],
-      [11, 9, 'rules.0.respond.stauts', 'status', 11],
+      [11, 9, 'rules.0.respond.stauts', 'status', 12],
     ],
   );
   for (const d of r.diagnostics) {
@@ -314,4 +314,38 @@ test('warnings do not fail the rule set', () => {
   assert.ok(r.ruleSet);
   assert.equal(r.diagnostics.length, 1);
   assert.equal(r.diagnostics[0]!.severity, 'warning');
+});
+
+test('when.state and respond.set_state: scenario conditions after the request ones, the moves on the respond', () => {
+  const rule = ruleOf(
+    'text = "x"\nset_state = { cart = "paid", "audit.log" = "on" }',
+    'when.state.cart = "item_added"\nwhen.state.session = { value = "out", op = "not_equal" }',
+  );
+  assert.deepEqual(
+    rule.conditions.map((c) => c.on),
+    ['url_path', 'state', 'state'],
+  );
+  assert.deepEqual(rule.conditions.slice(1), [
+    { on: 'state', name: 'cart', op: 'equal', value: 'item_added', key: 'scenario:cart' },
+    { on: 'state', name: 'session', op: 'not_equal', value: 'out', key: 'scenario:session' },
+  ]);
+  assert.deepEqual(rule.scenarios, ['cart', 'session']);
+  assert.deepEqual(rule.respond.setState, { cart: 'paid', 'audit.log': 'on' });
+  const plain = ruleOf('text = "x"');
+  assert.equal(plain.scenarios, undefined);
+  assert.equal(plain.respond.setState, undefined);
+});
+
+test('when.state and set_state mistakes are load errors at their line', () => {
+  const at = (state: string, respond = 'text = "x"'): string[] =>
+    errors(`[[rules]]\nwhen.request.url_path = "/a"\n${state}\n[rules.respond]\n${respond}\n`);
+  assert.match(at('when.state."a b" = "x"')[0]!, /^3:\d+ invalid_value `a b` is not a valid scenario name/);
+  assert.match(at('when.state.cart = 3')[0]!, /^3:\d+ .*a string or a table/);
+  assert.match(at('when.state.cart = { value = "x", op = "contains" }')[0]!, /^3:\d+ .*contains/);
+  assert.match(at('when.state.cart = { op = "equal" }')[0]!, /^3:\d+ missing_key/);
+  assert.match(at('', 'text = "x"\nset_state = { cart = 1 }')[0]!, /^6:\d+ .*non-empty string/);
+  assert.match(
+    at('', 'text = "x"\nset_state = { "a/b" = "x" }')[0]!,
+    /^6:\d+ invalid_value `a\/b` is not a valid scenario name/,
+  );
 });

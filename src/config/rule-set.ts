@@ -6,7 +6,7 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import type { Rule, RuleSet } from '../model/rule-set.js';
 import type { Strategy } from '../model/strategy.js';
 import { err, ok, type Result } from '../shared/result.js';
-import { canonicalPath, decodeRequest } from './conditions.js';
+import { canonicalPath, decodeRequest, decodeState } from './conditions.js';
 import { report, wrongType, type DecodeContext, type KeyPath } from './decode.js';
 import { MESSAGES } from './messages.js';
 import { resolvePath } from './read.js';
@@ -129,6 +129,8 @@ function decodeRule(node: TomlNode, path: KeyPath, index: number, rc: RuleContex
       request = undefined;
     }
   }
+  const stateNode = t.when?.state;
+  const state = stateNode === undefined ? [] : decodeState(stateNode, [...path, 'when', 'state'], ctx);
   const respondNode = node.entries.get('respond')?.node;
   const respond =
     respondNode === undefined
@@ -145,7 +147,8 @@ function decodeRule(node: TomlNode, path: KeyPath, index: number, rc: RuleContex
   return {
     index,
     label: request.label,
-    conditions: request.conditions,
+    conditions: state.length === 0 ? request.conditions : [...request.conditions, ...state],
+    ...(state.length === 0 ? {} : { scenarios: [...new Set(state.map((c) => c.name))] }),
     respond,
     priority: t.priority ?? RULE_DEFAULTS.priority,
     weight: t.weight ?? RULE_DEFAULTS.weight,

@@ -18,6 +18,8 @@ import { draftFromRespond, emptyDraft, textDraft, type RespondDraft } from './re
 import { templatedDraft, templateEnv, type TemplateUse } from './templated.js';
 import { workspaceRandom } from './workspace-random.js';
 import { sampleDelay, type PaceState } from './pace.js';
+import type { StateStore } from '../state/store.js';
+import { transitionOf, type StateTransition } from '../state/scenarios.js';
 
 export interface DispatchEnv {
   readonly files: FileSource;
@@ -33,6 +35,8 @@ export interface DispatchEnv {
   readonly now?: () => Date;
   /** rate-limit windows and the seeded generator for random delays (the server keeps one); absent: no limits */
   readonly pace?: PaceState;
+  /** the runtime state (docs/state.md): the server's store for its lifetime; `get` and `match-test` a fresh one */
+  readonly state: StateStore;
 }
 
 export type Stage =
@@ -55,6 +59,11 @@ export interface Outcome {
   readonly explanation?: Explanation;
   /** with `explain`, for a templated rule's answer: its template sources and the values they named */
   readonly template?: TemplateUse;
+  /**
+   * the scenarios the answer read or moves (docs/state.md), before and after; the server applies the move when it
+   * writes the answer, nobody else does
+   */
+  readonly state?: StateTransition;
 }
 
 /** the middleware module, imported once on first use (a cache of an immutable module, not state) */
@@ -72,6 +81,8 @@ interface Staged {
   readonly respond?: Respond;
   /** a rate limit's 429: never delayed */
   readonly limited?: true;
+  /** the scenarios this answer read or moves */
+  readonly transition?: StateTransition;
 }
 
 /** Build every rule set's compiled rules and path index ahead of the first request (the server's start-up). */
@@ -131,6 +142,10 @@ function withTemplate(outcome: Outcome, used: TemplateUse[] | undefined): Outcom
 // key by key, and its shape varies).
 function outcomeOf(staged: Staged, answer: Answer, explained: RuleSetExplanation[] | undefined): Outcome {
   const { stage, file } = staged;
+  if (staged.transition !== undefined) {
+    const plain = outcomeOf({ draft: staged.draft, stage, ...(file === undefined ? {} : { file }) }, answer, explained);
+    return { ...plain, state: staged.transition };
+  }
   if (explained === undefined) return file === undefined ? { answer, stage } : { answer, stage, file };
   const explanation = { ruleSets: explained };
   return file === undefined ? { answer, stage, explanation } : { answer, stage, file, explanation };
@@ -164,17 +179,31 @@ function stageMiddleware(ws: Workspace, req: RequestSnapshot, env: DispatchEnv):
     maxOperations: ws.config.service.middlewareMaxOperations,
     timeLimitMs: env.scriptTimeLimitMs ?? DEFAULT_SCRIPT_TIME_LIMIT_MS,
     log: env.log,
+    state: env.state,
+    ruleSets: ws.ruleSets,
   });
   if (hit === undefined) return undefined;
   return answeredBy(
     draftFromRespond(hit.respond, env.files),
     { kind: 'middleware', index: hit.index, file: hit.file },
     hit.respond,
+    hit.setState === undefined ? undefined : transitionOf(env.state, undefined, hit.setState),
   );
 }
 
 /** A stage's result from the draft of its Respond (now or once its file is read). */
-function answeredBy(respond: ValueOrPromise<RespondDraft>, stage: Stage, from: Respond): ValueOrPromise<Staged> {
+function answeredBy(
+  respond: ValueOrPromise<RespondDraft>,
+  stage: Stage,
+  from: Respond,
+  transition?: StateTransition,
+): ValueOrPromise<Staged> {
+  if (transition !== undefined)
+    return chain(respond, ({ draft, file }) =>
+      file === undefined
+        ? { draft, stage, respond: from, transition }
+        : { draft, stage, file, respond: from, transition },
+    );
   return chain(respond, ({ draft, file }) =>
     file === undefined ? { draft, stage, respond: from } : { draft, stage, file, respond: from },
   );
@@ -198,7 +227,7 @@ function stageRuleSets(
   used?: TemplateUse[],
 ): ValueOrPromise<Staged | undefined> {
   if (ws.ruleSets.length === 0) return undefined;
-  const ctx = { rotation: env.rotation, random: env.random, explain: explained !== undefined };
+  const ctx = { rotation: env.rotation, random: env.random, explain: explained !== undefined, state: env.state };
   for (const ruleSet of ws.ruleSets) {
     const ev = evaluateRuleSet(ruleSet, req, ctx);
     explained?.push({
@@ -220,7 +249,13 @@ function stageRuleSets(
         template === undefined
           ? draftFromRespond(rule.respond, env.files)
           : templatedDraft(rule, template, req, templateEnv(env.files, workspaceRandom(ws), env.log, env.now), used);
-      return answeredBy(draft, stage, rule.respond);
+      // the scenarios are read only for a rule that names some (decided at load: Rule.scenarios, Respond.setState)
+      const moves = rule.respond.setState;
+      const transition =
+        rule.scenarios === undefined && moves === undefined
+          ? undefined
+          : transitionOf(env.state, rule.scenarios, moves);
+      return answeredBy(draft, stage, rule.respond, transition);
     }
     if (ev.underPrefix) return { draft: emptyDraft(404), stage: { kind: 'prefix_miss', ruleSetIndex: ruleSet.index } };
   }

@@ -15,24 +15,34 @@
 // Unlike apimock-rs, `status` and `headers` are not ignored (docs/middleware.md says why). A runtime error is logged
 // and counts as "no answer". Scripts see `url_path`, `method`, `headers`, `headers_all`, `query`, `cookies` and,
 // when the request carries a body, `body` (JSON) or `body_text` (anything else); see docs/middleware.md. A variable
-// is built only when some script's text names it.
+// is built only when some script's text names it. Scripts read the scenarios as `state` (a map of scenario name to
+// state) and move them by returning `set_state: #{ cart: "paid" }` beside an answer (docs/state.md).
 
 import { json5ToJson } from '../files/json5.js';
 import { fromJson, mentions, run, type Value } from '../interpreter/index.js';
 import { isFaultKind, type Respond } from '../model/answer.js';
 import type { RequestSnapshot } from '../model/request.js';
-import type { MiddlewareScript } from '../model/workspace.js';
+import type { MiddlewareScript, Workspace } from '../model/workspace.js';
+import { SCENARIO_NAME_PATTERN, workspaceScenarios } from './scenarios.js';
+import { scenarioState, scenarioStates } from '../state/scenarios.js';
+import type { StateStore } from '../state/store.js';
 
 export interface MiddlewareAnswer {
   readonly respond: Respond;
   readonly index: number;
   readonly file: string;
+  /** the scenarios the script moves with its answer (`set_state`) */
+  readonly setState?: Readonly<Record<string, string>>;
 }
 
 export interface MiddlewareOptions {
   readonly maxOperations: number;
   readonly timeLimitMs: number;
   readonly log: (line: string) => void;
+  /** the scenario states `state` shows (absent: every scenario `started`) */
+  readonly state?: StateStore;
+  /** the workspace's rule sets: `state` lists the scenarios they name, even those still `started` */
+  readonly ruleSets?: Workspace['ruleSets'];
 }
 
 export function answerFromMiddleware(
@@ -44,6 +54,8 @@ export function answerFromMiddleware(
   const globals: Record<string, Value> = { url_path: req.path };
   if (req.body.kind === 'json') globals['body'] = fromJson(req.body.typed ?? req.body.value); // `5.0` an f64, `5` an i64
   for (const mw of middlewares) addRequestVariables(globals, mw, req);
+  if (!('state' in globals) && middlewares.some((mw) => mentions(mw.script, 'state')))
+    globals['state'] = stateVariable(opts.ruleSets ?? [], opts.state);
   for (let index = 0; index < middlewares.length; index++) {
     const mw = middlewares[index] as MiddlewareScript;
     const prefix = `middleware \`${mw.entry}\``;
@@ -58,10 +70,47 @@ export function answerFromMiddleware(
       opts.log(`${prefix}: script evaluation failed: ${e.message} (${mw.file}:${e.line}:${e.column})`);
       continue;
     }
-    const respond = respondFrom(done.value, mw, (line) => opts.log(`${prefix}: ${line}`));
-    if (respond !== undefined) return { respond, index, file: mw.file };
+    const log = (line: string): void => opts.log(`${prefix}: ${line}`);
+    const respond = respondFrom(done.value, mw, log);
+    if (respond === undefined) continue;
+    const setState = mentions(mw.script, 'set_state') ? setStateFrom(done.value, mw, log) : undefined;
+    return setState === undefined ? { respond, index, file: mw.file } : { respond, index, file: mw.file, setState };
   }
   return undefined;
+}
+
+/** `state`: every scenario a rule names (at its current state) and every one the store holds. */
+function stateVariable(ruleSets: Workspace['ruleSets'], store: StateStore | undefined): Map<string, Value> {
+  const out = new Map<string, Value>();
+  for (const name of workspaceScenarios({ ruleSets }))
+    out.set(name, store === undefined ? 'started' : scenarioState(store, name));
+  if (store !== undefined) for (const [name, state] of Object.entries(scenarioStates(store))) out.set(name, state);
+  return out;
+}
+
+/** `set_state` of a returned answer map: scenario names to non-empty strings; anything else is logged and ignored. */
+function setStateFrom(
+  value: Value,
+  mw: MiddlewareScript,
+  log: (line: string) => void,
+): Record<string, string> | undefined {
+  if (!(value instanceof Map) || !value.has('set_state')) return undefined;
+  const moves = value.get('set_state');
+  if (!(moves instanceof Map)) {
+    log(`invalid answer returned by ${mw.file}: \`set_state\` must be a map of scenario names to states (ignored)`);
+    return undefined;
+  }
+  const out: Record<string, string> = {};
+  for (const [name, state] of moves) {
+    if (!SCENARIO_NAME_PATTERN.test(name) || typeof state !== 'string' || state === '') {
+      log(
+        `invalid answer returned by ${mw.file}: \`set_state\` needs scenario names (letters, digits, _ . -) mapped to non-empty strings (ignored)`,
+      );
+      return undefined;
+    }
+    out[name] = state;
+  }
+  return Object.keys(out).length === 0 ? undefined : out;
 }
 
 /** The request variables beyond `url_path` and `body`, each built when this script's text names it (and not already built). */

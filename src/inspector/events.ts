@@ -82,7 +82,10 @@ export function requestEventOf(e: WireEntry): RequestEvent {
     generation,
     answered_by,
   };
-  return e.fault === undefined ? ev : { ...ev, fault: e.fault };
+  const withFault = e.fault === undefined ? ev : { ...ev, fault: e.fault };
+  return e.state_before === undefined
+    ? withFault
+    : { ...withFault, state_before: e.state_before, state_after: e.state_after ?? {} };
 }
 
 /** One event in the text/event-stream format; data is one line of JSON (JSON never contains a raw newline). */

@@ -22,6 +22,7 @@ import { rulesRoute, type RulesOptions } from './rules.js';
 export { requestEventOf, type EventHub, type ReloadEvent, type RequestEvent } from './events.js';
 export { connectJournal, journalReplay, journalRoutes, requestEventOfEntry } from './journal-bridge.js';
 export { connectLive, reloadEventOf, workspaceRoute } from './live-bridge.js';
+export { stateRoutes, STATE_PATH } from './state-route.js';
 export { failure, result, type JsonAnswer, type Wire } from './envelope.js';
 export type { Route, RouteContext } from './router.js';
 

@@ -23,6 +23,8 @@ const answeredByJson = new WeakMap<object, string>();
  * What answered is encoded once per stage object (a remembered file or rule's stage is one object).
  */
 export function requestEventJson(e: EntryRow): string {
+  // an answer that touched scenarios carries its transition (docs/state.md): rare, so stringified whole
+  if (e.stateBefore !== undefined) return JSON.stringify(requestEventOfEntry(e));
   const a = e.answeredBy;
   let by = answeredByJson.get(a);
   if (by === undefined) answeredByJson.set(a, (by = JSON.stringify(answeredByToWire(a))));

@@ -33,7 +33,7 @@ export interface RouteContext {
  * stream). A RegExp path must match the whole pathname (anchor it).
  */
 export interface Route {
-  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   readonly path: string | RegExp;
   handle(ctx: RouteContext): JsonAnswer | 'handled' | Promise<JsonAnswer | 'handled'>;
 }

@@ -33,7 +33,8 @@ const ROWS: readonly Row[] = [
     405,
   ],
   ['OPTIONS, foreign Host: the Host check comes first', { method: 'OPTIONS', headers: { host: 'evil.test' } }, 403],
-  ['PUT', { method: 'PUT', headers: guarded }, 405],
+  ['PUT with the client header, no Origin', { method: 'PUT', headers: guarded }, 'ok'],
+  ['PUT without the client header', { method: 'PUT', headers: own }, 403],
   ['PATCH', { method: 'PATCH', headers: guarded }, 405],
   ['POST with the client header, no Origin', { method: 'POST', headers: guarded }, 'ok'],
   [
@@ -108,7 +109,7 @@ for (const [name, input, expected] of ROWS) {
       if (!verdict.ok) {
         assert.equal(verdict.status, expected);
         assert.ok(verdict.message.length > 0);
-        if (expected === 405) assert.equal(verdict.allow, 'GET, HEAD, POST, DELETE');
+        if (expected === 405) assert.equal(verdict.allow, 'GET, HEAD, POST, PUT, DELETE');
       }
     }
   });

@@ -2,7 +2,7 @@
 // headers (no I/O): they run before any route.
 //
 // Owns: the Host check against DNS rebinding (only `127.0.0.1:<port>` and `localhost:<port>`), OPTIONS → 405 (no
-// CORS preflight is ever granted), the cross-origin guard on state-changing methods (POST, DELETE: `Origin` absent
+// CORS preflight is ever granted), the cross-origin guard on state-changing methods (POST, PUT, DELETE: `Origin` absent
 // or our own, `Sec-Fetch-Site` absent or `same-origin`, an `x-mock-client` header, a JSON content type on any
 // body), and the fixed header sets of the page, its assets and the JSON answers. No answer carries an
 // `access-control-*` header: cross-origin pages can neither read nor preflight anything here.
@@ -29,9 +29,9 @@ export interface Refusal {
 export type GuardVerdict = { readonly ok: true } | Refusal;
 
 /** Methods that change state: they need the cross-origin guard. */
-export const STATE_CHANGING = ['POST', 'DELETE'] as const;
+export const STATE_CHANGING = ['POST', 'PUT', 'DELETE'] as const;
 /** Methods the listener answers at all. */
-export const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'DELETE'] as const;
+export const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'] as const;
 /** The header a same-origin script must add; a cross-origin page cannot send it without a preflight we refuse. */
 export const CLIENT_HEADER = 'x-mock-client';
 

@@ -108,6 +108,9 @@ export class HeldEntry {
   bodiesDropped = false;
   /** the fault the answer was (docs/faults.md), when it was one */
   fault?: FaultKind;
+  /** the scenarios the answer read or moved, before and after it (docs/state.md), when it touched any */
+  stateBefore?: Readonly<Record<string, string>>;
+  stateAfter?: Readonly<Record<string, string>>;
   /** set by settle(): then `stage`…`context` are let go */
   private views: Views | undefined;
   constructor(
@@ -261,6 +264,11 @@ export function holdExchange(ex: Exchange, id: number, opts: CaptureOptions): He
   );
   const delivery = a.kind === 'dispatch' ? a.outcome.answer.delivery : undefined;
   if (delivery?.kind === 'fault') held.fault = delivery.fault;
+  const moved = a.kind === 'dispatch' ? a.outcome.state : undefined;
+  if (moved !== undefined) {
+    held.stateBefore = moved.before;
+    held.stateAfter = moved.after;
+  }
   return held;
 }
 
@@ -331,6 +339,7 @@ export function entryOf(h: HeldEntry, opts: BodyCaptureOptions): Entry {
     matched: who.matched,
     why: who.why,
     ...(h.fault !== undefined ? { fault: h.fault } : {}),
+    ...(h.stateBefore !== undefined ? { stateBefore: h.stateBefore, stateAfter: h.stateAfter ?? {} } : {}),
   });
 }
 

@@ -81,6 +81,9 @@ export interface EntryRow {
   readonly matched: MatchedView | null;
   /** as Entry's */
   readonly fault?: FaultKind;
+  /** as Entry's */
+  readonly stateBefore?: Readonly<Record<string, string>>;
+  readonly stateAfter?: Readonly<Record<string, string>>;
 }
 
 export interface Entry {
@@ -101,6 +104,12 @@ export interface Entry {
    * what the client got (a reset, nothing, bad bytes, half a body, or a held connection).
    */
   readonly fault?: FaultKind;
+  /**
+   * The scenarios the answer read or moved (docs/state.md), each at its state when the request was answered and
+   * after the answer was sent; absent when it touched none.
+   */
+  readonly stateBefore?: Readonly<Record<string, string>>;
+  readonly stateAfter?: Readonly<Record<string, string>>;
   /** the rule that answered, or null */
   readonly matched: MatchedView | null;
   readonly why: WhyView;

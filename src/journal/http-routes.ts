@@ -6,7 +6,8 @@
 //                                      → {entries, last_id, dropped}   (never an overflow error: `dropped` says it)
 //   GET    /__mock/api/requests/<id>   → the entry (410 evicted, 404 unknown or reset)
 //   DELETE /__mock/api/requests        → 204, the journal cleared (ids keep counting)
-//   POST   /__mock/api/reset           → 204; body `{journal?: boolean, rotation?: boolean}` (both by default)
+//   POST   /__mock/api/reset           → 204; body `{journal?, rotation?, state?, collections?}`, booleans (every
+//                                        part by default; one set to false is kept)
 import type { HeaderList } from '../shared/headers.js';
 import { SCHEMA_VERSION, type Wire } from '../shared/wire.js';
 import { filterFromQuery } from './http-query.js';
@@ -41,7 +42,14 @@ export interface JournalRouteDeps {
   readonly version: string;
   /** restart the round-robin counters (the server owns them) */
   readonly resetRotation: () => void;
+  /** put every scenario back to `started` (docs/state.md) */
+  readonly resetState?: () => void;
+  /** put every collection back to its file's data */
+  readonly resetCollections?: () => void;
 }
+
+/** the parts a reset body may name */
+const RESET_PARTS = ['journal', 'rotation', 'state', 'collections'] as const;
 
 export const ROUTE_MESSAGES = {
   notAnId: (raw: string) => `'${raw}' is not a journal entry id (a whole number from 1)`,
@@ -51,7 +59,8 @@ export const ROUTE_MESSAGES = {
   unknown: (id: number, last: number) => `no entry ${id} yet (the newest is ${last})`,
   methodNotAllowed: (method: string, path: string, allowed: readonly string[]) =>
     `${method} is not allowed on ${path} (allowed: ${allowed.join(', ')})`,
-  resetBody: 'the reset body must be a JSON object with optional boolean fields journal and rotation',
+  resetBody:
+    'the reset body must be a JSON object with optional boolean fields journal, rotation, state and collections',
 } as const;
 
 const JSON_HEADERS: HeaderList = Object.freeze([
@@ -107,7 +116,7 @@ function oneEntry(raw: string, deps: JournalRouteDeps): JournalHttpResponse {
 }
 
 function reset(body: string, deps: JournalRouteDeps): JournalHttpResponse {
-  let what: { journal: boolean; rotation: boolean } = { journal: true, rotation: true };
+  let what: Partial<Record<(typeof RESET_PARTS)[number], boolean>> = {};
   if (body.trim() !== '') {
     let parsed: unknown;
     try {
@@ -118,12 +127,16 @@ function reset(body: string, deps: JournalRouteDeps): JournalHttpResponse {
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
       return failure(400, deps, ROUTE_MESSAGES.resetBody);
     const o = parsed as Record<string, unknown>;
-    const keysOk = Object.keys(o).every((k) => (k === 'journal' || k === 'rotation') && typeof o[k] === 'boolean');
+    const keysOk = Object.keys(o).every(
+      (k) => (RESET_PARTS as readonly string[]).includes(k) && typeof o[k] === 'boolean',
+    );
     if (!keysOk) return failure(400, deps, ROUTE_MESSAGES.resetBody);
-    what = { journal: o['journal'] !== false, rotation: o['rotation'] !== false };
+    what = o;
   }
-  if (what.journal) deps.journal.reset();
-  if (what.rotation) deps.resetRotation();
+  if (what.journal !== false) deps.journal.reset();
+  if (what.rotation !== false) deps.resetRotation();
+  if (what.state !== false) deps.resetState?.();
+  if (what.collections !== false) deps.resetCollections?.();
   return NO_CONTENT;
 }
 

@@ -53,6 +53,9 @@ export type WireEntry = {
   readonly answered_by: WireAnsweredBy;
   /** present when the answer was a fault (`connection_reset`, `timeout`, …): the response is what the rule declared, not what was sent */
   readonly fault?: string;
+  /** the scenarios the answer read or moved, before it and after it was sent (docs/state.md); absent when none */
+  readonly state_before?: Readonly<Record<string, string>>;
+  readonly state_after?: Readonly<Record<string, string>>;
   readonly matched: MatchedWire | null;
   /** a refused request's note says so, with no rule sets */
   readonly why: WhyWire;
@@ -76,6 +79,9 @@ export type WireEntrySummary = {
   readonly generation: number;
   /** as in WireEntry */
   readonly fault?: string;
+  /** as in WireEntry */
+  readonly state_before?: Readonly<Record<string, string>>;
+  readonly state_after?: Readonly<Record<string, string>>;
 };
 
 /** The inspector's `request` event: the summary and what answered (for the table's label). */

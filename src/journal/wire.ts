@@ -30,6 +30,7 @@ export function entryToWire(e: Entry): WireEntry {
     stage: e.stage,
     answered_by: answeredByToWire(e.answeredBy),
     ...(e.fault !== undefined ? { fault: e.fault } : {}),
+    ...stateToWire(e),
     matched: matchedToWire(e.matched),
     why: whyToWire(e.why),
   };
@@ -92,5 +93,14 @@ export function entrySummaryToWire(e: EntryRow): WireEntrySummary {
     latency_ms: e.latencyMs,
     generation: e.generation,
     ...(e.fault !== undefined ? { fault: e.fault } : {}),
+    ...stateToWire(e),
   };
+}
+
+/** `state_before` / `state_after` of an entry that touched scenarios; nothing otherwise. */
+function stateToWire(e: Pick<EntryRow, 'stateBefore' | 'stateAfter'>): {
+  state_before?: Readonly<Record<string, string>>;
+  state_after?: Readonly<Record<string, string>>;
+} {
+  return e.stateBefore === undefined ? {} : { state_before: e.stateBefore, state_after: e.stateAfter ?? {} };
 }

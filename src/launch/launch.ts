@@ -144,6 +144,7 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
           journal,
           live,
           resetRotation: () => s.rotation.reset(),
+          state: s.state,
           cwd: spec.cwd,
           configPath: spec.configPath,
           mockUrl: urlOf(s.addresses),

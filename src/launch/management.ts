@@ -1,6 +1,6 @@
 // The management listener (`--inspect`, the library's `inspect`): the inspector (inspector/index.ts) bound on
-// 127.0.0.1 only, with the journal's routes, `GET /__mock/api/workspace`, and the event stream fed by the journal
-// (request rows, resets) and the live workspace (reloads). A rules POST reloads the workspace before it answers,
+// 127.0.0.1 only, with the journal's routes, `GET /__mock/api/workspace`, `GET`/`PUT /__mock/api/state`, and the
+// event stream fed by the journal (request rows, resets) and the live workspace (reloads). A rules POST reloads the workspace before it answers,
 // so the new rule answers at once, watcher or not.
 //
 // Owns: binding (loopback only, whatever listener.ip_address says), mounting the routes, wiring the events, and
@@ -14,8 +14,11 @@ import {
   createInspector,
   journalReplay,
   journalRoutes,
+  stateRoutes,
   workspaceRoute,
 } from '../inspector/index.js';
+import type { StateStore } from '../state/store.js';
+import { COLLECTION_KEY, SCENARIO_KEY } from '../state/scenarios.js';
 import { JSON_HEADERS } from '../inspector/security.js';
 import type { Journal } from '../journal/journal.js';
 import { MockError } from '../model/errors.js';
@@ -30,6 +33,8 @@ export interface ManagementOptions {
   readonly live: LiveWorkspaceHandle;
   /** restart the round-robin counters */
   readonly resetRotation: () => void;
+  /** the server's runtime state (docs/state.md): `/__mock/api/state` shows and sets its scenarios, a reset clears them */
+  readonly state: StateStore;
   /** where relative paths of a rules POST resolve (the workspace folder) */
   readonly cwd: string;
   /** the root config as given (-c / `config`), relative to `cwd` */
@@ -99,7 +104,17 @@ function mountInspector(o: ManagementOptions): {
   const wsRoute = workspaceRoute(o.live);
   const inspector = createInspector({
     version: o.version,
-    routes: [...journalRoutes({ journal: o.journal, version: o.version, resetRotation: o.resetRotation }), wsRoute],
+    routes: [
+      ...journalRoutes({
+        journal: o.journal,
+        version: o.version,
+        resetRotation: o.resetRotation,
+        resetState: () => void o.state.clear(SCENARIO_KEY),
+        resetCollections: () => void o.state.clear(COLLECTION_KEY),
+      }),
+      wsRoute,
+      ...stateRoutes(o.state, o.live),
+    ],
     files: {
       fallbackDir: () => o.live.workspace.fallbackDir,
       view: () => o.live.workspace.config.fileTreeView,

@@ -14,6 +14,15 @@ import { journalLimits, type JournalLimits } from '../journal/limits.js';
 import { formatDiagnostic, type Diagnostic } from '../model/diagnostic.js';
 import { MockError } from '../model/errors.js';
 import { addressUrl, launch, urlOf } from '../launch/launch.js';
+import {
+  currentScenarios,
+  resetStore,
+  scenarioStatesProblem,
+  setScenarios,
+  workspaceScenarios,
+} from '../state/scenarios.js';
+
+const RESET_PARTS: readonly (keyof ResetOptions)[] = ['journal', 'rotation', 'state', 'collections'];
 
 export interface MockOptions {
   /** the workspace folder: its mock.toml, else zero-config on it (default: the current directory) */
@@ -36,6 +45,15 @@ export interface MockOptions {
   readonly inspect?: boolean | number;
   /** where the request log and reload lines go (default: nowhere); true: stdout */
   readonly log?: boolean | ((line: string) => void);
+}
+
+/** What reset() restarts: every part by default; a part set to false is kept. */
+export interface ResetOptions {
+  readonly journal?: boolean;
+  readonly rotation?: boolean;
+  /** the scenarios */
+  readonly state?: boolean;
+  readonly collections?: boolean;
 }
 
 export interface ReloadOutcome {
@@ -65,8 +83,16 @@ export interface MockHandle {
   cursor(): number;
   /** the oldest matching entry, already held or arriving within `timeoutMs`; a timeout lists the last 10 entries */
   waitForRequest(filter?: RequestFilter, opts?: WaitForRequestOptions): Promise<Entry>;
-  /** clear the journal (ids keep counting) and restart round-robin rotation */
-  reset(): void;
+  /**
+   * Clear the journal (ids keep counting), restart round-robin rotation, put every scenario back to `started` and
+   * every collection back to its file's data. With `parts`, only those not set to false (`{ state: false }` keeps
+   * the scenarios).
+   */
+  reset(parts?: ResetOptions): void;
+  /** every scenario the rules name, and every one moved, to its current state (docs/state.md) */
+  state(): Record<string, string>;
+  /** move scenarios: name to state (`started` puts one back at the start); the others keep theirs */
+  setState(states: Readonly<Record<string, string>>): void;
   /** load the workspace again from disk; a broken edit keeps the last good one serving */
   reload(): Promise<ReloadOutcome>;
   /** idempotent: idle connections close at once, requests in flight get up to 2 s */
@@ -84,6 +110,7 @@ export const OPTION_MESSAGES = {
   redactInspect: 'redact: false cannot go with inspect: the inspector never shows unredacted secrets',
   inspectJournal: 'inspect needs the journal (journal: false turns it off)',
   noJournal: 'the journal is off (startMock was given journal: false)',
+  resetParts: 'reset() takes an object with optional boolean fields journal, rotation, state and collections',
   rootMissing: (given: string, abs: string) =>
     `startMock option 'root' names a folder that does not exist: '${given}' (${abs})`,
   fallbackDirMissing: (given: string) =>
@@ -174,9 +201,19 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
         return Promise.reject(e);
       }
     },
-    reset: () => {
-      journal?.reset();
-      server.rotation.reset();
+    reset: (parts: ResetOptions = {}) => {
+      if (typeof parts !== 'object' || parts === null) throw new MockError('usage', OPTION_MESSAGES.resetParts);
+      for (const [k, v] of Object.entries(parts))
+        if (!RESET_PARTS.includes(k as keyof ResetOptions) || typeof v !== 'boolean')
+          throw new MockError('usage', OPTION_MESSAGES.resetParts);
+      if (parts.journal !== false) journal?.reset();
+      resetStore(server.state, parts);
+    },
+    state: () => currentScenarios(server.state, workspaceScenarios(server.live.workspace)),
+    setState: (states: Readonly<Record<string, string>>) => {
+      const problem = scenarioStatesProblem(states);
+      if (problem !== undefined) throw new MockError('usage', `setState: ${problem}`);
+      setScenarios(server.state, states);
     },
     reload: async () => {
       const r = await launched.live.reload();

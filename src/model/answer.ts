@@ -84,4 +84,6 @@ export interface Respond {
   readonly delaySet?: boolean;
   readonly fault?: FaultKind;
   readonly chunks?: { readonly count: number; readonly intervalMs: number };
+  /** scenarios moved when this answer is sent: scenario name to its new state (docs/state.md) */
+  readonly setState?: Readonly<Record<string, string>>;
 }

@@ -23,8 +23,10 @@ export interface Rule {
   readonly index: number;
   /** shown by match-test and --why: the url_path value as written, or "(any path)" */
   readonly label: string;
-  /** ANDed, in the order written */
+  /** ANDed, in the order written (the `when.state` ones after the request's) */
   readonly conditions: readonly Condition[];
+  /** the scenarios its `when.state` conditions read (docs/state.md); absent when none */
+  readonly scenarios?: readonly string[];
   readonly respond: Respond;
   /** default 0 */
   readonly priority: number;
@@ -40,7 +42,22 @@ export type Condition =
   | HeaderCondition
   | BodyCondition
   | FieldCondition
-  | BodyTextCondition;
+  | BodyTextCondition
+  | StateCondition;
+
+/**
+ * `when.state.<scenario>`: the scenario's current state (docs/state.md), read from the state store under `key`;
+ * a scenario nobody moved yet is `"started"`.
+ */
+export interface StateCondition {
+  readonly on: 'state';
+  /** the scenario's name as written */
+  readonly name: string;
+  readonly op: 'equal' | 'not_equal';
+  readonly value: string;
+  /** the store key, `scenario:<name>` (built once, at load) */
+  readonly key: string;
+}
 
 export interface UrlPathCondition {
   readonly on: 'url_path';

@@ -6,7 +6,16 @@
 // What it leaves out: prefixes (evaluate.ts), strategies (strategy.ts), and any compiling: regexes,
 // wild cards, body paths and typed values all arrive compiled on the Condition.
 import type { RequestSnapshot } from '../model/request.js';
-import type { BodyCondition, Condition, ConditionCheck, FieldCondition, UrlPathCondition } from '../model/rule-set.js';
+import type {
+  BodyCondition,
+  Condition,
+  ConditionCheck,
+  FieldCondition,
+  StateCondition,
+  UrlPathCondition,
+} from '../model/rule-set.js';
+import { scenarioState } from '../state/scenarios.js';
+import type { StateStore } from '../state/store.js';
 import { NEGATED_STRING_OPS } from '../model/operators.js';
 import { matchTemplate, templateMatches, templateSegments } from './path-template.js';
 import { stringifyJson, type TypedJson } from '../shared/json.js';
@@ -21,16 +30,18 @@ import { testPattern, testString } from './string-ops.js';
  * value that was compared: the path, the method, the header's first value, or the compact JSON of the
  * resolved body value; undefined for a missing header, an unresolved body path, or no JSON body.
  */
-export function checkCondition(cond: Condition, req: RequestSnapshot): ConditionCheck {
-  return { ok: conditionHolds(cond, req), actual: actualValue(cond, req) };
+export function checkCondition(cond: Condition, req: RequestSnapshot, state?: StateStore): ConditionCheck {
+  return { ok: conditionHolds(cond, req, state), actual: actualValue(cond, req, state) };
 }
 
 /**
  * The decision alone: rule selection calls this on the hot path, so no actual value is built there
  * (a large body value is never printed just to be thrown away).
  */
-export function conditionHolds(cond: Condition, req: RequestSnapshot): boolean {
+export function conditionHolds(cond: Condition, req: RequestSnapshot, state?: StateStore): boolean {
   switch (cond.on) {
+    case 'state':
+      return stateHolds(cond, state);
     case 'url_path':
       return testUrlPath(cond, req);
     case 'method':
@@ -94,8 +105,19 @@ function fieldHolds(cond: FieldCondition, values: readonly string[] | undefined)
   return false;
 }
 
+/**
+ * A scenario condition: the scenario's state in the store (`started` when absent, and without a store: `mock get`
+ * and `match-test` pass one of their own).
+ */
+function stateHolds(cond: StateCondition, state: StateStore | undefined): boolean {
+  const current = state === undefined ? STARTED_STATE : scenarioState(state, cond.name);
+  return cond.op === 'equal' ? current === cond.value : current !== cond.value;
+}
+
+const STARTED_STATE = 'started';
+
 /** A condition as a function of the request: the same decision as conditionHolds (tests hold them equal). */
-export type CompiledCondition = (req: RequestSnapshot) => boolean;
+export type CompiledCondition = (req: RequestSnapshot, state?: StateStore) => boolean;
 
 /**
  * conditionHolds with the condition's kind and operator decided once, at load, instead of on every request:
@@ -114,6 +136,7 @@ export function compileCondition(cond: Condition): CompiledCondition {
     const want = cond.value;
     return (req) => req.parts.query.get(name)?.includes(want) ?? false;
   }
+  if (cond.on === 'state') return (req, state) => stateHolds(cond, state);
   if (cond.on !== 'url_path') return (req) => conditionHolds(cond, req);
   if (cond.op === 'path_template') {
     const template = cond.template;
@@ -217,8 +240,10 @@ export function requiredLiteral(pattern: RegExp): string | undefined {
   return out.length >= 2 ? out : undefined;
 }
 
-function actualValue(cond: Condition, req: RequestSnapshot): string | undefined {
+function actualValue(cond: Condition, req: RequestSnapshot, state: StateStore | undefined): string | undefined {
   switch (cond.on) {
+    case 'state':
+      return state === undefined ? STARTED_STATE : scenarioState(state, cond.name);
     case 'url_path':
       return req.path;
     case 'method':

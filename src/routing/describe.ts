@@ -8,7 +8,7 @@ import { assertNever } from '../shared/result.js';
 export interface ConditionDescription {
   /**
    * `url_path`, `method`, `header:<lower-cased name>`, `body.json:<path>`, `query:<name>`, `cookie:<name>`,
-   * `param:<name>`, `body.form:<field>`, `body.text`
+   * `param:<name>`, `body.form:<field>`, `body.text`, `state:<scenario>`
    */
   readonly name: string;
   /**
@@ -51,6 +51,11 @@ export function describeCondition(cond: Condition): ConditionDescription {
     case 'body_text':
       return {
         name: 'body.text',
+        expectation: `${opDisplay(STRING_OP_WORDS[cond.op], cond.op)} ${debugQuote(cond.value)}`,
+      };
+    case 'state':
+      return {
+        name: `state:${cond.name}`,
         expectation: `${opDisplay(STRING_OP_WORDS[cond.op], cond.op)} ${debugQuote(cond.value)}`,
       };
     default:

@@ -10,6 +10,7 @@ import { candidateRules, preparePathIndex } from './path-index.js';
 import { claims } from './prefix.js';
 import { fingerprintRuleSet, type RotationState } from './rotation.js';
 import { selectWinner } from './strategy.js';
+import type { StateStore } from '../state/store.js';
 
 export interface EvaluateContext {
   readonly rotation: RotationState;
@@ -17,6 +18,8 @@ export interface EvaluateContext {
   readonly random: () => number;
   /** keep every rule's condition checks (for --why / match-test) */
   readonly explain: boolean;
+  /** where `when.state` conditions read scenario states (docs/state.md); absent: every scenario is `started` */
+  readonly state?: StateStore;
 }
 
 export interface RuleSetEvaluation {
@@ -55,18 +58,19 @@ export function evaluateRuleSet(ruleSet: RuleSet, req: RequestSnapshot, ctx: Eva
   }
   const underPrefix = ruleSet.prefix !== undefined;
   if (ctx.explain) {
-    const checks = ruleSet.rules.map((rule, i) => explainRule(rule, i, req));
+    const checks = ruleSet.rules.map((rule, i) => explainRule(rule, i, req, ctx.state));
     const matches = checks.filter((c) => c.matched).map((c) => c.ruleIndex);
     return { underPrefix, winner: selectWinner(matches, ruleSet, ctx), matches, checks };
   }
   const firstOnly = ruleSet.strategy.kind === 'first_match';
   const candidates = candidateRules(ruleSet, req.path, req);
   const rules = compiledRules(ruleSet);
+  const state = ctx.state;
   // `matches` stays the candidate list itself while every candidate matches (no copy in the common case)
   let matches: number[] | undefined;
   for (let k = 0; k < candidates.length; k++) {
     const i = candidates[k]!;
-    if (!rules[i]!(req)) {
+    if (!rules[i]!(req, state)) {
       matches ??= candidates.slice(0, k);
       continue;
     }
@@ -104,23 +108,23 @@ function compileRule(rule: Rule): CompiledCondition {
     rule.conditions.length === 1 ? rule.conditions : [...rule.conditions].sort((a, b) => checkRank(a) - checkRank(b));
   const parts = ordered.map(compileCondition);
   if (parts.length === 1) return parts[0]!;
-  return (req) => {
-    for (const part of parts) if (!part(req)) return false;
+  return (req, state) => {
+    for (const part of parts) if (!part(req, state)) return false;
     return true;
   };
 }
 
 function checkRank(c: Condition): number {
-  if (c.on === 'query' || c.on === 'cookie') return 0;
+  if (c.on === 'query' || c.on === 'cookie' || c.on === 'state') return 0;
   return c.on === 'url_path' && c.op === 'path_template' ? 2 : 1;
 }
 
 /** Every condition is checked, even after one fails, so the explanation shows them all. */
-function explainRule(rule: Rule, ruleIndex: number, req: RequestSnapshot): RuleCheck {
+function explainRule(rule: Rule, ruleIndex: number, req: RequestSnapshot, state: StateStore | undefined): RuleCheck {
   const conditions: { readonly condition: Condition; readonly check: ConditionCheck }[] = [];
   let matched = true;
   for (const condition of rule.conditions) {
-    const check = checkCondition(condition, req);
+    const check = checkCondition(condition, req, state);
     if (!check.ok) matched = false;
     conditions.push({ condition, check });
   }

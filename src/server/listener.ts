@@ -36,6 +36,7 @@ import { requestLines, requestLogLines } from './log.js';
 import { publishTrace } from './trace.js';
 import { writeAnswer } from './write.js';
 import { deliverAnswer } from './deliver-call.js';
+import { commitTransition } from '../state/scenarios.js';
 
 const EMPTY = new Uint8Array(0);
 const NO_BODY: BodyRead = { kind: 'ok', bytes: EMPTY };
@@ -281,19 +282,21 @@ export function createListener(deps: ListenerDeps): RequestListener {
   };
 
   /**
-   * Writes the answer unless the response is gone or done (a client that left, a timeout's answer), then runs the
-   * afterWrite hooks with `x`, the request as the hooks saw it (undefined on the bare path).
+   * Writes the answer unless the response is gone or done (a client that left, a timeout's answer), moving the
+   * scenarios it moves (docs/state.md: only an answer that goes out moves them), then runs the afterWrite hooks with `x`, the request as the hooks saw it (undefined on the bare path).
    */
   const write =
     afterWrite === undefined
       ? (res: ServerResponse, method: string, outcome: Outcome, _x: InFlight | undefined): void => {
           if (res.destroyed || res.writableEnded) return;
+          if (outcome.state !== undefined) commitTransition(outcome.state);
           if (outcome.answer.delivery === undefined) writeAnswer(res, outcome.answer, method, { log: deps.log });
           else deliverAnswer(res, outcome.answer, method, deps.live.current.ws);
           publishTrace(outcome);
         }
       : (res: ServerResponse, method: string, outcome: Outcome, x: InFlight | undefined): void => {
           if (res.destroyed || res.writableEnded) return;
+          if (outcome.state !== undefined) commitTransition(outcome.state);
           if (outcome.answer.delivery === undefined) writeAnswer(res, outcome.answer, method, { log: deps.log });
           else deliverAnswer(res, outcome.answer, method, (x?.live ?? deps.live.current).ws);
           publishTrace(outcome);

@@ -10,8 +10,8 @@
 // config/), one load at a time: calls during a load share one more load after it. A load whose files moved while
 // they were read is dropped silently and rerun. Identical sources (a `touch`) change nothing. A failed load keeps
 // the current workspace serving. After a swap the RotationState (which outlives swaps) forgets groups that can
-// no longer occur. Listeners registered with onReload hear every applied or rejected reload; those registered with
-// onRestored hear a failing workspace set right without a swap (a broken edit undone: the files are back to what
+// no longer occur, and scenarios no rule or script names any more are dropped. Listeners registered with onReload
+// hear every applied or rejected reload; those registered with onRestored hear a failing workspace set right without a swap (a broken edit undone: the files are back to what
 // serves, so the reload is `unchanged` and sends no reload event, yet the failure is over).
 //
 // Not here: watching files (workspace/watch.ts), printing (cli/render/reload.ts), rebinding (never done).
@@ -29,6 +29,8 @@ import type { Workspace } from '../model/workspace.js';
 import { liveGroupKeys, RotationState } from '../routing/rotation.js';
 import { MemoryStore, type StateStore } from '../state/store.js';
 import { listenerChanges } from './listener-changes.js';
+import { namesScenario } from '../dispatch/scenarios.js';
+import { pruneScenarios } from '../state/scenarios.js';
 
 /** What one request is served under: read once from LiveWorkspace.current when its headers arrive. */
 export interface LiveState {
@@ -157,6 +159,8 @@ export class LiveWorkspace implements LiveWorkspaceHandle {
     this.sources = loaded.sources;
     this.rejected = undefined;
     this.rotation.prune(liveGroupKeys(ws.ruleSets));
+    // a scenario keeps its state while the workspace still names it (docs/state.md#live-reload)
+    pruneScenarios(this.state, namesScenario(ws));
     this.emit({
       kind: 'applied',
       generation: generation + 1,

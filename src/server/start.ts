@@ -91,6 +91,8 @@ export interface ServerHandle {
   readonly live: LiveWorkspaceHandle;
   /** the round-robin counters (a reset restarts them) */
   readonly rotation: LiveWorkspace['rotation'];
+  /** the runtime state for the server's lifetime (docs/state.md): scenarios, collections, the counters */
+  readonly state: LiveWorkspace['state'];
   /**
    * Stop accepting and close. With `graceMs`, idle keep-alive connections close at once and requests in flight
    * (a delayed answer among them) get up to that long to finish before everything is dropped; without it, at once.
@@ -171,6 +173,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     env: {
       files: opts.files ?? createFsSource(),
       rotation: live.rotation,
+      state: live.state,
       random: opts.random ?? Math.random,
       pace: new PaceState(),
       log: opts.log,
@@ -235,6 +238,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     addresses,
     live,
     rotation: live.rotation,
+    state: live.state,
     close: (o) => (closing ??= shutDown(o?.graceMs)),
   };
 }

@@ -60,16 +60,16 @@ test('npm pack ships the library (ESM and .d.ts), the CLI bundle and the inspect
 });
 
 const EXAMPLES = [
-  { name: 'library-node-test', args: ['--test', 'examples/library-node-test/'], passed: /^# pass 3$/m },
+  { name: 'library-node-test', args: ['--test', 'examples/library-node-test/'], passed: /^# pass 5$/m },
   {
     name: 'library-vitest',
     args: ['node_modules/vitest/vitest.mjs', 'run', '--root', 'examples/library-vitest'],
-    passed: /Tests\s+3 passed \(3\)/,
+    passed: /Tests\s+5 passed \(5\)/,
   },
   {
     name: 'library-jest',
     args: ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--rootDir', 'examples/library-jest'],
-    passed: /Tests:\s+3 passed, 3 total/,
+    passed: /Tests:\s+5 passed, 5 total/,
   },
 ] as const;
 

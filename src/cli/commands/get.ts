@@ -14,7 +14,7 @@ import type { Io } from '../io.js';
 import { setRuleConfigArg, shownPathsFor } from '../../workspace/shown-paths.js';
 import { getResult, getText } from '../render/get.js';
 import { reportFailure, reportUsage } from '../report.js';
-import { requestFromFlags } from '../request.js';
+import { requestFromFlags, stateFromFlags } from '../request.js';
 
 const PREFIX = 'mock get';
 
@@ -34,6 +34,8 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     return reportUsage(io, `${PREFIX}: unexpected argument '${extra[0]}' (only one <path> is taken)`, GET_USAGE);
   const raw = await requestFromFlags(args, path, io, PREFIX);
   if (!raw.ok) return reportUsage(io, raw.error, GET_USAGE);
+  const state = stateFromFlags(args, PREFIX);
+  if (!state.ok) return reportUsage(io, state.error, GET_USAGE);
 
   const configPath = flagValue(args, 'config');
   const loaded = await loadWorkspace({ cwd: io.cwd, ...(configPath !== undefined ? { configPath } : {}) });
@@ -55,6 +57,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     {
       files: createFsSource({ watch: false }),
       rotation: new RotationState(),
+      state: state.value,
       random: Math.random,
       log: (line) => io.err(line + '\n'),
     },

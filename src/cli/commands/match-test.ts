@@ -13,7 +13,7 @@ import { MATCH_TEST_USAGE } from '../help.js';
 import type { Io } from '../io.js';
 import { type MatchView, matchTestResult, matchTestText } from '../render/match-test.js';
 import { reportFailure, reportUsage } from '../report.js';
-import { requestFromFlags } from '../request.js';
+import { requestFromFlags, stateFromFlags } from '../request.js';
 
 const PREFIX = 'mock match-test';
 
@@ -47,6 +47,8 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   const path = flagValue(args, 'path') ?? '/';
   const raw = await requestFromFlags(args, path, io, PREFIX);
   if (!raw.ok) return reportUsage(io, raw.error, MATCH_TEST_USAGE);
+  const state = stateFromFlags(args, PREFIX);
+  if (!state.ok) return reportUsage(io, state.error, MATCH_TEST_USAGE);
 
   const loaded = await loadRuleSetFile(ruleSetPath, { cwd: io.cwd });
   if (!loaded.ok) {
@@ -67,7 +69,12 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
 
   const req = snapshotFrom(raw.value);
-  const ev = evaluateRuleSet(ruleSet, req, { rotation: new RotationState(), random: Math.random, explain: true });
+  const ev = evaluateRuleSet(ruleSet, req, {
+    rotation: new RotationState(),
+    random: Math.random,
+    explain: true,
+    state: state.value,
+  });
   const consulted = ruleSet.prefix === undefined || ev.underPrefix;
   const all: readonly RuleCheck[] = consulted
     ? (ev.checks ?? [])

@@ -56,6 +56,8 @@ export function getText(view: GetView, why: boolean): string {
   for (const [name, value] of shownHeaders(view)) out += `  ${name}: ${value}\n`;
   out += `Body:\n${shownBody(view)}\n\n`;
   out += `Answered: ${answeredBy(stage, view.shown)}\n`;
+  const moves = movesText(view.outcome);
+  if (moves !== undefined) out += `State: ${moves} (when served; \`mock get\` moves nothing)\n`;
   if (why) {
     out += whyText(view.outcome, view.ws, view.shown, view.path);
     if (stage.kind === 'rule_set')
@@ -80,6 +82,17 @@ export function getResult(
     },
     source: { config: source.config, rule_sets: [...source.ruleSets] },
     stage: stageName(stage),
+    ...(view.outcome.state === undefined
+      ? {}
+      : { state_before: { ...view.outcome.state.before }, state_after: { ...view.outcome.state.after } }),
     why: whyWire(view.outcome, view.ws, view.shown, view.path),
   };
+}
+
+/** `cart: started → paid` for each scenario the answer would move (docs/state.md); undefined when it moves none. */
+function movesText(outcome: GetView['outcome']): string | undefined {
+  const t = outcome.state;
+  if (t === undefined) return undefined;
+  const moved = Object.keys(t.set).map((name) => `${name}: ${t.before[name] ?? 'started'} \u2192 ${t.set[name]}`);
+  return moved.length === 0 ? undefined : moved.join(', ');
 }

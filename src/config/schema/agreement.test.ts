@@ -64,6 +64,7 @@ const PLACEHOLDER: Readonly<Record<string, string>> = {
   '<header name>': 'x-test',
   '<dotted path>': 'a.b',
   '<parameter name>': 'id',
+  '<scenario name>': 'cart',
 };
 
 function exampleValue(s: ShapeMeta): Json | undefined {

@@ -205,6 +205,45 @@ export const requestShape = record(
   },
 );
 
+// ---- when.state ------------------------------------------------------------------------------------
+
+/** the operators a scenario condition takes */
+export const STATE_OPS = ['equal', 'not_equal'] as const;
+/** what a scenario name may hold (it is a store key, a map key in scripts and the left of `--state name=value`) */
+export const SCENARIO_NAME = /^[A-Za-z0-9_.-]+$/;
+
+export const stateTable = strict(
+  record(
+    {
+      value: value('The state to compare the scenario with.', '"paid"'),
+      op: described(oneOf(STATE_OPS), {
+        doc: 'How to compare.',
+        default: 'equal',
+        enumDocs: (op) => (op === 'equal' ? 'the scenario is in this state' : 'the scenario is in any other state'),
+      }),
+    },
+    { required: ['value'] },
+  ),
+);
+
+/** `when.state`: decoded by conditions.ts (decodeState), scenario by scenario. */
+export const stateShape = map(
+  'scenario name',
+  described(
+    union(
+      [
+        described(string, { doc: 'The state the scenario must be in (op `equal`).' }),
+        described(stateTable, { doc: 'A state and an operator.' }),
+      ],
+      later(string),
+      'string or table',
+    ),
+    { doc: 'One scenario condition.', example: '"item_added"' },
+  ),
+  later(anything),
+  SCENARIO_NAME,
+);
+
 // ---- respond ---------------------------------------------------------------------------------------
 
 /** The body kinds: exactly one (or `status` alone). */
@@ -238,6 +277,27 @@ function decodeHeaderMap(
       continue;
     }
     out.push([name.toLowerCase(), entry.node.value]);
+  }
+  return ok ? out : undefined;
+}
+
+function decodeSetState(
+  node: Parameters<Shape<unknown>>[0],
+  path: KeyPath,
+  ctx: Parameters<Shape<unknown>>[2],
+): Record<string, string> | undefined {
+  if (node.kind !== 'table') return wrongType(ctx, node, path, 'a table of scenario names to states');
+  const out: Record<string, string> = {};
+  let ok = true;
+  for (const [name, entry] of node.entries) {
+    const at: KeyPath = [...path, name];
+    if (!SCENARIO_NAME.test(name)) {
+      report(ctx, 'invalid_value', MESSAGES.invalidScenarioName(name), entry.keyOffset, at);
+      ok = false;
+    } else if (entry.node.kind !== 'string' || entry.node.value === '') {
+      wrongType(ctx, entry.node, at, 'a non-empty string (the new state)');
+      ok = false;
+    } else out[name] = entry.node.value;
   }
   return ok ? out : undefined;
 }
@@ -287,6 +347,19 @@ export const respondTable = record(
       default: false,
       example: 'true',
     }),
+    set_state: described(
+      map(
+        'scenario name',
+        described(string, { doc: 'The state the scenario moves to.' }),
+        decodeSetState,
+        SCENARIO_NAME,
+      ),
+      {
+        doc: 'Move scenarios when this answer is sent: scenario name to its new state (see docs/state.md).',
+        example: '{ cart = "paid" }',
+        long: 'Every scenario starts at `"started"`; the move happens only once the answer is written (not for `mock get`, nor for a client that left).',
+      },
+    ),
   },
   {
     schema: () => {
@@ -315,6 +388,11 @@ export const ruleTable = record(
           request: described(later(requestShape), {
             doc: 'Conditions on the request; all must hold.',
             example: '{ url_path = "/api/users", method = "GET" }',
+          }),
+          state: described(later(stateShape), {
+            doc: 'Scenario conditions, keyed by scenario name: the state each scenario must be in (every scenario starts at `"started"`).',
+            example: '{ cart = "item_added" }',
+            long: 'A string for an exact state, or `{ value, op }` with `op` `equal` or `not_equal`. Move a scenario with `respond.set_state`; see docs/state.md.',
           }),
         },
         { required: ['request'] },

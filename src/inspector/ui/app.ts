@@ -30,6 +30,8 @@ interface Row {
   latency: number;
   generation: number;
   answered: string;
+  /** the scenarios the answer moved, `cart: started → paid` (docs/state.md); '' when none moved */
+  moved: string;
 }
 
 const API = '/__mock/api';
@@ -138,8 +140,21 @@ function answeredLabel(a: WireAnsweredBy): string {
   }
 }
 
+/** `cart: started → paid, …` for every scenario whose state the answer changed. */
+function movedText(
+  before: Readonly<Record<string, string>> | undefined,
+  after: Readonly<Record<string, string>> | undefined,
+): string {
+  if (before === undefined || after === undefined) return '';
+  return Object.keys(after)
+    .filter((k) => before[k] !== after[k])
+    .map((k) => `${k}: ${before[k] ?? 'started'} \u2192 ${after[k]}`)
+    .join(', ');
+}
+
 function rowOf(s: WireEntrySummary, answeredBy: WireAnsweredBy): Row {
   return {
+    moved: movedText(s.state_before, s.state_after),
     id: s.id,
     method: s.method,
     path: s.path,
@@ -163,7 +178,13 @@ function rowFromEntry(e: WireEntry): Row {
     latency_ms,
     generation,
   };
-  return rowOf(e.fault === undefined ? summary : { ...summary, fault: e.fault }, e.answered_by);
+  const withFault = e.fault === undefined ? summary : { ...summary, fault: e.fault };
+  return rowOf(
+    e.state_before === undefined
+      ? withFault
+      : { ...withFault, state_before: e.state_before, state_after: e.state_after ?? {} },
+    e.answered_by,
+  );
 }
 
 /** A table row from a `request` event. */
@@ -182,7 +203,8 @@ const statusClass = (s: number): string =>
 function matchesFilter(r: Row): boolean {
   const q = (($('filter') as HTMLInputElement).value ?? '').trim().toLowerCase();
   if (q === '') return true;
-  const hay = `${r.method} ${r.path} ${r.status} ${r.answered} ${r.stage} gen${r.generation ?? ''}`.toLowerCase();
+  const hay =
+    `${r.method} ${r.path} ${r.status} ${r.answered} ${r.moved} ${r.stage} gen${r.generation ?? ''}`.toLowerCase();
   return q.split(/\s+/).every((t) => hay.includes(t));
 }
 
@@ -195,7 +217,7 @@ function renderRow(r: Row): HTMLTableRowElement {
     el('td', `method m-${/^[A-Z]+$/.test(r.method) ? r.method : 'X'}`, r.method),
     titled(el('td', 'path', r.path)),
     el('td', `n status ${statusClass(r.status)}`, r.status === 0 ? '–' : String(r.status)),
-    titled(el('td', 'answered', r.answered)),
+    titled(el('td', 'answered', r.moved === '' ? r.answered : `${r.answered} \u00b7 ${r.moved}`)),
     el(
       'td',
       'n muted',
@@ -383,6 +405,7 @@ async function openDetail(id: number): Promise<void> {
     el('span', 'muted', entry.received_at),
   );
   d.append(facts);
+  if (entry.state_before !== undefined) d.append(stateSection(entry.state_before, entry.state_after ?? {}));
   const whySec = section('Why');
   const pre = el('pre', 'why');
   for (const l of whyLines(entry.why)) pre.append(el('div', l.mark ?? '', l.text === '' ? '\u00a0' : l.text));
@@ -398,6 +421,50 @@ async function openDetail(id: number): Promise<void> {
     d.append(ruleForm(entry));
   });
   d.append(whySec, reqSec, resSec, make);
+}
+
+/** The scenarios an answer read or moved: each one's state before the answer and after it was sent. */
+function stateSection(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>): HTMLElement {
+  const sec = section('State');
+  const table = el('table', 'headers');
+  for (const name of Object.keys(after)) {
+    const tr = el('tr');
+    const from = before[name] ?? 'started';
+    const to = after[name]!;
+    tr.append(el('th', '', name), el('td', '', from === to ? `${from} (unchanged)` : `${from} \u2192 ${to}`));
+    table.append(tr);
+  }
+  sec.append(table);
+  return sec;
+}
+
+// --- scenarios and collections ------------------------------------------------------------------------------
+
+/** The running server's scenarios and collection sizes (`GET /__mock/api/state`), shown under the files. */
+async function loadState(): Promise<void> {
+  const a = await call('GET', `${API}/state`);
+  const list = $('state');
+  clear(list);
+  if (!a.ok) {
+    list.append(el('li', 'muted', a.message));
+    return;
+  }
+  const scenarios = field(a.result, 'scenarios');
+  const collections = field(a.result, 'collections');
+  const names = isObj(scenarios) ? Object.keys(scenarios) : [];
+  const paths = isObj(collections) ? Object.keys(collections) : [];
+  for (const name of names) {
+    const li = el('li', 'scenario');
+    li.append(el('span', 'name', name), el('span', 'value', str(field(scenarios, name)) ?? ''));
+    list.append(li);
+  }
+  for (const path of paths) {
+    const n = num(field(collections, path)) ?? 0;
+    const li = el('li', 'collection');
+    li.append(el('span', 'name', path), el('span', 'value muted', `${n} item${n === 1 ? '' : 's'}`));
+    list.append(li);
+  }
+  if (names.length === 0 && paths.length === 0) list.append(el('li', 'muted', '(no scenarios)'));
 }
 
 function detailHead(title: string): HTMLElement {
@@ -641,15 +708,22 @@ async function start(): Promise<void> {
   );
   es.addEventListener('request', (ev) => {
     const data = parse(ev);
-    if (data !== undefined) receive(rowFromEvent(data as WireRequestEvent));
+    if (data === undefined) return;
+    const row = rowFromEvent(data as WireRequestEvent);
+    receive(row);
+    if (row.moved !== '') void loadState();
   });
   es.addEventListener('reload', (ev) => {
     const data = parse(ev);
     showReload(data);
-    if (field(data, 'ok') === true) void loadTree(treeDir);
+    if (field(data, 'ok') === true) {
+      void loadTree(treeDir);
+      void loadState();
+    }
   });
   es.addEventListener('reset', () => {
     clearTable();
+    void loadState();
     void call<WireEntryList>('GET', `${API}/requests?limit=${MAX_ROWS}`).then((a) => {
       if (a.ok) addRows(a.result.entries.map(rowFromEntry));
     });
@@ -699,6 +773,7 @@ function wire(): void {
     void call('DELETE', `${API}/requests`).then(() => clearTable());
   });
   $('tree-refresh').addEventListener('click', () => void loadTree(treeDir));
+  $('state-refresh').addEventListener('click', () => void loadState());
   document.addEventListener('keydown', (ev) => {
     if (ev.key === 'Escape') closeDetail();
     if (
@@ -715,3 +790,4 @@ function wire(): void {
 wire();
 void start();
 void loadTree('');
+void loadState();
