@@ -11,6 +11,7 @@ import { dispatch, type DispatchEnv, type Outcome } from './dispatch.js';
 import { PaceState, sampleDelay, seededUniform } from './pace.js';
 import { ruleSet, workspace as sharedWorkspace } from './fixtures/workspace.js';
 import { snapshotFrom } from './snapshot.js';
+import { MemoryStore } from '../state/store.js';
 
 const ROOT = '/ws';
 
@@ -29,6 +30,7 @@ function env(pace?: PaceState): DispatchEnv {
   return {
     files,
     rotation: new RotationState(),
+    state: new MemoryStore(),
     random: Math.random,
     log: () => {},
     ...(pace !== undefined ? { pace } : {}),

@@ -13,6 +13,7 @@ import { composeHooks, type RequestHook, type Sent } from '../../src/server/hook
 import { createListener, type DispatchFunction } from '../../src/server/listener.js';
 import { LiveWorkspace } from '../../src/server/live.js';
 import { makeWorkspace, send } from './server-harness.js';
+import { MemoryStore } from '../../src/state/store.js';
 
 const text = (status: number, body: string): Outcome => {
   const bytes = new TextEncoder().encode(body);
@@ -48,7 +49,7 @@ async function serve(hooks: readonly RequestHook[], seen: string[]): Promise<num
   };
   const listener = createListener({
     live: new LiveWorkspace(makeWorkspace({ maxRequestBodyBytes: CAP })),
-    env: { files: createFsSource(), rotation: new RotationState(), random: Math.random, log },
+    env: { files: createFsSource(), rotation: new RotationState(), state: new MemoryStore(), random: Math.random, log },
     dispatch: counted,
     log,
     now: () => new Date(),

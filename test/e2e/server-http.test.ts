@@ -28,6 +28,7 @@ import {
   type SimpleResponse,
   type TestServer,
 } from './server-harness.js';
+import { MemoryStore } from '../../src/state/store.js';
 
 const HELLO = '{"b":1,  "a":2}\n';
 const CAFE = '{"cafe":true}';
@@ -338,6 +339,7 @@ function scripted(ws: Workspace): (w: Workspace, req: RequestSnapshot) => Promis
         return dispatch(ws, req, {
           files: createFsSource(),
           rotation: new RotationState(),
+          state: new MemoryStore(),
           random: Math.random,
           log: () => {},
         });
@@ -519,7 +521,13 @@ describe('remembered file answers', () => {
       assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.error.message));
       const files = createFsSource();
       try {
-        const env = { files, rotation: new RotationState(), random: Math.random, log: () => undefined };
+        const env = {
+          files,
+          rotation: new RotationState(),
+          state: new MemoryStore(),
+          random: Math.random,
+          log: () => undefined,
+        };
         const get = async (path: string): Promise<Outcome> =>
           dispatch(loaded.value, snapshotFrom({ method: 'GET', target: path, headers: [] }), env);
         const both = async (): Promise<void> => {

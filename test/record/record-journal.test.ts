@@ -20,6 +20,7 @@ import { createRecordMode, type RecordMode } from '../../src/server/record/mode.
 import { makeWorkspace, send } from '../e2e/server-harness.js';
 import { makeTempDir, removeDir } from '../helpers/mock-cli.js';
 import { startUpstream, type Upstream } from './upstream.js';
+import { MemoryStore } from '../../src/state/store.js';
 
 describe('record mode captures proxied exchanges in the journal', () => {
   let up: Upstream;
@@ -52,7 +53,13 @@ describe('record mode captures proxied exchanges in the journal', () => {
     const log = (l: string): void => void lines.push(l);
     const listener = createListener({
       live,
-      env: { files: createFsSource(), rotation: new RotationState(), random: Math.random, log },
+      env: {
+        files: createFsSource(),
+        rotation: new RotationState(),
+        state: new MemoryStore(),
+        random: Math.random,
+        log,
+      },
       dispatch,
       log,
       now: () => new Date(),

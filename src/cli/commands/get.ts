@@ -15,6 +15,7 @@ import { setRuleConfigArg, shownPathsFor } from '../../workspace/shown-paths.js'
 import { getResult, getText } from '../render/get.js';
 import { reportFailure, reportUsage } from '../report.js';
 import { requestFromFlags } from '../request.js';
+import { MemoryStore } from '../../state/store.js';
 
 const PREFIX = 'mock get';
 
@@ -36,7 +37,12 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   if (!raw.ok) return reportUsage(io, raw.error, GET_USAGE);
 
   const configPath = flagValue(args, 'config');
-  const loaded = await loadWorkspace({ cwd: io.cwd, ...(configPath !== undefined ? { configPath } : {}) });
+  const db = flagValue(args, 'db');
+  const loaded = await loadWorkspace({
+    cwd: io.cwd,
+    ...(configPath !== undefined ? { configPath } : {}),
+    ...(db !== undefined ? { db } : {}),
+  });
   if (!loaded.ok) {
     const f = loaded.error;
     return reportFailure(io, PREFIX, format.value, {
@@ -55,6 +61,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     {
       files: createFsSource({ watch: false }),
       rotation: new RotationState(),
+      state: new MemoryStore(),
       random: Math.random,
       log: (line) => io.err(line + '\n'),
     },
