@@ -7,7 +7,7 @@ import { collectionKey, type Collection, type CollectionItem } from '../model/co
 import type { RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
 import { jsText, listItems } from '../state/collections/query.js';
-import { indexOfId, isItem, nextId, patched, replaced } from '../state/collections/items.js';
+import { higherId, idAfter, isItem, patched, replaced } from '../state/collections/items.js';
 import type { StateStore } from '../state/store.js';
 import { DEFAULTS } from '../model/config.js';
 import type { Draft } from './finalize.js';
@@ -88,8 +88,41 @@ function itemAction(method: string): CollectionAction | undefined {
 
 // ---- reading and writing the store -------------------------------------------------------------------------------
 
-/** Each array's id → position, made on first lookup and dropped when an item goes (items keep their ids). */
+// What is known of each stored array, made on first need and kept up to date by the writes below (items keep their
+// ids: PUT and PATCH put a new object in the same place): its id → position index, its highest id, and its items'
+// field names. A removal drops them all; a replacement drops the field names. The stored arrays are changed only
+// here, so these caches cannot go stale; an array put in the store by anyone else is a new key of these maps.
 const indexes = new WeakMap<readonly CollectionItem[], Map<string, number>>();
+const highest = new WeakMap<readonly CollectionItem[], { max: unknown }>();
+const fieldNames = new WeakMap<readonly CollectionItem[], Set<string>>();
+/** each item's answer: items are never changed in place (a PUT or PATCH stores a new object), so it stays right */
+const drafts = new WeakMap<CollectionItem, Draft>();
+
+function maxIdOf(items: readonly CollectionItem[], idField: string): { max: unknown } {
+  let m = highest.get(items);
+  if (m === undefined) {
+    let max: unknown;
+    for (const item of items) max = higherId(max, item[idField]);
+    highest.set(items, (m = { max }));
+  }
+  return m;
+}
+
+function fieldsOf(items: readonly CollectionItem[]): Set<string> {
+  let f = fieldNames.get(items);
+  if (f === undefined) {
+    f = new Set();
+    for (const item of items) for (const k of Object.keys(item)) f.add(k);
+    fieldNames.set(items, f);
+  }
+  return f;
+}
+
+function forgetDerived(items: readonly CollectionItem[]): void {
+  indexes.delete(items);
+  highest.delete(items);
+  fieldNames.delete(items);
+}
 
 function positionOf(items: readonly CollectionItem[], idField: string, id: string): number {
   let index = indexes.get(items);
@@ -103,10 +136,23 @@ function positionOf(items: readonly CollectionItem[], idField: string, id: strin
     }
     indexes.set(items, index);
   }
-  const at = index.get(id);
-  // the index is a cache: a stored array changed by someone else (a state API) is checked by a scan
-  if (at !== undefined && jsText(items[at]?.[idField]) === id) return at;
-  return indexOfId(items, idField, id);
+  return index.get(id) ?? -1;
+}
+
+/**
+ * A collection's current data for the `collection` template helper: by its path (`/api/users`) or its last
+ * segment (`users`); with `id`, that one item. Undefined when there is no such collection or item.
+ */
+export function readCollection(ws: Workspace, store: StateStore, name: string, id: string | undefined): unknown {
+  const all = ws.collections ?? [];
+  const want = name.startsWith('/') ? name : `/${name}`;
+  const c = all.find((x) => x.path === want) ?? all.find((x) => x.path.endsWith(want));
+  if (c === undefined) return undefined;
+  const data = readData(c, store);
+  if (id === undefined || c.kind === 'resource') return data;
+  const items = data as CollectionItem[];
+  const at = positionOf(items, c.id, id);
+  return at < 0 ? undefined : items[at];
 }
 
 /** The current data, without copying: the loaded (frozen) seed when the store has none yet. */
@@ -189,7 +235,7 @@ export function answerCollection(
     case 'list': {
       const items = readData(c, store) as CollectionItem[];
       const q = req.query === '' ? `${req.rawPath}` : `${req.rawPath}?${req.query}`;
-      const listed = listItems(items, req.parts.query, q);
+      const listed = listItems(items, req.parts.query, q, fieldsOf(items));
       if (!listed.ok) return problem(400, listed.message);
       const { result } = listed;
       const headers: [string, string][] = [];
@@ -206,28 +252,36 @@ export function answerCollection(
     case 'show': {
       const items = readData(c, store) as CollectionItem[];
       const at = positionOf(items, idField, hit.id!);
-      return at < 0 ? notFound() : { draft: jsonDraft(200, items[at]), changed: false };
+      if (at < 0) return notFound();
+      const item = items[at]!;
+      let draft = drafts.get(item);
+      if (draft === undefined) drafts.set(item, (draft = { ...jsonDraft(200, item), fresh: false }));
+      return { draft, changed: false };
     }
     case 'create': {
       const body = bodyItem(req);
       if (typeof body === 'string') return problem(400, body);
-      const max = ws.config.service.collectionMaxItems ?? DEFAULTS.collectionMaxItems;
+      const most = ws.config.service.collectionMaxItems ?? DEFAULTS.collectionMaxItems;
       return writeData(c, store, (data) => {
         const items = data as CollectionItem[];
-        if (items.length >= max)
+        if (items.length >= most)
           return problem(
             507,
             `the collection ${c.path} holds ${items.length} items, its most (service.collection_max_items)`,
           );
         const given = body[idField];
+        const max = maxIdOf(items, idField);
         const item: CollectionItem =
           given !== undefined && given !== null && given !== false && given !== 0 && given !== ''
             ? body
-            : { ...body, [idField]: nextId(items, idField, env.random) };
+            : { ...body, [idField]: idAfter(max.max, env.random) };
         const id = jsText(item[idField]);
         if (positionOf(items, idField, id) >= 0) return problem(409, `an item with ${idField} ${id} exists already`);
         items.push(item);
         indexes.get(items)?.set(id, items.length - 1);
+        max.max = higherId(max.max, item[idField]);
+        const fields = fieldNames.get(items);
+        if (fields !== undefined) for (const k of Object.keys(item)) fields.add(k);
         const location = `${req.rawPath.replace(/\/$/, '')}/${encodeURIComponent(id)}`;
         const headers: [string, string][] = [
           ['location', location],
@@ -247,6 +301,7 @@ export function answerCollection(
         const old = items[at]!;
         const item = hit.action === 'replace' ? replaced(old, body, idField) : patched(old, body, idField);
         items[at] = item;
+        fieldNames.delete(items);
         return { draft: jsonDraft(200, item), changed: true };
       });
     }
@@ -256,7 +311,7 @@ export function answerCollection(
         const at = positionOf(items, idField, hit.id!);
         if (at < 0) return notFound();
         items.splice(at, 1);
-        indexes.delete(items);
+        forgetDerived(items);
         return { draft: jsonDraft(200, {}), changed: true };
       });
   }

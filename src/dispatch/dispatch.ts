@@ -20,7 +20,7 @@ import { workspaceRandom } from './workspace-random.js';
 import { sampleDelay, type PaceState } from './pace.js';
 import type { StateStore } from '../state/store.js';
 import type { Collection } from '../model/collection.js';
-import { answerCollection, collectionRoute, type CollectionAction } from './collections.js';
+import { answerCollection, collectionRoute, readCollection, type CollectionAction } from './collections.js';
 
 export interface DispatchEnv {
   readonly files: FileSource;
@@ -241,7 +241,19 @@ function stageRuleSets(
       const draft =
         template === undefined
           ? draftFromRespond(rule.respond, env.files)
-          : templatedDraft(rule, template, req, templateEnv(env.files, workspaceRandom(ws), env.log, env.now), used);
+          : templatedDraft(
+              rule,
+              template,
+              req,
+              templateEnv(
+                env.files,
+                workspaceRandom(ws),
+                env.log,
+                env.now,
+                ws.collections === undefined ? undefined : (name, id) => readCollection(ws, env.state, name, id),
+              ),
+              used,
+            );
       return answeredBy(draft, stage, rule.respond);
     }
     const fromCollection = stageCollection(ws, ruleSet.index, req, env);

@@ -23,11 +23,18 @@ const ID_ALPHABET = 'useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwy
  */
 export function nextId(items: readonly CollectionItem[], idField: string, random: () => number): number | string {
   let max: unknown;
-  for (const item of items) {
-    const v = item[idField];
-    if (v === undefined || v === null || Number.isNaN(v)) continue;
-    if (max === undefined || (v as number) > (max as number)) max = v;
-  }
+  for (const item of items) max = higherId(max, item[idField]);
+  return idAfter(max, random);
+}
+
+/** The higher of a highest id so far and another id, as json-server's `maxBy` takes it (null and NaN skipped). */
+export function higherId(max: unknown, v: unknown): unknown {
+  if (v === undefined || v === null || Number.isNaN(v)) return max;
+  return max === undefined || (v as number) > (max as number) ? v : max;
+}
+
+/** The id after the highest one (see nextId). */
+export function idAfter(max: unknown, random: () => number): number | string {
   if (max === undefined) return 1;
   if (typeof max === 'number' && Number.isFinite(max)) return max + 1;
   let id = '';

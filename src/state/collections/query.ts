@@ -27,9 +27,15 @@ const SUFFIX = /(_lte|_gte|_ne|_like)$/;
  * One page of `items` for `query`. `url` is the request's path and query as received: the `link` header's URLs are
  * made from it. A `_like` value that is not a regular expression is refused (json-server answers 500).
  */
-export function listItems(items: readonly CollectionItem[], query: Query, url: string): ListAnswer {
+export function listItems(
+  items: readonly CollectionItem[],
+  query: Query,
+  url: string,
+  fields?: ReadonlySet<string>,
+): ListAnswer {
   const first = (name: string): string | undefined => query.get(name)?.[0];
-  let out: CollectionItem[] = items.slice();
+  // a new array only where a step makes one: listing a page of a large collection copies nothing else
+  let out: readonly CollectionItem[] = items;
 
   const q = first('q');
   if (q !== undefined && q !== '') {
@@ -38,7 +44,7 @@ export function listItems(items: readonly CollectionItem[], query: Query, url: s
   }
 
   for (const [key, values] of query) {
-    if (RESERVED.has(key) || key === 'callback' || key === '_' || !kept(items, key)) continue;
+    if (RESERVED.has(key) || key === 'callback' || key === '_' || !kept(items, key, fields)) continue;
     const m = SUFFIX.exec(key);
     const op = m === null ? '' : m[1]!;
     const path = m === null ? key : key.slice(0, -op.length);
@@ -123,10 +129,16 @@ function parseIntLoose(v: string | undefined): number {
   return v === undefined ? Number.NaN : Number.parseInt(v, 10);
 }
 
-/** json-server drops a plain filter no item has the field of (and keeps the operator ones whenever it has items) */
-function kept(items: readonly CollectionItem[], key: string): boolean {
+/**
+ * json-server drops a plain filter no item has the field of (and keeps the operator ones whenever it has items).
+ * `fields`, when given, is every top-level field name of the items (the caller keeps it, so a page of a large
+ * collection is not a scan of it).
+ */
+function kept(items: readonly CollectionItem[], key: string, fields: ReadonlySet<string> | undefined): boolean {
   if (items.length === 0) return false;
   if (SUFFIX.test(key)) return true;
+  if (fields !== undefined && fields.has(key)) return true;
+  if (fields !== undefined && !key.includes('.')) return false;
   return items.some((item) => hasPath(item, key));
 }
 
@@ -180,7 +192,11 @@ function looseCompare(a: string, v: unknown): number {
 }
 
 /** lodash's orderBy: stable, one direction per key (`desc`, else ascending), its order for null and undefined */
-function orderBy(items: CollectionItem[], keys: readonly string[], orders: readonly string[]): CollectionItem[] {
+function orderBy(
+  items: readonly CollectionItem[],
+  keys: readonly string[],
+  orders: readonly string[],
+): CollectionItem[] {
   const rows = items.map((item, index) => ({ item, index, values: keys.map((k) => getPath(item, k)) }));
   rows.sort((a, b) => {
     for (let i = 0; i < keys.length; i++) {
@@ -224,7 +240,7 @@ function gt(a: unknown, b: unknown): boolean {
 }
 
 interface Page {
-  readonly items: CollectionItem[];
+  readonly items: readonly CollectionItem[];
   readonly current?: number;
   readonly first?: number;
   readonly prev?: number;
