@@ -112,7 +112,7 @@ export function fallbackFile(ws: Workspace, file: string): string {
 /** What each collection route does, as `--why` says it. */
 const COLLECTION_ACTIONS = {
   list: 'list, with json-server query parameters',
-  show: 'one item by id',
+  show: 'one item by id, or the single resource',
   create: 'create an item',
   replace: 'replace an item',
   update: 'update an item',

@@ -46,6 +46,11 @@ prefix.url_path = "/api"
 when.request = { url_path = "/users/u1", method = "GET" }
 respond.json = '{ "from": "a rule" }'
 
+[[rules]]
+when.request.url_path = { value = "/users/{id}/card", op = "path_template" }
+respond.template = true
+respond.json = '{ "card": {{toJson (collection "users" id=request.params.id)}} }'
+
 [[collections]]
 path = "/users"
 data = "data/users.json"
@@ -109,11 +114,18 @@ describe('a rule set with [[collections]]', () => {
     assert.equal((list as unknown[]).length, 1);
   });
 
-  it('get --why names the collection that answered', async () => {
-    const r = await runMock(['get', '/api/users/u2', '--why'], { cwd: dir });
+  it('get --why names the collection that answered; a template reads it with the collection helper', async () => {
+    const card = await runMock(['get', '/api/users/z9/card', '--format', 'json'], { cwd: dir });
+    assert.equal(card.code, 0, card.stderr);
+    const answer = (JSON.parse(card.stdout) as { result: { response: { body: string } } }).result.response.body;
+    assert.deepEqual(JSON.parse(answer), { card: { uuid: 'z9', name: 'Edited' } });
+    const r = await runMock(['get', '/api/users/z9', '--why'], { cwd: dir });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Answered: collection \/api\/users \(show\)/);
-    assert.match(r.stdout, /Answered by the collection at \/api\/users \(one item by id\) from rule set #1/);
+    assert.match(
+      r.stdout,
+      /Answered by the collection at \/api\/users \(one item by id, or the single resource\) from rule set #1/,
+    );
   });
 });
 
