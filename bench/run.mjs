@@ -339,6 +339,13 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 }
 
 // ---------------------------------------------------------------- runs
+/** a workload's second request, sent in turn with the first (a write then a read) */
+function thenOf(scn, dirs) {
+  const t = scn.request.then;
+  if (t === undefined) return {};
+  return { then: { ...t, bodyFile: t.bodyFile ? path.join(dirs[scn.id].mock, t.bodyFile) : null } };
+}
+
 function requestOf(scn, dir) {
   const r = scn.request;
   return {
@@ -480,6 +487,7 @@ async function runGroup(servers, scn, dirs, rep) {
       path: req.path,
       headers: req.headers,
       bodyFile: scn.request.bodyFile ? path.join(dirs[scn.id].mock, scn.request.bodyFile) : null,
+      ...thenOf(scn, dirs),
       conns: opt.conns,
       warmupS: opt.warmup,
       durationS: opt.duration,
@@ -544,6 +552,7 @@ async function soakOne(scn, dirs) {
         path: req.path,
         headers: req.headers,
         bodyFile: scn.request.bodyFile ? path.join(dirs[scn.id].mock, scn.request.bodyFile) : null,
+        ...thenOf(scn, dirs),
         conns: opt.conns,
         warmupS: opt.warmup,
         durationS: opt.soakDuration,

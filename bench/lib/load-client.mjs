@@ -3,7 +3,10 @@
 //   node bench/lib/load-client.mjs '<json settings>'
 //
 // settings: { host, port, method, path, headers: {name: value}, bodyFile?,
-//             conns, warmupS, durationS, timeoutMs, expectStatus? }
+//             conns, warmupS, durationS, timeoutMs, expectStatus?, then? }
+//
+// `then` = { method, path, headers?, bodyFile? }: a second request each connection sends after the first, in turn
+// (a write then a read); `expectStatus` may then be an array of the statuses accepted.
 //
 // Opens `conns` connections on plain `net` sockets; each sends one request,
 // waits for the whole response (no pipelining), sends the next.  The
@@ -58,6 +61,7 @@ const {
   targets = null,
   slices = 1,
   sliceWarmupS = 0.25,
+  then = null,
 } = settings;
 
 function fail(msg) {
@@ -76,14 +80,20 @@ if (
 if (!Number.isInteger(slices) || slices < 1) fail('settings.slices must be a whole number ≥ 1');
 
 // ---- the request bytes, built once per port
-const body = bodyFile ? fs.readFileSync(bodyFile) : null;
-function requestFor(p) {
-  let head = `${method} ${path} HTTP/1.1\r\nHost: ${host}:${p}\r\n`;
-  for (const [k, v] of Object.entries(headers)) head += `${k}: ${v}\r\n`;
+function requestBytes(p, r) {
+  const body = r.bodyFile ? fs.readFileSync(r.bodyFile) : null;
+  let head = `${r.method ?? 'GET'} ${r.path} HTTP/1.1\r\nHost: ${host}:${p}\r\n`;
+  for (const [k, v] of Object.entries(r.headers ?? {})) head += `${k}: ${v}\r\n`;
   if (body) head += `Content-Length: ${body.length}\r\n`;
   head += '\r\n';
   return body ? Buffer.concat([Buffer.from(head, 'latin1'), body]) : Buffer.from(head, 'latin1');
 }
+/** the requests a connection sends in turn: one, or two with `then` */
+function requestsFor(p) {
+  const first = requestBytes(p, { method, path, headers, bodyFile });
+  return then === null ? [first] : [first, requestBytes(p, then)];
+}
+const expected = expectStatus === null ? null : new Set([expectStatus].flat());
 
 const MAX_ERRORS = 100000;
 /** every answer per port, warm-ups included (what an event-stream client should hear of) */
@@ -106,7 +116,7 @@ function cpuTicks(pid) {
  */
 function phase({ port: p, pid, warmS, measureS }) {
   return new Promise((resolve) => {
-    const request = requestFor(p);
+    const requests = requestsFor(p);
     let measuring = false;
     let latencies = new Float64Array(1 << 14);
     let count = 0;
@@ -140,11 +150,11 @@ function phase({ port: p, pid, warmS, measureS }) {
       perSecond[sec] = (perSecond[sec] ?? 0) + 1;
       bytes += nBytes;
       statuses[status] = (statuses[status] ?? 0) + 1;
-      if (expectStatus !== null && status !== expectStatus) unexpectedStatus++;
+      if (expected !== null && !expected.has(status)) unexpectedStatus++;
     }
 
     function openConn() {
-      const c = { sock: null, sentAt: 0, inFlight: false, connected: false, parser: null };
+      const c = { sock: null, sentAt: 0, inFlight: false, connected: false, parser: null, turn: 0 };
       c.parser = new ResponseParser((status, nBytes, closeAfter) => {
         const t = performance.now();
         c.inFlight = false;
@@ -195,7 +205,7 @@ function phase({ port: p, pid, warmS, measureS }) {
     function send(c) {
       c.inFlight = true;
       c.sentAt = performance.now();
-      c.sock.write(request);
+      c.sock.write(requests[c.turn++ % requests.length]);
     }
 
     // one timer checks every connection for a request older than timeoutMs

@@ -228,14 +228,14 @@ export function renderResults(R) {
     if (ok) pass++;
   };
   for (const r of rows) {
-    const okT = Number.isFinite(r.vsBare) ? r.vsBare >= r.s.target : false;
+    const okT = r.s.target === null ? null : Number.isFinite(r.vsBare) ? r.vsBare >= r.s.target : false;
     const okA = hasApimock ? (Number.isFinite(r.vsApimock) ? r.vsApimock > 1 : false) : null;
     const okP = Number.isFinite(r.p99VsBare) ? r.p99VsBare <= TARGET.p99 : false;
     const okR = Number.isFinite(r.rssVsBare) ? r.rssVsBare <= TARGET.rssIdle : false;
     const okS = Number.isFinite(r.readyVsBare) ? r.readyVsBare <= TARGET.ready : false;
     for (const ok of [okT, okA, okP, okR, okS, r.mockRight]) tally(ok);
     L.push(
-      `| ${r.s.letter} ${r.s.title} | ${cell(r.vsBare, 2, okT)} (≥ ${r.s.target}) | ${hasApimock ? cell(r.vsApimock, 2, okA) : 'not run'} | ${cell(r.p99VsBare, 2, okP)} | ${cell(r.rssVsBare, 2, okR)} | ${cell(r.readyVsBare, 2, okS)} | ${r.mockRight ? 'right' : '**WRONG**'} |`,
+      `| ${r.s.letter} ${r.s.title} | ${cell(r.vsBare, 2, okT ?? true)}${r.s.target === null ? ' (no target)' : ` (≥ ${r.s.target})`} | ${hasApimock ? cell(r.vsApimock, 2, okA) : 'not run'} | ${cell(r.p99VsBare, 2, okP)} | ${cell(r.rssVsBare, 2, okR)} | ${cell(r.readyVsBare, 2, okS)} | ${r.mockRight ? 'right' : '**WRONG**'} |`,
     );
   }
   const journalRows = analyseJournal(R);

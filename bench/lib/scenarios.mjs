@@ -525,7 +525,78 @@ export const SCENARIOS = [
       return expect200Json(res, (v) => v.id === '42' && v.page === 3 && v.name === 'user 42', 'the echoed id and page');
     },
   },
+  {
+    // a json-server style collection (docs/state.md): one item by id out of 10,000 (`--db`'s data in the state
+    // store, found through the id index); apimock-rs has no collections and serves the same bytes from a file
+    id: 'o_collection_item',
+    letter: 'o',
+    title: 'GET one item of a 10,000-item collection',
+    target: 0.85,
+    expectStatus: 200,
+    setup(dir, names, flavour) {
+      if (flavour === 'mock') {
+        write(dir, names.config, '[service]\nfallback_respond_dir = "."\ndb = "db.json"\n');
+        write(dir, 'db.json', JSON.stringify({ users: collectionUsers(10_000) }, null, 2));
+      } else {
+        write(dir, names.config, rootConfig({ fallback: 'data' }));
+        write(dir, 'data/users/5000.json', COLLECTION_ITEM);
+      }
+    },
+    request: { method: 'GET', path: '/users/5000' },
+    canonical: () => ({
+      status: 200,
+      contentType: 'application/json; charset=utf-8',
+      body: Buffer.from(COLLECTION_ITEM),
+    }),
+    check(res) {
+      return expect200Json(res, (v) => v.id === 5000 && v.name === 'user 5000', 'user 5000');
+    },
+  },
+  {
+    // a write then a read of a collection, in turn on each connection: POST an item, then GET the list's second
+    // page (`_page`, with its x-total-count and link headers); the collection grows through the run. Shown with
+    // its CPU per request (no target): the bare server answers both with the POST's captured bytes
+    id: 'p_collection_post_page',
+    letter: 'p',
+    title: 'POST an item, then GET a page of the list',
+    target: null,
+    expectStatus: [201, 200],
+    setup(dir, names, flavour) {
+      if (flavour === 'mock') {
+        write(dir, names.config, '[service]\nfallback_respond_dir = "."\ndb = "db.json"\n');
+        write(dir, 'db.json', JSON.stringify({ notes: [] }, null, 2));
+      } else write(dir, names.config, rootConfig({ fallback: '.' }));
+      write(dir, 'note.json', '{"title":"a note","body":"written by the bench"}');
+    },
+    request: {
+      method: 'POST',
+      path: '/notes',
+      headers: { 'content-type': 'application/json' },
+      bodyFile: 'note.json',
+      then: { method: 'GET', path: '/notes?_page=2&_limit=10' },
+    },
+    canonical: () => ({
+      status: 201,
+      contentType: 'application/json; charset=utf-8',
+      body: Buffer.from('{\n  "title": "a note",\n  "body": "written by the bench",\n  "id": 1\n}'),
+    }),
+    check(res) {
+      if (res.status !== 201) return `status ${res.status}, not 201`;
+      return expect200Json({ ...res, status: 200 }, (v) => typeof v.id === 'number', 'the new id');
+    },
+  },
 ];
+
+/** the items of the collection workloads: `{ id, name, email, age }` */
+function collectionUsers(n) {
+  return Array.from({ length: n }, (_, i) => ({
+    id: i + 1,
+    name: `user ${i + 1}`,
+    email: `user${i + 1}@example.com`,
+    age: 20 + (i % 50),
+  }));
+}
+const COLLECTION_ITEM = JSON.stringify(collectionUsers(5000)[4999], null, 2);
 
 /** the program the OpenAPI workload imports with (the bench builds it first) */
 const MOCK_ENTRY = fileURLToPath(new URL('../../dist/bin/main.cjs', import.meta.url));

@@ -21,6 +21,18 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
     value: '<dir>',
     doc: 'Serve a custom fallback directory instead of ./',
   },
+  {
+    long: 'db',
+    takesValue: true,
+    path: true,
+    value: '<file>',
+    doc: 'Serve a json-server style data file: each top-level array is a collection at /<key> (list with filters, sort and pages; create, read, replace, update, delete by id), each object a single resource; replaces service.db',
+  },
+  {
+    long: 'persist',
+    takesValue: false,
+    doc: "With --db (or service.db), write the collections' changes back to the file, atomically, in its own formatting",
+  },
   { long: 'init', takesValue: false, doc: 'Scaffold a starting config in the current directory' },
   { long: 'yes', takesValue: false, doc: 'With --init, skip prompts and accept defaults' },
   { long: 'middleware', takesValue: false, doc: 'With --init, also scaffold a middleware file' },
@@ -135,6 +147,13 @@ export const GET_FLAGS: readonly FlagSpec[] = [
     path: true,
     value: '<path>',
     doc: 'The root config to answer from (default: ./mock.toml, or zero-config if absent)',
+  },
+  {
+    long: 'db',
+    takesValue: true,
+    path: true,
+    value: '<file>',
+    doc: 'Serve a json-server style data file: each top-level array is a collection at /<key> (list with filters, sort and pages; create, read, replace, update, delete by id), each object a single resource; replaces service.db (answers from the file as loaded: nothing is written)',
   },
   ...REQUEST_FLAGS,
   {

@@ -23,6 +23,8 @@ import {
 } from './read.js';
 import type { RespondFileStatus } from './respond-files.js';
 import { decodeRootConfig, defaultConfig, type PathEntry } from './root-config.js';
+import { loadDb, loadRuleSetCollections } from './collections.js';
+import type { Collection } from '../model/collection.js';
 import {
   checkRuleSetFiles,
   compileDraftTemplates,
@@ -48,6 +50,10 @@ export interface LoadOptions {
    * load (the file is served as written), so a half-edited data file never blocks a rules edit. Default 'error'.
    */
   readonly invalidJsonTarget?: 'error' | 'warning';
+  /** --db, relative to cwd: replaces service.db */
+  readonly db?: string;
+  /** --persist: write the db file's changes back */
+  readonly persist?: boolean;
 }
 
 /** How the files of one load are read. */
@@ -85,21 +91,25 @@ export async function loadWorkspace(opts: LoadOptions): Promise<Result<Workspace
   if (root.tlsKey !== undefined) checks.push(checkTlsFile(root.tlsKey, MESSAGES.tlsKeyMissing, root.decode));
 
   const strategy = config.service.strategy;
-  const [ruleSets, middlewares] = await Promise.all([
+  const [ruleSets, middlewares, db] = await Promise.all([
     Promise.all(
       root.ruleSets.map((e, i) =>
         loadListedRuleSet(e, { index: i, entry: e.entry, baseDir, defaultStrategy: strategy }, root.decode, mode),
       ),
     ),
     Promise.all(root.middlewares.map((e, i) => loadMiddleware(e, i, root.decode, mode))),
+    loadDbOf(config, opts, root.db, mode),
     Promise.all(checks),
   ]);
 
+  const collections = [...ruleSets.flatMap((r) => r.collections ?? []), ...db.collections];
   const diagnostics = [
     ...flagDiagnostics,
     ...sortByPosition(root.decode.diagnostics),
     ...ruleSets.flatMap((r) => r.diagnostics),
     ...middlewares.flatMap((m) => m.diagnostics),
+    ...db.diagnostics,
+    ...duplicateCollections(collections),
   ];
   if (diagnostics.some((d) => d.severity === 'error')) return failure(diagnostics);
   return ok(
@@ -113,8 +123,40 @@ export async function loadWorkspace(opts: LoadOptions): Promise<Result<Workspace
       cors: { allowedOrigins: config.service.corsAllowCredentialsOrigins },
       deny: denyPolicy(config),
       warnings: diagnostics,
+      ...(collections.length === 0 ? {} : { collections }),
     }),
   );
+}
+
+/** The db file's collections: `--db` (relative to cwd) or `service.db` (relative to mock.toml). */
+function loadDbOf(
+  config: Config,
+  opts: LoadOptions,
+  entry: PathEntry | undefined,
+  mode: ReadMode,
+): Promise<{ collections: Collection[]; diagnostics: Diagnostic[] }> {
+  const file = config.service.db;
+  if (file === undefined) return Promise.resolve({ collections: [], diagnostics: [] });
+  const shown = opts.db ?? entry?.entry ?? file;
+  return loadDb(file, shown, config.service.dbPersist === true, mode.track);
+}
+
+/** Two collections at one path: the second could never answer. */
+function duplicateCollections(collections: readonly Collection[]): Diagnostic[] {
+  const seen = new Map<string, Collection>();
+  const out: Diagnostic[] = [];
+  for (const c of collections) {
+    const other = seen.get(c.path);
+    if (other === undefined) seen.set(c.path, c);
+    else
+      out.push({
+        severity: 'error',
+        code: 'invalid_value',
+        message: MESSAGES.duplicateCollection(c.path, other.file),
+        file: c.file,
+      });
+  }
+  return out;
 }
 
 /**
@@ -158,6 +200,9 @@ async function loadZeroConfig(opts: LoadOptions): Promise<Result<Workspace, Load
   const diagnostics: Diagnostic[] = [];
   const config = await applyOverrides(defaultConfig(opts.cwd), opts, diagnostics);
   if (diagnostics.length > 0) return failure(diagnostics);
+  const mode: ReadMode = { track: opts.track, invalidJsonTarget: 'error' };
+  const db = await loadDbOf(config, opts, undefined, mode);
+  if (db.diagnostics.length > 0) return failure(db.diagnostics);
   return ok(
     freezeDeep({
       baseDir: opts.cwd,
@@ -168,6 +213,7 @@ async function loadZeroConfig(opts: LoadOptions): Promise<Result<Workspace, Load
       cors: { allowedOrigins: [] },
       deny: denyPolicy(config),
       warnings: [],
+      ...(db.collections.length === 0 ? {} : { collections: db.collections }),
     }),
   );
 }
@@ -181,6 +227,12 @@ async function applyOverrides(config: Config, opts: LoadOptions, diagnostics: Di
     if ((await pathKind(dir)) !== 'dir')
       diagnostics.push({ severity: 'error', code: 'file_not_found', message: MESSAGES.dirFlagMissing(opts.dir) });
     out = { ...out, service: { ...out.service, fallbackRespondDir: dir } };
+  }
+  if (opts.db !== undefined) out = { ...out, service: { ...out.service, db: resolvePath(opts.cwd, opts.db) } };
+  if (opts.persist === true) {
+    if (out.service.db === undefined)
+      diagnostics.push({ severity: 'error', code: 'invalid_value', message: MESSAGES.persistWithoutDb() });
+    out = { ...out, service: { ...out.service, dbPersist: true } };
   }
   return out;
 }
@@ -207,6 +259,7 @@ async function checkTlsFile(e: PathEntry, missing: (entry: string) => string, de
 interface Loaded<T> {
   readonly diagnostics: readonly Diagnostic[];
   readonly ruleSet?: T;
+  readonly collections?: readonly Collection[];
 }
 
 /** A rule set listed in mock.toml: a missing file is reported at its entry there. */
@@ -265,9 +318,19 @@ async function decodeRuleSetFromText(
     isDir: (abs) => dirs.get(abs) ?? false,
   });
   if (mode.invalidJsonTarget === 'warning') downgradeInvalidJson(draft.decode.diagnostics);
+  const data =
+    draft.collectionRefs === undefined || draft.collectionRefs.length === 0
+      ? undefined
+      : await loadRuleSetCollections(draft.collectionRefs, rsc.index, draft.decode, mode.track);
   const settled = settleRuleSet(draft);
-  if (!settled.ok) return { diagnostics: settled.error };
-  return { diagnostics: settled.value.warnings, ruleSet: settled.value.ruleSet };
+  if (!settled.ok) return { diagnostics: [...settled.error, ...(data?.diagnostics ?? [])] };
+  if (data !== undefined && data.diagnostics.length > 0)
+    return { diagnostics: [...settled.value.warnings, ...data.diagnostics] };
+  return {
+    diagnostics: settled.value.warnings,
+    ruleSet: settled.value.ruleSet,
+    ...(data === undefined ? {} : { collections: data.collections }),
+  };
 }
 
 /** Reload mode: an invalid `.json` respond target becomes a warning saying what that means. */

@@ -50,6 +50,13 @@ export const MESSAGES = {
   scriptMissing: (entry: string) => `middleware script ${q(entry)} does not exist`,
   scriptUnreadable: (entry: string, reason: string) => `middleware script ${q(entry)} cannot be read: ${reason}`,
   scriptSyntax: (reason: string) => `middleware script does not compile: ${reason}`,
+  dataFileMissing: (entry: string) => `collection data file ${q(entry)} does not exist`,
+  dataFileUnreadable: (entry: string, reason: string) => `collection data file ${q(entry)} cannot be read: ${reason}`,
+  dataFileInvalidJson: (reason: string) => `collection data is not valid JSON: ${reason}`,
+  dataFileShape: (what: string) => `collection data: ${what}`,
+  persistWithoutDb: () => '--persist needs a db file: give --db <file> or set service.db',
+  duplicateCollection: (path: string, other: string) =>
+    `the collection at ${q(path)} is declared twice (also in ${other})`,
   fallbackDirMissing: (entry: string) => `fallback directory ${q(entry)} does not exist`,
   fallbackDirNotDir: (entry: string) => `fallback directory ${q(entry)} is not a directory`,
   dirFlagMissing: (entry: string) => `fallback directory given with -d (${q(entry)}) does not exist`,

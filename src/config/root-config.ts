@@ -29,6 +29,8 @@ export interface RootConfigDecode {
   readonly fallbackDir?: PathEntry;
   readonly tlsCert?: PathEntry;
   readonly tlsKey?: PathEntry;
+  /** service.db, when written */
+  readonly db?: PathEntry;
 }
 
 /** The config with every default: what zero-config mode runs with. `baseDir` is where "." points. */
@@ -117,6 +119,9 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
       ...(s?.delay === undefined ? {} : { delay: s.delay }),
       ...(s?.fault_hold_ms === undefined ? {} : { faultHoldMs: s.fault_hold_ms }),
       ...(s?.deny === undefined ? {} : { deny: s.deny }),
+      ...(s?.db === undefined ? {} : { db: resolvePath(configDir, s.db.value) }),
+      ...(s?.db_persist === true ? { dbPersist: true } : {}),
+      ...(s?.collection_max_items === undefined ? {} : { collectionMaxItems: s.collection_max_items }),
     },
     log: {
       verbose: {
@@ -141,5 +146,6 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
     ...(fallbackDir === undefined ? {} : { fallbackDir }),
     ...(tlsCert === undefined ? {} : { tlsCert }),
     ...(tlsKey === undefined ? {} : { tlsKey }),
+    ...(s?.db === undefined ? {} : { db: inConfigDir(s.db) }),
   };
 }

@@ -6,7 +6,7 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import type { Rule, RuleSet } from '../model/rule-set.js';
 import type { Strategy } from '../model/strategy.js';
 import { err, ok, type Result } from '../shared/result.js';
-import { canonicalPath, decodeRequest, decodeState } from './conditions.js';
+import { canonicalPath, decodeRequest, decodeState, joinUrlPath } from './conditions.js';
 import { report, wrongType, type DecodeContext, type KeyPath } from './decode.js';
 import { MESSAGES } from './messages.js';
 import { resolvePath } from './read.js';
@@ -43,6 +43,22 @@ export interface RuleSetDraft {
   readonly dirRefs: readonly DirRef[];
   /** response templates to compile (compileDraftTemplates) */
   readonly templateRefs: readonly TemplateRef[];
+  /** `[[collections]]`: their data files are read by the loader (config/collections.ts) */
+  readonly collectionRefs?: readonly CollectionRef[];
+}
+
+/** One `[[collections]]` entry as decoded: the loader reads its data file. */
+export interface CollectionRef {
+  /** canonical, the prefix joined */
+  readonly path: string;
+  /** `data` as written, and resolved against the respond folder */
+  readonly entry: string;
+  readonly file: string;
+  readonly id: string;
+  readonly persist: boolean;
+  /** where `data` is written (a missing file is reported there) */
+  readonly offset: number;
+  readonly keyPath: KeyPath;
 }
 
 const topTable = ruleSetShape;
@@ -95,6 +111,25 @@ export function decodeRuleSetDraft(text: string, file: string, rsc: RuleSetConte
     }
   }
 
+  const collectionRefs: CollectionRef[] = [];
+  const collectionsNode = root.entries.get('collections')?.node;
+  if (top.collections !== undefined && collectionsNode?.kind === 'array') {
+    top.collections.forEach((c, i) => {
+      if (c.path === undefined || c.data === undefined) return;
+      const item = collectionsNode.items[i];
+      const dataNode = item?.kind === 'table' ? item.entries.get('data')?.node : undefined;
+      collectionRefs.push({
+        path: canonicalPath(joinUrlPath(prefix, c.path)),
+        entry: c.data,
+        file: resolvePath(respondDir, c.data),
+        id: c.id ?? 'id',
+        persist: c.persist === true,
+        offset: dataNode?.offset ?? item?.offset ?? 0,
+        keyPath: ['collections', i, 'data'],
+      });
+    });
+  }
+
   const ruleSet: RuleSet = {
     index: rsc.index,
     file,
@@ -103,7 +138,7 @@ export function decodeRuleSetDraft(text: string, file: string, rsc: RuleSetConte
     strategy: top.strategy ?? rsc.defaultStrategy,
     rules,
   };
-  return { ruleSet, decode, fileRefs, dirRefs, templateRefs };
+  return { ruleSet, decode, fileRefs, dirRefs, templateRefs, collectionRefs };
 }
 
 interface RuleContext {

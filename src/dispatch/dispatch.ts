@@ -20,6 +20,8 @@ import { workspaceRandom } from './workspace-random.js';
 import { sampleDelay, type PaceState } from './pace.js';
 import type { StateStore } from '../state/store.js';
 import { transitionOf, type StateTransition } from '../state/scenarios.js';
+import type { Collection } from '../model/collection.js';
+import { answerCollection, collectionRoute, readCollection, type CollectionAction } from './collections.js';
 
 export interface DispatchEnv {
   readonly files: FileSource;
@@ -37,6 +39,8 @@ export interface DispatchEnv {
   readonly pace?: PaceState;
   /** the runtime state (docs/state.md): the server's store for its lifetime; `get` and `match-test` a fresh one */
   readonly state: StateStore;
+  /** told when a collection's data changed in `state` (the server writes a persisted one back) */
+  readonly collectionChanged?: (collection: Collection, state: StateStore) => void;
 }
 
 export type Stage =
@@ -47,6 +51,17 @@ export type Stage =
   | { readonly kind: 'rule_set'; readonly ruleSetIndex: number; readonly ruleIndex: number }
   /** claimed by a prefix, no rule matched: 404 */
   | { readonly kind: 'prefix_miss'; readonly ruleSetIndex: number }
+  /** a collection's route (docs/state.md): a rule set's when none of its rules matched, or the db file's */
+  | {
+      readonly kind: 'collection';
+      /** the collection's URL path */
+      readonly path: string;
+      readonly action: CollectionAction;
+      /** its data file */
+      readonly file: string;
+      /** undefined: the db file's */
+      readonly ruleSetIndex?: number;
+    }
   | { readonly kind: 'fallback'; readonly file: string }
   /** nothing answered: 404, empty body; `denied` when the file exists but service.deny keeps it from being served */
   | { readonly kind: 'miss'; readonly denied?: { readonly file: string; readonly pattern: string } };
@@ -107,7 +122,12 @@ export function dispatch(
     stageBadRequest(req) ??
     chain(
       stageMiddleware(ws, req, env),
-      (mw) => mw ?? chain(stageRuleSets(ws, req, env, explained, used), (rs) => rs ?? stageFallback(ws, req, env)),
+      (mw) =>
+        mw ??
+        chain(
+          stageRuleSets(ws, req, env, explained, used),
+          (rs) => rs ?? stageCollection(ws, undefined, req, env) ?? stageFallback(ws, req, env),
+        ),
     );
   return chain(staged, (s) =>
     withTemplate(outcomeOf(s, paced(finalize(s.draft, req, ws.cors), s, ws, env), explained), used),
@@ -127,7 +147,7 @@ function paced(answer: Answer, s: Staged, ws: Workspace, env: DispatchEnv): Answ
     spec = ws.config.service.delay;
     if (spec === undefined) return answer;
     const k = s.stage.kind;
-    if (k !== 'rule_set' && k !== 'middleware' && k !== 'fallback') return answer;
+    if (k !== 'rule_set' && k !== 'middleware' && k !== 'fallback' && k !== 'collection') return answer;
     if (answer.delivery?.kind === 'fault') return answer;
   }
   const delayMs = sampleDelay(spec, env.pace?.uniform(ws) ?? env.random);
@@ -248,7 +268,19 @@ function stageRuleSets(
       const draft =
         template === undefined
           ? draftFromRespond(rule.respond, env.files)
-          : templatedDraft(rule, template, req, templateEnv(env.files, workspaceRandom(ws), env.log, env.now), used);
+          : templatedDraft(
+              rule,
+              template,
+              req,
+              templateEnv(
+                env.files,
+                workspaceRandom(ws),
+                env.log,
+                env.now,
+                ws.collections === undefined ? undefined : (name, id) => readCollection(ws, env.state, name, id),
+              ),
+              used,
+            );
       // the scenarios are read only for a rule that names some (decided at load: Rule.scenarios, Respond.setState)
       const moves = rule.respond.setState;
       const transition =
@@ -257,9 +289,32 @@ function stageRuleSets(
           : transitionOf(env.state, rule.scenarios, moves);
       return answeredBy(draft, stage, rule.respond, transition);
     }
+    const fromCollection = stageCollection(ws, ruleSet.index, req, env);
+    if (fromCollection !== undefined) return fromCollection;
     if (ev.underPrefix) return { draft: emptyDraft(404), stage: { kind: 'prefix_miss', ruleSetIndex: ruleSet.index } };
   }
   return undefined;
+}
+
+/** A collection's answer: one of the rule set's (`ruleSetIndex`) or, undefined, one of the db file's. */
+function stageCollection(
+  ws: Workspace,
+  ruleSetIndex: number | undefined,
+  req: RequestSnapshot,
+  env: DispatchEnv,
+): Staged | undefined {
+  const collections = ws.collections;
+  if (collections === undefined) return undefined;
+  const hit = collectionRoute(collections, ruleSetIndex, req);
+  if (hit === undefined) return undefined;
+  const c = hit.collection;
+  const { draft, changed } = answerCollection(hit, req, ws, { state: env.state, random: workspaceRandom(ws) });
+  if (changed) env.collectionChanged?.(c, env.state);
+  const stage: Stage =
+    c.ruleSetIndex === undefined
+      ? { kind: 'collection', path: c.path, action: hit.action, file: c.file }
+      : { kind: 'collection', path: c.path, action: hit.action, file: c.file, ruleSetIndex: c.ruleSetIndex };
+  return { draft, stage };
 }
 
 const MISS: Staged = Object.freeze({ draft: emptyDraft(404), stage: Object.freeze({ kind: 'miss' }) });

@@ -21,7 +21,15 @@ export interface ShownPaths {
 }
 
 /** The wire values of `stage`; a fallback hit and a miss are both `dyn_route`, as the reference reports them. */
-export const STAGE_NAMES = ['options', 'bad_request', 'middleware', 'rule_set', 'prefix_miss', 'dyn_route'] as const;
+export const STAGE_NAMES = [
+  'options',
+  'bad_request',
+  'middleware',
+  'rule_set',
+  'prefix_miss',
+  'collection',
+  'dyn_route',
+] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
 /** The rule that answered (0-based indices), or null in views when no rule did. */
@@ -101,6 +109,16 @@ export function fallbackFile(ws: Workspace, file: string): string {
   return rest.replace(/\\/g, '/').replace(/^\/+/, '');
 }
 
+/** What each collection route does, as `--why` says it. */
+const COLLECTION_ACTIONS = {
+  list: 'list, with json-server query parameters',
+  show: 'one item by id, or the single resource',
+  create: 'create an item',
+  replace: 'replace an item',
+  update: 'update an item',
+  delete: 'delete an item',
+} as const;
+
 export function whyNote(stage: Stage, ws: Workspace, shown: ShownPaths, requestPath?: string): string {
   switch (stage.kind) {
     case 'options':
@@ -114,6 +132,13 @@ export function whyNote(stage: Stage, ws: Workspace, shown: ShownPaths, requestP
     case 'prefix_miss': {
       const prefix = ws.ruleSets[stage.ruleSetIndex]?.prefix ?? '';
       return `Rule set #${stage.ruleSetIndex + 1} claims this path by its prefix (${prefix}) and no rule matched \u2014 answered 404.`;
+    }
+    case 'collection': {
+      const owner =
+        stage.ruleSetIndex === undefined
+          ? `the db file ${fallbackFile(ws, stage.file)}, after every rule set`
+          : `rule set #${stage.ruleSetIndex + 1}, after none of its rules matched`;
+      return `Answered by the collection at ${stage.path} (${COLLECTION_ACTIONS[stage.action]}) from ${owner}; its data lives in the server's state, seeded from ${fallbackFile(ws, stage.file)}.`;
     }
     case 'fallback':
       return `No rule set matched; answered from the fallback directory by the file ${fallbackFile(ws, stage.file)}.`;

@@ -48,6 +48,8 @@ export interface TemplateEnv {
   readonly random: () => number;
   readonly now: () => Date;
   readonly log: (line: string) => void;
+  /** the `collection` helper's reader (docs/state.md) */
+  readonly collection?: (name: string, id: string | undefined) => unknown;
 }
 
 class TemplateFailure extends Error {}
@@ -133,7 +135,13 @@ class Render {
     return (this.view ??= templateData(this.req, this.params));
   }
   runtime(): TemplateRuntime {
-    return (this.rt ??= { random: this.env.random, now: this.env.now, faker: fakerIfLoaded() });
+    const c = this.env.collection;
+    return (this.rt ??= {
+      random: this.env.random,
+      now: this.env.now,
+      faker: fakerIfLoaded(),
+      ...(c === undefined ? {} : { collection: c }),
+    });
   }
 }
 
@@ -280,6 +288,8 @@ export function templateEnv(
   random: () => number,
   log: (line: string) => void,
   now: (() => Date) | undefined,
+  collection?: (name: string, id: string | undefined) => unknown,
 ): TemplateEnv {
-  return { files, random, log, now: now ?? (() => new Date()) };
+  const base = { files, random, log, now: now ?? (() => new Date()) };
+  return collection === undefined ? base : { ...base, collection };
 }

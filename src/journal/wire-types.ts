@@ -29,10 +29,26 @@ export type WireAnsweredBy =
   | ({ readonly kind: 'rule_set'; readonly rule_set_index: number; readonly rule_index: number } & Served)
   | ({ readonly kind: 'prefix_miss'; readonly rule_set_index: number } & Served)
   | ({ readonly kind: 'fallback'; readonly file: string } & Served)
+  /** a collection's route: its URL path, what it did, its data file, and its rule set (none: the db file's) */
+  | ({
+      readonly kind: 'collection';
+      readonly path: string;
+      readonly action: 'list' | 'show' | 'create' | 'replace' | 'update' | 'delete';
+      readonly file: string;
+      readonly rule_set_index?: number;
+    } & Served)
   | { readonly kind: 'proxied'; readonly target: string; readonly saved: string | null };
 
 /** `stage` values: those of `mock get --format json`, plus `refused` */
-export type WireStage = 'options' | 'bad_request' | 'middleware' | 'rule_set' | 'prefix_miss' | 'dyn_route' | 'refused';
+export type WireStage =
+  | 'options'
+  | 'bad_request'
+  | 'middleware'
+  | 'rule_set'
+  | 'prefix_miss'
+  | 'collection'
+  | 'dyn_route'
+  | 'refused';
 
 /** One exchange: `GET /__mock/api/requests/<id>`, and each of the list's `entries`. */
 export type WireEntry = {

@@ -75,6 +75,14 @@ export function answeredByToWire(a: AnsweredBy): WireAnsweredBy {
       return served({ kind: a.kind, rule_set_index: a.ruleSetIndex });
     case 'fallback':
       return served({ kind: a.kind, file: a.file });
+    case 'collection':
+      return served({
+        kind: a.kind,
+        path: a.path,
+        action: a.action,
+        file: a.file,
+        ...(a.ruleSetIndex === undefined ? {} : { rule_set_index: a.ruleSetIndex }),
+      });
     case 'proxied':
       return { kind: a.kind, target: a.target, saved: a.saved };
     default:

@@ -28,6 +28,9 @@ export interface LaunchSpec {
   readonly configPath?: string;
   /** the fallback directory override (-d), relative to cwd */
   readonly dir?: string;
+  /** --db, relative to cwd, and --persist */
+  readonly db?: string;
+  readonly persist?: boolean;
   /** overrides listener.port */
   readonly port?: number;
   /** overrides listener.ip_address */
@@ -79,6 +82,8 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
     cwd: spec.cwd,
     ...(spec.configPath !== undefined ? { configPath: spec.configPath } : {}),
     ...(spec.dir !== undefined ? { dir: spec.dir } : {}),
+    ...(spec.db !== undefined ? { db: spec.db } : {}),
+    ...(spec.persist === true ? { persist: true } : {}),
     ...(spec.port !== undefined ? { port: spec.port } : {}),
   };
   const load = async (): Promise<ServeLoad> => {

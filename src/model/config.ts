@@ -41,6 +41,12 @@ export interface Config {
     readonly delay?: DelaySpec;
     /** how long a `timeout` fault holds its connection (absent: DEFAULTS.faultHoldMs) */
     readonly faultHoldMs?: number;
+    /** `service.db` (absolute): a json-server style data file (docs/state.md) */
+    readonly db?: string;
+    /** `service.db_persist`: write the db file's changes back */
+    readonly dbPersist?: boolean;
+    /** `service.collection_max_items` (absent: DEFAULTS.collectionMaxItems) */
+    readonly collectionMaxItems?: number;
     /** service.deny as written; undefined: DEFAULTS.deny and the TLS files (docs/files-and-rules.md, "Never served") */
     readonly deny?: readonly string[];
   };
@@ -63,6 +69,7 @@ export const DEFAULTS = {
   maxConnections: 256,
   fallbackRespondDir: '.',
   maxRequestBodyBytes: 33554432,
+  collectionMaxItems: 100_000,
   middlewareMaxOperations: 10_000_000,
   faultHoldMs: 600_000,
   /** what file routing never serves unless service.deny says otherwise: secrets, keys, VCS metadata */

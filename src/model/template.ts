@@ -35,6 +35,8 @@ export interface TemplateRuntime {
   readonly now: () => Date;
   /** `@faker-js/faker`, present when a template of the workspace uses `faker` (loaded once, at load) */
   readonly faker?: unknown;
+  /** a collection's current data by name (docs/state.md), one item with `id`; undefined when there is none */
+  readonly collection?: (name: string, id: string | undefined) => unknown;
 }
 
 export interface CompiledTemplate {

@@ -1,5 +1,6 @@
 // Workspace: what loading produces and dispatch consumes. Immutable after load.
 import type { Script } from '../interpreter/index.js';
+import type { Collection } from './collection.js';
 import type { Config } from './config.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { RuleSet } from './rule-set.js';
@@ -42,4 +43,6 @@ export interface Workspace {
   readonly deny?: DenyPolicy;
   /** load warnings (e.g. a body path starting with `$.`) */
   readonly warnings: readonly Diagnostic[];
+  /** every collection (docs/state.md): the rule sets' `[[collections]]` in order, then the db file's; absent: none */
+  readonly collections?: readonly Collection[];
 }

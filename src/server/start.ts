@@ -11,6 +11,7 @@
 // only, on listener.port. With tls.port → HTTP on listener.port and HTTPS on tls.port. All bind or none.
 //
 // Not here: loading config (the caller passes a Workspace), printing startup lines, signal handling.
+import { CollectionFiles } from './collections-persist.js';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { dispatch as realDispatch, type DispatchEnv } from '../dispatch/dispatch.js';
@@ -157,6 +158,9 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   const tlsGate = terminator;
 
   const live = new LiveWorkspace(ws, opts.live);
+  // collections' files: written back when persisted, reseeded when edited (only a change or a reload runs this)
+  const collectionFiles = new CollectionFiles(ws, live.state, opts.log);
+  live.onReload(collectionFiles.reloaded);
   // The capabilities on the request path, in the order their hooks run (docs/architecture.md, "Request hooks"):
   // observers first, so they see what the others answered. One that is off is not in the list.
   const hooks: RequestHook[] = [];
@@ -174,6 +178,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
       files: opts.files ?? createFsSource(),
       rotation: live.rotation,
       state: live.state,
+      collectionChanged: collectionFiles.changed,
       random: opts.random ?? Math.random,
       pace: new PaceState(),
       log: opts.log,
@@ -210,6 +215,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     for (const gate of gates) gate.destroyAll();
     listener.close();
     for (const h of hooks) await h.close?.();
+    await collectionFiles.flush();
     terminator?.close();
     engine.close();
     await closed;

@@ -19,7 +19,8 @@ export type TraceEvent =
   | { readonly kind: 'matched'; readonly rule_set_index: number; readonly rule_index: number }
   | { readonly kind: 'middleware'; readonly file_path: string; readonly status: number }
   | { readonly kind: 'fallback'; readonly file_path: string; readonly status: number }
-  | { readonly kind: 'miss'; readonly status: number };
+  | { readonly kind: 'miss'; readonly status: number }
+  | { readonly kind: 'collection'; readonly path: string; readonly status: number };
 
 export function traceEventFor(outcome: Outcome): TraceEvent | undefined {
   const stage = outcome.stage;
@@ -34,6 +35,8 @@ export function traceEventFor(outcome: Outcome): TraceEvent | undefined {
     case 'miss':
     case 'prefix_miss':
       return { kind: 'miss', status };
+    case 'collection':
+      return { kind: 'collection', path: stage.path, status };
     case 'options':
     case 'bad_request':
       return undefined;

@@ -226,6 +226,11 @@ export const HELPERS: Readonly<Record<string, Helper>> = {
     return options.hash['uppercase'] === true ? out.toUpperCase() : out;
   },
   uuid: (...args) => uuid(runtimeOf(split(args).options)),
+  collection: (...args) => {
+    const { params, options } = split(args);
+    const id = options.hash['id'];
+    return runtimeOf(options).collection?.(textOf(params[0]), id === undefined || id === null ? undefined : textOf(id));
+  },
   randomInt: (...args) => {
     const { params, options } = split(args);
     return randomInt(

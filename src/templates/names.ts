@@ -39,6 +39,7 @@ export const HELPER_NAMES = [
   'body',
   'bodyRaw',
   'method',
+  'collection',
 ] as const;
 
 /** Both names of each helper, WireMock's first (for docs/templates.md and the generated reference). */
@@ -65,6 +66,11 @@ export const HELPER_ALIASES: readonly (readonly [wiremock: string, mockoon: stri
     'equal (a number and its text are equal); also `ne`, `gt`, `gte`, `lt`, `lte`, `and`, `or`, `not`, `contains`, `matches`',
   ],
   ['faker', 'faker', "a `@faker-js/faker` method by its path: `{{faker 'person.firstName'}}`, arguments after it"],
+  [
+    'collection',
+    undefined,
+    'a collection\'s current data (docs/state.md) by its path or last segment: `{{collection "users"}}` (the items), `id=` one item (absent: nothing)',
+  ],
 ];
 
 /** Mockoon's (and WireMock's `neq`) names for the same helpers. */

@@ -38,7 +38,12 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   if (!state.ok) return reportUsage(io, state.error, GET_USAGE);
 
   const configPath = flagValue(args, 'config');
-  const loaded = await loadWorkspace({ cwd: io.cwd, ...(configPath !== undefined ? { configPath } : {}) });
+  const db = flagValue(args, 'db');
+  const loaded = await loadWorkspace({
+    cwd: io.cwd,
+    ...(configPath !== undefined ? { configPath } : {}),
+    ...(db !== undefined ? { db } : {}),
+  });
   if (!loaded.ok) {
     const f = loaded.error;
     return reportFailure(io, PREFIX, format.value, {

@@ -90,6 +90,8 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   if (!inspect.ok) return reportUsage(io, inspect.error, ROOT_USAGE);
   const configPath = flagValue(args, 'config');
   const dir = flagValue(args, 'dir');
+  const db = flagValue(args, 'db');
+  const persist = hasFlag(args, 'persist');
   const watch = !hasFlag(args, 'no-watch');
   // record mode's settings need the loaded workspace; a layout problem there is a usage error (exit 2)
   const recording = record.value;
@@ -152,6 +154,8 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       cwd: io.cwd,
       ...(configPath !== undefined ? { configPath } : {}),
       ...(dir !== undefined ? { dir } : {}),
+      ...(db !== undefined ? { db } : {}),
+      ...(persist ? { persist } : {}),
       ...(port !== undefined ? { port } : {}),
       // record mode reloads after a saved rule: it needs the tracked loader even without the watcher
       reloadable: watch || inspect.value !== undefined || recording !== undefined,

@@ -136,6 +136,20 @@ export const rootShape = described(
           doc: 'A middleware script that runs longer than this many operations on one request is stopped (500).',
           default: DEFAULTS.middlewareMaxOperations,
         }),
+        db: described(located, {
+          doc: 'A json-server style data file: each top-level array is a collection at `/<key>`, each top-level object a single resource (docs/state.md).',
+          example: '"db.json"',
+          long: 'Relative to this file. The collections answer after every rule set, before the fallback folder; their data lives in memory, seeded from the file at start-up, at a reset and when the file is edited.',
+        }),
+        db_persist: described(bool, {
+          doc: "Write the `db` file's collections back to it after each change (atomically, a moment after the last one), in its own formatting.",
+          default: false,
+          example: 'true',
+        }),
+        collection_max_items: described(int(1, Number.MAX_SAFE_INTEGER), {
+          doc: 'A collection holds at most this many items: a POST beyond it answers 507.',
+          default: DEFAULTS.collectionMaxItems,
+        }),
         seed: seedShape,
         delay: serviceDelayShape,
         fault_hold_ms: faultHoldShape,

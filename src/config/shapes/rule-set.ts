@@ -422,6 +422,26 @@ export const ruleTable = record(
   { required: ['when', 'respond'] },
 );
 
+export const collectionTable = record(
+  {
+    path: value(
+      "The URL path the collection answers at (joined after the rule set's prefix): `GET`/`POST` there, `GET`/`PUT`/`PATCH`/`DELETE` at `<path>/<id>`.",
+      '"/api/users"',
+    ),
+    data: value(
+      "Its data: a JSON file holding an array of objects (or one object: a single resource), relative to the rule set's respond folder.",
+      '"data/users.json"',
+    ),
+    id: described(string, { doc: "The field that holds each item's id.", default: 'id', example: '"uuid"' }),
+    persist: described(bool, {
+      doc: 'Write changes back to the data file (atomically, a moment after the last one), in its own formatting.',
+      default: false,
+      example: 'true',
+    }),
+  },
+  { required: ['path', 'data'] },
+);
+
 export const ruleSetShape = described(
   record({
     prefix: described(
@@ -446,6 +466,10 @@ export const ruleSetShape = described(
     ),
     rules: described(later(array(described(ruleTable, { doc: 'One rule: conditions and an answer.' }))), {
       doc: 'The rules (`[[rules]]`), in order.',
+    }),
+    collections: described(array(described(collectionTable, { doc: 'One collection: a path and its data file.' })), {
+      doc: 'json-server style collections (`[[collections]]`), answered when none of the rules matched (docs/state.md).',
+      example: '[{ path = "/users", data = "users.json" }]',
     }),
     strategy: described(decodeStrategy, {
       doc: 'How this rule set picks among matching rules; overrides `service.strategy`.',

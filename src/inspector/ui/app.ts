@@ -129,6 +129,8 @@ function answeredLabel(a: WireAnsweredBy): string {
       return `middleware #${a.index + 1} (${tail(a.file)})`;
     case 'prefix_miss':
       return `prefix miss: rule set #${a.rule_set_index + 1}`;
+    case 'collection':
+      return `collection ${a.path} (${a.action})`;
     case 'options':
       return 'OPTIONS';
     case 'bad_request':

@@ -1,0 +1,34 @@
+// Collections (docs/state.md, "Collections"): json-server-style CRUD over data loaded from a file. What loading
+// produces; the data itself lives in the state store under `collection:<path>`, seeded from `seed` when absent.
+
+/** One collection (an array of items) or single resource (one object), as loaded. Immutable. */
+export interface Collection {
+  /** canonical URL path it answers at, e.g. "/api/users" (a rule set's prefix already joined) */
+  readonly path: string;
+  /** 'collection': an array of objects; 'resource': one object (json-server's singular routes) */
+  readonly kind: 'collection' | 'resource';
+  /** the item field that holds each item's id (default "id") */
+  readonly id: string;
+  /** absolute path of the data file */
+  readonly file: string;
+  /** `service.db`: the top-level key of the file this collection is; undefined: the whole file */
+  readonly key?: string;
+  /** the data as loaded (frozen); each store seeds its own copy from it */
+  readonly seed: CollectionData;
+  /** write changes back to the file */
+  readonly persist: boolean;
+  /** the rule set that declares it; undefined for `service.db` / `--db` */
+  readonly ruleSetIndex?: number;
+  /** the data file's text as read: a reload reseeds only when the file changed for another reason than our write */
+  readonly sourceText: string;
+}
+
+export type CollectionItem = Record<string, unknown>;
+export type CollectionData = CollectionItem[] | CollectionItem;
+
+/** The store key of a collection's current data (docs/state.md): absent means "seed it from the loaded data". */
+export const COLLECTION_KEY = 'collection:';
+
+export function collectionKey(c: Collection): string {
+  return COLLECTION_KEY + c.path;
+}
