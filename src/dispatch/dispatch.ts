@@ -15,7 +15,7 @@ import type { Explanation, RuleSetExplanation } from './explain.js';
 import { type Draft, finalize } from './finalize.js';
 import { answerOptions } from './options.js';
 import { draftFromRespond, emptyDraft, textDraft, type RespondDraft } from './respond.js';
-import { templatedDraft, templateEnv, type TemplateUse } from './templated.js';
+import { directDraft, templatedDraft, templateEnv, type TemplateUse } from './templated.js';
 import { workspaceRandom } from './workspace-random.js';
 import { sampleDelay, type PaceState } from './pace.js';
 
@@ -216,6 +216,10 @@ function stageRuleSets(
         if (wait !== undefined) return tooMany(wait, stage);
       }
       const template = rule.respond.template;
+      if (template !== undefined && used === undefined) {
+        const direct = directDraft(rule, template, req);
+        if (direct !== undefined) return { draft: direct, stage, respond: rule.respond };
+      }
       const draft =
         template === undefined
           ? draftFromRespond(rule.respond, env.files)
