@@ -4,8 +4,8 @@
 import type { Answer, Respond } from '../model/answer.js';
 import { chain, type ValueOrPromise } from '../shared/value-or-promise.js';
 import type { RequestSnapshot } from '../model/request.js';
-import type { Workspace } from '../model/workspace.js';
-import { denyCheck, type DenyCheck } from '../files/deny.js';
+import type { DenyPolicy, Workspace } from '../model/workspace.js';
+import { denyCheck } from '../files/deny.js';
 import { resolveFallbackFile } from '../files/lookup.js';
 import { fileBody } from '../files/file-body.js';
 import type { FileSource } from '../files/source.js';
@@ -15,7 +15,7 @@ import type { Explanation, RuleSetExplanation } from './explain.js';
 import { type Draft, finalize } from './finalize.js';
 import { answerOptions } from './options.js';
 import { draftFromRespond, emptyDraft, textDraft, type RespondDraft } from './respond.js';
-import { templatedDraft, templateEnv, type TemplateUse } from './templated.js';
+import { directDraft, templatedDraft, templateEnv, type TemplateUse } from './templated.js';
 import { workspaceRandom } from './workspace-random.js';
 import { sampleDelay, type PaceState } from './pace.js';
 import type { StateStore } from '../state/store.js';
@@ -265,6 +265,10 @@ function stageRuleSets(
         if (wait !== undefined) return tooMany(wait, stage);
       }
       const template = rule.respond.template;
+      if (template !== undefined && used === undefined) {
+        const direct = directDraft(rule, template, req);
+        if (direct !== undefined) return { draft: direct, stage, respond: rule.respond };
+      }
       const draft =
         template === undefined
           ? draftFromRespond(rule.respond, env.files)
@@ -324,21 +328,21 @@ function stageFallback(ws: Workspace, req: RequestSnapshot, env: DispatchEnv): V
   const { files } = env;
   // The whole resolution is a pure function of the request segments and the disk: a FileSource that can vouch
   // for "nothing changed" hands back the remembered result without touching the disk.
-  const deny = ws.deny === undefined ? undefined : denyCheck(ws.deny);
-  if (files.remember === undefined) return resolveFallback(root, req.segments, files, deny);
+  if (files.remember === undefined) return resolveFallback(root, req.segments, files, ws.deny);
   // Per workspace (one fallback root), by raw path: the segments are a function of it and of nothing else.
-  return files.remember(ws, req.rawPath, (f) => resolveFallback(root, req.segments, f, deny));
+  return files.remember(ws, req.rawPath, (f) => resolveFallback(root, req.segments, f, ws.deny));
 }
 
 async function resolveFallback(
   root: string,
   segments: readonly string[],
   files: FileSource,
-  deny: DenyCheck | undefined,
+  deny: DenyPolicy | undefined,
 ): Promise<Staged> {
   const file = await resolveFallbackFile(root, segments, files);
   if (file === undefined) return MISS;
-  const pattern = deny?.(root, file);
+  // looked up here, once per resolution, not on every request a remembered resolution answers
+  const pattern = deny === undefined ? undefined : denyCheck(deny)(root, file);
   if (pattern !== undefined) return { draft: emptyDraft(404), stage: { kind: 'miss', denied: { file, pattern } } };
   const fb = await fileBody(file, files);
   if (fb.kind === 'missing') return MISS;

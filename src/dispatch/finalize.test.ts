@@ -130,3 +130,34 @@ test('204 and 304 carry no body, content-type or content-length', () => {
     assert.equal(get(a.headers, 'content-length'), undefined);
   }
 });
+
+test('a fresh draft made like a reused one gets the headers a draft of its own would get', () => {
+  const headers: [string, string][] = [
+    ['x-rule', 'on'],
+    ['content-type', 'application/vnd.api+json'],
+  ];
+  const like = { status: 201, body: new Uint8Array(0), contentType: 'application/json', headers, delayMs: 0 };
+  for (const text of ['{"id":"42"}', '{"name":"Zoë 日本"}', '']) {
+    const bytes = new TextEncoder().encode(text);
+    const own = { ...like, body: bytes, fresh: true };
+    const made = finalize({ ...own, like }, req([]), cors);
+    assert.deepEqual(made.headers, finalize(own, req([]), cors).headers);
+    assert.equal(get(made.headers, 'content-length'), String(bytes.byteLength));
+    assert.equal(made.status, 201);
+    assert.equal(made.fresh, true);
+    assert.equal(made.like, finalize({ ...own, like }, req([]), cors).like, 'the answer it is like is made once');
+  }
+  // a credentialed request gets its own CORS headers, not those of the reused answer
+  const credentialed = req([
+    ['origin', 'http://localhost:5173'],
+    ['cookie', 'a=b'],
+  ]);
+  const made = finalize({ ...like, body, fresh: true, like }, credentialed, cors);
+  assert.equal(get(made.headers, 'access-control-allow-origin'), 'http://localhost:5173');
+  assert.equal(made.like, undefined);
+  // a bodyless status has no content-length to change: built on its own
+  const empty = { ...like, status: 204 };
+  const none = finalize({ ...empty, body, fresh: true, like: empty }, req([]), cors);
+  assert.equal(get(none.headers, 'content-length'), undefined);
+  assert.equal(none.body.byteLength, 0);
+});

@@ -15,6 +15,13 @@ export interface Draft {
   readonly delayMs: number;
   /** made for this request only (a rendered template): not remembered, since it will never be seen again */
   readonly fresh?: boolean;
+  /**
+   * With `fresh`: a draft reused for every request of the rule, with this one's status, content type, headers and
+   * delivery (none) and any body. Finalize makes its answer once and this one from it (Answer.like).
+   */
+  readonly like?: Draft;
+  /** the body as a latin1 string (one character per byte), when it was made as one (Answer.latin1) */
+  readonly latin1?: string;
   /** a fault, dribbled body or stream (docs/faults.md) */
   readonly delivery?: Delivery;
 }
@@ -76,10 +83,36 @@ const starAnswers = new WeakMap<Draft, Answer>();
 
 export function finalize(draft: Draft, req: RequestSnapshot, cors: CorsPolicy): Answer {
   const corsPart = corsHeaders(req, cors);
-  if (corsPart !== STAR || draft.fresh === true) return build(draft, corsPart);
+  if (corsPart !== STAR) return build(draft, corsPart);
+  if (draft.fresh === true) return draft.like === undefined ? build(draft, corsPart) : likeAnswer(draft, draft.like);
+  return starAnswer(draft);
+}
+
+function starAnswer(draft: Draft): Answer {
   let answer = starAnswers.get(draft);
-  if (answer === undefined) starAnswers.set(draft, (answer = build(draft, corsPart)));
+  if (answer === undefined) starAnswers.set(draft, (answer = build(draft, STAR)));
   return answer;
+}
+
+/** A fresh draft's answer from the answer of the draft it is like: a copy of its header list with its own length. */
+function likeAnswer(draft: Draft, like: Draft): Answer {
+  const head = starAnswer(like);
+  const headers = head.headers;
+  const last = headers.length - 1;
+  if (head.delivery !== undefined || headers[last]?.[0] !== 'content-length') return build(draft, STAR);
+  const own = headers.slice() as [string, string][];
+  own[last] = ['content-length', String(draft.body.byteLength)];
+  return draft.latin1 === undefined
+    ? { status: head.status, headers: own, body: draft.body, delayMs: draft.delayMs, fresh: true, like: head }
+    : {
+        status: head.status,
+        headers: own,
+        body: draft.body,
+        delayMs: draft.delayMs,
+        fresh: true,
+        like: head,
+        latin1: draft.latin1,
+      };
 }
 
 function build(draft: Draft, corsPart: HeaderList): Answer {

@@ -122,6 +122,42 @@ export function templatedDraft(
   }
 }
 
+/** Per templated Respond: the draft its direct answers are like (Draft.like): its status, headers and content type. */
+const likeDrafts = new WeakMap<Respond, Draft>();
+const NO_BODY = new Uint8Array(0);
+
+/**
+ * The common case, without the machinery of templatedDraft: a `json` or `text` body rendered straight from the
+ * request (CompiledTemplate.direct), no templated header or file path, nothing explained. Undefined when the
+ * template is not of that kind, or its json text is not known to be valid (templatedDraft renders and checks it).
+ * The text is encoded once; when it is ASCII (as many bytes as characters) it also stands as the body's latin1 form.
+ */
+export function directDraft(rule: Rule, template: RespondTemplate, req: RequestSnapshot): Draft | undefined {
+  const slot = template.body;
+  const compiled = slot?.compiled;
+  if (compiled?.direct === undefined || template.headers.length !== 0) return undefined;
+  const text = compiled.direct(req, paramsOf(rule, req));
+  if (text === undefined) return undefined;
+  const respond = rule.respond;
+  let like = likeDrafts.get(respond);
+  if (like === undefined) {
+    like = {
+      status: respond.status ?? 200,
+      body: NO_BODY,
+      contentType: slot!.kind === 'json' ? APPLICATION_JSON : TEXT_PLAIN,
+      headers: respond.headers,
+      delayMs: respond.delayMs,
+    };
+    likeDrafts.set(respond, like);
+  }
+  const body = Buffer.from(text, 'utf8');
+  const { status, headers, delayMs } = like;
+  const contentType = like.contentType!;
+  return body.byteLength === text.length
+    ? { status, body, contentType, headers, delayMs, fresh: true, like, latin1: text }
+    : { status, body, contentType, headers, delayMs, fresh: true, like };
+}
+
 /** One render's inputs: the request view and the runtime are built only if a template needs the Handlebars runtime. */
 class Render {
   private view: TemplateData | undefined;

@@ -253,7 +253,7 @@ export function holdExchange(ex: Exchange, id: number, opts: CaptureOptions): He
     req.body.kind === 'json',
     res.status,
     res.headers,
-    head ? EMPTY : keptBytes(res.body, opts.bodyBytes, res.headers),
+    head ? EMPTY : ownBytes(keptBytes(res.body, opts.bodyBytes, res.headers)),
     head ? 0 : res.body.byteLength,
     answeredBy === undefined ? null : answeredBy.outcome.stage,
     answeredBy?.outcome.file,
@@ -277,8 +277,9 @@ const NO_ANSWER = Object.freeze({ status: 0, headers: Object.freeze([]), body: E
 
 /**
  * A request body is often a view into the packet it arrived in (up to 64 KiB, headers and pipelined requests
- * included): kept as it is, it would keep the whole packet alive. A copy when the view is much smaller than what
- * it views. (A response body is the answer's own, shared by every request it answers; it is kept as it is.)
+ * included), and a rendered template's body a view into Node's shared 8 KiB buffer pool: kept as it is, either
+ * would keep the whole buffer alive. A copy when the view is much smaller than what it views. (Other response
+ * bodies are the answer's own, shared by every request it answers, and pass as they are.)
  */
 function ownBytes(bytes: Uint8Array): Uint8Array {
   if (bytes.buffer.byteLength <= 2 * bytes.byteLength + 1024) return bytes;

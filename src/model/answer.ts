@@ -13,6 +13,14 @@ export interface Answer {
   readonly delayMs: number;
   /** made for one request (a rendered template): the server does not remember its wire form */
   readonly fresh?: boolean;
+  /**
+   * A fresh answer made from `like`, an answer reused for every request of its rule, by changing the body alone:
+   * the same status, the same headers but the last (`content-length`, which both end with), no delivery. The
+   * server reuses the wire form of `like`.
+   */
+  readonly like?: Answer;
+  /** the body as a latin1 string (one character per byte, so the same bytes), when it was made as one */
+  readonly latin1?: string;
   /** how the answer leaves other than in one go; absent for nearly every answer */
   readonly delivery?: Delivery;
 }

@@ -148,6 +148,8 @@ interface QuerySplit {
   readonly rest: readonly number[];
 }
 
+const NO_RULES: readonly number[] = Object.freeze([]);
+
 const SPLITS = new WeakMap<readonly number[], QuerySplit | null>();
 
 /** The rules of `list` the request's query could satisfy: those wanting one of its values for the split name, and the rest. */
@@ -157,6 +159,7 @@ function byQueryValue(index: PathIndex, list: readonly number[], req: RequestSna
   if (split === null) return list;
   const values = req.parts.query.get(split.name);
   if (values === undefined) return split.rest;
+  if (values.length === 1) return mergeSorted(split.rest, split.byValue.get(values[0]!) ?? NO_RULES);
   let out = split.rest;
   for (const v of new Set(values)) {
     const hit = split.byValue.get(v);

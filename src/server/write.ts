@@ -23,7 +23,7 @@ export interface WriteOptions {
  * console line, as the reference does). HEAD gets the GET headers (content-length included) and no body.
  */
 export function writeAnswer(res: ServerResponse, answer: Answer, method: string, opts: WriteOptions): void {
-  let wire = answer.fresh === true ? wireForm(answer) : forWire.get(answer);
+  let wire = answer.fresh === true ? freshWireForm(answer) : forWire.get(answer);
   if (wire === undefined) forWire.set(answer, (wire = wireForm(answer)));
   let flat = wire.flat;
   if (opts.close === true) {
@@ -67,13 +67,31 @@ function wireForm(answer: Answer): WireForm {
   for (const [name, value] of answer.headers) {
     if (!NODE_MANAGED.has(name)) flat.push(name, value);
   }
-  const b = answer.body;
-  const body = Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  const body = bodyBuffer(answer.body);
   return {
     flat,
     body,
     text: body.byteLength > 0 && body.byteLength <= TEXT_BODY_MAX ? body.toString('latin1') : undefined,
   };
+}
+
+/** A fresh answer's wire form: from the one of the answer it is like (Answer.like), with its own length and body. */
+function freshWireForm(answer: Answer): WireForm {
+  const like = answer.like;
+  const own = answer.headers[answer.headers.length - 1];
+  if (like === undefined || own === undefined) return wireForm(answer);
+  let base = forWire.get(like);
+  if (base === undefined) forWire.set(like, (base = wireForm(like)));
+  const flat = base.flat.slice();
+  if (flat[flat.length - 2] !== 'content-length' || own[0] !== 'content-length') return wireForm(answer);
+  flat[flat.length - 1] = own[1];
+  const body = bodyBuffer(answer.body);
+  const small = body.byteLength > 0 && body.byteLength <= TEXT_BODY_MAX;
+  return { flat, body, text: small ? (answer.latin1 ?? body.toString('latin1')) : undefined };
+}
+
+function bodyBuffer(b: Uint8Array): Buffer {
+  return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 }
 
 function validated(flat: readonly string[], log: (line: string) => void): string[] {

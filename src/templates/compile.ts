@@ -256,6 +256,9 @@ interface FastRenderer {
   readonly direct: (req: RequestSnapshot, params: Readonly<Record<string, string>>) => string | undefined;
 }
 
+/** What JSON.stringify escapes in a string: a quote, a backslash, a control character, a surrogate (lone ones). */
+const JSON_ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
 /** A JSON number, as a value a template inserts outside a string (`"page": {{request.query.page}}`). */
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 /** What may stand either side of a value outside a string for it to be a token of its own. */
@@ -296,7 +299,7 @@ function fastRenderer(ast: Program, kind: TemplateKind): FastRenderer | undefine
   }
   const text = (piece: Hole, v: unknown): string => {
     const t = textOf(v);
-    return piece.jsonString ? JSON.stringify(t).slice(1, -1) : t;
+    return piece.jsonString && JSON_ESCAPED.test(t) ? JSON.stringify(t).slice(1, -1) : t;
   };
   // valid by construction: the skeleton (each value in a string empty, each other value a number) parses and every
   // value outside a string stands as a token of its own; then a rendered document whose values outside strings are

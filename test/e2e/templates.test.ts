@@ -60,6 +60,14 @@ when.request.url_path = { value = "/files/{id}", op = "path_template" }
 respond.file_path = "users/{{request.params.id}}.json"
 
 [[rules]]
+when.request.url_path = { value = "/say/{word}", op = "path_template" }
+respond.json = '{"said": "{{request.params.word}}", "n": {{request.query.n}} }'
+
+[[rules]]
+when.request.url_path = { value = "/shout/{word}", op = "path_template" }
+respond.text = "{{request.params.word}}!"
+
+[[rules]]
 when.request.url_path = "/greeting"
 respond.file_path = "greeting.txt"
 respond.template_file = true
@@ -130,6 +138,24 @@ describe('response templates through the real program', () => {
     const doc = JSON.parse(r.text) as Record<string, unknown>;
     assert.equal(doc['id'], 'a"b');
     assert.equal(doc['note'], 'say "hi"\nand \\ go');
+  });
+
+  it('an echo answers the same bytes and length, ASCII or not, request after request', async () => {
+    for (const [word, n] of [
+      ['plain', '1'],
+      ['Zo%C3%AB%20%E6%97%A5%F0%9F%99%82', '2'],
+      ['x', '3'],
+    ] as const) {
+      const said = decodeURIComponent(word);
+      const json = await send(m.port, 'GET', `/say/${word}?n=${n}`);
+      assert.equal(json.text, `{"said": "${said}", "n": ${n} }`);
+      assert.equal(json.headers['content-type'], 'application/json');
+      assert.equal(json.headers['content-length'], String(Buffer.byteLength(json.text)));
+      const text = await send(m.port, 'GET', `/shout/${word}`);
+      assert.equal(text.text, `${said}!`);
+      assert.equal(text.headers['content-type'], 'text/plain; charset=utf-8');
+      assert.equal(text.headers['content-length'], String(Buffer.byteLength(text.text)));
+    }
   });
 
   it('{{toJson request.body}} round-trips the body; request.body and jsonPath read into it', async () => {
