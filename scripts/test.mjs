@@ -21,6 +21,8 @@ export const SPAWNING = [
   'test/e2e/cli-match-test.test.ts',
   'test/e2e/cli-serve.test.ts',
   'test/e2e/cli-validate.test.ts',
+  'test/e2e/contract-serve.test.ts',
+  'test/e2e/contract-validate.test.ts',
   'test/e2e/deny.test.ts',
   'test/e2e/faults.test.ts',
   'test/e2e/fidelity.test.ts',

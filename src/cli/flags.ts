@@ -181,6 +181,20 @@ export const VALIDATE_FLAGS: readonly FlagSpec[] = [
   },
   { long: 'strict', takesValue: false, doc: 'Treat warnings as failures too' },
   { long: 'quiet', takesValue: false, doc: 'Suppress non-error output' },
+  {
+    long: 'against',
+    takesValue: true,
+    path: true,
+    value: '<openapi>',
+    doc: "Also check the workspace against an OpenAPI 3.0/3.1 document: every rule's and file's answer (documented path, status, content type, body schema) and every documented operation (answered?); exit 1 on a finding",
+  },
+  {
+    long: 'ignore',
+    takesValue: true,
+    repeat: true,
+    value: '<kind>',
+    doc: 'With --against, leave out findings of this kind (undocumented_path, undocumented_status, undocumented_content_type, schema_mismatch, unanswered_operation); repeatable',
+  },
   { long: 'format', takesValue: true, value: 'text|json', doc: FORMAT_DOC },
   { long: 'json', takesValue: false, hidden: true, doc: 'Removed; use --format json' },
 ];
