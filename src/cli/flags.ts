@@ -51,6 +51,19 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
   },
   { long: 'record-insecure', takesValue: false, doc: "With --record, do not verify an https target's certificate" },
   {
+    long: 'contract',
+    takesValue: true,
+    path: true,
+    value: '<openapi>',
+    doc: 'Check each request against an OpenAPI 3.0/3.1 document (parameters and JSON body) before middleware and rules, and each answer against its documented responses (overrides service.contract)',
+  },
+  {
+    long: 'contract-mode',
+    takesValue: true,
+    value: 'enforce|warn',
+    doc: 'With a contract: enforce (default) answers a request that breaks it 400 application/problem+json; warn answers as usual, logs the violation and marks it in the journal',
+  },
+  {
     long: 'dry-run',
     takesValue: false,
     doc: 'With --record, forward but write nothing (print what would be written); with --init --from, show what would be written; write nothing',

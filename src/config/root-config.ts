@@ -117,6 +117,8 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
       ...(s?.delay === undefined ? {} : { delay: s.delay }),
       ...(s?.fault_hold_ms === undefined ? {} : { faultHoldMs: s.fault_hold_ms }),
       ...(s?.deny === undefined ? {} : { deny: s.deny }),
+      ...(s?.contract === undefined ? {} : { contract: inConfigDir(s.contract).path }),
+      ...(s?.contract_mode === undefined ? {} : { contractMode: s.contract_mode }),
     },
     log: {
       verbose: {

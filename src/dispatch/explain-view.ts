@@ -21,7 +21,15 @@ export interface ShownPaths {
 }
 
 /** The wire values of `stage`; a fallback hit and a miss are both `dyn_route`, as the reference reports them. */
-export const STAGE_NAMES = ['options', 'bad_request', 'middleware', 'rule_set', 'prefix_miss', 'dyn_route'] as const;
+export const STAGE_NAMES = [
+  'options',
+  'bad_request',
+  'contract',
+  'middleware',
+  'rule_set',
+  'prefix_miss',
+  'dyn_route',
+] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
 /** The rule that answered (0-based indices), or null in views when no rule did. */
@@ -107,6 +115,8 @@ export function whyNote(stage: Stage, ws: Workspace, shown: ShownPaths, requestP
       return 'OPTIONS request \u2014 handled directly, no rule-set matching involved.';
     case 'bad_request':
       return 'The request body is declared as JSON but does not parse \u2014 answered 400 before any script or rule set.';
+    case 'contract':
+      return 'The request breaks the API contract (--contract, enforce mode) \u2014 answered 400 before any script or rule set.';
     case 'middleware':
       return `Answered by middleware #${stage.index + 1} (${shown.middleware(stage.index)}), before any rule set.`;
     case 'rule_set':

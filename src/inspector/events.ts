@@ -82,7 +82,8 @@ export function requestEventOf(e: WireEntry): RequestEvent {
     generation,
     answered_by,
   };
-  return e.fault === undefined ? ev : { ...ev, fault: e.fault };
+  const withFault = e.fault === undefined ? ev : { ...ev, fault: e.fault };
+  return e.contract === undefined ? withFault : { ...withFault, contract: e.contract };
 }
 
 /** One event in the text/event-stream format; data is one line of JSON (JSON never contains a raw newline). */

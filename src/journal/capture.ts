@@ -5,7 +5,7 @@
 // references (HeldEntry); the entry is made when it is read (entryOf), and redaction happens then, before anything
 // leaves the journal: header and query values, the target's query, JSON keys at any depth and form keys, by the
 // verbose log's denylists (shared/redact.ts).
-import type { Outcome, Stage } from '../dispatch/dispatch.js';
+import type { ContractMark, Outcome, Stage } from '../dispatch/dispatch.js';
 import type { Explanation } from '../dispatch/explain.js';
 import {
   fallbackFile,
@@ -108,6 +108,8 @@ export class HeldEntry {
   bodiesDropped = false;
   /** the fault the answer was (docs/faults.md), when it was one */
   fault?: FaultKind;
+  /** what `--contract` found (docs/contract.md), when the request fell under a documented operation */
+  contract?: ContractMark;
   /** set by settle(): then `stage`…`context` are let go */
   private views: Views | undefined;
   constructor(
@@ -261,6 +263,8 @@ export function holdExchange(ex: Exchange, id: number, opts: CaptureOptions): He
   );
   const delivery = a.kind === 'dispatch' ? a.outcome.answer.delivery : undefined;
   if (delivery?.kind === 'fault') held.fault = delivery.fault;
+  const contract = a.kind === 'dispatch' ? a.outcome.contract : undefined;
+  if (contract !== undefined && (contract.request.length > 0 || contract.answer.length > 0)) held.contract = contract;
   return held;
 }
 
@@ -331,6 +335,7 @@ export function entryOf(h: HeldEntry, opts: BodyCaptureOptions): Entry {
     matched: who.matched,
     why: who.why,
     ...(h.fault !== undefined ? { fault: h.fault } : {}),
+    ...(h.contract !== undefined ? { contract: h.contract } : {}),
   });
 }
 

@@ -13,7 +13,7 @@
 // Not here: loading config (the caller passes a Workspace), printing startup lines, signal handling.
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
-import { dispatch as realDispatch, type DispatchEnv } from '../dispatch/dispatch.js';
+import { dispatch as realDispatch, type ContractGate, type DispatchEnv } from '../dispatch/dispatch.js';
 import { MockError } from '../model/errors.js';
 import type { Config } from '../model/config.js';
 import type { ShownPaths } from '../dispatch/explain-view.js';
@@ -83,6 +83,8 @@ export interface ServerOptions {
   readonly journal?: Journal;
   /** how the journal's explanations name a workspace's files */
   readonly shownPaths?: (ws: Workspace) => ShownPaths;
+  /** `--contract`: requests and answers checked against an OpenAPI document (docs/contract.md); absent: no cost */
+  readonly contract?: ContractGate;
 }
 
 export interface ServerHandle {
@@ -175,6 +177,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
       pace: new PaceState(),
       log: opts.log,
       ...(opts.scriptTimeLimitMs !== undefined ? { scriptTimeLimitMs: opts.scriptTimeLimitMs } : {}),
+      ...(opts.contract !== undefined ? { contract: opts.contract } : {}),
     },
     dispatch: opts.dispatch ?? realDispatch,
     log: opts.log,

@@ -84,9 +84,9 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
 
   // the contract check (its parser and ajv are loaded only with the flag)
-  let contract: import('./validate-against.js').AgainstRun | undefined;
+  let contract: import('./contract-entry.js').AgainstRun | undefined;
   if (against !== undefined) {
-    const r = await (await import('./validate-against.js')).runAgainst(io, ws, against);
+    const r = await (await import('./contract-entry.js')).runAgainst(io, ws, against);
     if (!r.ok) return reportFailure(io, PREFIX, format.value, r.error);
     contract = { ...r.value, findings: withoutIgnored(r.value.findings, ignored) };
   }

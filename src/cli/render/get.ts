@@ -45,6 +45,8 @@ export function answeredBy(stage: Stage, shown: ShownPaths): string {
       return `rule set #${stage.ruleSetIndex + 1} prefix (no rule matched; 404)`;
     case 'bad_request':
       return 'request body is not valid JSON (400)';
+    case 'contract':
+      return 'the request breaks the API contract (400)';
     default:
       return assertNever(stage, 'stage');
   }
