@@ -4,7 +4,8 @@
 import { compileContract } from '../../contract/contract.js';
 import { contractGate, type ContractMode } from '../../contract/gate.js';
 import type { ContractGate } from '../../dispatch/dispatch.js';
-import { MockError } from '../../model/errors.js';
+import type { Failure } from '../../model/errors.js';
+import { err, ok, type Result } from '../../shared/result.js';
 import type { Workspace } from '../../model/workspace.js';
 import { loadOpenApi } from './openapi-load.js';
 
@@ -14,28 +15,31 @@ export interface ContractChoice {
   readonly mode?: ContractMode;
 }
 
-/** The gate, or undefined when neither the flag nor the config names a document. Rejects with a MockError. */
+/**
+ * The gate, or undefined when neither the flag nor the config names a document. A failure, not a thrown error:
+ * this module is bundled apart (contract.cjs), so an error class of its own would not be the caller's.
+ */
 export async function contractSetup(
   cwd: string,
   choice: ContractChoice,
   ws: Workspace,
-): Promise<{ readonly gate: ContractGate; readonly line: string } | undefined> {
+): Promise<Result<{ readonly gate: ContractGate; readonly line: string } | undefined, Failure>> {
   const given = choice.flag ?? ws.config.service.contract;
-  if (given === undefined) return undefined;
+  if (given === undefined) return ok(undefined);
   const loaded = await loadOpenApi(cwd, given);
-  if (!loaded.ok) throw new MockError(loaded.error.kind, `--contract: ${loaded.error.message}`);
+  if (!loaded.ok) return err({ kind: loaded.error.kind, message: `--contract: ${loaded.error.message}` });
   let contract;
   try {
     contract = compileContract(loaded.value.doc);
   } catch (e) {
-    throw new MockError(
-      'config_invalid',
-      `--contract: ${given}: a schema does not compile: ${e instanceof Error ? e.message : String(e)}`,
-    );
+    return err({
+      kind: 'config_invalid',
+      message: `--contract: ${given}: a schema does not compile: ${e instanceof Error ? e.message : String(e)}`,
+    });
   }
   const mode = choice.mode ?? ws.config.service.contractMode ?? 'enforce';
-  return {
+  return ok({
     gate: contractGate(contract, mode),
     line: `Contract: ${contract.operations.length} operation(s) of ${given} (${mode})`,
-  };
+  });
 }

@@ -110,8 +110,9 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       },
       loadedWs,
     );
-    contractLine = r?.line;
-    return r?.gate;
+    if (!r.ok) throw new MockError(r.error.kind, r.error.message);
+    contractLine = r.value?.line;
+    return r.value?.gate;
   };
   const configPath = flagValue(args, 'config');
   const dir = flagValue(args, 'dir');
