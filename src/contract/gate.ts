@@ -22,6 +22,9 @@ interface Verdict extends ContractVerdict {
 }
 
 export function contractGate(contract: Contract, mode: ContractMode): ContractGate {
+  // A literal rule's or a remembered file's answer is one immutable object, sent again and again: its check is
+  // made once per operation (a templated answer is made per request, and checked each time).
+  const checked = new WeakMap<Answer, { readonly op: ContractOperation; readonly found: readonly string[] }>();
   return {
     enforce: mode === 'enforce',
     checkRequest(req: RequestSnapshot): Verdict | undefined {
@@ -34,9 +37,13 @@ export function contractGate(contract: Contract, mode: ContractMode): ContractGa
       const op = (verdict as Verdict).op;
       // a fault sends no valid answer at all: there is nothing to hold against the document
       if (answer.delivery?.kind === 'fault') return [];
-      return answerViolations(op, answer.status, getHeader(answer.headers, 'content-type'), answer.body).map(
+      const known = checked.get(answer);
+      if (known !== undefined && known.op === op) return known.found;
+      const found = answerViolations(op, answer.status, getHeader(answer.headers, 'content-type'), answer.body).map(
         (v) => `${v.message} (${v.pointer})`,
       );
+      if (answer.fresh !== true) checked.set(answer, { op, found });
+      return found;
     },
     problem: problemJson,
   };
