@@ -1,7 +1,8 @@
 // `serve --contract <openapi>` through the real program: each kind of parameter violation (path, query, header:
 // type, bound, enum, required) and a body violation answered 400 application/problem+json in enforce mode, before
 // any rule; warn mode answers as usual, logs the violation and marks the journal entry the inspector reads; an
-// answer that breaks the documented responses is logged and marked in both modes; service.contract in mock.toml.
+// answer that breaks the documented responses is logged and marked in both modes; service.contract in mock.toml,
+// which `mock get` follows as the server does.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -188,6 +189,12 @@ describe('service.contract in mock.toml', () => {
       running.push(m);
       assert.equal((await sendText(m.port, 'GET', '/pets?limit=101')).status, 400);
       assert.equal((await sendText(m.port, 'GET', '/pets?limit=100')).status, 200);
+      // `mock get` answers as the server does: the contract stage first
+      const got = await runMock(['get', '/pets?limit=101', '--why'], { cwd: dir });
+      assert.equal(got.code, 0, got.stderr);
+      assert.match(got.stdout, /^Status: 400$/m);
+      assert.match(got.stdout, /Answered: the request breaks the API contract \(400\)/);
+      assert.match(got.stdout, /query\.limit: must be <= 100/);
       writeFileSync(join(dir, 'mock.toml'), '[service]\ncontract = "missing.yaml"\n');
       const bad = await runMock(['--no-watch', '-p', '0'], { cwd: dir });
       assert.equal(bad.code, 2);
