@@ -9,6 +9,7 @@
 //                   its own tsconfig), also copied beside the compiled router in dist/src/inspector/ui/
 //   (the library, `import { startMock } from 'folder-mock'`, is tsc's dist/lib: ESM with .d.ts, no bundle)
 //   openapi.cjs     `mock --init --from` and its dependencies, required by mock.cjs only when that command runs
+//   contract.cjs    `validate --against` and `serve --contract` (the OpenAPI parser and ajv), required only then
 // Why: Node's ES module loader opens, reads and compiles every module file separately, and compiling is most of
 // a command's start-up; with one file and its code cache, `mock get` starts ~25 % sooner and the server answers
 // its first request sooner. The end-to-end tests spawn dist/bin/main.cjs, so they test what users run.
@@ -27,6 +28,7 @@ rmSync(out, { recursive: true, force: true });
 // `mock --init --from` (an OpenAPI parser, a JSON-schema validator, a YAML parser: over 1 MB) is bundled apart, in
 // openapi.cjs beside mock.cjs, and required only when it runs: every other command starts without reading it.
 const OPENAPI_ENTRY = /[\\/]cli[\\/]commands[\\/]init-openapi\.js$/;
+const CONTRACT_ENTRY = /[\\/]cli[\\/]commands[\\/]contract-entry\.js$/;
 // The response-template engine (handlebars) and faker are bundled apart too, in handlebars.cjs and faker.cjs, and
 // required only when a workspace has templates (faker: when a template uses it): nothing else reads them.
 const APART = { 'handlebars/dist/cjs/handlebars.js': './handlebars.cjs', '@faker-js/faker/locale/en': './faker.cjs' };
@@ -52,6 +54,11 @@ await build({
         b.onResolve({ filter: /init-openapi\.js$/ }, (args) =>
           OPENAPI_ENTRY.test(join(args.resolveDir, args.path)) ? { path: './openapi.cjs', external: true } : undefined,
         );
+        b.onResolve({ filter: /contract-entry\.js$/ }, (args) =>
+          CONTRACT_ENTRY.test(join(args.resolveDir, args.path))
+            ? { path: './contract.cjs', external: true }
+            : undefined,
+        );
         b.onResolve({ filter: /^(handlebars\/dist\/cjs\/handlebars\.js|@faker-js\/faker\/locale\/en)$/ }, (args) => ({
           path: APART[args.path],
           external: true,
@@ -61,6 +68,7 @@ await build({
   ],
 });
 await build({ ...common, entryPoints: ['dist/src/cli/commands/init-openapi.js'], outfile: 'dist/bin/openapi.cjs' });
+await build({ ...common, entryPoints: ['dist/src/cli/commands/contract-entry.js'], outfile: 'dist/bin/contract.cjs' });
 await build({
   ...common,
   entryPoints: ['node_modules/handlebars/dist/cjs/handlebars.js'],
@@ -79,10 +87,16 @@ const bundled = join(out, 'mock.cjs');
 // A dynamic import() of a Node built-in (in a dependency) or of openapi.cjs stays an import() in esbuild's CommonJS
 // output, and main.cjs runs the bundle as a vm.Script, where import() is not available: they become require()s.
 const builtins = new Set(builtinModules);
-for (const file of [bundled, join(out, 'openapi.cjs'), join(out, 'handlebars.cjs'), join(out, 'faker.cjs')]) {
+for (const file of [
+  bundled,
+  join(out, 'openapi.cjs'),
+  join(out, 'contract.cjs'),
+  join(out, 'handlebars.cjs'),
+  join(out, 'faker.cjs'),
+]) {
   const ascii = readFileSync(file, 'utf8')
     .replace(/^#![^\n]*\n/, '')
-    .replace(/\bimport\("((?:node:)?[a-z_/]+|\.\/(?:openapi|handlebars|faker)\.cjs)"\)/g, (m, name) =>
+    .replace(/\bimport\("((?:node:)?[a-z_/]+|\.\/(?:openapi|contract|handlebars|faker)\.cjs)"\)/g, (m, name) =>
       builtins.has(name.replace(/^node:/, '')) || name.endsWith('.cjs')
         ? `Promise.resolve(require("${name}")).then((m) => ({ default: m, ...m }))`
         : m,

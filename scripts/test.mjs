@@ -23,6 +23,8 @@ export const SPAWNING = [
   'test/e2e/cli-validate.test.ts',
   'test/e2e/collections-json-server.test.ts',
   'test/e2e/collections.test.ts',
+  'test/e2e/contract-serve.test.ts',
+  'test/e2e/contract-validate.test.ts',
   'test/e2e/deny.test.ts',
   'test/e2e/faults.test.ts',
   'test/e2e/fidelity.test.ts',

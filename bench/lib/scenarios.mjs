@@ -141,9 +141,10 @@ function write(dir, rel, text) {
   fs.mkdirSync(path.dirname(p), { recursive: true });
   fs.writeFileSync(p, text);
 }
-function rootConfig({ ruleSets = [], middlewares = [], fallback = '.' } = {}) {
+function rootConfig({ ruleSets = [], middlewares = [], fallback = '.', contract } = {}) {
   let s = '[service]\n';
   s += `fallback_respond_dir = ${JSON.stringify(fallback)}\n`;
+  if (contract) s += `contract = ${JSON.stringify(contract)}\n`;
   if (ruleSets.length) s += `rule_sets = [${ruleSets.map((x) => JSON.stringify(x)).join(', ')}]\n`;
   if (middlewares.length) s += `middlewares = [${middlewares.map((x) => JSON.stringify(x)).join(', ')}]\n`;
   return s;
@@ -583,6 +584,42 @@ export const SCENARIOS = [
     check(res) {
       if (res.status !== 201) return `status ${res.status}, not 201`;
       return expect200Json({ ...res, status: 200 }, (v) => typeof v.id === 'number', 'the new id');
+    // `service.contract` (docs/contract.md): the 2 KB order of workload e checked against its OpenAPI schema
+    // (enforce mode) before the rule answers, and the answer checked against the documented 200; apimock-rs has
+    // no contract check and answers the same rule unchecked
+    id: 'q_contract_post',
+    letter: 'q',
+    title: 'JSON POST validated against an OpenAPI schema (--contract)',
+    target: 0.6,
+    expectStatus: 200,
+    parseBody: true,
+    setup(dir, names, flavour) {
+      write(
+        dir,
+        names.config,
+        rootConfig({
+          ruleSets: [names.ruleSet],
+          fallback: '.',
+          ...(flavour === 'mock' ? { contract: 'openapi.json' } : {}),
+        }),
+      );
+      write(
+        dir,
+        names.ruleSet,
+        `[[rules]]\nwhen.request.url_path = "/orders"\nwhen.request.method = "POST"\nrespond = { json = '{"accepted":true}' }\n`,
+      );
+      write(dir, 'openapi.json', orderDocument());
+      write(dir, 'post-body.json', postBodyText());
+    },
+    request: {
+      method: 'POST',
+      path: '/orders',
+      headers: { 'Content-Type': 'application/json' },
+      bodyFile: 'post-body.json',
+    },
+    canonical: () => json('{"accepted":true}'),
+    check(res) {
+      return expect200Json(res, (v) => v.accepted === true, 'accepted');
     },
   },
 ];
@@ -597,6 +634,64 @@ function collectionUsers(n) {
   }));
 }
 const COLLECTION_ITEM = JSON.stringify(collectionUsers(5000)[4999], null, 2);
+/** The OpenAPI 3.0 document of workload o: POST /orders with the whole order's schema, and its 200 answer. */
+function orderDocument() {
+  const str = { type: 'string' };
+  const order = {
+    type: 'object',
+    required: ['orderId', 'customer', 'items'],
+    properties: {
+      orderId: { type: 'string', pattern: '^ord-[0-9]+$' },
+      customer: {
+        type: 'object',
+        required: ['id', 'tier', 'email'],
+        properties: {
+          id: str,
+          tier: { type: 'string', enum: ['bronze', 'silver', 'gold'] },
+          name: str,
+          email: { type: 'string', format: 'email' },
+          address: { type: 'object', properties: { city: str, zip: str } },
+        },
+      },
+      items: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          type: 'object',
+          required: ['sku', 'qty', 'price'],
+          properties: {
+            sku: str,
+            qty: { type: 'integer', minimum: 1 },
+            price: { type: 'number', minimum: 0 },
+            name: str,
+          },
+        },
+      },
+      notes: { type: 'string', nullable: true },
+    },
+  };
+  return JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 'Orders', version: '1' },
+    paths: {
+      '/orders': {
+        post: {
+          requestBody: { required: true, content: { 'application/json': { schema: order } } },
+          responses: {
+            200: {
+              description: 'accepted',
+              content: {
+                'application/json': {
+                  schema: { type: 'object', required: ['accepted'], properties: { accepted: { type: 'boolean' } } },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  });
+}
 
 /** the program the OpenAPI workload imports with (the bench builds it first) */
 const MOCK_ENTRY = fileURLToPath(new URL('../../dist/bin/main.cjs', import.meta.url));

@@ -63,6 +63,19 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
   },
   { long: 'record-insecure', takesValue: false, doc: "With --record, do not verify an https target's certificate" },
   {
+    long: 'contract',
+    takesValue: true,
+    path: true,
+    value: '<openapi>',
+    doc: 'Check each request against an OpenAPI 3.0/3.1 document (parameters and JSON body) before middleware and rules, and each answer against its documented responses (overrides service.contract)',
+  },
+  {
+    long: 'contract-mode',
+    takesValue: true,
+    value: 'enforce|warn',
+    doc: 'With a contract: enforce (default) answers a request that breaks it 400 application/problem+json; warn answers as usual, logs the violation and marks it in the journal',
+  },
+  {
     long: 'dry-run',
     takesValue: false,
     doc: 'With --record, forward but write nothing (print what would be written); with --init --from, show what would be written; write nothing',
@@ -207,6 +220,20 @@ export const VALIDATE_FLAGS: readonly FlagSpec[] = [
   },
   { long: 'strict', takesValue: false, doc: 'Treat warnings as failures too' },
   { long: 'quiet', takesValue: false, doc: 'Suppress non-error output' },
+  {
+    long: 'against',
+    takesValue: true,
+    path: true,
+    value: '<openapi>',
+    doc: "Also check the workspace against an OpenAPI 3.0/3.1 document: every rule's and file's answer (documented path, status, content type, body schema) and every documented operation (answered?); exit 1 on a finding",
+  },
+  {
+    long: 'ignore',
+    takesValue: true,
+    repeat: true,
+    value: '<kind>',
+    doc: 'With --against, leave out findings of this kind (undocumented_path, undocumented_status, undocumented_content_type, schema_mismatch, unanswered_operation); repeatable',
+  },
   { long: 'format', takesValue: true, value: 'text|json', doc: FORMAT_DOC },
   { long: 'json', takesValue: false, hidden: true, doc: 'Removed; use --format json' },
 ];

@@ -20,7 +20,7 @@ export function flagLines(flags: readonly FlagSpec[], minWidth = 0): string {
 }
 
 export const ROOT_USAGE =
-  'mock [serve] [-p <port>] [-d <dir>] [-c <config>] [--no-watch] [--inspect[=<port>] [--journal-size <n>] [--journal-max-bytes <n>]] [--record <url> [--dry-run] [--record-header <name>]... [--record-insecure]] [--init [--yes] [--middleware | --from <openapi file> [--dry-run] [--format text|json]]]';
+  'mock [serve] [-p <port>] [-d <dir>] [-c <config>] [--no-watch] [--inspect[=<port>] [--journal-size <n>] [--journal-max-bytes <n>]] [--record <url> [--dry-run] [--record-header <name>]... [--record-insecure]] [--contract <openapi> [--contract-mode enforce|warn]] [--init [--yes] [--middleware | --from <openapi file> [--dry-run] [--format text|json]]]';
 
 export const ROOT_HELP = `${ROOT_USAGE}
 
@@ -82,16 +82,19 @@ ${flagLines(MATCH_TEST_FLAGS, 26)}
 Exit codes: 0 matched, 1 no rule matched, 2 an argument or input error.
 `;
 
-export const VALIDATE_USAGE = 'mock validate [--config <mock.toml>] [--strict] [--quiet] [--format text|json]';
+export const VALIDATE_USAGE =
+  'mock validate [--config <mock.toml>] [--strict] [--quiet] [--against <openapi> [--ignore <kind>]...] [--format text|json]';
 
-export const VALIDATE_HELP = `mock validate [--config <path>] [--strict] [--quiet] [--format text|json]
+export const VALIDATE_HELP = `mock validate [--config <path>] [--strict] [--quiet] [--against <openapi> [--ignore <kind>]...] [--format text|json]
 
 Loads the whole workspace - root config, every rule set, middleware
 script and response file it references, and the TLS cert and key - and
-reports diagnostics, without binding a port.
+reports diagnostics, without binding a port. With --against, also checks
+every answer the workspace can give and every documented operation
+against an OpenAPI document (docs/contract.md).
 
 ${flagLines(VALIDATE_FLAGS)}
 --json was removed; use --format json instead.
 
-Exit codes: 0 clean, 1 warnings under --strict, 2 the config couldn't be loaded, or a bad invocation.
+Exit codes: 0 clean, 1 warnings under --strict or a finding of --against, 2 the config or the document couldn't be loaded, or a bad invocation.
 `;

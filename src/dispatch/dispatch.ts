@@ -1,6 +1,6 @@
 // dispatch(): the single request pipeline, shared by the server, `mock get` and the tests.
-// It reads top to bottom as the spec's dispatch table: OPTIONS, middleware scripts, rule sets, fallback
-// directory, then finalize. It never sleeps (the server applies delayMs) and never touches node:*.
+// It reads top to bottom as the spec's dispatch table: OPTIONS, the invalid-JSON 400, the contract check (only
+// with `--contract`), middleware scripts, rule sets, fallback directory, then finalize. It never sleeps (the server applies delayMs) and never touches node:*.
 import type { Answer, Respond } from '../model/answer.js';
 import { chain, type ValueOrPromise } from '../shared/value-or-promise.js';
 import type { RequestSnapshot } from '../model/request.js';
@@ -41,12 +41,44 @@ export interface DispatchEnv {
   readonly state: StateStore;
   /** told when a collection's data changed in `state` (the server writes a persisted one back) */
   readonly collectionChanged?: (collection: Collection, state: StateStore) => void;
+  /** `--contract`: requests and answers checked against an OpenAPI document (docs/contract.md); absent: no cost */
+  readonly contract?: ContractGate;
+}
+
+/** The contract check as dispatch sees it (made by contract/gate.ts from a compiled document). */
+export interface ContractGate {
+  /** a request that breaks the contract is answered 400 (else it is answered as usual, and marked) */
+  readonly enforce: boolean;
+  /** the request's violations (`query.limit: must be <= 100`); undefined when no documented operation is its own */
+  checkRequest(req: RequestSnapshot): ContractVerdict | undefined;
+  /** the answer's violations of the operation's documented responses ([] when none) */
+  checkAnswer(verdict: ContractVerdict, answer: Answer): readonly string[];
+  /** the 400 `application/problem+json` body for a request's violations (RFC 9457) */
+  problem(verdict: ContractVerdict): string;
+}
+
+export interface ContractVerdict {
+  /** `GET /pets/{petId}` */
+  readonly operation: string;
+  readonly violations: readonly string[];
+}
+
+/** What the contract check found for one exchange (only with `--contract`). */
+export interface ContractMark {
+  /** `GET /pets/{petId}`, the documented operation the request fell under */
+  readonly operation: string;
+  readonly request: readonly string[];
+  readonly answer: readonly string[];
+  /** the request was answered 400 for its violations */
+  readonly enforced: boolean;
 }
 
 export type Stage =
   | { readonly kind: 'options' }
   /** a JSON-declared body that does not parse: 400 */
   | { readonly kind: 'bad_request' }
+  /** `--contract` in enforce mode: the request breaks the document, 400 */
+  | { readonly kind: 'contract' }
   | { readonly kind: 'middleware'; readonly index: number; readonly file: string }
   | { readonly kind: 'rule_set'; readonly ruleSetIndex: number; readonly ruleIndex: number }
   /** claimed by a prefix, no rule matched: 404 */
@@ -79,6 +111,8 @@ export interface Outcome {
    * writes the answer, nobody else does
    */
   readonly state?: StateTransition;
+  /** with `--contract`, for a request a documented operation covers: what the check found */
+  readonly contract?: ContractMark;
 }
 
 /** the middleware module, imported once on first use (a cache of an immutable module, not state) */
@@ -117,6 +151,7 @@ export function dispatch(
 ): ValueOrPromise<Outcome> {
   const explained: RuleSetExplanation[] | undefined = opts.explain ? [] : undefined;
   const used: TemplateUse[] | undefined = opts.explain ? [] : undefined;
+  if (env.contract !== undefined) return dispatchChecked(ws, req, env, env.contract, explained, used);
   const staged: ValueOrPromise<Staged> =
     stageOptions(req) ??
     stageBadRequest(req) ??
@@ -133,6 +168,57 @@ export function dispatch(
     withTemplate(outcomeOf(s, paced(finalize(s.draft, req, ws.cors), s, ws, env), explained), used),
   );
 }
+
+/** dispatch() with `--contract`: its own stage after OPTIONS and the invalid-JSON 400, and the answer checked. */
+function dispatchChecked(
+  ws: Workspace,
+  req: RequestSnapshot,
+  env: DispatchEnv,
+  gate: ContractGate,
+  explained: RuleSetExplanation[] | undefined,
+  used: TemplateUse[] | undefined,
+): ValueOrPromise<Outcome> {
+  const early = stageOptions(req) ?? stageBadRequest(req);
+  const verdict = early === undefined ? gate.checkRequest(req) : undefined;
+  const refused = verdict !== undefined && gate.enforce && verdict.violations.length > 0;
+  const staged: ValueOrPromise<Staged> =
+    early ??
+    (refused
+      ? {
+          draft: {
+            status: 400,
+            body: new TextEncoder().encode(gate.problem(verdict)),
+            contentType: 'application/problem+json',
+            headers: [],
+            delayMs: 0,
+          },
+          stage: CONTRACT_STAGE,
+        }
+      : chain(
+          stageMiddleware(ws, req, env),
+          (mw) => mw ?? chain(stageRuleSets(ws, req, env, explained, used), (rs) => rs ?? stageFallback(ws, req, env)),
+        ));
+  return chain(staged, (s) => {
+    const outcome = withTemplate(outcomeOf(s, paced(finalize(s.draft, req, ws.cors), s, ws, env), explained), used);
+    if (verdict === undefined) return outcome;
+    const answer = refused ? [] : gate.checkAnswer(verdict, outcome.answer);
+    const contract: ContractMark = {
+      operation: verdict.operation,
+      request: verdict.violations,
+      answer,
+      enforced: refused,
+    };
+    const target = `${req.method} ${req.rawPath}${req.query === '' ? '' : '?' + req.query}`;
+    if (verdict.violations.length > 0)
+      env.log(
+        `contract: ${target} breaks ${verdict.operation}${refused ? ' (answered 400)' : ' (answered anyway: warn)'}: ${verdict.violations.join('; ')}`,
+      );
+    if (answer.length > 0) env.log(`contract: ${target}: answer violates the contract: ${answer.join('; ')}`);
+    return { ...outcome, contract };
+  });
+}
+
+const CONTRACT_STAGE: Stage = Object.freeze({ kind: 'contract' });
 
 /**
  * The answer's delay when it is drawn per request or comes from `service.delay` (rule, script and file answers

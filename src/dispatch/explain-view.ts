@@ -24,6 +24,7 @@ export interface ShownPaths {
 export const STAGE_NAMES = [
   'options',
   'bad_request',
+  'contract',
   'middleware',
   'rule_set',
   'prefix_miss',
@@ -125,6 +126,8 @@ export function whyNote(stage: Stage, ws: Workspace, shown: ShownPaths, requestP
       return 'OPTIONS request \u2014 handled directly, no rule-set matching involved.';
     case 'bad_request':
       return 'The request body is declared as JSON but does not parse \u2014 answered 400 before any script or rule set.';
+    case 'contract':
+      return 'The request breaks the API contract (--contract, enforce mode) \u2014 answered 400 before any script or rule set.';
     case 'middleware':
       return `Answered by middleware #${stage.index + 1} (${shown.middleware(stage.index)}), before any rule set.`;
     case 'rule_set':

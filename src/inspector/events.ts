@@ -83,9 +83,11 @@ export function requestEventOf(e: WireEntry): RequestEvent {
     answered_by,
   };
   const withFault = e.fault === undefined ? ev : { ...ev, fault: e.fault };
-  return e.state_before === undefined
-    ? withFault
-    : { ...withFault, state_before: e.state_before, state_after: e.state_after ?? {} };
+  const withState =
+    e.state_before === undefined
+      ? withFault
+      : { ...withFault, state_before: e.state_before, state_after: e.state_after ?? {} };
+  return e.contract === undefined ? withState : { ...withState, contract: e.contract };
 }
 
 /** One event in the text/event-stream format; data is one line of JSON (JSON never contains a raw newline). */

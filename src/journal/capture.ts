@@ -5,7 +5,7 @@
 // references (HeldEntry); the entry is made when it is read (entryOf), and redaction happens then, before anything
 // leaves the journal: header and query values, the target's query, JSON keys at any depth and form keys, by the
 // verbose log's denylists (shared/redact.ts).
-import type { Outcome, Stage } from '../dispatch/dispatch.js';
+import type { ContractMark, Outcome, Stage } from '../dispatch/dispatch.js';
 import type { Explanation } from '../dispatch/explain.js';
 import {
   fallbackFile,
@@ -111,6 +111,8 @@ export class HeldEntry {
   /** the scenarios the answer read or moved, before and after it (docs/state.md), when it touched any */
   stateBefore?: Readonly<Record<string, string>>;
   stateAfter?: Readonly<Record<string, string>>;
+  /** what `--contract` found (docs/contract.md), when the request fell under a documented operation */
+  contract?: ContractMark;
   /** set by settle(): then `stage`…`context` are let go */
   private views: Views | undefined;
   constructor(
@@ -269,6 +271,8 @@ export function holdExchange(ex: Exchange, id: number, opts: CaptureOptions): He
     held.stateBefore = moved.before;
     held.stateAfter = moved.after;
   }
+  const contract = a.kind === 'dispatch' ? a.outcome.contract : undefined;
+  if (contract !== undefined && (contract.request.length > 0 || contract.answer.length > 0)) held.contract = contract;
   return held;
 }
 
@@ -341,6 +345,7 @@ export function entryOf(h: HeldEntry, opts: BodyCaptureOptions): Entry {
     why: who.why,
     ...(h.fault !== undefined ? { fault: h.fault } : {}),
     ...(h.stateBefore !== undefined ? { stateBefore: h.stateBefore, stateAfter: h.stateAfter ?? {} } : {}),
+    ...(h.contract !== undefined ? { contract: h.contract } : {}),
   });
 }
 

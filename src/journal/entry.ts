@@ -3,7 +3,7 @@
 // `mock get --format json` prints (dispatch/explain-view.ts): the explanation dispatch computed while answering,
 // never a recomputed one. Values are plain JSON (JSON.stringify works on an entry); what was redacted reads
 // `[redacted]`. Entries are frozen (shallowly: the objects of the entry, not a JSON body's own values).
-import type { Stage } from '../dispatch/dispatch.js';
+import type { ContractMark, Stage } from '../dispatch/dispatch.js';
 import { STAGE_NAMES, type MatchedView, type WhyView } from '../dispatch/explain-view.js';
 import type { FaultKind } from '../model/answer.js';
 import type { HeaderList } from '../shared/headers.js';
@@ -84,6 +84,7 @@ export interface EntryRow {
   /** as Entry's */
   readonly stateBefore?: Readonly<Record<string, string>>;
   readonly stateAfter?: Readonly<Record<string, string>>;
+  readonly contract?: ContractMark;
 }
 
 export interface Entry {
@@ -110,6 +111,8 @@ export interface Entry {
    */
   readonly stateBefore?: Readonly<Record<string, string>>;
   readonly stateAfter?: Readonly<Record<string, string>>;
+  /** with `--contract`: how the request or the answer broke the document (docs/contract.md), when either did */
+  readonly contract?: ContractMark;
   /** the rule that answered, or null */
   readonly matched: MatchedView | null;
   readonly why: WhyView;

@@ -22,7 +22,7 @@ type Served = { readonly served_file?: string };
 
 /** Who answered: dispatch's stage (files relative to the fallback directory, scripts absolute), a 413 refusal made before dispatch, or record mode's proxy. */
 export type WireAnsweredBy =
-  | ({ readonly kind: 'options' | 'bad_request' | 'refused' } & Served)
+  | ({ readonly kind: 'options' | 'bad_request' | 'contract' | 'refused' } & Served)
   /** a miss; a file the fallback directory holds but a `service.deny` pattern refuses names both */
   | ({ readonly kind: 'miss'; readonly file?: string; readonly denied_by?: string } & Served)
   | ({ readonly kind: 'middleware'; readonly index: number; readonly file: string } & Served)
@@ -43,12 +43,24 @@ export type WireAnsweredBy =
 export type WireStage =
   | 'options'
   | 'bad_request'
+  | 'contract'
   | 'middleware'
   | 'rule_set'
   | 'prefix_miss'
   | 'collection'
   | 'dyn_route'
   | 'refused';
+
+/**
+ * With `--contract` (docs/contract.md): the documented operation the request fell under and how the request and
+ * the answer broke it (`query.limit: must be <= 100`); `enforced` when the request was answered 400 for it.
+ */
+export type WireContract = {
+  readonly operation: string;
+  readonly request: readonly string[];
+  readonly answer: readonly string[];
+  readonly enforced: boolean;
+};
 
 /** One exchange: `GET /__mock/api/requests/<id>`, and each of the list's `entries`. */
 export type WireEntry = {
@@ -72,6 +84,8 @@ export type WireEntry = {
   /** the scenarios the answer read or moved, before it and after it was sent (docs/state.md); absent when none */
   readonly state_before?: Readonly<Record<string, string>>;
   readonly state_after?: Readonly<Record<string, string>>;
+  /** present when `--contract` found the request or the answer breaking the document */
+  readonly contract?: WireContract;
   readonly matched: MatchedWire | null;
   /** a refused request's note says so, with no rule sets */
   readonly why: WhyWire;
@@ -98,6 +112,7 @@ export type WireEntrySummary = {
   /** as in WireEntry */
   readonly state_before?: Readonly<Record<string, string>>;
   readonly state_after?: Readonly<Record<string, string>>;
+  readonly contract?: WireContract;
 };
 
 /** The inspector's `request` event: the summary and what answered (for the table's label). */

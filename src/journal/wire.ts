@@ -6,7 +6,8 @@ import { matchedToWire, whyToWire } from '../dispatch/explain-view.js';
 import type { HeaderList } from '../shared/headers.js';
 import { assertNever } from '../shared/result.js';
 import type { AnsweredBy, CapturedBody, Entry, EntryRow } from './entry.js';
-import type { WireAnsweredBy, WireBody, WireEntry, WireEntrySummary, WireHeader } from './wire-types.js';
+import type { ContractMark } from '../dispatch/dispatch.js';
+import type { WireAnsweredBy, WireBody, WireContract, WireEntry, WireEntrySummary, WireHeader } from './wire-types.js';
 
 export function entryToWire(e: Entry): WireEntry {
   return {
@@ -31,6 +32,7 @@ export function entryToWire(e: Entry): WireEntry {
     answered_by: answeredByToWire(e.answeredBy),
     ...(e.fault !== undefined ? { fault: e.fault } : {}),
     ...stateToWire(e),
+    ...(e.contract !== undefined ? { contract: contractToWire(e.contract) } : {}),
     matched: matchedToWire(e.matched),
     why: whyToWire(e.why),
   };
@@ -65,6 +67,7 @@ export function answeredByToWire(a: AnsweredBy): WireAnsweredBy {
         : served({ kind: a.kind, file: a.denied.file, denied_by: a.denied.pattern });
     case 'options':
     case 'bad_request':
+    case 'contract':
     case 'refused':
       return served({ kind: a.kind });
     case 'middleware':
@@ -102,6 +105,7 @@ export function entrySummaryToWire(e: EntryRow): WireEntrySummary {
     generation: e.generation,
     ...(e.fault !== undefined ? { fault: e.fault } : {}),
     ...stateToWire(e),
+    ...(e.contract !== undefined ? { contract: contractToWire(e.contract) } : {}),
   };
 }
 
@@ -111,4 +115,8 @@ function stateToWire(e: Pick<EntryRow, 'stateBefore' | 'stateAfter'>): {
   state_after?: Readonly<Record<string, string>>;
 } {
   return e.stateBefore === undefined ? {} : { state_before: e.stateBefore, state_after: e.stateAfter ?? {} };
+}
+
+function contractToWire(c: ContractMark): WireContract {
+  return { operation: c.operation, request: [...c.request], answer: [...c.answer], enforced: c.enforced };
 }

@@ -6,7 +6,7 @@
 // Owns: the order of those steps, undoing them when one fails, and closing them in reverse (in-flight requests
 // get a grace period, then the watcher and the management listener close). Leaves out: printing (the caller's
 // `log` gets the request log; the CLI prints its startup lines itself), signals and process exit (the CLI's).
-import { prepareWorkspace } from '../dispatch/dispatch.js';
+import { prepareWorkspace, type ContractGate } from '../dispatch/dispatch.js';
 import type { ShownPaths } from '../dispatch/explain-view.js';
 import type { Journal, JournalOptions } from '../journal/journal.js';
 import { MockError } from '../model/errors.js';
@@ -52,6 +52,8 @@ export interface LaunchSpec {
   readonly onLoaded?: (ws: Workspace) => void;
   /** `--record`: the settings of record mode, made from the loaded workspace (may reject: nothing has bound yet) */
   readonly record?: (ws: Workspace) => Promise<RecordSettings>;
+  /** `--contract`: the check made from the loaded workspace (may reject: nothing has bound yet); undefined: none */
+  readonly contract?: (ws: Workspace) => Promise<ContractGate | undefined>;
   /** wraps the startup load (the CLI's start-up tuning) */
   readonly wrapLoad?: (load: () => Promise<ServeLoad>) => Promise<ServeLoad>;
 }
@@ -103,6 +105,7 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
   }
 
   const record = spec.record === undefined ? undefined : await spec.record(ws);
+  const contract = spec.contract === undefined ? undefined : await spec.contract(ws);
 
   const shownByWs = new WeakMap<Workspace, ShownPaths>();
   const shownPaths = (w: Workspace): ShownPaths => {
@@ -135,6 +138,7 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
         : {}),
       ...(journal !== undefined ? { journal, shownPaths } : {}),
       ...(record !== undefined ? { record } : {}),
+      ...(contract !== undefined ? { contract } : {}),
     });
   } catch (e) {
     await reserved?.close();

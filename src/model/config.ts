@@ -37,6 +37,10 @@ export interface Config {
     /** `service.seed`: the workspace's one random generator starts here (dispatch/workspace-random.ts: response
      * templates and random delays draw from it); absent: unseeded */
     readonly seed?: bigint;
+    /** `service.contract`: the OpenAPI document requests and answers are checked against (absolute; docs/contract.md) */
+    readonly contract?: string;
+    /** `service.contract_mode`; absent: enforce */
+    readonly contractMode?: 'enforce' | 'warn';
     /** a delay for every rule and file answer whose rule sets none */
     readonly delay?: DelaySpec;
     /** how long a `timeout` fault holds its connection (absent: DEFAULTS.faultHoldMs) */

@@ -14,7 +14,7 @@
 import { CollectionFiles } from './collections-persist.js';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
-import { dispatch as realDispatch, type DispatchEnv } from '../dispatch/dispatch.js';
+import { dispatch as realDispatch, type ContractGate, type DispatchEnv } from '../dispatch/dispatch.js';
 import { MockError } from '../model/errors.js';
 import type { Config } from '../model/config.js';
 import type { ShownPaths } from '../dispatch/explain-view.js';
@@ -84,6 +84,8 @@ export interface ServerOptions {
   readonly journal?: Journal;
   /** how the journal's explanations name a workspace's files */
   readonly shownPaths?: (ws: Workspace) => ShownPaths;
+  /** `--contract`: requests and answers checked against an OpenAPI document (docs/contract.md); absent: no cost */
+  readonly contract?: ContractGate;
 }
 
 export interface ServerHandle {
@@ -183,6 +185,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
       pace: new PaceState(),
       log: opts.log,
       ...(opts.scriptTimeLimitMs !== undefined ? { scriptTimeLimitMs: opts.scriptTimeLimitMs } : {}),
+      ...(opts.contract !== undefined ? { contract: opts.contract } : {}),
     },
     dispatch: opts.dispatch ?? realDispatch,
     log: opts.log,

@@ -39,6 +39,7 @@ export function traceEventFor(outcome: Outcome): TraceEvent | undefined {
       return { kind: 'collection', path: stage.path, status };
     case 'options':
     case 'bad_request':
+    case 'contract':
       return undefined;
     default:
       return assertNever(stage, 'stage');

@@ -406,6 +406,7 @@ test('what answered, for every kind of answer', { skip }, () =>
       [{ kind: 'options' }, 'OPTIONS'],
       [{ kind: 'bad_request' }, 'bad JSON body'],
       [{ kind: 'refused' }, 'refused (body too large)'],
+      [{ kind: 'contract' }, 'breaks the contract (400)'],
       [{ kind: 'proxied', target: 'http://127.0.0.1:9', saved: null }, 'proxied'],
       [{ kind: 'fallback', file: 'api/orders.json' }, 'fallback: api/orders.json'],
       [{ kind: 'fallback', file: '/w/data/users.json' }, 'fallback: users.json'],
@@ -415,6 +416,16 @@ test('what answered, for every kind of answer', { skip }, () =>
     for (const [i, id] of ids.entries()) {
       assert.equal(await page.textContent(`#rows tr[data-id="${id}"] td.answered`), kinds[i]![1]);
     }
+    // --contract in warn mode: the row says how the request broke the document
+    const marked = journal.add({
+      ...base,
+      contract: { operation: 'GET /pets', request: ['query.limit: must be <= 100'], answer: [], enforced: false },
+    });
+    await page.waitForSelector(`#rows tr[data-id="${marked}"]`, { timeout: 5000 });
+    assert.equal(
+      await page.textContent(`#rows tr[data-id="${marked}"] td.answered`),
+      '\u26a0 request breaks GET /pets: query.limit: must be <= 100 (miss)',
+    );
     const refused = ids[4]!;
     await page.click(`#rows tr[data-id="${refused}"]`);
     await page.waitForSelector('#detail pre.why', { timeout: 5000 });

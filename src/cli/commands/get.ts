@@ -2,7 +2,7 @@
 // the server calls (middleware, percent-decoding and query handling included). Delays are not applied.
 // Exit 0 for any answer (404 too), 2 for a bad invocation or an unloadable config; never 1.
 import { loadWorkspace } from '../../config/load.js';
-import { dispatch } from '../../dispatch/dispatch.js';
+import { dispatch, type ContractGate } from '../../dispatch/dispatch.js';
 import { snapshotFrom } from '../../dispatch/snapshot.js';
 import { createFsSource } from '../../node/file-cache/fs-source.js';
 import { RotationState } from '../../routing/rotation.js';
@@ -55,6 +55,14 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   const ws = loaded.value;
   const shown = shownPathsFor(io.cwd, configPath, ws);
 
+  // service.contract: the server checks each request first (docs/contract.md), so `get` does too
+  let contract: ContractGate | undefined;
+  if (ws.config.service.contract !== undefined) {
+    const r = await (await import('./contract-entry.js')).contractSetup(io.cwd, {}, ws);
+    if (!r.ok) return reportFailure(io, PREFIX, format.value, r.error);
+    contract = r.value?.gate;
+  }
+
   const req = snapshotFrom(raw.value);
   const outcome = await dispatch(
     ws,
@@ -65,6 +73,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       state: state.value,
       random: Math.random,
       log: (line) => io.err(line + '\n'),
+      ...(contract !== undefined ? { contract } : {}),
     },
     { explain: true },
   );

@@ -8,6 +8,7 @@
 // server/record/; docs/record.md). `--init` hands over to the init command instead.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ContractGate } from '../../dispatch/dispatch.js';
 import type { Workspace } from '../../model/workspace.js';
 import { MockError } from '../../model/errors.js';
 import { launch, type Launched } from '../../launch/launch.js';
@@ -88,6 +89,31 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
   const inspect = parseInspectFlags(args, PREFIX);
   if (!inspect.ok) return reportUsage(io, inspect.error, ROOT_USAGE);
+  const contractFlag = flagValue(args, 'contract');
+  const contractMode = flagValue(args, 'contract-mode');
+  if (contractMode !== undefined && contractMode !== 'enforce' && contractMode !== 'warn')
+    return reportUsage(
+      io,
+      `${PREFIX}: invalid value for --contract-mode: '${contractMode}' (expected enforce or warn)`,
+      ROOT_USAGE,
+    );
+  let contractLine: string | undefined;
+  // the document is read once the workspace is loaded (service.contract is relative to its config)
+  const prepareContract = async (loadedWs: Workspace): Promise<ContractGate | undefined> => {
+    if (contractFlag === undefined && loadedWs.config.service.contract === undefined) return undefined;
+    const { contractSetup } = await import('./contract-entry.js');
+    const r = await contractSetup(
+      io.cwd,
+      {
+        ...(contractFlag !== undefined ? { flag: contractFlag } : {}),
+        ...(contractMode !== undefined ? { mode: contractMode } : {}),
+      },
+      loadedWs,
+    );
+    if (!r.ok) throw new MockError(r.error.kind, r.error.message);
+    contractLine = r.value?.line;
+    return r.value?.gate;
+  };
   const configPath = flagValue(args, 'config');
   const dir = flagValue(args, 'dir');
   const db = flagValue(args, 'db');
@@ -167,6 +193,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       wrapLoad: asStartUpWork,
       onLoaded: (loaded) => printDiagnostics(io, loaded.warnings),
       ...(prepareRecord !== undefined ? { record: prepareRecord } : {}),
+      contract: prepareContract,
     });
   } catch (e) {
     if (!(e instanceof MockError)) throw e;
@@ -197,7 +224,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       },
       server.addresses,
       watcher?.watching,
-      [...denyNote(ws), ...(recordLines ?? [])],
+      [...denyNote(ws), ...(recordLines ?? []), ...(contractLine === undefined ? [] : [contractLine])],
     ),
   );
 

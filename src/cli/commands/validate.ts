@@ -1,6 +1,7 @@
 // `mock validate`: load the whole workspace (root config, rule sets, response files, middleware scripts,
 // which the loader compiles) and parse the TLS cert and key, without binding a port.
 // Exit 0 clean, 1 warnings under --strict, 2 the config could not be loaded or a bad invocation.
+// With --against <openapi>: also the contract findings (docs/contract.md); 1 when one remains after --ignore.
 import { existsSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { loadWorkspace } from '../../config/load.js';
@@ -9,8 +10,16 @@ import type { Diagnostic } from '../../model/diagnostic.js';
 import type { Workspace } from '../../model/workspace.js';
 import { shadowedRules, shadowText } from '../../routing/shadow.js';
 import { VALIDATE_FLAGS } from '../flags.js';
-import { flagValue, hasFlag, parseArgs, parseFormat } from '../../shared/args.js';
-import { errorEnvelope, exitCodeFor, successEnvelope } from '../../model/envelope.js';
+import { flagValue, flagValues, hasFlag, parseArgs, parseFormat } from '../../shared/args.js';
+import {
+  exitCodeOfFindings,
+  findingsResult,
+  findingsSummaryLine,
+  findingsText,
+  unknownKinds,
+  withoutIgnored,
+} from '../../contract/findings.js';
+import { errorEnvelope, exitCodeFor, successEnvelope, type Wire } from '../../model/envelope.js';
 import { VALIDATE_USAGE } from '../help.js';
 import type { Io } from '../io.js';
 import { passedLine, validateResult, type ValidateSummary } from '../render/validate.js';
@@ -36,6 +45,13 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
   if (args.positionals.length > 0)
     return reportUsage(io, `${PREFIX}: unexpected argument '${args.positionals[0]}'`, VALIDATE_USAGE);
+  const against = flagValue(args, 'against');
+  const ignored = flagValues(args, 'ignore');
+  if (ignored.length > 0 && against === undefined)
+    return reportUsage(io, `${PREFIX}: --ignore needs --against <openapi>`, VALIDATE_USAGE);
+  const unknown = unknownKinds(ignored);
+  if (unknown.length > 0)
+    return reportUsage(io, `${PREFIX}: --ignore: unknown finding kind '${unknown[0]}'`, VALIDATE_USAGE);
   let configPath = flagValue(args, 'config');
   if (configPath === undefined) {
     if (!existsSync(resolve(io.cwd, ROOT_CONFIG_FILE))) {
@@ -67,6 +83,14 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     });
   }
 
+  // the contract check (its parser and ajv are loaded only with the flag)
+  let contract: import('./contract-entry.js').AgainstRun | undefined;
+  if (against !== undefined) {
+    const r = await (await import('./contract-entry.js')).runAgainst(io, ws, against);
+    if (!r.ok) return reportFailure(io, PREFIX, format.value, r.error);
+    contract = { ...r.value, findings: withoutIgnored(r.value.findings, ignored) };
+  }
+
   const warnings = ws.warnings;
   const summary: ValidateSummary = {
     errors: 0,
@@ -75,9 +99,25 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     rules: ws.ruleSets.reduce((n, rs) => n + rs.rules.length, 0),
   };
   const strict = hasFlag(args, 'strict');
-  const failed = strict && warnings.length > 0;
+  const contractFailed = contract !== undefined && exitCodeOfFindings(contract.findings, strict) === 1;
+  const failed = (strict && warnings.length > 0) || contractFailed;
   if (format.value === 'json') {
-    io.out(successEnvelope(io.version(), validateResult(warnings, summary)));
+    const result = validateResult(warnings, summary) as Record<string, Wire>;
+    io.out(
+      successEnvelope(
+        io.version(),
+        contract === undefined
+          ? result
+          : { ...result, against: findingsResult(contract.findings, { document: contract.document }) },
+      ),
+    );
+  } else if (contract !== undefined) {
+    if (!hasFlag(args, 'quiet')) printDiagnostics(io, warnings);
+    const c = contract.checked;
+    const what = `${c.rules} rule(s), ${c.files} file(s) and ${c.operations} documented operation(s) checked against ${contract.document}`;
+    io.out(findingsText(contract.findings));
+    if (contract.findings.length > 0 || !hasFlag(args, 'quiet')) io.out(findingsSummaryLine(contract.findings, what));
+    if (strict && warnings.length > 0) io.err(`${PREFIX}: ${warnings.length} warning(s), which fail under --strict\n`);
   } else {
     if (failed || !hasFlag(args, 'quiet')) printDiagnostics(io, warnings);
     if (failed) io.err(`${PREFIX}: ${warnings.length} warning(s), which fail under --strict\n`);

@@ -47,6 +47,8 @@ export function answeredBy(stage: Stage, shown: ShownPaths): string {
       return 'request body is not valid JSON (400)';
     case 'collection':
       return `collection ${stage.path} (${stage.action})`;
+    case 'contract':
+      return 'the request breaks the API contract (400)';
     default:
       return assertNever(stage, 'stage');
   }

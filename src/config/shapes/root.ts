@@ -2,7 +2,20 @@
 // doc. The loader decodes with it (config/root-config.ts); the editor schema and docs/reference/mock-toml.md
 // are generated from it (config/schema/). What it leaves to the loader: file existence and PEM parsing.
 import { DEFAULTS } from '../../model/config.js';
-import { array, bool, described, int, record, report, shape, string, union, wrongType, type Shape } from '../decode.js';
+import {
+  array,
+  bool,
+  described,
+  int,
+  oneOf,
+  record,
+  report,
+  shape,
+  string,
+  union,
+  wrongType,
+  type Shape,
+} from '../decode.js';
 import { IPV4, isIpAddress } from '../ip-address.js';
 import { MESSAGES } from '../messages.js';
 import { faultHoldShape, seedShape, serviceDelayShape } from './delivery.js';
@@ -153,6 +166,16 @@ export const rootShape = described(
         seed: seedShape,
         delay: serviceDelayShape,
         fault_hold_ms: faultHoldShape,
+        contract: described(located, {
+          doc: 'An OpenAPI 3.0/3.1 document, relative to this file: each request is checked against it (and each answer), as `--contract` does.',
+          example: '"openapi.yaml"',
+          long: 'Path, query and header parameters and the JSON body are checked against the matching operation before middleware and rules run; answers are checked against the documented responses and a violation is logged. `--contract <file>` on the command line wins over this key. See docs/contract.md.',
+        }),
+        contract_mode: described(oneOf(['enforce', 'warn'] as const), {
+          doc: 'With a contract: `enforce` answers a request that breaks it with 400 (application/problem+json); `warn` answers as usual and logs the violation.',
+          default: 'enforce',
+          example: '"warn"',
+        }),
       }),
       { doc: 'What answers requests: rule sets, middlewares, the fallback folder.' },
     ),

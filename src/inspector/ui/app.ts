@@ -11,6 +11,7 @@ import type {
   WhyWire,
   WireAnsweredBy,
   WireBody,
+  WireContract,
   WireEntry,
   WireEntryList,
   WireEntrySummary,
@@ -135,6 +136,8 @@ function answeredLabel(a: WireAnsweredBy): string {
       return 'OPTIONS';
     case 'bad_request':
       return 'bad JSON body';
+    case 'contract':
+      return 'breaks the contract (400)';
     case 'refused':
       return 'refused (body too large)';
     case 'proxied':
@@ -164,8 +167,20 @@ function rowOf(s: WireEntrySummary, answeredBy: WireAnsweredBy): Row {
     stage: s.stage,
     latency: s.latency_ms,
     generation: s.generation,
-    answered: s.fault === undefined ? answeredLabel(answeredBy) : `fault: ${s.fault} (${answeredLabel(answeredBy)})`,
+    answered: contractLabel(
+      s.contract,
+      s.fault === undefined ? answeredLabel(answeredBy) : `fault: ${s.fault} (${answeredLabel(answeredBy)})`,
+    ),
   };
+}
+
+/** With `--contract`: the row says when the request or the answer broke the document (docs/contract.md). */
+function contractLabel(c: WireContract | undefined, answered: string): string {
+  if (c === undefined) return answered;
+  const parts: string[] = [];
+  if (c.request.length > 0) parts.push(`request breaks ${c.operation}: ${c.request.join('; ')}`);
+  if (c.answer.length > 0) parts.push(`answer violates the contract: ${c.answer.join('; ')}`);
+  return `\u26a0 ${parts.join(' \u2014 ')} (${answered})`;
 }
 
 /** A table row from an entry of the list (`GET /requests`) or the detail. */
@@ -181,12 +196,11 @@ function rowFromEntry(e: WireEntry): Row {
     generation,
   };
   const withFault = e.fault === undefined ? summary : { ...summary, fault: e.fault };
-  return rowOf(
+  const withState =
     e.state_before === undefined
       ? withFault
-      : { ...withFault, state_before: e.state_before, state_after: e.state_after ?? {} },
-    e.answered_by,
-  );
+      : { ...withFault, state_before: e.state_before, state_after: e.state_after ?? {} };
+  return rowOf(e.contract === undefined ? withState : { ...withState, contract: e.contract }, e.answered_by);
 }
 
 /** A table row from a `request` event. */
