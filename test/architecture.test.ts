@@ -155,6 +155,11 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   cli: (t) => !t.startsWith('.') && t !== 'main.ts' && (!t.startsWith('server/') || t === 'server/start.ts'),
   // `mock --init --from`'s pure planning; bundled apart so other commands never load it
   openapi: (t) => under(t, ['openapi/', 'model/', 'shared/']) || t === 'randexp',
+  // checking a workspace and its traffic against an OpenAPI document: pure; validators compiled with ajv at load;
+  // it reads the document through openapi/ and runs requests through dispatch/ (as `mock get` does)
+  contract: (t) =>
+    under(t, ['contract/', 'openapi/', 'model/', 'shared/', 'dispatch/', 'files/', 'routing/']) ||
+    ['ajv', 'ajv/dist/2020.js', 'ajv-formats'].includes(t),
   'main.ts': (t) => t === 'cli/run.ts' || t === 'cli/io.ts' || t.startsWith('node:'),
 };
 
