@@ -45,6 +45,7 @@ export const SPAWNING = [
   'test/examples.test.ts',
   'test/generated.test.ts',
   'test/parity.test.ts',
+  'test/record/drift.test.ts',
   'test/record/proxy.test.ts',
   'test/record/recorder.test.ts',
   'test/record/serve-guards.test.ts',

@@ -183,6 +183,33 @@ export const VALIDATE_FLAGS: readonly FlagSpec[] = [
   { long: 'quiet', takesValue: false, doc: 'Suppress non-error output' },
   { long: 'format', takesValue: true, value: 'text|json', doc: FORMAT_DOC },
   { long: 'json', takesValue: false, hidden: true, doc: 'Removed; use --format json' },
+  {
+    long: 'against-upstream',
+    takesValue: true,
+    value: '<url>',
+    doc: 'Send each recorded GET and HEAD (the recording index, .mock-recorded/index.json) to the real API at http(s)://host[:port][/base] and report where its status, content type or JSON shape differs from the recording',
+  },
+  {
+    long: 'rate',
+    takesValue: true,
+    value: '<n>',
+    doc: 'With --against-upstream, at most this many requests a second (default 5)',
+  },
+  {
+    long: 'header',
+    short: 'H',
+    takesValue: true,
+    repeat: true,
+    value: '"Name: value"',
+    doc: 'With --against-upstream, send this header with every request (none is sent otherwise: recordings hold no credentials); repeatable',
+  },
+  {
+    long: 'ignore',
+    takesValue: true,
+    repeat: true,
+    value: '<kind>',
+    doc: 'With --against-upstream, leave out the findings of this kind; repeatable',
+  },
 ];
 
 /** `mock set rule`: declared with set rule's core (config/edit/set-rule-flag-table.ts), because the inspector's rules

@@ -79,7 +79,8 @@ ${flagLines(MATCH_TEST_FLAGS, 26)}
 Exit codes: 0 matched, 1 no rule matched, 2 an argument or input error.
 `;
 
-export const VALIDATE_USAGE = 'mock validate [--config <mock.toml>] [--strict] [--quiet] [--format text|json]';
+export const VALIDATE_USAGE =
+  'mock validate [--config <mock.toml>] [--strict] [--quiet] [--format text|json] [--against-upstream <url> [--rate <n>] [-H "Name: value"]… [--ignore <kind>]…]';
 
 export const VALIDATE_HELP = `mock validate [--config <path>] [--strict] [--quiet] [--format text|json]
 
@@ -87,8 +88,13 @@ Loads the whole workspace - root config, every rule set, middleware
 script and response file it references, and the TLS cert and key - and
 reports diagnostics, without binding a port.
 
+With --against-upstream, it also asks the real API each recorded GET and
+HEAD again and reports each difference from the recording: status,
+content type, JSON shape (keys, types, array elements), with a JSON
+pointer (docs/drift.md).
+
 ${flagLines(VALIDATE_FLAGS)}
 --json was removed; use --format json instead.
 
-Exit codes: 0 clean, 1 warnings under --strict, 2 the config couldn't be loaded, or a bad invocation.
+Exit codes: 0 clean, 1 warnings under --strict (or a finding), 2 the config couldn't be loaded, or a bad invocation.
 `;

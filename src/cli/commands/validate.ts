@@ -15,6 +15,7 @@ import { VALIDATE_USAGE } from '../help.js';
 import type { Io } from '../io.js';
 import { passedLine, validateResult, type ValidateSummary } from '../render/validate.js';
 import { printDiagnostics, reportFailure, reportUsage } from '../report.js';
+import { runAgainstUpstream, upstreamUsage } from './validate-upstream.js';
 
 const PREFIX = 'mock validate';
 const REMOVED_JSON = '--json was removed; use --format json instead, which emits the JSON envelope';
@@ -36,6 +37,8 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
   if (args.positionals.length > 0)
     return reportUsage(io, `${PREFIX}: unexpected argument '${args.positionals[0]}'`, VALIDATE_USAGE);
+  const upstreamProblem = upstreamUsage(args);
+  if (upstreamProblem !== undefined) return reportUsage(io, upstreamProblem, VALIDATE_USAGE);
   let configPath = flagValue(args, 'config');
   if (configPath === undefined) {
     if (!existsSync(resolve(io.cwd, ROOT_CONFIG_FILE))) {
@@ -66,6 +69,8 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       diagnostics: [tlsProblem],
     });
   }
+
+  if (flagValue(args, 'against-upstream') !== undefined) return runAgainstUpstream(args, ws, io, format.value);
 
   const warnings = ws.warnings;
   const summary: ValidateSummary = {
