@@ -67,6 +67,11 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
     doc: 'With --init --from, list every operation (written or skipped) with its rules and notes',
   },
   {
+    long: 'update',
+    takesValue: false,
+    doc: 'With --init --from, update the earlier import of this document in place: rules and files you have not edited follow the document, new operations and responses are added, edited ones are kept and reported',
+  },
+  {
     long: 'inspect',
     takesValue: true,
     optionalValue: true,
