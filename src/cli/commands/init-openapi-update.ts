@@ -18,6 +18,7 @@ import { titleSlug } from '../../openapi/paths.js';
 import { planUpdate, type UpdatePlan } from '../../openapi/update.js';
 import { sha256Hex } from '../../shared/sha256.js';
 import type { Io } from '../io.js';
+import type { Wire } from '../../shared/wire.js';
 import { reportFailure, type Failure } from '../report.js';
 import { systemReason } from '../request.js';
 import { createFile, type OpenApiInitOptions } from './init-openapi.js';
@@ -42,17 +43,15 @@ export async function runOpenApiUpdate(o: OpenApiInitOptions, io: Io): Promise<n
   const { up, source } = r;
   if (o.format === 'json') {
     io.out(
-      successEnvelope(
-        io.version(),
-        findingsResult(up.findings, {
-          dry_run: o.dryRun,
-          updated: [...up.updated],
-          added: [...up.added],
-          removed: [...up.removed],
-          changed_files: [...up.ruleSets.map((x) => x.path), ...up.files.map((f) => f.path)],
-          removed_files: [...up.removedFiles],
-        }),
-      ),
+      successEnvelope(io.version(), {
+        ...(findingsResult(up.findings) as Record<string, Wire>),
+        dry_run: o.dryRun,
+        updated: [...up.updated],
+        added: [...up.added],
+        removed: [...up.removed],
+        changed_files: [...up.ruleSets.map((x) => x.path), ...up.files.map((f) => f.path)],
+        removed_files: [...up.removedFiles],
+      }),
     );
     return 0;
   }
