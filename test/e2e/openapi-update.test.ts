@@ -4,7 +4,7 @@
 // removed one is reported, the new one is added and answers; a second run changes nothing; --dry-run writes
 // nothing; the markers survive the split of a large document.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { treeContents } from '../record/serve-helpers.js';
@@ -151,6 +151,40 @@ describe('mock --init --from --update', () => {
       assert.match(unmarked.stderr, /carries an `# openapi:` marker/);
     } finally {
       await removeDir(empty);
+    }
+  });
+});
+
+describe('mock --init --from --update: a concurrent edit', () => {
+  it('is a conflict: nothing is replaced, the other edit is intact, new files are taken back', async () => {
+    const dir = makeTempDir('mock-openapi-update-conflict-');
+    try {
+      writeFileSync(join(dir, 'v1.json'), JSON.stringify(doc(1)));
+      writeFileSync(join(dir, 'v2.json'), JSON.stringify(doc(2)));
+      assert.equal((await runMock(['--init', '--from', 'v1.json', '--yes'], { cwd: dir })).code, 0);
+      const running = runMock(['--init', '--from', 'v2.json', '--update', '--format', 'json'], {
+        cwd: dir,
+        env: { MOCK_TEST_PAUSE_BEFORE_COMMIT_MS: '1500' },
+      });
+      // wait until the new rule set is staged (a temp file appears beside it), then edit it "in another editor"
+      const staged = (): boolean => readdirSync(dir).some((f) => f.endsWith('.tmp'));
+      const deadline = Date.now() + 15_000;
+      while (!staged() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(staged(), '--update staged its files');
+      const theirs = readFileSync(join(dir, 'pets.toml'), 'utf8') + '\n# theirs\n';
+      writeFileSync(join(dir, 'pets.toml'), theirs);
+      const r = await running;
+      assert.notEqual(r.code, 0, r.stdout);
+      assert.equal((JSON.parse(r.stdout) as { error: { kind: string } }).error.kind, 'conflict');
+      assert.equal(readFileSync(join(dir, 'pets.toml'), 'utf8'), theirs);
+      assert.equal(existsSync(join(dir, 'responses/createPet/201.json')), false, 'the new file is taken back');
+      assert.deepEqual(
+        readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+        [],
+        'no temp file left behind',
+      );
+    } finally {
+      await removeDir(dir);
     }
   });
 });

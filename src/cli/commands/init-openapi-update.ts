@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, unlink } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { commitFiles, readFileVersion, type FileVersion, type PendingWrite } from '../../config/edit/io/commit.js';
+import { PAUSE_ENV } from '../../config/edit/io/set-rule.js';
 import { unifiedDiff } from '../../config/edit/view.js';
 import { decodeRootConfig } from '../../config/root-config.js';
 import { findingsResult, findingsText } from '../../contract/findings.js';
@@ -162,13 +163,19 @@ async function update(o: OpenApiInitOptions, io: Io): Promise<Failure | { up: Up
     files: up.index,
   });
   if (indexAfter !== indexVersion.text) writes.push({ snapshot: indexVersion, after: indexAfter });
-  const failure = writes.length === 0 ? undefined : await commitFiles(writes);
+  const failure = writes.length === 0 ? undefined : await commitFiles(writes, pauseMs());
   if (failure !== undefined) {
     await undo();
     return failure;
   }
   for (const p of up.removedFiles) await unlink(resolve(baseDir, p)).catch(() => undefined);
   return { up, source };
+}
+
+/** set rule's test hook: a pause between staging and the conflict check (config/edit/io/set-rule.ts). */
+function pauseMs(): number {
+  const n = Number(process.env[PAUSE_ENV] ?? 0);
+  return Number.isSafeInteger(n) && n > 0 ? Math.min(n, 60_000) : 0;
 }
 
 function hashAt(abs: string): string | undefined {
