@@ -56,6 +56,13 @@ export function parseIndexFile(text: string): OpenApiIndex | string {
       typeof e['sha256'] !== 'string'
     )
       return `files["${path}"]: expected {operation, response, sha256}`;
+    // only paths inside the workspace: --update may replace or remove what the index lists
+    if (
+      path.startsWith('/') ||
+      /^[A-Za-z]:/.test(path) ||
+      path.split(/[\\/]/).some((seg) => seg === '..' || seg === '')
+    )
+      return `files["${path}"]: expected a path inside the workspace ('/'-separated, no '..')`;
     out.set(path, { operation: e['operation'], response: e['response'], sha256: e['sha256'] });
   }
   const base = o['base_path'];

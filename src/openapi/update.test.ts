@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sha256Hex } from '../shared/sha256.js';
-import { indexOfPlan } from './file-index.js';
+import { indexFileText, indexOfPlan, parseIndexFile } from './file-index.js';
 import { planImport, SPLIT_OPERATIONS, type ImportPlan } from './plan.js';
 import { parseRuleSet, planUpdate, type UpdateInput } from './update.js';
 
@@ -133,5 +133,18 @@ describe('planUpdate', () => {
     assert.deepEqual(up.updated, ['op1 400 other-codes', 'op1 200']);
     assert.equal(up.ruleSets.length, 1);
     assert.deepEqual(up.findings, []);
+  });
+});
+
+describe('the file index', () => {
+  it('reads back what it wrote, and refuses paths outside the workspace', () => {
+    const files = new Map([['responses/a/200.json', { operation: 'a', response: '200', sha256: 'ab' }]]);
+    const text = indexFileText({ basePath: '/v1', files });
+    assert.deepEqual(parseIndexFile(text), { basePath: '/v1', files });
+    for (const bad of ['../x.json', '/etc/x', 'a//b', 'a/../../b']) {
+      const r = parseIndexFile(text.replace('responses/a/200.json', bad));
+      assert.equal(typeof r, 'string', bad);
+      assert.match(r as string, /inside the workspace/);
+    }
   });
 });
