@@ -83,6 +83,7 @@ export const VALIDATE_USAGE =
   'mock validate [--config <mock.toml>] [--strict] [--quiet] [--format text|json] [--against-upstream <url> [--rate <n>] [-H "Name: value"]… [--ignore <kind>]…]';
 
 export const VALIDATE_HELP = `mock validate [--config <path>] [--strict] [--quiet] [--format text|json]
+              [--against-upstream <url> [--rate <n>] [-H "Name: value"]... [--ignore <kind>]...]
 
 Loads the whole workspace - root config, every rule set, middleware
 script and response file it references, and the TLS cert and key - and
