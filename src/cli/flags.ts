@@ -92,6 +92,11 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
     doc: 'With --init --from, list every operation (written or skipped) with its rules and notes',
   },
   {
+    long: 'update',
+    takesValue: false,
+    doc: 'With --init --from, update the earlier import of this document in place: rules and files you have not edited follow the document, new operations and responses are added, edited ones are kept and reported',
+  },
+  {
     long: 'inspect',
     takesValue: true,
     optionalValue: true,
@@ -232,10 +237,30 @@ export const VALIDATE_FLAGS: readonly FlagSpec[] = [
     takesValue: true,
     repeat: true,
     value: '<kind>',
-    doc: 'With --against, leave out findings of this kind (undocumented_path, undocumented_status, undocumented_content_type, schema_mismatch, unanswered_operation); repeatable',
+    doc: 'With --against or --against-upstream, leave out the findings of this kind (undocumented_path, undocumented_status, undocumented_content_type, schema_mismatch, unanswered_operation; upstream_status, upstream_content_type, upstream_shape, upstream_unreachable); repeatable',
   },
   { long: 'format', takesValue: true, value: 'text|json', doc: FORMAT_DOC },
   { long: 'json', takesValue: false, hidden: true, doc: 'Removed; use --format json' },
+  {
+    long: 'against-upstream',
+    takesValue: true,
+    value: '<url>',
+    doc: 'Send each recorded GET and HEAD (the recording index, .mock-recorded/index.json) to the real API at http(s)://host[:port][/base] and report where its status, content type or JSON shape differs from the recording',
+  },
+  {
+    long: 'rate',
+    takesValue: true,
+    value: '<n>',
+    doc: 'With --against-upstream, at most this many requests a second (default 5)',
+  },
+  {
+    long: 'header',
+    short: 'H',
+    takesValue: true,
+    repeat: true,
+    value: '"Name: value"',
+    doc: 'With --against-upstream, send this header with every request (none is sent otherwise: recordings hold no credentials); repeatable',
+  },
 ];
 
 /** `mock set rule`: declared with set rule's core (config/edit/set-rule-flag-table.ts), because the inspector's rules

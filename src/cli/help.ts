@@ -83,9 +83,11 @@ Exit codes: 0 matched, 1 no rule matched, 2 an argument or input error.
 `;
 
 export const VALIDATE_USAGE =
-  'mock validate [--config <mock.toml>] [--strict] [--quiet] [--against <openapi> [--ignore <kind>]...] [--format text|json]';
+  'mock validate [--config <mock.toml>] [--strict] [--quiet] [--against <openapi> [--ignore <kind>]...] [--against-upstream <url> [--rate <n>] [-H "Name: value"]... [--ignore <kind>]...] [--format text|json]';
 
-export const VALIDATE_HELP = `mock validate [--config <path>] [--strict] [--quiet] [--against <openapi> [--ignore <kind>]...] [--format text|json]
+export const VALIDATE_HELP = `mock validate [--config <path>] [--strict] [--quiet] [--format text|json]
+               [--against <openapi> [--ignore <kind>]...]
+               [--against-upstream <url> [--rate <n>] [-H "Name: value"]... [--ignore <kind>]...]
 
 Loads the whole workspace - root config, every rule set, middleware
 script and response file it references, and the TLS cert and key - and
@@ -93,8 +95,13 @@ reports diagnostics, without binding a port. With --against, also checks
 every answer the workspace can give and every documented operation
 against an OpenAPI document (docs/contract.md).
 
+With --against-upstream, it also asks the real API each recorded GET and
+HEAD again and reports each difference from the recording: status,
+content type, JSON shape (keys, types, array elements), with a JSON
+pointer (docs/drift.md).
+
 ${flagLines(VALIDATE_FLAGS)}
 --json was removed; use --format json instead.
 
-Exit codes: 0 clean, 1 warnings under --strict or a finding of --against, 2 the config or the document couldn't be loaded, or a bad invocation.
+Exit codes: 0 clean, 1 warnings under --strict or a finding of --against or --against-upstream, 2 the config or the document couldn't be loaded, or a bad invocation.
 `;

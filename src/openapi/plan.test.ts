@@ -6,6 +6,11 @@ import { basePathOf, orderOperations, splitPathKey, urlPathCondition } from './p
 import { planImport, type ImportOptions } from './plan.js';
 import { securityRules } from './security.js';
 
+/** A rule set's text without the `# openapi:` marker lines (update.test.ts tests them). */
+function unmarked(text: string | Uint8Array): string {
+  return String(text).replace(/^# openapi: .* sha256:[0-9a-f]+\n/gm, '');
+}
+
 const opts = (over: Partial<ImportOptions> = {}): ImportOptions => ({
   source: 'api.yaml',
   command: 'mock --init --from api.yaml',
@@ -316,7 +321,7 @@ test('planImport: the rule set, the files and one report per operation', () => {
     ],
   );
   assert.match(plan.operations[2]!.notes.join('\n'), /the `default` response has no status code/);
-  const t = String(plan.ruleSets[0]!.text);
+  const t = unmarked(plan.ruleSets[0]!.text);
   assert.match(
     t,
     /^# Tiny API 1\.0: imported from api\.yaml \(OpenAPI 3\.0\.3\)\n# by `mock --init --from api\.yaml`\.\n/,
@@ -365,7 +370,7 @@ test('planImport: names already taken get -2, -3, …; mock.toml is never a rule
     plan.files.map((f) => f.path),
     ['responses/getThing/200-small.json', 'responses/getThing/200-big.json', 'responses/getThing/404-2.json'],
   );
-  assert.match(String(plan.ruleSets[0]!.text), /respond\.file_path = "responses\/getThing\/404-2\.json"/);
+  assert.match(unmarked(plan.ruleSets[0]!.text), /respond\.file_path = "responses\/getThing\/404-2\.json"/);
   assert.equal(planImport({ ...DOC, info: { title: 'Mock', version: '1' } }, opts()).ruleSets[0]!.path, 'mock-2.toml');
   assert.equal(planImport(DOC, opts({ ruleSetName: 'mine', basePath: '' })).ruleSets[0]!.path, 'mine.toml');
   assert.equal(planImport(DOC, opts({ basePath: '' })).basePath, undefined);
@@ -398,7 +403,7 @@ test('planImport: documented response headers with a value are answered; others 
     opts(),
   );
   assert.match(
-    String(plan.ruleSets[0]!.text),
+    unmarked(plan.ruleSets[0]!.text),
     /respond\.status = 201\nrespond\.headers = \{ location = "\/h\/1", x-count = "0", x-named = "true" \}\n/,
   );
   assert.deepEqual(plan.operations[0]!.notes, [
@@ -427,7 +432,7 @@ test('planImport: the Prefer regexes select exactly their token', () => {
     },
     opts(),
   );
-  const prefers = [...String(plan.ruleSets[0]!.text).matchAll(/prefer = \{ value = '([^']*)'/g)].map(
+  const prefers = [...unmarked(plan.ruleSets[0]!.text).matchAll(/prefer = \{ value = '([^']*)'/g)].map(
     (m) => new RegExp(m[1]!, 'u'),
   );
   assert.equal(prefers.length, 3); // code and example together, then code alone, then any undocumented code
@@ -460,11 +465,14 @@ test('planImport: more than 200 operations give one rule set per tag (else first
     ['many/alpha.toml', 'many/b.toml'],
   );
   assert.equal(plan.basePath, undefined);
-  const alpha = String(plan.ruleSets[0]!.text);
+  const alpha = unmarked(plan.ruleSets[0]!.text);
   assert.doesNotMatch(alpha, /prefix\.url_path/);
   assert.match(alpha, /# Part 1 of 2: the operations tagged alpha\./);
   assert.match(alpha, /when\.request\.url_path = "\/v1\/a0"\n/);
-  assert.match(String(plan.ruleSets[1]!.text), /url_path = \{ value = '\/v1\/b\/\{id\}\/x0', op = "path_template" \}/);
+  assert.match(
+    unmarked(plan.ruleSets[1]!.text),
+    /url_path = \{ value = '\/v1\/b\/\{id\}\/x0', op = "path_template" \}/,
+  );
   // 200 operations stay in one rule set
   const fewer = Object.fromEntries(Object.entries(paths).slice(0, 200));
   assert.equal(planImport({ openapi: '3.0.3', info: { title: 'Many' }, paths: fewer }, opts()).ruleSets.length, 1);
@@ -495,7 +503,7 @@ test('planImport: fragments become header conditions, or a reason', () => {
   };
   const plan = planImport(doc, opts());
   assert.match(
-    String(plan.ruleSets[0]!.text),
+    unmarked(plan.ruleSets[0]!.text),
     /# A\n# 200 \(the default answer\)\n\[\[rules\]\]\nwhen\.request\.method = "POST"\nwhen\.request\.url_path = "\/"\nwhen\.request\.headers\.x-amz-target = \{ value = "S\.A", op = "equal" \}\n/,
   );
   const notes = Object.fromEntries(plan.operations.map((o) => [o.operation, `${o.outcome}: ${o.notes.join(' ')}`]));
@@ -503,11 +511,11 @@ test('planImport: fragments become header conditions, or a reason', () => {
   assert.equal(notes['B'], 'written: ');
   assert.equal(notes['C'], 'written: ');
   assert.match(
-    String(plan.ruleSets[0]!.text),
+    unmarked(plan.ruleSets[0]!.text),
     /url_path = "\/u"\nwhen\.request\.query\.operation = \{ value = "create", op = "equal" \}\n/,
   );
   assert.match(
-    String(plan.ruleSets[0]!.text),
+    unmarked(plan.ruleSets[0]!.text),
     /url_path = "\/t"\nwhen\.request\.query\.keys = \{ value = "", op = "exists" \}\n/,
   );
   assert.match(notes['D']!, /^skipped: the path's fragment names `Action`/);
@@ -524,7 +532,7 @@ test('planImport: a split without tags and a segment per resource packs neighbou
   assert.equal(plan.ruleSets.length, 100);
   assert.equal(plan.ruleSets[0]!.path, 'flat/r0--r4.toml');
   assert.match(
-    String(plan.ruleSets[0]!.text),
+    unmarked(plan.ruleSets[0]!.text),
     /# Part 1 of 100: the operations under \/r0 to under \/r4 \(5 groups\)\./,
   );
   const rules = plan.ruleSets.reduce((n, r) => n + String(r.text).split('[[rules]]').length - 1, 0);

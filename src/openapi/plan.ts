@@ -38,7 +38,15 @@ import {
   urlPathCondition,
   type PathKey,
 } from './paths.js';
-import { renderRuleSet, WRITABLE_PLACES, type ParamCondition, type RuleBody, type RuleSpec } from './render.js';
+import {
+  MARKER,
+  renderRuleSet,
+  ruleText,
+  WRITABLE_PLACES,
+  type ParamCondition,
+  type RuleBody,
+  type RuleSpec,
+} from './render.js';
 import { securityRules } from './security.js';
 
 /** a document with more operations than this gets one rule set per tag */
@@ -96,6 +104,21 @@ export interface ImportPlan {
   /** the response files, operation by operation (the default answer's first) */
   readonly files: readonly PlannedFile[];
   readonly operations: readonly OperationReport[];
+  /** every rule with its marker, in match order, for `--update` (update.ts) */
+  readonly rules: readonly PlannedRule[];
+}
+
+export interface PlannedRule {
+  /** the rule set it is planned in */
+  readonly ruleSet: string;
+  readonly operation: string;
+  readonly response: string;
+  /** its text as generated, marker included */
+  readonly text: string;
+  /** the marker's hash */
+  readonly hash: string;
+  /** the response file it answers with */
+  readonly file?: string;
 }
 
 /** The root config is never a rule-set name. */
@@ -289,9 +312,11 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
 
     const urlPath = urlPathCondition(key.path, basePath, split);
     const summary = operationSummary(o);
+    const markOperation = label.replace(/\s+/g, ' ');
     const head = summary === '' ? label : `${label}: ${summary}`;
     const method = o.method;
     const rule = (
+      response: string,
       what: string,
       a: Answer,
       extra: {
@@ -302,6 +327,7 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
       } = {},
     ): RuleSpec => ({
       comment: [head, what],
+      mark: { operation: markOperation, response },
       method,
       urlPath,
       ...(extra.prefer === undefined ? {} : { prefer: extra.prefer }),
@@ -349,11 +375,16 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
       const elsewhere: ParamCondition[] = (s.elsewhere ?? []).map((c) => ({ in: c.in, name: c.name, op: 'absent' }));
       const missing = [...s.absent.map((h) => `\`${h}\``), ...elsewhere.map((c) => `the ${c.in} \`${c.name}\``)];
       opRules.push(
-        rule(`401 when ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} absent`, unauthorized, {
-          absent: s.absent,
-          headers: challenge,
-          ...(elsewhere.length === 0 ? {} : { params: elsewhere }),
-        }),
+        rule(
+          `401 auth ${[...s.absent, ...elsewhere.map((c) => c.name)].join('+')}`,
+          `401 when ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} absent`,
+          unauthorized,
+          {
+            absent: s.absent,
+            headers: challenge,
+            ...(elsewhere.length === 0 ? {} : { params: elsewhere }),
+          },
+        ),
       );
     }
     // code and example together, then code alone, then an example of the default answer, then the default
@@ -361,24 +392,34 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
       for (const a of x.answers.slice(1)) {
         if (a.example === undefined) continue;
         opRules.push(
-          rule(`${a.status}, example ${a.example} (Prefer: code=${a.status}, example=${a.example})`, a, {
-            prefer: preferBoth(a.status, a.example),
-          }),
+          rule(
+            `${a.status} ${a.example}`,
+            `${a.status}, example ${a.example} (Prefer: code=${a.status}, example=${a.example})`,
+            a,
+            {
+              prefer: preferBoth(a.status, a.example),
+            },
+          ),
         );
       }
     }
     for (const x of otherAnswers) {
       const a = x.answers[0]!;
       opRules.push(
-        rule(`${a.status}${a.example === undefined ? '' : `, example ${a.example}`} (Prefer: code=${a.status})`, a, {
-          prefer: preferToken('code', String(a.status)),
-        }),
+        rule(
+          `${a.status}`,
+          `${a.status}${a.example === undefined ? '' : `, example ${a.example}`} (Prefer: code=${a.status})`,
+          a,
+          {
+            prefer: preferToken('code', String(a.status)),
+          },
+        ),
       );
     }
     for (const a of mainAnswers.slice(1)) {
       if (a.example === undefined) continue;
       opRules.push(
-        rule(`${a.status}, example ${a.example} (Prefer: example=${a.example})`, a, {
+        rule(`${a.status} ${a.example}`, `${a.status}, example ${a.example} (Prefer: example=${a.example})`, a, {
           prefer: preferToken('example', a.example),
         }),
       );
@@ -394,12 +435,13 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
       headers: [],
     } as const;
     opRules.push(
-      rule(`400 for any other Prefer: code=… (documented: ${documented.join(', ')})`, undocumented, {
+      rule('400 other-codes', `400 for any other Prefer: code=… (documented: ${documented.join(', ')})`, undocumented, {
         prefer: codeOtherThan(String(first.status)),
       }),
     );
     opRules.push(
       rule(
+        `${first.status}`,
         `${first.status}${first.example === undefined ? '' : `, example ${first.example}`} (the default answer)`,
         first,
       ),
@@ -408,7 +450,7 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
     const group = split ? groupOf(o, key) : '';
     let list = groups.get(group);
     if (list === undefined) groups.set(group, (list = []));
-    list.push(...opRules);
+    list.push(...uniqueMarks(opRules));
     files.push(...opFiles);
     notes.push(...contradictions.map((c) => REASONS.exampleContradicts(c)));
     operations.push({
@@ -429,10 +471,28 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
     'One rule per operation and documented response, in match order (first_match). Each operation answers',
     'its first 2xx response by default; send `Prefer: code=<status>` (or `Prefer: example=<name>`) for the',
     'others. Bodies are the JSON files under responses/. This file is yours: edit it, add conditions, reorder;',
-    'importing again writes new files (with -2, -3, …) and never changes this one.',
+    'importing again beside it writes new files (with -2, -3, …); `mock --init --from <document> --update`',
+    'updates the rules and files you have not edited (their `# openapi:` markers say which: docs/openapi.md).',
   ];
   const ruleSets: PlannedFile[] = [];
+  const planned: PlannedRule[] = [];
+  const note = (ruleSet: string, rules: readonly RuleSpec[]): void => {
+    for (const r of rules) {
+      if (r.mark === undefined) continue;
+      const text = ruleText(r);
+      const m = MARKER.exec(text.split('\n').find((l) => MARKER.test(l)) ?? '');
+      planned.push({
+        ruleSet,
+        operation: r.mark.operation,
+        response: r.mark.response,
+        text,
+        hash: m?.[3] ?? '',
+        ...(r.body.kind === 'file' ? { file: r.body.path } : {}),
+      });
+    }
+  };
   if (ruleSetPath !== undefined) {
+    note(ruleSetPath, groups.get('') ?? []);
     ruleSets.push({
       path: ruleSetPath,
       text: renderRuleSet({ header, ...(basePath === undefined ? {} : { basePath }), rules: groups.get('') ?? [] }),
@@ -452,8 +512,10 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
           ? safeName(first, 'root')
           : `${safeName(first, 'root')}--${safeName(members.at(-1)!, 'root')}`;
       const part = [`Part ${n} of ${parts.length}: the operations ${title}.`, ''];
+      const path = names.take(`${folder}/${stemOf}`, '.toml');
+      note(path, rules);
       ruleSets.push({
-        path: names.take(`${folder}/${stemOf}`, '.toml'),
+        path,
         text: renderRuleSet({ header: [...header.slice(0, 3), ...part, ...header.slice(3)], rules }),
       });
     }
@@ -466,7 +528,20 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
     ruleSets,
     files,
     operations,
+    rules: planned,
   };
+}
+
+/** Two rules of one operation never share a marker: a repeat gets ` #2`, ` #3`, … */
+function uniqueMarks(rules: readonly RuleSpec[]): RuleSpec[] {
+  const seen = new Set<string>();
+  return rules.map((r) => {
+    if (r.mark === undefined) return r;
+    let response = r.mark.response;
+    for (let n = 2; seen.has(response); n++) response = `${r.mark.response} #${n}`;
+    seen.add(response);
+    return response === r.mark.response ? r : { ...r, mark: { ...r.mark, response } };
+  });
 }
 
 /** at most this many rule sets: beyond it, neighbouring groups share one (a document without tags and with a

@@ -1,6 +1,7 @@
 // The imported rule set as TOML text: a header comment, `prefix.url_path`, `strategy = "first_match"`, then one
 // commented `[[rules]]` table per rule, keys as dotted keys so each rule reads top to bottom.
 import type { Method } from '../model/operators.js';
+import { sha256Hex } from '../shared/sha256.js';
 import type { UrlPathCondition } from './paths.js';
 
 export type RuleBody =
@@ -53,6 +54,8 @@ export interface RuleSpec {
   readonly status: number;
   readonly body: RuleBody;
   readonly headers: readonly (readonly [string, string])[];
+  /** the marker `--init --from --update` finds the rule by: its operation and response (marker.ts) */
+  readonly mark?: { readonly operation: string; readonly response: string };
 }
 
 export interface RuleSetText {
@@ -90,7 +93,7 @@ function comment(line: string): string {
   return line === '' ? '#' : `# ${line.replace(/[\r\n]+/g, ' ')}`;
 }
 
-function ruleText(r: RuleSpec): string {
+function unmarkedText(r: RuleSpec): string {
   const lines = r.comment.map(comment);
   lines.push('[[rules]]');
   lines.push(`when.request.method = ${tomlString(r.method)}`);
@@ -110,6 +113,34 @@ function ruleText(r: RuleSpec): string {
     lines.push(`respond.headers = { ${r.headers.map(([k, v]) => `${tomlKey(k)} = ${tomlString(v)}`).join(', ')} }`);
   }
   return lines.join('\n') + '\n';
+}
+
+/** A rule's text as generated, its marker line just above `[[rules]]` (the marker's hash is of the rest). */
+export function ruleText(r: RuleSpec): string {
+  const text = unmarkedText(r);
+  if (r.mark === undefined) return text;
+  const at = text.lastIndexOf('[[rules]]\n');
+  return `${text.slice(0, at)}${markerLine(r.mark.operation, r.mark.response, ruleHash(text))}\n${text.slice(at)}`;
+}
+
+/** The marker comment: `# openapi: showPetById 404 gone sha256:<the first 16 hex digits>`. */
+export function markerLine(operation: string, response: string, hash: string): string {
+  return comment(`openapi: ${operation} ${response} sha256:${hash}`);
+}
+
+/** `# openapi: <operation> <response: a status, then words> sha256:<hex>` */
+export const MARKER = /^#\s*openapi:\s+(.+?)\s+([1-5]\d\d(?:\s.*?)?)\s+sha256:([0-9a-f]{16,64})\s*$/;
+
+/** Lines with trailing spaces removed, trailing blank lines dropped: how a rule's text is compared and hashed. */
+export function normalizedText(text: string): string {
+  const lines = text.split(/\r?\n/).map((l) => l.trimEnd());
+  while (lines.length > 0 && lines.at(-1) === '') lines.pop();
+  return lines.join('\n') + '\n';
+}
+
+/** The hash in a rule's marker: of its text without the marker line, normalized. */
+export function ruleHash(unmarked: string): string {
+  return sha256Hex(normalizedText(unmarked)).slice(0, 16);
 }
 
 export function renderRuleSet(rs: RuleSetText): string {

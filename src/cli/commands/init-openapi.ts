@@ -28,7 +28,8 @@ import { reportFailure, type Failure } from '../report.js';
 import { systemReason } from '../request.js';
 import { loadOpenApi } from './openapi-load.js';
 import { askOpenApi, type OpenApiAnswers } from './init-openapi-prompts.js';
-import { commitFiles, readFileVersion } from '../../config/edit/io/commit.js';
+import { commitFiles, readFileVersion, type PendingWrite } from '../../config/edit/io/commit.js';
+import { indexFileText, indexOfPlan, OPENAPI_INDEX_FILE, parseIndexFile } from '../../openapi/file-index.js';
 
 const PREFIX = 'mock --init';
 
@@ -42,6 +43,8 @@ export interface OpenApiInitOptions {
   readonly verbose?: boolean;
   /** called after each operation of the mapping (done of total) */
   readonly progress?: (done: number, total: number) => void;
+  /** update the earlier import in place (init-openapi-update.ts) */
+  readonly update?: boolean;
 }
 
 /** above this many operations the import says how far it is, on stderr */
@@ -71,6 +74,10 @@ export async function runOpenApiInit(o: OpenApiInitOptions, io: Io): Promise<num
     shown = tenth;
     io.err(`${PREFIX}: ${done} of ${total} operations\n`);
   };
+  if (o.update === true) {
+    const { runOpenApiUpdate } = await import('./init-openapi-update.js');
+    return runOpenApiUpdate(o, io);
+  }
   let outcome: Awaited<ReturnType<typeof importDocument>>;
   try {
     outcome = await importDocument({ ...o, progress }, io);
@@ -169,13 +176,18 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Imp
     configCreated: fresh,
   };
   if (o.dryRun) return ok(view);
-  const written = await writeAll(plan, io.cwd, config, configAfter);
+  const indexVersion = await readFileVersion(resolve(io.cwd, OPENAPI_INDEX_FILE), OPENAPI_INDEX_FILE);
+  const earlier = indexVersion.text === undefined ? undefined : parseIndexFile(indexVersion.text);
+  const files = new Map(typeof earlier === 'object' ? earlier.files : []);
+  for (const [path, f] of indexOfPlan(plan)) files.set(path, f);
+  const indexAfter = indexFileText({ basePath: answers.basePath, files });
+  const written = await writeAll(plan, io.cwd, config, configAfter, { snapshot: indexVersion, after: indexAfter });
   if (written !== undefined) return err(written);
   return ok(view);
 }
 
 /** Is a workspace-relative path taken? Each folder is listed once (a big import asks for tens of thousands of names). */
-function takenIn(cwd: string): (path: string) => boolean {
+export function takenIn(cwd: string): (path: string) => boolean {
   const listed = new Map<string, ReadonlySet<string>>();
   return (p) => {
     const abs = resolve(cwd, p);
@@ -234,7 +246,7 @@ function checkPlan(plan: ImportPlan, configText: string, configAbs: string, cwd:
 }
 
 /** at most this many response files are written at once */
-const WRITE_BATCH = 64;
+export const WRITE_BATCH = 64;
 
 /** Response files first (each created exclusively, many at a time), then the rule set and the config, atomically. */
 async function writeAll(
@@ -242,6 +254,7 @@ async function writeAll(
   cwd: string,
   config: Awaited<ReturnType<typeof readFileVersion>>,
   configAfter: string,
+  index: PendingWrite,
 ): Promise<Failure | undefined> {
   const created: string[] = [];
   const undo = async (): Promise<void> => {
@@ -273,6 +286,7 @@ async function writeAll(
       snapshot: { abs: resolve(cwd, r.path), shown: r.path, bom: false },
       after: String(r.text),
     })),
+    index,
     { snapshot: config, after: configAfter },
   ]);
   if (failure !== undefined) await undo();
@@ -281,7 +295,7 @@ async function writeAll(
 
 /** A new file, whole or not at all, never over an existing one (node/safe-write.ts). undefined: done;
  * 'EEXIST': the name is taken; else the reason it failed. */
-async function createFile(abs: string, text: string | Uint8Array): Promise<string | undefined> {
+export async function createFile(abs: string, text: string | Uint8Array): Promise<string | undefined> {
   try {
     return (await writeSafely(abs, text, { placement: 'create' })) ? undefined : 'EEXIST';
   } catch (e) {

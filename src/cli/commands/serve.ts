@@ -30,7 +30,7 @@ const PREFIX = 'mock';
 export { SERVE_FLAGS };
 
 /** flags that only go with `--init --from <file>` */
-const FROM_ONLY = ['dry-run', 'format', 'verbose'] as const;
+const FROM_ONLY = ['dry-run', 'format', 'verbose', 'update'] as const;
 
 /** under load, the request log is written at most once per this many milliseconds… */
 const LOG_BATCH_MS = 10;
@@ -73,6 +73,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         dryRun: hasFlag(args, 'dry-run'),
         format: format.value,
         verbose: hasFlag(args, 'verbose'),
+        update: hasFlag(args, 'update'),
       },
       io,
     );

@@ -20,7 +20,10 @@ import { loadOpenApi } from './openapi-load.js';
 /** A bound on the files walked under the fallback folder (a workspace serving a huge tree is checked in part). */
 const MAX_FILES = 20_000;
 /** Folders never walked: tooling, not answers. */
-const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
+// record mode's folder holds answers its rules name (skipped with them) and its index, which is not an answer
+const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '.mock-recorded']);
+/** the OpenAPI import's own index of what it generated (docs/openapi.md), not an answer */
+const SKIPPED_FILES = new Set(['.mock-openapi-index.json']);
 
 export interface AgainstRun {
   readonly findings: readonly Finding[];
@@ -125,7 +128,8 @@ function servedFiles(ws: Workspace, documentAbs: string): readonly string[] {
       const p = join(dir, e.name);
       if (e.isDirectory()) {
         if (!SKIPPED_DIRS.has(e.name)) walk(p);
-      } else if (e.isFile() && !skip.has(p) && !/\.(toml|rhai)$/.test(e.name)) out.push(p);
+      } else if (e.isFile() && !skip.has(p) && !SKIPPED_FILES.has(e.name) && !/\.(toml|rhai)$/.test(e.name))
+        out.push(p);
     }
   };
   walk(resolve(ws.fallbackDir));

@@ -24,6 +24,7 @@ import { VALIDATE_USAGE } from '../help.js';
 import type { Io } from '../io.js';
 import { passedLine, validateResult, type ValidateSummary } from '../render/validate.js';
 import { printDiagnostics, reportFailure, reportUsage } from '../report.js';
+import { runAgainstUpstream, upstreamUsage } from './validate-upstream.js';
 
 const PREFIX = 'mock validate';
 const REMOVED_JSON = '--json was removed; use --format json instead, which emits the JSON envelope';
@@ -47,11 +48,13 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     return reportUsage(io, `${PREFIX}: unexpected argument '${args.positionals[0]}'`, VALIDATE_USAGE);
   const against = flagValue(args, 'against');
   const ignored = flagValues(args, 'ignore');
-  if (ignored.length > 0 && against === undefined)
+  if (ignored.length > 0 && against === undefined && flagValue(args, 'against-upstream') === undefined)
     return reportUsage(io, `${PREFIX}: --ignore needs --against <openapi>`, VALIDATE_USAGE);
   const unknown = unknownKinds(ignored);
   if (unknown.length > 0)
     return reportUsage(io, `${PREFIX}: --ignore: unknown finding kind '${unknown[0]}'`, VALIDATE_USAGE);
+  const upstreamProblem = upstreamUsage(args);
+  if (upstreamProblem !== undefined) return reportUsage(io, upstreamProblem, VALIDATE_USAGE);
   let configPath = flagValue(args, 'config');
   if (configPath === undefined) {
     if (!existsSync(resolve(io.cwd, ROOT_CONFIG_FILE))) {
@@ -83,6 +86,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     });
   }
 
+  if (flagValue(args, 'against-upstream') !== undefined) return runAgainstUpstream(args, ws, io, format.value);
   // the contract check (its parser and ajv are loaded only with the flag)
   let contract: import('./contract-entry.js').AgainstRun | undefined;
   if (against !== undefined) {

@@ -78,6 +78,7 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
     dryRun: s.dryRun,
     commitRule: s.commitRule,
     keepHeaders: s.keepHeaders,
+    upstream: s.target.origin + s.target.basePath,
   });
   const targetShown = s.target.origin + s.target.basePath;
   const prefixMissesSaid = new Set<string>();

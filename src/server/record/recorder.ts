@@ -6,7 +6,8 @@
 //
 // Lines: `recorded api/users.json (200, 1234 B)`, `recorded rule #3 in mock-recorded.toml: POST /api/users → 201`;
 // in a dry run `would write …` and `would append rule #3 to mock-recorded.toml: …`; `not saved: <request> — <why>`.
-import { unlink } from 'node:fs/promises';
+import { mkdir, readFile, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { FileSource } from '../../files/source.js';
 import type { AppendBody, CommitRule } from '../../record/commit-port.js';
 import {
@@ -18,6 +19,16 @@ import {
   type SkipReason,
 } from '../../record/plan.js';
 import { uncachedSource } from '../../node/file-cache/uncached-source.js';
+import { writeSafely } from '../../node/safe-write.js';
+import {
+  EMPTY_INDEX,
+  indexText,
+  parseIndex,
+  RECORD_INDEX_FILE,
+  withExchange,
+  type IndexedExchange,
+} from '../../record/recorded-index.js';
+import { RECORDED_DIR } from '../../record/plan.js';
 import { writeConfined, type WriteOutcome } from './confined-write.js';
 
 export interface RecorderOptions {
@@ -30,6 +41,8 @@ export interface RecorderOptions {
   readonly keepHeaders?: readonly string[];
   /** how planning sees the disk (default: uncached, the disk as it is) */
   readonly files?: FileSource;
+  /** the record target as given (`http://host/v2`): noted in the recording index (record/recorded-index.ts) */
+  readonly upstream?: string;
 }
 
 /** What a recording became, for the journal's `answered_by.saved`. */
@@ -77,6 +90,7 @@ export const RECORD_MESSAGES = {
   exists: (file: string) => `${file} exists already (nothing is overwritten)`,
   writeFailed: (file: string, message: string) => `cannot write ${file}: ${message}`,
   ruleFailed: (message: string) => `cannot append the rule: ${message}`,
+  indexFailed: (file: string, message: string) => `recorded, but not listed in ${file}: ${message}`,
 } as const;
 
 export function createRecorder(o: RecorderOptions): Recorder {
@@ -120,12 +134,50 @@ export function createRecorder(o: RecorderOptions): Recorder {
       if (w.kind !== 'written') return notSaved(writeProblem(w, shown));
       recorded.add(plan.key);
       const saved: Saved = { kind: 'file', file: w.names.join('/') };
-      return {
+      return noted(x, {
         lines: [RECORD_MESSAGES.wrote(o.dryRun, saved.file, plan.file.status, plan.file.bytes.byteLength)],
         ...(o.dryRun ? { wouldSave: saved } : { saved }),
+      });
+    }
+    return noted(x, await recordRule(plan.key, plan.rule, notSaved));
+  };
+
+  /** A saved exchange listed in the recording index (read, amended, replaced atomically; the queue serialises). */
+  const noted = async (x: Exchange, out: RecordOutcome): Promise<RecordOutcome> => {
+    const saved = out.saved;
+    if (saved === undefined) return out;
+    const dir = join(o.fallbackDir, RECORDED_DIR);
+    const abs = join(dir, RECORD_INDEX_FILE);
+    const shown = `${RECORDED_DIR}/${RECORD_INDEX_FILE}`;
+    const contentType = x.response.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+    const entry: IndexedExchange = {
+      method: x.request.method.toUpperCase(),
+      target: x.request.rawPath + (x.request.query === '' ? '' : '?' + x.request.query),
+      status: x.response.status,
+      ...(contentType === undefined ? {} : { contentType }),
+      ...(saved.file === undefined ? {} : { file: saved.file }),
+      ...(saved.kind === 'rule' ? { rule: `${saved.ruleSet}#${saved.ruleNumber}` } : {}),
+    };
+    try {
+      let text: string | undefined;
+      try {
+        text = await readFile(abs, 'utf8');
+      } catch (e) {
+        if ((e as { code?: unknown }).code !== 'ENOENT') throw e;
+      }
+      const index = text === undefined ? EMPTY_INDEX : parseIndex(text);
+      if (typeof index === 'string') throw new Error(`it does not read (${index}); left as it is`);
+      await mkdir(dir, { recursive: true });
+      await writeSafely(abs, indexText(withExchange(index, entry, o.upstream ?? index.upstream ?? '')), {
+        placement: 'replace',
+      });
+    } catch (e) {
+      return {
+        ...out,
+        lines: [...out.lines, RECORD_MESSAGES.indexFailed(shown, e instanceof Error ? e.message : String(e))],
       };
     }
-    return recordRule(plan.key, plan.rule, notSaved);
+    return out;
   };
 
   const recordRule = async (
