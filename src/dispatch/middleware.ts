@@ -53,9 +53,7 @@ export function answerFromMiddleware(
   if (middlewares.length === 0) return undefined;
   const globals: Record<string, Value> = { url_path: req.path };
   if (req.body.kind === 'json') globals['body'] = fromJson(req.body.typed ?? req.body.value); // `5.0` an f64, `5` an i64
-  for (const mw of middlewares) addRequestVariables(globals, mw, req);
-  if (!('state' in globals) && middlewares.some((mw) => mentions(mw.script, 'state')))
-    globals['state'] = stateVariable(opts.ruleSets ?? [], opts.state);
+  for (const mw of middlewares) addRequestVariables(globals, mw, req, opts);
   for (let index = 0; index < middlewares.length; index++) {
     const mw = middlewares[index] as MiddlewareScript;
     const prefix = `middleware \`${mw.entry}\``;
@@ -114,12 +112,17 @@ function setStateFrom(
 }
 
 /** The request variables beyond `url_path` and `body`, each built when this script's text names it (and not already built). */
-function addRequestVariables(globals: Record<string, Value>, mw: MiddlewareScript, req: RequestSnapshot): void {
+function addRequestVariables(
+  globals: Record<string, Value>,
+  mw: MiddlewareScript,
+  req: RequestSnapshot,
+  opts: MiddlewareOptions,
+): void {
   let names = NAMED.get(mw);
   if (names === undefined) NAMED.set(mw, (names = REQUEST_VARIABLES.filter((n) => mentions(mw.script, n))));
   for (const name of names) {
     if (name in globals) continue;
-    const v = requestVariable(name, req);
+    const v = name === 'state' ? stateVariable(opts.ruleSets ?? [], opts.state) : requestVariable(name, req);
     if (v !== undefined) globals[name] = v;
   }
 }
@@ -127,9 +130,12 @@ function addRequestVariables(globals: Record<string, Value>, mw: MiddlewareScrip
 /** per script, the request variables its text names */
 const NAMED = new WeakMap<MiddlewareScript, readonly (typeof REQUEST_VARIABLES)[number][]>();
 
-const REQUEST_VARIABLES = ['method', 'headers', 'headers_all', 'query', 'cookies', 'body_text'] as const;
+const REQUEST_VARIABLES = ['method', 'headers', 'headers_all', 'query', 'cookies', 'body_text', 'state'] as const;
 
-function requestVariable(name: (typeof REQUEST_VARIABLES)[number], req: RequestSnapshot): Value | undefined {
+function requestVariable(
+  name: Exclude<(typeof REQUEST_VARIABLES)[number], 'state'>,
+  req: RequestSnapshot,
+): Value | undefined {
   switch (name) {
     case 'method':
       return req.method;

@@ -201,11 +201,8 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
         return Promise.reject(e);
       }
     },
-    reset: (parts: ResetOptions = {}) => {
-      if (typeof parts !== 'object' || parts === null) throw new MockError('usage', OPTION_MESSAGES.resetParts);
-      for (const [k, v] of Object.entries(parts))
-        if (!RESET_PARTS.includes(k as keyof ResetOptions) || typeof v !== 'boolean')
-          throw new MockError('usage', OPTION_MESSAGES.resetParts);
+    reset: (given?: ResetOptions) => {
+      const parts = resetParts(given);
       if (parts.journal !== false) journal?.reset();
       resetStore(server.state, parts);
     },
@@ -221,6 +218,21 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
     },
     close: () => launched.close(CLOSE_GRACE_MS),
   });
+}
+
+/**
+ * reset()'s parts, checked. Anything but a plain object (undefined, or the context a test runner passes to
+ * `beforeEach(m.reset)`) resets everything, as reset() did before it took parts; a plain object must name only
+ * known parts, with booleans.
+ */
+function resetParts(given: unknown): ResetOptions {
+  if (given === undefined || given === null || typeof given !== 'object') return {};
+  const proto = Object.getPrototypeOf(given) as unknown;
+  if (proto !== Object.prototype && proto !== null) return {};
+  for (const [k, v] of Object.entries(given))
+    if (!RESET_PARTS.includes(k as keyof ResetOptions) || typeof v !== 'boolean')
+      throw new MockError('usage', OPTION_MESSAGES.resetParts);
+  return given;
 }
 
 async function isDir(path: string): Promise<boolean> {

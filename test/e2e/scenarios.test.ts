@@ -267,6 +267,10 @@ test('the library: state(), setState(), and reset() with and without the scenari
     assert.equal(await (await fetch(`${m.url}/cart`)).text(), '{"items":[]}');
     assert.throws(() => m.setState({ 'bad name': 'x' }), /not a valid scenario name/);
     assert.throws(() => m.reset({ scenarios: true } as never), /reset\(\) takes an object/);
+    // `beforeEach(m.reset)`: the runner's context object is no parts object, so everything is reset
+    m.setState({ cart: 'paid' });
+    m.reset(new (class TestContext {})());
+    assert.equal(m.state()['cart'], 'started');
   } finally {
     await m.close();
   }
