@@ -9,6 +9,7 @@ import { snapshotFrom } from '../src/dispatch/snapshot.js';
 import type { Workspace } from '../src/model/workspace.js';
 import { createFsSource } from '../src/node/file-cache/fs-source.js';
 import { RotationState } from '../src/routing/rotation.js';
+import { MemoryStore } from '../src/state/store.js';
 import { decodeLossy } from '../src/shared/utf8.js';
 import { makeTempDir, removeDir, runMock, type RunningMock, spawnMock, writeTree } from './helpers/mock-cli.js';
 
@@ -196,6 +197,7 @@ async function viaDispatch(s: Scenario): Promise<Seen> {
   const out = await dispatch(workspace, req, {
     files: createFsSource(),
     rotation: new RotationState(),
+    state: new MemoryStore(),
     random: Math.random,
     log: () => undefined,
   });

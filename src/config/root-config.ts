@@ -117,6 +117,16 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
       ...(s?.delay === undefined ? {} : { delay: s.delay }),
       ...(s?.fault_hold_ms === undefined ? {} : { faultHoldMs: s.fault_hold_ms }),
       ...(s?.deny === undefined ? {} : { deny: s.deny }),
+      ...(s?.sessions === true
+        ? {
+            sessions: {
+              header: (s.session_header ?? DEFAULTS.sessionHeader).toLowerCase(),
+              ...(s.session_cookie === undefined ? {} : { cookie: s.session_cookie }),
+              idleMs: s.session_idle_ms ?? DEFAULTS.sessionIdleMs,
+              max: s.session_max ?? DEFAULTS.sessionMax,
+            },
+          }
+        : {}),
     },
     log: {
       verbose: {

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { memorySource } from '../files/memory-source.js';
 import { RotationState } from '../routing/rotation.js';
+import { MemoryStore } from '../state/store.js';
 import { dispatch, type DispatchEnv } from './dispatch.js';
 import { snapshotFrom } from './snapshot.js';
 import { ROOT, ruleSet, workspace } from './fixtures/workspace.js';
@@ -16,7 +17,13 @@ const files = memorySource({
   [`${ROOT}/r.json`]: '{"from":"rule file"}',
 });
 
-const env = (): DispatchEnv => ({ files, rotation: new RotationState(), random: Math.random, log: () => {} });
+const env = (): DispatchEnv => ({
+  files,
+  rotation: new RotationState(),
+  state: new MemoryStore(),
+  random: Math.random,
+  log: () => {},
+});
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 const header = (h: readonly (readonly [string, string])[], n: string) => h.find(([k]) => k === n)?.[1];
 
@@ -141,6 +148,7 @@ test('literal and status-only rule answers are made once and reused, synchronous
   const env: DispatchEnv = {
     files: memorySource({}),
     rotation: new RotationState(),
+    state: new MemoryStore(),
     random: Math.random,
     log: () => undefined,
   };

@@ -11,13 +11,15 @@ import { fileBody } from '../files/file-body.js';
 import type { FileSource } from '../files/source.js';
 import { evaluateRuleSet, prepareRuleSet } from '../routing/evaluate.js';
 import type { RotationState } from '../routing/rotation.js';
-import type { Explanation, RuleSetExplanation } from './explain.js';
+import type { Explanation, OverrideCheck, RuleSetExplanation } from './explain.js';
 import { type Draft, finalize } from './finalize.js';
 import { answerOptions } from './options.js';
 import { draftFromRespond, emptyDraft, textDraft, type RespondDraft } from './respond.js';
 import { templatedDraft, templateEnv, type TemplateUse } from './templated.js';
 import { workspaceRandom } from './workspace-random.js';
 import { sampleDelay, type PaceState } from './pace.js';
+import type { OverrideList } from './overrides.js';
+import type { StateStore } from '../state/store.js';
 
 export interface DispatchEnv {
   readonly files: FileSource;
@@ -33,12 +35,20 @@ export interface DispatchEnv {
   readonly now?: () => Date;
   /** rate-limit windows and the seeded generator for random delays (the server keeps one); absent: no limits */
   readonly pace?: PaceState;
+  /** scenario states, collections and counters (docs/state.md): the server's store, or a session's share of it */
+  readonly state: StateStore;
+  /** runtime overrides, tried first, in order (a session's, then the shared ones); absent: none, at no cost */
+  readonly overrides?: readonly OverrideList[];
+  /** the session the request belongs to (docs/library.md#sessions); absent: the default one */
+  readonly session?: string;
 }
 
 export type Stage =
   | { readonly kind: 'options' }
   /** a JSON-declared body that does not parse: 400 */
   | { readonly kind: 'bad_request' }
+  /** a runtime override (`m.use`, `POST /__mock/api/overrides`); `session` when it was the session's own */
+  | { readonly kind: 'override'; readonly id: number; readonly session?: string }
   | { readonly kind: 'middleware'; readonly index: number; readonly file: string }
   | { readonly kind: 'rule_set'; readonly ruleSetIndex: number; readonly ruleIndex: number }
   /** claimed by a prefix, no rule matched: 404 */
@@ -91,15 +101,17 @@ export function dispatch(
 ): ValueOrPromise<Outcome> {
   const explained: RuleSetExplanation[] | undefined = opts.explain ? [] : undefined;
   const used: TemplateUse[] | undefined = opts.explain ? [] : undefined;
+  const checked: OverrideCheck[] | undefined = opts.explain && env.overrides !== undefined ? [] : undefined;
   const staged: ValueOrPromise<Staged> =
     stageOptions(req) ??
     stageBadRequest(req) ??
+    (env.overrides === undefined ? undefined : stageOverrides(ws, req, env, env.overrides, checked, used)) ??
     chain(
       stageMiddleware(ws, req, env),
       (mw) => mw ?? chain(stageRuleSets(ws, req, env, explained, used), (rs) => rs ?? stageFallback(ws, req, env)),
     );
   return chain(staged, (s) =>
-    withTemplate(outcomeOf(s, paced(finalize(s.draft, req, ws.cors), s, ws, env), explained), used),
+    withTemplate(outcomeOf(s, paced(finalize(s.draft, req, ws.cors), s, ws, env), explained, checked), used),
   );
 }
 
@@ -129,10 +141,18 @@ function withTemplate(outcome: Outcome, used: TemplateUse[] | undefined): Outcom
 
 // Object literals of fixed shape rather than spreads: this runs for every request (a spread builds the object
 // key by key, and its shape varies).
-function outcomeOf(staged: Staged, answer: Answer, explained: RuleSetExplanation[] | undefined): Outcome {
+function outcomeOf(
+  staged: Staged,
+  answer: Answer,
+  explained: RuleSetExplanation[] | undefined,
+  checked?: OverrideCheck[],
+): Outcome {
   const { stage, file } = staged;
   if (explained === undefined) return file === undefined ? { answer, stage } : { answer, stage, file };
-  const explanation = { ruleSets: explained };
+  const explanation: Explanation =
+    checked === undefined || checked.length === 0
+      ? { ruleSets: explained }
+      : { ruleSets: explained, overrides: checked };
   return file === undefined ? { answer, stage, explanation } : { answer, stage, file, explanation };
 }
 
@@ -188,6 +208,43 @@ function tooMany(waitMs: number, stage: Stage): Staged {
     stage,
     limited: true,
   };
+}
+
+/** The runtime overrides that apply (a session's first, then the shared ones), newest first in each list. */
+function stageOverrides(
+  ws: Workspace,
+  req: RequestSnapshot,
+  env: DispatchEnv,
+  lists: readonly OverrideList[],
+  checked: OverrideCheck[] | undefined,
+  used: TemplateUse[] | undefined,
+): ValueOrPromise<Staged> | undefined {
+  const ctx = { rotation: env.rotation, random: env.random, explain: checked !== undefined };
+  for (const list of lists) {
+    if (list.size === 0) continue;
+    const ruleSet = list.ruleSet();
+    const ev = evaluateRuleSet(ruleSet, req, ctx);
+    if (checked !== undefined) {
+      const shown = list.list();
+      for (const c of ev.checks ?? []) checked.push({ id: shown[c.ruleIndex]!.id, session: list.session, check: c });
+    }
+    if (ev.winner === undefined) continue;
+    const o = list.answered(ev.winner);
+    const stage: Stage =
+      o.session === undefined ? { kind: 'override', id: o.id } : { kind: 'override', id: o.id, session: o.session };
+    const rule = o.rule;
+    if (rule.limit !== undefined && env.pace !== undefined) {
+      const wait = env.pace.take(rule, rule.limit);
+      if (wait !== undefined) return tooMany(wait, stage);
+    }
+    const template = rule.respond.template;
+    const draft =
+      template === undefined
+        ? draftFromRespond(rule.respond, env.files)
+        : templatedDraft(rule, template, req, templateEnv(env.files, workspaceRandom(ws), env.log, env.now), used);
+    return answeredBy(draft, stage, rule.respond);
+  }
+  return undefined;
 }
 
 function stageRuleSets(

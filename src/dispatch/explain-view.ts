@@ -21,7 +21,15 @@ export interface ShownPaths {
 }
 
 /** The wire values of `stage`; a fallback hit and a miss are both `dyn_route`, as the reference reports them. */
-export const STAGE_NAMES = ['options', 'bad_request', 'middleware', 'rule_set', 'prefix_miss', 'dyn_route'] as const;
+export const STAGE_NAMES = [
+  'options',
+  'bad_request',
+  'override',
+  'middleware',
+  'rule_set',
+  'prefix_miss',
+  'dyn_route',
+] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
 /** The rule that answered (0-based indices), or null in views when no rule did. */
@@ -53,6 +61,15 @@ export interface WhyRuleSetView {
   readonly rules: readonly WhyRuleView[];
 }
 
+/** A runtime override as checked against the request. */
+export interface WhyOverrideView {
+  readonly id: number;
+  /** the session it belongs to; absent: a shared one */
+  readonly session?: string;
+  readonly matched: boolean;
+  readonly conditions: readonly WhyConditionView[];
+}
+
 export interface WhyView {
   /** one sentence on which stage answered */
   readonly note: string;
@@ -60,6 +77,8 @@ export interface WhyView {
   readonly file?: string;
   /** the service.deny pattern that kept `file` from being served */
   readonly deniedBy?: string;
+  /** the runtime overrides checked first (newest first; a session's before the shared ones), when there were any */
+  readonly overrides?: readonly WhyOverrideView[];
   /** the rule sets consulted, in order, up to and including the one that answered */
   readonly ruleSets: readonly WhyRuleSetView[];
   /** a templated rule's answer: its template sources and the values the request gave the paths they name */
@@ -107,6 +126,8 @@ export function whyNote(stage: Stage, ws: Workspace, shown: ShownPaths, requestP
       return 'OPTIONS request \u2014 handled directly, no rule-set matching involved.';
     case 'bad_request':
       return 'The request body is declared as JSON but does not parse \u2014 answered 400 before any script or rule set.';
+    case 'override':
+      return `Answered by runtime override #${stage.id}${stage.session === undefined ? '' : ` of session ${stage.session}`}, before the workspace's scripts and rule sets.`;
     case 'middleware':
       return `Answered by middleware #${stage.index + 1} (${shown.middleware(stage.index)}), before any rule set.`;
     case 'rule_set':
@@ -144,6 +165,18 @@ export function whyView(outcome: Outcome, ws: Workspace, shown: ShownPaths, requ
     ...(outcome.stage.kind === 'miss' && outcome.stage.denied !== undefined
       ? { deniedBy: outcome.stage.denied.pattern }
       : {}),
+    ...(outcome.explanation?.overrides === undefined
+      ? {}
+      : {
+          overrides: outcome.explanation.overrides.map(
+            (o): WhyOverrideView => ({
+              id: o.id,
+              ...(o.session === undefined ? {} : { session: o.session }),
+              matched: o.check.matched,
+              conditions: whyRuleView(o.check).conditions,
+            }),
+          ),
+        }),
     ruleSets: (outcome.explanation?.ruleSets ?? []).map((rs) => whyRuleSetView(rs, shown)),
     ...(outcome.template !== undefined ? { template: outcome.template } : {}),
   };
@@ -178,6 +211,16 @@ export function whyToWire(why: WhyView): WhyWire {
     note: why.note,
     ...(why.file === undefined ? {} : { file: why.file }),
     ...(why.deniedBy === undefined ? {} : { denied_by: why.deniedBy }),
+    ...(why.overrides === undefined
+      ? {}
+      : {
+          overrides: why.overrides.map((o) => ({
+            id: o.id,
+            ...(o.session === undefined ? {} : { session: o.session }),
+            matched: o.matched,
+            conditions: whyRuleToWire({ ruleIndex: 0, matched: o.matched, conditions: o.conditions }).conditions,
+          })),
+        }),
     rule_sets: why.ruleSets.map((rs) => ({
       rule_set_index: rs.ruleSetIndex,
       rule_set_file: rs.ruleSetFile,

@@ -7,6 +7,7 @@ import type { DelaySpec } from '../model/answer.js';
 import type { Config } from '../model/config.js';
 import type { Workspace } from '../model/workspace.js';
 import { RotationState } from '../routing/rotation.js';
+import { MemoryStore } from '../state/store.js';
 import { dispatch, type DispatchEnv, type Outcome } from './dispatch.js';
 import { PaceState, sampleDelay, seededUniform } from './pace.js';
 import { ruleSet, workspace as sharedWorkspace } from './fixtures/workspace.js';
@@ -29,6 +30,7 @@ function env(pace?: PaceState): DispatchEnv {
   return {
     files,
     rotation: new RotationState(),
+    state: new MemoryStore(),
     random: Math.random,
     log: () => {},
     ...(pace !== undefined ? { pace } : {}),

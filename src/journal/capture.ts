@@ -78,6 +78,8 @@ export interface Exchange {
   /** as written (`Outcome.answer` for a dispatched one) */
   readonly response: { readonly status: number; readonly headers: HeaderList; readonly body: Uint8Array };
   readonly answerer: Answerer;
+  /** the session the request belonged to (docs/library.md#sessions); absent: the default one */
+  readonly session?: string;
 }
 
 export interface CaptureOptions extends BodyCaptureOptions {
@@ -108,6 +110,8 @@ export class HeldEntry {
   bodiesDropped = false;
   /** the fault the answer was (docs/faults.md), when it was one */
   fault?: FaultKind;
+  /** the session the request belonged to (docs/library.md#sessions), when it carried one */
+  session?: string;
   /** set by settle(): then `stage`…`context` are let go */
   private views: Views | undefined;
   constructor(
@@ -255,12 +259,15 @@ export function holdExchange(ex: Exchange, id: number, opts: CaptureOptions): He
     answeredBy === undefined ? null : answeredBy.outcome.stage,
     answeredBy?.outcome.file,
     // an explanation that consulted no rule set explains nothing the stage does not (and need not be kept)
-    answeredBy?.outcome.explanation?.ruleSets.length ? answeredBy.outcome.explanation : undefined,
+    answeredBy?.outcome.explanation?.ruleSets.length || answeredBy?.outcome.explanation?.overrides?.length
+      ? answeredBy.outcome.explanation
+      : undefined,
     answeredBy?.context,
     a.kind === 'proxied' ? { target: a.target, saved: a.saved } : undefined,
   );
   const delivery = a.kind === 'dispatch' ? a.outcome.answer.delivery : undefined;
   if (delivery?.kind === 'fault') held.fault = delivery.fault;
+  if (ex.session !== undefined) held.session = ex.session;
   return held;
 }
 
@@ -331,6 +338,7 @@ export function entryOf(h: HeldEntry, opts: BodyCaptureOptions): Entry {
     matched: who.matched,
     why: who.why,
     ...(h.fault !== undefined ? { fault: h.fault } : {}),
+    ...(h.session !== undefined ? { session: h.session } : {}),
   });
 }
 

@@ -80,7 +80,8 @@ export interface EntryRow {
   readonly answeredBy: AnsweredBy;
   readonly matched: MatchedView | null;
   /** as Entry's */
-  readonly fault?: FaultKind;
+  readonly fault?: FaultKind /** the session the request belonged to (docs/library.md#sessions), when it carried one */;
+  readonly session?: string;
 }
 
 export interface Entry {
@@ -103,5 +104,6 @@ export interface Entry {
   readonly fault?: FaultKind;
   /** the rule that answered, or null */
   readonly matched: MatchedView | null;
-  readonly why: WhyView;
+  readonly why: WhyView /** the session the request belonged to (docs/library.md#sessions), when it carried one */;
+  readonly session?: string;
 }

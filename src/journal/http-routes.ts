@@ -6,9 +6,12 @@
 //                                      → {entries, last_id, dropped}   (never an overflow error: `dropped` says it)
 //   GET    /__mock/api/requests/<id>   → the entry (410 evicted, 404 unknown or reset)
 //   DELETE /__mock/api/requests        → 204, the journal cleared (ids keep counting)
-//   POST   /__mock/api/reset           → 204; body `{journal?: boolean, rotation?: boolean}` (both by default)
+//   POST   /__mock/api/reset           → 204; body `{journal?: boolean, rotation?: boolean, session?: string}`
+//                                      (everything by default, docs/library.md#what-reset-clears; `session`: its share)
+//   `session=<id>` on the list: that session's view (docs/library.md#sessions)
 import type { HeaderList } from '../shared/headers.js';
 import { SCHEMA_VERSION, type Wire } from '../shared/wire.js';
+import type { RequestFilter } from './filter.js';
 import { filterFromQuery } from './http-query.js';
 import type { Journal } from './journal.js';
 import { entryToWire } from './wire.js';
@@ -41,6 +44,12 @@ export interface JournalRouteDeps {
   readonly version: string;
   /** restart the round-robin counters (the server owns them) */
   readonly resetRotation: () => void;
+  /** sessions and overrides (launch/runtime.ts): a session's view of the journal, and the resets beyond it */
+  readonly runtime?: {
+    /** globally (no session): the journal, counters, state, overrides and every session; else that session's share */
+    reset(session?: string): void;
+    viewFilter(session: string | undefined, filter: RequestFilter): RequestFilter;
+  };
 }
 
 export const ROUTE_MESSAGES = {
@@ -51,7 +60,8 @@ export const ROUTE_MESSAGES = {
   unknown: (id: number, last: number) => `no entry ${id} yet (the newest is ${last})`,
   methodNotAllowed: (method: string, path: string, allowed: readonly string[]) =>
     `${method} is not allowed on ${path} (allowed: ${allowed.join(', ')})`,
-  resetBody: 'the reset body must be a JSON object with optional boolean fields journal and rotation',
+  resetBody:
+    'the reset body must be a JSON object with optional boolean fields journal and rotation, and an optional session id',
 } as const;
 
 const JSON_HEADERS: HeaderList = Object.freeze([
@@ -86,7 +96,7 @@ export function handleJournalRoute(req: JournalHttpRequest, deps: JournalRouteDe
 function listRequests(query: string, deps: JournalRouteDeps): JournalHttpResponse {
   const filter = filterFromQuery(query);
   if (!filter.ok) return failure(400, deps, filter.error.join('; '));
-  const r = deps.journal.query(filter.value);
+  const r = deps.journal.query(deps.runtime?.viewFilter(filter.value.session, filter.value) ?? filter.value);
   return success(deps, { entries: r.entries.map(entryToWire), last_id: r.lastId, dropped: r.dropped });
 }
 
@@ -108,6 +118,7 @@ function oneEntry(raw: string, deps: JournalRouteDeps): JournalHttpResponse {
 
 function reset(body: string, deps: JournalRouteDeps): JournalHttpResponse {
   let what: { journal: boolean; rotation: boolean } = { journal: true, rotation: true };
+  let session: string | undefined;
   if (body.trim() !== '') {
     let parsed: unknown;
     try {
@@ -118,9 +129,18 @@ function reset(body: string, deps: JournalRouteDeps): JournalHttpResponse {
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
       return failure(400, deps, ROUTE_MESSAGES.resetBody);
     const o = parsed as Record<string, unknown>;
-    const keysOk = Object.keys(o).every((k) => (k === 'journal' || k === 'rotation') && typeof o[k] === 'boolean');
+    const keysOk = Object.keys(o).every(
+      (k) =>
+        ((k === 'journal' || k === 'rotation') && typeof o[k] === 'boolean') ||
+        (k === 'session' && typeof o[k] === 'string' && o[k] !== ''),
+    );
     if (!keysOk) return failure(400, deps, ROUTE_MESSAGES.resetBody);
     what = { journal: o['journal'] !== false, rotation: o['rotation'] !== false };
+    if (typeof o['session'] === 'string') session = o['session'];
+  }
+  if (deps.runtime !== undefined && (session !== undefined || (what.journal && what.rotation))) {
+    deps.runtime.reset(session);
+    return NO_CONTENT;
   }
   if (what.journal) deps.journal.reset();
   if (what.rotation) deps.resetRotation();

@@ -28,11 +28,21 @@ export type WireAnsweredBy =
   | ({ readonly kind: 'middleware'; readonly index: number; readonly file: string } & Served)
   | ({ readonly kind: 'rule_set'; readonly rule_set_index: number; readonly rule_index: number } & Served)
   | ({ readonly kind: 'prefix_miss'; readonly rule_set_index: number } & Served)
+  /** a runtime override (docs/library.md#overrides); `session` when it was that session's own */
+  | ({ readonly kind: 'override'; readonly id: number; readonly session?: string } & Served)
   | ({ readonly kind: 'fallback'; readonly file: string } & Served)
   | { readonly kind: 'proxied'; readonly target: string; readonly saved: string | null };
 
 /** `stage` values: those of `mock get --format json`, plus `refused` */
-export type WireStage = 'options' | 'bad_request' | 'middleware' | 'rule_set' | 'prefix_miss' | 'dyn_route' | 'refused';
+export type WireStage =
+  | 'options'
+  | 'bad_request'
+  | 'override'
+  | 'middleware'
+  | 'rule_set'
+  | 'prefix_miss'
+  | 'dyn_route'
+  | 'refused';
 
 /** One exchange: `GET /__mock/api/requests/<id>`, and each of the list's `entries`. */
 export type WireEntry = {
@@ -53,6 +63,8 @@ export type WireEntry = {
   readonly answered_by: WireAnsweredBy;
   /** present when the answer was a fault (`connection_reset`, `timeout`, …): the response is what the rule declared, not what was sent */
   readonly fault?: string;
+  /** the session the request belonged to, when it carried one */
+  readonly session?: string;
   readonly matched: MatchedWire | null;
   /** a refused request's note says so, with no rule sets */
   readonly why: WhyWire;
@@ -76,6 +88,8 @@ export type WireEntrySummary = {
   readonly generation: number;
   /** as in WireEntry */
   readonly fault?: string;
+  /** the session the request belonged to, when it carried one */
+  readonly session?: string;
 };
 
 /** The inspector's `request` event: the summary and what answered (for the table's label). */

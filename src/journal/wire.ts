@@ -30,6 +30,7 @@ export function entryToWire(e: Entry): WireEntry {
     stage: e.stage,
     answered_by: answeredByToWire(e.answeredBy),
     ...(e.fault !== undefined ? { fault: e.fault } : {}),
+    ...(e.session !== undefined ? { session: e.session } : {}),
     matched: matchedToWire(e.matched),
     why: whyToWire(e.why),
   };
@@ -72,6 +73,10 @@ export function answeredByToWire(a: AnsweredBy): WireAnsweredBy {
       return served({ kind: a.kind, rule_set_index: a.ruleSetIndex, rule_index: a.ruleIndex });
     case 'prefix_miss':
       return served({ kind: a.kind, rule_set_index: a.ruleSetIndex });
+    case 'override':
+      return served(
+        a.session === undefined ? { kind: a.kind, id: a.id } : { kind: a.kind, id: a.id, session: a.session },
+      );
     case 'fallback':
       return served({ kind: a.kind, file: a.file });
     case 'proxied':
@@ -92,5 +97,6 @@ export function entrySummaryToWire(e: EntryRow): WireEntrySummary {
     latency_ms: e.latencyMs,
     generation: e.generation,
     ...(e.fault !== undefined ? { fault: e.fault } : {}),
+    ...(e.session !== undefined ? { session: e.session } : {}),
   };
 }

@@ -36,6 +36,7 @@ export function traceEventFor(outcome: Outcome): TraceEvent | undefined {
       return { kind: 'miss', status };
     case 'options':
     case 'bad_request':
+    case 'override':
       return undefined;
     default:
       return assertNever(stage, 'stage');

@@ -8,6 +8,7 @@ import { after, describe, it } from 'node:test';
 import { dispatch, type Outcome } from '../../src/dispatch/dispatch.js';
 import { createFsSource } from '../../src/node/file-cache/fs-source.js';
 import { RotationState } from '../../src/routing/rotation.js';
+import { MemoryStore } from '../../src/state/store.js';
 import { SocketActivity } from '../../src/server/activity.js';
 import { composeHooks, type RequestHook, type Sent } from '../../src/server/hooks.js';
 import { createListener, type DispatchFunction } from '../../src/server/listener.js';
@@ -48,7 +49,7 @@ async function serve(hooks: readonly RequestHook[], seen: string[]): Promise<num
   };
   const listener = createListener({
     live: new LiveWorkspace(makeWorkspace({ maxRequestBodyBytes: CAP })),
-    env: { files: createFsSource(), rotation: new RotationState(), random: Math.random, log },
+    env: { files: createFsSource(), rotation: new RotationState(), state: new MemoryStore(), random: Math.random, log },
     dispatch: counted,
     log,
     now: () => new Date(),

@@ -12,6 +12,7 @@ import type { RequestSnapshot } from '../../src/model/request.js';
 import type { Workspace } from '../../src/model/workspace.js';
 import { createFsSource } from '../../src/node/file-cache/fs-source.js';
 import { RotationState } from '../../src/routing/rotation.js';
+import { MemoryStore } from '../../src/state/store.js';
 import { TEXT_BODY_MAX } from '../../src/server/write.js';
 import {
   channelEvents,
@@ -338,6 +339,7 @@ function scripted(ws: Workspace): (w: Workspace, req: RequestSnapshot) => Promis
         return dispatch(ws, req, {
           files: createFsSource(),
           rotation: new RotationState(),
+          state: new MemoryStore(),
           random: Math.random,
           log: () => {},
         });
@@ -519,7 +521,13 @@ describe('remembered file answers', () => {
       assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.error.message));
       const files = createFsSource();
       try {
-        const env = { files, rotation: new RotationState(), random: Math.random, log: () => undefined };
+        const env = {
+          files,
+          rotation: new RotationState(),
+          state: new MemoryStore(),
+          random: Math.random,
+          log: () => undefined,
+        };
         const get = async (path: string): Promise<Outcome> =>
           dispatch(loaded.value, snapshotFrom({ method: 'GET', target: path, headers: [] }), env);
         const both = async (): Promise<void> => {

@@ -12,6 +12,7 @@ import { Journal } from '../../src/journal/journal.js';
 import { createFsSource } from '../../src/node/file-cache/fs-source.js';
 import { parseRecordTarget } from '../../src/record/target.js';
 import { RotationState } from '../../src/routing/rotation.js';
+import { MemoryStore } from '../../src/state/store.js';
 import { SocketActivity } from '../../src/server/activity.js';
 import { journalHook } from '../../src/server/journal-hook.js';
 import { createListener } from '../../src/server/listener.js';
@@ -52,7 +53,13 @@ describe('record mode captures proxied exchanges in the journal', () => {
     const log = (l: string): void => void lines.push(l);
     const listener = createListener({
       live,
-      env: { files: createFsSource(), rotation: new RotationState(), random: Math.random, log },
+      env: {
+        files: createFsSource(),
+        rotation: new RotationState(),
+        state: new MemoryStore(),
+        random: Math.random,
+        log,
+      },
       dispatch,
       log,
       now: () => new Date(),

@@ -6,6 +6,7 @@ import { dispatch } from '../../dispatch/dispatch.js';
 import { snapshotFrom } from '../../dispatch/snapshot.js';
 import { createFsSource } from '../../node/file-cache/fs-source.js';
 import { RotationState } from '../../routing/rotation.js';
+import { MemoryStore } from '../../state/store.js';
 import { GET_FLAGS } from '../flags.js';
 import { flagValue, hasFlag, parseArgs, parseFormat } from '../../shared/args.js';
 import { successEnvelope } from '../../model/envelope.js';
@@ -55,6 +56,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     {
       files: createFsSource({ watch: false }),
       rotation: new RotationState(),
+      state: new MemoryStore(),
       random: Math.random,
       log: (line) => io.err(line + '\n'),
     },

@@ -45,6 +45,8 @@ export function answeredBy(stage: Stage, shown: ShownPaths): string {
       return `rule set #${stage.ruleSetIndex + 1} prefix (no rule matched; 404)`;
     case 'bad_request':
       return 'request body is not valid JSON (400)';
+    case 'override':
+      return `runtime override #${stage.id}`;
     default:
       return assertNever(stage, 'stage');
   }

@@ -14,6 +14,7 @@ import { req } from '../../../test/helpers/routing-fixtures.js';
 import { dispatch, prepareWorkspace, type Outcome } from '../../dispatch/dispatch.js';
 import type { FileSource } from '../../files/source.js';
 import { RotationState } from '../../routing/rotation.js';
+import { MemoryStore } from '../../state/store.js';
 import { createFsSource } from './fs-source.js';
 import { uncachedSource } from './uncached-source.js';
 
@@ -91,7 +92,13 @@ function view(o: Outcome): { status: number; type: string | undefined; body: str
 async function answer(files: FileSource, root: string, path: string): Promise<ReturnType<typeof view>> {
   const ws = makeWorkspace({ fallbackDir: root });
   prepareWorkspace(ws);
-  const env = { files, rotation: new RotationState(), random: () => 0.5, log: () => undefined };
+  const env = {
+    files,
+    rotation: new RotationState(),
+    state: new MemoryStore(),
+    random: () => 0.5,
+    log: () => undefined,
+  };
   return view(await dispatch(ws, req({ path }), env));
 }
 
