@@ -52,7 +52,9 @@ very dispatch the server runs: OPTIONS, middleware scripts, rule sets,
 then the fallback directory (zero-config mode included), with the same
 percent-decoding and query handling. Response delays are not applied.
 A rule set using a random or round-robin strategy answers as a freshly
-started server would.
+started server would. It cannot see a running server's runtime state:
+overrides added with m.use() or POST /__mock/api/overrides, sessions,
+counters; the server's journal (its inspector) shows what answered there.
 
 ${flagLines(GET_FLAGS, 20)}
 In JSON, matched.rule_set_file is the rule set's path relative to the

@@ -246,7 +246,7 @@ function useWith(
   const isOptions =
     typeof last === 'object' && last !== null && !('respond' in last) && !('when' in last) && 'once' in last;
   const rules = isOptions ? args.slice(0, -1) : args;
-  const once = isOptions ? (last).once : undefined;
+  const once = isOptions ? last.once : undefined;
   return runtime.use(rules, {
     ...(once !== undefined ? { once } : {}),
     ...(session !== undefined ? { session } : {}),
