@@ -31,6 +31,7 @@ export const SPAWNING = [
   'test/e2e/inspector-program.test.ts',
   'test/e2e/launcher.test.ts',
   'test/e2e/library-packaging.test.ts',
+  'test/e2e/library-sessions.test.ts',
   'test/e2e/library.test.ts',
   'test/e2e/live-reload-fixed.test.ts',
   'test/e2e/live-reload-resources.test.ts',
