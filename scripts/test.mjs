@@ -38,6 +38,7 @@ export const SPAWNING = [
   'test/e2e/live-reload.test.ts',
   'test/e2e/openapi-import.test.ts',
   'test/e2e/overrides-sessions.test.ts',
+  'test/e2e/playwright-example.test.ts',
   'test/e2e/private-checkout.test.ts',
   'test/e2e/rhai-language.test.ts',
   'test/e2e/set-rule.test.ts',

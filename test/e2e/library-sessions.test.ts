@@ -69,7 +69,7 @@ test('m.use(): newest first, once, resetOverrides, reset, key-path errors, nothi
         e.diagnostics[0]?.keyPath?.join('.') === 'rules.0.respond.statsu',
     );
     assert.throws(
-      () => m.use({ when: { request: { url_path: 7 } }, respond: {} } as never),
+      () => m.use({ when: { request: { url_path: 7 } }, respond: {} }),
       /rules\[0\]\.when\.request\.url_path/,
     );
     assert.throws(() => m.use(cart({ file_path: 'missing.json' })), /missing\.json/);

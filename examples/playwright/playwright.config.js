@@ -1,0 +1,19 @@
+// Four workers, every test in parallel, against one mock (global-setup.js). Debian's chromium, no download.
+import { defineConfig } from '@playwright/test';
+
+export default defineConfig({
+  testDir: 'tests',
+  globalSetup: './global-setup.js',
+  fullyParallel: true,
+  workers: 4,
+  retries: 0,
+  reporter: 'list',
+  timeout: 30_000,
+  use: {
+    baseURL: process.env.MOCK_URL,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    },
+  },
+});
