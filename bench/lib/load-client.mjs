@@ -58,6 +58,8 @@ const {
   targets = null,
   slices = 1,
   sliceWarmupS = 0.25,
+  // { name, values: [...] }: each request carries the next value of this header in turn (sessions interleaved)
+  rotate = null,
 } = settings;
 
 function fail(msg) {
@@ -77,9 +79,9 @@ if (!Number.isInteger(slices) || slices < 1) fail('settings.slices must be a who
 
 // ---- the request bytes, built once per port
 const body = bodyFile ? fs.readFileSync(bodyFile) : null;
-function requestFor(p) {
+function requestFor(p, extra = {}) {
   let head = `${method} ${path} HTTP/1.1\r\nHost: ${host}:${p}\r\n`;
-  for (const [k, v] of Object.entries(headers)) head += `${k}: ${v}\r\n`;
+  for (const [k, v] of Object.entries({ ...headers, ...extra })) head += `${k}: ${v}\r\n`;
   if (body) head += `Content-Length: ${body.length}\r\n`;
   head += '\r\n';
   return body ? Buffer.concat([Buffer.from(head, 'latin1'), body]) : Buffer.from(head, 'latin1');
@@ -106,7 +108,8 @@ function cpuTicks(pid) {
  */
 function phase({ port: p, pid, warmS, measureS }) {
   return new Promise((resolve) => {
-    const request = requestFor(p);
+    const requests = rotate === null ? [requestFor(p)] : rotate.values.map((v) => requestFor(p, { [rotate.name]: v }));
+    let turn = 0;
     let measuring = false;
     let latencies = new Float64Array(1 << 14);
     let count = 0;
@@ -195,7 +198,7 @@ function phase({ port: p, pid, warmS, measureS }) {
     function send(c) {
       c.inFlight = true;
       c.sentAt = performance.now();
-      c.sock.write(request);
+      c.sock.write(requests.length === 1 ? requests[0] : requests[turn++ % requests.length]);
     }
 
     // one timer checks every connection for a request older than timeoutMs
