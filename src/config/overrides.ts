@@ -21,7 +21,7 @@ export interface OverrideContext {
 export const OVERRIDE_MESSAGES = {
   notArray: 'overrides must be a list of rules (objects in the shape of a rule set\u2019s [[rules]])',
   empty: 'no rule given',
-  notJson: (what: string) => `must be a JSON value (string, number, boolean, array or object), found ${what}`,
+  notJson: (what: string) => `a value must be a string, number, boolean, array or object, found ${what}`,
   templates:
     'a templated override needs the template engine, which loads with the first templated rule of the workspace; declare one there',
 } as const;
@@ -49,8 +49,9 @@ export function decodeOverrideRules(rules: unknown, ctx: OverrideContext): Resul
     report(decode, 'invalid_value', OVERRIDE_MESSAGES.empty, 0, ['rules']);
     return err(located(decode.diagnostics));
   }
+  // a value JSON cannot hold is reported and left out; the rest is decoded, so every problem is reported at once
   const tree = nodeOf(rules, ['rules'], decode);
-  if (decode.diagnostics.length > 0 || tree === undefined) return err(located(decode.diagnostics));
+  if (tree === undefined) return err(located(decode.diagnostics));
   const root: TomlTable = { kind: 'table', offset: 0, entries: new Map([['rules', entry(tree)]]) };
   const draft = decodeRuleSetTree(
     root,
@@ -113,12 +114,6 @@ function nodeOf(v: unknown, path: KeyPath, ctx: DecodeContext): TomlNode | undef
     default:
       break;
   }
-  report(
-    ctx,
-    'wrong_type',
-    `${describePath(path)} ${OVERRIDE_MESSAGES.notJson(v === null ? 'null' : typeof v)}`,
-    0,
-    path,
-  );
+  report(ctx, 'wrong_type', OVERRIDE_MESSAGES.notJson(v === null ? 'null' : typeof v), 0, path);
   return undefined;
 }
