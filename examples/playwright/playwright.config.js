@@ -8,7 +8,9 @@ export default defineConfig({
   workers: 4,
   retries: 0,
   reporter: 'list',
-  timeout: 30_000,
+  // generous: CI machines are shared, and four browsers start at once
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
   use: {
     baseURL: process.env.MOCK_URL,
     launchOptions: {
