@@ -9,9 +9,9 @@ import { snapshotFrom } from '../src/dispatch/snapshot.js';
 import type { Workspace } from '../src/model/workspace.js';
 import { createFsSource } from '../src/node/file-cache/fs-source.js';
 import { RotationState } from '../src/routing/rotation.js';
+import { MemoryStore } from '../src/state/store.js';
 import { decodeLossy } from '../src/shared/utf8.js';
 import { makeTempDir, removeDir, runMock, type RunningMock, spawnMock, writeTree } from './helpers/mock-cli.js';
-import { MemoryStore } from '../src/state/store.js';
 
 interface Scenario {
   readonly name: string;

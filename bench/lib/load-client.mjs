@@ -62,6 +62,8 @@ const {
   slices = 1,
   sliceWarmupS = 0.25,
   then = null,
+  // { name, values: [...] }: each request carries the next value of this header in turn (sessions interleaved)
+  rotate = null,
 } = settings;
 
 function fail(msg) {
@@ -90,6 +92,10 @@ function requestBytes(p, r) {
 }
 /** the requests a connection sends in turn: one, or two with `then` */
 function requestsFor(p) {
+  if (rotate !== null)
+    return rotate.values.map((v) =>
+      requestBytes(p, { method, path, headers: { ...headers, [rotate.name]: v }, bodyFile }),
+    );
   const first = requestBytes(p, { method, path, headers, bodyFile });
   return then === null ? [first] : [first, requestBytes(p, then)];
 }

@@ -104,6 +104,18 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
     doc: 'Also open the inspector on http://127.0.0.1:<port>/ (a free port when none is given; loopback only): every request with what answered and why, live, and the request journal over HTTP',
   },
   {
+    long: 'inspect-host',
+    takesValue: true,
+    value: '<addr>',
+    doc: 'With --inspect, bind the inspector on this address (e.g. 0.0.0.0 in a container); beyond loopback it needs --inspect-token',
+  },
+  {
+    long: 'inspect-token',
+    takesValue: true,
+    value: '<token>',
+    doc: 'With --inspect, every management request must carry `authorization: Bearer <token>` (401 without); any Host is then accepted. Default: $MOCK_INSPECT_TOKEN',
+  },
+  {
     long: 'journal-size',
     takesValue: true,
     value: '<n>',

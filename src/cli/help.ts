@@ -54,7 +54,10 @@ then the fallback directory (zero-config mode included), with the same
 percent-decoding and query handling. Response delays are not applied.
 A rule set using a random or round-robin strategy answers as a freshly
 started server would; every scenario is "started" unless --state says
-otherwise, and nothing is moved.
+otherwise, and nothing is moved. It cannot see a running server's runtime
+state: overrides added with m.use() or POST /__mock/api/overrides,
+sessions, counters, moved scenarios; the server's journal (its inspector)
+shows what answered there.
 
 ${flagLines(GET_FLAGS, 20)}
 In JSON, matched.rule_set_file is the rule set's path relative to the

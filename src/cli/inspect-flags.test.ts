@@ -50,3 +50,48 @@ describe('--inspect and the journal flags', () => {
     });
   }
 });
+
+describe('--inspect-host and --inspect-token', () => {
+  const run = (argv: string[], env: Record<string, string> = {}) => {
+    const args = parseArgs(argv, SERVE_FLAGS, { prefix: 'mock', root: true });
+    assert.ok(args.ok, args.ok ? '' : args.error);
+    return parseInspectFlags(args.value, 'mock', env);
+  };
+  test('a loopback host needs no token; a token alone turns the check on', () => {
+    assert.deepEqual(run(['--inspect', '--inspect-host', '127.0.0.1']), {
+      ok: true,
+      value: { port: 0, journal: {}, host: '127.0.0.1' },
+    });
+    assert.deepEqual(run(['--inspect', '--inspect-token', 't0k']), {
+      ok: true,
+      value: { port: 0, journal: {}, token: 't0k' },
+    });
+    assert.deepEqual(run(['--inspect'], { MOCK_INSPECT_TOKEN: 'from-env' }), {
+      ok: true,
+      value: { port: 0, journal: {}, token: 'from-env' },
+    });
+    assert.deepEqual(
+      run(['--inspect', '--inspect-host', '0.0.0.0', '--inspect-token', 'flag'], { MOCK_INSPECT_TOKEN: 'env' }),
+      {
+        ok: true,
+        value: { port: 0, journal: {}, host: '0.0.0.0', token: 'flag' },
+      },
+    );
+  });
+  test('beyond loopback without a token, a bad address, an empty token, or either without --inspect: refused', () => {
+    const refused = (argv: string[], re: RegExp, env: Record<string, string> = {}) => {
+      const r = run(argv, env);
+      assert.equal(r.ok, false);
+      if (!r.ok) assert.match(r.error, re);
+    };
+    refused(
+      ['--inspect', '--inspect-host', '0.0.0.0'],
+      /beyond loopback: give --inspect-token <token> \(or set MOCK_INSPECT_TOKEN\)/,
+    );
+    refused(['--inspect', '--inspect-host', '::'], /--inspect-token/);
+    refused(['--inspect', '--inspect-host', 'example.com'], /invalid value for --inspect-host/);
+    refused(['--inspect', '--inspect-token', ' '], /must not be empty/);
+    refused(['--inspect-host', '0.0.0.0', '--inspect-token', 'x'], /--inspect-host goes with --inspect/);
+    refused(['--inspect-token', 'x'], /--inspect-token goes with --inspect/);
+  });
+});

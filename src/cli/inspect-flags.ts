@@ -4,15 +4,29 @@
 import { JOURNAL_LIMIT_RANGES, journalLimits, type JournalLimits } from '../journal/limits.js';
 import { err, ok, type Result } from '../shared/result.js';
 import { flagValue, hasFlag, parsePort, type ParsedArgs } from '../shared/args.js';
+import { isIpAddress } from '../config/ip-address.js';
 
 export interface InspectFlags {
   /** 0: the OS picks */
   readonly port: number;
   readonly journal: Partial<JournalLimits>;
+  /** `--inspect-host`; absent: 127.0.0.1 */
+  readonly host?: string;
+  /** `--inspect-token`, else $MOCK_INSPECT_TOKEN */
+  readonly token?: string;
 }
 
+/** the environment variable that gives the token when --inspect-token does not */
+export const INSPECT_TOKEN_ENV = 'MOCK_INSPECT_TOKEN';
+
 export const INSPECT_MESSAGES = {
-  listening: (url: string) => `Inspector: ${url} (loopback only)\n`,
+  listening: (url: string, guarded = false) =>
+    `Inspector: ${url} (${guarded ? 'bearer token required' : 'loopback only'})\n`,
+  needsToken: (prefix: string, host: string) =>
+    `${prefix}: --inspect-host ${host} is beyond loopback: give --inspect-token <token> (or set ${INSPECT_TOKEN_ENV}), which every management request must then carry`,
+  badHost: (prefix: string, value: string) =>
+    `${prefix}: invalid value for --inspect-host: '${value}' (expected an IP address, e.g. 0.0.0.0 or 127.0.0.1)`,
+  emptyToken: (prefix: string) => `${prefix}: --inspect-token must not be empty`,
   loopbackOnly: (prefix: string, value: string) =>
     `${prefix}: invalid value for --inspect: '${value}' (the inspector listens on 127.0.0.1 only: give a port, e.g. --inspect=4000)`,
   badPort: (prefix: string, value: string) =>
@@ -25,13 +39,42 @@ export const INSPECT_MESSAGES = {
 
 const LOOPBACK = /^(?:127\.0\.0\.1|localhost):(\d{1,5})$/;
 
+/** 127.0.0.0/8 and ::1 */
+export function isLoopback(ip: string): boolean {
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(ip) || ip === '::1';
+}
+
 /** undefined: no --inspect. */
-export function parseInspectFlags(args: ParsedArgs, prefix: string): Result<InspectFlags | undefined, string> {
+export function parseInspectFlags(
+  args: ParsedArgs,
+  prefix: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+): Result<InspectFlags | undefined, string> {
   const sizeText = flagValue(args, 'journal-size');
   const bytesText = flagValue(args, 'journal-max-bytes');
+  const hostText = flagValue(args, 'inspect-host');
+  const tokenText = flagValue(args, 'inspect-token');
   if (!hasFlag(args, 'inspect')) {
-    const stray = sizeText !== undefined ? 'journal-size' : bytesText !== undefined ? 'journal-max-bytes' : undefined;
+    const stray =
+      sizeText !== undefined
+        ? 'journal-size'
+        : bytesText !== undefined
+          ? 'journal-max-bytes'
+          : hostText !== undefined
+            ? 'inspect-host'
+            : tokenText !== undefined
+              ? 'inspect-token'
+              : undefined;
     return stray === undefined ? ok(undefined) : err(INSPECT_MESSAGES.needsInspect(prefix, stray));
+  }
+  const token = tokenText ?? (env[INSPECT_TOKEN_ENV] === '' ? undefined : env[INSPECT_TOKEN_ENV]);
+  if (tokenText !== undefined && tokenText.trim() === '') return err(INSPECT_MESSAGES.emptyToken(prefix));
+  let host: string | undefined;
+  if (hostText !== undefined) {
+    const h = hostText.startsWith('[') && hostText.endsWith(']') ? hostText.slice(1, -1) : hostText;
+    if (h !== 'localhost' && !isIpAddress(h)) return err(INSPECT_MESSAGES.badHost(prefix, hostText));
+    host = h === 'localhost' ? '127.0.0.1' : h;
+    if (!isLoopback(host) && token === undefined) return err(INSPECT_MESSAGES.needsToken(prefix, hostText));
   }
   const value = flagValue(args, 'inspect') ?? '';
   let port = 0;
@@ -63,5 +106,10 @@ export function parseInspectFlags(args: ParsedArgs, prefix: string): Result<Insp
   }
   const checked = journalLimits(journal);
   if (!checked.ok) return err(`${prefix}: ${checked.error.join('; ')}`);
-  return ok({ port, journal });
+  return ok({
+    port,
+    journal,
+    ...(host !== undefined ? { host } : {}),
+    ...(token !== undefined ? { token: token.trim() } : {}),
+  });
 }

@@ -124,6 +124,16 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
       ...(s?.collection_max_items === undefined ? {} : { collectionMaxItems: s.collection_max_items }),
       ...(s?.contract === undefined ? {} : { contract: inConfigDir(s.contract).path }),
       ...(s?.contract_mode === undefined ? {} : { contractMode: s.contract_mode }),
+      ...(s?.sessions === true
+        ? {
+            sessions: {
+              header: (s.session_header ?? DEFAULTS.sessionHeader).toLowerCase(),
+              ...(s.session_cookie === undefined ? {} : { cookie: s.session_cookie }),
+              idleMs: s.session_idle_ms ?? DEFAULTS.sessionIdleMs,
+              max: s.session_max ?? DEFAULTS.sessionMax,
+            },
+          }
+        : {}),
     },
     log: {
       verbose: {

@@ -19,7 +19,7 @@ import {
   type RespondFileStatus,
 } from './respond-files.js';
 import { RULE_DEFAULTS, ruleSetShape, ruleTable } from './shapes/rule-set.js';
-import { parseTomlLazily, type TomlNode } from './toml.js';
+import { parseTomlLazily, type TomlNode, type TomlTable } from './toml.js';
 import { compileTemplateRefs, type TemplateRef } from './templates.js';
 import { engineIfLoaded, loadEngine, loadFaker } from '../templates/index.js';
 
@@ -66,16 +66,28 @@ const topTable = ruleSetShape;
 /** Decode one rule-set file's text. Pure; respond files are only collected (see checkRuleSetFiles). */
 export function decodeRuleSetDraft(text: string, file: string, rsc: RuleSetContext): RuleSetDraft {
   const decode: DecodeContext = { file, text, diagnostics: [] };
-  const fileRefs: RespondFileRef[] = [];
-  const dirRefs: DirRef[] = [];
-  const templateRefs: TemplateRef[] = [];
   const parsed = parseTomlLazily(text);
   if (!parsed.ok) {
     const e = parsed.error;
     report(decode, 'toml_syntax', MESSAGES.tomlSyntax(e.message), e.offset, []);
-    return { ruleSet: undefined, decode, fileRefs, dirRefs, templateRefs };
+    return { ruleSet: undefined, decode, fileRefs: [], dirRefs: [], templateRefs: [] };
   }
-  const root = parsed.value;
+  return decodeRuleSetTree(parsed.value, file, rsc, decode);
+}
+
+/**
+ * Decode a rule set from its value tree: a parsed file's, or one made from JSON values (runtime overrides,
+ * config/overrides.ts), whose diagnostics then carry only their key path.
+ */
+export function decodeRuleSetTree(
+  root: TomlTable,
+  file: string,
+  rsc: RuleSetContext,
+  decode: DecodeContext,
+): RuleSetDraft {
+  const fileRefs: RespondFileRef[] = [];
+  const dirRefs: DirRef[] = [];
+  const templateRefs: TemplateRef[] = [];
   const top = topTable(root, [], decode) ?? {};
 
   let prefix: string | undefined;

@@ -4,10 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { memorySource } from '../files/memory-source.js';
 import { RotationState } from '../routing/rotation.js';
+import { MemoryStore } from '../state/store.js';
 import { dispatch, type DispatchEnv } from './dispatch.js';
 import { snapshotFrom } from './snapshot.js';
 import { ROOT, ruleSet, workspace } from './fixtures/workspace.js';
-import { MemoryStore } from '../state/store.js';
 
 const files = memorySource({
   [`${ROOT}/data/api/users.json`]: '[ {"id": 1} ]\n',

@@ -11,7 +11,7 @@ import { fileBody } from '../files/file-body.js';
 import type { FileSource } from '../files/source.js';
 import { evaluateRuleSet, prepareRuleSet } from '../routing/evaluate.js';
 import type { RotationState } from '../routing/rotation.js';
-import type { Explanation, RuleSetExplanation } from './explain.js';
+import type { Explanation, OverrideCheck, RuleSetExplanation } from './explain.js';
 import { type Draft, finalize } from './finalize.js';
 import { answerOptions } from './options.js';
 import { draftFromRespond, emptyDraft, textDraft, type RespondDraft } from './respond.js';
@@ -22,6 +22,7 @@ import type { StateStore } from '../state/store.js';
 import { transitionOf, type StateTransition } from '../state/scenarios.js';
 import type { Collection } from '../model/collection.js';
 import { answerCollection, collectionRoute, readCollection, type CollectionAction } from './collections.js';
+import type { OverrideList } from './overrides.js';
 
 export interface DispatchEnv {
   readonly files: FileSource;
@@ -39,6 +40,10 @@ export interface DispatchEnv {
   readonly pace?: PaceState;
   /** the runtime state (docs/state.md): the server's store for its lifetime; `get` and `match-test` a fresh one */
   readonly state: StateStore;
+  /** runtime overrides, tried first, in order (a session's, then the shared ones); absent: none, at no cost */
+  readonly overrides?: readonly OverrideList[];
+  /** the session the request belongs to (docs/library.md#sessions); absent: the default one */
+  readonly session?: string;
   /** told when a collection's data changed in `state` (the server writes a persisted one back) */
   readonly collectionChanged?: (collection: Collection, state: StateStore) => void;
   /** `--contract`: requests and answers checked against an OpenAPI document (docs/contract.md); absent: no cost */
@@ -79,6 +84,8 @@ export type Stage =
   | { readonly kind: 'bad_request' }
   /** `--contract` in enforce mode: the request breaks the document, 400 */
   | { readonly kind: 'contract' }
+  /** a runtime override (`m.use`, `POST /__mock/api/overrides`); `session` when it was the session's own */
+  | { readonly kind: 'override'; readonly id: number; readonly session?: string }
   | { readonly kind: 'middleware'; readonly index: number; readonly file: string }
   | { readonly kind: 'rule_set'; readonly ruleSetIndex: number; readonly ruleIndex: number }
   /** claimed by a prefix, no rule matched: 404 */
@@ -151,10 +158,27 @@ export function dispatch(
 ): ValueOrPromise<Outcome> {
   const explained: RuleSetExplanation[] | undefined = opts.explain ? [] : undefined;
   const used: TemplateUse[] | undefined = opts.explain ? [] : undefined;
-  if (env.contract !== undefined) return dispatchChecked(ws, req, env, env.contract, explained, used);
+  const checked: OverrideCheck[] | undefined = opts.explain && env.overrides !== undefined ? [] : undefined;
+  if (env.contract !== undefined) return dispatchChecked(ws, req, env, env.contract, explained, used, checked);
   const staged: ValueOrPromise<Staged> =
-    stageOptions(req) ??
-    stageBadRequest(req) ??
+    stageOptions(req) ?? stageBadRequest(req) ?? stageAnswering(ws, req, env, explained, used, checked);
+  return chain(staged, (s) =>
+    withTemplate(outcomeOf(s, paced(finalize(s.draft, req, ws.cors), s, ws, env), explained, checked), used),
+  );
+}
+
+/** The stages that answer, in order: runtime overrides, middleware, rule sets (with their collections), the db's
+ * collections, the fallback directory. */
+function stageAnswering(
+  ws: Workspace,
+  req: RequestSnapshot,
+  env: DispatchEnv,
+  explained: RuleSetExplanation[] | undefined,
+  used: TemplateUse[] | undefined,
+  checked: OverrideCheck[] | undefined,
+): ValueOrPromise<Staged> {
+  return (
+    (env.overrides === undefined ? undefined : stageOverrides(ws, req, env, env.overrides, checked, used)) ??
     chain(
       stageMiddleware(ws, req, env),
       (mw) =>
@@ -163,9 +187,7 @@ export function dispatch(
           stageRuleSets(ws, req, env, explained, used),
           (rs) => rs ?? stageCollection(ws, undefined, req, env) ?? stageFallback(ws, req, env),
         ),
-    );
-  return chain(staged, (s) =>
-    withTemplate(outcomeOf(s, paced(finalize(s.draft, req, ws.cors), s, ws, env), explained), used),
+    )
   );
 }
 
@@ -177,6 +199,7 @@ function dispatchChecked(
   gate: ContractGate,
   explained: RuleSetExplanation[] | undefined,
   used: TemplateUse[] | undefined,
+  checked: OverrideCheck[] | undefined,
 ): ValueOrPromise<Outcome> {
   const early = stageOptions(req) ?? stageBadRequest(req);
   const verdict = early === undefined ? gate.checkRequest(req) : undefined;
@@ -194,12 +217,12 @@ function dispatchChecked(
           },
           stage: CONTRACT_STAGE,
         }
-      : chain(
-          stageMiddleware(ws, req, env),
-          (mw) => mw ?? chain(stageRuleSets(ws, req, env, explained, used), (rs) => rs ?? stageFallback(ws, req, env)),
-        ));
+      : stageAnswering(ws, req, env, explained, used, checked));
   return chain(staged, (s) => {
-    const outcome = withTemplate(outcomeOf(s, paced(finalize(s.draft, req, ws.cors), s, ws, env), explained), used);
+    const outcome = withTemplate(
+      outcomeOf(s, paced(finalize(s.draft, req, ws.cors), s, ws, env), explained, checked),
+      used,
+    );
     if (verdict === undefined) return outcome;
     const answer = refused ? [] : gate.checkAnswer(verdict, outcome.answer);
     const contract: ContractMark = {
@@ -246,14 +269,27 @@ function withTemplate(outcome: Outcome, used: TemplateUse[] | undefined): Outcom
 
 // Object literals of fixed shape rather than spreads: this runs for every request (a spread builds the object
 // key by key, and its shape varies).
-function outcomeOf(staged: Staged, answer: Answer, explained: RuleSetExplanation[] | undefined): Outcome {
+function outcomeOf(
+  staged: Staged,
+  answer: Answer,
+  explained: RuleSetExplanation[] | undefined,
+  checked?: OverrideCheck[],
+): Outcome {
   const { stage, file } = staged;
   if (staged.transition !== undefined) {
-    const plain = outcomeOf({ draft: staged.draft, stage, ...(file === undefined ? {} : { file }) }, answer, explained);
+    const plain = outcomeOf(
+      { draft: staged.draft, stage, ...(file === undefined ? {} : { file }) },
+      answer,
+      explained,
+      checked,
+    );
     return { ...plain, state: staged.transition };
   }
   if (explained === undefined) return file === undefined ? { answer, stage } : { answer, stage, file };
-  const explanation = { ruleSets: explained };
+  const explanation: Explanation =
+    checked === undefined || checked.length === 0
+      ? { ruleSets: explained }
+      : { ruleSets: explained, overrides: checked };
   return file === undefined ? { answer, stage, explanation } : { answer, stage, file, explanation };
 }
 
@@ -323,6 +359,43 @@ function tooMany(waitMs: number, stage: Stage): Staged {
     stage,
     limited: true,
   };
+}
+
+/** The runtime overrides that apply (a session's first, then the shared ones), newest first in each list. */
+function stageOverrides(
+  ws: Workspace,
+  req: RequestSnapshot,
+  env: DispatchEnv,
+  lists: readonly OverrideList[],
+  checked: OverrideCheck[] | undefined,
+  used: TemplateUse[] | undefined,
+): ValueOrPromise<Staged> | undefined {
+  const ctx = { rotation: env.rotation, random: env.random, explain: checked !== undefined };
+  for (const list of lists) {
+    if (list.size === 0) continue;
+    const ruleSet = list.ruleSet();
+    const ev = evaluateRuleSet(ruleSet, req, ctx);
+    if (checked !== undefined) {
+      const shown = list.list();
+      for (const c of ev.checks ?? []) checked.push({ id: shown[c.ruleIndex]!.id, session: list.session, check: c });
+    }
+    if (ev.winner === undefined) continue;
+    const o = list.answered(ev.winner);
+    const stage: Stage =
+      o.session === undefined ? { kind: 'override', id: o.id } : { kind: 'override', id: o.id, session: o.session };
+    const rule = o.rule;
+    if (rule.limit !== undefined && env.pace !== undefined) {
+      const wait = env.pace.take(rule, rule.limit);
+      if (wait !== undefined) return tooMany(wait, stage);
+    }
+    const template = rule.respond.template;
+    const draft =
+      template === undefined
+        ? draftFromRespond(rule.respond, env.files)
+        : templatedDraft(rule, template, req, templateEnv(env.files, workspaceRandom(ws), env.log, env.now), used);
+    return answeredBy(draft, stage, rule.respond);
+  }
+  return undefined;
 }
 
 function stageRuleSets(

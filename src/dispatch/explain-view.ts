@@ -25,6 +25,7 @@ export const STAGE_NAMES = [
   'options',
   'bad_request',
   'contract',
+  'override',
   'middleware',
   'rule_set',
   'prefix_miss',
@@ -62,6 +63,15 @@ export interface WhyRuleSetView {
   readonly rules: readonly WhyRuleView[];
 }
 
+/** A runtime override as checked against the request. */
+export interface WhyOverrideView {
+  readonly id: number;
+  /** the session it belongs to; absent: a shared one */
+  readonly session?: string;
+  readonly matched: boolean;
+  readonly conditions: readonly WhyConditionView[];
+}
+
 export interface WhyView {
   /** one sentence on which stage answered */
   readonly note: string;
@@ -69,6 +79,8 @@ export interface WhyView {
   readonly file?: string;
   /** the service.deny pattern that kept `file` from being served */
   readonly deniedBy?: string;
+  /** the runtime overrides checked first (newest first; a session's before the shared ones), when there were any */
+  readonly overrides?: readonly WhyOverrideView[];
   /** the rule sets consulted, in order, up to and including the one that answered */
   readonly ruleSets: readonly WhyRuleSetView[];
   /** a templated rule's answer: its template sources and the values the request gave the paths they name */
@@ -128,6 +140,8 @@ export function whyNote(stage: Stage, ws: Workspace, shown: ShownPaths, requestP
       return 'The request body is declared as JSON but does not parse \u2014 answered 400 before any script or rule set.';
     case 'contract':
       return 'The request breaks the API contract (--contract, enforce mode) \u2014 answered 400 before any script or rule set.';
+    case 'override':
+      return `Answered by runtime override #${stage.id}${stage.session === undefined ? '' : ` of session ${stage.session}`}, before the workspace's scripts and rule sets.`;
     case 'middleware':
       return `Answered by middleware #${stage.index + 1} (${shown.middleware(stage.index)}), before any rule set.`;
     case 'rule_set':
@@ -172,6 +186,18 @@ export function whyView(outcome: Outcome, ws: Workspace, shown: ShownPaths, requ
     ...(outcome.stage.kind === 'miss' && outcome.stage.denied !== undefined
       ? { deniedBy: outcome.stage.denied.pattern }
       : {}),
+    ...(outcome.explanation?.overrides === undefined
+      ? {}
+      : {
+          overrides: outcome.explanation.overrides.map(
+            (o): WhyOverrideView => ({
+              id: o.id,
+              ...(o.session === undefined ? {} : { session: o.session }),
+              matched: o.check.matched,
+              conditions: whyRuleView(o.check).conditions,
+            }),
+          ),
+        }),
     ruleSets: (outcome.explanation?.ruleSets ?? []).map((rs) => whyRuleSetView(rs, shown)),
     ...(outcome.template !== undefined ? { template: outcome.template } : {}),
   };
@@ -206,6 +232,16 @@ export function whyToWire(why: WhyView): WhyWire {
     note: why.note,
     ...(why.file === undefined ? {} : { file: why.file }),
     ...(why.deniedBy === undefined ? {} : { denied_by: why.deniedBy }),
+    ...(why.overrides === undefined
+      ? {}
+      : {
+          overrides: why.overrides.map((o) => ({
+            id: o.id,
+            ...(o.session === undefined ? {} : { session: o.session }),
+            matched: o.matched,
+            conditions: whyRuleToWire({ ruleIndex: 0, matched: o.matched, conditions: o.conditions }).conditions,
+          })),
+        }),
     rule_sets: why.ruleSets.map((rs) => ({
       rule_set_index: rs.ruleSetIndex,
       rule_set_file: rs.ruleSetFile,

@@ -32,6 +32,14 @@ export type WhyRuleSetWire = {
   readonly rules: readonly WhyRuleWire[];
 };
 
+export type WhyOverrideWire = {
+  readonly id: number;
+  /** the session it belongs to; absent: a shared one */
+  readonly session?: string;
+  readonly matched: boolean;
+  readonly conditions: readonly WhyConditionWire[];
+};
+
 export type WhyWire = {
   /** one sentence on which stage answered */
   readonly note: string;
@@ -39,6 +47,8 @@ export type WhyWire = {
   readonly file?: string;
   /** the service.deny pattern that kept `file` from being served */
   readonly denied_by?: string;
+  /** the runtime overrides checked first, in the order tried (present only when there were any) */
+  readonly overrides?: readonly WhyOverrideWire[];
   /** the rule sets consulted, in order, up to and including the one that answered */
   readonly rule_sets: readonly WhyRuleSetWire[];
   /** a templated rule's answer: its template sources and the values the paths they name had */

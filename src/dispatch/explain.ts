@@ -10,7 +10,17 @@ export interface RuleSetExplanation {
   readonly rules: readonly RuleCheck[];
 }
 
+/** One runtime override checked against the request (docs/library.md#overrides). */
+export interface OverrideCheck {
+  readonly id: number;
+  /** the session whose override it is; undefined: a shared one */
+  readonly session: string | undefined;
+  readonly check: RuleCheck;
+}
+
 export interface Explanation {
   /** the rule sets consulted, in order, up to and including the one that answered */
   readonly ruleSets: readonly RuleSetExplanation[];
+  /** the runtime overrides checked before them, in the order tried (absent when there were none) */
+  readonly overrides?: readonly OverrideCheck[];
 }

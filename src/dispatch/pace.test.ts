@@ -7,11 +7,11 @@ import type { DelaySpec } from '../model/answer.js';
 import type { Config } from '../model/config.js';
 import type { Workspace } from '../model/workspace.js';
 import { RotationState } from '../routing/rotation.js';
+import { MemoryStore } from '../state/store.js';
 import { dispatch, type DispatchEnv, type Outcome } from './dispatch.js';
 import { PaceState, sampleDelay, seededUniform } from './pace.js';
 import { ruleSet, workspace as sharedWorkspace } from './fixtures/workspace.js';
 import { snapshotFrom } from './snapshot.js';
-import { MemoryStore } from '../state/store.js';
 
 const ROOT = '/ws';
 

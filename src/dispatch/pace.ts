@@ -40,14 +40,19 @@ interface Window {
 }
 
 export class PaceState {
-  private readonly generators = new WeakMap<Workspace, Uniform>();
   private readonly windows = new WeakMap<Rule, Window>();
 
   /** `now`: milliseconds (Date.now by default); `unseeded`: the draws when a workspace has no seed */
   constructor(
     private readonly now: () => number = Date.now,
     private readonly unseeded: Uniform = Math.random,
+    private readonly generators = new WeakMap<Workspace, Uniform>(),
   ) {}
+
+  /** A session's pace (docs/library.md#sessions): its own rate-limit windows, the workspace's one generator. */
+  forSession(): PaceState {
+    return new PaceState(this.now, this.unseeded, this.generators);
+  }
 
   /** The workspace's generator: one per workspace, from `service.seed` (a reload starts it again). */
   uniform(ws: Workspace): Uniform {

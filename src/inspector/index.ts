@@ -39,6 +39,8 @@ export interface InspectorOptions {
   readonly events?: EventHubOptions;
   /** the page's folder; default: ui/ beside the router (dist/bin/ui in the bundle) */
   readonly uiDir?: string;
+  /** `--inspect-token`: every request must carry it as a bearer token (security.ts) */
+  readonly token?: string;
 }
 
 export interface Inspector {
@@ -56,6 +58,7 @@ export function createInspector(options: InspectorOptions): Inspector {
     version: options.version,
     routes: [...(options.routes ?? []), events.route, fileTreeRoute(options.files), rulesRoute(options.rules)],
     ...(options.uiDir === undefined ? {} : { uiDir: options.uiDir }),
+    ...(options.token === undefined ? {} : { token: options.token }),
   });
   return { handler, events, close: () => events.close() };
 }

@@ -46,6 +46,8 @@ export interface ManagementOptions {
   readonly uiDir?: string;
   /** default 1 MiB */
   readonly maxBodyBytes?: number;
+  /** `--inspect-token`: every request but the page's files carries `authorization: Bearer <token>` (security.ts) */
+  readonly token?: string;
 }
 
 /** The page's files: the only names served (GET / is index.html, /assets/<name> the rest). */
@@ -119,13 +121,24 @@ export function createManagementHandler(
     const hasBody =
       (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') ||
       req.headers['transfer-encoding'] !== undefined;
-    const verdict = guardRequest({ method, headers: req.headers, port, hasBody });
+    const verdict = guardRequest({
+      method,
+      headers: req.headers,
+      port,
+      hasBody,
+      target: req.url ?? '/',
+      ...(options.token !== undefined ? { token: options.token } : {}),
+    });
     if (!verdict.ok) {
       req.resume();
       sendJson(
         res,
         failure(verdict.kind, verdict.message, undefined, verdict.status),
-        verdict.allow === undefined ? {} : { allow: verdict.allow },
+        verdict.allow !== undefined
+          ? { allow: verdict.allow }
+          : verdict.status === 401
+            ? { 'www-authenticate': 'Bearer realm="mock"' }
+            : {},
       );
       return;
     }

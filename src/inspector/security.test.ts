@@ -139,3 +139,111 @@ test('header sets: CSP, nosniff, no-store; no access-control-* anywhere', () => 
     );
   }
 });
+
+test('with a token: 401 without the bearer (the page aside), any Host with it, the Origin check kept', () => {
+  const token = 't0ken';
+  const base = { port: PORT, hasBody: false, token };
+  const bearer = { authorization: `Bearer ${token}` };
+  const status = (v: ReturnType<typeof guardRequest>) => (v.ok ? 'ok' : v.status);
+  assert.equal(
+    status(
+      guardRequest({ ...base, method: 'GET', target: '/__mock/api/requests', headers: { host: `127.0.0.1:${PORT}` } }),
+    ),
+    401,
+  );
+  assert.equal(
+    status(
+      guardRequest({
+        ...base,
+        method: 'GET',
+        target: '/__mock/api/requests',
+        headers: { host: 'x', authorization: 'Bearer nope!' },
+      }),
+    ),
+    401,
+  );
+  assert.equal(status(guardRequest({ ...base, method: 'GET', target: '/', headers: { host: 'mock:4000' } })), 'ok');
+  assert.equal(
+    status(guardRequest({ ...base, method: 'GET', target: '/assets/app.js', headers: { host: 'mock:4000' } })),
+    'ok',
+  );
+  assert.equal(
+    status(
+      guardRequest({
+        ...base,
+        method: 'GET',
+        target: '/__mock/api/requests',
+        headers: { host: 'mock:4000', ...bearer },
+      }),
+    ),
+    'ok',
+  );
+  assert.equal(
+    status(
+      guardRequest({
+        ...base,
+        method: 'GET',
+        target: `/__mock/api/events?access_token=${token}`,
+        headers: { host: 'mock:4000' },
+      }),
+    ),
+    'ok',
+  );
+  assert.equal(
+    status(
+      guardRequest({
+        ...base,
+        method: 'GET',
+        target: `/__mock/api/requests?access_token=${token}`,
+        headers: { host: 'mock:4000' },
+      }),
+    ),
+    401,
+    'the query token is for the event stream only',
+  );
+  const write = { ...bearer, host: 'mock:4000', 'x-mock-client': 't' };
+  assert.equal(
+    status(
+      guardRequest({
+        ...base,
+        method: 'POST',
+        target: '/__mock/api/reset',
+        headers: { ...write, origin: 'http://mock:4000' },
+      }),
+    ),
+    'ok',
+  );
+  assert.equal(
+    status(
+      guardRequest({
+        ...base,
+        method: 'POST',
+        target: '/__mock/api/reset',
+        headers: { ...write, origin: 'http://evil.test' },
+      }),
+    ),
+    403,
+  );
+  assert.equal(
+    status(
+      guardRequest({
+        ...base,
+        method: 'POST',
+        target: '/__mock/api/reset',
+        headers: { ...write, 'sec-fetch-site': 'cross-site' },
+      }),
+    ),
+    403,
+  );
+  assert.equal(
+    status(
+      guardRequest({
+        ...base,
+        method: 'POST',
+        target: '/__mock/api/reset',
+        headers: { host: 'mock:4000', 'x-mock-client': 't' },
+      }),
+    ),
+    401,
+  );
+});

@@ -7,6 +7,7 @@
 // body), and the fixed header sets of the page, its assets and the JSON answers. No answer carries an
 // `access-control-*` header: cross-origin pages can neither read nor preflight anything here.
 // Leaves out: routing, bodies and the listener itself (router.ts).
+import { timingSafeEqual } from 'node:crypto';
 
 /** A request as far as these checks need it: lower-case header names, as node:http gives them. */
 export interface GuardInput {
@@ -16,17 +17,28 @@ export interface GuardInput {
   readonly port: number;
   /** whether the request carries a body (a Content-Length above 0 or any Transfer-Encoding) */
   readonly hasBody: boolean;
+  /**
+   * `--inspect-token`: every request but the page's own files must carry `authorization: Bearer <token>` (the
+   * event stream, which a browser opens without headers, may carry `?access_token=<token>` instead); any Host is
+   * then accepted (docs/inspector.md#from-a-container)
+   */
+  readonly token?: string;
+  /** the request's path and query (the token check lets the page's files through) */
+  readonly target?: string;
 }
 
 export interface Refusal {
   readonly ok: false;
-  readonly status: 403 | 405 | 415;
+  readonly status: 401 | 403 | 405 | 415;
   readonly kind: 'usage';
   readonly message: string;
   /** the Allow header of a 405 */
   readonly allow?: string;
 }
 export type GuardVerdict = { readonly ok: true } | Refusal;
+
+/** the event stream's path (events.ts): a browser opens it without headers, so it may carry the token in its query */
+const EVENTS_PATH = '/__mock/api/events';
 
 /** Methods that change state: they need the cross-origin guard. */
 export const STATE_CHANGING = ['POST', 'PUT', 'DELETE'] as const;
@@ -44,6 +56,7 @@ export const SECURITY_MESSAGES = {
   fetchSite: (site: string) => `cross-site request refused (Sec-Fetch-Site \`${site}\`)`,
   clientHeader: `a state-changing request needs the \`${CLIENT_HEADER}\` header`,
   contentType: (type: string) => `a request body must be JSON (Content-Type application/json), got \`${type}\``,
+  token: 'this management listener needs its token: send `authorization: Bearer <token>` (--inspect-token)',
 } as const;
 
 function one(v: string | readonly string[] | undefined): string | undefined {
@@ -73,14 +86,21 @@ export function isJsonContentType(type: string | undefined): boolean {
 /** Every check that precedes routing, in order: Host, method, then the state-changing guard. */
 export function guardRequest(input: GuardInput): GuardVerdict {
   const host = one(input.headers['host']);
-  if (!hostAllowed(host, input.port)) return refuse(403, SECURITY_MESSAGES.host(host ?? ''));
+  const token = input.token;
+  if (token !== undefined) {
+    if (!tokenGiven(input, token)) return refuse(401, SECURITY_MESSAGES.token);
+  } else if (!hostAllowed(host, input.port)) return refuse(403, SECURITY_MESSAGES.host(host ?? ''));
   const method = input.method.toUpperCase();
   if (method === 'OPTIONS') return { ...refuse(405, SECURITY_MESSAGES.options), allow: ALLOWED_METHODS.join(', ') };
   if (!(ALLOWED_METHODS as readonly string[]).includes(method))
     return { ...refuse(405, SECURITY_MESSAGES.method(method)), allow: ALLOWED_METHODS.join(', ') };
   if (!(STATE_CHANGING as readonly string[]).includes(method)) return { ok: true };
   const origin = one(input.headers['origin']);
-  if (origin !== undefined && !originIsOwn(origin, input.port)) return refuse(403, SECURITY_MESSAGES.origin(origin));
+  // with a token, the Host is whatever name reaches the listener (a mapped port, a service name): the page's own
+  // origin is that one
+  const own = (o: string): boolean =>
+    originIsOwn(o, input.port) || (token !== undefined && host !== undefined && originIsHost(o, host));
+  if (origin !== undefined && !own(origin)) return refuse(403, SECURITY_MESSAGES.origin(origin));
   const site = one(input.headers['sec-fetch-site']);
   if (site !== undefined && site.toLowerCase() !== 'same-origin') return refuse(403, SECURITY_MESSAGES.fetchSite(site));
   if (one(input.headers[CLIENT_HEADER]) === undefined) return refuse(403, SECURITY_MESSAGES.clientHeader);
@@ -91,7 +111,36 @@ export function guardRequest(input: GuardInput): GuardVerdict {
   return { ok: true };
 }
 
-function refuse(status: 403 | 405 | 415, message: string): Refusal {
+/** `http://<host>` or `https://<host>`: the origin a page loaded from that Host has */
+function originIsHost(origin: string, host: string): boolean {
+  const o = origin.toLowerCase();
+  const h = host.toLowerCase();
+  return o === `http://${h}` || o === `https://${h}`;
+}
+
+/** The page's own files need no token (they hold no data); everything else carries it. */
+function tokenGiven(input: GuardInput, token: string): boolean {
+  const target = input.target ?? '/';
+  const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
+  if (path === '/' || path.startsWith('/assets/')) return true;
+  const auth = one(input.headers['authorization']);
+  if (auth !== undefined && /^bearer /i.test(auth) && sameText(auth.slice(7).trim(), token)) return true;
+  if (path === EVENTS_PATH && q >= 0) {
+    const given = new URLSearchParams(target.slice(q + 1)).get('access_token');
+    if (given !== null && sameText(given, token)) return true;
+  }
+  return false;
+}
+
+/** compared in time independent of where they differ */
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function refuse(status: 401 | 403 | 405 | 415, message: string): Refusal {
   return { ok: false, status, kind: 'usage', message };
 }
 

@@ -78,6 +78,8 @@ export interface Exchange {
   /** as written (`Outcome.answer` for a dispatched one) */
   readonly response: { readonly status: number; readonly headers: HeaderList; readonly body: Uint8Array };
   readonly answerer: Answerer;
+  /** the session the request belonged to (docs/library.md#sessions); absent: the default one */
+  readonly session?: string;
 }
 
 export interface CaptureOptions extends BodyCaptureOptions {
@@ -113,6 +115,8 @@ export class HeldEntry {
   stateAfter?: Readonly<Record<string, string>>;
   /** what `--contract` found (docs/contract.md), when the request fell under a documented operation */
   contract?: ContractMark;
+  /** the session the request belonged to (docs/library.md#sessions), when it carried one */
+  session?: string;
   /** set by settle(): then `stage`…`context` are let go */
   private views: Views | undefined;
   constructor(
@@ -260,7 +264,9 @@ export function holdExchange(ex: Exchange, id: number, opts: CaptureOptions): He
     answeredBy === undefined ? null : answeredBy.outcome.stage,
     answeredBy?.outcome.file,
     // an explanation that consulted no rule set explains nothing the stage does not (and need not be kept)
-    answeredBy?.outcome.explanation?.ruleSets.length ? answeredBy.outcome.explanation : undefined,
+    answeredBy?.outcome.explanation?.ruleSets.length || answeredBy?.outcome.explanation?.overrides?.length
+      ? answeredBy.outcome.explanation
+      : undefined,
     answeredBy?.context,
     a.kind === 'proxied' ? { target: a.target, saved: a.saved } : undefined,
   );
@@ -273,6 +279,7 @@ export function holdExchange(ex: Exchange, id: number, opts: CaptureOptions): He
   }
   const contract = a.kind === 'dispatch' ? a.outcome.contract : undefined;
   if (contract !== undefined && (contract.request.length > 0 || contract.answer.length > 0)) held.contract = contract;
+  if (ex.session !== undefined) held.session = ex.session;
   return held;
 }
 
@@ -346,6 +353,7 @@ export function entryOf(h: HeldEntry, opts: BodyCaptureOptions): Entry {
     ...(h.fault !== undefined ? { fault: h.fault } : {}),
     ...(h.stateBefore !== undefined ? { stateBefore: h.stateBefore, stateAfter: h.stateAfter ?? {} } : {}),
     ...(h.contract !== undefined ? { contract: h.contract } : {}),
+    ...(h.session !== undefined ? { session: h.session } : {}),
   });
 }
 

@@ -85,6 +85,8 @@ export interface EntryRow {
   readonly stateBefore?: Readonly<Record<string, string>>;
   readonly stateAfter?: Readonly<Record<string, string>>;
   readonly contract?: ContractMark;
+  /** the session the request belonged to (docs/library.md#sessions), when it carried one */
+  readonly session?: string;
 }
 
 export interface Entry {
@@ -115,5 +117,6 @@ export interface Entry {
   readonly contract?: ContractMark;
   /** the rule that answered, or null */
   readonly matched: MatchedView | null;
-  readonly why: WhyView;
+  readonly why: WhyView /** the session the request belonged to (docs/library.md#sessions), when it carried one */;
+  readonly session?: string;
 }

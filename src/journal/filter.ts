@@ -20,6 +20,10 @@ export interface RequestFilter {
   readonly stage?: StageFilterValue;
   /** what that rule answered */
   readonly rule?: RuleFilter;
+  /** only this session's requests (docs/library.md#sessions) */
+  readonly session?: string;
+  /** entries after this id; unlike `since`, never an overflow error (a session's view after its last reset) */
+  readonly after?: number;
   /** at most this many entries (the oldest that match) */
   readonly limit?: number;
 }
@@ -28,7 +32,9 @@ export type EntryTest = (entry: EntryRow) => boolean;
 
 export function compileFilter(f: RequestFilter): EntryTest {
   const tests: EntryTest[] = [];
-  const { path, method, since, stage, rule } = f;
+  const { path, method, since, stage, rule, session, after } = f;
+  if (session !== undefined) tests.push((e) => e.session === session);
+  if (after !== undefined && after > 0) tests.push((e) => e.id > after);
   if (typeof path === 'string') tests.push((e) => e.request.path === path);
   else if (path instanceof RegExp) {
     const re = path.global || path.sticky ? new RegExp(path.source, path.flags.replace(/[gy]/g, '')) : path;
@@ -89,6 +95,7 @@ export const FILTER_MESSAGES = {
   rule: (v: unknown) => `rule.rule must be a 0-based index (got ${String(v)})`,
   path: (v: unknown) => `path must be a string or a RegExp (got ${String(v)})`,
   method: (v: unknown) => `method must be a string (got ${String(v)})`,
+  session: (v: unknown) => `session must be a non-empty string (got ${String(v)})`,
 } as const;
 
 const isIndex = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
@@ -96,7 +103,9 @@ const isIndex = (v: unknown): boolean => typeof v === 'number' && Number.isSafeI
 /** What is wrong with a filter given from untyped code (the library's JavaScript callers), one message each. */
 export function filterProblems(f: RequestFilter, stages: readonly string[]): string[] {
   const out: string[] = [];
-  const { path, method, since, stage, rule, limit } = f;
+  const { path, method, since, stage, rule, limit, session } = f;
+  if (session !== undefined && (typeof session !== 'string' || session === ''))
+    out.push(FILTER_MESSAGES.session(session));
   if (path !== undefined && typeof path !== 'string' && !(path instanceof RegExp)) out.push(FILTER_MESSAGES.path(path));
   if (method !== undefined && typeof method !== 'string') out.push(FILTER_MESSAGES.method(method));
   if (since !== undefined && !(isIndex(since) || (since instanceof Date && !Number.isNaN(since.getTime()))))

@@ -5,7 +5,17 @@ import { err, ok, type Result } from '../shared/result.js';
 import { STAGE_FILTER_VALUES, type StageFilterValue } from './entry.js';
 import { filterProblems, type RequestFilter } from './filter.js';
 
-export const REQUESTS_PARAMS = ['path', 'path_regex', 'method', 'since', 'stage', 'rule_set', 'rule', 'limit'] as const;
+export const REQUESTS_PARAMS = [
+  'path',
+  'path_regex',
+  'method',
+  'since',
+  'stage',
+  'rule_set',
+  'rule',
+  'limit',
+  'session',
+] as const;
 
 export const QUERY_MESSAGES = {
   unknown: (name: string, hint: string | undefined) =>
@@ -49,6 +59,8 @@ export function filterFromQuery(query: string): Result<RequestFilter, readonly s
   }
   const method = get('method');
   if (method !== undefined) filter.method = method;
+  const session = get('session');
+  if (session !== undefined) filter.session = session;
   const since = get('since');
   if (since !== undefined) {
     if (DIGITS.test(since)) filter.since = Number(since);

@@ -6,10 +6,13 @@
 //                                      → {entries, last_id, dropped}   (never an overflow error: `dropped` says it)
 //   GET    /__mock/api/requests/<id>   → the entry (410 evicted, 404 unknown or reset)
 //   DELETE /__mock/api/requests        → 204, the journal cleared (ids keep counting)
-//   POST   /__mock/api/reset           → 204; body `{journal?, rotation?, state?, collections?}`, booleans (every
-//                                        part by default; one set to false is kept)
+//   POST   /__mock/api/reset           → 204; body `{journal?, rotation?, state?, collections?, session?}`: every part
+//                                        by default (with sessions and overrides: everything, docs/library.md#what-reset-clears);
+//                                        a part set to false is kept; `session`: that session's share only
+//   `session=<id>` on the list: that session's view (docs/library.md#sessions)
 import type { HeaderList } from '../shared/headers.js';
 import { SCHEMA_VERSION, type Wire } from '../shared/wire.js';
+import type { RequestFilter } from './filter.js';
 import { filterFromQuery } from './http-query.js';
 import type { Journal } from './journal.js';
 import { entryToWire } from './wire.js';
@@ -46,6 +49,12 @@ export interface JournalRouteDeps {
   readonly resetState?: () => void;
   /** put every collection back to its file's data */
   readonly resetCollections?: () => void;
+  /** sessions and overrides (launch/runtime.ts): a session's view of the journal, and the resets beyond it */
+  readonly runtime?: {
+    /** globally (no session): the journal, counters, state, overrides and every session; else that session's share */
+    reset(session?: string): void;
+    viewFilter(session: string | undefined, filter: RequestFilter): RequestFilter;
+  };
 }
 
 /** the parts a reset body may name */
@@ -60,7 +69,7 @@ export const ROUTE_MESSAGES = {
   methodNotAllowed: (method: string, path: string, allowed: readonly string[]) =>
     `${method} is not allowed on ${path} (allowed: ${allowed.join(', ')})`,
   resetBody:
-    'the reset body must be a JSON object with optional boolean fields journal, rotation, state and collections',
+    'the reset body must be a JSON object with optional boolean fields journal, rotation, state and collections, and an optional session id',
 } as const;
 
 const JSON_HEADERS: HeaderList = Object.freeze([
@@ -95,7 +104,7 @@ export function handleJournalRoute(req: JournalHttpRequest, deps: JournalRouteDe
 function listRequests(query: string, deps: JournalRouteDeps): JournalHttpResponse {
   const filter = filterFromQuery(query);
   if (!filter.ok) return failure(400, deps, filter.error.join('; '));
-  const r = deps.journal.query(filter.value);
+  const r = deps.journal.query(deps.runtime?.viewFilter(filter.value.session, filter.value) ?? filter.value);
   return success(deps, { entries: r.entries.map(entryToWire), last_id: r.lastId, dropped: r.dropped });
 }
 
@@ -117,6 +126,7 @@ function oneEntry(raw: string, deps: JournalRouteDeps): JournalHttpResponse {
 
 function reset(body: string, deps: JournalRouteDeps): JournalHttpResponse {
   let what: Partial<Record<(typeof RESET_PARTS)[number], boolean>> = {};
+  let session: string | undefined;
   if (body.trim() !== '') {
     let parsed: unknown;
     try {
@@ -128,10 +138,20 @@ function reset(body: string, deps: JournalRouteDeps): JournalHttpResponse {
       return failure(400, deps, ROUTE_MESSAGES.resetBody);
     const o = parsed as Record<string, unknown>;
     const keysOk = Object.keys(o).every(
-      (k) => (RESET_PARTS as readonly string[]).includes(k) && typeof o[k] === 'boolean',
+      (k) =>
+        ((RESET_PARTS as readonly string[]).includes(k) && typeof o[k] === 'boolean') ||
+        (k === 'session' && typeof o[k] === 'string' && o[k] !== ''),
     );
     if (!keysOk) return failure(400, deps, ROUTE_MESSAGES.resetBody);
-    what = o;
+    const { session: named, ...parts } = o;
+    what = parts as typeof what;
+    if (typeof named === 'string') session = named;
+  }
+  // a session's share, or everything (the default): sessions and overrides go too
+  const everything = RESET_PARTS.every((k) => what[k] !== false);
+  if (deps.runtime !== undefined && (session !== undefined || everything)) {
+    deps.runtime.reset(session);
+    return NO_CONTENT;
   }
   if (what.journal !== false) deps.journal.reset();
   if (what.rotation !== false) deps.resetRotation();

@@ -28,6 +28,8 @@ export type WireAnsweredBy =
   | ({ readonly kind: 'middleware'; readonly index: number; readonly file: string } & Served)
   | ({ readonly kind: 'rule_set'; readonly rule_set_index: number; readonly rule_index: number } & Served)
   | ({ readonly kind: 'prefix_miss'; readonly rule_set_index: number } & Served)
+  /** a runtime override (docs/library.md#overrides); `session` when it was that session's own */
+  | ({ readonly kind: 'override'; readonly id: number; readonly session?: string } & Served)
   | ({ readonly kind: 'fallback'; readonly file: string } & Served)
   /** a collection's route: its URL path, what it did, its data file, and its rule set (none: the db file's) */
   | ({
@@ -44,6 +46,7 @@ export type WireStage =
   | 'options'
   | 'bad_request'
   | 'contract'
+  | 'override'
   | 'middleware'
   | 'rule_set'
   | 'prefix_miss'
@@ -86,6 +89,8 @@ export type WireEntry = {
   readonly state_after?: Readonly<Record<string, string>>;
   /** present when `--contract` found the request or the answer breaking the document */
   readonly contract?: WireContract;
+  /** the session the request belonged to, when it carried one */
+  readonly session?: string;
   readonly matched: MatchedWire | null;
   /** a refused request's note says so, with no rule sets */
   readonly why: WhyWire;
@@ -113,6 +118,8 @@ export type WireEntrySummary = {
   readonly state_before?: Readonly<Record<string, string>>;
   readonly state_after?: Readonly<Record<string, string>>;
   readonly contract?: WireContract;
+  /** the session the request belonged to, when it carried one */
+  readonly session?: string;
 };
 
 /** The inspector's `request` event: the summary and what answered (for the table's label). */

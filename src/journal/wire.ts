@@ -33,6 +33,7 @@ export function entryToWire(e: Entry): WireEntry {
     ...(e.fault !== undefined ? { fault: e.fault } : {}),
     ...stateToWire(e),
     ...(e.contract !== undefined ? { contract: contractToWire(e.contract) } : {}),
+    ...(e.session !== undefined ? { session: e.session } : {}),
     matched: matchedToWire(e.matched),
     why: whyToWire(e.why),
   };
@@ -76,6 +77,10 @@ export function answeredByToWire(a: AnsweredBy): WireAnsweredBy {
       return served({ kind: a.kind, rule_set_index: a.ruleSetIndex, rule_index: a.ruleIndex });
     case 'prefix_miss':
       return served({ kind: a.kind, rule_set_index: a.ruleSetIndex });
+    case 'override':
+      return served(
+        a.session === undefined ? { kind: a.kind, id: a.id } : { kind: a.kind, id: a.id, session: a.session },
+      );
     case 'fallback':
       return served({ kind: a.kind, file: a.file });
     case 'collection':
@@ -106,6 +111,7 @@ export function entrySummaryToWire(e: EntryRow): WireEntrySummary {
     ...(e.fault !== undefined ? { fault: e.fault } : {}),
     ...stateToWire(e),
     ...(e.contract !== undefined ? { contract: contractToWire(e.contract) } : {}),
+    ...(e.session !== undefined ? { session: e.session } : {}),
   };
 }
 

@@ -20,6 +20,7 @@ import { loadForServe, type ServeLoad } from '../workspace/tracked-load.js';
 import type { WorkspaceWatcher } from '../workspace/watch.js';
 import type { Management } from './management.js';
 import type { LiveWorkspaceHandle } from '../model/reload.js';
+import { RuntimeControl } from './runtime.js';
 
 export interface LaunchSpec {
   /** absolute: where the config, the fallback directory and rules POSTs resolve */
@@ -43,6 +44,10 @@ export interface LaunchSpec {
   readonly journal?: JournalOptions;
   /** bind the management listener on this port (0: OS-chosen); needs a journal */
   readonly inspect?: number;
+  /** the management listener's address (default 127.0.0.1); beyond loopback only with `inspectToken` */
+  readonly inspectHost?: string;
+  /** every management request must carry `authorization: Bearer <token>` (docs/inspector.md#from-a-container) */
+  readonly inspectToken?: string;
   readonly log: (line: string) => void;
   readonly version: string;
   /** told of watch failures and failed reloads (the CLI prints them on stderr) */
@@ -67,6 +72,8 @@ export interface Launched {
   readonly addresses: readonly ListeningAddress[];
   readonly journal: Journal | undefined;
   readonly management: Management | undefined;
+  /** overrides, sessions and the global reset (launch/runtime.ts) */
+  readonly runtime: RuntimeControl;
   /** prepared, not started: start() it once the startup lines are out */
   readonly watcher: WorkspaceWatcher | undefined;
   /** idempotent: watcher, then the mock (in-flight requests get `graceMs`), then the management listener */
@@ -120,7 +127,7 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
   // the inspector binds first: a busy port stops everything before the mock binds
   const reserved =
     spec.inspect !== undefined && journal !== undefined
-      ? await (await import('./management.js')).reserveManagement(spec.inspect)
+      ? await (await import('./management.js')).reserveManagement(spec.inspect, spec.inspectHost)
       : undefined;
   const { startServer } = await import('../server/start.js');
   const loadedLive = loaded.live;
@@ -145,6 +152,7 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
     throw e;
   }
   const live = s.live;
+  const runtime = new RuntimeControl(s, live, journal);
   const management =
     reserved === undefined || journal === undefined
       ? undefined
@@ -154,6 +162,9 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
           live,
           resetRotation: () => s.rotation.reset(),
           state: s.state,
+          runtime,
+          ...(spec.inspectToken !== undefined ? { token: spec.inspectToken } : {}),
+          ...(spec.inspectHost !== undefined ? { host: spec.inspectHost } : {}),
           cwd: spec.cwd,
           configPath: spec.configPath,
           mockUrl: urlOf(s.addresses),
@@ -177,6 +188,7 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
     addresses: s.addresses,
     journal,
     management,
+    runtime,
     watcher,
     close: (graceMs = 0) =>
       (closing ??= (async () => {

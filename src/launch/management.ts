@@ -23,6 +23,8 @@ import { JSON_HEADERS } from '../inspector/security.js';
 import type { Journal } from '../journal/journal.js';
 import { MockError } from '../model/errors.js';
 import type { LiveWorkspaceHandle } from '../model/reload.js';
+import { runtimeRoutes, type RuntimePort } from '../inspector/runtime-routes.js';
+import type { RuntimeControl } from './runtime.js';
 
 /** The only address the management listener ever binds. */
 export const MANAGEMENT_HOST = '127.0.0.1';
@@ -41,6 +43,12 @@ export interface ManagementOptions {
   readonly configPath: string | undefined;
   /** the mock port's base URL, for the file tree's links */
   readonly mockUrl: string;
+  /** overrides and sessions over HTTP (`/__mock/api/overrides`, `/__mock/api/sessions`) */
+  readonly runtime?: RuntimeControl;
+  /** every request must carry `authorization: Bearer <token>`; then any Host is accepted */
+  readonly token?: string;
+  /** the address bound (default 127.0.0.1) */
+  readonly host?: string;
 }
 
 export interface Management {
@@ -51,7 +59,8 @@ export interface Management {
 }
 
 export const MANAGEMENT_MESSAGES = {
-  bind: (port: number, reason: string) => `cannot listen on ${MANAGEMENT_HOST}:${port} for the inspector: ${reason}`,
+  bind: (host: string, port: number, reason: string) =>
+    `cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port} for the inspector: ${reason}`,
 } as const;
 
 export interface ReservedManagement {
@@ -65,13 +74,13 @@ export interface ReservedManagement {
 const STARTING = JSON.stringify({ error: 'the mock is still starting' });
 
 /** Bind 127.0.0.1:<port> now (a busy port fails here, before the mock binds); mount the inspector once the mock runs. */
-export async function reserveManagement(port: number): Promise<ReservedManagement> {
+export async function reserveManagement(port: number, host = MANAGEMENT_HOST): Promise<ReservedManagement> {
   let handler = (_req: IncomingMessage, res: ServerResponse): void => {
     res.writeHead(503, { ...JSON_HEADERS, 'content-length': String(STARTING.length) });
     res.end(STARTING);
   };
   const server = createServer((req, res) => handler(req, res));
-  const bound = await listen(server, port);
+  const bound = await listen(server, port, host);
   const release = (): Promise<void> =>
     new Promise<void>((resolve) => {
       server.close(() => resolve());
@@ -86,7 +95,7 @@ export async function reserveManagement(port: number): Promise<ReservedManagemen
       let closing: Promise<void> | undefined;
       return {
         port: bound,
-        url: `http://${MANAGEMENT_HOST}:${bound}/`,
+        url: `http://${urlHost(host)}:${bound}/`,
         close: () =>
           (closing ??= (async () => {
             m.stop();
@@ -111,10 +120,13 @@ function mountInspector(o: ManagementOptions): {
         resetRotation: o.resetRotation,
         resetState: () => void o.state.clear(SCENARIO_KEY),
         resetCollections: () => void o.state.clear(COLLECTION_KEY),
+        ...(o.runtime !== undefined ? { runtime: runtimePort(o.runtime) } : {}),
       }),
       wsRoute,
       ...stateRoutes(o.state, o.live),
+      ...(o.runtime !== undefined ? runtimeRoutes(runtimePort(o.runtime)) : []),
     ],
+    ...(o.token !== undefined ? { token: o.token } : {}),
     files: {
       fallbackDir: () => o.live.workspace.fallbackDir,
       view: () => o.live.workspace.config.fileTreeView,
@@ -142,17 +154,38 @@ function mountInspector(o: ManagementOptions): {
   };
 }
 
-function listen(server: Server, port: number): Promise<number> {
+/** how a URL names the bound address: a wildcard one is reached on loopback */
+function urlHost(host: string): string {
+  const ip = host === '0.0.0.0' ? MANAGEMENT_HOST : host === '::' ? '::1' : host;
+  return ip.includes(':') ? `[${ip}]` : ip;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (e: NodeJS.ErrnoException): void => {
       const reason =
         e.code === 'EADDRINUSE' ? 'address already in use' : e.code === 'EACCES' ? 'permission denied' : e.message;
-      reject(new MockError('io', MANAGEMENT_MESSAGES.bind(port, reason), [], { cause: e }));
+      reject(new MockError('io', MANAGEMENT_MESSAGES.bind(host, port, reason), [], { cause: e }));
     };
     server.once('error', onError);
-    server.listen({ host: MANAGEMENT_HOST, port }, () => {
+    server.listen({ host, port }, () => {
       server.off('error', onError);
       resolve((server.address() as AddressInfo).port);
     });
   });
+}
+
+/** the runtime controls as the inspector's routes use them (the inspector does not import launch/) */
+function runtimePort(r: RuntimeControl): RuntimePort {
+  return {
+    sessionsOn: () => r.sessionsOn,
+    use: (rules, opts) => r.use(rules, opts),
+    overrides: (session) => r.overrides(session),
+    resetOverrides: (session) => r.resetOverrides(session),
+    removeOverride: (id) => r.removeOverride(id),
+    sessions: () => r.sessions(),
+    closeSession: (id) => r.closeSession(id),
+    reset: (session) => r.reset(session),
+    viewFilter: (session, filter) => r.viewFilter(session, filter),
+  };
 }

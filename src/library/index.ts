@@ -1,7 +1,18 @@
 // The package's public surface (`import { startMock } from 'folder-mock'`): named exports only, nothing else of
 // the source tree is reachable from outside. Everything here is documented in docs/library.md.
 export { startMock, CLOSE_GRACE_MS } from './start-mock.js';
-export type { MockHandle, MockOptions, ReloadOutcome, ResetOptions, WaitForRequestOptions } from './start-mock.js';
+export type {
+  MockHandle,
+  MockOptions,
+  OverrideInfo,
+  OverrideRule,
+  ReloadOutcome,
+  ResetOptions,
+  SessionHandle,
+  SessionState,
+  UseOptions,
+  WaitForRequestOptions,
+} from './start-mock.js';
 export { MockError } from '../model/errors.js';
 export type { ErrorKind } from '../model/errors.js';
 export type { Diagnostic } from '../model/diagnostic.js';

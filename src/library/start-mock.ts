@@ -23,6 +23,9 @@ import {
 } from '../state/scenarios.js';
 
 const RESET_PARTS: readonly (keyof ResetOptions)[] = ['journal', 'rotation', 'state', 'collections'];
+import type { OverrideInfo, RuntimeControl, SessionState, UseOptions } from '../launch/runtime.js';
+
+export type { OverrideInfo, SessionState, UseOptions };
 
 export interface MockOptions {
   /** the workspace folder: its mock.toml, else zero-config on it (default: the current directory) */
@@ -84,9 +87,29 @@ export interface MockHandle {
   /** the oldest matching entry, already held or arriving within `timeoutMs`; a timeout lists the last 10 entries */
   waitForRequest(filter?: RequestFilter, opts?: WaitForRequestOptions): Promise<Entry>;
   /**
-   * Clear the journal (ids keep counting), restart round-robin rotation, put every scenario back to `started` and
-   * every collection back to its file's data. With `parts`, only those not set to false (`{ state: false }` keeps
-   * the scenarios).
+   * Add runtime overrides: rules in the rule-set shape, tried before everything the workspace declares, newest
+   * first, until resetOverrides() or reset(). Nothing is written to disk. Throws MockError (`usage`) naming each
+   * problem by its key path (`rules[0].respond.statsu`). Returns what was added.
+   */
+  use(...rules: readonly (OverrideRule | UseOptions)[]): readonly OverrideInfo[];
+  /** remove every shared override (a session's stay: its handle removes them) */
+  resetOverrides(): void;
+  /** the active overrides, in the order tried: each session's, then the shared ones */
+  overrides(): readonly OverrideInfo[];
+  /**
+   * A handle on one session (`service.sessions = true`: requests carrying its id in the session header or
+   * cookie). With sessions off every id names the one shared session.
+   */
+  session(id: string): SessionHandle;
+  /**
+   * Clear everything a test can leave behind: the journal (ids keep counting), round-robin counters, scenario
+   * states, collections, overrides and every session (docs/library.md#what-reset-clears).
+   */
+  reset(): void;
+  /**
+   * Clear everything a test can leave behind: the journal (ids keep counting), round-robin counters, scenario
+   * states, collections, overrides and every session (docs/library.md#what-reset-clears). With `parts`, only those
+   * not set to false (`{ state: false }` keeps the scenarios; overrides and sessions then stay).
    */
   reset(parts?: ResetOptions): void;
   /** every scenario the rules name, and every one moved, to its current state (docs/state.md) */
@@ -97,6 +120,34 @@ export interface MockHandle {
   reload(): Promise<ReloadOutcome>;
   /** idempotent: idle connections close at once, requests in flight get up to 2 s */
   close(): Promise<void>;
+}
+
+/** A rule in the rule-set shape (`[[rules]]` of a rule-set file), as an object. */
+export interface OverrideRule {
+  readonly when?: { readonly request?: Readonly<Record<string, unknown>> };
+  readonly respond: Readonly<Record<string, unknown>>;
+  readonly priority?: number;
+  readonly weight?: number;
+  readonly limit?: { readonly requests: number; readonly per_ms: number };
+}
+
+/** One session's share of the mock (docs/library.md#sessions). */
+export interface SessionHandle {
+  readonly id: string;
+  /** this session's journal entries since its last reset, oldest first */
+  requests(filter?: RequestFilter): readonly Entry[];
+  /** the oldest matching entry of this session, held or arriving within `timeoutMs` */
+  waitForRequest(filter?: RequestFilter, opts?: WaitForRequestOptions): Promise<Entry>;
+  /** overrides for this session only, tried before the shared ones */
+  use(...rules: readonly (OverrideRule | UseOptions)[]): readonly OverrideInfo[];
+  /** remove this session's overrides */
+  resetOverrides(): void;
+  /** this session's share of everything: journal view, counters, scenario states, collections, overrides, rate-limit windows */
+  reset(): void;
+  /** what this session's share of the state holds */
+  state(): SessionState;
+  /** end the session now (its state goes; a later request with its id starts a fresh one) */
+  close(): void;
 }
 
 /** In-flight requests get this long when closing. */
@@ -201,8 +252,13 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
         return Promise.reject(e);
       }
     },
+    use: (...args: readonly (OverrideRule | UseOptions)[]) => useWith(launched.runtime, undefined, args),
+    resetOverrides: () => void launched.runtime.resetOverrides(),
+    overrides: () => launched.runtime.overrides(),
+    session: (id: string) => sessionHandle(launched.runtime, id),
     reset: (given?: ResetOptions) => {
       const parts = resetParts(given);
+      if (RESET_PARTS.every((k) => parts[k] !== false)) return launched.runtime.reset();
       if (parts.journal !== false) journal?.reset();
       resetStore(server.state, parts);
     },
@@ -233,6 +289,38 @@ function resetParts(given: unknown): ResetOptions {
     if (!RESET_PARTS.includes(k as keyof ResetOptions) || typeof v !== 'boolean')
       throw new MockError('usage', OPTION_MESSAGES.resetParts);
   return given;
+}
+
+/** `use(rule, rule, …, { once })`: the rules, then optionally the options last */
+function useWith(
+  runtime: RuntimeControl,
+  session: string | undefined,
+  args: readonly (OverrideRule | UseOptions)[],
+): readonly OverrideInfo[] {
+  const last = args[args.length - 1];
+  const isOptions =
+    typeof last === 'object' && last !== null && !('respond' in last) && !('when' in last) && 'once' in last;
+  const rules = isOptions ? args.slice(0, -1) : args;
+  const once = isOptions ? last.once : undefined;
+  return runtime.use(rules, {
+    ...(once !== undefined ? { once } : {}),
+    ...(session !== undefined ? { session } : {}),
+  });
+}
+
+function sessionHandle(runtime: RuntimeControl, id: string): SessionHandle {
+  if (typeof id !== 'string' || id === '')
+    throw new MockError('usage', `session(id): id must be a non-empty string (got ${String(id)})`);
+  return Object.freeze({
+    id,
+    requests: (filter?: RequestFilter) => runtime.requests(id, filter),
+    waitForRequest: (filter?: RequestFilter, opts?: WaitForRequestOptions) => runtime.waitForRequest(id, filter, opts),
+    use: (...args: readonly (OverrideRule | UseOptions)[]) => useWith(runtime, id, args),
+    resetOverrides: () => void runtime.resetOverrides(id),
+    reset: () => runtime.reset(id),
+    state: () => runtime.state(id),
+    close: () => void (runtime.sessionsOn ? runtime.closeSession(id) : undefined),
+  });
 }
 
 async function isDir(path: string): Promise<boolean> {

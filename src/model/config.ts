@@ -53,6 +53,8 @@ export interface Config {
     readonly collectionMaxItems?: number;
     /** service.deny as written; undefined: DEFAULTS.deny and the TLS files (docs/files-and-rules.md, "Never served") */
     readonly deny?: readonly string[];
+    /** `service.sessions = true` (docs/library.md#sessions); absent: sessions are off and their header means nothing */
+    readonly sessions?: SessionConfig;
   };
   readonly log: {
     readonly verbose: { readonly header: boolean; readonly body: boolean };
@@ -66,6 +68,16 @@ export interface Config {
   };
 }
 
+/** How requests name their session, and the bounds on sessions. */
+export interface SessionConfig {
+  /** lower-case */
+  readonly header: string;
+  /** a cookie that may carry the session instead (a browser app that does not forward headers) */
+  readonly cookie?: string;
+  readonly idleMs: number;
+  readonly max: number;
+}
+
 export const DEFAULTS = {
   ipAddress: '127.0.0.1',
   port: 3001,
@@ -76,6 +88,9 @@ export const DEFAULTS = {
   collectionMaxItems: 100_000,
   middlewareMaxOperations: 10_000_000,
   faultHoldMs: 600_000,
+  sessionHeader: 'x-mock-session',
+  sessionIdleMs: 600_000,
+  sessionMax: 1000,
   /** what file routing never serves unless service.deny says otherwise: secrets, keys, VCS metadata */
   deny: [
     '.env',

@@ -26,6 +26,8 @@ export interface InFlight {
   readonly receivedAt: Date;
   /** the live workspace state the request is served under, to its end (its workspace and generation) */
   readonly live: LiveState;
+  /** the session the request belongs to (server/scopes.ts); undefined: the default one */
+  readonly session?: string | undefined;
 }
 
 /** What went out on the socket, and who made it. */

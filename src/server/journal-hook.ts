@@ -56,6 +56,7 @@ export function journalHook(journal: Journal, shownPaths?: (ws: Workspace) => Sh
         },
         response: { status, headers, body },
         answerer: answerer(x, sent),
+        ...(x.session !== undefined ? { session: x.session } : {}),
       });
     },
   };

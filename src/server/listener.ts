@@ -69,6 +69,15 @@ export interface ListenerDeps {
   /** `current` is read once per request (a LiveWorkspace, or any holder of one LiveState) */
   readonly live: { readonly current: LiveState };
   readonly env: DispatchEnv;
+  /**
+   * sessions and overrides (server/scopes.ts): while `header` is set, each request's env is `envFor(req)`, else
+   * `env` (the shared one, with the shared overrides while there are some); absent: `deps.env` always
+   */
+  readonly scopes?: {
+    readonly env: DispatchEnv;
+    readonly header: string | undefined;
+    envFor(req: IncomingMessage): DispatchEnv;
+  };
   readonly dispatch: DispatchFunction;
   readonly log: (line: string) => void;
   readonly now: () => Date;
@@ -120,8 +129,13 @@ export function createListener(deps: ListenerDeps): RequestListener {
   };
 
   /** With hooks: the hooks before dispatch, then dispatch unless one of them answered. */
-  const dispatchHooked = (x: InFlight): ValueOrPromise<Outcome> =>
-    hooks?.beforeDispatch?.(x) ?? deps.dispatch(x.live.ws, x.snapshot, deps.env, dispatchOpts);
+  const dispatchHooked = (x: InFlight, env: DispatchEnv): ValueOrPromise<Outcome> =>
+    hooks?.beforeDispatch?.(x) ?? deps.dispatch(x.live.ws, x.snapshot, env, dispatchOpts);
+
+  /** the env a request is dispatched with: a session's, or the shared one (server/scopes.ts) */
+  const scopes = deps.scopes;
+  const envOf = (req: IncomingMessage): DispatchEnv =>
+    scopes === undefined ? deps.env : scopes.header === undefined ? scopes.env : scopes.envFor(req);
 
   // One request, synchronous as far as it can go: a bodyless request answered from rules or remembered files is
   // written in the same turn it arrived in, without a promise.
@@ -158,18 +172,19 @@ export function createListener(deps: ListenerDeps): RequestListener {
     receivedAt: Date,
   ): ValueOrPromise<void> => {
     const snapshot = snapshotOf(req);
+    const env = envOf(req);
     if (hooks === undefined) {
-      return chain(deps.dispatch(live.ws, snapshot, deps.env, dispatchOpts), (outcome) => {
+      return chain(deps.dispatch(live.ws, snapshot, env, dispatchOpts), (outcome) => {
         writeAnswer(res, outcome.answer, 'OPTIONS', { close: exceedsDeclared(req, live.cap), log: deps.log });
       });
     }
-    const x: InFlight = { req, res, method: 'OPTIONS', snapshot, body: EMPTY, receivedAt, live };
+    const x: InFlight = { req, res, method: 'OPTIONS', snapshot, body: EMPTY, receivedAt, live, session: env.session };
     const writeOptions = (outcome: Outcome): void => {
       writeAnswer(res, outcome.answer, 'OPTIONS', { close: exceedsDeclared(req, live.cap), log: deps.log });
       afterWrite?.(x, { kind: 'dispatch', response: outcome.answer, outcome });
     };
     const around = hooks.onOutcome;
-    return chain(dispatchHooked(x), around === undefined ? writeOptions : (o) => around(o, x, writeOptions));
+    return chain(dispatchHooked(x, env), around === undefined ? writeOptions : (o) => around(o, x, writeOptions));
   };
 
   const afterBody = (
@@ -205,14 +220,15 @@ export function createListener(deps: ListenerDeps): RequestListener {
         deps.log(requestLines(snapshot, receivedAt));
       } else for (const line of requestLogLines(snapshot, receivedAt, verbose)) deps.log(line);
     }
+    const env = envOf(req);
     if (hooks === undefined) {
-      const outcome = deps.dispatch(live.ws, snapshot, deps.env, dispatchOpts);
+      const outcome = deps.dispatch(live.ws, snapshot, env, dispatchOpts);
       return outcome instanceof Promise
         ? answerLater(res, method, outcome, undefined)
         : answerAfterDelay(res, method, outcome, undefined);
     }
-    const x: InFlight = { req, res, method, snapshot, body: body.bytes, receivedAt, live };
-    const outcome = dispatchHooked(x);
+    const x: InFlight = { req, res, method, snapshot, body: body.bytes, receivedAt, live, session: env.session };
+    const outcome = dispatchHooked(x, env);
     const around = hooks.onOutcome;
     if (around === undefined)
       return outcome instanceof Promise

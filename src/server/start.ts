@@ -31,6 +31,7 @@ import { createListener, type DispatchFunction } from './listener.js';
 import type { RequestHook } from './hooks.js';
 import type { RecordSettings } from './record/mode.js';
 import type { TlsTerminator } from './tls.js';
+import { Scopes } from './scopes.js';
 
 export interface ListeningAddress {
   readonly scheme: 'http' | 'https';
@@ -94,8 +95,9 @@ export interface ServerHandle {
   readonly live: LiveWorkspaceHandle;
   /** the round-robin counters (a reset restarts them) */
   readonly rotation: LiveWorkspace['rotation'];
-  /** the runtime state for the server's lifetime (docs/state.md): scenarios, collections, the counters */
+  /** the runtime state: the state store, overrides and sessions (server/scopes.ts) */
   readonly state: LiveWorkspace['state'];
+  readonly scopes: Scopes;
   /**
    * Stop accepting and close. With `graceMs`, idle keep-alive connections close at once and requests in flight
    * (a delayed answer among them) get up to that long to finish before everything is dropped; without it, at once.
@@ -173,20 +175,28 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
       (await import('./record/mode.js')).createRecordMode(opts.record, { log: opts.log, reload: () => live.reload() }),
     );
   }
+  const env: DispatchEnv = {
+    files: opts.files ?? createFsSource(),
+    rotation: live.rotation,
+    random: opts.random ?? Math.random,
+    pace: new PaceState(),
+    log: opts.log,
+    state: live.state,
+    collectionChanged: collectionFiles.changed,
+    ...(opts.scriptTimeLimitMs !== undefined ? { scriptTimeLimitMs: opts.scriptTimeLimitMs } : {}),
+    ...(opts.contract !== undefined ? { contract: opts.contract } : {}),
+  };
+  const journal = opts.journal;
+  const scopes = new Scopes({ env, ...(journal !== undefined ? { journalLastId: () => journal.lastId } : {}) });
+  scopes.configure(ws.config.service.sessions);
+  live.onReload((e) => {
+    if (e.kind === 'applied') scopes.configure(e.workspace.config.service.sessions);
+  });
   const listener = createListener({
     hooks,
     live,
-    env: {
-      files: opts.files ?? createFsSource(),
-      rotation: live.rotation,
-      state: live.state,
-      collectionChanged: collectionFiles.changed,
-      random: opts.random ?? Math.random,
-      pace: new PaceState(),
-      log: opts.log,
-      ...(opts.scriptTimeLimitMs !== undefined ? { scriptTimeLimitMs: opts.scriptTimeLimitMs } : {}),
-      ...(opts.contract !== undefined ? { contract: opts.contract } : {}),
-    },
+    env,
+    scopes,
     dispatch: opts.dispatch ?? realDispatch,
     log: opts.log,
     now: opts.now ?? (() => new Date()),
@@ -248,6 +258,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     live,
     rotation: live.rotation,
     state: live.state,
+    scopes,
     close: (o) => (closing ??= shutDown(o?.graceMs)),
   };
 }

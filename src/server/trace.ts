@@ -40,6 +40,7 @@ export function traceEventFor(outcome: Outcome): TraceEvent | undefined {
     case 'options':
     case 'bad_request':
     case 'contract':
+    case 'override':
       return undefined;
     default:
       return assertNever(stage, 'stage');

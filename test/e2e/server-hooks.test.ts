@@ -8,12 +8,12 @@ import { after, describe, it } from 'node:test';
 import { dispatch, type Outcome } from '../../src/dispatch/dispatch.js';
 import { createFsSource } from '../../src/node/file-cache/fs-source.js';
 import { RotationState } from '../../src/routing/rotation.js';
+import { MemoryStore } from '../../src/state/store.js';
 import { SocketActivity } from '../../src/server/activity.js';
 import { composeHooks, type RequestHook, type Sent } from '../../src/server/hooks.js';
 import { createListener, type DispatchFunction } from '../../src/server/listener.js';
 import { LiveWorkspace } from '../../src/server/live.js';
 import { makeWorkspace, send } from './server-harness.js';
-import { MemoryStore } from '../../src/state/store.js';
 
 const text = (status: number, body: string): Outcome => {
   const bytes = new TextEncoder().encode(body);

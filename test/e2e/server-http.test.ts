@@ -12,6 +12,7 @@ import type { RequestSnapshot } from '../../src/model/request.js';
 import type { Workspace } from '../../src/model/workspace.js';
 import { createFsSource } from '../../src/node/file-cache/fs-source.js';
 import { RotationState } from '../../src/routing/rotation.js';
+import { MemoryStore } from '../../src/state/store.js';
 import { TEXT_BODY_MAX } from '../../src/server/write.js';
 import {
   channelEvents,
@@ -28,7 +29,6 @@ import {
   type SimpleResponse,
   type TestServer,
 } from './server-harness.js';
-import { MemoryStore } from '../../src/state/store.js';
 
 const HELLO = '{"b":1,  "a":2}\n';
 const CAFE = '{"cafe":true}';

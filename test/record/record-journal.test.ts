@@ -12,6 +12,7 @@ import { Journal } from '../../src/journal/journal.js';
 import { createFsSource } from '../../src/node/file-cache/fs-source.js';
 import { parseRecordTarget } from '../../src/record/target.js';
 import { RotationState } from '../../src/routing/rotation.js';
+import { MemoryStore } from '../../src/state/store.js';
 import { SocketActivity } from '../../src/server/activity.js';
 import { journalHook } from '../../src/server/journal-hook.js';
 import { createListener } from '../../src/server/listener.js';
@@ -20,7 +21,6 @@ import { createRecordMode, type RecordMode } from '../../src/server/record/mode.
 import { makeWorkspace, send } from '../e2e/server-harness.js';
 import { makeTempDir, removeDir } from '../helpers/mock-cli.js';
 import { startUpstream, type Upstream } from './upstream.js';
-import { MemoryStore } from '../../src/state/store.js';
 
 describe('record mode captures proxied exchanges in the journal', () => {
   let up: Upstream;

@@ -88,7 +88,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   if (portText !== undefined && port === undefined) {
     return reportUsage(io, `${PREFIX}: invalid value for --port: '${portText}' (expected 0..65535)`, ROOT_USAGE);
   }
-  const inspect = parseInspectFlags(args, PREFIX);
+  const inspect = parseInspectFlags(args, PREFIX, process.env);
   if (!inspect.ok) return reportUsage(io, inspect.error, ROOT_USAGE);
   const contractFlag = flagValue(args, 'contract');
   const contractMode = flagValue(args, 'contract-mode');
@@ -187,7 +187,14 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       // record mode reloads after a saved rule: it needs the tracked loader even without the watcher
       reloadable: watch || inspect.value !== undefined || recording !== undefined,
       watch,
-      ...(inspect.value !== undefined ? { journal: inspect.value.journal, inspect: inspect.value.port } : {}),
+      ...(inspect.value !== undefined
+        ? {
+            journal: inspect.value.journal,
+            inspect: inspect.value.port,
+            ...(inspect.value.host !== undefined ? { inspectHost: inspect.value.host } : {}),
+            ...(inspect.value.token !== undefined ? { inspectToken: inspect.value.token } : {}),
+          }
+        : {}),
       log,
       version: io.version(),
       ...watchFailureLines(io),
@@ -213,7 +220,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   const shutdown = new Promise<void>((done) => io.onShutdown(done));
   const configShown = configDisplay(io.cwd, configPath, ws.configFile);
   if (watcher !== undefined) printReloads(launched.live, server.addresses, io, log);
-  if (management !== undefined) io.out(INSPECT_MESSAGES.listening(management.url));
+  if (management !== undefined) io.out(INSPECT_MESSAGES.listening(management.url, inspect.value?.token !== undefined));
   io.out(
     startupText(
       ws,

@@ -49,6 +49,8 @@ export function answeredBy(stage: Stage, shown: ShownPaths): string {
       return `collection ${stage.path} (${stage.action})`;
     case 'contract':
       return 'the request breaks the API contract (400)';
+    case 'override':
+      return `runtime override #${stage.id}`;
     default:
       return assertNever(stage, 'stage');
   }

@@ -19,6 +19,7 @@ import {
 import { IPV4, isIpAddress } from '../ip-address.js';
 import { MESSAGES } from '../messages.js';
 import { faultHoldShape, seedShape, serviceDelayShape } from './delivery.js';
+import { HEADER_NAME } from './rule-set.js';
 import { BARE_STRATEGIES, decodeStrategy, TABLE_ONLY_STRATEGIES } from '../strategy.js';
 
 /** A string with where it was written (path entries are checked against the disk later). */
@@ -61,6 +62,18 @@ const globs = union<string[]>(
 );
 
 const port = int(0, 65535);
+
+/** an HTTP header name (RFC 9110 token) */
+const headerName = shape<string>(
+  (node, path, ctx) => {
+    const v = string(node, path, ctx);
+    if (v === undefined) return undefined;
+    if (HEADER_NAME.test(v)) return v;
+    report(ctx, 'invalid_value', MESSAGES.invalidHeaderName(v), node.offset, path);
+    return undefined;
+  },
+  { type: 'string (header name)', schema: () => ({ type: 'string', pattern: HEADER_NAME.source }) },
+);
 
 export const tlsShape = record(
   {
@@ -175,6 +188,27 @@ export const rootShape = described(
           doc: 'With a contract: `enforce` answers a request that breaks it with 400 (application/problem+json); `warn` answers as usual and logs the violation.',
           default: 'enforce',
           example: '"warn"',
+        }),
+        sessions: described(bool, {
+          doc: 'Requests carrying the session header (or cookie) get their own journal view, round-robin counters, scenario states, collection data, overrides and rate-limit windows.',
+          default: false,
+          long: 'Requests without it share the default session. See docs/library.md#sessions.',
+        }),
+        session_header: described(headerName, {
+          doc: 'The request header that names a session (with `sessions = true`).',
+          default: DEFAULTS.sessionHeader,
+        }),
+        session_cookie: described(string, {
+          doc: 'A cookie that may name the session instead of the header, for a browser app that does not forward headers.',
+          example: '"mock_session"',
+        }),
+        session_idle_ms: described(int(1, 2_147_483_647), {
+          doc: 'A session ends after this long without a request or a call through its handle.',
+          default: DEFAULTS.sessionIdleMs,
+        }),
+        session_max: described(int(1, 1_000_000), {
+          doc: 'At most this many sessions at once; the one idle longest ends first to make room.',
+          default: DEFAULTS.sessionMax,
         }),
       }),
       { doc: 'What answers requests: rule sets, middlewares, the fallback folder.' },

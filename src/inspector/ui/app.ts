@@ -80,18 +80,37 @@ function clear(e: Element): void {
 
 type Answer<T = Json> = { ok: true; result: T } | { ok: false; status: number; message: string; diagnostics: Json[] };
 
+/** `--inspect-token`: asked once, kept for this tab only (docs/inspector.md#from-a-container) */
+const TOKEN_KEY = 'mock-inspect-token';
+const token = (): string | null => sessionStorage.getItem(TOKEN_KEY);
+const authHeaders = (): Record<string, string> => {
+  const t = token();
+  return t === null ? {} : { authorization: `Bearer ${t}` };
+};
+
 /** An envelope call; `T` is what the route answers with (the JSON is our own server's, read as that type). */
-async function call<T = Json>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
+async function call<T = Json>(method: string, path: string, body?: unknown, asked = false): Promise<Answer<T>> {
   try {
     const init: RequestInit = {
       method,
       headers:
         method === 'GET'
-          ? {}
-          : { ...CLIENT_HEADERS, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          ? authHeaders()
+          : {
+              ...authHeaders(),
+              ...CLIENT_HEADERS,
+              ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            },
     };
     if (body !== undefined) init.body = JSON.stringify(body);
     const res = await fetch(path, init);
+    if (res.status === 401 && !asked) {
+      const given = window.prompt('This management listener needs its token (--inspect-token):');
+      if (given !== null && given !== '') {
+        sessionStorage.setItem(TOKEN_KEY, given.trim());
+        return call<T>(method, path, body, true);
+      }
+    }
     const env = (res.status === 204 ? { result: null } : await res.json().catch(() => undefined)) as
       | { result?: T }
       | undefined;
@@ -132,6 +151,8 @@ function answeredLabel(a: WireAnsweredBy): string {
       return `prefix miss: rule set #${a.rule_set_index + 1}`;
     case 'collection':
       return `collection ${a.path} (${a.action})`;
+    case 'override':
+      return `override #${a.id}${a.session === undefined ? '' : ` (session ${a.session})`}`;
     case 'options':
       return 'OPTIONS';
     case 'bad_request':
@@ -301,6 +322,21 @@ const prefixes = new Map<number, string>();
 /** The lines of `mock get --why` after `-- Why --`, from the `why` object of `mock get --format json`. */
 function whyLines(why: WhyWire): WhyLine[] {
   const lines: WhyLine[] = [{ text: '-- Why --', mark: 'head' }, { text: why.note }];
+  if (why.overrides !== undefined && why.overrides.length > 0) {
+    lines.push({ text: '' }, { text: 'Runtime overrides (newest first):', mark: 'head' });
+    for (const o of why.overrides) {
+      lines.push({
+        text: `  Override #${o.id}${o.session === undefined ? '' : ` (session ${o.session})`}: ${o.matched ? 'MATCH' : 'NO MATCH'}`,
+        mark: o.matched ? 'match' : 'nomatch',
+      });
+      for (const c of o.conditions) {
+        lines.push({
+          text: `    ${c.matched ? OK : FAIL}  ${c.name} ${c.expectation} (actual: ${c.actual ?? '(absent)'})`,
+          mark: c.matched ? 'ok' : 'fail',
+        });
+      }
+    }
+  }
   for (const rs of why.rule_sets) {
     const idx = rs.rule_set_index;
     lines.push({ text: '' }, { text: `Rule set #${idx + 1} (${rs.rule_set_file}):`, mark: 'head' });
@@ -689,6 +725,37 @@ async function loadTree(dir: string): Promise<void> {
   if (!Array.isArray(entries) || entries.length === 0) tree.append(el('li', 'muted', '(empty)'));
 }
 
+// --- active overrides (`m.use`, POST /__mock/api/overrides) ------------------------------------------------
+
+let overridesTimer: ReturnType<typeof setTimeout> | undefined;
+/** at most one refresh a second: a once override goes with the request it answers */
+function overridesSoon(): void {
+  overridesTimer ??= setTimeout(() => {
+    overridesTimer = undefined;
+    void showOverrides();
+  }, 1000);
+}
+
+async function showOverrides(): Promise<void> {
+  const a = await call('GET', `${API}/overrides`);
+  const box = $('overrides');
+  clear(box);
+  const list = a.ok ? field(a.result, 'overrides') : undefined;
+  if (!Array.isArray(list) || list.length === 0) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  box.append(el('strong', '', `Active overrides (${list.length}):`));
+  const ul = el('ul');
+  for (const o of list) {
+    const session = str(field(o, 'session'));
+    const text = `#${num(field(o, 'id')) ?? '?'}${session === undefined ? '' : ` [session ${session}]`}${field(o, 'once') === true ? ' (once)' : ''} ${JSON.stringify(field(o, 'rule'))}`;
+    ul.append(titled(el('li', '', text)));
+  }
+  box.append(ul);
+}
+
 // --- the stream --------------------------------------------------------------------------------------------
 
 function setConn(state: 'live' | 'connecting' | 'down', text: string): void {
@@ -705,6 +772,7 @@ async function start(): Promise<void> {
     since = first.result.last_id;
   }
   updateCount();
+  void showOverrides();
   const ws = await call('GET', `${API}/workspace`);
   if (ws.ok) {
     showReload(field(ws.result, 'last_reload'));
@@ -714,7 +782,11 @@ async function start(): Promise<void> {
       if (p !== undefined) prefixes.set(num(field(rs, 'index')) ?? i, p);
     });
   }
-  const es = new EventSource(`${API}/events${since === undefined ? '' : `?since=${since}`}`);
+  const query = [
+    ...(since === undefined ? [] : [`since=${since}`]),
+    ...(token() === null ? [] : [`access_token=${encodeURIComponent(token() ?? '')}`]),
+  ];
+  const es = new EventSource(`${API}/events${query.length === 0 ? '' : `?${query.join('&')}`}`);
   es.addEventListener('open', () => setConn('live', 'live'));
   es.addEventListener('error', () =>
     setConn(
@@ -724,10 +796,12 @@ async function start(): Promise<void> {
   );
   es.addEventListener('request', (ev) => {
     const data = parse(ev);
-    if (data === undefined) return;
-    const row = rowFromEvent(data as WireRequestEvent);
-    receive(row);
-    if (row.moved !== '') void loadState();
+    if (data !== undefined) {
+      const row = rowFromEvent(data as WireRequestEvent);
+      receive(row);
+      if (row.moved !== '') void loadState();
+    }
+    overridesSoon();
   });
   es.addEventListener('reload', (ev) => {
     const data = parse(ev);
@@ -740,6 +814,7 @@ async function start(): Promise<void> {
   es.addEventListener('reset', () => {
     clearTable();
     void loadState();
+    overridesSoon();
     void call<WireEntryList>('GET', `${API}/requests?limit=${MAX_ROWS}`).then((a) => {
       if (a.ok) addRows(a.result.entries.map(rowFromEntry));
     });

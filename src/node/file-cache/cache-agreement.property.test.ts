@@ -14,9 +14,9 @@ import { req } from '../../../test/helpers/routing-fixtures.js';
 import { dispatch, prepareWorkspace, type Outcome } from '../../dispatch/dispatch.js';
 import type { FileSource } from '../../files/source.js';
 import { RotationState } from '../../routing/rotation.js';
+import { MemoryStore } from '../../state/store.js';
 import { createFsSource } from './fs-source.js';
 import { uncachedSource } from './uncached-source.js';
-import { MemoryStore } from '../../state/store.js';
 
 const FILES = ['a.json', 'a.json5', 'b.txt', 'index.json', 'sub/x.json', 'sub/index.html', 'sub/deep/y.csv'] as const;
 const DIRS = ['sub', 'sub/deep', 'a'] as const;
