@@ -144,7 +144,7 @@ function reset(body: string, deps: JournalRouteDeps): JournalHttpResponse {
     );
     if (!keysOk) return failure(400, deps, ROUTE_MESSAGES.resetBody);
     const { session: named, ...parts } = o;
-    what = parts as typeof what;
+    what = parts;
     if (typeof named === 'string') session = named;
   }
   // a session's share, or everything (the default): sessions and overrides go too

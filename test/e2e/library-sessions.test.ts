@@ -148,11 +148,10 @@ test('sessions off: every session id names the one shared session', async () => 
 });
 
 // Scenario states and collections are scoped by the same store view (state/scoped.ts): whatever reaches the
-// runtime state through DispatchEnv.state is a session's own. These assertions wait for the state issue's
-// scenarios and collections (`when.state`, `respond.set_state`, `[[collections]]`), built in parallel.
-const STATE_FEATURES_TODO = 'needs scenarios and collections (the state issue), merged separately';
+// runtime state through DispatchEnv.state is a session's own: scenarios (`when.state`, `respond.set_state`) and
+// collections (`[[collections]]`) included.
 
-test('two sessions move a scenario independently', { todo: STATE_FEATURES_TODO }, async () => {
+test('two sessions move a scenario independently', async () => {
   const m = await startMock({
     root: workspace({
       'mock.toml': '[service]\nrule_sets = ["cart.toml"]\nsessions = true\n',
@@ -174,7 +173,7 @@ test('two sessions move a scenario independently', { todo: STATE_FEATURES_TODO }
   }
 });
 
-test('two sessions write a collection independently, from the same seed', { todo: STATE_FEATURES_TODO }, async () => {
+test('two sessions write a collection independently, from the same seed', async () => {
   const m = await startMock({
     root: workspace({
       'mock.toml': '[service]\nrule_sets = ["users.toml"]\nsessions = true\n',

@@ -6,7 +6,6 @@ import { dispatch, type ContractGate } from '../../dispatch/dispatch.js';
 import { snapshotFrom } from '../../dispatch/snapshot.js';
 import { createFsSource } from '../../node/file-cache/fs-source.js';
 import { RotationState } from '../../routing/rotation.js';
-import { MemoryStore } from '../../state/store.js';
 import { GET_FLAGS } from '../flags.js';
 import { flagValue, hasFlag, parseArgs, parseFormat } from '../../shared/args.js';
 import { successEnvelope } from '../../model/envelope.js';
