@@ -81,6 +81,14 @@ export interface EntryRow {
   readonly matched: MatchedView | null;
   /** as Entry's */
   readonly fault?: FaultKind;
+  /** as Entry's */
+  readonly stream?: StreamState;
+}
+
+/** A streamed answer in the journal: `open` while its events are still being sent; `events` sent so far. */
+export interface StreamState {
+  readonly open: boolean;
+  readonly events: number;
 }
 
 export interface Entry {
@@ -101,6 +109,11 @@ export interface Entry {
    * what the client got (a reset, nothing, bad bytes, half a body, or a held connection).
    */
   readonly fault?: FaultKind;
+  /**
+   * A streamed answer (docs/faults.md): the entry is in the journal from its first byte, open while the events are
+   * sent; `response.body` holds the events sent so far (bounded like any body).
+   */
+  readonly stream?: StreamState;
   /** the rule that answered, or null */
   readonly matched: MatchedView | null;
   readonly why: WhyView;

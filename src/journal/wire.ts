@@ -30,6 +30,7 @@ export function entryToWire(e: Entry): WireEntry {
     stage: e.stage,
     answered_by: answeredByToWire(e.answeredBy),
     ...(e.fault !== undefined ? { fault: e.fault } : {}),
+    ...(e.stream !== undefined ? { stream: { open: e.stream.open, events: e.stream.events } } : {}),
     matched: matchedToWire(e.matched),
     why: whyToWire(e.why),
   };
@@ -92,5 +93,6 @@ export function entrySummaryToWire(e: EntryRow): WireEntrySummary {
     latency_ms: e.latencyMs,
     generation: e.generation,
     ...(e.fault !== undefined ? { fault: e.fault } : {}),
+    ...(e.stream !== undefined ? { stream: { open: e.stream.open, events: e.stream.events } } : {}),
   };
 }
