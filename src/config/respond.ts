@@ -129,13 +129,21 @@ export function decodeRespond(node: TomlNode, path: KeyPath, rc: RespondContext)
   if (delay !== undefined && delay.kind !== 'fixed') respond.delay = delay;
   if (t.fault !== undefined) respond.fault = t.fault;
   if (t.chunks?.count !== undefined) respond.chunks = { count: t.chunks.count, intervalMs: t.chunks.interval_ms ?? 0 };
-  if (bodySlot !== undefined || pathSlot !== undefined || headerSlots.length > 0 || t.template_file === true) {
+  const streamEvents = templated && body.kind === 'stream';
+  if (
+    bodySlot !== undefined ||
+    pathSlot !== undefined ||
+    headerSlots.length > 0 ||
+    t.template_file === true ||
+    streamEvents
+  ) {
     const template: RespondTemplate = {
       where: { file: ctx.file, rule },
       ...(bodySlot !== undefined ? { body: bodySlot } : {}),
       ...(pathSlot !== undefined ? { filePath: pathSlot } : {}),
       headers: headerSlots,
       templateFile: t.template_file === true,
+      ...(streamEvents ? { streamEvents } : {}),
       respondDir: rc.respondDir,
     };
     respond.template = template;
