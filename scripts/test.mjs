@@ -33,6 +33,7 @@ export const SPAWNING = [
   'test/e2e/inspector-page.test.ts',
   'test/e2e/inspector-program-page.test.ts',
   'test/e2e/inspector-program.test.ts',
+  'test/e2e/inspector-stream-page.test.ts',
   'test/e2e/launcher.test.ts',
   'test/e2e/library-packaging.test.ts',
   'test/e2e/library-sessions.test.ts',

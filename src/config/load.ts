@@ -60,6 +60,8 @@ export interface LoadOptions {
 interface ReadMode {
   readonly track: ReadTracker | undefined;
   readonly invalidJsonTarget: 'error' | 'warning';
+  /** one load's respond-file facts by path: a file many rules name (an imported workspace's shared body) is looked at once */
+  readonly respondFiles?: Map<string, Promise<RespondFileStatus>>;
 }
 
 export interface LoadFailure {
@@ -74,7 +76,11 @@ export async function loadWorkspace(opts: LoadOptions): Promise<Result<Workspace
   const cwd = opts.cwd;
   const entry = opts.configPath ?? ROOT_CONFIG_FILE;
   const configFile = resolvePath(cwd, entry);
-  const mode: ReadMode = { track: opts.track, invalidJsonTarget: opts.invalidJsonTarget ?? 'error' };
+  const mode: ReadMode = {
+    track: opts.track,
+    invalidJsonTarget: opts.invalidJsonTarget ?? 'error',
+    respondFiles: new Map(),
+  };
   const read = await readTextFile(configFile, mode.track);
   if (read.kind === 'missing' && opts.configPath === undefined) return loadZeroConfig(opts);
   if (read.kind !== 'ok') return err(unreadable(entry, configFile, read));
@@ -307,10 +313,13 @@ async function decodeRuleSetFromText(
   await compileDraftTemplates(draft);
   const files = new Map<string, RespondFileStatus>();
   const dirs = new Map<string, boolean>();
+  const known = mode.respondFiles ?? new Map<string, Promise<RespondFileStatus>>();
   await Promise.all([
-    ...draft.fileRefs.map(
-      async (r) => void files.set(r.path, await limited(() => respondFileStatus(r.path, mode.track))),
-    ),
+    ...draft.fileRefs.map(async (r) => {
+      let status = known.get(r.path);
+      if (status === undefined) known.set(r.path, (status = limited(() => respondFileStatus(r.path, mode.track))));
+      files.set(r.path, await status);
+    }),
     ...draft.dirRefs.map(async (r) => void dirs.set(r.path, (await pathKind(r.path)) === 'dir')),
   ]);
   checkRuleSetFiles(draft, {

@@ -130,13 +130,21 @@ export function decodeRespond(node: TomlNode, path: KeyPath, rc: RespondContext)
   if (t.fault !== undefined) respond.fault = t.fault;
   if (t.chunks?.count !== undefined) respond.chunks = { count: t.chunks.count, intervalMs: t.chunks.interval_ms ?? 0 };
   if (t.set_state !== undefined && Object.keys(t.set_state).length > 0) respond.setState = t.set_state;
-  if (bodySlot !== undefined || pathSlot !== undefined || headerSlots.length > 0 || t.template_file === true) {
+  const streamEvents = templated && body.kind === 'stream';
+  if (
+    bodySlot !== undefined ||
+    pathSlot !== undefined ||
+    headerSlots.length > 0 ||
+    t.template_file === true ||
+    streamEvents
+  ) {
     const template: RespondTemplate = {
       where: { file: ctx.file, rule },
       ...(bodySlot !== undefined ? { body: bodySlot } : {}),
       ...(pathSlot !== undefined ? { filePath: pathSlot } : {}),
       headers: headerSlots,
       templateFile: t.template_file === true,
+      ...(streamEvents ? { streamEvents } : {}),
       respondDir: rc.respondDir,
     };
     respond.template = template;

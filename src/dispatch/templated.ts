@@ -3,7 +3,8 @@
 // naming the rule; a rendered file path that is absolute or climbs out (`..`) is refused with a 404 and a logged
 // reason, and otherwise resolved and confined exactly as a literal `file_path`. A template file's content is
 // compiled once per version of the file (the FileSource hands back the same bytes while it is unchanged).
-import type { Respond } from '../model/answer.js';
+import type { Respond, StreamEvent, StreamFormat } from '../model/answer.js';
+import { concatEvents } from '../files/stream-file.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { Rule } from '../model/rule-set.js';
 import type {
@@ -107,8 +108,8 @@ export function templatedDraft(
       );
     }
     if (body.kind === 'empty') return { draft: { ...base, body: new Uint8Array(0) } };
-    // a templated rule streams its file as written (templates apply to json, text, headers and file paths)
-    if (body.kind === 'stream') return draftFromRespond(respond, env.files);
+    // each event of a templated stream is a template of its own (docs/templates.md)
+    if (body.kind === 'stream') return streamAnswer(respond, body.format, template, headers, r, where, env);
     return {
       draft: {
         ...base,
@@ -291,6 +292,75 @@ async function fileAnswer(
       };
   }
   return { draft: { ...base, body: encoder.encode(text), contentType: fb.contentType }, file: path };
+}
+
+/** Compiled stream events, per version of their bytes (an event of a changed file is new bytes). */
+const compiledEvents = new WeakMap<Uint8Array, CompiledTemplate | string>();
+
+/**
+ * A templated rule's stream: its file's events, each rendered for the request (an event without `{{` is sent as
+ * written), with the rule's rendered headers. An event whose data is JSON (`data: {…}`, an NDJSON line) is a JSON
+ * template: a value inside one of its strings is escaped as a JSON string; any other event is text.
+ */
+async function streamAnswer(
+  respond: Respond,
+  format: StreamFormat,
+  template: RespondTemplate,
+  headers: HeaderList,
+  r: Render,
+  where: string,
+  env: TemplateEnv,
+): Promise<RespondDraft> {
+  const found = await draftFromRespond(respond, env.files);
+  const d = found.draft;
+  if (d.delivery?.kind !== 'stream') return found;
+  if (template.streamEvents !== true) return { ...found, draft: { ...d, headers } };
+  const events: StreamEvent[] = [];
+  let rendered = false;
+  for (const e of d.delivery.events) {
+    let compiled = compiledEvents.get(e.bytes);
+    if (compiled === undefined) {
+      const text = decoder.decode(e.bytes);
+      if (!text.includes('{{')) compiled = '';
+      else {
+        const engine = engineIfLoaded() ?? (await loadEngine());
+        const c = compileTemplate(engine, text, jsonEvent(text, format) ? 'json' : 'text');
+        compiled = c.ok
+          ? c.value
+          : `${where}: event ${events.length + 1} of the stream file ${found.file ?? ''} does not compile at line ${c.error.line} column ${c.error.column}: ${c.error.message}`;
+      }
+      compiledEvents.set(e.bytes, compiled);
+    }
+    if (compiled === '') {
+      events.push(e);
+      continue;
+    }
+    if (typeof compiled === 'string') return { ...failure(compiled, respond, env), ...fileOf(found) };
+    const runtime =
+      compiled.usesFaker && r.runtime().faker === undefined
+        ? { ...r.runtime(), faker: await loadFaker() }
+        : r.runtime();
+    let text: string;
+    try {
+      text = renderCompiled(compiled, r.data(), runtime, where);
+    } catch (x) {
+      return { ...failure((x as Error).message, respond, env), ...fileOf(found) };
+    }
+    events.push({ pauseMs: e.pauseMs, bytes: encoder.encode(text) });
+    rendered = true;
+  }
+  if (!rendered) return { ...found, draft: { ...d, headers } };
+  const delivery = { kind: 'stream', events } as const;
+  return { ...found, draft: { ...d, headers, fresh: true, body: concatEvents(events), delivery } };
+}
+
+const fileOf = (f: RespondDraft): { file?: string } => (f.file === undefined ? {} : { file: f.file });
+
+/** An SSE event whose every `data:` line holds a JSON object or array, or an NDJSON line. */
+function jsonEvent(text: string, format: StreamFormat): boolean {
+  if (format === 'ndjson') return true;
+  const data = text.split('\n').filter((l) => l.startsWith('data:'));
+  return data.length > 0 && data.every((l) => /^data:[ \t]*[[{]/.test(l));
 }
 
 /** The sources of a rule's templates and the values the request gave the paths they name. */

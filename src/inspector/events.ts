@@ -1,8 +1,9 @@
 // The inspector's Server-Sent Events stream, `GET /__mock/api/events`, on the management listener only (the mock
 // port sends no events).
 //
-// Owns: the clients (at most `maxClients`, then 503), the three events — `request` (id = the journal id, so a
-// reconnecting EventSource's `Last-Event-ID` replays what the journal still holds), `reload`, `reset` — a comment
+// Owns: the clients (at most `maxClients`, then 503), the events — `request` (id = the journal id, so a
+// reconnecting EventSource's `Last-Event-ID` replays what the journal still holds), `reload`, `reset`, and for a
+// streamed answer `stream` (each of its events as it is sent) and `update` (its row once it ends) — a comment
 // ping every `pingMs`, and the bound on memory: a client with more than `maxUnsentBytes` written but not yet taken
 // by the kernel is dropped (its EventSource reconnects and replays), so a client that never reads cannot grow the
 // process. A new client is also sent the last reload when it failed, so a page opened during a broken edit shows it.
@@ -12,7 +13,7 @@
 // Leaves out: where events come from (the caller calls request()/reload()/reset()) and what is replayed (the
 // `replay` source, the journal in the real program).
 import type { ServerResponse } from 'node:http';
-import type { WireEntry, WireRequestEvent } from '../journal/wire-types.js';
+import type { WireEntry, WireRequestEvent, WireStreamEvent } from '../journal/wire-types.js';
 import { failure, type Wire } from './envelope.js';
 import type { Route, RouteContext } from './router.js';
 import { EVENT_HEADERS } from './security.js';
@@ -52,6 +53,10 @@ export interface EventHub {
    */
   request(event: RequestEvent): void;
   request<T extends { readonly id: number }>(row: T, toData: (row: T) => string): void;
+  /** One event of an open (streaming) entry, sent now: at most STREAM_EVENT_CHARS of its text. */
+  stream(id: number, offset: number, bytes: Uint8Array): void;
+  /** An entry's row changed (a stream ended): `data` is its `request` event's JSON text. */
+  update(data: string): void;
   reload(event: ReloadEvent): void;
   reset(): void;
   /** clients connected now */
@@ -64,6 +69,20 @@ export interface EventHub {
 
 export const EVENTS_PATH = '/__mock/api/events';
 export const EVENT_DEFAULTS = { pingMs: 15_000, maxClients: 16, maxUnsentBytes: 1024 * 1024, retryMs: 1000 } as const;
+
+/** a `stream` event carries at most this much of one event's text (the journal's entry holds the body) */
+export const STREAM_EVENT_CHARS = 16 * 1024;
+
+const lossy = new TextDecoder('utf-8', { fatal: false });
+
+/** The `stream` event's data: the event's text, cut at STREAM_EVENT_CHARS. */
+export function streamEventOf(id: number, offset: number, bytes: Uint8Array): WireStreamEvent {
+  const text = lossy.decode(
+    bytes.byteLength > 4 * STREAM_EVENT_CHARS ? bytes.subarray(0, 4 * STREAM_EVENT_CHARS) : bytes,
+  );
+  const truncated = text.length > STREAM_EVENT_CHARS || bytes.byteLength > 4 * STREAM_EVENT_CHARS;
+  return { id, offset, text: truncated ? text.slice(0, STREAM_EVENT_CHARS) : text, truncated };
+}
 
 const MESSAGES = {
   busy: (max: number) => `too many event-stream clients (at most ${max}); close another inspector tab`,
@@ -210,6 +229,17 @@ export function createEventHub(options: EventHubOptions = {}): EventHub {
         flushing = true;
         setImmediate(flush);
       }
+    },
+    // after the request events of this turn (the entry's own `request` among them), so the page knows the row
+    stream: (id, offset, bytes) => {
+      if (clients.size === 0) return;
+      flush();
+      broadcast(formatEvent('stream', streamEventOf(id, offset, bytes)));
+    },
+    update: (data) => {
+      if (clients.size === 0) return;
+      flush();
+      broadcast(`event: update\ndata: ${data}\n\n`);
     },
     reload: (e) => {
       flush();

@@ -28,7 +28,9 @@ export function requestEventJson(e: EntryRow): string {
   const a = e.answeredBy;
   let by = answeredByJson.get(a);
   if (by === undefined) answeredByJson.set(a, (by = JSON.stringify(answeredByToWire(a))));
-  return `{"id":${e.id},"method":${JSON.stringify(e.request.method)},"path":${JSON.stringify(e.request.path)},"status":${e.response.status},"stage":${JSON.stringify(e.stage)},"latency_ms":${JSON.stringify(e.latencyMs)},"generation":${e.generation},"answered_by":${by}}`;
+  const fault = e.fault === undefined ? '' : `,"fault":${JSON.stringify(e.fault)}`;
+  const stream = e.stream === undefined ? '' : `,"stream":{"open":${e.stream.open},"events":${e.stream.events}}`;
+  return `{"id":${e.id},"method":${JSON.stringify(e.request.method)},"path":${JSON.stringify(e.request.path)},"status":${e.response.status},"stage":${JSON.stringify(e.stage)},"latency_ms":${JSON.stringify(e.latencyMs)},"generation":${e.generation}${fault}${stream},"answered_by":${by}}`;
 }
 
 /** The journal's routes: GET/DELETE /__mock/api/requests, GET /__mock/api/requests/<id>, POST /__mock/api/reset. */
@@ -66,6 +68,9 @@ export function journalReplay(journal: Journal): (afterId: number) => readonly R
 export function connectJournal(journal: Journal, events: EventHub): () => void {
   return journal.subscribe((ev) => {
     if (ev.kind === 'reset') events.reset();
-    else if (events.clientCount > 0) events.request(ev.row, requestEventJson);
+    else if (events.clientCount === 0) return;
+    else if (ev.kind === 'entry') events.request(ev.row, requestEventJson);
+    else if (ev.kind === 'stream') events.stream(ev.id, ev.offset, ev.bytes);
+    else events.update(requestEventJson(ev.row));
   });
 }

@@ -31,7 +31,13 @@ export function classify(mediaType: string | null): BodyClass {
   if (mediaType === null) return 'bytes';
   if (mediaType === 'application/json' || mediaType.endsWith('+json')) return 'json';
   if (mediaType === 'application/x-www-form-urlencoded') return 'form';
-  if (mediaType.startsWith('text/') || mediaType === 'application/xml' || mediaType.endsWith('+xml')) return 'text';
+  if (
+    mediaType.startsWith('text/') ||
+    mediaType === 'application/xml' ||
+    mediaType.endsWith('+xml') ||
+    mediaType === 'application/x-ndjson'
+  )
+    return 'text';
   return 'bytes';
 }
 

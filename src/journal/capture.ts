@@ -117,12 +117,15 @@ export class HeldEntry {
   contract?: ContractMark;
   /** the session the request belonged to (docs/library.md#sessions), when it carried one */
   session?: string;
+  /** a streamed answer: open while its events are being sent, and how many were sent (docs/faults.md) */
+  stream?: { open: boolean; events: number };
   /** set by settle(): then `stage`…`context` are let go */
   private views: Views | undefined;
   constructor(
     readonly id: number,
     readonly receivedAtMs: number,
-    readonly latencyMs: number,
+    /** set again when a streamed answer ends */
+    public latencyMs: number,
     readonly generation: number,
     readonly method: string,
     readonly path: string,
@@ -138,7 +141,8 @@ export class HeldEntry {
     readonly status: number,
     readonly responseHeaders: HeaderList,
     public responseBytes: Uint8Array,
-    readonly responseByteLength: number,
+    /** grows while a streamed answer is sent */
+    public responseByteLength: number,
     /** dispatch's stage; null for a 413 refused before dispatch */
     private dispatchStage: Stage | null,
     private servedFile: string | undefined,
@@ -230,6 +234,35 @@ export class HeldEntry {
     this.requestBytes = EMPTY;
     this.responseBytes = EMPTY;
   }
+  /**
+   * A streamed answer's event, sent: its bytes are kept as a body's are (all within `cap`; over it, a text body's
+   * first `cap` bytes and one more, else none), in a buffer that doubles as it fills.
+   */
+  appendStreamed(bytes: Uint8Array, cap: number): void {
+    const total = this.responseByteLength + bytes.byteLength;
+    this.responseByteLength = total;
+    if (this.bodiesDropped) return;
+    const kept = this.responseBytes;
+    if (total > cap) {
+      const cls = classify(mediaTypeOf(this.responseHeaders));
+      if (cls !== 'text' && cls !== 'form') {
+        this.responseBytes = EMPTY;
+        return;
+      }
+    }
+    const take = Math.min(bytes.byteLength, cap + 1 - kept.byteLength);
+    if (take <= 0) return;
+    let buf = this.streamBuffer;
+    const need = kept.byteLength + take;
+    if (buf === undefined || buf.byteLength < need) {
+      const grown = new Uint8Array(Math.min(cap + 1, Math.max(need, 2 * (buf?.byteLength ?? 512))));
+      grown.set(kept);
+      this.streamBuffer = buf = grown;
+    }
+    buf.set(bytes.subarray(0, take), kept.byteLength);
+    this.responseBytes = buf.subarray(0, need);
+  }
+  private streamBuffer: Uint8Array | undefined;
   /** the settled views (for the size estimate) */
   get settledViews(): Views | undefined {
     return this.views;
@@ -354,6 +387,7 @@ export function entryOf(h: HeldEntry, opts: BodyCaptureOptions): Entry {
     ...(h.stateBefore !== undefined ? { stateBefore: h.stateBefore, stateAfter: h.stateAfter ?? {} } : {}),
     ...(h.contract !== undefined ? { contract: h.contract } : {}),
     ...(h.session !== undefined ? { session: h.session } : {}),
+    ...(h.stream !== undefined ? { stream: Object.freeze({ ...h.stream }) } : {}),
   });
 }
 

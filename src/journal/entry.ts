@@ -87,6 +87,13 @@ export interface EntryRow {
   readonly contract?: ContractMark;
   /** the session the request belonged to (docs/library.md#sessions), when it carried one */
   readonly session?: string;
+  readonly stream?: StreamState;
+}
+
+/** A streamed answer in the journal: `open` while its events are still being sent; `events` sent so far. */
+export interface StreamState {
+  readonly open: boolean;
+  readonly events: number;
 }
 
 export interface Entry {
@@ -115,8 +122,14 @@ export interface Entry {
   readonly stateAfter?: Readonly<Record<string, string>>;
   /** with `--contract`: how the request or the answer broke the document (docs/contract.md), when either did */
   readonly contract?: ContractMark;
+  /**
+   * A streamed answer (docs/faults.md): the entry is in the journal from its first byte, open while the events are
+   * sent; `response.body` holds the events sent so far (bounded like any body).
+   */
+  readonly stream?: StreamState;
   /** the rule that answered, or null */
   readonly matched: MatchedView | null;
-  readonly why: WhyView /** the session the request belonged to (docs/library.md#sessions), when it carried one */;
+  readonly why: WhyView;
+  /** the session the request belonged to (docs/library.md#sessions), when it carried one */
   readonly session?: string;
 }

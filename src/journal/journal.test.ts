@@ -222,7 +222,9 @@ test('reset clears entries, ids keep counting, an old cursor is no overflow; lis
   stop();
   j.capture(await dispatched({ target: '/api/users' }, newEnv()));
   assert.deepEqual(
-    events.map((e) => (e.kind === 'entry' ? `entry ${e.entry.id}` : `reset ${e.lastId}`)),
+    events.map((e) =>
+      e.kind === 'reset' ? `reset ${e.lastId}` : e.kind === 'stream' ? `stream ${e.id}` : `${e.kind} ${e.entry.id}`,
+    ),
     ['reset 5', 'entry 6'],
   );
   const failing = new Journal({ onListenerError: (e) => errors.push(String(e)) });
@@ -322,4 +324,35 @@ test('property: whatever arrives, the bounds hold and the held ids are the newes
     ),
     { numRuns: 150 },
   );
+});
+
+test('a stream: open at once, each event kept and heard, bounded like a body; closed with its latency; waits settle then', async () => {
+  const clock = fakeClock(T0);
+  const j = new Journal({ clock, bodyBytes: 10 });
+  const heard: string[] = [];
+  j.subscribe((e) =>
+    heard.push(
+      e.kind === 'stream' ? `stream ${e.id}@${e.offset}` : e.kind === 'reset' ? 'reset' : `${e.kind} ${e.row.id}`,
+    ),
+  );
+  const ex = await dispatched({ target: '/api/users' }, newEnv(), new Date(T0));
+  const sse = { ...ex, response: { ...ex.response, headers: [['content-type', 'text/event-stream']] as const } };
+  const id = j.open({ ...sse, response: { ...sse.response, body: new Uint8Array(0) } });
+  const waited = j.waitFor({ since: 0 }, { timeoutMs: 60_000 });
+  const first = j.lookup(id);
+  assert.ok(first.kind === 'found');
+  assert.deepEqual(first.entry.stream, { open: true, events: 0 });
+  const enc = new TextEncoder();
+  j.streamed(id, enc.encode('data: 1\n\n'));
+  j.streamed(id, enc.encode('data: 2\n\n'));
+  clock.advance(250);
+  j.finish(id);
+  j.streamed(id, enc.encode('data: late\n\n')); // after the end: ignored
+  const done = await waited;
+  assert.equal(done.id, id);
+  assert.deepEqual(done.stream, { open: false, events: 2 });
+  assert.equal(done.latencyMs, 250);
+  // 18 bytes sent, 10 kept (a text body's cut, as for any body)
+  assert.deepEqual(done.response.body, { kind: 'text', text: 'data: 1\n\nd', byteLength: 18, truncated: true });
+  assert.deepEqual(heard, [`entry ${id}`, `stream ${id}@0`, `stream ${id}@9`, `update ${id}`]);
 });

@@ -54,7 +54,11 @@ export type JournalEvent =
   /** `row` costs nothing to read; `entry` is made when first read */
   | { readonly kind: 'entry'; readonly entry: Entry; readonly row: EntryRow }
   /** the journal was reset: entries up to `lastId` are gone */
-  | { readonly kind: 'reset'; readonly lastId: number };
+  | { readonly kind: 'reset'; readonly lastId: number }
+  /** an open (streaming) entry sent one more event: `bytes` at byte `offset` of its body */
+  | { readonly kind: 'stream'; readonly id: number; readonly offset: number; readonly bytes: Uint8Array }
+  /** an entry changed after its capture (a stream ended): its row and entry as they are now */
+  | { readonly kind: 'update'; readonly entry: Entry; readonly row: EntryRow };
 
 export type JournalListener = (event: JournalEvent) => void;
 
@@ -155,9 +159,59 @@ export class Journal {
     return this.hold(ex).id;
   }
 
-  private hold(ex: Exchange): HeldEntry {
+  /**
+   * Record an exchange whose answer is a stream still being sent (its response body empty): the entry is held and
+   * heard at once, open; `streamed` adds each event as it is sent, `finish` closes it. A wait settles on it at `finish`.
+   */
+  open(ex: Exchange): number {
+    return this.hold(ex, true).id;
+  }
+
+  /** An open entry's next event, sent: kept as its body is (bounded by `bodyBytes`), heard by the listeners. */
+  streamed(id: number, bytes: Uint8Array): void {
+    const at = this.slotOf(id);
+    if (at === undefined) return;
+    const h = this.ring[at]!;
+    if (h.stream?.open !== true) return;
+    const offset = h.responseByteLength;
+    h.appendStreamed(bytes, this.limits.bodyBytes);
+    h.stream.events++;
+    this.resize(at, h);
+    if (this.listeners.size > 0) this.emit({ kind: 'stream', id, offset, bytes });
+  }
+
+  /** An open entry's stream ended (or its client left): closed, with its latency to now. */
+  finish(id: number): void {
+    const at = this.slotOf(id);
+    if (at === undefined) return;
+    const h = this.ring[at]!;
+    if (h.stream?.open !== true) return;
+    h.stream.open = false;
+    h.latencyMs = Math.max(0, this.clock.now() - h.receivedAtMs);
+    if (this.listeners.size > 0) this.emit(new EntryEvent(h, this.captureOpts, 'update'));
+    this.settleWaiters(h);
+  }
+
+  /** the ring slot of a held id, or undefined */
+  private slotOf(id: number): number | undefined {
+    const first = this.firstId();
+    if (!(id >= first && id < this.nextId)) return undefined;
+    const at = (this.head + (id - first)) % this.limits.size;
+    return this.ring[at] === undefined ? undefined : at;
+  }
+
+  /** Estimate a grown entry again; older entries are evicted while the whole is over `maxBytes`. */
+  private resize(at: number, h: HeldEntry): void {
+    const bytes = ENTRY_OVERHEAD_BYTES + heldBytes(h);
+    this.totalBytes += bytes - this.sizes[at]!;
+    this.sizes[at] = bytes;
+    while (this.totalBytes > this.limits.maxBytes && this.count > 1 && this.head !== at) this.evictOldest();
+  }
+
+  private hold(ex: Exchange, streaming = false): HeldEntry {
     const { maxBytes } = this.limits;
     const h = holdExchange(ex, this.nextId++, this.captureOpts);
+    if (streaming) h.stream = { open: true, events: 0 };
     const ws = h.workspace;
     if (ws !== undefined && ws !== this.workspace) {
       if (this.workspace !== undefined) this.settleOlder(ws);
@@ -182,7 +236,7 @@ export class Journal {
       this.totalBytes += bytes;
     }
     if (this.listeners.size > 0) this.emit(new EntryEvent(h, this.captureOpts));
-    this.settleWaiters(h);
+    if (!streaming) this.settleWaiters(h);
     return h;
   }
 
@@ -275,16 +329,18 @@ export class Journal {
   }
 
   /**
-   * The oldest entry matching `filter` (`limit` aside), already held or captured before `timeoutMs`. Pass
-   * `since: journal.lastId` (taken before causing the request) to wait for a new one only. Rejects with
+   * The oldest entry matching `filter` (`limit` aside), already held or captured before `timeoutMs` (a stream:
+   * once it has ended). Pass `since: journal.lastId` (taken before causing the request) to wait for a new one only. Rejects with
    * JournalTimeoutError listing the last 10 entries, JournalOverflowError for a stale cursor, the signal's
    * reason when aborted, JournalClosedError after close().
    */
   waitFor(filter: RequestFilter = {}, opts: WaitOptions = {}): Promise<Entry> {
     try {
       if (this.closed) throw new JournalClosedError(filter);
-      const found = this.requests({ ...filter, limit: 1 })[0];
-      if (found !== undefined) return Promise.resolve(found);
+      // an open stream is waited for until it ends
+      const { limit: _limit, ...all } = filter;
+      const held = (this.rows(all) as readonly HeldEntry[]).find((h) => h.stream?.open !== true);
+      if (held !== undefined) return Promise.resolve(entryOf(held, this.captureOpts));
     } catch (e) {
       return Promise.reject(e);
     }
@@ -383,11 +439,11 @@ export class Journal {
 
 /** A capture as listeners hear it: the row at once, the entry made on first read (then kept for this event). */
 class EntryEvent {
-  readonly kind = 'entry';
   private made: Entry | undefined;
   constructor(
     readonly row: HeldEntry,
     private readonly opts: CaptureOptions,
+    readonly kind: 'entry' | 'update' = 'entry',
   ) {}
   get entry(): Entry {
     return (this.made ??= entryOf(this.row, this.opts));

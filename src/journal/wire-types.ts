@@ -91,6 +91,8 @@ export type WireEntry = {
   readonly contract?: WireContract;
   /** the session the request belonged to, when it carried one */
   readonly session?: string;
+  /** a streamed answer: `open` while its events are still being sent (the body holds those sent so far) */
+  readonly stream?: WireStream;
   readonly matched: MatchedWire | null;
   /** a refused request's note says so, with no rule sets */
   readonly why: WhyWire;
@@ -120,6 +122,18 @@ export type WireEntrySummary = {
   readonly contract?: WireContract;
   /** the session the request belonged to, when it carried one */
   readonly session?: string;
+  readonly stream?: WireStream;
+};
+
+export type WireStream = { readonly open: boolean; readonly events: number };
+
+/** The inspector's `stream` event: one event of an open entry's stream, as sent, at byte `offset` of its body. */
+export type WireStreamEvent = {
+  readonly id: number;
+  readonly offset: number;
+  readonly text: string;
+  /** the text is the event's start only (an event over the inspector's per-event bound) */
+  readonly truncated: boolean;
 };
 
 /** The inspector's `request` event: the summary and what answered (for the table's label). */

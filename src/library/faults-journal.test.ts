@@ -1,5 +1,6 @@
 // Faults and streams in the request journal (docs/faults.md): a fault is an entry naming its fault, captured once
-// the connection is done with it; a stream's entry holds its events and is captured when the stream ends.
+// the connection is done with it; a stream's entry is there from its headers, open, holds the events sent so far,
+// and closes when the stream ends.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,15 +40,20 @@ test('a fault is a journal entry with its fault named, not an ordinary answer', 
   assert.equal(e.stage, 'rule_set');
 });
 
-test("a stream's entry holds its events and is captured when the stream has ended", async () => {
+test("a stream's entry is open with the events sent so far, then closed with all of them when it has ended", async () => {
   const res = await fetch(`${m.url}/chat`);
   const reader = res.body!.getReader();
   const first = await reader.read();
   assert.match(new TextDecoder().decode(first.value), /data: one/);
-  // the first event is out, the second is still 150 ms away: the exchange is not in the journal yet
-  assert.equal(m.requests({ path: '/chat' }).length, 0);
+  // the first event is out, the second is still 150 ms away: the entry is open and holds the first
+  const open = m.requests({ path: '/chat' });
+  assert.equal(open.length, 1);
+  assert.deepEqual(open[0]!.stream, { open: true, events: 1 });
+  assert.deepEqual(open[0]!.response.body, { kind: 'text', text: 'data: one\n\n', byteLength: 11, truncated: false });
   while (!(await reader.read()).done);
   const e = await m.waitForRequest({ path: '/chat' }, { timeoutMs: 10_000 });
+  assert.equal(e.id, open[0]!.id);
+  assert.deepEqual(e.stream, { open: false, events: 2 });
   assert.equal(e.fault, undefined);
   assert.ok(e.latencyMs >= 140, `latency ${e.latencyMs} covers the stream`);
   assert.equal(e.response.body.kind, 'text');

@@ -71,6 +71,8 @@ export interface RespondTemplate {
   readonly headers: readonly (readonly [name: string, slot: TemplateSlot])[];
   /** `respond.template_file`: the served file's content is a template too (compiled once per content) */
   readonly templateFile: boolean;
+  /** a templated `respond.stream`: each event of its file is a template, rendered for the request */
+  readonly streamEvents?: boolean;
   /** absolute: a rendered file_path resolves against it and must stay inside */
   readonly respondDir: string;
 }

@@ -12,8 +12,13 @@
 // Staging and placing are separate steps so that a writer of several files (set rule) can stage them all, check
 // nobody changed the targets meanwhile, and only then place them. A crash can leave a stray
 // `.<name>.<pid>.<random>.tmp` beside the target, nothing worse.
+//
+// `createUnreferenced` is the cheap form for many new files that nothing reads until a later atomic commit names
+// them (the OpenAPI import's response files, before its rule sets and config are committed): created exclusively
+// at their own name, written and fsynced, no temp file. A crash can leave a partial file there, which nothing
+// references; the writer syncs each folder once (syncDir) before its commit.
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { closeSync, constants, fsyncSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
 import { chmod, copyFile, link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -96,6 +101,31 @@ export async function writeSafely(
   } finally {
     await discardStaged(staged);
   }
+}
+
+/** A new file at `target`, never over an existing one (false when the name is taken), written and fsynced. */
+export function createUnreferenced(target: string, data: string | Uint8Array): boolean {
+  let fd: number;
+  try {
+    fd = openSync(target, 'wx', NEW_FILE_MODE);
+  } catch (e) {
+    if (codeOf(e) === 'EEXIST') return false;
+    throw e;
+  }
+  try {
+    writeFileSync(fd, data);
+    fsyncSync(fd);
+  } catch (e) {
+    closeSync(fd);
+    try {
+      unlinkSync(target);
+    } catch {
+      // already gone
+    }
+    throw e;
+  }
+  closeSync(fd);
+  return true;
 }
 
 /** Syncs `dir`, so a rename or link made in it survives a crash; where the platform cannot fsync a directory, does nothing (the rename is still atomic). */

@@ -242,6 +242,12 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
   const files: PlannedFile[] = [];
   const groups = new Map<string, RuleSpec[]>();
   const operations: OperationReport[] = [];
+  // JSON bodies by their text: an identical body is written once (docs/openapi.md); `moved`: first paths → shared
+  const bodies = new Map<
+    string,
+    { file: { path: string; text: string }; body: { kind: 'file'; path: string }; shared: boolean; sharedStem: string }
+  >();
+  const moved = new Map<string, string>();
 
   let done = 0;
   for (const o of all) {
@@ -303,10 +309,23 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
       return body.variants.map((v) => {
         const extra = v.name === undefined ? {} : { example: v.name };
         if (body.kind === 'text') return { status, body: { kind: 'text', text: String(v.value) }, headers, ...extra };
-        const stem = `responses/${folder}/${status}${v.name === undefined ? '' : '-' + safeName(v.name, 'example')}`;
-        const path = names.take(stem, '.json');
-        opFiles.push({ path, text: jsonText(v.value) });
-        return { status, body: { kind: 'file', path }, headers, ...extra };
+        const name = `${status}${v.name === undefined ? '' : '-' + safeName(v.name, 'example')}`;
+        const text = jsonText(v.value);
+        const seen = bodies.get(text);
+        if (seen !== undefined) {
+          // the same body again: one file under responses/shared/ answers every rule that has it
+          if (!seen.shared) {
+            seen.shared = true;
+            moved.set(seen.file.path, (seen.file.path = seen.body.path = names.take(seen.sharedStem, '.json')));
+          }
+          return { status, body: seen.body, headers, ...extra };
+        }
+        const path = names.take(`responses/${folder}/${name}`, '.json');
+        const file = { path, text };
+        const ref = { kind: 'file' as const, path };
+        opFiles.push(file);
+        bodies.set(text, { file, body: ref, shared: false, sharedStem: `responses/shared/${folder}-${name}` });
+        return { status, body: ref, headers, ...extra };
       });
     };
 
@@ -463,6 +482,9 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
     });
   }
   if (opts.progress !== undefined) opts.progress(all.length, all.length);
+  if (moved.size > 0)
+    for (const [i, r] of operations.entries())
+      if (r.files.some((f) => moved.has(f))) operations[i] = { ...r, files: r.files.map((f) => moved.get(f) ?? f) };
 
   const header = [
     `${title}${version === '' ? '' : ` ${version}`}: imported from ${opts.source} (OpenAPI ${openapi})`,
@@ -470,9 +492,10 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
     '',
     'One rule per operation and documented response, in match order (first_match). Each operation answers',
     'its first 2xx response by default; send `Prefer: code=<status>` (or `Prefer: example=<name>`) for the',
-    'others. Bodies are the JSON files under responses/. This file is yours: edit it, add conditions, reorder;',
-    'importing again beside it writes new files (with -2, -3, …); `mock --init --from <document> --update`',
-    'updates the rules and files you have not edited (their `# openapi:` markers say which: docs/openapi.md).',
+    'others. Bodies are the JSON files under responses/ (one written once for every operation that answers it',
+    'is under responses/shared/). This file is yours: edit it, add conditions, reorder; importing again beside it',
+    'writes new files (with -2, -3, …); `mock --init --from <document> --update` updates the rules and files you',
+    'have not edited (their `# openapi:` markers say which: docs/openapi.md).',
   ];
   const ruleSets: PlannedFile[] = [];
   const planned: PlannedRule[] = [];

@@ -7,6 +7,14 @@ import { DEFAULTS } from '../model/config.js';
 import type { Workspace } from '../model/workspace.js';
 import { deliver } from './deliver.js';
 
-export function deliverAnswer(res: ServerResponse, answer: Answer, method: string, ws: Workspace): void {
-  deliver(res, answer, method, { holdMs: ws.config.service.faultHoldMs ?? DEFAULTS.faultHoldMs });
+/** `onEvent`: hears each of a stream's events as it is written (the journal's open entry). */
+export function deliverAnswer(
+  res: ServerResponse,
+  answer: Answer,
+  method: string,
+  ws: Workspace,
+  onEvent?: (bytes: Uint8Array) => void,
+): void {
+  const holdMs = ws.config.service.faultHoldMs ?? DEFAULTS.faultHoldMs;
+  deliver(res, answer, method, onEvent === undefined ? { holdMs } : { holdMs, onEvent });
 }

@@ -22,6 +22,8 @@ export interface DeliverOptions {
   /** how long a `timeout` fault holds its connection (ms) */
   readonly holdMs: number;
   readonly clock?: Clock;
+  /** hears each event of a stream as it is written */
+  readonly onEvent?: (bytes: Uint8Array) => void;
 }
 
 /** Node writes these itself from the keep-alive state */
@@ -51,7 +53,7 @@ export function deliver(res: ServerResponse, answer: Answer, method: string, opt
       res.writeHead(answer.status, flatHeaders(answer, 'content-length'));
       if (method === 'HEAD') return void res.end();
       res.flushHeaders();
-      return play(res, d.events, clock);
+      return play(res, d.events, clock, opts.onEvent);
   }
 }
 
@@ -71,7 +73,12 @@ export function splitBody(body: Uint8Array, count: number, intervalMs: number): 
  * The events on their schedule: each is due its pause after the previous one was due (not after it was sent),
  * so lateness does not add up. The response ends after the last; a client that leaves stops the timer.
  */
-export function play(res: ServerResponse, events: readonly StreamEvent[], clock: Clock): void {
+export function play(
+  res: ServerResponse,
+  events: readonly StreamEvent[],
+  clock: Clock,
+  onEvent?: (bytes: Uint8Array) => void,
+): void {
   let i = 0;
   let due = clock.now();
   /** whether `due` already includes events[i]'s pause */
@@ -99,6 +106,7 @@ export function play(res: ServerResponse, events: readonly StreamEvent[], clock:
       scheduled = false;
       i++;
       res.write(e.bytes);
+      onEvent?.(e.bytes);
     }
     res.off('close', onClose);
     res.end();

@@ -46,6 +46,9 @@ export type Sent =
       readonly saved: string | null;
     };
 
+/** Hears a streamed answer's events, each as it is written to the socket. */
+export type StreamTap = (bytes: Uint8Array) => void;
+
 /** Hands an answer on to the next hook, and after the last one to the listener (delay, then write). */
 export type NextStep = (outcome: Outcome) => ValueOrPromise<void>;
 
@@ -75,6 +78,11 @@ export interface RequestHook {
   readonly onOutcome?: (outcome: Outcome, x: InFlight, next: NextStep, written: WrittenStep) => ValueOrPromise<void>;
   /** After the answer's last byte is handed to the socket (a refused 413 too); the response is gone by then. */
   readonly afterWrite?: (x: InFlight, sent: Sent) => void;
+  /**
+   * A streamed answer (`delivery.kind === 'stream'`) is about to be sent: return what hears each event's bytes as
+   * they are written, or undefined. afterWrite still runs once the connection is done with the stream.
+   */
+  readonly streamTap?: (x: InFlight, outcome: Outcome) => StreamTap | undefined;
   /** At server shutdown (server/start.ts), after the last connection is gone; resolves when the hook's own work is done. */
   readonly close?: () => Promise<void>;
 }
@@ -86,6 +94,8 @@ export interface HookChain {
   /** the onOutcome hooks nested (the first listed outermost); `last` is the listener's own delay-and-write */
   readonly onOutcome: ((outcome: Outcome, x: InFlight, last: NextStep) => ValueOrPromise<void>) | undefined;
   readonly afterWrite: WrittenStep | undefined;
+  /** every hook's streamTap, as one (undefined when no hook has one) */
+  readonly streamTap: ((x: InFlight, outcome: Outcome) => StreamTap | undefined) | undefined;
 }
 
 const NOTHING: WrittenStep = () => undefined;
@@ -96,6 +106,7 @@ export function composeHooks(hooks: readonly RequestHook[]): HookChain | undefin
   const befores = hooks.flatMap((h) => (h.beforeDispatch === undefined ? [] : [h.beforeDispatch]));
   const arounds = hooks.flatMap((h) => (h.onOutcome === undefined ? [] : [h.onOutcome]));
   const afters = hooks.flatMap((h) => (h.afterWrite === undefined ? [] : [h.afterWrite]));
+  const taps = hooks.flatMap((h) => (h.streamTap === undefined ? [] : [h.streamTap]));
 
   const afterWrite: WrittenStep | undefined =
     afters.length === 0
@@ -130,10 +141,22 @@ export function composeHooks(hooks: readonly RequestHook[]): HookChain | undefin
     onOutcome = (o, x, last) => step(0, o, x, last);
   }
 
+  const streamTap: HookChain['streamTap'] =
+    taps.length === 0
+      ? undefined
+      : (x, o) => {
+          const heard = taps.flatMap((t) => t(x, o) ?? []);
+          if (heard.length <= 1) return heard[0];
+          return (bytes) => {
+            for (const h of heard) h(bytes);
+          };
+        };
+
   return {
     explain: hooks.some((h) => h.explain === true),
     beforeDispatch,
     onOutcome,
     afterWrite,
+    streamTap,
   };
 }

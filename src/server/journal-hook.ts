@@ -4,10 +4,12 @@
 // only when there is a journal (the inspector, the library). It records references only: the entry is made
 // when someone reads it (journal/journal.ts).
 import type { ShownPaths } from '../dispatch/explain-view.js';
-import type { Answerer, ExplainContext } from '../journal/capture.js';
+import type { Answerer, Exchange, ExplainContext } from '../journal/capture.js';
 import type { Journal } from '../journal/journal.js';
 import type { Workspace } from '../model/workspace.js';
 import type { InFlight, RequestHook, Sent } from './hooks.js';
+
+const EMPTY = new Uint8Array(0);
 
 const NO_PATHS: ShownPaths = Object.freeze({
   ruleSet: (i: number) => `#${i + 1}`,
@@ -39,25 +41,40 @@ export function journalHook(journal: Journal, shownPaths?: (ws: Workspace) => Sh
         };
     }
   };
+  const exchange = (x: InFlight, sent: Sent, body: Uint8Array): Exchange => {
+    const { status, headers } = sent.response;
+    return {
+      receivedAt: x.receivedAt,
+      generation: x.live.generation,
+      request: {
+        snapshot: x.snapshot,
+        target: x.req.url ?? '/',
+        body: x.body,
+        rawHeaders: x.req.rawHeaders,
+        ...(sent.kind === 'refused' && sent.declaredLength !== undefined ? { byteLength: sent.declaredLength } : {}),
+      },
+      response: { status, headers, body },
+      answerer: answerer(x, sent),
+      ...(x.session !== undefined ? { session: x.session } : {}),
+    };
+  };
+  // the open entries of streams being sent, by request
+  const open = new WeakMap<InFlight, number>();
   return {
     name: 'journal',
     explain: true,
+    // a stream is in the journal from its first byte, open, and grows by each event sent (docs/inspector.md)
+    streamTap(x, outcome) {
+      const id = journal.open(exchange(x, { kind: 'dispatch', response: outcome.answer, outcome }, EMPTY));
+      open.set(x, id);
+      return (bytes) => journal.streamed(id, bytes);
+    },
     afterWrite(x, sent) {
-      const { status, headers, body } = sent.response;
-      journal.record({
-        receivedAt: x.receivedAt,
-        generation: x.live.generation,
-        request: {
-          snapshot: x.snapshot,
-          target: x.req.url ?? '/',
-          body: x.body,
-          rawHeaders: x.req.rawHeaders,
-          ...(sent.kind === 'refused' && sent.declaredLength !== undefined ? { byteLength: sent.declaredLength } : {}),
-        },
-        response: { status, headers, body },
-        answerer: answerer(x, sent),
-        ...(x.session !== undefined ? { session: x.session } : {}),
-      });
+      const id = open.get(x);
+      if (id !== undefined) {
+        open.delete(x);
+        journal.finish(id);
+      } else journal.record(exchange(x, sent, sent.response.body));
     },
   };
 }

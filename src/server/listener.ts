@@ -108,6 +108,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
   const hooks = composeHooks(deps.hooks ?? []);
   const dispatchOpts = hooks?.explain === true ? EXPLAIN : NO_EXPLAIN;
   const afterWrite = hooks?.afterWrite;
+  const streamTap = hooks?.streamTap;
   const sleeping = new Map<NodeJS.Timeout, () => void>();
 
   const sleep = (ms: number): Promise<void> => {
@@ -313,8 +314,12 @@ export function createListener(deps: ListenerDeps): RequestListener {
       : (res: ServerResponse, method: string, outcome: Outcome, x: InFlight | undefined): void => {
           if (res.destroyed || res.writableEnded) return;
           if (outcome.state !== undefined) commitTransition(outcome.state);
-          if (outcome.answer.delivery === undefined) writeAnswer(res, outcome.answer, method, { log: deps.log });
-          else deliverAnswer(res, outcome.answer, method, (x?.live ?? deps.live.current).ws);
+          const delivery = outcome.answer.delivery;
+          if (delivery === undefined) writeAnswer(res, outcome.answer, method, { log: deps.log });
+          else {
+            const tap = delivery.kind === 'stream' && x !== undefined ? streamTap?.(x, outcome) : undefined;
+            deliverAnswer(res, outcome.answer, method, (x?.live ?? deps.live.current).ws, tap);
+          }
           publishTrace(outcome);
           if (x === undefined) return;
           // a fault, dribble or stream is still being written: its exchange is captured once the connection is done with it

@@ -86,7 +86,28 @@ respond.headers = { x-t = "{{x}}" }
 [[rules]]
 when.request.url_path = "/literal-text"
 respond.text = "{{request.path}}"
+
+[[rules]]
+when.request.url_path = "/literal-stream"
+respond.stream = { file_path = "chat.sse" }
 `;
+
+const STREAMS = `
+template = true
+
+[[rules]]
+when.request.url_path = { value = "/chat/{id}", op = "path_template" }
+respond.stream = { file_path = "chat.sse" }
+respond.headers = { x-chat = "{{request.params.id}}" }
+
+[[rules]]
+when.request.url_path = "/rows"
+respond.stream = { file_path = "rows.ndjson", interval_ms = 5 }
+`;
+
+const CHAT_SSE =
+  'event: start\ndata: hello {{request.query.name}}\n\n: delay 20\n' +
+  'data: {"id":"{{request.params.id}}","content":"{{request.query.q}}"}\n\ndata: [DONE]\n\n';
 
 describe('response templates through the real program', () => {
   let dir: string;
@@ -94,13 +115,16 @@ describe('response templates through the real program', () => {
   before(async () => {
     dir = makeTempDir('mock-templates-');
     await writeTree(dir, {
-      'mock.toml': '[service]\nrule_sets = ["rules.toml", "literal.toml"]\n',
+      'mock.toml': '[service]\nrule_sets = ["rules.toml", "literal.toml", "streams.toml"]\n',
       'rules.toml': RULES,
+      'streams.toml': STREAMS,
       'literal.toml': LITERAL,
       'users/1.json': '{"id": 1}\n',
       'users/2.json': '{"id": 2}\n',
       'secret.json': '{"secret": true}\n',
       'greeting.txt': 'hello {{request.query.name}}',
+      'chat.sse': CHAT_SSE,
+      'rows.ndjson': '{"n":1,"who":"{{request.query.name}}"}\n{"n":2}\n',
     });
     m = await spawnMock([], { cwd: dir });
   });
@@ -212,6 +236,34 @@ describe('response templates through the real program', () => {
     await waitFor('the edited template', async () =>
       (await send(m.port, 'GET', '/greeting?name=bob')).text === 'goodbye bob' ? true : undefined,
     );
+  });
+
+  it('a templated stream renders each event for the request; JSON data is escaped as JSON', async () => {
+    const q = 'say "hi"\nnow';
+    const r = await send(m.port, 'GET', `/chat/42?name=Ann&q=${encodeURIComponent(q)}`);
+    assert.equal(r.status, 200);
+    assert.match(String(r.headers['content-type']), /^text\/event-stream/);
+    assert.equal(r.headers['x-chat'], '42');
+    assert.equal(r.headers['content-length'], undefined);
+    const events = r.text.split('\n\n').filter((e) => e !== '');
+    assert.deepEqual(events.slice(0, 1), ['event: start\ndata: hello Ann']);
+    assert.deepEqual(JSON.parse(events[1]!.slice('data: '.length)), { id: '42', content: q });
+    assert.equal(events[2], 'data: [DONE]');
+    assert.equal(events.length, 3);
+    // another request, its own values (nothing of the first is kept)
+    const again = await send(m.port, 'GET', '/chat/7?name=Bo');
+    assert.match(again.text, /^event: start\ndata: hello Bo\n\ndata: \{"id":"7","content":""\}\n\n/);
+    const rows = await send(m.port, 'GET', '/rows?name=Cy');
+    assert.deepEqual(
+      rows.text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown),
+      [{ n: 1, who: 'Cy' }, { n: 2 }],
+    );
+    // without template = true, the stream file is sent as written
+    const literal = await send(m.port, 'GET', '/literal-stream?name=Ann');
+    assert.equal(literal.text, CHAT_SSE.replace(': delay 20\n', ''));
   });
 
   it('a rule set without template = true answers {{x}} byte for byte', async () => {

@@ -145,7 +145,7 @@ async function update(o: OpenApiInitOptions, io: Io): Promise<Failure | { up: Up
       await undo();
       return { kind: 'io', message: `cannot write ${f.path}: ${systemReason(e)}; nothing was written` };
     }
-    const made = await createFile(abs, f.text);
+    const made = createFile(abs, f.text);
     if (made !== undefined) {
       await undo();
       return made === 'EEXIST'

@@ -9,7 +9,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import { mkdir, unlink } from 'node:fs/promises';
-import { writeSafely } from '../../node/safe-write.js';
+import { createUnreferenced, syncDir } from '../../node/safe-write.js';
 import { basename, dirname, resolve } from 'node:path';
 import { planConfig } from '../../config/edit/config-edit.js';
 import { decodeRootConfig } from '../../config/root-config.js';
@@ -245,10 +245,14 @@ function checkPlan(plan: ImportPlan, configText: string, configAbs: string, cwd:
   return undefined;
 }
 
-/** at most this many response files are written at once */
-export const WRITE_BATCH = 64;
+/** at most this many folders are made at once */
+const WRITE_BATCH = 64;
 
-/** Response files first (each created exclusively, many at a time), then the rule set and the config, atomically. */
+/**
+ * Response files first (each created exclusively and fsynced, one after the other: no temp file, since nothing
+ * names them until the rule sets are written; node/safe-write.ts), their folders synced once, then the rule sets
+ * and the config, atomically.
+ */
 async function writeAll(
   plan: ImportPlan,
   cwd: string,
@@ -260,27 +264,27 @@ async function writeAll(
   const undo = async (): Promise<void> => {
     await Promise.all(created.map((p) => unlink(p).catch(() => undefined)));
   };
-  const dirs = [...new Set([...plan.files, ...plan.ruleSets].map((f) => dirname(resolve(cwd, f.path))))];
+  const fileDirs = new Set(plan.files.map((f) => dirname(resolve(cwd, f.path))));
+  const dirs = [...new Set([...fileDirs, ...plan.ruleSets.map((f) => dirname(resolve(cwd, f.path)))])];
   try {
     for (let i = 0; i < dirs.length; i += WRITE_BATCH)
       await Promise.all(dirs.slice(i, i + WRITE_BATCH).map((d) => mkdir(d, { recursive: true })));
   } catch (e) {
     return { kind: 'io', message: MESSAGES.write('responses/', systemReason(e)) };
   }
-  for (let i = 0; i < plan.files.length; i += WRITE_BATCH) {
-    const results = await Promise.all(
-      plan.files.slice(i, i + WRITE_BATCH).map((f) => createFile(resolve(cwd, f.path), f.text)),
-    );
-    for (const [j, r] of results.entries()) if (r === undefined) created.push(resolve(cwd, plan.files[i + j]!.path));
-    const bad = results.findIndex((r) => r !== undefined);
-    if (bad >= 0) {
-      await undo();
-      const shown = plan.files[i + bad]!.path;
-      return results[bad] === 'EEXIST'
-        ? { kind: 'conflict', message: MESSAGES.exists(shown) }
-        : { kind: 'io', message: MESSAGES.write(shown, results[bad]!) };
+  for (const f of plan.files) {
+    const abs = resolve(cwd, f.path);
+    const r = createFile(abs, f.text);
+    if (r === undefined) {
+      created.push(abs);
+      continue;
     }
+    await undo();
+    return r === 'EEXIST'
+      ? { kind: 'conflict', message: MESSAGES.exists(f.path) }
+      : { kind: 'io', message: MESSAGES.write(f.path, r) };
   }
+  for (const d of fileDirs) await syncDir(d);
   const failure = await commitFiles([
     ...plan.ruleSets.map((r) => ({
       snapshot: { abs: resolve(cwd, r.path), shown: r.path, bom: false },
@@ -293,11 +297,11 @@ async function writeAll(
   return failure;
 }
 
-/** A new file, whole or not at all, never over an existing one (node/safe-write.ts). undefined: done;
- * 'EEXIST': the name is taken; else the reason it failed. */
-export async function createFile(abs: string, text: string | Uint8Array): Promise<string | undefined> {
+/** A new file, never over an existing one (node/safe-write.ts). undefined: done; 'EEXIST': the name is taken; else
+ * the reason it failed. (Synchronous: written one after the other, see writeAll.) */
+export function createFile(abs: string, text: string | Uint8Array): string | undefined {
   try {
-    return (await writeSafely(abs, text, { placement: 'create' })) ? undefined : 'EEXIST';
+    return createUnreferenced(abs, text) ? undefined : 'EEXIST';
   } catch (e) {
     return systemReason(e);
   }

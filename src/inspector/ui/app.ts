@@ -17,6 +17,7 @@ import type {
   WireEntrySummary,
   WireHeader,
   WireRequestEvent,
+  WireStreamEvent,
 } from '../../journal/wire-types.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -33,6 +34,8 @@ interface Row {
   answered: string;
   /** the scenarios the answer moved, `cart: started → paid` (docs/state.md); '' when none moved */
   moved: string;
+  /** a streamed answer still being sent */
+  streaming: boolean;
 }
 
 const API = '/__mock/api';
@@ -192,6 +195,7 @@ function rowOf(s: WireEntrySummary, answeredBy: WireAnsweredBy): Row {
       s.contract,
       s.fault === undefined ? answeredLabel(answeredBy) : `fault: ${s.fault} (${answeredLabel(answeredBy)})`,
     ),
+    streaming: s.stream?.open === true,
   };
 }
 
@@ -215,6 +219,7 @@ function rowFromEntry(e: WireEntry): Row {
     stage,
     latency_ms,
     generation,
+    ...(e.stream === undefined ? {} : { stream: e.stream }),
   };
   const withFault = e.fault === undefined ? summary : { ...summary, fault: e.fault };
   const withState =
@@ -258,13 +263,62 @@ function renderRow(r: Row): HTMLTableRowElement {
     el(
       'td',
       'n muted',
-      r.latency === undefined ? '' : `${r.latency < 10 ? r.latency.toFixed(1) : Math.round(r.latency)} ms`,
+      r.streaming
+        ? 'streaming\u2026'
+        : r.latency === undefined
+          ? ''
+          : `${r.latency < 10 ? r.latency.toFixed(1) : Math.round(r.latency)} ms`,
     ),
     el('td', 'n muted', r.generation === undefined ? '' : String(r.generation)),
   );
   tr.hidden = !matchesFilter(r);
   if (r.id === selected) tr.classList.add('selected');
+  if (r.streaming) tr.dataset['stream'] = 'open';
   return tr;
+}
+
+/** A row that changed (its stream ended): redrawn in place, and its detail loaded again when it is open. */
+function updateRow(r: Row): void {
+  live.delete(r.id);
+  const i = held.findIndex((h) => h.id === r.id);
+  if (i >= 0) held[i] = r;
+  const shown = rows.get(r.id);
+  if (shown === undefined) return;
+  const tr = renderRow(r);
+  shown.tr.replaceWith(tr);
+  rows.set(r.id, { row: r, tr });
+  if (selected === r.id) void openDetail(r.id);
+}
+
+// --- streams being sent --------------------------------------------------------------------------------------
+
+/** the events heard of each open stream (bounded), for a detail opened while it is being sent */
+const live = new Map<number, WireStreamEvent[]>();
+const LIVE_EVENTS = 500;
+/** how much of a stream a detail shows (chars); the journal holds what its body limit allows */
+const LIVE_CHARS = 256 * 1024;
+
+function receiveStream(e: WireStreamEvent): void {
+  let list = live.get(e.id);
+  if (list === undefined) {
+    if (!rows.has(e.id) && !held.some((h) => h.id === e.id)) return;
+    live.set(e.id, (list = []));
+  }
+  if (list.length < LIVE_EVENTS) list.push(e);
+  if (selected === e.id) appendLive(e);
+}
+
+/** Append an event to the open detail's stream, unless the detail's body already holds it. */
+function appendLive(e: WireStreamEvent): void {
+  const pre = document.querySelector<HTMLElement>('#detail pre.stream');
+  if (pre === null) return;
+  const upTo = Number(pre.dataset['upto']);
+  if (!(e.offset >= upTo) || (pre.textContent ?? '').length > LIVE_CHARS) return;
+  pre.append(document.createTextNode(e.text + (e.truncated ? '\u2026\n' : '')));
+  pre.dataset['upto'] = String(e.offset + 1);
+  const count = document.querySelector('#detail .stream-count');
+  if (count !== null) count.textContent = `streaming: ${(Number(pre.dataset['events']) || 0) + 1} events so far`;
+  pre.dataset['events'] = String((Number(pre.dataset['events']) || 0) + 1);
 }
 
 function addRows(list: readonly Row[]): void {
@@ -303,6 +357,7 @@ function receive(r: Row): void {
 
 function clearTable(): void {
   rows.clear();
+  live.clear();
   held = [];
   clear($('rows'));
   closeDetail();
@@ -415,6 +470,22 @@ function bodyBlock(b: WireBody): HTMLElement[] {
   return out;
 }
 
+/** An open stream's body so far, then each event as it is sent (those heard before the detail loaded first). */
+function streamBlock(entry: WireEntry, events: number): HTMLElement[] {
+  const b = entry.response.body;
+  const pre = el('pre', 'code stream', bodyText(b).text);
+  const sent = b.kind === 'none' ? 0 : b.byte_length;
+  // an event at an offset below what the body holds is in it already
+  pre.dataset['upto'] = String(sent);
+  pre.dataset['events'] = String(events);
+  const note = el('p', 'muted small stream-count', `streaming: ${events} events so far`);
+  const out = [note, pre];
+  queueMicrotask(() => {
+    for (const e of live.get(entry.id) ?? []) appendLive(e);
+  });
+  return out;
+}
+
 // --- the detail pane ---------------------------------------------------------------------------------------
 
 function closeDetail(): void {
@@ -452,7 +523,7 @@ async function openDetail(id: number): Promise<void> {
   facts.append(
     el('span', `status ${statusClass(row.status)}`, String(row.status)),
     el('span', '', row.answered),
-    el('span', 'muted', `${row.latency.toFixed(1)} ms`),
+    el('span', 'muted', row.streaming ? 'streaming\u2026' : `${row.latency.toFixed(1)} ms`),
     el('span', 'muted', `generation ${row.generation}`),
     el('span', 'muted', entry.received_at),
   );
@@ -465,7 +536,9 @@ async function openDetail(id: number): Promise<void> {
   const reqSec = section('Request');
   reqSec.append(headersTable(entry.request.headers), ...bodyBlock(entry.request.body));
   const resSec = section('Response');
-  resSec.append(headersTable(entry.response.headers), ...bodyBlock(entry.response.body));
+  resSec.append(headersTable(entry.response.headers));
+  if (entry.stream?.open === true) resSec.append(...streamBlock(entry, entry.stream.events));
+  else resSec.append(...bodyBlock(entry.response.body));
   const make = el('button', 'primary', 'Make rule…');
   make.type = 'button';
   make.addEventListener('click', () => {
@@ -802,6 +875,14 @@ async function start(): Promise<void> {
       if (row.moved !== '') void loadState();
     }
     overridesSoon();
+  });
+  es.addEventListener('stream', (ev) => {
+    const data = parse(ev);
+    if (data !== undefined) receiveStream(data as WireStreamEvent);
+  });
+  es.addEventListener('update', (ev) => {
+    const data = parse(ev);
+    if (data !== undefined) updateRow(rowFromEvent(data as WireRequestEvent));
   });
   es.addEventListener('reload', (ev) => {
     const data = parse(ev);
