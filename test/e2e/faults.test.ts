@@ -162,7 +162,19 @@ for (const scheme of ['http', 'https'] as const) {
       try {
         const first = await n.ask();
         assert.equal(first.body, 'fine');
-        const seen = await clientProcess(server().url, FAULT_PATHS);
+        // the neighbour keeps asking while the faults happen (so an idle socket never meets the server's 5 s
+        // keep-alive timeout however slowly the client process starts on a loaded machine): every answer on one socket
+        let faulting = true;
+        const beats: { body: string; reused: boolean }[] = [];
+        const heartbeat = (async () => {
+          while (faulting) {
+            beats.push(await n.ask());
+            await new Promise((r) => setTimeout(r, 250));
+          }
+        })();
+        const seen = await clientProcess(server().url, FAULT_PATHS).finally(() => (faulting = false));
+        await heartbeat;
+        for (const b of beats) assert.deepEqual(b, { body: 'fine', reused: true }, 'the neighbour during the faults');
         for (const s of seen) {
           t.diagnostic(JSON.stringify(s));
           const want = EXPECTED[s.path]!;
