@@ -155,6 +155,12 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   cli: (t) => !t.startsWith('.') && t !== 'main.ts' && (!t.startsWith('server/') || t === 'server/start.ts'),
   // `mock --init --from`'s pure planning; bundled apart so other commands never load it
   openapi: (t) => under(t, ['openapi/', 'model/', 'shared/']) || t === 'randexp',
+  // the other formats `--init --from` reads, decoded purely to one neutral plan, rendered with the OpenAPI
+  // import's TOML writers (record mode's planner for HAR)
+  import: (t) =>
+    under(t, ['import/', 'model/', 'shared/', 'record/', 'files/']) ||
+    t === 'openapi/render.ts' ||
+    t === 'openapi/paths.ts',
   'main.ts': (t) => t === 'cli/run.ts' || t === 'cli/io.ts' || t.startsWith('node:'),
 };
 

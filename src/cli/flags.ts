@@ -34,7 +34,13 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
     takesValue: true,
     path: true,
     value: '<file>',
-    doc: 'With --init, make the workspace from an OpenAPI 3.0/3.1 document (YAML or JSON): one rule per operation and response, bodies as JSON files under responses/; in a folder with mock.toml, adds a rule set to it instead',
+    doc: 'With --init, make the workspace from what you have: an OpenAPI 3.x or Swagger 2.0 document (YAML or JSON), a HAR file, or WireMock mappings (a folder or one file); the format is told from the content. One rule set, bodies under responses/; in a folder with mock.toml, adds a rule set to it instead (docs/import.md)',
+  },
+  {
+    long: 'from-format',
+    takesValue: true,
+    value: 'openapi|swagger|har|wiremock',
+    doc: 'With --init --from, read the source as this format instead of telling it from the content',
   },
   {
     long: 'record',

@@ -23,13 +23,14 @@ import { printDiagnostics, reportFailure, reportUsage } from '../report.js';
 import { printReloads, watchFailureLines } from '../live-reload.js';
 import { parseInspectFlags, INSPECT_MESSAGES } from '../inspect-flags.js';
 import { recordFlags, recordSetup } from './record-setup.js';
+import { IMPORT_FORMATS, isImportFormat } from '../../import/formats.js';
 
 const PREFIX = 'mock';
 
 export { SERVE_FLAGS };
 
 /** flags that only go with `--init --from <file>` */
-const FROM_ONLY = ['dry-run', 'format', 'verbose'] as const;
+const FROM_ONLY = ['dry-run', 'format', 'verbose', 'from-format'] as const;
 
 /** under load, the request log is written at most once per this many milliseconds… */
 const LOG_BATCH_MS = 10;
@@ -64,6 +65,13 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   if (from !== undefined) {
     const format = parseFormat(args, PREFIX);
     if (!format.ok) return reportUsage(io, format.error, ROOT_USAGE);
+    const fromFormat = flagValue(args, 'from-format');
+    if (fromFormat !== undefined && !isImportFormat(fromFormat))
+      return reportUsage(
+        io,
+        `${PREFIX}: invalid value for --from-format: '${fromFormat}' (expected ${IMPORT_FORMATS.join(', ')})`,
+        ROOT_USAGE,
+      );
     const { runOpenApiInit } = await import('./init-openapi.js');
     return runOpenApiInit(
       {
@@ -72,6 +80,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         dryRun: hasFlag(args, 'dry-run'),
         format: format.value,
         verbose: hasFlag(args, 'verbose'),
+        ...(fromFormat === undefined ? {} : { fromFormat }),
       },
       io,
     );
