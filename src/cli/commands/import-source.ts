@@ -49,9 +49,10 @@ function jsonFailure(shown: string, text: string, e: unknown): Failure {
   const before = text.slice(0, pos);
   const line = before.split('\n').length;
   const col = pos - before.lastIndexOf('\n');
-  const why = /end of JSON input/i.test(message)
-    ? 'the input ends early (truncated?)'
-    : message.replace(/ in JSON at position \d+.*$/, '');
+  const why =
+    /end of JSON input/i.test(message) || pos >= text.trimEnd().length
+      ? 'the input ends early (truncated?)'
+      : message.replace(/ in JSON at position \d+.*$/, '');
   return { kind: 'config_invalid', message: MESSAGES.notJson(`${shown}:${line}:${col}`, why) };
 }
 
@@ -94,7 +95,7 @@ export async function loadSource(cwd: string, given: string, o: SourceOptions): 
     case 'swagger':
       return ok({ kind: 'openapi', format: detected.format });
     case 'wiremock':
-      return loadWireMock(cwd, abs, false, { name: shownOf(cwd, abs), data });
+      return loadWireMock(cwd, abs, false, data);
     case 'har':
       return err({ kind: 'config_invalid', message: `${given}: HAR import is not available yet` });
   }
@@ -146,7 +147,8 @@ async function loadWireMock(
   cwd: string,
   abs: string,
   isDir: boolean,
-  single?: WireMockFile,
+  /** the file's content, parsed already */
+  single?: unknown,
 ): Promise<Result<LoadedSource, Failure>> {
   let mappingsDir: string | undefined;
   let root: string;
@@ -161,9 +163,10 @@ async function loadWireMock(
   } else root = basename(dirname(abs)) === 'mappings' ? dirname(dirname(abs)) : dirname(abs);
   const filesDir = join(root, '__files');
   const files: WireMockFile[] = [];
-  if (single !== undefined) files.push(single);
+  // named from the WireMock root (`mappings/orders.json`), as WireMock users know them
+  if (single !== undefined) files.push({ name: shownOf(root, abs), data: single });
   else if (!isDir) {
-    const read = await readJson(cwd, abs);
+    const read = await readJson(root, abs);
     if (!read.ok) return read;
     files.push(read.value);
   } else {
@@ -173,7 +176,6 @@ async function loadWireMock(
     if (names.length === 0)
       return err({ kind: 'config_invalid', message: MESSAGES.folderNotWireMock(shownOf(cwd, abs)) });
     for (const p of names) {
-      // named from the WireMock root (`mappings/orders.json`), as WireMock users know them
       const read = await readJson(root, p);
       if (!read.ok) return read;
       files.push(read.value);
