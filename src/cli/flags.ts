@@ -43,6 +43,17 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
     doc: 'With --init --from, read the source as this format instead of telling it from the content',
   },
   {
+    long: 'har-host',
+    takesValue: true,
+    value: '<host>',
+    doc: 'With --init --from <file.har>, import the entries for this host (default: the host with the most API entries)',
+  },
+  {
+    long: 'include-static',
+    takesValue: false,
+    doc: 'With --init --from <file.har>, also import images, fonts, scripts and style sheets (skipped by default)',
+  },
+  {
     long: 'record',
     takesValue: true,
     value: '<url>',

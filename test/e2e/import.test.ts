@@ -120,8 +120,7 @@ describe('mock --init --from: WireMock mappings (wiremock/wiremock test resource
         const declared = Object.entries((res['headers'] as Record<string, string> | undefined) ?? {}).find(
           ([k]) => k.toLowerCase() === 'content-type',
         )?.[1];
-        if (declared !== undefined)
-          assert.equal(essence(header(got, 'content-type')), essence(declared), place);
+        if (declared !== undefined) assert.equal(essence(header(got, 'content-type')), essence(declared), place);
         if (typeof res['body'] === 'string') assert.equal(got.body.toString('utf8'), res['body'], place);
         else if (res['jsonBody'] !== undefined)
           assert.deepEqual(JSON.parse(got.body.toString('utf8')), res['jsonBody'], place);

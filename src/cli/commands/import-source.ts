@@ -15,7 +15,9 @@ import { systemReason } from '../request.js';
 
 export type LoadedSource =
   | { readonly kind: 'openapi'; readonly format: 'openapi' | 'swagger' }
-  | { readonly kind: 'source'; readonly imp: SourceImport };
+  | { readonly kind: 'source'; readonly imp: SourceImport }
+  /** a HAR file, parsed: record mode's recorder saves its entries (import-har.ts) */
+  | { readonly kind: 'har'; readonly data: unknown };
 
 export interface SourceOptions {
   /** `--from-format`: skip detection */
@@ -97,7 +99,7 @@ export async function loadSource(cwd: string, given: string, o: SourceOptions): 
     case 'wiremock':
       return loadWireMock(cwd, abs, false, data);
     case 'har':
-      return err({ kind: 'config_invalid', message: `${given}: HAR import is not available yet` });
+      return ok({ kind: 'har', data });
   }
 }
 

@@ -28,6 +28,7 @@ import { reportFailure, type Failure } from '../report.js';
 import { systemReason } from '../request.js';
 import { loadOpenApi } from './openapi-load.js';
 import { loadSource } from './import-source.js';
+import { harResult, harText, importHar, type HarView } from './import-har.js';
 import type { ImportFormat } from '../../import/formats.js';
 import { planSource, type SourceImport, type SourcePlan } from '../../import/plan.js';
 import { sourceResult, sourceText, type SourceView } from '../render/init-import.js';
@@ -49,11 +50,16 @@ export interface OpenApiInitOptions {
   readonly progress?: (done: number, total: number) => void;
   /** `--from-format`: read the source as this format (else told from its content) */
   readonly fromFormat?: ImportFormat;
+  /** `--har-host` */
+  readonly harHost?: string;
+  /** `--include-static` */
+  readonly includeStatic?: boolean;
 }
 
 type View =
   | { readonly kind: 'openapi'; readonly view: ImportView }
-  | { readonly kind: 'source'; readonly view: SourceView };
+  | { readonly kind: 'source'; readonly view: SourceView }
+  | { readonly kind: 'har'; readonly view: HarView };
 type Planned = Pick<ImportPlan, 'ruleSets' | 'files'>;
 
 /** above this many operations the import says how far it is, on stderr */
@@ -98,6 +104,8 @@ export async function runOpenApiInit(o: OpenApiInitOptions, io: Io): Promise<num
   const v = outcome.value;
   if (v.kind === 'source')
     io.out(o.format === 'json' ? successEnvelope(io.version(), sourceResult(v.view)) : sourceText(v.view));
+  else if (v.kind === 'har')
+    io.out(o.format === 'json' ? successEnvelope(io.version(), harResult(v.view)) : harText(v.view));
   else io.out(o.format === 'json' ? successEnvelope(io.version(), importResult(v.view)) : importText(v.view));
   return 0;
 }
@@ -118,6 +126,14 @@ const MESSAGES = {
 async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<View | undefined, Failure>> {
   const source = await loadSource(io.cwd, o.from, o.fromFormat === undefined ? {} : { format: o.fromFormat });
   if (!source.ok) return source;
+  if (source.value.kind === 'har') {
+    const har = await importHar(io.cwd, o.from, source.value.data, {
+      dryRun: o.dryRun,
+      ...(o.harHost === undefined ? {} : { host: o.harHost }),
+      ...(o.includeStatic === true ? { includeStatic: true } : {}),
+    });
+    return har.ok ? ok({ kind: 'har', view: har.value }) : har;
+  }
   let doc: Obj | undefined;
   let swagger: string | undefined;
   if (source.value.kind === 'openapi') {

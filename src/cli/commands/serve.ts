@@ -30,7 +30,7 @@ const PREFIX = 'mock';
 export { SERVE_FLAGS };
 
 /** flags that only go with `--init --from <file>` */
-const FROM_ONLY = ['dry-run', 'format', 'verbose', 'from-format'] as const;
+const FROM_ONLY = ['dry-run', 'format', 'verbose', 'from-format', 'har-host', 'include-static'] as const;
 
 /** under load, the request log is written at most once per this many milliseconds… */
 const LOG_BATCH_MS = 10;
@@ -66,6 +66,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     const format = parseFormat(args, PREFIX);
     if (!format.ok) return reportUsage(io, format.error, ROOT_USAGE);
     const fromFormat = flagValue(args, 'from-format');
+    const harHost = flagValue(args, 'har-host');
     if (fromFormat !== undefined && !isImportFormat(fromFormat))
       return reportUsage(
         io,
@@ -81,6 +82,8 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         format: format.value,
         verbose: hasFlag(args, 'verbose'),
         ...(fromFormat === undefined ? {} : { fromFormat }),
+        ...(harHost === undefined ? {} : { harHost }),
+        ...(hasFlag(args, 'include-static') ? { includeStatic: true } : {}),
       },
       io,
     );
