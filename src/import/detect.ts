@@ -11,6 +11,10 @@ export type Detected =
 type Obj = { readonly [k: string]: unknown };
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+function isPostmanSchema(v: unknown): boolean {
+  return typeof v === 'string' && /postman/i.test(v);
+}
+
 export function detectFormat(data: unknown): Detected {
   if (Array.isArray(data)) return { kind: 'unknown' };
   if (!isObj(data)) return { kind: 'unknown' };
@@ -20,20 +24,13 @@ export function detectFormat(data: unknown): Detected {
   if (Array.isArray(data['mappings']) || (isObj(data['request']) && isObj(data['response'])))
     return { kind: 'format', format: 'wiremock' };
   const info = data['info'];
-  if (
-    isObj(info) &&
-    (typeof info['_postman_id'] === 'string' || (typeof info['schema'] === 'string' && /postman/i.test(info['schema'])))
-  )
-    return {
-      kind: 'unsupported',
-      what: 'a Postman collection',
-      hint: 'Postman collections are not imported yet; export the API as OpenAPI from Postman and import that',
-    };
+  if (isObj(info) && (typeof info['_postman_id'] === 'string' || isPostmanSchema(info['schema'])))
+    return { kind: 'format', format: 'postman' };
   if (Array.isArray(data['requests']) && typeof data['name'] === 'string' && data['order'] !== undefined)
     return {
       kind: 'unsupported',
       what: 'a Postman v1 collection',
-      hint: 'export it again from Postman as Collection v2.1 (or convert it with `npx postman-collection-transformer convert -i <file> -o <new file> -j 1.0.0 -p 2.1.0`)',
+      hint: 'mock reads v2.0 and v2.1. Export it again from Postman as Collection v2.1, or convert it with `npx postman-collection-transformer convert -i <file> -o <new file> -j 1.0.0 -p 2.1.0`',
     };
   if (Array.isArray(data['routes']) && (typeof data['lastMigration'] === 'number' || typeof data['uuid'] === 'string'))
     return {

@@ -17,6 +17,7 @@ export const FORMAT_NAMES: Readonly<Record<ImportFormat, string>> = {
   swagger: 'Swagger 2.0',
   har: 'HAR 1.2',
   wiremock: 'WireMock',
+  postman: 'Postman Collection v2',
 };
 
 /** A condition as a rule set writes it: `op` is one of the operators the place accepts (docs/reference). */

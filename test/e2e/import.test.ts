@@ -191,6 +191,72 @@ describe('mock --init --from: Swagger 2.0 (OAI petstore-simple)', () => {
   });
 });
 
+describe("mock --init --from: a Postman collection v2.0 (newman's Postman Echo collection)", () => {
+  const src = join(FIXTURES, 'postman', 'echo-v2.postman_collection.json');
+  let root: string;
+  let imported: Imported;
+  let server: RunningMock;
+
+  before(async () => {
+    root = makeTempDir('mock-import-pm-');
+    imported = await importTwice(root, src);
+    server = await spawnMock([], { cwd: imported.ws });
+  });
+  after(async () => {
+    await server?.stop();
+    await removeDir(root);
+  });
+
+  it('mock validate exits 0', async () => {
+    const v = await runMock(['validate'], { cwd: imported.ws });
+    assert.equal(v.code, 0, v.stderr + v.stdout);
+  });
+
+  it('answers every saved example (the others by x-mock-response-name), with its status, content type and body', async () => {
+    interface Ex {
+      name: string;
+      code: number;
+      body: string;
+      header: { key: string; value: string }[] | null;
+    }
+    interface Item {
+      name: string;
+      item?: Item[];
+      request: { method?: string; url: string | { raw: string } };
+      response?: Ex[];
+    }
+    const data = JSON.parse(readFileSync(src, 'utf8')) as { item: Item[] };
+    let checked = 0;
+    const walk = async (items: Item[]): Promise<void> => {
+      for (const it of items) {
+        if (it.item !== undefined) {
+          await walk(it.item);
+          continue;
+        }
+        const examples = it.response ?? [];
+        const main = examples.find((e) => e.code >= 200 && e.code < 300) ?? examples[0];
+        const raw = typeof it.request.url === 'string' ? it.request.url : it.request.url.raw;
+        const url = new URL(raw);
+        for (const e of examples) {
+          const got = await send(server.port, {
+            method: it.request.method ?? 'GET',
+            path: url.pathname + url.search,
+            headers: e === main ? {} : { 'x-mock-response-name': e.name },
+          });
+          const place = `${it.name}: ${e.name}`;
+          assert.equal(got.status, e.code, place);
+          const type = (e.header ?? []).find((h) => h.key.toLowerCase() === 'content-type')?.value;
+          if (type !== undefined) assert.equal(header(got, 'content-type'), type, place);
+          assert.equal(got.body.toString('utf8'), e.body, place);
+          checked++;
+        }
+      }
+    };
+    await walk(data.item);
+    assert.equal(checked, 10);
+  });
+});
+
 describe('mock --init --from: broken inputs exit 2 with the place, and write nothing', () => {
   let root: string;
   before(() => {
@@ -219,12 +285,11 @@ describe('mock --init --from: broken inputs exit 2 with the place, and write not
       expect: /mappings\/orders\.json: request\.headers\.Accept\.equalsTo: unknown matcher `equalsTo`/,
     },
     {
-      name: 'a Postman v1 collection',
-      files: {
-        'v1.json': JSON.stringify({ id: 'x', name: 'Old', order: [], requests: [{ id: 'r', url: 'http://a/b' }] }),
-      },
+      name: "a Postman v1 collection (newman's example)",
+      files: { 'v1.json': readFileSync(join(FIXTURES, 'postman', 'v1.postman_collection.json'), 'utf8') },
       from: 'v1.json',
-      expect: /v1\.json: this is a Postman v1 collection; export it again from Postman as Collection v2\.1/,
+      expect:
+        /v1\.json: this is a Postman v1 collection; mock reads v2\.0 and v2\.1\. Export it again from Postman as Collection v2\.1, or convert it with `npx postman-collection-transformer convert/,
     },
     {
       name: 'an unknown JSON document',

@@ -9,6 +9,7 @@ import { detectFormat } from '../../import/detect.js';
 import type { ImportFormat } from '../../import/formats.js';
 import type { SourceImport } from '../../import/plan.js';
 import { decodeWireMock, type WireMockFile } from '../../import/wiremock.js';
+import { decodePostman, variablesOf } from '../../import/postman.js';
 import { err, ok, type Result } from '../../shared/result.js';
 import type { Failure } from '../report.js';
 import { systemReason } from '../request.js';
@@ -22,13 +23,15 @@ export type LoadedSource =
 export interface SourceOptions {
   /** `--from-format`: skip detection */
   readonly format?: ImportFormat;
+  /** `--postman-env`: a Postman environment file whose variables a collection's `{{name}}`s take */
+  readonly postmanEnv?: string;
 }
 
 const MESSAGES = {
   unreadable: (shown: string, why: string) => `cannot read \`${shown}\`: ${why}`,
   notJson: (at: string, why: string) => `${at}: not valid JSON: ${why}`,
   unknown: (shown: string) =>
-    `${shown}: the format is not recognised (expected OpenAPI 3.x, Swagger 2.0, a HAR file or WireMock mappings); name it with --from-format`,
+    `${shown}: the format is not recognised (expected OpenAPI 3.x, Swagger 2.0, a HAR file, WireMock mappings or a Postman collection); name it with --from-format`,
   unsupported: (shown: string, what: string, hint: string) => `${shown}: this is ${what}; ${hint}`,
   folderNotWireMock: (shown: string) =>
     `${shown}: a folder is read as WireMock mappings (a \`mappings/\` folder, or JSON mapping files), but it holds no .json files`,
@@ -100,6 +103,8 @@ export async function loadSource(cwd: string, given: string, o: SourceOptions): 
       return loadWireMock(cwd, abs, false, data);
     case 'har':
       return ok({ kind: 'har', data });
+    case 'postman':
+      return loadPostman(cwd, given, data, o.postmanEnv);
   }
 }
 
@@ -110,6 +115,30 @@ function isOpenApiYaml(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+async function loadPostman(
+  cwd: string,
+  given: string,
+  data: unknown,
+  envFile: string | undefined,
+): Promise<Result<LoadedSource, Failure>> {
+  let environment: Map<string, string> | undefined;
+  if (envFile !== undefined) {
+    const read = await readJson(cwd, resolve(cwd, envFile));
+    if (!read.ok) return read;
+    const env = read.value.data;
+    if (typeof env !== 'object' || env === null || !Array.isArray((env as { values?: unknown }).values))
+      return err({
+        kind: 'config_invalid',
+        message: `${envFile}: not a Postman environment (expected an object with a \`values\` array)`,
+      });
+    environment = variablesOf((env as { values: unknown }).values);
+  }
+  const decoded = decodePostman(data, environment === undefined ? {} : { environment });
+  if (!decoded.ok)
+    return err({ kind: 'config_invalid', message: `${given}: ${decoded.error.place}: ${decoded.error.message}` });
+  return ok({ kind: 'source', imp: decoded.value });
 }
 
 async function filesUnder(dir: string): Promise<string[]> {

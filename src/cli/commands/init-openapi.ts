@@ -54,6 +54,8 @@ export interface OpenApiInitOptions {
   readonly harHost?: string;
   /** `--include-static` */
   readonly includeStatic?: boolean;
+  /** `--postman-env` */
+  readonly postmanEnv?: string;
 }
 
 type View =
@@ -124,7 +126,10 @@ const MESSAGES = {
 
 /** undefined: the user cancelled a prompt */
 async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<View | undefined, Failure>> {
-  const source = await loadSource(io.cwd, o.from, o.fromFormat === undefined ? {} : { format: o.fromFormat });
+  const source = await loadSource(io.cwd, o.from, {
+    ...(o.fromFormat === undefined ? {} : { format: o.fromFormat }),
+    ...(o.postmanEnv === undefined ? {} : { postmanEnv: o.postmanEnv }),
+  });
   if (!source.ok) return source;
   if (source.value.kind === 'har') {
     const har = await importHar(io.cwd, o.from, source.value.data, {

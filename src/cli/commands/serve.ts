@@ -30,7 +30,7 @@ const PREFIX = 'mock';
 export { SERVE_FLAGS };
 
 /** flags that only go with `--init --from <file>` */
-const FROM_ONLY = ['dry-run', 'format', 'verbose', 'from-format', 'har-host', 'include-static'] as const;
+const FROM_ONLY = ['dry-run', 'format', 'verbose', 'from-format', 'har-host', 'include-static', 'postman-env'] as const;
 
 /** under load, the request log is written at most once per this many milliseconds… */
 const LOG_BATCH_MS = 10;
@@ -67,6 +67,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     if (!format.ok) return reportUsage(io, format.error, ROOT_USAGE);
     const fromFormat = flagValue(args, 'from-format');
     const harHost = flagValue(args, 'har-host');
+    const postmanEnv = flagValue(args, 'postman-env');
     if (fromFormat !== undefined && !isImportFormat(fromFormat))
       return reportUsage(
         io,
@@ -83,6 +84,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         verbose: hasFlag(args, 'verbose'),
         ...(fromFormat === undefined ? {} : { fromFormat }),
         ...(harHost === undefined ? {} : { harHost }),
+        ...(postmanEnv === undefined ? {} : { postmanEnv }),
         ...(hasFlag(args, 'include-static') ? { includeStatic: true } : {}),
       },
       io,
