@@ -321,6 +321,29 @@ describe('mock --init --from: broken inputs exit 2 with the place, and write not
     assert.deepEqual(readdirSync(ws), []);
   });
 
+  it('response templates: one that compiles answers from the request, one that does not is served as written', async () => {
+    const dir = join(root, 'templates');
+    await writeTree(dir, {
+      'wm/mappings/hello.json': JSON.stringify({
+        request: { urlPath: '/hello' },
+        response: { body: 'Hi {{request.query.name}}', transformers: ['response-template'] },
+      }),
+      'wm/mappings/broken.json': JSON.stringify({
+        request: { urlPath: '/broken' },
+        response: { body: 'x {{#each}}', transformers: ['response-template'] },
+      }),
+    });
+    const ws = join(dir, 'ws');
+    mkdirSync(ws);
+    const r = await runMock(['--init', '--from', '../wm', '--yes'], { cwd: ws });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /mappings\/broken\.json: response\.transformers: the template does not compile here/);
+    const hello = await runMock(['get', '/hello?name=Ann'], { cwd: ws });
+    assert.match(hello.stdout, /^Hi Ann$/m);
+    const broken = await runMock(['get', '/broken'], { cwd: ws });
+    assert.match(broken.stdout, /^x \{\{#each\}\}$/m);
+  });
+
   it('into a folder with mock.toml, the import adds a rule set', async () => {
     const ws = join(root, 'beside');
     mkdirSync(ws, { recursive: true });

@@ -29,6 +29,7 @@ import { systemReason } from '../request.js';
 import { loadOpenApi } from './openapi-load.js';
 import { loadSource } from './import-source.js';
 import { harResult, harText, importHar, type HarView } from './import-har.js';
+import { checkTemplates } from './import-templates.js';
 import type { ImportFormat } from '../../import/formats.js';
 import { planSource, type SourceImport, type SourcePlan } from '../../import/plan.js';
 import { sourceResult, sourceText, type SourceView } from '../render/init-import.js';
@@ -147,7 +148,8 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Vie
     doc = loaded.value.doc;
     swagger = loaded.value.swagger;
   }
-  const imp: SourceImport | undefined = source.value.kind === 'source' ? source.value.imp : undefined;
+  const imp: SourceImport | undefined =
+    source.value.kind === 'source' ? await checkTemplates(source.value.imp) : undefined;
   const configAbs = resolve(io.cwd, ROOT_CONFIG_FILE);
   const configShown = `./${ROOT_CONFIG_FILE}`;
   const config = await readFileVersion(configAbs, configShown);
