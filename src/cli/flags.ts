@@ -34,12 +34,12 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
     takesValue: true,
     path: true,
     value: '<file>',
-    doc: 'With --init, make the workspace from what you have: an OpenAPI 3.x or Swagger 2.0 document (YAML or JSON), a HAR file, WireMock mappings (a folder or one file), or a Postman collection v2.x with saved examples; the format is told from the content. One rule set, bodies under responses/; in a folder with mock.toml, adds a rule set to it instead (docs/import.md)',
+    doc: 'With --init, make the workspace from what you have: an OpenAPI 3.x or Swagger 2.0 document (YAML or JSON), a HAR file, WireMock mappings (a folder or one file), a Postman collection v2.x with saved examples, or a Mockoon environment; the format is told from the content. One rule set, bodies under responses/; in a folder with mock.toml, adds a rule set to it instead (docs/import.md)',
   },
   {
     long: 'from-format',
     takesValue: true,
-    value: 'openapi|swagger|har|wiremock|postman',
+    value: 'openapi|swagger|har|wiremock|postman|mockoon',
     doc: 'With --init --from, read the source as this format instead of telling it from the content',
   },
   {

@@ -33,10 +33,6 @@ export function detectFormat(data: unknown): Detected {
       hint: 'mock reads v2.0 and v2.1. Export it again from Postman as Collection v2.1, or convert it with `npx postman-collection-transformer convert -i <file> -o <new file> -j 1.0.0 -p 2.1.0`',
     };
   if (Array.isArray(data['routes']) && (typeof data['lastMigration'] === 'number' || typeof data['uuid'] === 'string'))
-    return {
-      kind: 'unsupported',
-      what: 'a Mockoon environment',
-      hint: 'Mockoon environments are not imported yet; export the environment as OpenAPI from Mockoon and import that',
-    };
+    return { kind: 'format', format: 'mockoon' };
   return { kind: 'unknown' };
 }

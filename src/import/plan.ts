@@ -18,6 +18,7 @@ export const FORMAT_NAMES: Readonly<Record<ImportFormat, string>> = {
   har: 'HAR 1.2',
   wiremock: 'WireMock',
   postman: 'Postman Collection v2',
+  mockoon: 'Mockoon',
 };
 
 /** A condition as a rule set writes it: `op` is one of the operators the place accepts (docs/reference). */
@@ -55,6 +56,8 @@ export interface SourceRule {
   readonly query?: readonly (readonly [string, Cond])[];
   readonly headers?: readonly (readonly [string, Cond])[];
   readonly cookies?: readonly (readonly [string, Cond])[];
+  /** conditions on a path template's captures */
+  readonly params?: readonly (readonly [string, Cond])[];
   /** `body.json` conditions, keyed by a dotted path */
   readonly bodyJson?: readonly (readonly [string, Cond])[];
   readonly bodyText?: Cond;
@@ -166,6 +169,7 @@ function ruleText(r: SourceRule, names: Names, files: PlannedFile[]): string {
   for (const [k, c] of r.query ?? []) lines.push(`when.request.query.${tomlKey(k)} = ${condText(c)}`);
   for (const [k, c] of r.headers ?? []) lines.push(`when.request.headers.${tomlKey(k.toLowerCase())} = ${condText(c)}`);
   for (const [k, c] of r.cookies ?? []) lines.push(`when.request.cookies.${tomlKey(k)} = ${condText(c)}`);
+  for (const [k, c] of r.params ?? []) lines.push(`when.request.params.${tomlKey(k)} = ${condText(c)}`);
   for (const [k, c] of r.bodyJson ?? []) lines.push(`when.request.body.json.${tomlString(k)} = ${condText(c)}`);
   if (r.bodyText !== undefined) lines.push(`when.request.body.text = ${condText(r.bodyText)}`);
   if (FEATURES.scenarios)

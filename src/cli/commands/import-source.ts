@@ -10,6 +10,7 @@ import type { ImportFormat } from '../../import/formats.js';
 import type { SourceImport } from '../../import/plan.js';
 import { decodeWireMock, type WireMockFile } from '../../import/wiremock.js';
 import { decodePostman, variablesOf } from '../../import/postman.js';
+import { decodeMockoon } from '../../import/mockoon.js';
 import { err, ok, type Result } from '../../shared/result.js';
 import type { Failure } from '../report.js';
 import { systemReason } from '../request.js';
@@ -31,7 +32,7 @@ const MESSAGES = {
   unreadable: (shown: string, why: string) => `cannot read \`${shown}\`: ${why}`,
   notJson: (at: string, why: string) => `${at}: not valid JSON: ${why}`,
   unknown: (shown: string) =>
-    `${shown}: the format is not recognised (expected OpenAPI 3.x, Swagger 2.0, a HAR file, WireMock mappings or a Postman collection); name it with --from-format`,
+    `${shown}: the format is not recognised (expected OpenAPI 3.x, Swagger 2.0, a HAR file, WireMock mappings, a Postman collection or a Mockoon environment); name it with --from-format`,
   unsupported: (shown: string, what: string, hint: string) => `${shown}: this is ${what}; ${hint}`,
   folderNotWireMock: (shown: string) =>
     `${shown}: a folder is read as WireMock mappings (a \`mappings/\` folder, or JSON mapping files), but it holds no .json files`,
@@ -105,6 +106,12 @@ export async function loadSource(cwd: string, given: string, o: SourceOptions): 
       return ok({ kind: 'har', data });
     case 'postman':
       return loadPostman(cwd, given, data, o.postmanEnv);
+    case 'mockoon': {
+      const decoded = decodeMockoon(data);
+      if (!decoded.ok)
+        return err({ kind: 'config_invalid', message: `${given}: ${decoded.error.place}: ${decoded.error.message}` });
+      return ok({ kind: 'source', imp: decoded.value });
+    }
   }
 }
 
