@@ -41,6 +41,8 @@ export const SPAWNING = [
   'test/e2e/live-reload-fixed.test.ts',
   'test/e2e/live-reload-resources.test.ts',
   'test/e2e/live-reload.test.ts',
+  'test/e2e/import-har.test.ts',
+  'test/e2e/import.test.ts',
   'test/e2e/openapi-import.test.ts',
   'test/e2e/openapi-update.test.ts',
   'test/e2e/overrides-sessions.test.ts',

@@ -152,7 +152,11 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   // the public library: startMock() is launch() plus its handle
   library: (t) => under(t, ['library/', 'launch/', 'journal/', 'model/', 'shared/', 'state/']) || t.startsWith('node:'),
   // the commands: they may use every room below them; the server only through its start-up path
-  cli: (t) => !t.startsWith('.') && t !== 'main.ts' && (!t.startsWith('server/') || t === 'server/start.ts'),
+  // (a HAR import hands its entries to record mode's recorder, so it saves them as a live recording would)
+  cli: (t) =>
+    !t.startsWith('.') &&
+    t !== 'main.ts' &&
+    (!t.startsWith('server/') || t === 'server/start.ts' || t === 'server/record/recorder.ts'),
   // `mock --init --from`'s pure planning; bundled apart so other commands never load it
   openapi: (t) => under(t, ['openapi/', 'model/', 'shared/']) || t === 'randexp',
   // checking a workspace and its traffic against an OpenAPI document: pure; validators compiled with ajv at load;
@@ -160,6 +164,13 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   contract: (t) =>
     under(t, ['contract/', 'openapi/', 'model/', 'shared/', 'dispatch/', 'files/', 'routing/']) ||
     ['ajv', 'ajv/dist/2020.js', 'ajv-formats'].includes(t),
+  // the other formats `--init --from` reads, decoded purely to one neutral plan, rendered with the OpenAPI
+  // import's TOML writers (record mode's planner for HAR)
+  import: (t) =>
+    under(t, ['import/', 'model/', 'shared/', 'record/']) ||
+    t === 'dispatch/snapshot.ts' ||
+    t === 'openapi/render.ts' ||
+    t === 'openapi/paths.ts',
   'main.ts': (t) => t === 'cli/run.ts' || t === 'cli/io.ts' || t.startsWith('node:'),
 };
 

@@ -46,7 +46,31 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
     takesValue: true,
     path: true,
     value: '<file>',
-    doc: 'With --init, make the workspace from an OpenAPI 3.0/3.1 document (YAML or JSON): one rule per operation and response, bodies as JSON files under responses/; in a folder with mock.toml, adds a rule set to it instead',
+    doc: 'With --init, make the workspace from what you have: an OpenAPI 3.x or Swagger 2.0 document (YAML or JSON), a HAR file, WireMock mappings (a folder or one file), a Postman collection v2.x with saved examples, or a Mockoon environment; the format is told from the content. One rule set, bodies under responses/; in a folder with mock.toml, adds a rule set to it instead (docs/import.md)',
+  },
+  {
+    long: 'from-format',
+    takesValue: true,
+    value: 'openapi|swagger|har|wiremock|postman|mockoon',
+    doc: 'With --init --from, read the source as this format instead of telling it from the content',
+  },
+  {
+    long: 'har-host',
+    takesValue: true,
+    value: '<host>',
+    doc: 'With --init --from <file.har>, import the entries for this host (default: the host with the most API entries)',
+  },
+  {
+    long: 'include-static',
+    takesValue: false,
+    doc: 'With --init --from <file.har>, also import images, fonts, scripts and style sheets (skipped by default)',
+  },
+  {
+    long: 'postman-env',
+    takesValue: true,
+    path: true,
+    value: '<file>',
+    doc: "With --init --from <collection>, resolve the collection's {{variables}} from this Postman environment file too",
   },
   {
     long: 'record',

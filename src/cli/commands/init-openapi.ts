@@ -27,6 +27,13 @@ import { importResult, importText, type ImportView } from '../render/init-openap
 import { reportFailure, type Failure } from '../report.js';
 import { systemReason } from '../request.js';
 import { loadOpenApi } from './openapi-load.js';
+import { loadSource } from './import-source.js';
+import { harResult, harText, importHar, type HarView } from './import-har.js';
+import { checkTemplates } from './import-templates.js';
+import type { ImportFormat } from '../../import/formats.js';
+import { planSource, type SourceImport, type SourcePlan } from '../../import/plan.js';
+import { sourceResult, sourceText, type SourceView } from '../render/init-import.js';
+import type { Obj } from '../../openapi/document.js';
 import { askOpenApi, type OpenApiAnswers } from './init-openapi-prompts.js';
 import { commitFiles, readFileVersion, type PendingWrite } from '../../config/edit/io/commit.js';
 import { indexFileText, indexOfPlan, OPENAPI_INDEX_FILE, parseIndexFile } from '../../openapi/file-index.js';
@@ -45,7 +52,21 @@ export interface OpenApiInitOptions {
   readonly progress?: (done: number, total: number) => void;
   /** update the earlier import in place (init-openapi-update.ts) */
   readonly update?: boolean;
+  /** `--from-format`: read the source as this format (else told from its content) */
+  readonly fromFormat?: ImportFormat;
+  /** `--har-host` */
+  readonly harHost?: string;
+  /** `--include-static` */
+  readonly includeStatic?: boolean;
+  /** `--postman-env` */
+  readonly postmanEnv?: string;
 }
+
+type View =
+  | { readonly kind: 'openapi'; readonly view: ImportView }
+  | { readonly kind: 'source'; readonly view: SourceView }
+  | { readonly kind: 'har'; readonly view: HarView };
+type Planned = Pick<ImportPlan, 'ruleSets' | 'files'>;
 
 /** above this many operations the import says how far it is, on stderr */
 const PROGRESS_OPERATIONS = 1000;
@@ -90,7 +111,12 @@ export async function runOpenApiInit(o: OpenApiInitOptions, io: Io): Promise<num
     io.err(`${PREFIX}: cancelled; nothing was written\n`);
     return 1;
   }
-  io.out(o.format === 'json' ? successEnvelope(io.version(), importResult(outcome.value)) : importText(outcome.value));
+  const v = outcome.value;
+  if (v.kind === 'source')
+    io.out(o.format === 'json' ? successEnvelope(io.version(), sourceResult(v.view)) : sourceText(v.view));
+  else if (v.kind === 'har')
+    io.out(o.format === 'json' ? successEnvelope(io.version(), harResult(v.view)) : harText(v.view));
+  else io.out(o.format === 'json' ? successEnvelope(io.version(), importResult(v.view)) : importText(v.view));
   return 0;
 }
 
@@ -107,10 +133,30 @@ const MESSAGES = {
 } as const;
 
 /** undefined: the user cancelled a prompt */
-async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<ImportView | undefined, Failure>> {
-  const loaded = await loadOpenApi(io.cwd, o.from);
-  if (!loaded.ok) return loaded;
-  const doc = loaded.value.doc;
+async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<View | undefined, Failure>> {
+  const source = await loadSource(io.cwd, o.from, {
+    ...(o.fromFormat === undefined ? {} : { format: o.fromFormat }),
+    ...(o.postmanEnv === undefined ? {} : { postmanEnv: o.postmanEnv }),
+  });
+  if (!source.ok) return source;
+  if (source.value.kind === 'har') {
+    const har = await importHar(io.cwd, o.from, source.value.data, {
+      dryRun: o.dryRun,
+      ...(o.harHost === undefined ? {} : { host: o.harHost }),
+      ...(o.includeStatic === true ? { includeStatic: true } : {}),
+    });
+    return har.ok ? ok({ kind: 'har', view: har.value }) : har;
+  }
+  let doc: Obj | undefined;
+  let swagger: string | undefined;
+  if (source.value.kind === 'openapi') {
+    const loaded = await loadOpenApi(io.cwd, o.from);
+    if (!loaded.ok) return loaded;
+    doc = loaded.value.doc;
+    swagger = loaded.value.swagger;
+  }
+  const imp: SourceImport | undefined =
+    source.value.kind === 'source' ? await checkTemplates(source.value.imp) : undefined;
   const configAbs = resolve(io.cwd, ROOT_CONFIG_FILE);
   const configShown = `./${ROOT_CONFIG_FILE}`;
   const config = await readFileVersion(configAbs, configShown);
@@ -126,23 +172,36 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Imp
 
   let answers: OpenApiAnswers = {
     listener: INIT_DEFAULTS,
-    ruleSetName: titleSlug(doc),
-    basePath: basePathOf(doc) ?? '',
+    ruleSetName: doc !== undefined ? titleSlug(doc) : slugOf(imp!.title, imp!.format),
+    basePath: doc !== undefined ? (basePathOf(doc) ?? '') : '',
   };
-  if (!o.yes && !o.dryRun && o.format === 'text' && io.interactive) {
+  if (doc !== undefined && !o.yes && !o.dryRun && o.format === 'text' && io.interactive) {
     const asked = await askOpenApi(answers, fresh);
     if (asked === undefined) return ok(undefined);
     answers = asked;
   }
 
-  const plan = planImport(doc, {
-    source: o.from,
-    command: `mock --init --from ${o.from}`,
-    ruleSetName: answers.ruleSetName,
-    basePath: answers.basePath,
-    taken: takenIn(io.cwd),
-    ...(o.progress === undefined ? {} : { progress: o.progress }),
-  });
+  const command = `mock --init --from ${o.from}${o.fromFormat === undefined ? '' : ` --from-format ${o.fromFormat}`}`;
+  let plan: Planned;
+  let openapiPlan: ImportPlan | undefined;
+  let sourcePlan: SourcePlan | undefined;
+  if (doc !== undefined) {
+    plan = openapiPlan = planImport(doc, {
+      source: o.from,
+      command,
+      ruleSetName: answers.ruleSetName,
+      basePath: answers.basePath,
+      taken: takenIn(io.cwd),
+      ...(o.progress === undefined ? {} : { progress: o.progress }),
+    });
+  } else {
+    plan = sourcePlan = planSource(imp!, {
+      source: o.from,
+      command,
+      ruleSetName: answers.ruleSetName,
+      taken: takenIn(io.cwd),
+    });
+  }
 
   let configAfter: string;
   if (fresh) {
@@ -167,23 +226,46 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Imp
   const checked = checkPlan(plan, configAfter, configAbs, io.cwd);
   if (checked !== undefined) return err(checked);
 
-  const view: ImportView = {
-    dryRun: o.dryRun,
-    verbose: o.verbose === true,
-    source: o.from,
-    plan,
-    configShown,
-    configCreated: fresh,
-  };
+  const view: View =
+    openapiPlan !== undefined
+      ? {
+          kind: 'openapi',
+          view: {
+            dryRun: o.dryRun,
+            verbose: o.verbose === true,
+            source: o.from,
+            plan: openapiPlan,
+            configShown,
+            configCreated: fresh,
+            ...(swagger === undefined ? {} : { swagger }),
+          },
+        }
+      : {
+          kind: 'source',
+          view: { dryRun: o.dryRun, source: o.from, imp: imp!, plan: sourcePlan!, configShown, configCreated: fresh },
+        };
   if (o.dryRun) return ok(view);
-  const indexVersion = await readFileVersion(resolve(io.cwd, OPENAPI_INDEX_FILE), OPENAPI_INDEX_FILE);
-  const earlier = indexVersion.text === undefined ? undefined : parseIndexFile(indexVersion.text);
-  const files = new Map(typeof earlier === 'object' ? earlier.files : []);
-  for (const [path, f] of indexOfPlan(plan)) files.set(path, f);
-  const indexAfter = indexFileText({ basePath: answers.basePath, files });
-  const written = await writeAll(plan, io.cwd, config, configAfter, { snapshot: indexVersion, after: indexAfter });
+  // an OpenAPI import lists what it generated, for `--update` (docs/openapi.md); the other formats have no update
+  let index: PendingWrite | undefined;
+  if (openapiPlan !== undefined) {
+    const indexVersion = await readFileVersion(resolve(io.cwd, OPENAPI_INDEX_FILE), OPENAPI_INDEX_FILE);
+    const earlier = indexVersion.text === undefined ? undefined : parseIndexFile(indexVersion.text);
+    const files = new Map(typeof earlier === 'object' ? earlier.files : []);
+    for (const [path, f] of indexOfPlan(openapiPlan)) files.set(path, f);
+    index = { snapshot: indexVersion, after: indexFileText({ basePath: answers.basePath, files }) };
+  }
+  const written = await writeAll(plan, io.cwd, config, configAfter, index);
   if (written !== undefined) return err(written);
   return ok(view);
+}
+
+/** A rule-set name from a source's title: lower case, `-` between words; else the format's name. */
+function slugOf(title: string, fallback: string): string {
+  const slug = title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return slug === '' ? fallback : slug.slice(0, 60).replace(/-+$/, '');
 }
 
 /** Is a workspace-relative path taken? Each folder is listed once (a big import asks for tens of thousands of names). */
@@ -209,7 +291,7 @@ export function takenIn(cwd: string): (path: string) => boolean {
 }
 
 /** The edited config and the new rule sets must load with the loader's own decoders (files known from the plan). */
-function checkPlan(plan: ImportPlan, configText: string, configAbs: string, cwd: string): Failure | undefined {
+function checkPlan(plan: Planned, configText: string, configAbs: string, cwd: string): Failure | undefined {
   const root = decodeRootConfig(configText, configAbs, cwd);
   const rootErrors = root.decode.diagnostics.filter((d) => d.severity === 'error');
   if (rootErrors.length > 0)
@@ -254,11 +336,11 @@ const WRITE_BATCH = 64;
  * and the config, atomically.
  */
 async function writeAll(
-  plan: ImportPlan,
+  plan: Planned,
   cwd: string,
   config: Awaited<ReturnType<typeof readFileVersion>>,
   configAfter: string,
-  index: PendingWrite,
+  index: PendingWrite | undefined,
 ): Promise<Failure | undefined> {
   const created: string[] = [];
   const undo = async (): Promise<void> => {
@@ -290,7 +372,7 @@ async function writeAll(
       snapshot: { abs: resolve(cwd, r.path), shown: r.path, bom: false },
       after: String(r.text),
     })),
-    index,
+    ...(index === undefined ? [] : [index]),
     { snapshot: config, after: configAfter },
   ]);
   if (failure !== undefined) await undo();

@@ -1,10 +1,12 @@
 // Reading an OpenAPI document for `mock --init --from`: the file is parsed here (YAML, which JSON is a part of,
-// with line numbers), checked to be OpenAPI 3.0 or 3.1 (Swagger 2.0 named), then handed to swagger-parser,
+// with line numbers), checked to be OpenAPI 3.0 or 3.1 (a Swagger 2.0 document is converted to OpenAPI 3.0 in
+// memory first, by the swagger2openapi package), then handed to swagger-parser,
 // which resolves every `$ref` (in the file and in files beside it; never over the network), dereferences them
 // and validates the document against the OpenAPI schema. Every failure names the file, the JSON pointer and,
 // where the main file holds it, the line, and what was wrong.
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { readFile } from 'node:fs/promises';
+import { convertObj } from 'swagger2openapi';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import { isObj, type Obj } from '../../openapi/document.js';
@@ -15,6 +17,8 @@ import { systemReason } from '../request.js';
 export interface LoadedDocument {
   readonly doc: Obj;
   readonly abs: string;
+  /** the Swagger version the document was converted from */
+  readonly swagger?: string;
 }
 
 const BT = '`';
@@ -25,7 +29,9 @@ export const LOAD_MESSAGES = {
   notParsed: (at: string, why: string) => `${at}: not valid YAML or JSON: ${why}`,
   notObject: (shown: string) => `${shown}: not an OpenAPI document: the top level is not an object`,
   swagger2: (at: string, v: string) =>
-    `${at}: this is a Swagger ${v} document; mock imports OpenAPI 3.0 and 3.1 only. Convert it first (for example \`npx swagger2openapi ${'<file>'}\`)`,
+    `${at}: this is a Swagger ${v} document; mock imports Swagger 2.0 and OpenAPI 3.0 and 3.1 only`,
+  swaggerConversion: (at: string, why: string) =>
+    `${at}: the Swagger 2.0 document does not convert to OpenAPI 3.0: ${why}`,
   notOpenApi: (shown: string) => `${shown}: not an OpenAPI document: it has no \`openapi\` field`,
   badVersion: (at: string, v: string) =>
     `${at}: OpenAPI version ${q(v)} is not supported; mock imports 3.0.x and 3.1.x`,
@@ -134,11 +140,22 @@ export async function loadOpenApi(cwd: string, given: string): Promise<Result<Lo
     }
   }
   if (!isObj(data)) return err({ kind: 'config_invalid', message: LOAD_MESSAGES.notObject(given) });
-  if (data['swagger'] !== undefined)
-    return err({
-      kind: 'config_invalid',
-      message: LOAD_MESSAGES.swagger2(at(locate(), '/swagger'), shownValue(data['swagger'])),
-    });
+  let swagger: string | undefined;
+  if (data['swagger'] !== undefined) {
+    swagger = shownValue(data['swagger']);
+    if (swagger !== '2.0')
+      return err({ kind: 'config_invalid', message: LOAD_MESSAGES.swagger2(at(locate(), '/swagger'), swagger) });
+    try {
+      // patch: fix the small mistakes real documents have; the result is validated as OpenAPI 3.0 below
+      data = (await convertObj(data, { patch: true, warnOnly: true, resolve: false })).openapi;
+    } catch (e) {
+      return err({
+        kind: 'config_invalid',
+        message: LOAD_MESSAGES.swaggerConversion(given, e instanceof Error ? e.message : String(e)),
+      });
+    }
+    if (!isObj(data)) return err({ kind: 'config_invalid', message: LOAD_MESSAGES.notObject(given) });
+  }
   if (data['openapi'] === undefined) return err({ kind: 'config_invalid', message: LOAD_MESSAGES.notOpenApi(given) });
   const version = shownValue(data['openapi']);
   if (!/^3\.[01]\.\d+/.test(version))
@@ -149,7 +166,7 @@ export async function loadOpenApi(cwd: string, given: string): Promise<Result<Lo
       resolve: { http: false, external: true },
       dereference: { circular: 'ignore' },
     });
-    return ok({ doc: api as Obj, abs });
+    return ok({ doc: api as Obj, abs, ...(swagger === undefined ? {} : { swagger }) });
   } catch (e) {
     return err({ kind: 'config_invalid', message: explain(e, locate(), cwd, abs) });
   }

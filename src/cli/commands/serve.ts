@@ -24,13 +24,23 @@ import { printDiagnostics, reportFailure, reportUsage } from '../report.js';
 import { printReloads, watchFailureLines } from '../live-reload.js';
 import { parseInspectFlags, INSPECT_MESSAGES } from '../inspect-flags.js';
 import { recordFlags, recordSetup } from './record-setup.js';
+import { IMPORT_FORMATS, isImportFormat } from '../../import/formats.js';
 
 const PREFIX = 'mock';
 
 export { SERVE_FLAGS };
 
 /** flags that only go with `--init --from <file>` */
-const FROM_ONLY = ['dry-run', 'format', 'verbose', 'update'] as const;
+const FROM_ONLY = [
+  'dry-run',
+  'format',
+  'verbose',
+  'update',
+  'from-format',
+  'har-host',
+  'include-static',
+  'postman-env',
+] as const;
 
 /** under load, the request log is written at most once per this many milliseconds… */
 const LOG_BATCH_MS = 10;
@@ -65,6 +75,15 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   if (from !== undefined) {
     const format = parseFormat(args, PREFIX);
     if (!format.ok) return reportUsage(io, format.error, ROOT_USAGE);
+    const fromFormat = flagValue(args, 'from-format');
+    const harHost = flagValue(args, 'har-host');
+    const postmanEnv = flagValue(args, 'postman-env');
+    if (fromFormat !== undefined && !isImportFormat(fromFormat))
+      return reportUsage(
+        io,
+        `${PREFIX}: invalid value for --from-format: '${fromFormat}' (expected ${IMPORT_FORMATS.join(', ')})`,
+        ROOT_USAGE,
+      );
     const { runOpenApiInit } = await import('./init-openapi.js');
     return runOpenApiInit(
       {
@@ -74,6 +93,10 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         format: format.value,
         verbose: hasFlag(args, 'verbose'),
         update: hasFlag(args, 'update'),
+        ...(fromFormat === undefined ? {} : { fromFormat }),
+        ...(harHost === undefined ? {} : { harHost }),
+        ...(postmanEnv === undefined ? {} : { postmanEnv }),
+        ...(hasFlag(args, 'include-static') ? { includeStatic: true } : {}),
       },
       io,
     );

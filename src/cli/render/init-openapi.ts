@@ -18,6 +18,8 @@ export interface ImportView {
   readonly configShown: string;
   /** the config is new (else service.rule_sets gets the new rule set) */
   readonly configCreated: boolean;
+  /** the Swagger version the document was converted from */
+  readonly swagger?: string;
 }
 
 function createdFiles(v: ImportView): string[] {
@@ -29,7 +31,13 @@ export function importResult(v: ImportView): Wire {
   const p = v.plan;
   return {
     dry_run: v.dryRun,
-    document: { file: v.source, title: p.title, version: p.version, openapi: p.openapi },
+    document: {
+      file: v.source,
+      title: p.title,
+      version: p.version,
+      openapi: p.openapi,
+      ...(v.swagger === undefined ? {} : { swagger: v.swagger }),
+    },
     rule_set: p.ruleSets[0]?.path ?? null,
     rule_sets: p.ruleSets.map((r) => r.path),
     prefix: p.basePath ?? null,
@@ -59,7 +67,7 @@ export function importText(v: ImportView): string {
   const rules = written.reduce((n, o) => n + o.rules, 0);
   const lines: string[] = [];
   lines.push(
-    `${v.dryRun ? 'Would import' : 'Imported'} ${p.title}${p.version === '' ? '' : ` ${p.version}`} (OpenAPI ${p.openapi}) from ${v.source}: ` +
+    `${v.dryRun ? 'Would import' : 'Imported'} ${p.title}${p.version === '' ? '' : ` ${p.version}`} (${v.swagger === undefined ? '' : `Swagger ${v.swagger}, converted to `}OpenAPI ${p.openapi}) from ${v.source}: ` +
       `${written.length} operation${written.length === 1 ? '' : 's'} answered, ${skipped} skipped; ${rules} rules, ${p.files.length} response files` +
       `${p.ruleSets.length > 1 ? `, ${p.ruleSets.length} rule sets` : ''}.`,
   );

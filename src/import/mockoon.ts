@@ -1,0 +1,238 @@
+// A Mockoon environment (its JSON file) → the neutral import form. Pure. Per route, in Mockoon's own order: each
+// response with rules (one rule per Mockoon rule when they are joined by OR, all together when by AND), then the
+// default response (`default: true`, else the first) without conditions. Latency (environment plus response),
+// headers (environment, then response), and templating (a body with `{{`, unless disabled) carry over.
+// Left out, each named: random and sequential response modes (only the default answers), data buckets and file
+// bodies, rules on targets a rule set has no condition for, and disabled routes.
+import { isMethod, type Method } from '../model/operators.js';
+import { err, ok, type Result } from '../shared/result.js';
+import { NOT_YET } from './features.js';
+import type { Cond, LeftOut, SourceBody, SourceImport, SourceRule, UrlPath } from './plan.js';
+import { simpleJsonPath } from './wiremock.js';
+
+type Obj = { readonly [k: string]: unknown };
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface MockoonError {
+  readonly place: string;
+  readonly message: string;
+}
+
+function pairs(v: unknown): [string, string][] {
+  if (!Array.isArray(v)) return [];
+  const out: [string, string][] = [];
+  for (const h of v)
+    if (isObj(h) && typeof h['key'] === 'string' && h['key'] !== '')
+      out.push([h['key'].toLowerCase(), str(h['value'])]);
+  return out;
+}
+
+function pathOf(prefix: string, endpoint: string): UrlPath | undefined {
+  const joined = ('/' + [prefix, endpoint].filter((p) => p !== '').join('/')).replace(/\/{2,}/g, '/');
+  const path = joined.length > 1 ? joined.replace(/\/$/, '') : joined;
+  if (/[*()#?{}]/.test(path)) return undefined;
+  const templated = path.replace(/:([A-Za-z_][\w]*)/g, '{$1}');
+  return templated === path ? { op: 'equal', value: path } : { op: 'path_template', value: templated };
+}
+
+type Where = 'query' | 'headers' | 'cookies' | 'params' | 'json' | 'text';
+
+/** one Mockoon rule as a condition; a string: why it is left out */
+function condOf(rule: Obj): { where: Where; name: string; cond: Cond } | string {
+  const target = str(rule['target']);
+  const modifier = str(rule['modifier']);
+  const operator = str(rule['operator']) || 'equals';
+  const value = str(rule['value']);
+  const invert = rule['invert'] === true;
+  let where: Where;
+  let name = modifier;
+  switch (target) {
+    case 'query':
+      where = 'query';
+      break;
+    case 'header':
+      where = 'headers';
+      name = modifier.toLowerCase();
+      break;
+    case 'cookie':
+      where = 'cookies';
+      break;
+    case 'params':
+      where = 'params';
+      break;
+    case 'body': {
+      if (modifier === '') {
+        where = 'text';
+        break;
+      }
+      const path = modifier.startsWith('$') ? simpleJsonPath(modifier) : modifier;
+      if (path === undefined) return 'only simple JSONPath expressions ($.a.b[0]) are supported';
+      where = 'json';
+      name = path;
+      break;
+    }
+    default:
+      return `rules on \`${target}\` are not supported`;
+  }
+  if (where !== 'text' && name === '') return 'a rule without a name (modifier) is not supported';
+  const json = where === 'json';
+  switch (operator) {
+    case 'equals':
+      return { where, name, cond: { op: invert ? 'not_equal' : json ? 'equal_string' : 'equal', value } };
+    case 'regex':
+    case 'regex_i': {
+      const v = operator === 'regex_i' ? `(?i)${value}` : value;
+      return { where, name, cond: { op: invert ? 'not_regex' : 'regex', value: v } };
+    }
+    case 'null':
+      return { where, name, cond: { op: invert ? 'exists' : 'absent', ...(json ? { value: '' } : {}) } };
+    case 'empty_array':
+      if (!json || invert) return 'this array test is not supported';
+      return { where, name, cond: { op: 'array_length_equal', value: '0' } };
+    case 'array_includes':
+      if (!json || invert) return 'this array test is not supported';
+      return { where, name, cond: { op: 'array_contains', value: JSON.stringify(value) } };
+    default:
+      return `the operator \`${operator}\` is not supported`;
+  }
+}
+
+export function decodeMockoon(data: unknown, title?: string): Result<SourceImport, MockoonError> {
+  if (!isObj(data) || !Array.isArray(data['routes']))
+    return err({ place: 'routes', message: 'a Mockoon environment needs a `routes` array' });
+  const prefix = str(data['endpointPrefix']).replace(/^\/+|\/+$/g, '');
+  const envLatency = typeof data['latency'] === 'number' ? data['latency'] : 0;
+  const envHeaders = pairs(data['headers']);
+  const rules: SourceRule[] = [];
+  const leftOut: LeftOut[] = [];
+  if (Array.isArray(data['data']) && data['data'].length > 0)
+    leftOut.push({ place: 'data', what: '', reason: `data buckets: ${NOT_YET.collections}` });
+  let read = 0;
+  (data['routes'] as unknown[]).forEach((route, i) => {
+    if (!isObj(route)) return;
+    read++;
+    const method = str(route['method']).toUpperCase();
+    const endpoint = str(route['endpoint']);
+    const place = `routes[${i}]`;
+    const shown = `${method} /${endpoint}`;
+    if (route['enabled'] === false) return void leftOut.push({ place, what: '', reason: 'the route is disabled' });
+    if (route['type'] !== undefined && route['type'] !== 'http')
+      return void leftOut.push({ place, what: 'type', reason: `${str(route['type'])} routes are not supported` });
+    let m: Method | undefined;
+    if (method !== 'ALL') {
+      if (!isMethod(method))
+        return void leftOut.push({ place, what: 'method', reason: `the method ${method} cannot be matched by a rule` });
+      m = method;
+    }
+    const urlPath = pathOf(prefix, endpoint);
+    if (urlPath === undefined)
+      return void leftOut.push({
+        place,
+        what: 'endpoint',
+        reason: 'a route with wildcards, regex groups, `#`, `?` or braces is not supported',
+      });
+    const responses = Array.isArray(route['responses']) ? route['responses'].filter(isObj) : [];
+    if (responses.length === 0) return void leftOut.push({ place, what: '', reason: 'the route has no response' });
+    const mode = route['responseMode'];
+    const modal = mode === 'RANDOM' || mode === 'SEQUENTIAL';
+    if (modal)
+      leftOut.push({
+        place,
+        what: 'responseMode',
+        reason: `${str(mode).toLowerCase()} responses need a rule set of their own (uniform_random, round_robin): not yet; the default response answers`,
+      });
+    const main = responses.find((r) => r['default'] === true) ?? responses[0]!;
+    const answer = (r: Obj, j: number): Omit<SourceRule, 'place' | 'title'> | undefined => {
+      const at = `responses[${j}]`;
+      const bodyType = str(r['bodyType']) || 'INLINE';
+      if (bodyType !== 'INLINE') {
+        leftOut.push({
+          place,
+          what: `${at}.bodyType`,
+          reason: bodyType === 'DATABUCKET' ? `data buckets: ${NOT_YET.collections}` : 'file bodies are not supported',
+        });
+        return undefined;
+      }
+      const headers = [
+        ...envHeaders.filter(([k]) => !pairs(r['headers']).some(([x]) => x === k)),
+        ...pairs(r['headers']),
+      ];
+      const type = headers.find(([k]) => k === 'content-type')?.[1];
+      const text = str(r['body']);
+      const body: SourceBody =
+        text === ''
+          ? { kind: 'none' }
+          : type !== undefined && /json/i.test(type) && parsesAsJson(text)
+            ? { kind: 'file', data: text, ext: 'json' }
+            : // not JSON as written (a template, a sketch): inline, with its content type from the headers
+              { kind: 'text', text };
+      const latency = envLatency + (typeof r['latency'] === 'number' ? r['latency'] : 0);
+      const template = r['disableTemplating'] !== true && text.includes('{{');
+      return {
+        ...(m === undefined ? {} : { method: m }),
+        urlPath,
+        status: typeof r['statusCode'] === 'number' ? r['statusCode'] : 200,
+        body,
+        respondHeaders: headers,
+        ...(latency > 0 ? { delay: latency } : {}),
+        ...(template ? { template: true } : {}),
+      };
+    };
+    if (!modal)
+      responses.forEach((r, j) => {
+        const list = Array.isArray(r['rules']) ? r['rules'].filter(isObj) : [];
+        if (r === main || list.length === 0) return;
+        const conds: { where: Where; name: string; cond: Cond }[] = [];
+        for (const [k, rule] of list.entries()) {
+          const c = condOf(rule);
+          if (typeof c === 'string') leftOut.push({ place, what: `responses[${j}].rules[${k}]`, reason: c });
+          else conds.push(c);
+        }
+        if (conds.length === 0) return;
+        const a = answer(r, j);
+        if (a === undefined) return;
+        const label = str(r['label']);
+        const groups = r['rulesOperator'] === 'AND' ? [conds] : conds.map((c) => [c]);
+        for (const g of groups) {
+          const by = (w: Where): (readonly [string, Cond])[] =>
+            g.filter((c) => c.where === w).map((c) => [c.name, c.cond]);
+          const text = g.find((c) => c.where === 'text')?.cond;
+          const extra: Partial<SourceRule> = {
+            ...(by('query').length > 0 ? { query: by('query') } : {}),
+            ...(by('headers').length > 0 ? { headers: by('headers') } : {}),
+            ...(by('cookies').length > 0 ? { cookies: by('cookies') } : {}),
+            ...(by('params').length > 0 ? { params: by('params') } : {}),
+            ...(by('json').length > 0 ? { bodyJson: by('json') } : {}),
+            ...(text === undefined ? {} : { bodyText: text }),
+          };
+          rules.push({ place: `${place} responses[${j}]`, title: `${shown}: ${label}`, ...a, ...extra });
+        }
+      });
+    const j = responses.indexOf(main);
+    const a = answer(main, j);
+    if (a !== undefined)
+      rules.push({
+        place: `${place} responses[${j}]`,
+        title: `${shown}: ${str(main['label'])} (the default response)`,
+        ...a,
+      });
+  });
+  return ok({
+    format: 'mockoon',
+    title: title ?? (str(data['name']) || 'mockoon'),
+    rules,
+    leftOut,
+    read: { count: read, noun: read === 1 ? 'route' : 'routes' },
+    strategy: 'first_match',
+  });
+}

@@ -1,0 +1,223 @@
+// The neutral form every imported format decodes to (a WireMock mapping, a HAR entry, …): rules with their
+// conditions and answers, and each part of the source that could not be expressed, with its place and reason.
+// `planSource` turns it into the files the OpenAPI import writes too (one rule set, response files under
+// responses/), so both go through the same checks and the same atomic write (cli/commands/init-openapi.ts).
+// Names already taken (`taken`) or used earlier in the same import get `-2`, `-3`, …, so nothing is overwritten.
+// Left out: decoding a format (wiremock.ts, …), reading and writing files (the CLI does those).
+import type { Method } from '../model/operators.js';
+import { safeName } from '../openapi/paths.js';
+import { tomlKey, tomlLiteral, tomlString } from '../openapi/render.js';
+import { FEATURES } from './features.js';
+import type { ImportFormat } from './formats.js';
+
+export type { ImportFormat };
+
+export const FORMAT_NAMES: Readonly<Record<ImportFormat, string>> = {
+  openapi: 'OpenAPI 3.x',
+  swagger: 'Swagger 2.0',
+  har: 'HAR 1.2',
+  wiremock: 'WireMock',
+  postman: 'Postman Collection v2',
+  mockoon: 'Mockoon',
+};
+
+/** A condition as a rule set writes it: `op` is one of the operators the place accepts (docs/reference). */
+export interface Cond {
+  readonly op: string;
+  readonly value?: string;
+}
+
+export type UrlPath = { readonly op: 'equal' | 'regex' | 'path_template'; readonly value: string };
+
+export type SourceBody =
+  | { readonly kind: 'none' }
+  /** written inline as `respond.text` */
+  | { readonly kind: 'text'; readonly text: string }
+  /** a response file: its bytes (or text) and extension (without the dot) */
+  | { readonly kind: 'file'; readonly data: string | Uint8Array; readonly ext: string };
+
+export type Delay =
+  | number
+  | { readonly min: number; readonly max: number }
+  | { readonly median: number; readonly sigma: number };
+
+function delayText(d: Delay): string {
+  if (typeof d === 'number') return String(d);
+  return 'min' in d ? `{ min = ${d.min}, max = ${d.max} }` : `{ median = ${d.median}, sigma = ${d.sigma} }`;
+}
+
+export interface SourceRule {
+  /** where in the source (`mappings/orders.json`, `log.entries[3]`): the rule's comment and its files' names */
+  readonly place: string;
+  /** a further comment line (what the rule answers), '' for none */
+  readonly title: string;
+  readonly method?: Method;
+  readonly urlPath?: UrlPath;
+  readonly query?: readonly (readonly [string, Cond])[];
+  readonly headers?: readonly (readonly [string, Cond])[];
+  readonly cookies?: readonly (readonly [string, Cond])[];
+  /** conditions on a path template's captures */
+  readonly params?: readonly (readonly [string, Cond])[];
+  /** `body.json` conditions, keyed by a dotted path */
+  readonly bodyJson?: readonly (readonly [string, Cond])[];
+  readonly bodyText?: Cond;
+  /** scenario conditions and transitions (written only when FEATURES.scenarios) */
+  readonly whenState?: readonly (readonly [string, string])[];
+  readonly setState?: readonly (readonly [string, string])[];
+  readonly status: number;
+  readonly body: SourceBody;
+  /** response headers as given, in order */
+  readonly respondHeaders: readonly (readonly [string, string])[];
+  /** `respond.delay_response_milliseconds`: milliseconds, or a uniform or log-normal spread */
+  readonly delay?: Delay;
+  readonly fault?: string;
+  /** the body and headers are Handlebars templates */
+  readonly template?: boolean;
+  readonly priority?: number;
+}
+
+/** A part of the source that could not be expressed: `place: what: reason`. */
+export interface LeftOut {
+  readonly place: string;
+  /** the part (`bodyPatterns[1].matchesXPath`); '' when the whole place is left out */
+  readonly what: string;
+  readonly reason: string;
+}
+
+export interface SourceImport {
+  readonly format: ImportFormat;
+  /** shown in the summary and the header comment, and the default rule-set name */
+  readonly title: string;
+  readonly rules: readonly SourceRule[];
+  readonly leftOut: readonly LeftOut[];
+  /** how many things of the source were read (mappings, entries, …), and what they are called */
+  readonly read: { readonly count: number; readonly noun: string };
+  /** `priority` when a rule has a priority: the highest wins (else first_match) */
+  readonly strategy: 'first_match' | 'priority';
+  /** extra header comment lines */
+  readonly notes?: readonly string[];
+}
+
+export function leftOutLine(l: LeftOut): string {
+  return l.what === '' ? `${l.place}: ${l.reason}` : `${l.place}: ${l.what}: ${l.reason}`;
+}
+
+export interface PlannedFile {
+  readonly path: string;
+  readonly text: string | Uint8Array;
+}
+
+export interface SourcePlan {
+  readonly ruleSets: readonly PlannedFile[];
+  readonly files: readonly PlannedFile[];
+  readonly rules: number;
+}
+
+export interface SourcePlanOptions {
+  readonly source: string;
+  readonly command: string;
+  /** the rule-set file name without `.toml` */
+  readonly ruleSetName: string;
+  readonly taken: (path: string) => boolean;
+}
+
+class Names {
+  private readonly used = new Set<string>(['mock.toml']);
+  constructor(private readonly taken: (path: string) => boolean) {}
+  take(stem: string, ext: string): string {
+    for (let n = 1; ; n++) {
+      const candidate = n === 1 ? `${stem}${ext}` : `${stem}-${n}${ext}`;
+      if (this.used.has(candidate) || this.taken(candidate)) continue;
+      this.used.add(candidate);
+      return candidate;
+    }
+  }
+}
+
+function comment(line: string): string {
+  return line === '' ? '#' : `# ${line.replace(/[\r\n]+/g, ' ')}`;
+}
+
+function condText(c: Cond): string {
+  const value =
+    c.value === undefined ? '""' : /regex|wild_card/.test(c.op) ? tomlLiteral(c.value) : tomlString(c.value);
+  return `{ value = ${value}, op = "${c.op}" }`;
+}
+
+/** The file a rule's body is written to: named after its place and status. */
+function bodyStem(r: SourceRule): string {
+  const place = r.place
+    .replace(/^mappings\//, '')
+    .replace(/\.json$/i, '')
+    .split('/')
+    .map((p) => safeName(p, 'body'))
+    .join('/');
+  return `responses/${place}-${r.status}`;
+}
+
+function ruleText(r: SourceRule, names: Names, files: PlannedFile[]): string {
+  const lines = [comment(r.place)];
+  if (r.title !== '') lines.push(comment(r.title));
+  lines.push('[[rules]]');
+  if (r.method !== undefined) lines.push(`when.request.method = ${tomlString(r.method)}`);
+  if (r.urlPath !== undefined)
+    lines.push(
+      r.urlPath.op === 'equal'
+        ? `when.request.url_path = ${tomlString(r.urlPath.value)}`
+        : `when.request.url_path = { value = ${tomlLiteral(r.urlPath.value)}, op = "${r.urlPath.op}" }`,
+    );
+  for (const [k, c] of r.query ?? []) lines.push(`when.request.query.${tomlKey(k)} = ${condText(c)}`);
+  for (const [k, c] of r.headers ?? []) lines.push(`when.request.headers.${tomlKey(k.toLowerCase())} = ${condText(c)}`);
+  for (const [k, c] of r.cookies ?? []) lines.push(`when.request.cookies.${tomlKey(k)} = ${condText(c)}`);
+  for (const [k, c] of r.params ?? []) lines.push(`when.request.params.${tomlKey(k)} = ${condText(c)}`);
+  for (const [k, c] of r.bodyJson ?? []) lines.push(`when.request.body.json.${tomlString(k)} = ${condText(c)}`);
+  if (r.bodyText !== undefined) lines.push(`when.request.body.text = ${condText(r.bodyText)}`);
+  if (FEATURES.scenarios)
+    for (const [k, s] of r.whenState ?? []) lines.push(`when.state.${tomlKey(k)} = ${tomlString(s)}`);
+  if (r.priority !== undefined) lines.push(`priority = ${r.priority}`);
+  if (r.fault !== undefined) lines.push(`respond.fault = ${tomlString(r.fault)}`);
+  else {
+    if (r.status !== 200 || r.body.kind === 'none') lines.push(`respond.status = ${r.status}`);
+    if (r.body.kind === 'text') lines.push(`respond.text = ${tomlString(r.body.text)}`);
+    else if (r.body.kind === 'file') {
+      const path = names.take(bodyStem(r), `.${r.body.ext}`);
+      files.push({ path, text: r.body.data });
+      lines.push(`respond.file_path = ${tomlString(path)}`);
+    }
+    if (r.respondHeaders.length > 0)
+      lines.push(
+        `respond.headers = { ${r.respondHeaders.map(([k, v]) => `${tomlKey(k)} = ${tomlString(v)}`).join(', ')} }`,
+      );
+    if (r.template === true) {
+      lines.push('respond.template = true');
+      if (r.body.kind === 'file') lines.push('respond.template_file = true');
+    }
+  }
+  if (r.delay !== undefined && r.delay !== 0) lines.push(`respond.delay_response_milliseconds = ${delayText(r.delay)}`);
+  if (FEATURES.scenarios && (r.setState ?? []).length > 0)
+    lines.push(`respond.set_state = { ${r.setState!.map(([k, s]) => `${tomlKey(k)} = ${tomlString(s)}`).join(', ')} }`);
+  return lines.join('\n') + '\n';
+}
+
+/** The rule set and response files of a decoded source. Pure; the same import gives the same bytes. */
+export function planSource(imp: SourceImport, o: SourcePlanOptions): SourcePlan {
+  const names = new Names(o.taken);
+  const ruleSetPath = names.take(safeName(o.ruleSetName, 'imported'), '.toml');
+  const files: PlannedFile[] = [];
+  const header = [
+    `${imp.title}: imported from ${o.source} (${FORMAT_NAMES[imp.format]})`,
+    `by \`${o.command}\`.`,
+    '',
+    'One rule per source mapping, in the order read. Parts the rule set cannot express are listed in the',
+    "import's summary and left out. This file is yours: edit it, add conditions, reorder; importing again",
+    'writes new files (with -2, -3, …) and never changes this one.',
+    ...(imp.notes ?? []),
+  ];
+  let out = header.map(comment).join('\n') + '\n\n';
+  out +=
+    imp.strategy === 'priority'
+      ? 'strategy = { priority = { tiebreaker = "first_match" } }\n'
+      : 'strategy = "first_match"\n';
+  for (const r of imp.rules) out += '\n' + ruleText(r, names, files);
+  return { ruleSets: [{ path: ruleSetPath, text: out }], files, rules: imp.rules.length };
+}
