@@ -25,6 +25,8 @@ export interface HarEntry {
 
 export interface HarImport {
   readonly host: string | undefined;
+  /** the imported host's origin (`http://127.0.0.1:8080`): the upstream the recording index names */
+  readonly origin: string | undefined;
   readonly hosts: readonly string[];
   readonly entries: readonly HarEntry[];
   readonly leftOut: readonly LeftOut[];
@@ -181,5 +183,6 @@ export function decodeHar(data: unknown, o: HarOptions = {}): Result<HarImport, 
   }
   if (statics > 0) leftOut.push({ place: 'log.entries', what: '', reason: REASONS.static(statics) });
   for (const [h, n] of others) leftOut.push({ place: 'log.entries', what: '', reason: REASONS.otherHost(n, h) });
-  return ok({ host, hosts, entries, leftOut, read: list.length });
+  const origin = read.find((r) => r.url.host === host)?.url.origin;
+  return ok({ host, origin, hosts, entries, leftOut, read: list.length });
 }

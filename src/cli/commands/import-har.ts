@@ -57,6 +57,8 @@ export async function importHar(
     fallbackDir,
     dryRun: o.dryRun,
     commitRule: createRuleCommitter({ configAbs: join(configDir, basename(configAbs)), dryRun: o.dryRun, fallbackDir }),
+    // the recording index names the API the traffic came from, as a live recording does (docs/drift.md)
+    ...(decoded.value.origin === undefined ? {} : { upstream: decoded.value.origin }),
   });
   const lines: string[] = [];
   const leftOut: LeftOut[] = [...decoded.value.leftOut];
