@@ -584,6 +584,9 @@ export const SCENARIOS = [
     check(res) {
       if (res.status !== 201) return `status ${res.status}, not 201`;
       return expect200Json({ ...res, status: 200 }, (v) => typeof v.id === 'number', 'the new id');
+    },
+  },
+  {
     // `service.contract` (docs/contract.md): the 2 KB order of workload e checked against its OpenAPI schema
     // (enforce mode) before the rule answers, and the answer checked against the documented 200; apimock-rs has
     // no contract check and answers the same rule unchecked
