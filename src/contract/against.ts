@@ -6,6 +6,7 @@ import { finalize } from '../dispatch/finalize.js';
 import { draftFromRespond } from '../dispatch/respond.js';
 import { snapshotFrom } from '../dispatch/snapshot.js';
 import type { Answer } from '../model/answer.js';
+import type { Collection } from '../model/collection.js';
 import type { Rule, RuleSet, UrlPathCondition } from '../model/rule-set.js';
 import type { Workspace } from '../model/workspace.js';
 import { deref, isObj, objAt, pointerOf, strAt, type Obj } from '../openapi/document.js';
@@ -43,7 +44,7 @@ export async function checkAgainst(input: AgainstInput): Promise<readonly Findin
   const out: Finding[] = [];
   for (const rs of input.ws.ruleSets) for (const rule of rs.rules) out.push(...(await checkRule(input, rs, rule)));
   for (const file of input.fallbackFiles) out.push(...(await checkFile(input, file)));
-  // collections (when the workspace has them): each collection's answers would be checked here, like a file's
+  for (const c of input.ws.collections ?? []) out.push(...(await checkCollection(input, c)));
   out.push(...(await checkOperations(input)));
   return out;
 }
@@ -195,6 +196,39 @@ async function checkFile(input: AgainstInput, file: string): Promise<readonly Fi
     } else now = fromAnswer(match.operation, outcome.answer, where);
     // HEAD repeats GET's findings (its body is empty): only what is new is kept
     for (const f of now) if (!found.some((g) => g.kind === f.kind && g.pointer === f.pointer)) found.push(f);
+  }
+  return found;
+}
+
+/**
+ * A collection's reads, as a client makes them (docs/state.md#collections): the list (or the single resource) and
+ * its first item by id, each checked like a file's answer when the collection is what answers it.
+ */
+async function checkCollection(input: AgainstInput, c: Collection): Promise<readonly Finding[]> {
+  const where = `collection ${c.path} (${input.shownFile(c.file)})`;
+  const first = Array.isArray(c.seed) ? c.seed[0]?.[c.id] : undefined;
+  const targets =
+    c.kind === 'collection' && (typeof first === 'string' || typeof first === 'number')
+      ? [c.path, `${c.path}/${encodeURIComponent(String(first))}`]
+      : [c.path];
+  const found: Finding[] = [];
+  for (const target of targets) {
+    const req = snapshotFrom({ method: 'GET', target, headers: [] });
+    const outcome = await dispatch(input.ws, req, input.env);
+    // a rule answers here first: the collection is not what a client gets (the rule is checked itself)
+    if (outcome.stage.kind !== 'collection') continue;
+    const { match, pathKnown } = findOperation(input.contract, 'GET', req.segments);
+    if (match === undefined)
+      found.push({
+        kind: 'undocumented_path',
+        severity: 'error',
+        where,
+        pointer: PATHS_POINTER,
+        message: pathKnown
+          ? `GET ${target} is not documented (the path is, for other methods)`
+          : `GET ${target} is not documented`,
+      });
+    else found.push(...fromAnswer(match.operation, outcome.answer, where));
   }
   return found;
 }

@@ -91,6 +91,29 @@ describe('mock validate --against', () => {
     assert.match(lines.slice(Number(at![1])).join('\n').split('[[rules]]')[0]!, /respond\.status = 410/);
   });
 
+  test("a collection's list and first item are checked like any answer", async () => {
+    const ws = join(root, 'db');
+    mkdirSync(ws);
+    writeFileSync(join(ws, 'pets.yaml'), PETS_OPENAPI);
+    writeFileSync(join(ws, 'mock.toml'), '[service]\ndb = "db.json"\n');
+    // pets breaks the schema (a text id), owners is not documented at all
+    writeFileSync(join(ws, 'db.json'), '{"pets": [{"id": "rex", "name": "Rex"}], "owners": [{"id": 1}]}\n');
+    const r = await runMock(['validate', '--against', 'pets.yaml'], { cwd: ws });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /error: collection \/owners \(db\.json\): GET \/owners is not documented \(#\/paths\)/);
+    assert.match(r.stdout, /error: collection \/owners \(db\.json\): GET \/owners\/1 is not documented/);
+    assert.match(
+      r.stdout,
+      /error: collection \/pets \(db\.json\): GET \/pets answers 200 with a body that breaks the schema: body\.0\.id: must be integer/,
+    );
+    assert.match(
+      r.stdout,
+      /error: collection \/pets \(db\.json\): GET \/pets\/\{petId\} answers 200 with a body that breaks the schema: body\.id: must be integer/,
+    );
+    // the data file itself is not an answer
+    assert.doesNotMatch(r.stdout, /GET \/db /);
+  });
+
   test('--ignore drops a kind (repeatable); the rest still fail', async () => {
     const r = await runMock(
       ['validate', '--against', 'pets.yaml', '--ignore', 'undocumented_path', '--ignore', 'schema_mismatch'],

@@ -114,6 +114,8 @@ function servedFiles(ws: Workspace, documentAbs: string): readonly string[] {
     }
   }
   for (const m of ws.middlewares) skip.add(resolve(m.file));
+  // a collection's data file is its data, not an answer (the collection's answers are checked themselves)
+  for (const c of ws.collections ?? []) skip.add(resolve(c.file));
   const out: string[] = [];
   const walk = (dir: string): void => {
     let entries;
