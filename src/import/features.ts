@@ -4,7 +4,7 @@ export const FEATURES: Readonly<{ scenarios: boolean; collections: boolean }> = 
   /** `when.state.<scenario> = "<state>"` and `respond.set_state = { <scenario> = "<new>" }`, first state "started" */
   scenarios: true,
   /** `[[collections]]` with `path`, `data`, `id` */
-  collections: false,
+  collections: true,
 };
 
 export const NOT_YET = {

@@ -96,6 +96,23 @@ export interface SourceImport {
   readonly strategy: 'first_match' | 'priority';
   /** extra header comment lines */
   readonly notes?: readonly string[];
+  /** `[[collections]]` after the rules (written only when FEATURES.collections) */
+  readonly collections?: readonly SourceCollection[];
+}
+
+/** A collection ([docs/state.md](../../docs/state.md#collections)): its data written as a JSON file of its own. */
+export interface SourceCollection {
+  /** where in the source, the comment above it */
+  readonly place: string;
+  readonly title: string;
+  /** the URL path, e.g. `/api/users` */
+  readonly path: string;
+  /** the data file's name without `.json` */
+  readonly name: string;
+  /** the JSON text of an array of objects, written as it is */
+  readonly data: string;
+  /** the id field */
+  readonly id: string;
 }
 
 export function leftOutLine(l: LeftOut): string {
@@ -219,5 +236,13 @@ export function planSource(imp: SourceImport, o: SourcePlanOptions): SourcePlan 
       ? 'strategy = { priority = { tiebreaker = "first_match" } }\n'
       : 'strategy = "first_match"\n';
   for (const r of imp.rules) out += '\n' + ruleText(r, names, files);
+  if (FEATURES.collections)
+    for (const c of imp.collections ?? []) {
+      const path = names.take(safeName(c.name, 'collection'), '.json');
+      files.push({ path, text: c.data });
+      out += `\n${comment(c.place)}\n${c.title === '' ? '' : comment(c.title) + '\n'}[[collections]]\n`;
+      out += `path = ${tomlString(c.path)}\ndata = ${tomlString(path)}\n`;
+      if (c.id !== 'id') out += `id = ${tomlString(c.id)}\n`;
+    }
   return { ruleSets: [{ path: ruleSetPath, text: out }], files, rules: imp.rules.length };
 }

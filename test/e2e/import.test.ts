@@ -326,6 +326,95 @@ describe('mock --init --from: a Mockoon environment (mockoon/mock-samples)', () 
   });
 });
 
+describe('mock --init --from: a Mockoon CRUD route over a data bucket becomes a collection', () => {
+  // a small environment in Mockoon's current format (a CRUD route and the bucket it serves, one bucket no route
+  // serves); the third-party fixture above has no data buckets
+  const users = '[\n  { "id": 1, "name": "Ada" },\n  { "id": 2, "name": "Grace" }\n]';
+  const env = {
+    uuid: 'e',
+    lastMigration: 32,
+    name: 'Crud',
+    endpointPrefix: 'api',
+    data: [
+      { uuid: 'd1', id: 'b1', name: 'users', documentation: '', value: users },
+      { uuid: 'd2', id: 'b2', name: 'settings', documentation: '', value: '{"theme": "dark"}' },
+    ],
+    routes: [
+      {
+        uuid: 'r1',
+        type: 'crud',
+        method: '',
+        endpoint: 'users',
+        responses: [
+          {
+            uuid: 'p1',
+            body: '',
+            statusCode: 200,
+            headers: [],
+            bodyType: 'DATABUCKET',
+            databucketID: 'b1',
+            rules: [],
+            rulesOperator: 'OR',
+            default: true,
+            crudKey: 'id',
+          },
+        ],
+      },
+    ],
+  };
+  let root: string;
+  let imported: Imported;
+  let server: RunningMock;
+
+  before(async () => {
+    root = makeTempDir('mock-import-mkc-');
+    await writeTree(root, { 'env.json': JSON.stringify(env, null, 2) });
+    imported = await importTwice(root, join(root, 'env.json'));
+    server = await spawnMock([], { cwd: imported.ws });
+  });
+  after(async () => {
+    await server?.stop();
+    await removeDir(root);
+  });
+
+  it('writes the bucket as a data file, passes mock validate, and lists the bucket no route serves', async () => {
+    assert.equal(readFileSync(join(imported.ws, 'users.json'), 'utf8'), users);
+    const v = await runMock(['validate'], { cwd: imported.ws });
+    assert.equal(v.code, 0, v.stderr + v.stdout);
+    assert.deepEqual(imported.result['left_out'], [
+      {
+        place: 'data[1]',
+        part: '',
+        reason: 'data bucket "settings": only a data bucket holding a JSON array of objects becomes a collection',
+      },
+    ]);
+  });
+
+  it('answers list, item, create and delete as the CRUD route does', async () => {
+    const json = (b: Buffer): unknown => JSON.parse(b.toString('utf8'));
+    const list = await send(server.port, { path: '/api/users' });
+    assert.equal(list.status, 200);
+    assert.deepEqual(json(list.body), JSON.parse(users));
+    const one = await send(server.port, { path: '/api/users/2' });
+    assert.deepEqual(json(one.body), { id: 2, name: 'Grace' });
+    const created = await send(server.port, {
+      method: 'POST',
+      path: '/api/users',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"Edsger"}',
+    });
+    assert.equal(created.status, 201);
+    assert.deepEqual(json(created.body), { name: 'Edsger', id: 3 });
+    assert.equal((await send(server.port, { method: 'DELETE', path: '/api/users/1' })).status, 200);
+    const after = await send(server.port, { path: '/api/users' });
+    assert.deepEqual(
+      (json(after.body) as { name: string }[]).map((u) => u.name),
+      ['Grace', 'Edsger'],
+    );
+    assert.equal((await send(server.port, { path: '/api/users/1' })).status, 404);
+  });
+});
+
 describe('mock --init --from: broken inputs exit 2 with the place, and write nothing', () => {
   let root: string;
   before(() => {
