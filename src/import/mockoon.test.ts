@@ -76,7 +76,7 @@ test('routes, rules, latency and headers', () => {
   assert.deepEqual(rules[3]!.headers, [['x-mode', { op: 'not_equal', value: 'strict' }]]);
 });
 
-test('left out: random modes, data buckets, unsupported rule targets', () => {
+test('random and sequential routes are groups with their strategy; left out: data buckets, rule targets', () => {
   const r = decodeMockoon({
     uuid: 'u',
     routes: [
@@ -99,11 +99,14 @@ test('left out: random modes, data buckets, unsupported rule targets', () => {
   });
   assert.ok(r.ok);
   assert.deepEqual(r.value.leftOut.map(leftOutLine), [
-    'routes[0]: responseMode: random responses need a rule set of their own (uniform_random, round_robin): not yet; the default response answers',
     'routes[1]: responses[0].rules[0]: rules on `request_number` are not supported',
     'data[0]: data bucket "users": no CRUD route serves it, so it has no path to be a collection at',
   ]);
-  assert.equal(r.value.rules.length, 2);
+  assert.equal(r.value.rules.length, 1);
+  assert.deepEqual(
+    r.value.groups?.map((g) => [g.after, g.place, g.title, g.strategy, g.rules.map((x) => x.status)]),
+    [[0, 'routes[0]', 'GET /a', 'uniform_random', [200, 500]]],
+  );
 });
 
 test('data buckets: a CRUD route over a JSON array of objects is a collection; other buckets are left out', () => {

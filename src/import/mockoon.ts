@@ -3,12 +3,22 @@
 // default response (`default: true`, else the first) without conditions. Latency (environment plus response),
 // headers (environment, then response), and templating (a body with `{{`, unless disabled) carry over.
 // A CRUD route over a data bucket holding a JSON array of objects becomes a collection (its data a JSON file).
-// Left out, each named: random and sequential response modes (only the default answers), other data buckets, file
-// bodies, rules on targets a rule set has no condition for, and disabled routes.
+// A route in random or sequential mode answers from a rule set of its own (uniform_random, round_robin).
+// Left out, each named: other data buckets, file bodies, rules on targets a rule set has no condition for, and
+// disabled routes.
 import { isMethod, type Method } from '../model/operators.js';
 import { err, ok, type Result } from '../shared/result.js';
 import { FEATURES, NOT_YET } from './features.js';
-import type { Cond, LeftOut, SourceBody, SourceCollection, SourceImport, SourceRule, UrlPath } from './plan.js';
+import type {
+  Cond,
+  LeftOut,
+  SourceBody,
+  SourceCollection,
+  SourceGroup,
+  SourceImport,
+  SourceRule,
+  UrlPath,
+} from './plan.js';
 import { simpleJsonPath } from './wiremock.js';
 
 type Obj = { readonly [k: string]: unknown };
@@ -154,6 +164,7 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
   const rules: SourceRule[] = [];
   const leftOut: LeftOut[] = [];
   const collections: SourceCollection[] = [];
+  const groups: SourceGroup[] = [];
   const buckets = bucketsOf(data['data']);
   /** the buckets a CRUD route serves as a collection */
   const served = new Set<string>();
@@ -186,12 +197,6 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
     if (responses.length === 0) return void leftOut.push({ place, what: '', reason: 'the route has no response' });
     const mode = route['responseMode'];
     const modal = mode === 'RANDOM' || mode === 'SEQUENTIAL';
-    if (modal)
-      leftOut.push({
-        place,
-        what: 'responseMode',
-        reason: `${str(mode).toLowerCase()} responses need a rule set of their own (uniform_random, round_robin): not yet; the default response answers`,
-      });
     const main = responses.find((r) => r['default'] === true) ?? responses[0]!;
     if (crud) {
       // a CRUD route serves its data bucket (GET, POST, PUT, PATCH, DELETE on the path and path/:id): a collection,
@@ -216,6 +221,7 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
         name: bucket!.name,
         data: bucket!.value,
         id: str(main['crudKey']) || 'id',
+        ...(groups.length === 0 ? {} : { groupsBefore: groups.length }),
       });
     }
     const answer = (r: Obj, j: number): Omit<SourceRule, 'place' | 'title'> | undefined => {
@@ -254,6 +260,26 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
         ...(template ? { template: true } : {}),
       };
     };
+    if (modal && !crud) {
+      // every response in turn (or at random), whatever its rules, as Mockoon does: a rule set of its own with the
+      // strategy, placed between the routes before it and after it
+      const group: SourceRule[] = [];
+      responses.forEach((r, j) => {
+        const a = answer(r, j);
+        const label = str(r['label']);
+        if (a !== undefined)
+          group.push({ place: `${place} responses[${j}]`, title: label === '' ? shown : `${shown}: ${label}`, ...a });
+      });
+      if (group.length > 0)
+        groups.push({
+          after: rules.length,
+          place,
+          title: shown,
+          strategy: mode === 'RANDOM' ? 'uniform_random' : 'round_robin',
+          rules: group,
+        });
+      return;
+    }
     if (!modal)
       responses.forEach((r, j) => {
         const list = Array.isArray(r['rules']) ? r['rules'].filter(isObj) : [];
@@ -307,6 +333,7 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
     rules,
     leftOut,
     ...(collections.length === 0 ? {} : { collections }),
+    ...(groups.length === 0 ? {} : { groups }),
     read: { count: read, noun: read === 1 ? 'route' : 'routes' },
     strategy: 'first_match',
   });

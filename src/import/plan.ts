@@ -98,6 +98,21 @@ export interface SourceImport {
   readonly notes?: readonly string[];
   /** `[[collections]]` after the rules (written only when FEATURES.collections) */
   readonly collections?: readonly SourceCollection[];
+  /**
+   * Rules that answer by a strategy of their own (Mockoon's random and sequential routes): each group is a rule set
+   * of its own, placed after the first `after` rules, so the rule sets keep the source's order (the rules before it
+   * in one rule set, the group, the rules after it in the next).
+   */
+  readonly groups?: readonly SourceGroup[];
+}
+
+export interface SourceGroup {
+  /** how many of `rules` come before it */
+  readonly after: number;
+  readonly place: string;
+  readonly title: string;
+  readonly strategy: 'uniform_random' | 'round_robin';
+  readonly rules: readonly SourceRule[];
 }
 
 /** A collection ([docs/state.md](../../docs/state.md#collections)): its data written as a JSON file of its own. */
@@ -113,6 +128,8 @@ export interface SourceCollection {
   readonly data: string;
   /** the id field */
   readonly id: string;
+  /** how many of `groups` come before it in the source (it goes in the rule set written between them) */
+  readonly groupsBefore?: number;
 }
 
 export function leftOutLine(l: LeftOut): string {
@@ -220,6 +237,7 @@ function ruleText(r: SourceRule, names: Names, files: PlannedFile[]): string {
 export function planSource(imp: SourceImport, o: SourcePlanOptions): SourcePlan {
   const names = new Names(o.taken);
   const ruleSetPath = names.take(safeName(o.ruleSetName, 'imported'), '.toml');
+  const stem = ruleSetPath.replace(/\.toml$/, '');
   const files: PlannedFile[] = [];
   const header = [
     `${imp.title}: imported from ${o.source} (${FORMAT_NAMES[imp.format]})`,
@@ -235,14 +253,51 @@ export function planSource(imp: SourceImport, o: SourcePlanOptions): SourcePlan 
     imp.strategy === 'priority'
       ? 'strategy = { priority = { tiebreaker = "first_match" } }\n'
       : 'strategy = "first_match"\n';
-  for (const r of imp.rules) out += '\n' + ruleText(r, names, files);
-  if (FEATURES.collections)
-    for (const c of imp.collections ?? []) {
+  const groups = imp.groups ?? [];
+  const ruleSets: PlannedFile[] = [];
+  // the first rule set written takes the chosen name; the ones continuing after a group take -2, -3, …
+  const nextPath = (): string => (ruleSets.length === 0 ? ruleSetPath : names.take(stem, '.toml'));
+  let at = 0;
+  /** where the rule set being written starts in imp.rules */
+  let from = 0;
+  const collections = FEATURES.collections ? (imp.collections ?? []) : [];
+  /** the collections of the rule set written k-th (between group k-1 and group k) */
+  const collectionsText = (k: number): string => {
+    let text = '';
+    for (const c of collections.filter((x) => (x.groupsBefore ?? 0) === k)) {
       const path = names.take(safeName(c.name, 'collection'), '.json');
       files.push({ path, text: c.data });
-      out += `\n${comment(c.place)}\n${c.title === '' ? '' : comment(c.title) + '\n'}[[collections]]\n`;
-      out += `path = ${tomlString(c.path)}\ndata = ${tomlString(path)}\n`;
-      if (c.id !== 'id') out += `id = ${tomlString(c.id)}\n`;
+      text += `\n${comment(c.place)}\n${c.title === '' ? '' : comment(c.title) + '\n'}[[collections]]\n`;
+      text += `path = ${tomlString(c.path)}\ndata = ${tomlString(path)}\n`;
+      if (c.id !== 'id') text += `id = ${tomlString(c.id)}\n`;
     }
-  return { ruleSets: [{ path: ruleSetPath, text: out }], files, rules: imp.rules.length };
+    return text;
+  };
+  for (const [k, g] of groups.entries()) {
+    for (; at < g.after; at++) out += '\n' + ruleText(imp.rules[at]!, names, files);
+    const own = collectionsText(k);
+    out += own;
+    // the rules so far end this rule set; the group answers next, then the rest in a rule set of their own
+    if (ruleSets.length === 0 || at > from || own !== '') ruleSets.push({ path: nextPath(), text: out });
+    from = at;
+    const groupPath = names.take(`${stem}-${safeName(g.title, 'route')}`, '.toml');
+    let text = [
+      `${g.title}: imported from ${o.source} (${FORMAT_NAMES[imp.format]})`,
+      `by \`${o.command}\`.`,
+      '',
+      `${g.place}: ${g.strategy === 'round_robin' ? 'sequential' : 'random'} responses, one rule each.`,
+    ]
+      .map(comment)
+      .join('\n');
+    text += `\n\nstrategy = ${g.strategy === 'round_robin' ? '"round_robin"' : '{ uniform_random = {} }'}\n`;
+    for (const r of g.rules) text += '\n' + ruleText(r, names, files);
+    ruleSets.push({ path: groupPath, text });
+    out = `${comment(`${imp.title}: imported from ${o.source} (${FORMAT_NAMES[imp.format]}), continued`)}\n\n`;
+    out += 'strategy = "first_match"\n';
+  }
+  for (; at < imp.rules.length; at++) out += '\n' + ruleText(imp.rules[at]!, names, files);
+  const own = collectionsText(groups.length);
+  out += own;
+  if (ruleSets.length === 0 || at > from || own !== '') ruleSets.push({ path: nextPath(), text: out });
+  return { ruleSets, files, rules: imp.rules.length + groups.reduce((n, g) => n + g.rules.length, 0) };
 }

@@ -326,10 +326,28 @@ describe('mock --init --from: a Mockoon environment (mockoon/mock-samples)', () 
   });
 });
 
-describe('mock --init --from: a Mockoon CRUD route over a data bucket becomes a collection', () => {
+describe('mock --init --from: Mockoon CRUD routes, and sequential and random routes', () => {
   // a small environment in Mockoon's current format (a CRUD route and the bucket it serves, one bucket no route
-  // serves); the third-party fixture above has no data buckets
+  // serves, a sequential and a random route between plain ones); the third-party fixture above has none of these
   const users = '[\n  { "id": 1, "name": "Ada" },\n  { "id": 2, "name": "Grace" }\n]';
+  const text = (body: string, label = ''): Obj => ({
+    uuid: body,
+    label,
+    body,
+    statusCode: 200,
+    headers: [{ key: 'Content-Type', value: 'text/plain' }],
+    bodyType: 'INLINE',
+    rules: [],
+    rulesOperator: 'OR',
+  });
+  const route = (endpoint: string, responses: Obj[], responseMode: string | null = null): Obj => ({
+    uuid: endpoint,
+    type: 'http',
+    method: 'get',
+    endpoint,
+    responses,
+    responseMode,
+  });
   const env = {
     uuid: 'e',
     lastMigration: 32,
@@ -360,6 +378,11 @@ describe('mock --init --from: a Mockoon CRUD route over a data bucket becomes a 
           },
         ],
       },
+      route('seq/first', [text('first')]),
+      route('seq/:step', [text('one'), text('two'), text('three')], 'SEQUENTIAL'),
+      route('seq/:step', [text('never')]),
+      route('coin', [text('heads'), text('tails')], 'RANDOM'),
+      route('after', [text('after')]),
     ],
   };
   let root: string;
@@ -412,6 +435,43 @@ describe('mock --init --from: a Mockoon CRUD route over a data bucket becomes a 
       ['Grace', 'Edsger'],
     );
     assert.equal((await send(server.port, { path: '/api/users/1' })).status, 404);
+  });
+
+  it('writes a rule set per sequential or random route, listed between the routes before and after it', () => {
+    assert.equal(imported.result['rules'], 8);
+    assert.deepEqual(imported.result['rule_sets'], [
+      'crud.toml',
+      'crud-GET-seq-step.toml',
+      'crud-2.toml',
+      'crud-GET-coin.toml',
+      'crud-3.toml',
+    ]);
+    // the CRUD route comes first in the environment: its collection is in the first rule set
+    assert.match(readFileSync(join(imported.ws, 'crud.toml'), 'utf8'), /\[\[collections\]\]\npath = "\/api\/users"/);
+    assert.match(
+      readFileSync(join(imported.ws, 'mock.toml'), 'utf8'),
+      /rule_sets = \["crud.toml", "crud-GET-seq-step.toml", "crud-2.toml", "crud-GET-coin.toml", "crud-3.toml"\]/,
+    );
+    assert.match(readFileSync(join(imported.ws, 'crud-GET-seq-step.toml'), 'utf8'), /^strategy = "round_robin"$/m);
+    assert.match(
+      readFileSync(join(imported.ws, 'crud-GET-coin.toml'), 'utf8'),
+      /^strategy = \{ uniform_random = \{\} \}$/m,
+    );
+  });
+
+  it('a sequential route answers its responses in turn; the route before it still answers first', async () => {
+    const get = async (path: string): Promise<string> => {
+      const r = await send(server.port, { path });
+      assert.equal(r.status, 200, path);
+      return r.body.toString('utf8');
+    };
+    const seen: string[] = [];
+    for (let i = 0; i < 4; i++) seen.push(await get('/api/seq/x'), await get('/api/seq/first'));
+    assert.deepEqual(seen, ['one', 'first', 'two', 'first', 'three', 'first', 'one', 'first']);
+    const coins = new Set<string>();
+    for (let i = 0; i < 40; i++) coins.add(await get('/api/coin'));
+    assert.deepEqual([...coins].sort(), ['heads', 'tails'], 'forty random picks of two answers give both');
+    assert.equal(await get('/api/after'), 'after');
   });
 });
 
