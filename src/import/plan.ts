@@ -1,7 +1,8 @@
 // The neutral form every imported format decodes to (a WireMock mapping, a HAR entry, …): rules with their
 // conditions and answers, and each part of the source that could not be expressed, with its place and reason.
-// `planSource` turns it into the files the OpenAPI import writes too (one rule set, response files under
-// responses/), so both go through the same checks and the same atomic write (cli/commands/init-openapi.ts).
+// `planSource` turns it into the files the OpenAPI import writes too (one rule set, or one per group of rules
+// with a strategy of their own and one for the rules around them; response files under responses/), so both go
+// through the same checks and the same atomic write (cli/commands/init-openapi.ts).
 // Names already taken (`taken`) or used earlier in the same import get `-2`, `-3`, …, so nothing is overwritten.
 // Left out: decoding a format (wiremock.ts, …), reading and writing files (the CLI does those).
 import type { Method } from '../model/operators.js';

@@ -51,7 +51,7 @@ export function sourceText(v: SourceView): string {
   lines.push('');
   lines.push(v.dryRun ? 'Would write (--dry-run, nothing written):' : 'Written:');
   if (v.configCreated) lines.push(`  - ${v.configShown} (new)`);
-  else lines.push(`  - ${v.configShown} (service.rule_sets lists ${plan.ruleSets[0]?.path ?? ''})`);
+  else lines.push(`  - ${v.configShown} (service.rule_sets lists ${plan.ruleSets.map((r) => r.path).join(', ')})`);
   for (const r of plan.ruleSets) lines.push(`  - ./${r.path} (new)`);
   if (responses.length > 0)
     lines.push(`  - ${responses.length} response file${responses.length === 1 ? '' : 's'} under ./responses/ (new)`);
