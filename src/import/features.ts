@@ -2,9 +2,9 @@
 // not expressible (with the reason below) instead of writing keys the loader would refuse.
 export const FEATURES: Readonly<{ scenarios: boolean; collections: boolean }> = {
   /** `when.state.<scenario> = "<state>"` and `respond.set_state = { <scenario> = "<new>" }`, first state "started" */
-  scenarios: false,
+  scenarios: true,
   /** `[[collections]]` with `path`, `data`, `id` */
-  collections: false,
+  collections: true,
 };
 
 export const NOT_YET = {

@@ -76,7 +76,7 @@ test('routes, rules, latency and headers', () => {
   assert.deepEqual(rules[3]!.headers, [['x-mode', { op: 'not_equal', value: 'strict' }]]);
 });
 
-test('left out: random modes, data buckets, unsupported rule targets', () => {
+test('random and sequential routes are groups with their strategy; left out: data buckets, rule targets', () => {
   const r = decodeMockoon({
     uuid: 'u',
     routes: [
@@ -99,9 +99,70 @@ test('left out: random modes, data buckets, unsupported rule targets', () => {
   });
   assert.ok(r.ok);
   assert.deepEqual(r.value.leftOut.map(leftOutLine), [
-    'data: data buckets: collections are not supported yet',
-    'routes[0]: responseMode: random responses need a rule set of their own (uniform_random, round_robin): not yet; the default response answers',
     'routes[1]: responses[0].rules[0]: rules on `request_number` are not supported',
+    'data[0]: data bucket "users": no CRUD route serves it, so it has no path to be a collection at',
   ]);
-  assert.equal(r.value.rules.length, 2);
+  assert.equal(r.value.rules.length, 1);
+  assert.deepEqual(
+    r.value.groups?.map((g) => [g.after, g.place, g.title, g.strategy, g.rules.map((x) => x.status)]),
+    [[0, 'routes[0]', 'GET /a', 'uniform_random', [200, 500]]],
+  );
+});
+
+test('data buckets: a CRUD route over a JSON array of objects is a collection; other buckets are left out', () => {
+  const crud = (endpoint: string, databucketID: string, extra: Record<string, unknown> = {}): unknown => ({
+    type: 'crud',
+    method: '',
+    endpoint,
+    responses: [response({ default: true, bodyType: 'DATABUCKET', databucketID, ...extra })],
+  });
+  const users = '[\n  { "uid": "a1", "name": "Ada" }\n]';
+  const r = decodeMockoon({
+    uuid: 'u',
+    endpointPrefix: 'api',
+    routes: [
+      crud('users', 'u1', { crudKey: 'uid' }),
+      crud('tags', 'u2'),
+      crud('words', 'u3'),
+      crud('fake', 'u4'),
+      crud('gone', 'nope'),
+      crud('users/:id/notes', 'u1'),
+    ],
+    data: [
+      { id: 'u1', name: 'Users', value: users },
+      { id: 'u2', name: 'tags', value: '[]' },
+      { id: 'u3', name: 'words', value: '["a", "b"]' },
+      { id: 'u4', name: 'fake', value: '[{{#repeat 3}}{"id": {{@index}}}{{/repeat}}]' },
+      { id: 'u5', name: 'config', value: '{"a": 1}' },
+    ],
+  });
+  assert.ok(r.ok);
+  assert.deepEqual(r.value.rules, [], 'a CRUD route answers through its collection, not a rule');
+  assert.deepEqual(r.value.collections, [
+    {
+      place: 'routes[0]',
+      title: 'CRUD /api/users (data bucket "Users")',
+      path: '/api/users',
+      name: 'Users',
+      data: users,
+      id: 'uid',
+    },
+    {
+      place: 'routes[1]',
+      title: 'CRUD /api/tags (data bucket "tags")',
+      path: '/api/tags',
+      name: 'tags',
+      data: '[]',
+      id: 'id',
+    },
+  ]);
+  assert.deepEqual(r.value.leftOut.map(leftOutLine), [
+    'routes[2]: responses[0].databucketID: CRUD route: only a data bucket holding a JSON array of objects becomes a collection',
+    'routes[3]: responses[0].databucketID: CRUD route: a data bucket with templates is not supported (a collection holds plain JSON)',
+    'routes[4]: responses[0].databucketID: CRUD route: no data bucket `nope`',
+    'routes[5]: responses[0].databucketID: CRUD route: a CRUD route with path parameters is not supported',
+    'data[2]: data bucket "words": only a data bucket holding a JSON array of objects becomes a collection',
+    'data[3]: data bucket "fake": a data bucket with templates is not supported (a collection holds plain JSON)',
+    'data[4]: data bucket "config": only a data bucket holding a JSON array of objects becomes a collection',
+  ]);
 });

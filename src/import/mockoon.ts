@@ -2,12 +2,23 @@
 // response with rules (one rule per Mockoon rule when they are joined by OR, all together when by AND), then the
 // default response (`default: true`, else the first) without conditions. Latency (environment plus response),
 // headers (environment, then response), and templating (a body with `{{`, unless disabled) carry over.
-// Left out, each named: random and sequential response modes (only the default answers), data buckets and file
-// bodies, rules on targets a rule set has no condition for, and disabled routes.
+// A CRUD route over a data bucket holding a JSON array of objects becomes a collection (its data a JSON file).
+// A route in random or sequential mode answers from a rule set of its own (uniform_random, round_robin).
+// Left out, each named: other data buckets, file bodies, rules on targets a rule set has no condition for, and
+// disabled routes.
 import { isMethod, type Method } from '../model/operators.js';
 import { err, ok, type Result } from '../shared/result.js';
-import { NOT_YET } from './features.js';
-import type { Cond, LeftOut, SourceBody, SourceImport, SourceRule, UrlPath } from './plan.js';
+import { FEATURES, NOT_YET } from './features.js';
+import type {
+  Cond,
+  LeftOut,
+  SourceBody,
+  SourceCollection,
+  SourceGroup,
+  SourceImport,
+  SourceRule,
+  UrlPath,
+} from './plan.js';
 import { simpleJsonPath } from './wiremock.js';
 
 type Obj = { readonly [k: string]: unknown };
@@ -107,6 +118,43 @@ function condOf(rule: Obj): { where: Where; name: string; cond: Cond } | string 
   }
 }
 
+interface Bucket {
+  readonly place: string;
+  readonly name: string;
+  readonly value: string;
+  /** why it cannot be a collection; undefined when it holds a JSON array of objects */
+  readonly unfit?: string;
+}
+
+/** The environment's data buckets by their id (what a route's `databucketID` names). */
+function bucketsOf(v: unknown): Map<string, Bucket> {
+  const out = new Map<string, Bucket>();
+  if (!Array.isArray(v)) return out;
+  v.forEach((b, i) => {
+    if (!isObj(b) || typeof b['id'] !== 'string') return;
+    const value = str(b['value']);
+    let unfit: string | undefined;
+    if (value.includes('{{')) unfit = 'a data bucket with templates is not supported (a collection holds plain JSON)';
+    else {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(value);
+      } catch {
+        parsed = undefined;
+      }
+      if (!Array.isArray(parsed) || !parsed.every(isObj))
+        unfit = 'only a data bucket holding a JSON array of objects becomes a collection';
+    }
+    out.set(b['id'], {
+      place: `data[${i}]`,
+      name: str(b['name']) || b['id'],
+      value,
+      ...(unfit === undefined ? {} : { unfit }),
+    });
+  });
+  return out;
+}
+
 export function decodeMockoon(data: unknown, title?: string): Result<SourceImport, MockoonError> {
   if (!isObj(data) || !Array.isArray(data['routes']))
     return err({ place: 'routes', message: 'a Mockoon environment needs a `routes` array' });
@@ -115,8 +163,11 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
   const envHeaders = pairs(data['headers']);
   const rules: SourceRule[] = [];
   const leftOut: LeftOut[] = [];
-  if (Array.isArray(data['data']) && data['data'].length > 0)
-    leftOut.push({ place: 'data', what: '', reason: `data buckets: ${NOT_YET.collections}` });
+  const collections: SourceCollection[] = [];
+  const groups: SourceGroup[] = [];
+  const buckets = bucketsOf(data['data']);
+  /** the buckets a CRUD route serves as a collection */
+  const served = new Set<string>();
   let read = 0;
   (data['routes'] as unknown[]).forEach((route, i) => {
     if (!isObj(route)) return;
@@ -126,10 +177,11 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
     const place = `routes[${i}]`;
     const shown = `${method} /${endpoint}`;
     if (route['enabled'] === false) return void leftOut.push({ place, what: '', reason: 'the route is disabled' });
-    if (route['type'] !== undefined && route['type'] !== 'http')
+    const crud = route['type'] === 'crud';
+    if (route['type'] !== undefined && route['type'] !== 'http' && !crud)
       return void leftOut.push({ place, what: 'type', reason: `${str(route['type'])} routes are not supported` });
     let m: Method | undefined;
-    if (method !== 'ALL') {
+    if (method !== 'ALL' && !crud) {
       if (!isMethod(method))
         return void leftOut.push({ place, what: 'method', reason: `the method ${method} cannot be matched by a rule` });
       m = method;
@@ -145,13 +197,33 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
     if (responses.length === 0) return void leftOut.push({ place, what: '', reason: 'the route has no response' });
     const mode = route['responseMode'];
     const modal = mode === 'RANDOM' || mode === 'SEQUENTIAL';
-    if (modal)
-      leftOut.push({
-        place,
-        what: 'responseMode',
-        reason: `${str(mode).toLowerCase()} responses need a rule set of their own (uniform_random, round_robin): not yet; the default response answers`,
-      });
     const main = responses.find((r) => r['default'] === true) ?? responses[0]!;
+    if (crud) {
+      // a CRUD route serves its data bucket (GET, POST, PUT, PATCH, DELETE on the path and path/:id): a collection,
+      // which answers after the rule set's rules, so the route's responses with rules still come first
+      const j = responses.indexOf(main);
+      const id = str(main['databucketID']);
+      const bucket = buckets.get(id);
+      const why = !FEATURES.collections
+        ? NOT_YET.collections
+        : urlPath.op !== 'equal'
+          ? 'a CRUD route with path parameters is not supported'
+          : bucket === undefined
+            ? `no data bucket \`${id}\``
+            : bucket.unfit;
+      if (why !== undefined)
+        return void leftOut.push({ place, what: `responses[${j}].databucketID`, reason: `CRUD route: ${why}` });
+      served.add(id);
+      collections.push({
+        place,
+        title: `CRUD ${urlPath.value} (data bucket ${JSON.stringify(bucket!.name)})`,
+        path: urlPath.value,
+        name: bucket!.name,
+        data: bucket!.value,
+        id: str(main['crudKey']) || 'id',
+        ...(groups.length === 0 ? {} : { groupsBefore: groups.length }),
+      });
+    }
     const answer = (r: Obj, j: number): Omit<SourceRule, 'place' | 'title'> | undefined => {
       const at = `responses[${j}]`;
       const bodyType = str(r['bodyType']) || 'INLINE';
@@ -188,6 +260,26 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
         ...(template ? { template: true } : {}),
       };
     };
+    if (modal && !crud) {
+      // every response in turn (or at random), whatever its rules, as Mockoon does: a rule set of its own with the
+      // strategy, placed between the routes before it and after it
+      const group: SourceRule[] = [];
+      responses.forEach((r, j) => {
+        const a = answer(r, j);
+        const label = str(r['label']);
+        if (a !== undefined)
+          group.push({ place: `${place} responses[${j}]`, title: label === '' ? shown : `${shown}: ${label}`, ...a });
+      });
+      if (group.length > 0)
+        groups.push({
+          after: rules.length,
+          place,
+          title: shown,
+          strategy: mode === 'RANDOM' ? 'uniform_random' : 'round_robin',
+          rules: group,
+        });
+      return;
+    }
     if (!modal)
       responses.forEach((r, j) => {
         const list = Array.isArray(r['rules']) ? r['rules'].filter(isObj) : [];
@@ -218,6 +310,7 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
           rules.push({ place: `${place} responses[${j}]`, title: `${shown}: ${label}`, ...a, ...extra });
         }
       });
+    if (crud) return;
     const j = responses.indexOf(main);
     const a = answer(main, j);
     if (a !== undefined)
@@ -227,11 +320,20 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
         ...a,
       });
   });
+  for (const [id, b] of buckets)
+    if (!served.has(id))
+      leftOut.push({
+        place: b.place,
+        what: '',
+        reason: `data bucket ${JSON.stringify(b.name)}: ${b.unfit ?? 'no CRUD route serves it, so it has no path to be a collection at'}`,
+      });
   return ok({
     format: 'mockoon',
     title: title ?? (str(data['name']) || 'mockoon'),
     rules,
     leftOut,
+    ...(collections.length === 0 ? {} : { collections }),
+    ...(groups.length === 0 ? {} : { groups }),
     read: { count: read, noun: read === 1 ? 'route' : 'routes' },
     strategy: 'first_match',
   });

@@ -1,7 +1,8 @@
 // The neutral form every imported format decodes to (a WireMock mapping, a HAR entry, …): rules with their
 // conditions and answers, and each part of the source that could not be expressed, with its place and reason.
-// `planSource` turns it into the files the OpenAPI import writes too (one rule set, response files under
-// responses/), so both go through the same checks and the same atomic write (cli/commands/init-openapi.ts).
+// `planSource` turns it into the files the OpenAPI import writes too (one rule set, or one per group of rules
+// with a strategy of their own and one for the rules around them; response files under responses/), so both go
+// through the same checks and the same atomic write (cli/commands/init-openapi.ts).
 // Names already taken (`taken`) or used earlier in the same import get `-2`, `-3`, …, so nothing is overwritten.
 // Left out: decoding a format (wiremock.ts, …), reading and writing files (the CLI does those).
 import type { Method } from '../model/operators.js';
@@ -96,6 +97,40 @@ export interface SourceImport {
   readonly strategy: 'first_match' | 'priority';
   /** extra header comment lines */
   readonly notes?: readonly string[];
+  /** `[[collections]]` after the rules (written only when FEATURES.collections) */
+  readonly collections?: readonly SourceCollection[];
+  /**
+   * Rules that answer by a strategy of their own (Mockoon's random and sequential routes): each group is a rule set
+   * of its own, placed after the first `after` rules, so the rule sets keep the source's order (the rules before it
+   * in one rule set, the group, the rules after it in the next).
+   */
+  readonly groups?: readonly SourceGroup[];
+}
+
+export interface SourceGroup {
+  /** how many of `rules` come before it */
+  readonly after: number;
+  readonly place: string;
+  readonly title: string;
+  readonly strategy: 'uniform_random' | 'round_robin';
+  readonly rules: readonly SourceRule[];
+}
+
+/** A collection ([docs/state.md](../../docs/state.md#collections)): its data written as a JSON file of its own. */
+export interface SourceCollection {
+  /** where in the source, the comment above it */
+  readonly place: string;
+  readonly title: string;
+  /** the URL path, e.g. `/api/users` */
+  readonly path: string;
+  /** the data file's name without `.json` */
+  readonly name: string;
+  /** the JSON text of an array of objects, written as it is */
+  readonly data: string;
+  /** the id field */
+  readonly id: string;
+  /** how many of `groups` come before it in the source (it goes in the rule set written between them) */
+  readonly groupsBefore?: number;
 }
 
 export function leftOutLine(l: LeftOut): string {
@@ -203,6 +238,7 @@ function ruleText(r: SourceRule, names: Names, files: PlannedFile[]): string {
 export function planSource(imp: SourceImport, o: SourcePlanOptions): SourcePlan {
   const names = new Names(o.taken);
   const ruleSetPath = names.take(safeName(o.ruleSetName, 'imported'), '.toml');
+  const stem = ruleSetPath.replace(/\.toml$/, '');
   const files: PlannedFile[] = [];
   const header = [
     `${imp.title}: imported from ${o.source} (${FORMAT_NAMES[imp.format]})`,
@@ -218,6 +254,51 @@ export function planSource(imp: SourceImport, o: SourcePlanOptions): SourcePlan 
     imp.strategy === 'priority'
       ? 'strategy = { priority = { tiebreaker = "first_match" } }\n'
       : 'strategy = "first_match"\n';
-  for (const r of imp.rules) out += '\n' + ruleText(r, names, files);
-  return { ruleSets: [{ path: ruleSetPath, text: out }], files, rules: imp.rules.length };
+  const groups = imp.groups ?? [];
+  const ruleSets: PlannedFile[] = [];
+  // the first rule set written takes the chosen name; the ones continuing after a group take -2, -3, …
+  const nextPath = (): string => (ruleSets.length === 0 ? ruleSetPath : names.take(stem, '.toml'));
+  let at = 0;
+  /** where the rule set being written starts in imp.rules */
+  let from = 0;
+  const collections = FEATURES.collections ? (imp.collections ?? []) : [];
+  /** the collections of the rule set written k-th (between group k-1 and group k) */
+  const collectionsText = (k: number): string => {
+    let text = '';
+    for (const c of collections.filter((x) => (x.groupsBefore ?? 0) === k)) {
+      const path = names.take(safeName(c.name, 'collection'), '.json');
+      files.push({ path, text: c.data });
+      text += `\n${comment(c.place)}\n${c.title === '' ? '' : comment(c.title) + '\n'}[[collections]]\n`;
+      text += `path = ${tomlString(c.path)}\ndata = ${tomlString(path)}\n`;
+      if (c.id !== 'id') text += `id = ${tomlString(c.id)}\n`;
+    }
+    return text;
+  };
+  for (const [k, g] of groups.entries()) {
+    for (; at < g.after; at++) out += '\n' + ruleText(imp.rules[at]!, names, files);
+    const own = collectionsText(k);
+    out += own;
+    // the rules so far end this rule set; the group answers next, then the rest in a rule set of their own
+    if (ruleSets.length === 0 || at > from || own !== '') ruleSets.push({ path: nextPath(), text: out });
+    from = at;
+    const groupPath = names.take(`${stem}-${safeName(g.title, 'route')}`, '.toml');
+    let text = [
+      `${g.title}: imported from ${o.source} (${FORMAT_NAMES[imp.format]})`,
+      `by \`${o.command}\`.`,
+      '',
+      `${g.place}: ${g.strategy === 'round_robin' ? 'sequential' : 'random'} responses, one rule each.`,
+    ]
+      .map(comment)
+      .join('\n');
+    text += `\n\nstrategy = ${g.strategy === 'round_robin' ? '"round_robin"' : '{ uniform_random = {} }'}\n`;
+    for (const r of g.rules) text += '\n' + ruleText(r, names, files);
+    ruleSets.push({ path: groupPath, text });
+    out = `${comment(`${imp.title}: imported from ${o.source} (${FORMAT_NAMES[imp.format]}), continued`)}\n\n`;
+    out += 'strategy = "first_match"\n';
+  }
+  for (; at < imp.rules.length; at++) out += '\n' + ruleText(imp.rules[at]!, names, files);
+  const own = collectionsText(groups.length);
+  out += own;
+  if (ruleSets.length === 0 || at > from || own !== '') ruleSets.push({ path: nextPath(), text: out });
+  return { ruleSets, files, rules: imp.rules.length + groups.reduce((n, g) => n + g.rules.length, 0) };
 }

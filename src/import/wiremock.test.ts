@@ -2,7 +2,7 @@
 // naming the place) out.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeWireMock, simpleJsonPath } from './wiremock.js';
+import { decodeWireMock, scenarioKeys, simpleJsonPath } from './wiremock.js';
 import { leftOutLine, type SourceImport, type SourceRule } from './plan.js';
 
 const FILES: Record<string, Uint8Array> = { 'body.txt': new TextEncoder().encode('from a file\n') };
@@ -189,7 +189,7 @@ test('parts a rule set cannot express are left out with their place and reason',
   );
 });
 
-test('scenarios: until they are supported, only the first state answers and the rest is listed', () => {
+test('scenarios: Started is started, the required state a condition, the new state a move', () => {
   const imp = decode({
     mappings: [
       { scenarioName: 'To do', requiredScenarioState: 'Started', request: { urlPath: '/t' }, response: OK },
@@ -201,17 +201,37 @@ test('scenarios: until they are supported, only the first state answers and the 
         response: { status: 201 },
       },
       { scenarioName: 'To do', requiredScenarioState: 'Added', request: { urlPath: '/t' }, response: OK },
+      { scenarioName: 'cart', newScenarioState: 'Started', request: { urlPath: '/reset' }, response: OK },
     ],
   });
-  assert.equal(imp.read.count, 3);
+  assert.deepEqual(imp.leftOut, []);
   assert.deepEqual(
-    imp.rules.map((r) => r.place),
-    ['mappings/m0.json: mappings[0]', 'mappings/m0.json: mappings[1]'],
+    imp.rules.map((r) => [r.whenState, r.setState]),
+    [
+      [[['To_do', 'started']], undefined],
+      [[['To_do', 'started']], [['To_do', 'Added']]],
+      [[['To_do', 'Added']], undefined],
+      [undefined, [['cart', 'started']]],
+    ],
   );
-  assert.deepEqual(imp.leftOut.map(leftOutLine), [
-    'mappings/m0.json: mappings[1]: newScenarioState: scenarios are not supported yet',
-    'mappings/m0.json: mappings[2]: requiredScenarioState: scenarios are not supported yet',
+  assert.deepEqual(imp.notes, [
+    '',
+    'WireMock scenarios renamed (a name here holds letters, digits, `_`, `.` and `-`):',
+    '  "To do" is To_do',
   ]);
+});
+
+test('scenario names: free text becomes a valid name, and two names never meet', () => {
+  assert.deepEqual(
+    [...scenarioKeys(['a b', 'a_b', 'a/b', 'ok.name-1', '***'])],
+    [
+      ['a_b', 'a_b'],
+      ['ok.name-1', 'ok.name-1'],
+      ['a b', 'a_b_2'],
+      ['a/b', 'a_b_3'],
+      ['***', '_'],
+    ],
+  );
 });
 
 test('an unknown matcher is an error at its place', () => {

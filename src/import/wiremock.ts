@@ -118,6 +118,8 @@ const escapeRegex = (s: string): string => s.replace(/[\\^$.|?*+()[\]{}]/g, '\\$
 interface Ctx {
   readonly file: string;
   readonly leftOut: LeftOut[];
+  /** WireMock scenario name → the scenario name written here */
+  readonly scenarios?: ReadonlyMap<string, string>;
 }
 
 function leave(ctx: Ctx, what: string, reason: string): void {
@@ -392,8 +394,30 @@ function responseOf(res: Obj, ctx: Ctx, bodyFile: WireMockInput['bodyFile']): Pi
   return out;
 }
 
-function scenarioKey(name: string): string {
-  return name;
+/** what a scenario name may hold here (docs/state.md); WireMock's are free text */
+const SCENARIO_NAME = /^[A-Za-z0-9_.-]+$/;
+
+/**
+ * The name each WireMock scenario gets here: itself when it fits, otherwise its other characters turned into `_`
+ * (`To do list` → `To_do_list`), with `_2`, `_3`… when two names would meet.
+ */
+export function scenarioKeys(names: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const n of names)
+    if (SCENARIO_NAME.test(n)) {
+      out.set(n, n);
+      taken.add(n);
+    }
+  for (const n of names) {
+    if (out.has(n)) continue;
+    const base = n.replace(/[^A-Za-z0-9_.-]+/g, '_') || 'scenario';
+    let key = base;
+    for (let i = 2; taken.has(key); i++) key = `${base}_${i}`;
+    out.set(n, key);
+    taken.add(key);
+  }
+  return out;
 }
 
 function mappingRule(m: Obj, ctx: Ctx, input: WireMockInput, priorities: boolean): SourceRule | undefined {
@@ -435,8 +459,9 @@ function mappingRule(m: Obj, ctx: Ctx, input: WireMockInput, priorities: boolean
     const required = typeof m['requiredScenarioState'] === 'string' ? m['requiredScenarioState'] : undefined;
     const next = typeof m['newScenarioState'] === 'string' ? m['newScenarioState'] : undefined;
     if (FEATURES.scenarios) {
-      if (required !== undefined) whenState.push([scenarioKey(scenario), stateName(required)]);
-      if (next !== undefined) setState.push([scenarioKey(scenario), stateName(next)]);
+      const key = ctx.scenarios?.get(scenario) ?? scenario;
+      if (required !== undefined) whenState.push([key, stateName(required)]);
+      if (next !== undefined) setState.push([key, stateName(next)]);
     } else {
       // without scenarios the first state is the only one: its mappings answer, the others are left out
       if (required !== undefined && required !== 'Started') {
@@ -486,8 +511,13 @@ export function decodeWireMock(input: WireMockInput): Result<SourceImport, Decod
     const priorities = all.some(({ m }) => typeof m['priority'] === 'number');
     const leftOut: LeftOut[] = [];
     const rules: SourceRule[] = [];
+    const names = [
+      ...new Set(all.flatMap(({ m }) => (typeof m['scenarioName'] === 'string' ? [m['scenarioName']] : []))),
+    ];
+    const scenarios = scenarioKeys(names);
+    const renamed = FEATURES.scenarios ? names.filter((n) => scenarios.get(n) !== n) : [];
     for (const { place, m } of all) {
-      const r = mappingRule(m, { file: place, leftOut }, input, priorities);
+      const r = mappingRule(m, { file: place, leftOut, scenarios }, input, priorities);
       if (r !== undefined) rules.push(r);
     }
     return ok({
@@ -497,8 +527,18 @@ export function decodeWireMock(input: WireMockInput): Result<SourceImport, Decod
       leftOut,
       read: { count: all.length, noun: all.length === 1 ? 'mapping' : 'mappings' },
       strategy: priorities ? 'priority' : 'first_match',
-      ...(priorities
-        ? { notes: ['', "WireMock's lowest priority number wins, here the highest: `priority = -p` (5 when unset)."] }
+      ...(priorities || renamed.length > 0
+        ? {
+            notes: [
+              ...(priorities
+                ? ['', "WireMock's lowest priority number wins, here the highest: `priority = -p` (5 when unset)."]
+                : []),
+              ...(renamed.length === 0
+                ? []
+                : ['', 'WireMock scenarios renamed (a name here holds letters, digits, `_`, `.` and `-`):']),
+              ...renamed.map((n) => `  ${JSON.stringify(n)} is ${scenarios.get(n)!}`),
+            ],
+          }
         : {}),
     });
   } catch (e) {

@@ -75,35 +75,19 @@ describe('mock --init --from: WireMock mappings (wiremock/wiremock test resource
     assert.equal(v.code, 0, v.stderr + v.stdout);
   });
 
-  it('the summary lists what was left out, with its place and reason', () => {
-    const leftOut = imported.result['left_out'] as { place: string; part: string; reason: string }[];
-    assert.deepEqual(leftOut, [
-      {
-        place: 'mappings/with-several-mappings-in-one-file.json: mappings[1]',
-        part: 'newScenarioState',
-        reason: 'scenarios are not supported yet',
-      },
-      {
-        place: 'mappings/with-several-mappings-in-one-file.json: mappings[2]',
-        part: 'requiredScenarioState',
-        reason: 'scenarios are not supported yet',
-      },
-    ]);
+  it('the summary leaves nothing out (its scenario is imported as a scenario)', () => {
+    assert.deepEqual(imported.result['left_out'], []);
   });
 
   it('answers every documented request as WireMock would (status, content type, body)', async () => {
-    const leftOutMappings = new Set(
-      (imported.result['left_out'] as { place: string; part: string }[])
-        .filter((l) => l.part === 'requiredScenarioState')
-        .map((l) => l.place),
-    );
     let checked = 0;
     for (const name of readdirSync(join(src, 'mappings')).sort()) {
       const data = JSON.parse(readFileSync(join(src, 'mappings', name), 'utf8')) as Obj;
       const list = Array.isArray(data['mappings']) ? (data['mappings'] as Obj[]) : [data];
       for (const [i, m] of list.entries()) {
         const place = list.length === 1 ? `mappings/${name}` : `mappings/${name}: mappings[${i}]`;
-        if (leftOutMappings.has(place)) continue;
+        // a scenario's mappings answer in sequence (the next test); these move no state
+        if (m['scenarioName'] !== undefined) continue;
         const req = m['request'] as Obj;
         const res = m['response'] as Obj;
         const headers: Record<string, string> = {};
@@ -130,7 +114,34 @@ describe('mock --init --from: WireMock mappings (wiremock/wiremock test resource
         checked++;
       }
     }
-    assert.equal(checked, 10);
+    assert.equal(checked, 8);
+  });
+
+  it("a scenario answers in sequence: Started's list, the POST that moves it, then the next state's list", async () => {
+    // mappings/with-several-mappings-in-one-file.json, the "To do list" scenario
+    const list = (): Promise<{ status: number; body: Buffer }> => send(server.port, { path: '/todo/items' });
+    const first = await list();
+    assert.equal(first.status, 200);
+    assert.equal(first.body.toString('utf8'), '<items><item>Buy milk</item></items>');
+    assert.equal((await list()).body.toString('utf8'), '<items><item>Buy milk</item></items>', 'a GET moves nothing');
+    const other = await send(server.port, { method: 'POST', path: '/todo/items', body: 'something else' });
+    assert.equal(other.status, 404, 'a POST without the expected body matches no mapping');
+    const added = await send(server.port, {
+      method: 'POST',
+      path: '/todo/items',
+      body: 'Cancel newspaper subscription',
+    });
+    assert.equal(added.status, 201);
+    assert.equal(added.body.length, 0);
+    const next = await list();
+    assert.equal(next.status, 200);
+    assert.ok(next.body.equals(readFileSync(join(src, '__files', 'body.xml'))));
+    const again = await send(server.port, {
+      method: 'POST',
+      path: '/todo/items',
+      body: 'Cancel newspaper subscription',
+    });
+    assert.equal(again.status, 404, 'the POST needs the Started state, which has moved on');
   });
 
   it('one mapping file is read with the __files folder beside its mappings folder', async () => {
@@ -312,6 +323,155 @@ describe('mock --init --from: a Mockoon environment (mockoon/mock-samples)', () 
       checked++;
     }
     assert.equal(checked, 7);
+  });
+});
+
+describe('mock --init --from: Mockoon CRUD routes, and sequential and random routes', () => {
+  // a small environment in Mockoon's current format (a CRUD route and the bucket it serves, one bucket no route
+  // serves, a sequential and a random route between plain ones); the third-party fixture above has none of these
+  const users = '[\n  { "id": 1, "name": "Ada" },\n  { "id": 2, "name": "Grace" }\n]';
+  const text = (body: string, label = ''): Obj => ({
+    uuid: body,
+    label,
+    body,
+    statusCode: 200,
+    headers: [{ key: 'Content-Type', value: 'text/plain' }],
+    bodyType: 'INLINE',
+    rules: [],
+    rulesOperator: 'OR',
+  });
+  const route = (endpoint: string, responses: Obj[], responseMode: string | null = null): Obj => ({
+    uuid: endpoint,
+    type: 'http',
+    method: 'get',
+    endpoint,
+    responses,
+    responseMode,
+  });
+  const env = {
+    uuid: 'e',
+    lastMigration: 32,
+    name: 'Crud',
+    endpointPrefix: 'api',
+    data: [
+      { uuid: 'd1', id: 'b1', name: 'users', documentation: '', value: users },
+      { uuid: 'd2', id: 'b2', name: 'settings', documentation: '', value: '{"theme": "dark"}' },
+    ],
+    routes: [
+      {
+        uuid: 'r1',
+        type: 'crud',
+        method: '',
+        endpoint: 'users',
+        responses: [
+          {
+            uuid: 'p1',
+            body: '',
+            statusCode: 200,
+            headers: [],
+            bodyType: 'DATABUCKET',
+            databucketID: 'b1',
+            rules: [],
+            rulesOperator: 'OR',
+            default: true,
+            crudKey: 'id',
+          },
+        ],
+      },
+      route('seq/first', [text('first')]),
+      route('seq/:step', [text('one'), text('two'), text('three')], 'SEQUENTIAL'),
+      route('seq/:step', [text('never')]),
+      route('coin', [text('heads'), text('tails')], 'RANDOM'),
+      route('after', [text('after')]),
+    ],
+  };
+  let root: string;
+  let imported: Imported;
+  let server: RunningMock;
+
+  before(async () => {
+    root = makeTempDir('mock-import-mkc-');
+    await writeTree(root, { 'env.json': JSON.stringify(env, null, 2) });
+    imported = await importTwice(root, join(root, 'env.json'));
+    server = await spawnMock([], { cwd: imported.ws });
+  });
+  after(async () => {
+    await server?.stop();
+    await removeDir(root);
+  });
+
+  it('writes the bucket as a data file, passes mock validate, and lists the bucket no route serves', async () => {
+    assert.equal(readFileSync(join(imported.ws, 'users.json'), 'utf8'), users);
+    const v = await runMock(['validate'], { cwd: imported.ws });
+    assert.equal(v.code, 0, v.stderr + v.stdout);
+    assert.deepEqual(imported.result['left_out'], [
+      {
+        place: 'data[1]',
+        part: '',
+        reason: 'data bucket "settings": only a data bucket holding a JSON array of objects becomes a collection',
+      },
+    ]);
+  });
+
+  it('answers list, item, create and delete as the CRUD route does', async () => {
+    const json = (b: Buffer): unknown => JSON.parse(b.toString('utf8'));
+    const list = await send(server.port, { path: '/api/users' });
+    assert.equal(list.status, 200);
+    assert.deepEqual(json(list.body), JSON.parse(users));
+    const one = await send(server.port, { path: '/api/users/2' });
+    assert.deepEqual(json(one.body), { id: 2, name: 'Grace' });
+    const created = await send(server.port, {
+      method: 'POST',
+      path: '/api/users',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"Edsger"}',
+    });
+    assert.equal(created.status, 201);
+    assert.deepEqual(json(created.body), { name: 'Edsger', id: 3 });
+    assert.equal((await send(server.port, { method: 'DELETE', path: '/api/users/1' })).status, 200);
+    const after = await send(server.port, { path: '/api/users' });
+    assert.deepEqual(
+      (json(after.body) as { name: string }[]).map((u) => u.name),
+      ['Grace', 'Edsger'],
+    );
+    assert.equal((await send(server.port, { path: '/api/users/1' })).status, 404);
+  });
+
+  it('writes a rule set per sequential or random route, listed between the routes before and after it', () => {
+    assert.equal(imported.result['rules'], 8);
+    assert.deepEqual(imported.result['rule_sets'], [
+      'crud.toml',
+      'crud-GET-seq-step.toml',
+      'crud-2.toml',
+      'crud-GET-coin.toml',
+      'crud-3.toml',
+    ]);
+    // the CRUD route comes first in the environment: its collection is in the first rule set
+    assert.match(readFileSync(join(imported.ws, 'crud.toml'), 'utf8'), /\[\[collections\]\]\npath = "\/api\/users"/);
+    assert.match(
+      readFileSync(join(imported.ws, 'mock.toml'), 'utf8'),
+      /rule_sets = \["crud.toml", "crud-GET-seq-step.toml", "crud-2.toml", "crud-GET-coin.toml", "crud-3.toml"\]/,
+    );
+    assert.match(readFileSync(join(imported.ws, 'crud-GET-seq-step.toml'), 'utf8'), /^strategy = "round_robin"$/m);
+    assert.match(
+      readFileSync(join(imported.ws, 'crud-GET-coin.toml'), 'utf8'),
+      /^strategy = \{ uniform_random = \{\} \}$/m,
+    );
+  });
+
+  it('a sequential route answers its responses in turn; the route before it still answers first', async () => {
+    const get = async (path: string): Promise<string> => {
+      const r = await send(server.port, { path });
+      assert.equal(r.status, 200, path);
+      return r.body.toString('utf8');
+    };
+    const seen: string[] = [];
+    for (let i = 0; i < 4; i++) seen.push(await get('/api/seq/x'), await get('/api/seq/first'));
+    assert.deepEqual(seen, ['one', 'first', 'two', 'first', 'three', 'first', 'one', 'first']);
+    const coins = new Set<string>();
+    for (let i = 0; i < 40; i++) coins.add(await get('/api/coin'));
+    assert.deepEqual([...coins].sort(), ['heads', 'tails'], 'forty random picks of two answers give both');
+    assert.equal(await get('/api/after'), 'after');
   });
 });
 

@@ -34,9 +34,13 @@ export function sourceResult(v: SourceView): Wire {
 export function sourceText(v: SourceView): string {
   const { imp, plan } = v;
   const lines: string[] = [];
+  // response files go under responses/; a collection's data file sits beside the rule set
+  const responses = plan.files.filter((f) => f.path.startsWith('responses/'));
+  const data = plan.files.filter((f) => !f.path.startsWith('responses/'));
   lines.push(
     `${v.dryRun ? 'Would import' : 'Imported'} ${imp.read.count} ${imp.read.noun} (${FORMAT_NAMES[imp.format]}) from ${v.source}: ` +
-      `${plan.rules} rule${plan.rules === 1 ? '' : 's'}, ${plan.files.length} response file${plan.files.length === 1 ? '' : 's'}` +
+      `${plan.rules} rule${plan.rules === 1 ? '' : 's'}, ${responses.length} response file${responses.length === 1 ? '' : 's'}` +
+      `${data.length === 0 ? '' : `, ${data.length} collection${data.length === 1 ? '' : 's'}`}` +
       `${imp.leftOut.length === 0 ? '' : `; ${imp.leftOut.length} part${imp.leftOut.length === 1 ? '' : 's'} left out`}.`,
   );
   if (imp.leftOut.length > 0) {
@@ -47,10 +51,11 @@ export function sourceText(v: SourceView): string {
   lines.push('');
   lines.push(v.dryRun ? 'Would write (--dry-run, nothing written):' : 'Written:');
   if (v.configCreated) lines.push(`  - ${v.configShown} (new)`);
-  else lines.push(`  - ${v.configShown} (service.rule_sets lists ${plan.ruleSets[0]?.path ?? ''})`);
+  else lines.push(`  - ${v.configShown} (service.rule_sets lists ${plan.ruleSets.map((r) => r.path).join(', ')})`);
   for (const r of plan.ruleSets) lines.push(`  - ./${r.path} (new)`);
-  if (plan.files.length > 0)
-    lines.push(`  - ${plan.files.length} response file${plan.files.length === 1 ? '' : 's'} under ./responses/ (new)`);
+  if (responses.length > 0)
+    lines.push(`  - ${responses.length} response file${responses.length === 1 ? '' : 's'} under ./responses/ (new)`);
+  for (const f of data) lines.push(`  - ./${f.path} (new, a collection's data)`);
   lines.push('');
   if (!v.dryRun) lines.push('Start the server with `mock`.');
   return lines.join('\n') + '\n';
