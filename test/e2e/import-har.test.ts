@@ -8,11 +8,12 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeTempDir, removeDir, runMock, spawnMock, type RunningMock } from '../helpers/mock-cli.js';
 import { waitFor } from './live-reload-helpers.js';
 import { header, send } from './server-harness.js';
+import { fileTree } from '../helpers/file-tree.js';
 
 const CHROMIUM = process.env['MOCK_TEST_CHROMIUM'] ?? '/usr/bin/chromium';
 const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (apt-get install chromium); browser tests skipped`;
@@ -56,22 +57,9 @@ const API: Record<string, { status: number; type?: string; body: string | Buffer
     'GET /api/logo.bin': { status: 200, type: 'application/octet-stream', body: LOGO },
   };
 
-function tree(dir: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  const walk = (d: string): void => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out.set(relative(dir, p), readFileSync(p));
-    }
-  };
-  walk(dir);
-  return out;
-}
-
 function assertSameTree(a: string, b: string): void {
-  const ta = tree(a);
-  const tb = tree(b);
+  const ta = fileTree(a);
+  const tb = fileTree(b);
   assert.deepEqual([...tb.keys()].sort(), [...ta.keys()].sort());
   for (const [k, v] of ta) {
     if (k === INDEX) continue;

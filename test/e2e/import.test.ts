@@ -4,29 +4,17 @@
 // body, except the parts the summary lists as left out. Broken inputs exit 2 naming the place and write nothing.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { makeTempDir, removeDir, runMock, spawnMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
 import { header, send } from './server-harness.js';
+import { fileTree } from '../helpers/file-tree.js';
 
 type Obj = Record<string, unknown>;
 
 /** the fixtures, from the compiled test (dist/test/e2e) up to the repository */
 const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/', import.meta.url));
-
-function tree(dir: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  const walk = (d: string): void => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out.set(relative(dir, p), readFileSync(p));
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 interface Imported {
   readonly ws: string;
@@ -43,7 +31,7 @@ async function importTwice(root: string, source: string, extra: readonly string[
     const r = await runMock(['--init', '--from', source, '--yes', '--format', 'json', ...extra], { cwd: ws });
     assert.equal(r.code, 0, r.stderr + r.stdout);
     result = (JSON.parse(r.stdout) as { result: Obj }).result;
-    trees.push(tree(ws));
+    trees.push(fileTree(ws));
   }
   assert.deepEqual([...trees[0]!.keys()].sort(), [...trees[1]!.keys()].sort());
   for (const [k, v] of trees[0]!) assert.ok(v.equals(trees[1]!.get(k)!), `${k} differs between two imports`);

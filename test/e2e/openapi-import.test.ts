@@ -15,6 +15,7 @@ import { BROKEN, PETSTORE_30, SHAPES_30, STORE_31, type DocFixture } from '../fi
 import { makeTempDir, removeDir, runMock, spawnMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
 import { draft07 } from '../helpers/openapi-schema.js';
 import { header, send } from './server-harness.js';
+import { fileTree } from '../helpers/file-tree.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
   ajv: Ajv,
@@ -22,20 +23,6 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 
 type Obj = Record<string, unknown>;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-
-/** every file under dir, relative path → bytes */
-function tree(dir: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  const walk = (d: string): void => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out.set(relative(dir, p), readFileSync(p));
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 function isJson(t: string): boolean {
   return t === 'application/json' || t.endsWith('+json');
@@ -181,7 +168,7 @@ for (const fx of [PETSTORE_30, STORE_31]) {
       const again = join(root, 'again');
       const r = await importInto(fx, root, again, ['--format', 'json']);
       assert.equal(r.code, 0, r.stderr);
-      assert.deepEqual(tree(again), tree(ws));
+      assert.deepEqual(fileTree(again), fileTree(ws));
     });
   });
 }
@@ -448,7 +435,7 @@ describe('mock --init --from: a second import into the same workspace', () => {
       readFileSync(join(ws, 'mock.toml'), 'utf8').replace('[service]\n', '[service]\n# my own note\n'),
     );
     writeFileSync(join(ws, 'pet-store.toml'), readFileSync(join(ws, 'pet-store.toml'), 'utf8') + '\n# my rule below\n');
-    const first = tree(ws);
+    const first = fileTree(ws);
 
     const r = await importInto(PETSTORE_30, root, ws, ['--format', 'json']);
     assert.equal(r.code, 0, r.stderr);
@@ -458,7 +445,7 @@ describe('mock --init --from: a second import into the same workspace', () => {
     assert.equal(result.rule_set, 'pet-store-2.toml');
     assert.deepEqual(result.changed_files, ['mock.toml']);
     assert.ok(result.created_files.includes('responses/showPetById/200-cat-2.json'), result.created_files.join(' '));
-    const second = tree(ws);
+    const second = fileTree(ws);
     for (const [p, bytes] of first)
       if (p !== 'mock.toml' && p !== '.mock-openapi-index.json') assert.deepEqual(second.get(p), bytes, `${p} kept`);
     const config = second.get('mock.toml')!.toString('utf8');
