@@ -42,29 +42,52 @@ function essence(t: string | undefined): string | undefined {
   return t?.split(';')[0]!.trim().toLowerCase();
 }
 
-describe('mock --init --from: WireMock mappings (wiremock/wiremock test resources)', () => {
-  const src = join(FIXTURES, 'wiremock');
-  let root: string;
-  let imported: Imported;
-  let server: RunningMock;
-
+/**
+ * One imported workspace, served, for a describe block: before it, `source` (given the temp folder) is imported
+ * twice, byte-identically, and the first copy is served; after it, the server stops and the folder goes.
+ */
+function servedImport(
+  prefix: string,
+  source: (root: string) => string | Promise<string>,
+): { readonly root: string; readonly imported: Imported; readonly server: RunningMock } {
+  let root = '';
+  let imported: Imported | undefined;
+  let server: RunningMock | undefined;
   before(async () => {
-    root = makeTempDir('mock-import-wm-');
-    imported = await importTwice(root, src);
+    root = makeTempDir(prefix);
+    imported = await importTwice(root, await source(root));
     server = await spawnMock([], { cwd: imported.ws });
   });
   after(async () => {
     await server?.stop();
     await removeDir(root);
   });
+  return {
+    get root() {
+      return root;
+    },
+    get imported() {
+      return imported!;
+    },
+    get server() {
+      return server!;
+    },
+  };
+}
 
-  it('mock validate exits 0', async () => {
-    const v = await runMock(['validate'], { cwd: imported.ws });
-    assert.equal(v.code, 0, v.stderr + v.stdout);
-  });
+async function assertValidates(ws: string): Promise<void> {
+  const v = await runMock(['validate'], { cwd: ws });
+  assert.equal(v.code, 0, v.stderr + v.stdout);
+}
+
+describe('mock --init --from: WireMock mappings (wiremock/wiremock test resources)', () => {
+  const src = join(FIXTURES, 'wiremock');
+  const s = servedImport('mock-import-wm-', () => src);
+
+  it('mock validate exits 0', () => assertValidates(s.imported.ws));
 
   it('the summary leaves nothing out (its scenario is imported as a scenario)', () => {
-    assert.deepEqual(imported.result['left_out'], []);
+    assert.deepEqual(s.imported.result['left_out'], []);
   });
 
   it('answers every documented request as WireMock would (status, content type, body)', async () => {
@@ -82,7 +105,7 @@ describe('mock --init --from: WireMock mappings (wiremock/wiremock test resource
         for (const [k, v] of Object.entries((req['headers'] as Obj | undefined) ?? {}))
           headers[k] = String((v as Obj)['contains'] ?? (v as Obj)['equalTo']);
         const pattern = (req['bodyPatterns'] as Obj[] | undefined)?.[0];
-        const got = await send(server.port, {
+        const got = await send(s.server.port, {
           method: (req['method'] as string | undefined) ?? 'GET',
           path: (req['url'] ?? req['urlPath'] ?? req['urlPattern']) as string,
           headers,
@@ -107,14 +130,14 @@ describe('mock --init --from: WireMock mappings (wiremock/wiremock test resource
 
   it("a scenario answers in sequence: Started's list, the POST that moves it, then the next state's list", async () => {
     // mappings/with-several-mappings-in-one-file.json, the "To do list" scenario
-    const list = (): Promise<{ status: number; body: Buffer }> => send(server.port, { path: '/todo/items' });
+    const list = (): Promise<{ status: number; body: Buffer }> => send(s.server.port, { path: '/todo/items' });
     const first = await list();
     assert.equal(first.status, 200);
     assert.equal(first.body.toString('utf8'), '<items><item>Buy milk</item></items>');
     assert.equal((await list()).body.toString('utf8'), '<items><item>Buy milk</item></items>', 'a GET moves nothing');
-    const other = await send(server.port, { method: 'POST', path: '/todo/items', body: 'something else' });
+    const other = await send(s.server.port, { method: 'POST', path: '/todo/items', body: 'something else' });
     assert.equal(other.status, 404, 'a POST without the expected body matches no mapping');
-    const added = await send(server.port, {
+    const added = await send(s.server.port, {
       method: 'POST',
       path: '/todo/items',
       body: 'Cancel newspaper subscription',
@@ -124,7 +147,7 @@ describe('mock --init --from: WireMock mappings (wiremock/wiremock test resource
     const next = await list();
     assert.equal(next.status, 200);
     assert.ok(next.body.equals(readFileSync(join(src, '__files', 'body.xml'))));
-    const again = await send(server.port, {
+    const again = await send(s.server.port, {
       method: 'POST',
       path: '/todo/items',
       body: 'Cancel newspaper subscription',
@@ -133,7 +156,7 @@ describe('mock --init --from: WireMock mappings (wiremock/wiremock test resource
   });
 
   it('one mapping file is read with the __files folder beside its mappings folder', async () => {
-    const ws = join(root, 'one');
+    const ws = join(s.root, 'one');
     mkdirSync(ws, { recursive: true });
     const r = await runMock(['--init', '--from', join(src, 'mappings', 'with-text-body-file.json'), '--yes'], {
       cwd: ws,
@@ -145,26 +168,13 @@ describe('mock --init --from: WireMock mappings (wiremock/wiremock test resource
 });
 
 describe('mock --init --from: Swagger 2.0 (OAI petstore-simple)', () => {
-  let root: string;
-  let imported: Imported;
-  let server: RunningMock;
-
-  before(async () => {
-    root = makeTempDir('mock-import-sw-');
-    imported = await importTwice(root, join(FIXTURES, 'swagger', 'petstore-simple.json'));
-    server = await spawnMock([], { cwd: imported.ws });
-  });
-  after(async () => {
-    await server?.stop();
-    await removeDir(root);
-  });
+  const s = servedImport('mock-import-sw-', () => join(FIXTURES, 'swagger', 'petstore-simple.json'));
 
   it('is converted and imported as OpenAPI 3.0, and validates', async () => {
-    const doc = imported.result['document'] as Obj;
+    const doc = s.imported.result['document'] as Obj;
     assert.equal(doc['swagger'], '2.0');
     assert.match(String(doc['openapi']), /^3\.0\./);
-    const v = await runMock(['validate'], { cwd: imported.ws });
-    assert.equal(v.code, 0, v.stderr + v.stdout);
+    await assertValidates(s.imported.ws);
   });
 
   it('answers each operation with its documented success (status and content type), under basePath', async () => {
@@ -175,7 +185,7 @@ describe('mock --init --from: Swagger 2.0 (OAI petstore-simple)', () => {
       ['DELETE', '/api/pets/7', 204, undefined],
     ];
     for (const [method, path, status, type] of cases) {
-      const got = await send(server.port, {
+      const got = await send(s.server.port, {
         method,
         path,
         headers: { 'content-type': 'application/json' },
@@ -192,24 +202,9 @@ describe('mock --init --from: Swagger 2.0 (OAI petstore-simple)', () => {
 
 describe("mock --init --from: a Postman collection v2.0 (newman's Postman Echo collection)", () => {
   const src = join(FIXTURES, 'postman', 'echo-v2.postman_collection.json');
-  let root: string;
-  let imported: Imported;
-  let server: RunningMock;
+  const s = servedImport('mock-import-pm-', () => src);
 
-  before(async () => {
-    root = makeTempDir('mock-import-pm-');
-    imported = await importTwice(root, src);
-    server = await spawnMock([], { cwd: imported.ws });
-  });
-  after(async () => {
-    await server?.stop();
-    await removeDir(root);
-  });
-
-  it('mock validate exits 0', async () => {
-    const v = await runMock(['validate'], { cwd: imported.ws });
-    assert.equal(v.code, 0, v.stderr + v.stdout);
-  });
+  it('mock validate exits 0', () => assertValidates(s.imported.ws));
 
   it('answers every saved example (the others by x-mock-response-name), with its status, content type and body', async () => {
     interface Ex {
@@ -237,7 +232,7 @@ describe("mock --init --from: a Postman collection v2.0 (newman's Postman Echo c
         const raw = typeof it.request.url === 'string' ? it.request.url : it.request.url.raw;
         const url = new URL(raw);
         for (const e of examples) {
-          const got = await send(server.port, {
+          const got = await send(s.server.port, {
             method: it.request.method ?? 'GET',
             path: url.pathname + url.search,
             headers: e === main ? {} : { 'x-mock-response-name': e.name },
@@ -258,24 +253,9 @@ describe("mock --init --from: a Postman collection v2.0 (newman's Postman Echo c
 
 describe('mock --init --from: a Mockoon environment (mockoon/mock-samples)', () => {
   const src = join(FIXTURES, 'mockoon', 'amazonawscom-dlm.json');
-  let root: string;
-  let imported: Imported;
-  let server: RunningMock;
+  const s = servedImport('mock-import-mk-', () => src);
 
-  before(async () => {
-    root = makeTempDir('mock-import-mk-');
-    imported = await importTwice(root, src);
-    server = await spawnMock([], { cwd: imported.ws });
-  });
-  after(async () => {
-    await server?.stop();
-    await removeDir(root);
-  });
-
-  it('mock validate exits 0', async () => {
-    const v = await runMock(['validate'], { cwd: imported.ws });
-    assert.equal(v.code, 0, v.stderr + v.stdout);
-  });
+  it('mock validate exits 0', () => assertValidates(s.imported.ws));
 
   it("answers each route's default response (status, content type, body) except the routes listed as left out", async () => {
     interface Response {
@@ -288,7 +268,7 @@ describe('mock --init --from: a Mockoon environment (mockoon/mock-samples)', () 
       routes: { method: string; endpoint: string; responses: Response[] }[];
     };
     const leftOut = new Set(
-      (imported.result['left_out'] as { place: string; part: string }[])
+      (s.imported.result['left_out'] as { place: string; part: string }[])
         .filter((l) => l.part === 'endpoint')
         .map((l) => l.place),
     );
@@ -296,7 +276,7 @@ describe('mock --init --from: a Mockoon environment (mockoon/mock-samples)', () 
     for (const [i, route] of data.routes.entries()) {
       if (leftOut.has(`routes[${i}]`)) continue;
       const main = route.responses.find((r) => r.default === true) ?? route.responses[0]!;
-      const got = await send(server.port, {
+      const got = await send(s.server.port, {
         method: route.method.toUpperCase(),
         path: '/' + route.endpoint.replace(/:(\w+)/g, 'x-$1'),
         headers: { 'content-type': 'application/json' },
@@ -373,26 +353,15 @@ describe('mock --init --from: Mockoon CRUD routes, and sequential and random rou
       route('after', [text('after')]),
     ],
   };
-  let root: string;
-  let imported: Imported;
-  let server: RunningMock;
-
-  before(async () => {
-    root = makeTempDir('mock-import-mkc-');
+  const s = servedImport('mock-import-mkc-', async (root) => {
     await writeTree(root, { 'env.json': JSON.stringify(env, null, 2) });
-    imported = await importTwice(root, join(root, 'env.json'));
-    server = await spawnMock([], { cwd: imported.ws });
-  });
-  after(async () => {
-    await server?.stop();
-    await removeDir(root);
+    return join(s.root, 'env.json');
   });
 
   it('writes the bucket as a data file, passes mock validate, and lists the bucket no route serves', async () => {
-    assert.equal(readFileSync(join(imported.ws, 'users.json'), 'utf8'), users);
-    const v = await runMock(['validate'], { cwd: imported.ws });
-    assert.equal(v.code, 0, v.stderr + v.stdout);
-    assert.deepEqual(imported.result['left_out'], [
+    assert.equal(readFileSync(join(s.imported.ws, 'users.json'), 'utf8'), users);
+    await assertValidates(s.imported.ws);
+    assert.deepEqual(s.imported.result['left_out'], [
       {
         place: 'data[1]',
         part: '',
@@ -403,12 +372,12 @@ describe('mock --init --from: Mockoon CRUD routes, and sequential and random rou
 
   it('answers list, item, create and delete as the CRUD route does', async () => {
     const json = (b: Buffer): unknown => JSON.parse(b.toString('utf8'));
-    const list = await send(server.port, { path: '/api/users' });
+    const list = await send(s.server.port, { path: '/api/users' });
     assert.equal(list.status, 200);
     assert.deepEqual(json(list.body), JSON.parse(users));
-    const one = await send(server.port, { path: '/api/users/2' });
+    const one = await send(s.server.port, { path: '/api/users/2' });
     assert.deepEqual(json(one.body), { id: 2, name: 'Grace' });
-    const created = await send(server.port, {
+    const created = await send(s.server.port, {
       method: 'POST',
       path: '/api/users',
       headers: { 'content-type': 'application/json' },
@@ -416,18 +385,18 @@ describe('mock --init --from: Mockoon CRUD routes, and sequential and random rou
     });
     assert.equal(created.status, 201);
     assert.deepEqual(json(created.body), { name: 'Edsger', id: 3 });
-    assert.equal((await send(server.port, { method: 'DELETE', path: '/api/users/1' })).status, 200);
-    const after = await send(server.port, { path: '/api/users' });
+    assert.equal((await send(s.server.port, { method: 'DELETE', path: '/api/users/1' })).status, 200);
+    const after = await send(s.server.port, { path: '/api/users' });
     assert.deepEqual(
       (json(after.body) as { name: string }[]).map((u) => u.name),
       ['Grace', 'Edsger'],
     );
-    assert.equal((await send(server.port, { path: '/api/users/1' })).status, 404);
+    assert.equal((await send(s.server.port, { path: '/api/users/1' })).status, 404);
   });
 
   it('writes a rule set per sequential or random route, listed between the routes before and after it', () => {
-    assert.equal(imported.result['rules'], 8);
-    assert.deepEqual(imported.result['rule_sets'], [
+    assert.equal(s.imported.result['rules'], 8);
+    assert.deepEqual(s.imported.result['rule_sets'], [
       'crud.toml',
       'crud-GET-seq-step.toml',
       'crud-2.toml',
@@ -435,21 +404,21 @@ describe('mock --init --from: Mockoon CRUD routes, and sequential and random rou
       'crud-3.toml',
     ]);
     // the CRUD route comes first in the environment: its collection is in the first rule set
-    assert.match(readFileSync(join(imported.ws, 'crud.toml'), 'utf8'), /\[\[collections\]\]\npath = "\/api\/users"/);
+    assert.match(readFileSync(join(s.imported.ws, 'crud.toml'), 'utf8'), /\[\[collections\]\]\npath = "\/api\/users"/);
     assert.match(
-      readFileSync(join(imported.ws, 'mock.toml'), 'utf8'),
+      readFileSync(join(s.imported.ws, 'mock.toml'), 'utf8'),
       /rule_sets = \["crud.toml", "crud-GET-seq-step.toml", "crud-2.toml", "crud-GET-coin.toml", "crud-3.toml"\]/,
     );
-    assert.match(readFileSync(join(imported.ws, 'crud-GET-seq-step.toml'), 'utf8'), /^strategy = "round_robin"$/m);
+    assert.match(readFileSync(join(s.imported.ws, 'crud-GET-seq-step.toml'), 'utf8'), /^strategy = "round_robin"$/m);
     assert.match(
-      readFileSync(join(imported.ws, 'crud-GET-coin.toml'), 'utf8'),
+      readFileSync(join(s.imported.ws, 'crud-GET-coin.toml'), 'utf8'),
       /^strategy = \{ uniform_random = \{\} \}$/m,
     );
   });
 
   it('a sequential route answers its responses in turn; the route before it still answers first', async () => {
     const get = async (path: string): Promise<string> => {
-      const r = await send(server.port, { path });
+      const r = await send(s.server.port, { path });
       assert.equal(r.status, 200, path);
       return r.body.toString('utf8');
     };
