@@ -72,7 +72,7 @@ export function draftFromRespond(respond: Respond, files: FileSource): ValueOrPr
 }
 
 /** A fault or a dribbled body, when the Respond asks for one (a fault wins). */
-function deliveryOf(respond: Respond): Delivery | undefined {
+export function deliveryOf(respond: Respond): Delivery | undefined {
   if (respond.fault !== undefined) return { kind: 'fault', fault: respond.fault };
   if (respond.chunks !== undefined)
     return { kind: 'chunks', count: respond.chunks.count, intervalMs: respond.chunks.intervalMs };

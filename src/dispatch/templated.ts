@@ -33,7 +33,15 @@ import {
   templateData,
 } from '../templates/index.js';
 import type { Draft } from './finalize.js';
-import { APPLICATION_JSON, draftFromRespond, emptyDraft, TEXT_PLAIN, textDraft, type RespondDraft } from './respond.js';
+import {
+  APPLICATION_JSON,
+  deliveryOf,
+  draftFromRespond,
+  emptyDraft,
+  TEXT_PLAIN,
+  textDraft,
+  type RespondDraft,
+} from './respond.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -69,7 +77,15 @@ export function templatedDraft(
   use?.push(usage(template, r.data()));
   try {
     const headers = renderHeaders(respond.headers, template, r);
-    const base = { status: respond.status ?? 200, headers, delayMs: respond.delayMs, fresh: true };
+    // a fault or a dribbled body applies to a rendered answer as to a literal one
+    const delivery = deliveryOf(respond);
+    const base = {
+      status: respond.status ?? 200,
+      headers,
+      delayMs: respond.delayMs,
+      fresh: true,
+      ...(delivery === undefined ? {} : { delivery }),
+    };
     const body = respond.body;
     if (template.body !== undefined) {
       if (template.body.kind === 'json') {
@@ -137,6 +153,7 @@ export function directDraft(rule: Rule, template: RespondTemplate, req: RequestS
   const slot = template.body;
   const compiled = slot?.compiled;
   if (compiled?.direct === undefined || template.headers.length !== 0) return undefined;
+  if (rule.respond.fault !== undefined || rule.respond.chunks !== undefined) return undefined;
   const text = compiled.direct(req, paramsOf(rule, req));
   if (text === undefined) return undefined;
   const respond = rule.respond;

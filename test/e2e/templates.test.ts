@@ -21,6 +21,11 @@ const RULES = `
 template = true
 
 [[rules]]
+when.request.url_path = { value = "/broken/{word}", op = "path_template" }
+respond.text = "{{request.params.word}}"
+respond.fault = "empty_response"
+
+[[rules]]
 when.request.url_path = { value = "/users/{id}", op = "path_template" }
 respond.status = 201
 respond.json = '''
@@ -180,6 +185,12 @@ describe('response templates through the real program', () => {
       assert.equal(text.headers['content-type'], 'text/plain; charset=utf-8');
       assert.equal(text.headers['content-length'], String(Buffer.byteLength(text.text)));
     }
+  });
+
+  it("a rendered answer keeps its rule's fault: an empty response, not the rendered text", async () => {
+    await assert.rejects(send(m.port, 'GET', '/broken/word'), /socket hang up|ECONNRESET/);
+    // and the server still answers
+    assert.equal((await send(m.port, 'GET', '/shout/ok')).text, 'ok!');
   });
 
   it('{{toJson request.body}} round-trips the body; request.body and jsonPath read into it', async () => {
