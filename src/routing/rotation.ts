@@ -15,27 +15,33 @@ import { MemoryStore, type StateStore } from '../state/store.js';
 /** the store key prefix of round-robin counters */
 export const ROTATION_KEY = 'rotation:';
 
-/** The counters, kept in a state store (docs/state.md) under `rotation:<group key>`; in memory by default. */
+/**
+ * The counters, kept in a state store (docs/state.md) under `rotation:<group key>`; in memory by default. A
+ * counter counts the group's picks (the position is that count modulo the group's size), so moving it on is one
+ * increment: what a shared store would do atomically.
+ */
 export class RotationState {
+  /** group key → its store key, made once per group (a key built per request would be hashed per request) */
+  private readonly storeKeys = new Map<string, string>();
+
   constructor(readonly store: StateStore = new MemoryStore()) {}
 
   /** The next position (0-based, below `size`) for this group, advancing its counter. */
   next(groupKey: string, size: number): number {
     if (size <= 0) return 0;
-    let n = 0;
-    this.store.update<number>(ROTATION_KEY + groupKey, (current) => {
-      n = (current ?? 0) % size;
-      return (n + 1) % size;
-    });
-    return n;
+    let key = this.storeKeys.get(groupKey);
+    if (key === undefined) this.storeKeys.set(groupKey, (key = ROTATION_KEY + groupKey));
+    return (this.store.update<number>(key, increment) - 1) % size;
   }
 
   /** Forget every counter whose group can no longer occur (after a workspace swap). Returns how many went. */
   prune(isLive: (groupKey: string) => boolean): number {
     let removed = 0;
     for (const key of this.store.keys(ROTATION_KEY)) {
-      if (isLive(key.slice(ROTATION_KEY.length))) continue;
+      const group = key.slice(ROTATION_KEY.length);
+      if (isLive(group)) continue;
       this.store.delete(key);
+      this.storeKeys.delete(group);
       removed++;
     }
     return removed;
@@ -51,6 +57,8 @@ export class RotationState {
     return this.store.keys(ROTATION_KEY).length;
   }
 }
+
+const increment = (count: number | undefined): number => (count ?? 0) + 1;
 
 /** separates the file from the fingerprints in a group key (never in a path) */
 const FILE_END = '\0';
