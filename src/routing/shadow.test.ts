@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import type { Condition, Rule, RuleSet } from '../model/rule-set.js';
 import type { Method } from '../model/operators.js';
 import type { Strategy } from '../model/strategy.js';
@@ -59,4 +60,79 @@ test('an earlier rule set whose prefix claims the path shadows every later rule 
   ];
   assert.deepEqual(shadowOf(sets, 1, 0), { kind: 'prefix', ruleSetIndex: 0, prefix: '/api' });
   assert.equal(shadowOf(sets, 1, 1), undefined);
+});
+
+/** The definition, rule against every earlier rule (what the indexed check must agree with). */
+function naive(sets: readonly RuleSet[]): { ruleSetIndex: number; ruleIndex: number; by: unknown }[] {
+  const answers = (earlier: Rule, p: string, m: string | undefined): boolean => {
+    let seen = false;
+    for (const c of earlier.conditions) {
+      if (c.on === 'url_path' && c.op === 'equal' && c.compareTo === p && !seen) seen = true;
+      else if (c.on === 'method' && m !== undefined && c.value === m) continue;
+      else return false;
+    }
+    return seen;
+  };
+  const out: { ruleSetIndex: number; ruleIndex: number; by: unknown }[] = [];
+  for (const s of sets)
+    for (const r of s.rules) {
+      const pc = r.conditions.find((c) => c.on === 'url_path' && c.op === 'equal');
+      if (pc === undefined || pc.on !== 'url_path') continue;
+      const mc = r.conditions.find((c) => c.on === 'method');
+      const m = mc?.on === 'method' ? mc.value : undefined;
+      let by: unknown;
+      for (const e of sets.slice(0, s.index)) {
+        if (e.prefix !== undefined && (pc.compareTo === e.prefix || pc.compareTo.startsWith(`${e.prefix}/`))) {
+          by = { kind: 'prefix', ruleSetIndex: e.index, prefix: e.prefix };
+          break;
+        }
+        const hit = e.rules.find((x) => answers(x, pc.compareTo, m));
+        if (hit !== undefined) {
+          by = { kind: 'rule', ruleSetIndex: e.index, ruleIndex: hit.index };
+          break;
+        }
+      }
+      if (by === undefined && s.strategy.kind === 'first_match') {
+        const hit = s.rules.slice(0, r.index).find((x) => answers(x, pc.compareTo, m));
+        if (hit !== undefined) by = { kind: 'rule', ruleSetIndex: s.index, ruleIndex: hit.index };
+      }
+      if (by !== undefined) out.push({ ruleSetIndex: s.index, ruleIndex: r.index, by });
+    }
+  return out;
+}
+
+test('the indexed check finds exactly what comparing every earlier rule finds (random workspaces)', () => {
+  const cond = fc.oneof(
+    fc.constantFrom('/a', '/b', '/api/a').map((p) => path(p)),
+    fc.constant(path('/a', 'starts_with')),
+    fc.constantFrom<Method>('GET', 'POST').map((m) => method(m)),
+    fc.constant(header('x')),
+  );
+  const workspace = fc
+    .array(
+      fc.record({
+        rules: fc.array(fc.array(cond, { maxLength: 4 }), { maxLength: 8 }),
+        robin: fc.boolean(),
+        prefix: fc.constantFrom(undefined, '/api', '/zzz'),
+      }),
+      { minLength: 1, maxLength: 4 },
+    )
+    .map((ss) =>
+      ss.map((s, i) =>
+        set(
+          i,
+          s.rules.map((cs, j) => rule(j, cs)),
+          {
+            strategy: { kind: s.robin ? 'round_robin' : 'first_match' } as Strategy,
+            ...(s.prefix === undefined ? {} : { prefix: s.prefix }),
+          },
+        ),
+      ),
+    );
+  fc.assert(
+    fc.property(workspace, (sets) => {
+      assert.deepEqual(shadowedRules(sets), naive(sets));
+    }),
+    { numRuns: 500 },
+  );
 });

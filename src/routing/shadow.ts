@@ -32,15 +32,58 @@ function keyOf(rule: Rule): Key | undefined {
   return { path: path.compareTo, method: method?.on === 'method' ? method.value : undefined };
 }
 
-/** Does `earlier` answer every request with this path and method: an equal path and at most a method, nothing else? */
-function alwaysAnswers(earlier: Rule, k: Key): boolean {
-  let path = false;
-  for (const c of earlier.conditions) {
-    if (c.on === 'url_path' && c.op === 'equal' && c.compareTo === k.path && !path) path = true;
-    else if (c.on === 'method' && k.method !== undefined && c.value === k.method) continue;
-    else return false;
+/**
+ * A rule that answers every request with one path (and perhaps one method): exactly one url_path condition, an
+ * `equal`, and otherwise only method conditions, all naming the same method. Undefined for any other rule.
+ */
+interface Answering {
+  readonly index: number;
+  /** undefined: it has no method condition, so it answers every method */
+  readonly method: string | undefined;
+}
+
+/**
+ * A rule set's always-answering rules by the path they need, in file order: built once per rule set, so that
+ * checking every rule of a large workspace looks each one up instead of walking every earlier rule.
+ */
+const ANSWERING = new WeakMap<RuleSet, ReadonlyMap<string, readonly Answering[]>>();
+
+function answeringOf(set: RuleSet): ReadonlyMap<string, readonly Answering[]> {
+  let byPath = ANSWERING.get(set);
+  if (byPath !== undefined) return byPath;
+  const made = new Map<string, Answering[]>();
+  for (const rule of set.rules) {
+    const a = answering(rule);
+    if (a === undefined) continue;
+    const list = made.get(a.path);
+    if (list === undefined) made.set(a.path, [a.entry]);
+    else list.push(a.entry);
   }
-  return path;
+  ANSWERING.set(set, (byPath = made));
+  return byPath;
+}
+
+function answering(rule: Rule): { readonly path: string; readonly entry: Answering } | undefined {
+  let path: string | undefined;
+  let method: string | undefined;
+  for (const c of rule.conditions) {
+    if (c.on === 'url_path') {
+      if (c.op !== 'equal' || path !== undefined) return undefined;
+      path = c.compareTo;
+    } else if (c.on === 'method') {
+      if (method !== undefined && method !== c.value) return undefined;
+      method = c.value;
+    } else return undefined;
+  }
+  return path === undefined ? undefined : { path, entry: { index: rule.index, method } };
+}
+
+/** The first rule of `set` that answers every request with this path and method, if any. */
+function firstAnswering(set: RuleSet, k: Key): Answering | undefined {
+  const list = answeringOf(set).get(k.path);
+  if (list === undefined) return undefined;
+  // a rule naming a method answers the key only when the key names that same method
+  return list.find((a) => a.method === undefined || (k.method !== undefined && a.method === k.method));
 }
 
 /** What keeps rule `ruleIndex` of rule set `ruleSetIndex` from ever answering, or undefined. */
@@ -54,15 +97,16 @@ export function shadowOf(
   if (set === undefined || rule === undefined) return undefined;
   const k = keyOf(rule);
   if (k === undefined) return undefined;
-  for (const earlier of ruleSets.slice(0, ruleSetIndex)) {
+  for (let i = 0; i < ruleSetIndex; i++) {
+    const earlier = ruleSets[i]!;
     if (earlier.prefix !== undefined && claims(earlier.prefix, k.path))
       return { kind: 'prefix', ruleSetIndex: earlier.index, prefix: earlier.prefix };
-    const r = earlier.rules.find((x) => alwaysAnswers(x, k));
+    const r = firstAnswering(earlier, k);
     if (r !== undefined) return { kind: 'rule', ruleSetIndex: earlier.index, ruleIndex: r.index };
   }
   if (set.strategy.kind !== 'first_match') return undefined;
-  const r = set.rules.slice(0, ruleIndex).find((x) => alwaysAnswers(x, k));
-  return r === undefined ? undefined : { kind: 'rule', ruleSetIndex, ruleIndex: r.index };
+  const r = firstAnswering(set, k);
+  return r === undefined || r.index >= ruleIndex ? undefined : { kind: 'rule', ruleSetIndex, ruleIndex: r.index };
 }
 
 /** Every rule of the workspace that can never answer, in order. */
