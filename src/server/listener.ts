@@ -27,7 +27,7 @@ import { snapshotFrom } from '../dispatch/snapshot.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { Answer } from '../model/answer.js';
 import type { Workspace } from '../model/workspace.js';
-import { chain, type ValueOrPromise } from '../shared/value-or-promise.js';
+import { chain, Soon, type ValueOrPromise } from '../shared/value-or-promise.js';
 import type { SocketActivity } from './activity.js';
 import { exceedsDeclared, readBody, type BodyRead } from './body.js';
 import { composeHooks, type InFlight, type RequestHook, type Sent } from './hooks.js';
@@ -158,8 +158,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
   // (Callbacks and a shared function rather than promises and closures: this is every request with a body.)
   const bodyRead = (p: Reading, body: BodyRead): void => {
     try {
-      const pending = afterBody(p.req, p.res, p.method, p.receivedAt, p.live, body);
-      if (pending instanceof Promise) pending.catch((e: unknown) => fail(p.req, p.res, e));
+      watchFailure(p.req, p.res, afterBody(p.req, p.res, p.method, p.receivedAt, p.live, body));
     } catch (e) {
       fail(p.req, p.res, e);
     }
@@ -224,6 +223,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
     const env = envOf(req);
     if (hooks === undefined) {
       const outcome = deps.dispatch(live.ws, snapshot, env, dispatchOpts);
+      if (outcome instanceof Soon) return answerSoon(req, res, method, outcome, undefined);
       return outcome instanceof Promise
         ? answerLater(res, method, outcome, undefined)
         : answerAfterDelay(res, method, outcome, undefined);
@@ -231,10 +231,12 @@ export function createListener(deps: ListenerDeps): RequestListener {
     const x: InFlight = { req, res, method, snapshot, body: body.bytes, receivedAt, live, session: env.session };
     const outcome = dispatchHooked(x, env);
     const around = hooks.onOutcome;
-    if (around === undefined)
+    if (around === undefined) {
+      if (outcome instanceof Soon) return answerSoon(req, res, method, outcome, x);
       return outcome instanceof Promise
         ? answerLater(res, method, outcome, x)
         : answerAfterDelay(res, method, outcome, x);
+    }
     const last = (o: Outcome): ValueOrPromise<void> => answerAfterDelay(res, method, o, x);
     return chain(outcome, (o) => around(o, x, last));
   };
@@ -247,10 +249,45 @@ export function createListener(deps: ListenerDeps): RequestListener {
     method: string,
     outcome: Promise<Outcome>,
     x: InFlight | undefined,
-  ): Promise<void> =>
-    outcome.then((o) =>
-      o.answer.delayMs > 0 ? answerAfter(o.answer.delayMs, res, method, o, x) : write(res, method, o, x),
-    );
+  ): Promise<void> => outcome.then((o) => answerMade(res, method, o, x));
+
+  const answerMade = (
+    res: ServerResponse,
+    method: string,
+    outcome: Outcome,
+    x: InFlight | undefined,
+  ): Promise<void> | undefined => {
+    if (outcome.answer.delayMs > 0) return answerAfter(outcome.answer.delayMs, res, method, outcome, x);
+    write(res, method, outcome, x);
+    return undefined;
+  };
+
+  // A file request released with the others of its turn (a Soon): it goes on to its answer in that one callback,
+  // without a promise of its own.
+  const answerSoon = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    outcome: Soon<Outcome>,
+    x: InFlight | undefined,
+  ): void =>
+    outcome.listen((ok, o) => {
+      if (!ok) return fail(req, res, o);
+      try {
+        answerMade(res, method, o as Outcome, x)?.catch((e: unknown) => fail(req, res, e));
+      } catch (e) {
+        fail(req, res, e);
+      }
+    });
+
+  /** a failure of what is left of a request's handling is answered 500 (or drops the connection) */
+  const watchFailure = (req: IncomingMessage, res: ServerResponse, pending: ValueOrPromise<void>): void => {
+    if (pending instanceof Promise) pending.catch((e: unknown) => fail(req, res, e));
+    else if (pending instanceof Soon)
+      pending.listen((ok, e) => {
+        if (!ok) fail(req, res, e);
+      });
+  };
 
   const answerAfterDelay = (
     res: ServerResponse,
@@ -353,8 +390,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
     deps.activity.begin(socket);
     res.on('close', onResponseClose);
     try {
-      const pending = handle(req, res);
-      if (pending instanceof Promise) pending.catch((e: unknown) => fail(req, res, e));
+      watchFailure(req, res, handle(req, res));
     } catch (e) {
       fail(req, res, e);
     }
