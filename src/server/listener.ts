@@ -138,10 +138,25 @@ export function createListener(deps: ListenerDeps): RequestListener {
   const envOf = (req: IncomingMessage): DispatchEnv =>
     scopes === undefined ? deps.env : scopes.header === undefined ? scopes.env : scopes.envFor(req);
 
+  // On the bare path the time a request arrived is read once per event-loop turn: the requests handled in a poll
+  // phase had all arrived when it began, and the log shows whole seconds (a clock read cost more than the rest of
+  // the log line, docs/speed.md#workload-b-one-step-closer-2026-11-27). The hooks (the journal) read it per request.
+  let turnStarted: Date | undefined;
+  const turnEnded = (): void => {
+    turnStarted = undefined;
+  };
+  const turnTime = (): Date => {
+    if (turnStarted === undefined) {
+      turnStarted = deps.now();
+      setImmediate(turnEnded);
+    }
+    return turnStarted;
+  };
+
   // One request, synchronous as far as it can go: a bodyless request answered from rules or remembered files is
   // written in the same turn it arrived in, without a promise.
   const handle = (req: IncomingMessage, res: ServerResponse): ValueOrPromise<void> => {
-    const receivedAt = deps.now();
+    const receivedAt = hooks === undefined ? turnTime() : deps.now();
     const live = deps.live.current;
     const method = req.method ?? 'GET';
     if (req.httpVersionMajor !== 1) return void refuse(req, res, live, 505, LISTENER_MESSAGES.versionNotSupported);
