@@ -110,6 +110,8 @@ export function createListener(deps: ListenerDeps): RequestListener {
   const afterWrite = hooks?.afterWrite;
   const streamTap = hooks?.streamTap;
   const sleeping = new Map<NodeJS.Timeout, () => void>();
+  /** the writer's options for every answer but a refusal (made once, not per request) */
+  const writing = { log: deps.log };
 
   const sleep = (ms: number): Promise<void> => {
     if (!(ms > 0)) return Promise.resolve();
@@ -359,7 +361,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
       ? (res: ServerResponse, method: string, outcome: Outcome, _x: InFlight | undefined): void => {
           if (res.destroyed || res.writableEnded) return;
           if (outcome.state !== undefined) commitTransition(outcome.state);
-          if (outcome.answer.delivery === undefined) writeAnswer(res, outcome.answer, method, { log: deps.log });
+          if (outcome.answer.delivery === undefined) writeAnswer(res, outcome.answer, method, writing);
           else deliverAnswer(res, outcome.answer, method, deps.live.current.ws);
           publishTrace(outcome);
         }
@@ -367,7 +369,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
           if (res.destroyed || res.writableEnded) return;
           if (outcome.state !== undefined) commitTransition(outcome.state);
           const delivery = outcome.answer.delivery;
-          if (delivery === undefined) writeAnswer(res, outcome.answer, method, { log: deps.log });
+          if (delivery === undefined) writeAnswer(res, outcome.answer, method, writing);
           else {
             const tap = delivery.kind === 'stream' && x !== undefined ? streamTap?.(x, outcome) : undefined;
             deliverAnswer(res, outcome.answer, method, (x?.live ?? deps.live.current).ws, tap);
