@@ -2,6 +2,9 @@
 // node/file-cache/fs-source.ts implements it over node:fs/promises (with caching); memorySource() serves tests.
 import type { Later } from '../shared/value-or-promise.js';
 
+// remember() hands back a Later: implementations of the port (node/) make their Soons from here
+export { Soon, type Later } from '../shared/value-or-promise.js';
+
 export interface FileStat {
   readonly kind: 'file' | 'dir' | 'other';
   readonly size: number;

@@ -23,8 +23,7 @@
 // `budgetBytes` (least recently used first); the other maps are capped at `maxEntries` (oldest first).
 import { readdir, readFile, realpath as fsRealpath, stat as fsStatPromise } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import type { DirEntry, FileSource, FileStat } from '../../files/source.js';
-import { Soon, type Later } from '../../shared/value-or-promise.js';
+import { Soon, type DirEntry, type FileSource, type FileStat, type Later } from '../../files/source.js';
 import { FreshStats, type TrustNote } from './fresh-stats.js';
 import { WatchTrust } from './watch-trust.js';
 

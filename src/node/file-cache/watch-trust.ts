@@ -107,7 +107,16 @@ export class WatchTrust {
     setImmediate(() => {
       this.generation++;
       this.clock = Date.now();
-      for (const open of waiting!) open();
+      // a waiter that throws (a bug: they must not) still lets the others of the turn go on, then is reported
+      let failed: { readonly error: unknown } | undefined;
+      for (const open of waiting!) {
+        try {
+          open();
+        } catch (error) {
+          failed ??= { error };
+        }
+      }
+      if (failed !== undefined) throw failed.error;
     });
   };
 
