@@ -1,5 +1,9 @@
 // FileSource: the port through which file routing and responses read the disk.
 // node/file-cache/fs-source.ts implements it over node:fs/promises (with caching); memorySource() serves tests.
+import type { Later } from '../shared/value-or-promise.js';
+
+// remember() hands back a Later: implementations of the port (node/) make their Soons from here
+export { Soon, type Later } from '../shared/value-or-promise.js';
 
 export interface FileStat {
   readonly kind: 'file' | 'dir' | 'other';
@@ -27,5 +31,5 @@ export interface FileSource {
    * a pure function of the scope, the key and what it reads through the source it is given. (Results are held
    * per scope object, weakly: they go with it.)
    */
-  remember?<T>(scope: object, key: string, compute: (files: FileSource) => Promise<T>): Promise<T>;
+  remember?<T>(scope: object, key: string, compute: (files: FileSource) => Promise<T>): Later<T>;
 }

@@ -27,7 +27,7 @@ import { snapshotFrom } from '../dispatch/snapshot.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { Answer } from '../model/answer.js';
 import type { Workspace } from '../model/workspace.js';
-import { chain, type ValueOrPromise } from '../shared/value-or-promise.js';
+import { chain, Soon, type ValueOrPromise } from '../shared/value-or-promise.js';
 import type { SocketActivity } from './activity.js';
 import { exceedsDeclared, readBody, type BodyRead } from './body.js';
 import { composeHooks, type InFlight, type RequestHook, type Sent } from './hooks.js';
@@ -110,6 +110,8 @@ export function createListener(deps: ListenerDeps): RequestListener {
   const afterWrite = hooks?.afterWrite;
   const streamTap = hooks?.streamTap;
   const sleeping = new Map<NodeJS.Timeout, () => void>();
+  /** the writer's options for every answer but a refusal (made once, not per request) */
+  const writing = { log: deps.log };
 
   const sleep = (ms: number): Promise<void> => {
     if (!(ms > 0)) return Promise.resolve();
@@ -138,10 +140,25 @@ export function createListener(deps: ListenerDeps): RequestListener {
   const envOf = (req: IncomingMessage): DispatchEnv =>
     scopes === undefined ? deps.env : scopes.header === undefined ? scopes.env : scopes.envFor(req);
 
+  // On the bare path the time a request arrived is read once per event-loop turn: the requests handled in a poll
+  // phase had all arrived when it began, and the log shows whole seconds (a clock read cost more than the rest of
+  // the log line, docs/speed.md#workload-b-one-step-closer-2026-11-27). The hooks (the journal) read it per request.
+  let turnStarted: Date | undefined;
+  const turnEnded = (): void => {
+    turnStarted = undefined;
+  };
+  const turnTime = (): Date => {
+    if (turnStarted === undefined) {
+      turnStarted = deps.now();
+      setImmediate(turnEnded);
+    }
+    return turnStarted;
+  };
+
   // One request, synchronous as far as it can go: a bodyless request answered from rules or remembered files is
   // written in the same turn it arrived in, without a promise.
   const handle = (req: IncomingMessage, res: ServerResponse): ValueOrPromise<void> => {
-    const receivedAt = deps.now();
+    const receivedAt = hooks === undefined ? turnTime() : deps.now();
     const live = deps.live.current;
     const method = req.method ?? 'GET';
     if (req.httpVersionMajor !== 1) return void refuse(req, res, live, 505, LISTENER_MESSAGES.versionNotSupported);
@@ -158,8 +175,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
   // (Callbacks and a shared function rather than promises and closures: this is every request with a body.)
   const bodyRead = (p: Reading, body: BodyRead): void => {
     try {
-      const pending = afterBody(p.req, p.res, p.method, p.receivedAt, p.live, body);
-      if (pending instanceof Promise) pending.catch((e: unknown) => fail(p.req, p.res, e));
+      watchFailure(p.req, p.res, afterBody(p.req, p.res, p.method, p.receivedAt, p.live, body));
     } catch (e) {
       fail(p.req, p.res, e);
     }
@@ -224,6 +240,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
     const env = envOf(req);
     if (hooks === undefined) {
       const outcome = deps.dispatch(live.ws, snapshot, env, dispatchOpts);
+      if (outcome instanceof Soon) return answerSoon(req, res, method, outcome, undefined);
       return outcome instanceof Promise
         ? answerLater(res, method, outcome, undefined)
         : answerAfterDelay(res, method, outcome, undefined);
@@ -231,10 +248,12 @@ export function createListener(deps: ListenerDeps): RequestListener {
     const x: InFlight = { req, res, method, snapshot, body: body.bytes, receivedAt, live, session: env.session };
     const outcome = dispatchHooked(x, env);
     const around = hooks.onOutcome;
-    if (around === undefined)
+    if (around === undefined) {
+      if (outcome instanceof Soon) return answerSoon(req, res, method, outcome, x);
       return outcome instanceof Promise
         ? answerLater(res, method, outcome, x)
         : answerAfterDelay(res, method, outcome, x);
+    }
     const last = (o: Outcome): ValueOrPromise<void> => answerAfterDelay(res, method, o, x);
     return chain(outcome, (o) => around(o, x, last));
   };
@@ -247,10 +266,45 @@ export function createListener(deps: ListenerDeps): RequestListener {
     method: string,
     outcome: Promise<Outcome>,
     x: InFlight | undefined,
-  ): Promise<void> =>
-    outcome.then((o) =>
-      o.answer.delayMs > 0 ? answerAfter(o.answer.delayMs, res, method, o, x) : write(res, method, o, x),
-    );
+  ): Promise<void> => outcome.then((o) => answerMade(res, method, o, x));
+
+  const answerMade = (
+    res: ServerResponse,
+    method: string,
+    outcome: Outcome,
+    x: InFlight | undefined,
+  ): Promise<void> | undefined => {
+    if (outcome.answer.delayMs > 0) return answerAfter(outcome.answer.delayMs, res, method, outcome, x);
+    write(res, method, outcome, x);
+    return undefined;
+  };
+
+  // A file request released with the others of its turn (a Soon): it goes on to its answer in that one callback,
+  // without a promise of its own.
+  const answerSoon = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    outcome: Soon<Outcome>,
+    x: InFlight | undefined,
+  ): void =>
+    outcome.listen((ok, o) => {
+      if (!ok) return fail(req, res, o);
+      try {
+        answerMade(res, method, o as Outcome, x)?.catch((e: unknown) => fail(req, res, e));
+      } catch (e) {
+        fail(req, res, e);
+      }
+    });
+
+  /** a failure of what is left of a request's handling is answered 500 (or drops the connection) */
+  const watchFailure = (req: IncomingMessage, res: ServerResponse, pending: ValueOrPromise<void>): void => {
+    if (pending instanceof Promise) pending.catch((e: unknown) => fail(req, res, e));
+    else if (pending instanceof Soon)
+      pending.listen((ok, e) => {
+        if (!ok) fail(req, res, e);
+      });
+  };
 
   const answerAfterDelay = (
     res: ServerResponse,
@@ -307,7 +361,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
       ? (res: ServerResponse, method: string, outcome: Outcome, _x: InFlight | undefined): void => {
           if (res.destroyed || res.writableEnded) return;
           if (outcome.state !== undefined) commitTransition(outcome.state);
-          if (outcome.answer.delivery === undefined) writeAnswer(res, outcome.answer, method, { log: deps.log });
+          if (outcome.answer.delivery === undefined) writeAnswer(res, outcome.answer, method, writing);
           else deliverAnswer(res, outcome.answer, method, deps.live.current.ws);
           publishTrace(outcome);
         }
@@ -315,7 +369,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
           if (res.destroyed || res.writableEnded) return;
           if (outcome.state !== undefined) commitTransition(outcome.state);
           const delivery = outcome.answer.delivery;
-          if (delivery === undefined) writeAnswer(res, outcome.answer, method, { log: deps.log });
+          if (delivery === undefined) writeAnswer(res, outcome.answer, method, writing);
           else {
             const tap = delivery.kind === 'stream' && x !== undefined ? streamTap?.(x, outcome) : undefined;
             deliverAnswer(res, outcome.answer, method, (x?.live ?? deps.live.current).ws, tap);
@@ -353,8 +407,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
     deps.activity.begin(socket);
     res.on('close', onResponseClose);
     try {
-      const pending = handle(req, res);
-      if (pending instanceof Promise) pending.catch((e: unknown) => fail(req, res, e));
+      watchFailure(req, res, handle(req, res));
     } catch (e) {
       fail(req, res, e);
     }
@@ -390,11 +443,12 @@ function refusedSent(req: IncomingMessage, answer: Answer): Sent {
 
 /** The request as dispatch sees it; without `body` it has none (OPTIONS, refusals). */
 export function snapshotOf(req: IncomingMessage, body?: Uint8Array): RequestSnapshot {
-  return snapshotFrom({
-    method: req.method ?? 'GET',
-    target: req.url ?? '/',
-    headers: req.rawHeaders,
-    ...(body !== undefined ? { body } : {}),
-    httpVersion: req.httpVersion,
-  });
+  const method = req.method ?? 'GET';
+  const target = req.url ?? '/';
+  const headers = req.rawHeaders;
+  const httpVersion = req.httpVersion;
+  // two literals rather than a spread: this runs for every request
+  return snapshotFrom(
+    body === undefined ? { method, target, headers, httpVersion } : { method, target, headers, body, httpVersion },
+  );
 }

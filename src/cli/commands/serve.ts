@@ -168,30 +168,26 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   // Console writes to a file or pipe are synchronous in Node: the request log is batched, in order, into one
   // write per event-loop turn when the server is quiet, and at most one per LOG_BATCH_MS under load, so logging
   // costs a syscall per batch rather than one per line (or per turn, which under load is every few requests).
-  // Lines are encoded straight into the batch's buffer: joining thousands of small strings costs more.
-  let batch = Buffer.allocUnsafe(LOG_BATCH_BYTES);
-  let used = 0;
+  // Lines are joined into one string (a rope, flattened once by the write): encoding each line into a buffer as
+  // it comes costs a call into the runtime per line, about twice as much (docs/speed.md#workload-b-one-step-closer-2026-11-27).
+  let pending = '';
   let flushScheduled = false;
   let lastFlush = 0;
   const flush = (): void => {
     flushScheduled = false;
-    if (used === 0) return;
-    const bytes = batch.subarray(0, used);
-    batch = Buffer.allocUnsafe(LOG_BATCH_BYTES); // the stream may still hold the old one
-    used = 0;
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
     lastFlush = Date.now();
-    io.out(bytes);
+    io.out(text);
   };
   const log = (line: string): void => {
-    if (used + line.length * 3 + 1 > batch.length) {
+    pending += line + '\n';
+    // at least this many bytes are waiting (a UTF-16 unit is one byte or more in UTF-8)
+    if (pending.length >= LOG_BATCH_BYTES) {
       flush();
-      if (line.length * 3 + 1 > batch.length) {
-        io.out(line + '\n');
-        return;
-      }
+      return;
     }
-    used += batch.write(line, used);
-    batch[used++] = 0x0a;
     if (flushScheduled) return;
     flushScheduled = true;
     const since = Date.now() - lastFlush;

@@ -487,7 +487,7 @@ describe('createFsSource: remembered results (remember)', () => {
   const requester = (src: FsSource, root: string) => {
     let computed = 0;
     const scope = {};
-    const request = (segments: readonly string[]): Promise<string | undefined> =>
+    const request = (segments: readonly string[]): PromiseLike<string | undefined> =>
       src.remember!(scope, segments.join('/'), (files) => {
         computed++;
         return serveThrough(files, root, segments);

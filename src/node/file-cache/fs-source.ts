@@ -23,7 +23,7 @@
 // `budgetBytes` (least recently used first); the other maps are capped at `maxEntries` (oldest first).
 import { readdir, readFile, realpath as fsRealpath, stat as fsStatPromise } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import type { DirEntry, FileSource, FileStat } from '../../files/source.js';
+import { Soon, type DirEntry, type FileSource, type FileStat, type Later } from '../../files/source.js';
 import { FreshStats, type TrustNote } from './fresh-stats.js';
 import { WatchTrust } from './watch-trust.js';
 
@@ -266,15 +266,25 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
     list: (dir) => list(dir),
     realpath: (path) => realpath(path),
 
-    remember<T>(scope: object, key: string, compute: (files: FileSource) => Promise<T>): Promise<T> {
+    remember<T>(scope: object, key: string, compute: (files: FileSource) => Promise<T>): Later<T> {
       if (trust === undefined || trust.closed) return compute(source);
       // Wait until every watch event that precedes the request has been handled, then answer from memory when
-      // nothing has changed since the result was computed.
-      return trust.gate().then(() => {
+      // nothing has changed since the result was computed: the requests of a turn are released together, and a
+      // remembered one goes on to its answer from there (a Soon, no promise).
+      const later = new Soon<T>();
+      trust.whenOpen(() => {
         const hit = memo.get(scope)?.get(key);
-        if (hit !== undefined && hit.epoch === epoch && trust.now() - hit.at <= maxTrustMs) return hit.value as T;
-        return computeNoted(scope, key, compute);
+        if (hit !== undefined && hit.epoch === epoch && trust.now() - hit.at <= maxTrustMs)
+          later.resolve(hit.value as T);
+        else {
+          try {
+            later.resolve(computeNoted(scope, key, compute));
+          } catch (e) {
+            later.reject(e);
+          }
+        }
       });
+      return later;
     },
   };
   return source;

@@ -59,6 +59,8 @@ export class WatchTrust {
   private readonly pending = new Map<string, TrustToken>();
   /** directories that could not be watched (missing, no access, no watch left), oldest first */
   private readonly failed = new Set<string>();
+  /** the callers waiting for the next opening (whenOpen), while one is scheduled */
+  private waiting: (() => void)[] | undefined;
   private gatePromise: Promise<void> | undefined;
   /** bumped each time the gate opens: work started after one opening is "of" that generation */
   generation = 0;
@@ -75,24 +77,48 @@ export class WatchTrust {
   ) {}
 
   /**
-   * Resolves once a poll phase that began after this call has been handled, so every watch event queued before
+   * Calls `open` once a poll phase that began after this call has been handled, so every watch event queued before
    * the caller asked (in particular before its request arrived) has been delivered: an immediate queued from the
    * check phase runs in the next loop iteration, after its poll phase. (One immediate would do for a request
    * arriving from the network; the second also covers a change made synchronously in this process just before
-   * the call, whose event is only polled in the next iteration.) All callers of one loop iteration share it.
+   * the call, whose event is only polled in the next iteration.) All callers of one loop iteration share it, and
+   * are called in order from one callback: a file request then goes on to its answer there, with no promise.
+   * `open` must not throw.
    */
-  gate(): Promise<void> {
-    return (this.gatePromise ??= new Promise<void>((resolve) => {
-      setImmediate(() => {
-        this.gatePromise = undefined;
-        setImmediate(() => {
-          this.generation++;
-          this.clock = Date.now();
-          resolve();
-        });
-      });
-    }));
+  whenOpen(open: () => void): void {
+    let waiting = this.waiting;
+    if (waiting === undefined) {
+      this.waiting = waiting = [];
+      setImmediate(this.closeList);
+    }
+    waiting.push(open);
   }
+
+  /** whenOpen as a promise */
+  gate(): Promise<void> {
+    return (this.gatePromise ??= new Promise<void>((resolve) => this.whenOpen(resolve)));
+  }
+
+  /** the first immediate: later callers wait for the next opening; these are called from the second */
+  private readonly closeList = (): void => {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    this.gatePromise = undefined;
+    setImmediate(() => {
+      this.generation++;
+      this.clock = Date.now();
+      // a waiter that throws (a bug: they must not) still lets the others of the turn go on, then is reported
+      let failed: { readonly error: unknown } | undefined;
+      for (const open of waiting!) {
+        try {
+          open();
+        } catch (error) {
+          failed ??= { error };
+        }
+      }
+      if (failed !== undefined) throw failed.error;
+    });
+  };
 
   /** the clock the trust backstop reads: Date.now() as of the last gate opening */
   now(): number {
