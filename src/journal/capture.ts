@@ -177,10 +177,17 @@ export class HeldEntry {
     if (this.proxy !== undefined)
       return Object.freeze({ kind: 'proxied', target: this.proxy.target, saved: this.proxy.saved });
     const file = this.servedFile;
+    const context = this.context;
+    // one object per stage object (a remembered file's or a rule's), so every row it answers shares it
+    const known = shownByStage.get(stage);
+    if (known !== undefined && known.context === context && known.file === file) return known.by;
     const shown = this.shownStage(stage);
-    return file !== undefined && !('file' in stage && stage.file === file)
-      ? Object.freeze({ ...shown, servedFile: file })
-      : shown;
+    const by =
+      file !== undefined && !('file' in stage && stage.file === file)
+        ? Object.freeze({ ...shown, servedFile: file })
+        : shown;
+    shownByStage.set(stage, { context, file, by });
+    return by;
   }
   /** a fallback file (or a denied one) is named relative to the fallback directory, as `get --why` names it */
   private shownStage(stage: Stage): Stage {
@@ -315,6 +322,12 @@ export function holdExchange(ex: Exchange, id: number, opts: CaptureOptions): He
   if (ex.session !== undefined) held.session = ex.session;
   return held;
 }
+
+/** what answered, as the rows show it, by dispatch's stage object: made once, not per row read */
+const shownByStage = new WeakMap<
+  Stage,
+  { readonly context: ExplainContext | undefined; readonly file: string | undefined; readonly by: AnsweredBy }
+>();
 
 const EMPTY = new Uint8Array(0);
 const NO_ANSWER = Object.freeze({ status: 0, headers: Object.freeze([]), body: EMPTY, delayMs: 0 });
