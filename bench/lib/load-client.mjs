@@ -365,6 +365,7 @@ async function sseSummary(client, p) {
     out_of_order: s.outOfOrder,
     reconnects: s.reconnects,
     resets: s.resets,
+    chunks: s.chunks,
   };
 }
 

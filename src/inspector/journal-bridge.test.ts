@@ -173,3 +173,18 @@ test('requestEventJson writes what JSON.stringify(requestEventOfEntry) gives, fo
     assert.equal(requestEventJson(row), JSON.stringify(requestEventOfEntry(entry.entry)), `entry ${row.id}`);
   }
 });
+
+test('requestEventJson keeps to JSON.stringify when one answer repeats, under a new generation, with a session', async () => {
+  const j = new Journal();
+  for (const target of ['/hello.txt', '/hello.txt', '/api/users', '/api/users', '/hello.txt']) {
+    const ex = await dispatched({ target }, env);
+    j.capture(ex);
+    j.capture({ ...ex, generation: 7 });
+    j.capture({ ...ex, session: 'team-a' });
+  }
+  const rows = j.rows();
+  assert.equal(rows.length, 15);
+  for (const row of rows)
+    assert.equal(requestEventJson(row), JSON.stringify(requestEventOfEntry(row)), `row ${row.id}`);
+  assert.ok(requestEventJson(rows[2]!).includes('"session":"team-a"'));
+});

@@ -15,22 +15,63 @@ export function requestEventOfEntry(e: EntryRow): RequestEvent {
   return { ...entrySummaryToWire(e), answered_by: answeredByToWire(e.answeredBy) };
 }
 
-const answeredByJson = new WeakMap<object, string>();
+/**
+ * The parts of a `request` event's text that the rows one stage object answers share: everything but the id and
+ * the latency, made again when one of them differs (a rule answering several paths).
+ */
+interface EventText {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly stage: string;
+  readonly generation: number;
+  readonly fault: string | undefined;
+  /** `,"method":…,"stage":…,"latency_ms":` */
+  readonly head: string;
+  /** `,"generation":…,"answered_by":…}` */
+  readonly tail: string;
+}
+
+const eventTexts = new WeakMap<object, EventText>();
 
 /**
  * The `request` event's data as JSON text, written out rather than stringified: the same text as
  * `JSON.stringify(requestEventOfEntry(e))`, key for key (a test holds them equal), for every event a page hears.
- * What answered is encoded once per stage object (a remembered file or rule's stage is one object).
+ * A burst of one request makes the same text but for the id and the latency, so that text is kept per object of
+ * what answered (a remembered file's or a rule's is one object) and only the two numbers are written per event.
  */
 export function requestEventJson(e: EntryRow): string {
-  // an answer that touched scenarios carries its transition (docs/state.md): rare, so stringified whole
-  if (e.stateBefore !== undefined) return JSON.stringify(requestEventOfEntry(e));
+  // an answer that touched scenarios, fell under the contract or carried a session, or a stream: rare, so
+  // stringified whole
+  if (e.stateBefore !== undefined || e.contract !== undefined || e.session !== undefined || e.stream !== undefined)
+    return JSON.stringify(requestEventOfEntry(e));
   const a = e.answeredBy;
-  let by = answeredByJson.get(a);
-  if (by === undefined) answeredByJson.set(a, (by = JSON.stringify(answeredByToWire(a))));
-  const fault = e.fault === undefined ? '' : `,"fault":${JSON.stringify(e.fault)}`;
-  const stream = e.stream === undefined ? '' : `,"stream":{"open":${e.stream.open},"events":${e.stream.events}}`;
-  return `{"id":${e.id},"method":${JSON.stringify(e.request.method)},"path":${JSON.stringify(e.request.path)},"status":${e.response.status},"stage":${JSON.stringify(e.stage)},"latency_ms":${JSON.stringify(e.latencyMs)},"generation":${e.generation}${fault}${stream},"answered_by":${by}}`;
+  const { method, path } = e.request;
+  const { status } = e.response;
+  const { stage, generation, fault } = e;
+  let t = eventTexts.get(a);
+  if (
+    t === undefined ||
+    t.path !== path ||
+    t.method !== method ||
+    t.status !== status ||
+    t.stage !== stage ||
+    t.generation !== generation ||
+    t.fault !== fault
+  ) {
+    t = {
+      method,
+      path,
+      status,
+      stage,
+      generation,
+      fault,
+      head: `,"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"status":${status},"stage":${JSON.stringify(stage)},"latency_ms":`,
+      tail: `,"generation":${generation}${fault === undefined ? '' : `,"fault":${JSON.stringify(fault)}`},"answered_by":${JSON.stringify(answeredByToWire(a))}}`,
+    };
+    eventTexts.set(a, t);
+  }
+  return `{"id":${e.id}${t.head}${JSON.stringify(e.latencyMs)}${t.tail}`;
 }
 
 /** The journal's routes: GET/DELETE /__mock/api/requests, GET /__mock/api/requests/<id>, POST /__mock/api/reset. */

@@ -100,27 +100,40 @@ interface Views {
 }
 
 /**
+ * What few exchanges have, kept apart from the fields every entry has: the journal holds a thousand entries, which
+ * live long enough to be copied by young-generation collections until they are promoted, so the common entry is
+ * kept to a few fields (docs/speed.md, "The journal, the last step").
+ */
+interface Rare {
+  /** the bodies were reduced to their size and type */
+  bodiesDropped?: boolean | undefined;
+  /** a body's full size, when more than its bytes kept */
+  requestByteLength?: number | undefined;
+  responseByteLength?: number | undefined;
+  requestJson?: boolean | undefined;
+  /** the file served, when the stage does not name it */
+  servedFile?: string | undefined;
+  explanation?: Explanation | undefined;
+  fault?: FaultKind | undefined;
+  stateBefore?: Readonly<Record<string, string>> | undefined;
+  stateAfter?: Readonly<Record<string, string>> | undefined;
+  contract?: ContractMark | undefined;
+  session?: string | undefined;
+  stream?: { open: boolean; events: number } | undefined;
+  views?: Views | undefined;
+  streamBuffer?: Uint8Array | undefined;
+  proxy?: { readonly target: string; readonly saved: string | null } | undefined;
+}
+
+/**
  * One exchange as the journal holds it between its capture and a reader: references to what the request path
  * built already (the canonical path and query, the header lists, the body bytes within `bodyBytes`, dispatch's
  * stage and explanation) and the timings. Nothing is copied, redacted or encoded here; `entryOf` makes the Entry
  * when it is asked for. Readers that need only the row (filters, the live event stream) read it from here.
  */
 export class HeldEntry {
-  /** the bodies were reduced to their size and type (the entry would not fit in maxBytes otherwise) */
-  bodiesDropped = false;
-  /** the fault the answer was (docs/faults.md), when it was one */
-  fault?: FaultKind;
-  /** the scenarios the answer read or moved, before and after it (docs/state.md), when it touched any */
-  stateBefore?: Readonly<Record<string, string>>;
-  stateAfter?: Readonly<Record<string, string>>;
-  /** what `--contract` found (docs/contract.md), when the request fell under a documented operation */
-  contract?: ContractMark;
-  /** the session the request belonged to (docs/library.md#sessions), when it carried one */
-  session?: string;
-  /** a streamed answer: open while its events are being sent, and how many were sent (docs/faults.md) */
-  stream?: { open: boolean; events: number };
-  /** set by settle(): then `stage`…`context` are let go */
-  private views: Views | undefined;
+  /** what few exchanges have (see Rare); undefined for most */
+  private rare: Rare | undefined = undefined;
   constructor(
     readonly id: number,
     readonly receivedAtMs: number,
@@ -135,22 +148,109 @@ export class HeldEntry {
     readonly rawRequestHeaders: HeaderList | readonly string[],
     /** what is kept of the request body: all of it within bodyBytes, else (text only) a prefix */
     public requestBytes: Uint8Array,
-    readonly requestByteLength: number,
-    /** dispatch read the request body as JSON (what the rules saw) */
-    readonly requestJson: boolean,
     readonly status: number,
     readonly responseHeaders: HeaderList,
     public responseBytes: Uint8Array,
-    /** grows while a streamed answer is sent */
-    public responseByteLength: number,
-    /** dispatch's stage; null for a 413 refused before dispatch */
+    /** dispatch's stage; null for a 413 refused before dispatch (and once settled) */
     private dispatchStage: Stage | null,
-    private servedFile: string | undefined,
-    public explanation: Explanation | undefined,
     private context: ExplainContext | undefined,
-    /** record mode's proxy: the upstream target and what was saved */
-    private readonly proxy: { readonly target: string; readonly saved: string | null } | undefined,
   ) {}
+
+  private more(): Rare {
+    return (this.rare ??= {});
+  }
+  /** the bodies were reduced to their size and type (the entry would not fit in maxBytes otherwise) */
+  get bodiesDropped(): boolean {
+    return this.rare?.bodiesDropped === true;
+  }
+  get requestByteLength(): number {
+    return this.rare?.requestByteLength ?? this.requestBytes.byteLength;
+  }
+  /** grows while a streamed answer is sent */
+  get responseByteLength(): number {
+    return this.rare?.responseByteLength ?? this.responseBytes.byteLength;
+  }
+  set responseByteLength(n: number) {
+    if (n !== this.responseByteLength) this.more().responseByteLength = n;
+  }
+  /** dispatch read the request body as JSON (what the rules saw) */
+  get requestJson(): boolean {
+    return this.rare?.requestJson === true;
+  }
+  get explanation(): Explanation | undefined {
+    return this.rare?.explanation;
+  }
+  /** the fault the answer was (docs/faults.md), when it was one */
+  get fault(): FaultKind | undefined {
+    return this.rare?.fault;
+  }
+  set fault(f: FaultKind | undefined) {
+    this.more().fault = f;
+  }
+  /** the scenarios the answer read or moved, before and after it (docs/state.md), when it touched any */
+  get stateBefore(): Readonly<Record<string, string>> | undefined {
+    return this.rare?.stateBefore;
+  }
+  set stateBefore(s: Readonly<Record<string, string>> | undefined) {
+    this.more().stateBefore = s;
+  }
+  get stateAfter(): Readonly<Record<string, string>> | undefined {
+    return this.rare?.stateAfter;
+  }
+  set stateAfter(s: Readonly<Record<string, string>> | undefined) {
+    this.more().stateAfter = s;
+  }
+  /** what `--contract` found (docs/contract.md), when the request fell under a documented operation */
+  get contract(): ContractMark | undefined {
+    return this.rare?.contract;
+  }
+  set contract(c: ContractMark | undefined) {
+    this.more().contract = c;
+  }
+  /** the session the request belonged to (docs/library.md#sessions), when it carried one */
+  get session(): string | undefined {
+    return this.rare?.session;
+  }
+  set session(s: string | undefined) {
+    this.more().session = s;
+  }
+  /** a streamed answer: open while its events are being sent, and how many were sent (docs/faults.md) */
+  get stream(): { open: boolean; events: number } | undefined {
+    return this.rare?.stream;
+  }
+  set stream(s: { open: boolean; events: number } | undefined) {
+    this.more().stream = s;
+  }
+  /** set by settle(): then the stage, the explanation and the context are let go */
+  private get views(): Views | undefined {
+    return this.rare?.views;
+  }
+  private get servedFile(): string | undefined {
+    return this.rare?.servedFile;
+  }
+  /** record mode's proxy: the upstream target and what was saved */
+  private get proxy(): { readonly target: string; readonly saved: string | null } | undefined {
+    return this.rare?.proxy;
+  }
+  /** At capture: what the common fields leave out (see holdExchange). */
+  keepRare(
+    requestByteLength: number,
+    responseByteLength: number,
+    requestJson: boolean,
+    servedFile: string | undefined,
+    explanation: Explanation | undefined,
+    proxy: Rare['proxy'],
+  ): void {
+    if (requestByteLength !== this.requestBytes.byteLength) this.more().requestByteLength = requestByteLength;
+    if (responseByteLength !== this.responseBytes.byteLength) this.more().responseByteLength = responseByteLength;
+    if (requestJson) this.more().requestJson = true;
+    const stage = this.dispatchStage;
+    // a file the stage names already is not kept twice
+    if (servedFile !== undefined && !(stage !== null && 'file' in stage && stage.file === servedFile))
+      this.more().servedFile = servedFile;
+    if (explanation !== undefined) this.more().explanation = explanation;
+    if (proxy !== undefined) this.more().proxy = proxy;
+  }
 
   /** the request's headers, names lower-cased, arrival order kept */
   get requestHeaders(): HeaderList {
@@ -177,10 +277,17 @@ export class HeldEntry {
     if (this.proxy !== undefined)
       return Object.freeze({ kind: 'proxied', target: this.proxy.target, saved: this.proxy.saved });
     const file = this.servedFile;
+    const context = this.context;
+    // one object per stage object (a remembered file's or a rule's), so every row it answers shares it
+    const known = shownByStage.get(stage);
+    if (known !== undefined && known.context === context && known.file === file) return known.by;
     const shown = this.shownStage(stage);
-    return file !== undefined && !('file' in stage && stage.file === file)
-      ? Object.freeze({ ...shown, servedFile: file })
-      : shown;
+    const by =
+      file !== undefined && !('file' in stage && stage.file === file)
+        ? Object.freeze({ ...shown, servedFile: file })
+        : shown;
+    shownByStage.set(stage, { context, file, by });
+    return by;
   }
   /** a fallback file (or a denied one) is named relative to the fallback directory, as `get --why` names it */
   private shownStage(stage: Stage): Stage {
@@ -222,15 +329,20 @@ export class HeldEntry {
   /** Make the views now and let go of the workspace and the explanation (the workspace is being replaced). */
   settle(): void {
     if (this.views !== undefined) return;
-    this.views = Object.freeze(this.answered());
+    const views = Object.freeze(this.answered());
+    const rare = this.more();
+    rare.views = views;
     this.dispatchStage = null;
-    this.servedFile = undefined;
-    this.explanation = undefined;
+    rare.servedFile = undefined;
+    rare.explanation = undefined;
     this.context = undefined;
   }
   /** Reduce both bodies to their size and type (the entry would not fit in maxBytes otherwise). */
   dropBodies(): void {
-    this.bodiesDropped = true;
+    const rare = this.more();
+    rare.requestByteLength = this.requestByteLength;
+    rare.responseByteLength = this.responseByteLength;
+    rare.bodiesDropped = true;
     this.requestBytes = EMPTY;
     this.responseBytes = EMPTY;
   }
@@ -252,17 +364,16 @@ export class HeldEntry {
     }
     const take = Math.min(bytes.byteLength, cap + 1 - kept.byteLength);
     if (take <= 0) return;
-    let buf = this.streamBuffer;
+    let buf = this.rare?.streamBuffer;
     const need = kept.byteLength + take;
     if (buf === undefined || buf.byteLength < need) {
       const grown = new Uint8Array(Math.min(cap + 1, Math.max(need, 2 * (buf?.byteLength ?? 512))));
       grown.set(kept);
-      this.streamBuffer = buf = grown;
+      this.more().streamBuffer = buf = grown;
     }
     buf.set(bytes.subarray(0, take), kept.byteLength);
     this.responseBytes = buf.subarray(0, need);
   }
-  private streamBuffer: Uint8Array | undefined;
   /** the settled views (for the size estimate) */
   get settledViews(): Views | undefined {
     return this.views;
@@ -288,19 +399,21 @@ export function holdExchange(ex: Exchange, id: number, opts: CaptureOptions): He
     ex.request.target,
     ex.request.rawHeaders ?? req.headers,
     ownBytes(keptBytes(reqBytes, opts.bodyBytes, req.headers)),
-    ex.request.byteLength ?? reqBytes.byteLength,
-    req.body.kind === 'json',
     res.status,
     res.headers,
     head ? EMPTY : ownBytes(keptBytes(res.body, opts.bodyBytes, res.headers)),
-    head ? 0 : res.body.byteLength,
     answeredBy === undefined ? null : answeredBy.outcome.stage,
+    answeredBy?.context,
+  );
+  held.keepRare(
+    ex.request.byteLength ?? reqBytes.byteLength,
+    head ? 0 : res.body.byteLength,
+    req.body.kind === 'json',
     answeredBy?.outcome.file,
     // an explanation that consulted no rule set explains nothing the stage does not (and need not be kept)
     answeredBy?.outcome.explanation?.ruleSets.length || answeredBy?.outcome.explanation?.overrides?.length
       ? answeredBy.outcome.explanation
       : undefined,
-    answeredBy?.context,
     a.kind === 'proxied' ? { target: a.target, saved: a.saved } : undefined,
   );
   const delivery = a.kind === 'dispatch' ? a.outcome.answer.delivery : undefined;
@@ -315,6 +428,12 @@ export function holdExchange(ex: Exchange, id: number, opts: CaptureOptions): He
   if (ex.session !== undefined) held.session = ex.session;
   return held;
 }
+
+/** what answered, as the rows show it, by dispatch's stage object: made once, not per row read */
+const shownByStage = new WeakMap<
+  Stage,
+  { readonly context: ExplainContext | undefined; readonly file: string | undefined; readonly by: AnsweredBy }
+>();
 
 const EMPTY = new Uint8Array(0);
 const NO_ANSWER = Object.freeze({ status: 0, headers: Object.freeze([]), body: EMPTY, delayMs: 0 });

@@ -80,14 +80,14 @@ export interface EntryRow {
   readonly answeredBy: AnsweredBy;
   readonly matched: MatchedView | null;
   /** as Entry's */
-  readonly fault?: FaultKind;
+  readonly fault?: FaultKind | undefined;
   /** as Entry's */
-  readonly stateBefore?: Readonly<Record<string, string>>;
-  readonly stateAfter?: Readonly<Record<string, string>>;
-  readonly contract?: ContractMark;
+  readonly stateBefore?: Readonly<Record<string, string>> | undefined;
+  readonly stateAfter?: Readonly<Record<string, string>> | undefined;
+  readonly contract?: ContractMark | undefined;
   /** the session the request belonged to (docs/library.md#sessions), when it carried one */
-  readonly session?: string;
-  readonly stream?: StreamState;
+  readonly session?: string | undefined;
+  readonly stream?: StreamState | undefined;
 }
 
 /** A streamed answer in the journal: `open` while its events are still being sent; `events` sent so far. */
