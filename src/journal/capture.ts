@@ -326,6 +326,16 @@ export class HeldEntry {
       why: whyView(outcome, this.context.ws, this.context.shown, this.path),
     };
   }
+  /** What record mode saved of a proxied answer, once known (a passed-on stream is held before it ends). */
+  proxySaved(saved: string | null): void {
+    const rare = this.rare;
+    if (rare?.proxy === undefined) return;
+    rare.proxy = { target: rare.proxy.target, saved };
+    const views = rare.views;
+    // the views were made already when the workspace was replaced while the stream ran (a saved rule reloads it)
+    if (views !== undefined && views.answeredBy.kind === 'proxied')
+      rare.views = Object.freeze({ ...views, answeredBy: Object.freeze({ ...views.answeredBy, saved }) });
+  }
   /** Make the views now and let go of the workspace and the explanation (the workspace is being replaced). */
   settle(): void {
     if (this.views !== undefined) return;

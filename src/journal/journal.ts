@@ -180,13 +180,17 @@ export class Journal {
     if (this.listeners.size > 0) this.emit({ kind: 'stream', id, offset, bytes });
   }
 
-  /** An open entry's stream ended (or its client left): closed, with its latency to now. */
-  finish(id: number): void {
+  /**
+   * An open entry's stream ended (or its client left): closed, with its latency to now. `saved`: for a stream record
+   * mode passed on, what the recording saved (null: nothing), known only now.
+   */
+  finish(id: number, saved?: string | null): void {
     const at = this.slotOf(id);
     if (at === undefined) return;
     const h = this.ring[at]!;
     if (h.stream?.open !== true) return;
     h.stream.open = false;
+    if (saved !== undefined) h.proxySaved(saved);
     h.latencyMs = Math.max(0, this.clock.now() - h.receivedAtMs);
     if (this.listeners.size > 0) this.emit(new EntryEvent(h, this.captureOpts, 'update'));
     this.settleWaiters(h);

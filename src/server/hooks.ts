@@ -49,6 +49,9 @@ export type Sent =
 /** Hears a streamed answer's events, each as it is written to the socket. */
 export type StreamTap = (bytes: Uint8Array) => void;
 
+/** A streamed answer begins: what hears its events (the streamTap hooks together), or undefined. */
+export type StreamOpen = (x: InFlight, sent: Sent) => StreamTap | undefined;
+
 /** Hands an answer on to the next hook, and after the last one to the listener (delay, then write). */
 export type NextStep = (outcome: Outcome) => ValueOrPromise<void>;
 
@@ -75,14 +78,22 @@ export interface RequestHook {
    * answer yourself on `x.res` and then call `written` once (the afterWrite hooks run then). Return what `next`
    * returned, or a promise that settles when you are done (a rejection is answered 500 if nothing was written).
    */
-  readonly onOutcome?: (outcome: Outcome, x: InFlight, next: NextStep, written: WrittenStep) => ValueOrPromise<void>;
+  readonly onOutcome?: (
+    outcome: Outcome,
+    x: InFlight,
+    next: NextStep,
+    written: WrittenStep,
+    /** a hook that sends a stream itself tells the streamTap hooks with this (returns undefined when none listens) */
+    streamed: StreamOpen,
+  ) => ValueOrPromise<void>;
   /** After the answer's last byte is handed to the socket (a refused 413 too); the response is gone by then. */
   readonly afterWrite?: (x: InFlight, sent: Sent) => void;
   /**
-   * A streamed answer (`delivery.kind === 'stream'`) is about to be sent: return what hears each event's bytes as
-   * they are written, or undefined. afterWrite still runs once the connection is done with the stream.
+   * A streamed answer is about to be sent (dispatch's `delivery.kind === 'stream'`, or record mode passing an
+   * upstream's event stream on): return what hears each event's bytes as they are written, or undefined.
+   * `sent.response.body` is empty. afterWrite still runs, with the final Sent, once the stream is done.
    */
-  readonly streamTap?: (x: InFlight, outcome: Outcome) => StreamTap | undefined;
+  readonly streamTap?: StreamOpen;
   /** At server shutdown (server/start.ts), after the last connection is gone; resolves when the hook's own work is done. */
   readonly close?: () => Promise<void>;
 }
@@ -95,10 +106,11 @@ export interface HookChain {
   readonly onOutcome: ((outcome: Outcome, x: InFlight, last: NextStep) => ValueOrPromise<void>) | undefined;
   readonly afterWrite: WrittenStep | undefined;
   /** every hook's streamTap, as one (undefined when no hook has one) */
-  readonly streamTap: ((x: InFlight, outcome: Outcome) => StreamTap | undefined) | undefined;
+  readonly streamTap: StreamOpen | undefined;
 }
 
 const NOTHING: WrittenStep = () => undefined;
+const NO_STREAM: StreamOpen = () => undefined;
 
 /** Compose `hooks` in the order given (undefined: no hook at all, the listener's bare path). */
 export function composeHooks(hooks: readonly RequestHook[]): HookChain | undefined {
@@ -131,16 +143,6 @@ export function composeHooks(hooks: readonly RequestHook[]): HookChain | undefin
             return undefined;
           };
 
-  let onOutcome: HookChain['onOutcome'];
-  if (arounds.length === 1) {
-    const only = arounds[0]!;
-    onOutcome = (o, x, last) => only(o, x, last, written);
-  } else if (arounds.length > 1) {
-    const step = (i: number, o: Outcome, x: InFlight, last: NextStep): ValueOrPromise<void> =>
-      i === arounds.length ? last(o) : arounds[i]!(o, x, (next) => step(i + 1, next, x, last), written);
-    onOutcome = (o, x, last) => step(0, o, x, last);
-  }
-
   const streamTap: HookChain['streamTap'] =
     taps.length === 0
       ? undefined
@@ -151,6 +153,18 @@ export function composeHooks(hooks: readonly RequestHook[]): HookChain | undefin
             for (const h of heard) h(bytes);
           };
         };
+
+  const streamed: StreamOpen = streamTap ?? NO_STREAM;
+
+  let onOutcome: HookChain['onOutcome'];
+  if (arounds.length === 1) {
+    const only = arounds[0]!;
+    onOutcome = (o, x, last) => only(o, x, last, written, streamed);
+  } else if (arounds.length > 1) {
+    const step = (i: number, o: Outcome, x: InFlight, last: NextStep): ValueOrPromise<void> =>
+      i === arounds.length ? last(o) : arounds[i]!(o, x, (next) => step(i + 1, next, x, last), written, streamed);
+    onOutcome = (o, x, last) => step(0, o, x, last);
+  }
 
   return {
     explain: hooks.some((h) => h.explain === true),

@@ -63,9 +63,10 @@ export function journalHook(journal: Journal, shownPaths?: (ws: Workspace) => Sh
   return {
     name: 'journal',
     explain: true,
-    // a stream is in the journal from its first byte, open, and grows by each event sent (docs/inspector.md)
-    streamTap(x, outcome) {
-      const id = journal.open(exchange(x, { kind: 'dispatch', response: outcome.answer, outcome }, EMPTY));
+    // a stream is in the journal from its first byte, open, and grows by each event sent (docs/inspector.md);
+    // record mode's passed-on upstream streams too
+    streamTap(x, sent) {
+      const id = journal.open(exchange(x, sent, EMPTY));
       open.set(x, id);
       return (bytes) => journal.streamed(id, bytes);
     },
@@ -73,7 +74,8 @@ export function journalHook(journal: Journal, shownPaths?: (ws: Workspace) => Sh
       const id = open.get(x);
       if (id !== undefined) {
         open.delete(x);
-        journal.finish(id);
+        // what record mode saved is known only once the upstream has ended the stream
+        journal.finish(id, sent.kind === 'proxied' ? sent.saved : undefined);
       } else journal.record(exchange(x, sent, sent.response.body));
     },
   };

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeTempDir, removeDir, spawnMock, type RunningMock } from '../helpers/mock-cli.js';
 import { lineMatching } from './serve-helpers.js';
+import { events, raw } from '../helpers/inspector-server.js';
 
 const SSE_EVENTS = ['data: {"token":"Hel"}', 'event: note\ndata: {"token":"lo"}', 'data: [DONE]'];
 /** the upstream's pause before each event (ms) */
@@ -174,5 +175,78 @@ describe('mock --record saves an event stream and replays it with its pauses', (
     // line i leaves no earlier than i intervals after the first (a running sum, so one late line cannot fail it)
     for (let i = 1; i < replay.events.length; i++)
       assert.ok(replay.events[i]!.at - replay.events[0]!.at >= i * interval - 50);
+  });
+});
+
+describe('mock --record --inspect: a passed-on event stream is in the journal as it flows', () => {
+  let held: Server;
+  let release = (): void => undefined;
+  let dir: string;
+  let m: RunningMock;
+  before(async () => {
+    // sends one event, then waits for the test to let it send the last one and end
+    held = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"token":"first"}\n\n');
+      release = () => res.end('data: [DONE]\n\n');
+    });
+    held.listen(0, '127.0.0.1');
+    await once(held, 'listening');
+    dir = makeTempDir('mock-record-stream-live-');
+    writeFileSync(join(dir, 'mock.toml'), '[service]\nfallback_respond_dir = "."\n');
+    m = await spawnMock(
+      ['serve', '--record', `http://127.0.0.1:${(held.address() as AddressInfo).port}`, '--inspect'],
+      { cwd: dir },
+    );
+  });
+  after(async () => {
+    release();
+    await m?.stop();
+    held.close();
+    await removeDir(dir);
+  });
+
+  it('the inspector hears the first event before the upstream sends the last; the entry then names the saved file', async () => {
+    const inspector = Number(
+      /^Inspector: http:\/\/127\.0\.0\.1:(\d+)\//.exec(
+        m.stdoutLines.find((l) => l.startsWith('Inspector: ')) ?? '',
+      )?.[1],
+    );
+    assert.ok(inspector > 0, m.stdoutLines.join('\n'));
+    const page = await events(inspector);
+    const heard = (needle: string, what: string): Promise<void> =>
+      new Promise((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`${what} not heard: ${page.text()}`)), 30_000);
+        const check = (): void => {
+          if (!page.text().includes(needle)) return;
+          clearTimeout(t);
+          page.res.off('data', check);
+          resolve();
+        };
+        page.res.on('data', check);
+        check();
+      });
+    const client = readEvents(`${m.url}/v1/live`, '\n\n');
+    // the first event reaches the page while the upstream still holds the stream open
+    await heard('first', 'the first event');
+    assert.match(page.text(), /event: stream\n/);
+    assert.doesNotMatch(page.text(), /\[DONE\]/);
+    release();
+    const got = await client;
+    assert.deepEqual(
+      got.events.map((e) => e.text),
+      ['data: {"token":"first"}', 'data: [DONE]'],
+    );
+    // once the upstream ended it, the entry is closed and says what the recording saved
+    await heard('event: update', 'the closing update');
+    const id = Number(/event: update\nid: (\d+)/.exec(page.text())?.[1] ?? /"id":(\d+)/.exec(page.text())?.[1]);
+    page.close();
+    const entry = await raw(inspector, 'GET', `/__mock/api/requests/${id}`);
+    assert.equal(entry.status, 200, entry.text);
+    const e = (entry.json as { result: { answered_by: { kind: string; saved: string | null }; response: unknown } })
+      .result;
+    assert.equal(e.answered_by.kind, 'proxied');
+    assert.match(String(e.answered_by.saved), /mock-recorded\.toml#1/);
+    assert.match(JSON.stringify(e.response), /first[\s\S]*\[DONE\]/);
   });
 });

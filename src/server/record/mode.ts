@@ -27,7 +27,7 @@ import type { CommitRule } from '../../record/commit-port.js';
 import { MAX_SAVED_BODY_BYTES, WRITE_METHODS } from '../../record/plan.js';
 import type { RecordTarget } from '../../record/target.js';
 import type { HeaderList } from '../../shared/headers.js';
-import type { InFlight, NextStep, RequestHook, WrittenStep } from '../hooks.js';
+import type { InFlight, NextStep, RequestHook, StreamOpen, WrittenStep } from '../hooks.js';
 import { createProxyClient, recordResponseOf, type ProxyResult } from './proxy.js';
 import { captureStream, streamFormatOf } from './stream-capture.js';
 import { createRecorder, type Saved } from './recorder.js';
@@ -86,7 +86,7 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
     for (const l of lines) hooks.log(l);
   };
 
-  const proxy = async (outcome: Outcome, x: InFlight, written: WrittenStep): Promise<void> => {
+  const proxy = async (outcome: Outcome, x: InFlight, written: WrittenStep, opened: StreamOpen): Promise<void> => {
     const { snapshot } = x;
     const result = await client.forward({
       method: snapshot.method,
@@ -102,6 +102,15 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
       // an event stream: passed on live, saved as a stream file once the upstream ends it (stream-capture.ts)
       const contentType = result.headers.find(([k]) => k === 'content-type')?.[1];
       const capture = captureStream(result.rest, streamFormatOf(contentType), MAX_SAVED_BODY_BYTES);
+      // the journal (the inspector) hears each chunk as it is passed on, not only once the stream has ended
+      const tap = opened(x, {
+        kind: 'proxied',
+        response: { status: result.status, headers, body: EMPTY },
+        outcome,
+        target: targetShown,
+        saved: null,
+      });
+      if (tap !== undefined) result.rest.on('data', (chunk: Buffer) => tap(chunk));
       send(x.res, { ...result, headers });
       const events = await capture;
       const recorded = await recorder.record({
@@ -143,12 +152,12 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
 
   return {
     name: 'record',
-    onOutcome(outcome: Outcome, x: InFlight, next: NextStep, written: WrittenStep) {
+    onOutcome(outcome: Outcome, x: InFlight, next: NextStep, written: WrittenStep, streamed: StreamOpen) {
       const stage = outcome.stage;
-      if (stage.kind === 'miss') return proxy(outcome, x, written);
+      if (stage.kind === 'miss') return proxy(outcome, x, written, streamed);
       // a file answers every method: a write it would swallow goes to the target and is saved as a method rule
       if (stage.kind === 'fallback' && WRITE_METHODS.has(x.snapshot.method.toUpperCase()))
-        return proxy(outcome, x, written);
+        return proxy(outcome, x, written, streamed);
       if (stage.kind === 'prefix_miss') {
         if (!prefixMissesSaid.has(x.snapshot.path)) {
           prefixMissesSaid.add(x.snapshot.path);
@@ -163,6 +172,8 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
     },
   };
 }
+
+const EMPTY = new Uint8Array(0);
 
 function send(res: ServerResponse, result: ProxyResult): void {
   if (res.destroyed || res.writableEnded) {
