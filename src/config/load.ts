@@ -81,8 +81,8 @@ export interface RuleSetCacheStore {
   key(bytes: Uint8Array, context: string): string;
   get(file: string, key: string): CachedRuleSet | undefined;
   put(file: string, key: string, entry: CachedRuleSet): void;
-  /** keep the entries this load got or put and drop the rest; written in the background, never failing */
-  save(): void;
+  /** keep the entries this load got or put and drop the rest; never fails (a cache that cannot be written is none) */
+  save(): Promise<void>;
 }
 
 /** A rule-set file as an earlier load found it: valid, with these warnings, looking at these other files. */
@@ -168,7 +168,7 @@ export async function loadWorkspace(opts: LoadOptions): Promise<Result<Workspace
     ...duplicateCollections(collections),
   ];
   if (diagnostics.some((d) => d.severity === 'error')) return failure(diagnostics);
-  mode.cache?.store.save();
+  await mode.cache?.store.save();
   return ok(
     freezeDeep({
       configFile,

@@ -2,7 +2,7 @@
 // `${XDG_CACHE_HOME:-~/.cache}/mock/` holding, for each rule-set file an earlier load decoded without error, the key
 // of its bytes, the summary of its rules' paths, the other files its decoding looked at, and its warnings.
 // Read defensively (anything unexpected: no entries, the workspace is loaded eagerly); written atomically (a temp
-// file renamed over), in the background, never failing the server.
+// file renamed over) when a load changed it, never failing the server.
 //
 // Owns: where the file lives, its format, keys. Leaves out: what a hit means (config/load.ts).
 import { createHash, randomBytes } from 'node:crypto';
@@ -69,10 +69,10 @@ async function openStore(dir: string, configFile: string, version: string): Prom
       kept.set(ruleSet, { key, entry });
       changed = true;
     },
-    save() {
+    async save() {
       if (!changed && stored !== undefined && kept.size === Object.keys(stored.entries).length) return;
       const out: Stored = { format: FORMAT, version, config: configFile, entries: Object.fromEntries(kept) };
-      void writeAtomically(dir, file, JSON.stringify(out, bigints)).catch(() => undefined);
+      await writeAtomically(dir, file, JSON.stringify(out, bigints)).catch(() => undefined);
     },
   };
 }
