@@ -47,6 +47,15 @@ export function loadCache(opts: LoadCacheOptions): RuleSetCache | undefined {
   };
 }
 
+const DIGESTS = new WeakMap<Uint8Array, string>();
+
+/** The SHA-256 of a file's bytes, computed once per read (the cache's key and a live reload's comparison share it). */
+export function bytesDigest(bytes: Uint8Array): string {
+  let d = DIGESTS.get(bytes);
+  if (d === undefined) DIGESTS.set(bytes, (d = createHash('sha256').update(bytes).digest('base64')));
+  return d;
+}
+
 /** The cache file of a config file: named by a hash of its absolute path. */
 export function loadCacheFile(dir: string, configFile: string): string {
   return join(dir, createHash('sha256').update(configFile).digest('hex') + '.json');
@@ -58,11 +67,15 @@ async function openStore(dir: string, configFile: string, version: string): Prom
   const kept = new Map<string, { key: string; entry: CachedRuleSet }>();
   let changed = false;
   return {
-    key: (bytes, context) => createHash('sha256').update(context).update('\0').update(bytes).digest('base64'),
+    key: (bytes, context) =>
+      createHash('sha256').update(context).update('\0').update(bytesDigest(bytes)).digest('base64'),
     get(ruleSet, key) {
       const e = stored?.entries[ruleSet];
       if (e === undefined || e.key !== key || !validEntry(e.entry)) return undefined;
       kept.set(ruleSet, e);
+      const s = e.entry.strategy as { seed?: unknown };
+      // a seeded strategy's seed is a bigint, stored as its decimal text
+      if (typeof s.seed === 'string') return { ...e.entry, strategy: { ...e.entry.strategy, seed: BigInt(s.seed) } };
       return e.entry;
     },
     put(ruleSet, key, entry) {
@@ -79,9 +92,7 @@ async function openStore(dir: string, configFile: string, version: string): Prom
 
 async function readStored(file: string, configFile: string, version: string): Promise<Stored | undefined> {
   try {
-    const v = JSON.parse(await readFile(file, 'utf8'), (k, x: unknown) =>
-      k === 'seed' && typeof x === 'string' ? BigInt(x) : x,
-    ) as unknown;
+    const v = JSON.parse(await readFile(file, 'utf8')) as unknown;
     if (!isObject(v) || v['format'] !== FORMAT || v['version'] !== version || v['config'] !== configFile)
       return undefined;
     const entries = v['entries'];
@@ -92,7 +103,7 @@ async function readStored(file: string, configFile: string, version: string): Pr
   }
 }
 
-/** a seeded strategy's seed is a bigint: stored as its decimal text */
+/** a seeded strategy's seed is a bigint: stored as its decimal text (read back by get) */
 function bigints(_key: string, x: unknown): unknown {
   return typeof x === 'bigint' ? x.toString() : x;
 }
@@ -121,7 +132,10 @@ const strings = (x: unknown): boolean => Array.isArray(x) && x.every(isString);
 function validEntry(x: unknown): x is CachedRuleSet {
   if (!isObject(x)) return false;
   if (x['prefix'] !== undefined && !isString(x['prefix'])) return false;
-  if (!isObject(x['strategy']) || !isString(x['strategy']['kind'])) return false;
+  const strategy = x['strategy'];
+  if (!isObject(strategy) || !isString(strategy['kind'])) return false;
+  const seed = strategy['seed'];
+  if (seed !== undefined && !(isString(seed) && /^\d+$/.test(seed))) return false;
   if (!strings(x['respondFiles'])) return false;
   const stamps = x['stamps'];
   if (!Array.isArray(stamps) || !stamps.every(validStamp)) return false;

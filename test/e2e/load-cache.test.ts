@@ -26,8 +26,9 @@ const WS: Record<string, string> = {
     '[[rules]]\nwhen.request.url_path = { value = "/a/users/{id}", op = "path_template" }\nrespond.text = "user"\n\n' +
     '[[rules]]\nwhen.request.url_path = { value = "/a/", op = "starts_with" }\nwhen.request.method = "POST"\nrespond.status = 201\n',
   'b.toml':
-    '[prefix]\nurl_path = "/b"\n\n[[rules]]\nwhen.request.url_path = "/two"\nrespond.json = \'{"b":2}\'\n\n' +
+    'strategy = { uniform_random = { seed = 7 } }\n[prefix]\nurl_path = "/b"\n\n[[rules]]\nwhen.request.url_path = "/two"\nrespond.json = \'{"b":2}\'\n\n' +
     '[[rules]]\nwhen.request.url_path = { value = ".csv", op = "ends_with" }\nrespond.text = "csv"\n\n' +
+    '[[rules]]\nwhen.request.url_path = { value = "file", op = "contains" }\nrespond.text = "file"\n\n' +
     '[[rules]]\nwhen.request.url_path = "/warned"\nwhen.request.body.json."$.x" = { value = "1" }\nrespond.text = "x"\n',
   'c.toml':
     'strategy = { priority = { tiebreaker = "first_match" } }\n\n[[rules]]\nwhen.request.url_path = { value = "/c/{rest*}", op = "path_template" }\nrespond.text = "low"\n\n' +
@@ -199,7 +200,7 @@ test('a warm server shows every rule set whole: the inspector counts its rules, 
       sets.map((s) => [s.entry, s.rules]),
       [
         ['a.toml', 3],
-        ['b.toml', 3],
+        ['b.toml', 4],
         ['c.toml', 2],
         ['any.toml', 2],
       ],
