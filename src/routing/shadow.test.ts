@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import fc from 'fast-check';
 import type { Condition, Rule, RuleSet } from '../model/rule-set.js';
 import type { Method } from '../model/operators.js';
 import type { Strategy } from '../model/strategy.js';
@@ -60,42 +59,4 @@ test('an earlier rule set whose prefix claims the path shadows every later rule 
   ];
   assert.deepEqual(shadowOf(sets, 1, 0), { kind: 'prefix', ruleSetIndex: 0, prefix: '/api' });
   assert.equal(shadowOf(sets, 1, 1), undefined);
-});
-
-test('over random workspaces, the indexed check finds what shadowOf finds for every rule', () => {
-  const paths = ['/a', '/b', '/api/a', '/api'];
-  const methods: Method[] = ['GET', 'POST'];
-  const conditionArb = fc.oneof(
-    fc.constantFrom(...paths).map((p) => path(p)),
-    fc.constantFrom(...paths).map((p) => path(p, 'starts_with')),
-    fc.constantFrom(...methods).map(method),
-    fc.constant(header('x')),
-  );
-  const setArb = fc.record({
-    conditions: fc.array(fc.array(conditionArb, { maxLength: 3 }), { maxLength: 8 }),
-    prefix: fc.option(fc.constantFrom('/api', '/b'), { nil: undefined }),
-    rotating: fc.boolean(),
-  });
-  fc.assert(
-    fc.property(fc.array(setArb, { minLength: 1, maxLength: 4 }), (specs) => {
-      const sets = specs.map((s, i) =>
-        set(
-          i,
-          s.conditions.map((cs, j) => rule(j, cs)),
-          {
-            ...(s.prefix === undefined ? {} : { prefix: s.prefix }),
-            ...(s.rotating ? { strategy: { kind: 'round_robin' } as Strategy } : {}),
-          },
-        ),
-      );
-      const naive = sets.flatMap((s) =>
-        s.rules.flatMap((r) => {
-          const by = shadowOf(sets, s.index, r.index);
-          return by === undefined ? [] : [{ ruleSetIndex: s.index, ruleIndex: r.index, by }];
-        }),
-      );
-      assert.deepEqual(shadowedRules(sets), naive);
-    }),
-    { numRuns: 500 },
-  );
 });

@@ -65,75 +65,16 @@ export function shadowOf(
   return r === undefined ? undefined : { kind: 'rule', ruleSetIndex, ruleIndex: r.index };
 }
 
-/** Every rule of the workspace that can never answer, in order: shadowOf for each, over an index of the rules. */
+/** Every rule of the workspace that can never answer, in order. */
 export function shadowedRules(ruleSets: readonly RuleSet[]): Shadowed[] {
   const out: Shadowed[] = [];
-  const indexes = ruleSets.map(answerIndex);
-  for (const [si, set] of ruleSets.entries()) {
+  for (const set of ruleSets) {
     for (const rule of set.rules) {
-      const k = keyOf(rule);
-      if (k === undefined) continue;
-      const by = indexedShadow(ruleSets, indexes, si, rule.index, k);
+      const by = shadowOf(ruleSets, set.index, rule.index);
       if (by !== undefined) out.push({ ruleSetIndex: set.index, ruleIndex: rule.index, by });
     }
   }
   return out;
-}
-
-/**
- * The rules that answer every request of one path (and at most one method), by path: the earliest such rule for
- * any method, and for each method. A rule is found there exactly when alwaysAnswers would hold for it.
- */
-type AnswerIndex = Map<string, { any?: number; byMethod: Map<string, number> }>;
-
-function answerIndex(set: RuleSet): AnswerIndex {
-  const index: AnswerIndex = new Map();
-  for (const rule of set.rules) {
-    let path: string | undefined;
-    let method: string | undefined;
-    let simple = true;
-    for (const c of rule.conditions) {
-      if (c.on === 'url_path' && c.op === 'equal' && path === undefined) path = c.compareTo;
-      else if (c.on === 'method' && (method === undefined || method === c.value)) method = c.value;
-      else simple = false;
-    }
-    if (!simple || path === undefined) continue;
-    let entry = index.get(path);
-    if (entry === undefined) index.set(path, (entry = { byMethod: new Map() }));
-    if (method === undefined) entry.any ??= rule.index;
-    else if (!entry.byMethod.has(method)) entry.byMethod.set(method, rule.index);
-  }
-  return index;
-}
-
-/** The earliest rule of an indexed rule set that always answers `k`, or undefined. */
-function firstAnswering(index: AnswerIndex, k: Key): number | undefined {
-  const entry = index.get(k.path);
-  if (entry === undefined) return undefined;
-  const byMethod = k.method === undefined ? undefined : entry.byMethod.get(k.method);
-  if (entry.any === undefined) return byMethod;
-  return byMethod === undefined ? entry.any : Math.min(entry.any, byMethod);
-}
-
-/** shadowOf, with every rule set's answers indexed. */
-function indexedShadow(
-  ruleSets: readonly RuleSet[],
-  indexes: readonly AnswerIndex[],
-  setAt: number,
-  ruleIndex: number,
-  k: Key,
-): ShadowedBy | undefined {
-  for (let i = 0; i < setAt; i++) {
-    const earlier = ruleSets[i]!;
-    if (earlier.prefix !== undefined && claims(earlier.prefix, k.path))
-      return { kind: 'prefix', ruleSetIndex: earlier.index, prefix: earlier.prefix };
-    const r = firstAnswering(indexes[i]!, k);
-    if (r !== undefined) return { kind: 'rule', ruleSetIndex: earlier.index, ruleIndex: r };
-  }
-  const set = ruleSets[setAt]!;
-  if (set.strategy.kind !== 'first_match') return undefined;
-  const r = firstAnswering(indexes[setAt]!, k);
-  return r === undefined || r >= ruleIndex ? undefined : { kind: 'rule', ruleSetIndex: set.index, ruleIndex: r };
 }
 
 /** `rule #2 in ./rules.toml can never answer: rule #1 in ./rules.toml always answers first for the same path and method` */
