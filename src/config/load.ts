@@ -359,9 +359,9 @@ async function loadListedRuleSet(
     // a live server compares and watches what a load read: read the respond files as decoding would have
     if (mode.track !== undefined) await Promise.all(hit.respondFiles.map((f) => respondFileOnce(f, mode)));
     const ruleSet = lazyRuleSet(bytes.bytes, e.path, rsc, hit);
-    // a rule set with a rule for any path is needed by every request: decoded now
-    if (hit.summary.any) void ruleSet.rules;
-    return { diagnostics: hit.warnings, ruleSet };
+    // a rule set with a rule for any path is needed by every request: decoded now (should that fail, the file
+    // is loaded as without a cache below, and its errors reported as usual)
+    if (!hit.summary.any || decodes(ruleSet)) return { diagnostics: hit.warnings, ruleSet };
   }
   const text = textOf(bytes.bytes);
   if (text.kind !== 'ok') {
@@ -425,6 +425,15 @@ function respondFileOnce(path: string, mode: ReadMode): Promise<RespondFileStatu
   let status = known.get(path);
   if (status === undefined) known.set(path, (status = limited(() => respondFileStatus(path, mode.track))));
   return status;
+}
+
+function decodes(ruleSet: LazyRuleSet): boolean {
+  try {
+    void ruleSet.rules;
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The rule set of a file the cache found unchanged: decoded, from the bytes read now, on first need. */
