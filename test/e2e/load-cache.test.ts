@@ -5,7 +5,16 @@ import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from '
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { raw } from '../helpers/inspector-server.js';
-import { makeTempDir, removeDir, runMock, sendText, spawnMock, writeTree } from '../helpers/mock-cli.js';
+import {
+  makeTempDir,
+  removeDir,
+  runMock,
+  sendText,
+  spawnMock,
+  writeTree,
+  type RunningMock,
+} from '../helpers/mock-cli.js';
+import { waitReloaded, waitServed } from './live-reload-helpers.js';
 
 const dirs: string[] = [];
 after(async () => {
@@ -211,4 +220,32 @@ test('a warm server shows every rule set whole: the inspector counts its rules, 
   const why = await runMock(['get', '/c/x', '--why'], { cwd: dir, env: { XDG_CACHE_HOME: cache } });
   assert.equal(why.code, 0, why.stderr);
   assert.match(why.stdout, /c\.toml/);
+});
+
+test('live reload over a warm start: the same files watched, a respond file of an undecoded rule set reloads, counts whole', async () => {
+  const dir = temp('mock-cache-live-');
+  const cache = temp('mock-cache-home-');
+  await writeTree(dir, WS);
+  const watching = (m: RunningMock): string | undefined => m.stdoutLines.find((l) => l.startsWith('Watching '));
+  const off = await spawnMock([], { cwd: dir, env: { XDG_CACHE_HOME: cache, MOCK_LOAD_CACHE: 'off' } });
+  const eager = watching(off);
+  await off.stop();
+  await answers(dir, cache);
+  const m = await spawnMock([], { cwd: dir, env: { XDG_CACHE_HOME: cache } });
+  try {
+    assert.equal(watching(m), eager);
+    assert.equal((await sendText(m.port, 'GET', '/a/one')).text, '{"one":1}');
+    writeFileSync(join(dir, 'bodies/one.json'), '{"one":2}');
+    assert.match(
+      await waitReloaded(m, 2),
+      /^reloaded generation 2 after change to \.\/bodies\/one\.json \(11 rules across 4 rule sets, \d+ ms\)$/,
+    );
+    await waitServed(m.port, '/a/one', '{"one":2}');
+    writeFileSync(join(dir, 'c.toml'), WS['c.toml']!.replace('"high"', '"HIGH"'));
+    await waitServed(m.port, '/c/x', 'HIGH');
+    assert.match(await waitReloaded(m, 3), /after change to \.\/c\.toml \(11 rules across 4 rule sets/);
+    assert.equal((await sendText(m.port, 'GET', '/b/two')).text, '{"b":2}');
+  } finally {
+    await m.stop();
+  }
 });
