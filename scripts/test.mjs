@@ -8,7 +8,8 @@
 // browser or any other process fails there, naming this list, until it is added to SPAWNING. So a new spawning test
 // cannot slip into the unit set, and `npm test` (which runs the unit set first, under the same guard) catches it.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,6 +42,7 @@ export const SPAWNING = [
   'test/e2e/live-reload-fixed.test.ts',
   'test/e2e/live-reload-resources.test.ts',
   'test/e2e/live-reload.test.ts',
+  'test/e2e/load-cache.test.ts',
   'test/e2e/import-har.test.ts',
   'test/e2e/import.test.ts',
   'test/e2e/openapi-import.test.ts',
@@ -93,8 +95,13 @@ function testFiles(dir) {
 
 const compiled = (source) => join(dist, source.replace(/\.ts$/, '.js'));
 
+// the server's load cache (docs/load-cache.md) goes to a folder of this run's own, not the user's ~/.cache
+const cacheHome = mkdtempSync(join(tmpdir(), 'mock-test-cache-'));
+process.on('exit', () => rmSync(cacheHome, { recursive: true, force: true }));
+
 function run(args) {
-  const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  const env = { ...process.env, XDG_CACHE_HOME: cacheHome };
+  const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 

@@ -14,13 +14,20 @@ import { report, type DecodeContext } from './decode.js';
 import { MESSAGES } from './messages.js';
 import {
   dirOf,
+  fileStamp,
   pathKind,
+  readBytesFile,
   readTextFile,
   resolvePath,
   respondFileStatus,
+  textOf,
+  type FileStamp,
   type ReadTracker,
   type TextRead,
 } from './read.js';
+import { LazyRuleSet, type PathSummary } from '../model/lazy-rule-set.js';
+import type { Rule } from '../model/rule-set.js';
+import type { Strategy } from '../model/strategy.js';
 import type { RespondFileStatus } from './respond-files.js';
 import { decodeRootConfig, defaultConfig, type PathEntry } from './root-config.js';
 import { loadDb, loadRuleSetCollections } from './collections.js';
@@ -54,6 +61,40 @@ export interface LoadOptions {
   readonly db?: string;
   /** --persist: write the db file's changes back */
   readonly persist?: boolean;
+  /**
+   * the server's load cache (docs/load-cache.md): a rule-set file an earlier load decoded without error, with its
+   * respond files unchanged, is decoded on first need rather than now
+   */
+  readonly cache?: RuleSetCache;
+}
+
+/** Where a load remembers the rule-set files it decoded without error (workspace/load-cache.ts keeps them on disk). */
+export interface RuleSetCache {
+  /** the entries kept for this config file (none when there are none or they cannot be read) */
+  open(configFile: string): Promise<RuleSetCacheStore>;
+  /** what a rule set's rules need of a request path (routing/path-index.ts) */
+  readonly summarise: (rules: readonly Rule[]) => PathSummary;
+}
+
+export interface RuleSetCacheStore {
+  /** the key of a rule-set file's bytes decoded in this context (the program's version is the store's) */
+  key(bytes: Uint8Array, context: string): string;
+  get(file: string, key: string): CachedRuleSet | undefined;
+  put(file: string, key: string, entry: CachedRuleSet): void;
+  /** keep the entries this load got or put and drop the rest; never fails (a cache that cannot be written is none) */
+  save(): Promise<void>;
+}
+
+/** A rule-set file as an earlier load found it: valid, with these warnings, looking at these other files. */
+export interface CachedRuleSet {
+  readonly prefix?: string;
+  readonly strategy: Strategy;
+  readonly summary: PathSummary;
+  /** the respond files its rules name (read again when a live server tracks its files) */
+  readonly respondFiles: readonly string[];
+  /** every other file or folder the decoding looked at, as it was then */
+  readonly stamps: readonly FileStamp[];
+  readonly warnings: readonly Diagnostic[];
 }
 
 /** How the files of one load are read. */
@@ -62,6 +103,9 @@ interface ReadMode {
   readonly invalidJsonTarget: 'error' | 'warning';
   /** one load's respond-file facts by path: a file many rules name (an imported workspace's shared body) is looked at once */
   readonly respondFiles?: Map<string, Promise<RespondFileStatus>>;
+  /** with a cache: one load's file stamps by path (a file many rule sets name is looked at once) */
+  readonly stamps?: Map<string, Promise<FileStamp>>;
+  readonly cache?: { readonly store: RuleSetCacheStore; readonly summarise: RuleSetCache['summarise'] };
 }
 
 export interface LoadFailure {
@@ -76,12 +120,18 @@ export async function loadWorkspace(opts: LoadOptions): Promise<Result<Workspace
   const cwd = opts.cwd;
   const entry = opts.configPath ?? ROOT_CONFIG_FILE;
   const configFile = resolvePath(cwd, entry);
+  const opening = opts.cache?.open(configFile);
+  const read = await readTextFile(configFile, opts.track);
+  const cache = await opening;
+  const summarise = opts.cache?.summarise;
   const mode: ReadMode = {
     track: opts.track,
     invalidJsonTarget: opts.invalidJsonTarget ?? 'error',
     respondFiles: new Map(),
+    ...(cache === undefined || summarise === undefined
+      ? {}
+      : { cache: { store: cache, summarise }, stamps: new Map() }),
   };
-  const read = await readTextFile(configFile, mode.track);
   if (read.kind === 'missing' && opts.configPath === undefined) return loadZeroConfig(opts);
   if (read.kind !== 'ok') return err(unreadable(entry, configFile, read));
 
@@ -118,6 +168,7 @@ export async function loadWorkspace(opts: LoadOptions): Promise<Result<Workspace
     ...duplicateCollections(collections),
   ];
   if (diagnostics.some((d) => d.severity === 'error')) return failure(diagnostics);
+  await mode.cache?.store.save();
   return ok(
     freezeDeep({
       configFile,
@@ -266,6 +317,14 @@ interface Loaded<T> {
   readonly diagnostics: readonly Diagnostic[];
   readonly ruleSet?: T;
   readonly collections?: readonly Collection[];
+  /** it can be decoded again, synchronously, from its text alone (no templates, no collections) */
+  readonly cacheable?: boolean;
+  /** the respond files its rules name */
+  readonly respondFiles?: readonly string[];
+  /** the respond files and folders its decoding looked at (a folder's index file too) */
+  readonly looked?: readonly string[];
+  /** the folders it names (prefix.respond_dir) */
+  readonly respondDirs?: readonly string[];
 }
 
 /** A rule set listed in mock.toml: a missing file is reported at its entry there. */
@@ -275,13 +334,129 @@ async function loadListedRuleSet(
   rootDecode: DecodeContext,
   mode: ReadMode,
 ): Promise<Loaded<RuleSet>> {
-  const read = await readTextFile(e.path, mode.track);
+  const bytes = await readBytesFile(e.path, mode.track);
   const at = ['service', 'rule_sets', rsc.index];
+  const read = bytes.kind === 'ok' ? textOrBytes(bytes.bytes, mode.cache !== undefined) : bytes;
   if (read.kind === 'missing') report(rootDecode, 'file_not_found', MESSAGES.ruleSetMissing(e.entry), e.offset, at);
   if (read.kind === 'unreadable')
     report(rootDecode, 'file_unreadable', MESSAGES.ruleSetUnreadable(e.entry, read.reason), e.offset, at);
-  if (read.kind !== 'ok') return { diagnostics: [] };
-  return decodeRuleSetFromText(read.text, e.path, rsc, mode);
+  if (read.kind !== 'ok' || bytes.kind !== 'ok') return { diagnostics: [] };
+  const cache = mode.cache?.store;
+  if (cache === undefined) return decodeRuleSetFromText(read.text!, e.path, rsc, mode);
+  const key = cache.key(
+    bytes.bytes,
+    JSON.stringify([
+      e.path,
+      rsc.index,
+      rsc.entry,
+      rsc.baseDir,
+      strategyKey(rsc.defaultStrategy),
+      mode.invalidJsonTarget,
+    ]),
+  );
+  const hit = cache.get(e.path, key);
+  if (hit !== undefined && (await unchangedStamps(hit.stamps, mode))) {
+    // a live server compares and watches what a load read: read the respond files as decoding would have
+    if (mode.track !== undefined) await Promise.all(hit.respondFiles.map((f) => respondFileOnce(f, mode)));
+    const ruleSet = lazyRuleSet(bytes.bytes, e.path, rsc, hit);
+    // a rule set with a rule for any path is needed by every request: decoded now (should that fail, the file
+    // is loaded as without a cache below, and its errors reported as usual)
+    if (!hit.summary.any || decodes(ruleSet)) return { diagnostics: hit.warnings, ruleSet };
+  }
+  const text = textOf(bytes.bytes);
+  if (text.kind !== 'ok') {
+    if (text.kind === 'unreadable')
+      report(rootDecode, 'file_unreadable', MESSAGES.ruleSetUnreadable(e.entry, text.reason), e.offset, at);
+    return { diagnostics: [] };
+  }
+  const loaded = await decodeRuleSetFromText(text.text, e.path, rsc, mode);
+  if (loaded.ruleSet !== undefined && loaded.cacheable === true) {
+    const looked = loaded.looked ?? [];
+    const stamps = [
+      ...(await Promise.all(looked.map((f) => fileStamp(f)))),
+      ...(await Promise.all(
+        (loaded.respondDirs ?? []).map(async (d): Promise<FileStamp> => [d, (await fileStamp(d))[1], -1, 0]),
+      )),
+    ];
+    cache.put(e.path, key, {
+      ...(loaded.ruleSet.prefix === undefined ? {} : { prefix: loaded.ruleSet.prefix }),
+      strategy: loaded.ruleSet.strategy,
+      summary: mode.cache!.summarise(loaded.ruleSet.rules),
+      respondFiles: loaded.respondFiles ?? [],
+      stamps,
+      warnings: loaded.diagnostics,
+    });
+  }
+  return loaded;
+}
+
+/** Without a cache the text is decoded now; with one, only when the file must be decoded. */
+function textOrBytes(
+  bytes: Uint8Array,
+  cached: boolean,
+): { kind: 'ok'; text?: string } | Exclude<TextRead, { kind: 'ok' }> {
+  if (cached) return { kind: 'ok' };
+  return textOf(bytes);
+}
+
+function strategyKey(s: Strategy): unknown {
+  return 'seed' in s && s.seed !== undefined ? { ...s, seed: String(s.seed) } : s;
+}
+
+async function unchangedStamps(stamps: readonly FileStamp[], mode: ReadMode): Promise<boolean> {
+  const known = mode.stamps!;
+  const now = await Promise.all(
+    stamps.map((s) => {
+      let stamp = known.get(s[0]);
+      if (stamp === undefined) known.set(s[0], (stamp = limited(() => fileStamp(s[0]))));
+      return stamp;
+    }),
+  );
+  return now.every((n, i) => {
+    const was = stamps[i]!;
+    // a folder named as a respond_dir only needs to still be one
+    if (was[1] === 'dir' && was[2] === -1) return n[1] === 'dir';
+    return n[1] === was[1] && n[2] === was[2] && n[3] === was[3];
+  });
+}
+
+function respondFileOnce(path: string, mode: ReadMode): Promise<RespondFileStatus> {
+  const known = mode.respondFiles!;
+  let status = known.get(path);
+  if (status === undefined) known.set(path, (status = limited(() => respondFileStatus(path, mode.track))));
+  return status;
+}
+
+function decodes(ruleSet: LazyRuleSet): boolean {
+  try {
+    void ruleSet.rules;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The rule set of a file the cache found unchanged: decoded, from the bytes read now, on first need. */
+function lazyRuleSet(bytes: Uint8Array, file: string, rsc: RuleSetContext, hit: CachedRuleSet): LazyRuleSet {
+  return new LazyRuleSet({
+    index: rsc.index,
+    file,
+    entry: rsc.entry,
+    ...(hit.prefix === undefined ? {} : { prefix: hit.prefix }),
+    strategy: hit.strategy,
+    summary: hit.summary,
+    decode: (): readonly Rule[] => {
+      const text = textOf(bytes);
+      if (text.kind !== 'ok') throw new Error(MESSAGES.lazyDecodeFailed(rsc.entry, 'it is not valid UTF-8'));
+      const draft = decodeRuleSetDraft(text.text, file, rsc);
+      const settled = settleRuleSet(draft);
+      if (!settled.ok) {
+        const first = settled.error.find((d) => d.severity === 'error');
+        throw new Error(MESSAGES.lazyDecodeFailed(rsc.entry, first?.message ?? 'no rule set'));
+      }
+      return freezeDeep(settled.value.ruleSet.rules);
+    },
+  });
 }
 
 const STRICT: ReadMode = { track: undefined, invalidJsonTarget: 'error' };
@@ -335,10 +510,23 @@ async function decodeRuleSetFromText(
   if (!settled.ok) return { diagnostics: [...settled.error, ...(data?.diagnostics ?? [])] };
   if (data !== undefined && data.diagnostics.length > 0)
     return { diagnostics: [...settled.value.warnings, ...data.diagnostics] };
+  if (mode.cache === undefined || data !== undefined || draft.templateRefs.length > 0)
+    return {
+      diagnostics: settled.value.warnings,
+      ruleSet: settled.value.ruleSet,
+      ...(data === undefined ? {} : { collections: data.collections }),
+    };
+  const respondFiles = [...files.keys()];
+  const looked = new Set(respondFiles);
+  for (const status of files.values())
+    if (status.kind === 'file' || status.kind === 'unreadable') looked.add(status.path);
   return {
     diagnostics: settled.value.warnings,
     ruleSet: settled.value.ruleSet,
-    ...(data === undefined ? {} : { collections: data.collections }),
+    cacheable: true,
+    respondFiles,
+    looked: [...looked],
+    respondDirs: [...dirs.keys()],
   };
 }
 

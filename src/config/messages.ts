@@ -47,6 +47,8 @@ export const MESSAGES = {
   configUnreadable: (entry: string, reason: string) => `config file ${q(entry)} cannot be read: ${reason}`,
   ruleSetMissing: (entry: string) => `rule-set file ${q(entry)} does not exist`,
   ruleSetUnreadable: (entry: string, reason: string) => `rule-set file ${q(entry)} cannot be read: ${reason}`,
+  lazyDecodeFailed: (entry: string, reason: string) =>
+    `rule-set file ${q(entry)}, found valid when the server started, no longer decodes: ${reason}`,
   scriptMissing: (entry: string) => `middleware script ${q(entry)} does not exist`,
   scriptUnreadable: (entry: string, reason: string) => `middleware script ${q(entry)} cannot be read: ${reason}`,
   scriptSyntax: (reason: string) => `middleware script does not compile: ${reason}`,

@@ -26,6 +26,17 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Read a UTF-8 text file (a leading BOM is dropped). With a tracker, the read is recorded (stat first). */
 export async function readTextFile(abs: string, track?: ReadTracker): Promise<TextRead> {
+  const read = await readBytesFile(abs, track);
+  return read.kind === 'ok' ? textOf(read.bytes) : read;
+}
+
+export type BytesRead =
+  | { readonly kind: 'ok'; readonly bytes: Uint8Array }
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'unreadable'; readonly reason: string };
+
+/** Read a file's bytes. With a tracker, the read is recorded (stat first). */
+export async function readBytesFile(abs: string, track?: ReadTracker): Promise<BytesRead> {
   let bytes: Uint8Array;
   try {
     if (track === undefined) bytes = await readFile(abs);
@@ -43,10 +54,27 @@ export async function readTextFile(abs: string, track?: ReadTracker): Promise<Te
     if (code === 'EISDIR') return { kind: 'unreadable', reason: 'it is a directory' };
     return { kind: 'unreadable', reason: code ?? String(e) };
   }
+  return { kind: 'ok', bytes };
+}
+
+/** A file's bytes as UTF-8 text (a leading BOM dropped). */
+export function textOf(bytes: Uint8Array): TextRead {
   try {
     return { kind: 'ok', text: utf8.decode(bytes).replace(/^\uFEFF/, '') };
   } catch {
     return { kind: 'unreadable', reason: 'it is not valid UTF-8' };
+  }
+}
+
+/** How a file looked: its kind, and for a file or directory its size and mtime (a load cache compares them). */
+export type FileStamp = readonly [path: string, kind: PathKind, size: number, mtimeMs: number];
+
+export async function fileStamp(abs: string): Promise<FileStamp> {
+  try {
+    const s = await stat(abs);
+    return [abs, s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other', s.size, s.mtimeMs];
+  } catch {
+    return [abs, 'missing', 0, 0];
   }
 }
 

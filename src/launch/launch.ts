@@ -18,6 +18,7 @@ export type { RecordSettings };
 import type { ListeningAddress, ServerHandle } from '../server/start.js';
 import { loadForServe, type ServeLoad } from '../workspace/tracked-load.js';
 import type { WorkspaceWatcher } from '../workspace/watch.js';
+import type { RuleSetCache } from '../workspace/load-cache.js';
 import type { Management } from './management.js';
 import type { LiveWorkspaceHandle } from '../model/reload.js';
 import { RuntimeControl } from './runtime.js';
@@ -38,6 +39,8 @@ export interface LaunchSpec {
   readonly host?: string;
   /** load with read tracking, so reload() works */
   readonly reloadable: boolean;
+  /** the load cache (docs/load-cache.md): rule-set files unchanged since an earlier load are decoded on first need */
+  readonly loadCache?: RuleSetCache;
   /** watch the files and reload on edits (needs reloadable) */
   readonly watch: boolean;
   /** record exchanges; undefined: no journal, nothing recorded */
@@ -94,6 +97,7 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
     ...(spec.db !== undefined ? { db: spec.db } : {}),
     ...(spec.persist === true ? { persist: true } : {}),
     ...(spec.port !== undefined ? { port: spec.port } : {}),
+    ...(spec.loadCache !== undefined ? { cache: spec.loadCache } : {}),
   };
   const load = async (): Promise<ServeLoad> => {
     const r = await loadForServe(loadOptions, spec.reloadable);

@@ -6,7 +6,8 @@
 import type { RequestSnapshot } from '../model/request.js';
 import type { Condition, ConditionCheck, Rule, RuleCheck, RuleSet } from '../model/rule-set.js';
 import { checkCondition, compileCondition, type CompiledCondition } from './check.js';
-import { candidateRules, preparePathIndex } from './path-index.js';
+import { undecoded } from '../model/lazy-rule-set.js';
+import { candidateRules, preparePathIndex, summaryAdmits } from './path-index.js';
 import { claims } from './prefix.js';
 import { fingerprintRuleSet, type RotationState } from './rotation.js';
 import { selectWinner } from './strategy.js';
@@ -44,6 +45,8 @@ export interface RuleSetEvaluation {
  * request: the server does it while loading, so the first request is not the one that pays for a long rule list.
  */
 export function prepareRuleSet(ruleSet: RuleSet): void {
+  // a rule set decoded on first need is prepared then (its first evaluation), not at start
+  if (undecoded(ruleSet)) return;
   compiledRules(ruleSet);
   preparePathIndex(ruleSet);
   fingerprintRuleSet(ruleSet);
@@ -51,6 +54,7 @@ export function prepareRuleSet(ruleSet: RuleSet): void {
 
 const NOT_CLAIMED: RuleSetEvaluation = { underPrefix: false, winner: undefined, matches: [] };
 const NOT_CLAIMED_EXPLAINED: RuleSetEvaluation = { ...NOT_CLAIMED, checks: [] };
+const NOT_MATCHED_UNDER_PREFIX: RuleSetEvaluation = { underPrefix: true, winner: undefined, matches: [] };
 
 export function evaluateRuleSet(ruleSet: RuleSet, req: RequestSnapshot, ctx: EvaluateContext): RuleSetEvaluation {
   if (ruleSet.prefix !== undefined && !claims(ruleSet.prefix, req.path)) {
@@ -62,6 +66,9 @@ export function evaluateRuleSet(ruleSet: RuleSet, req: RequestSnapshot, ctx: Eva
     const matches = checks.filter((c) => c.matched).map((c) => c.ruleIndex);
     return { underPrefix, winner: selectWinner(matches, ruleSet, ctx), matches, checks };
   }
+  // a rule set not decoded yet stays so while its summary says none of its rules can match this path
+  if (undecoded(ruleSet) && !summaryAdmits(ruleSet.summary, req.path, req))
+    return underPrefix ? NOT_MATCHED_UNDER_PREFIX : NOT_CLAIMED;
   const firstOnly = ruleSet.strategy.kind === 'first_match';
   const candidates = candidateRules(ruleSet, req.path, req);
   const rules = compiledRules(ruleSet);

@@ -7,6 +7,7 @@
 //     that one walk of the request's segments answers, however many there are;
 //   - unindexed: anything else, checked on every request.
 // The index only leaves out rules that cannot match; the candidates are then checked in full, in file order.
+import type { PathSummary } from '../model/lazy-rule-set.js';
 import type { Rule, RuleSet } from '../model/rule-set.js';
 import { requiredText } from './check.js';
 import type { RequestSnapshot } from '../model/request.js';
@@ -131,6 +132,63 @@ function buildIndex(rules: readonly Rule[]): PathIndex {
     unindexed: Object.freeze(unindexed),
     rules,
   };
+}
+
+/**
+ * What a rule set's rules need of a path, for deciding later, without them, that none can match (a lazy rule set's
+ * summary, docs/load-cache.md): the same buckets the index puts them in.
+ */
+export function pathSummary(rules: readonly Rule[]): PathSummary {
+  const paths = new Set<string>();
+  const templates = new Map<string, PathTemplate>();
+  const texts = new Set<string>();
+  const scenarios = new Set<string>();
+  let any = false;
+  for (const rule of rules) {
+    for (const name of rule.scenarios ?? []) scenarios.add(name);
+    for (const name of Object.keys(rule.respond.setState ?? {})) scenarios.add(name);
+    const template = templateOf(rule);
+    if (template !== undefined) {
+      templates.set(JSON.stringify(template.segments), { segments: template.segments });
+      continue;
+    }
+    const path = exactPathOf(rule);
+    const text = path === undefined ? requiredTextOf(rule) : undefined;
+    if (path !== undefined) paths.add(path);
+    else if (text !== undefined) texts.add(text);
+    else any = true;
+  }
+  return {
+    rules: rules.length,
+    paths: [...paths],
+    templates: [...templates.values()],
+    texts: [...texts],
+    any,
+    scenarios: [...scenarios],
+  };
+}
+
+interface SummaryIndex {
+  readonly paths: ReadonlySet<string>;
+  readonly texts: readonly string[];
+  readonly templates: TemplateTrie | undefined;
+}
+
+const SUMMARY_INDEXES = new WeakMap<PathSummary, SummaryIndex>();
+
+/** Whether some rule of the summarised rule set may match this request (false: none can, by the index's own buckets). */
+export function summaryAdmits(summary: PathSummary, path: string, req: RequestSnapshot): boolean {
+  if (summary.any) return true;
+  let index = SUMMARY_INDEXES.get(summary);
+  if (index === undefined) {
+    let templates: TemplateTrie | undefined;
+    for (const t of summary.templates) (templates ??= new TemplateTrie()).add(t, 0);
+    index = { paths: new Set(summary.paths), texts: summary.texts, templates };
+    SUMMARY_INDEXES.set(summary, index);
+  }
+  if (index.paths.has(path)) return true;
+  for (const text of index.texts) if (path.includes(text)) return true;
+  return index.templates !== undefined && index.templates.lookup(templateSegments(req)).length > 0;
 }
 
 /** A list of template rules this long or longer is split by a shared query `equal` condition, when it has one. */

@@ -4,6 +4,7 @@
 //
 // A move is computed by dispatch and carried on its outcome as a StateTransition; it reaches the store only when
 // the answer is written (server/listener.ts), never for `mock get`, a refused request or a client that left.
+import { undecoded } from '../model/lazy-rule-set.js';
 import type { RuleSet } from '../model/rule-set.js';
 import type { StateStore } from './store.js';
 
@@ -95,10 +96,12 @@ export function workspaceScenarios(ws: { readonly ruleSets: readonly RuleSet[] }
   if (names === undefined) {
     const out = new Set<string>();
     for (const rs of ws.ruleSets)
-      for (const rule of rs.rules) {
-        for (const name of rule.scenarios ?? []) out.add(name);
-        for (const name of Object.keys(rule.respond.setState ?? {})) out.add(name);
-      }
+      if (undecoded(rs)) for (const name of rs.summary.scenarios) out.add(name);
+      else
+        for (const rule of rs.rules) {
+          for (const name of rule.scenarios ?? []) out.add(name);
+          for (const name of Object.keys(rule.respond.setState ?? {})) out.add(name);
+        }
     NAMES.set(ws.ruleSets, (names = out));
   }
   return names;

@@ -16,6 +16,7 @@ import {
 } from '../model/reload.js';
 import type { Workspace } from '../model/workspace.js';
 import type { Result } from '../shared/result.js';
+import { bytesDigest } from './load-cache.js';
 
 export interface TrackedLoad {
   readonly attempt: LoadAttempt;
@@ -62,10 +63,18 @@ export async function loadForServe(opts: LoadOptions, watch: boolean): Promise<S
   return { result, live: { load: reloadLoader(opts), sources: attempt.sources, unchanged } };
 }
 
-/** the bytes as one string (latin1: one char per byte, a native copy), compared whole */
+/**
+ * the bytes as one string (latin1: one char per byte, a native copy), compared whole; a large file (an imported
+ * workspace's rule sets: megabytes in all) by its SHA-256 instead, which the load cache computed already
+ */
 function contentKey(bytes: Uint8Array): string {
+  if (bytes.byteLength >= DIGEST_FROM_BYTES) return CONTENT_KEY_PREFIX + DIGEST_MARK + bytesDigest(bytes);
   return CONTENT_KEY_PREFIX + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
+
+const DIGEST_FROM_BYTES = 16 * 1024;
+/** a digest's key starts so; a file's own bytes could only look the same if that file were shorter than its digest */
+const DIGEST_MARK = '\0sha256:';
 
 async function unchangedSince(reads: ReadonlyMap<string, TrackedRead>): Promise<boolean> {
   const checks = [...reads].map(async ([abs, read]) => {

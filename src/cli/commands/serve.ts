@@ -24,6 +24,8 @@ import { printDiagnostics, reportFailure, reportUsage } from '../report.js';
 import { printReloads, watchFailureLines } from '../live-reload.js';
 import { parseInspectFlags, INSPECT_MESSAGES } from '../inspect-flags.js';
 import { recordFlags, recordSetup } from './record-setup.js';
+import { loadCache } from '../../workspace/load-cache.js';
+import { pathSummary } from '../../routing/path-index.js';
 import { IMPORT_FORMATS, isImportFormat } from '../../import/formats.js';
 
 const PREFIX = 'mock';
@@ -194,6 +196,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     if (since >= LOG_BATCH_MS || since < 0) setImmediate(flush);
     else setTimeout(flush, LOG_BATCH_MS - since);
   };
+  const cache = loadCache({ version: io.version(), env: process.env, summarise: pathSummary });
   let launched: Launched;
   try {
     launched = await launch({
@@ -206,6 +209,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       // record mode reloads after a saved rule: it needs the tracked loader even without the watcher
       reloadable: watch || inspect.value !== undefined || recording !== undefined,
       watch,
+      ...(cache !== undefined ? { loadCache: cache } : {}),
       ...(inspect.value !== undefined
         ? {
             journal: inspect.value.journal,

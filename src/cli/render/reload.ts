@@ -1,6 +1,7 @@
 // What `mock` prints about a live workspace (docs/live-reload.md): the watch line before `Listening on`, one line
 // per applied reload (stdout), the rejection header and every diagnostic in `mock validate`'s form (stderr), and
 // a line per [listener] key that needs a restart (stdout). Pure: events in, text out.
+import { ruleCount } from '../../model/lazy-rule-set.js';
 import { formatDiagnostic } from '../../model/diagnostic.js';
 import type { ListenerChange, ReloadEvent } from '../../model/reload.js';
 
@@ -40,7 +41,7 @@ export function reloadText(event: ReloadEvent, show: (abs: string) => string, li
     };
   }
   const ws = event.workspace;
-  const rules = ws.ruleSets.reduce((n, rs) => n + rs.rules.length, 0);
+  const rules = ws.ruleSets.reduce((n, rs) => n + ruleCount(rs), 0);
   const out = [
     RELOAD_MESSAGES.reloaded(event.generation, changedText(event.changed, show), rules, ws.ruleSets.length, event.ms),
   ];

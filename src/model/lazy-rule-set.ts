@@ -1,0 +1,81 @@
+// A rule set the server decodes on first need (docs/load-cache.md): its file was read at start and found, by the
+// load cache, to be the very bytes an earlier load decoded without error. Until a request whose path its summary
+// admits (or anything else reading `rules`) needs it, only the summary is held; reading `rules` decodes the bytes
+// read at start, so what it answers never depends on when that happens.
+import type { PathTemplate, Rule, RuleSet } from './rule-set.js';
+import type { Strategy } from './strategy.js';
+
+/** What a rule set's rules need of a request path, for deciding without its rules that none can match. */
+export interface PathSummary {
+  /** the number of rules */
+  readonly rules: number;
+  /** the paths url_path `equal` rules need (the prefix joined), distinct */
+  readonly paths: readonly string[];
+  /** the templates of url_path `path_template` rules, distinct */
+  readonly templates: readonly PathTemplate[];
+  /** the texts the other rules need in the path (see routing/check.ts requiredText), distinct */
+  readonly texts: readonly string[];
+  /** some rule can match any path (then the rule set is decoded at start) */
+  readonly any: boolean;
+  /** every scenario a rule reads or moves, in file order */
+  readonly scenarios: readonly string[];
+}
+
+export interface LazyRuleSetParts {
+  readonly index: number;
+  readonly file: string;
+  readonly entry: string;
+  readonly prefix?: string;
+  readonly strategy: Strategy;
+  readonly summary: PathSummary;
+  /** decodes the rules (throws when they no longer decode: never expected, the cache found them valid) */
+  readonly decode: () => readonly Rule[];
+}
+
+export class LazyRuleSet implements RuleSet {
+  readonly index: number;
+  readonly file: string;
+  readonly entry: string;
+  readonly prefix?: string;
+  readonly strategy: Strategy;
+  readonly summary: PathSummary;
+  declare readonly rules: readonly Rule[];
+  #rules: readonly Rule[] | undefined;
+  #decode: (() => readonly Rule[]) | undefined;
+
+  constructor(parts: LazyRuleSetParts) {
+    this.index = parts.index;
+    this.file = parts.file;
+    this.entry = parts.entry;
+    if (parts.prefix !== undefined) this.prefix = parts.prefix;
+    this.strategy = parts.strategy;
+    this.summary = parts.summary;
+    this.#decode = parts.decode;
+    // an own enumerable property, so a copy made by spreading the rule set carries the rules too
+    Object.defineProperty(this, 'rules', { enumerable: true, get: () => this.#materialise() });
+    Object.freeze(this);
+  }
+
+  /** true once the rules were decoded */
+  get decoded(): boolean {
+    return this.#rules !== undefined;
+  }
+
+  #materialise(): readonly Rule[] {
+    if (this.#rules === undefined) {
+      this.#rules = this.#decode!();
+      this.#decode = undefined;
+    }
+    return this.#rules;
+  }
+}
+
+/** A rule set whose rules were not decoded yet (its summary stands in for them). */
+export function undecoded(rs: RuleSet): rs is LazyRuleSet {
+  return rs instanceof LazyRuleSet && !rs.decoded;
+}
+
+/** How many rules a rule set holds, without decoding a lazy one. */
+export function ruleCount(rs: RuleSet): number {
+  return undecoded(rs) ? rs.summary.rules : rs.rules.length;
+}
