@@ -28,7 +28,10 @@ import {
 const CLIENTS = 1000;
 const EVENTS = 300;
 const INTERVAL_MS = 100;
-/** the target for the p99 lateness on a 2-core machine, to be tightened after the first measured runs */
+/**
+ * the target for the p99 lateness on a 2-core machine: quiet runs measured 22, 42 and 27 ms (docs/reliability.md),
+ * too wide a spread to tighten it without measuring the machine rather than the server
+ */
 const P99_TARGET_MS = 50;
 const FLAT_LIMIT = 10 * MiB;
 const CONNECT_BATCH = 50;
