@@ -6,7 +6,7 @@
 // Owns: the order of those steps, undoing them when one fails, and closing them in reverse (in-flight requests
 // get a grace period, then the watcher and the management listener close). Leaves out: printing (the caller's
 // `log` gets the request log; the CLI prints its startup lines itself), signals and process exit (the CLI's).
-import { prepareWorkspace, type ContractGate } from '../dispatch/dispatch.js';
+import { decodeRestSoon, prepareWorkspace, type ContractGate } from '../dispatch/dispatch.js';
 import type { ShownPaths } from '../dispatch/explain-view.js';
 import type { Journal, JournalOptions } from '../journal/journal.js';
 import { MockError } from '../model/errors.js';
@@ -155,6 +155,8 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
     await reserved?.close();
     throw e;
   }
+  // what the load cache left undecoded, once the first requests have had their chance (docs/load-cache.md)
+  decodeRestSoon(ws, 100);
   const live = s.live;
   const runtime = new RuntimeControl(s, live, journal);
   const management =

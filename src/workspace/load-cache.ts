@@ -15,7 +15,10 @@ import type { Rule } from '../model/rule-set.js';
 
 export type { RuleSetCache };
 
-/** set to `off` (or `0`) to load every rule set eagerly, without reading or writing the cache */
+/**
+ * set to `on` (or `1`) to use the cache; without it every rule set is decoded at start, nothing is read or written
+ * (opt-in: docs/load-cache.md says what it costs)
+ */
 export const LOAD_CACHE_ENV = 'MOCK_LOAD_CACHE';
 
 /** bumped when the stored shape changes */
@@ -37,8 +40,8 @@ export interface LoadCacheOptions {
 
 /** The cache for `mock serve`, or undefined when it is turned off. */
 export function loadCache(opts: LoadCacheOptions): RuleSetCache | undefined {
-  const off = opts.env[LOAD_CACHE_ENV];
-  if (off === 'off' || off === '0') return undefined;
+  const on = opts.env[LOAD_CACHE_ENV];
+  if (on !== 'on' && on !== '1') return undefined;
   const xdg = opts.env['XDG_CACHE_HOME'];
   const dir = join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'mock');
   return {

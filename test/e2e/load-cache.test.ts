@@ -71,7 +71,10 @@ async function answers(
   cache: string,
   env: Record<string, string> = {},
 ): Promise<{ got: string[]; stderr: string }> {
-  const mock = await spawnMock(['--no-watch'], { cwd: dir, env: { XDG_CACHE_HOME: cache, ...env } });
+  const mock = await spawnMock(['--no-watch'], {
+    cwd: dir,
+    env: { XDG_CACHE_HOME: cache, MOCK_LOAD_CACHE: 'on', ...env },
+  });
   try {
     const got: string[] = [];
     for (const [method, path] of REQUESTS) {
@@ -108,17 +111,17 @@ test('a warm start answers what a cold start answers, warnings included, and the
   const warm = await answers(dir, cache);
   assert.deepEqual(warm.got, cold.got);
   assert.equal(warm.stderr, cold.stderr);
-  // with the cache turned off, every rule set is decoded at start: the same answers again
-  const off = await answers(dir, cache, { MOCK_LOAD_CACHE: 'off' });
+  // without the cache (the default), every rule set is decoded at start: the same answers again
+  const off = await answers(dir, cache, { MOCK_LOAD_CACHE: '' });
   assert.deepEqual(off.got, cold.got);
   assert.equal(off.stderr, cold.stderr);
 });
 
-test('the cache turned off: nothing is written, and the answers are the same', async () => {
+test('without MOCK_LOAD_CACHE=on (the default): nothing is written, and the answers are the same', async () => {
   const dir = temp('mock-cache-off-');
   const cache = temp('mock-cache-home-');
   await writeTree(dir, WS);
-  const mock = await spawnMock(['--no-watch'], { cwd: dir, env: { XDG_CACHE_HOME: cache, MOCK_LOAD_CACHE: 'off' } });
+  const mock = await spawnMock(['--no-watch'], { cwd: dir, env: { XDG_CACHE_HOME: cache } });
   const r = await sendText(mock.port, 'GET', '/a/one');
   await mock.stop();
   assert.equal(r.text, '{"one":1}');
@@ -134,7 +137,10 @@ test('a rule-set file edited between two starts is read again: a syntax error st
   const edited = await answers(dir, cache);
   assert.ok(edited.got.includes('GET /b/two → 404 '), edited.got.join('\n'));
   writeFileSync(join(dir, 'b.toml'), WS['b.toml']! + '\n[[rules]\n');
-  const r = await runMock(['--no-watch', '-p', '0'], { cwd: dir, env: { XDG_CACHE_HOME: cache } });
+  const r = await runMock(['--no-watch', '-p', '0'], {
+    cwd: dir,
+    env: { XDG_CACHE_HOME: cache, MOCK_LOAD_CACHE: 'on' },
+  });
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /b\.toml:\d+:\d+: error: /);
 });
@@ -145,11 +151,17 @@ test('a respond file deleted or changed invalidates the rule sets naming it', as
   await writeTree(dir, WS);
   await answers(dir, cache);
   writeFileSync(join(dir, 'bodies/one.json'), '{"one":');
-  const broken = await runMock(['--no-watch', '-p', '0'], { cwd: dir, env: { XDG_CACHE_HOME: cache } });
+  const broken = await runMock(['--no-watch', '-p', '0'], {
+    cwd: dir,
+    env: { XDG_CACHE_HOME: cache, MOCK_LOAD_CACHE: 'on' },
+  });
   assert.equal(broken.code, 2, broken.stderr);
   assert.match(broken.stderr, /a\.toml:3:\d+: error: .*bodies\/one\.json/);
   await removeDir(join(dir, 'bodies'));
-  const gone = await runMock(['--no-watch', '-p', '0'], { cwd: dir, env: { XDG_CACHE_HOME: cache } });
+  const gone = await runMock(['--no-watch', '-p', '0'], {
+    cwd: dir,
+    env: { XDG_CACHE_HOME: cache, MOCK_LOAD_CACHE: 'on' },
+  });
   assert.equal(gone.code, 2, gone.stderr);
   assert.match(gone.stderr, /a\.toml:3:\d+: error: .*does not exist/);
 });
@@ -198,7 +210,7 @@ test('a warm server shows every rule set whole: the inspector counts its rules, 
   const cache = temp('mock-cache-home-');
   await writeTree(dir, WS);
   await answers(dir, cache);
-  const mock = await spawnMock(['--inspect'], { cwd: dir, env: { XDG_CACHE_HOME: cache } });
+  const mock = await spawnMock(['--inspect'], { cwd: dir, env: { XDG_CACHE_HOME: cache, MOCK_LOAD_CACHE: 'on' } });
   try {
     const line = mock.stdoutLines.find((l) => l.startsWith('Inspector: '));
     const port = Number(/:(\d+)\//.exec(line ?? '')?.[1]);
@@ -217,7 +229,10 @@ test('a warm server shows every rule set whole: the inspector counts its rules, 
   } finally {
     await mock.stop();
   }
-  const why = await runMock(['get', '/c/x', '--why'], { cwd: dir, env: { XDG_CACHE_HOME: cache } });
+  const why = await runMock(['get', '/c/x', '--why'], {
+    cwd: dir,
+    env: { XDG_CACHE_HOME: cache, MOCK_LOAD_CACHE: 'on' },
+  });
   assert.equal(why.code, 0, why.stderr);
   assert.match(why.stdout, /c\.toml/);
 });
@@ -227,11 +242,11 @@ test('live reload over a warm start: the same files watched, a respond file of a
   const cache = temp('mock-cache-home-');
   await writeTree(dir, WS);
   const watching = (m: RunningMock): string | undefined => m.stdoutLines.find((l) => l.startsWith('Watching '));
-  const off = await spawnMock([], { cwd: dir, env: { XDG_CACHE_HOME: cache, MOCK_LOAD_CACHE: 'off' } });
+  const off = await spawnMock([], { cwd: dir, env: { XDG_CACHE_HOME: cache } });
   const eager = watching(off);
   await off.stop();
   await answers(dir, cache);
-  const m = await spawnMock([], { cwd: dir, env: { XDG_CACHE_HOME: cache } });
+  const m = await spawnMock([], { cwd: dir, env: { XDG_CACHE_HOME: cache, MOCK_LOAD_CACHE: 'on' } });
   try {
     assert.equal(watching(m), eager);
     assert.equal((await sendText(m.port, 'GET', '/a/one')).text, '{"one":1}');
