@@ -371,7 +371,10 @@ export function createListener(deps: ListenerDeps): RequestListener {
           const delivery = outcome.answer.delivery;
           if (delivery === undefined) writeAnswer(res, outcome.answer, method, writing);
           else {
-            const tap = delivery.kind === 'stream' && x !== undefined ? streamTap?.(x, { kind: 'dispatch', response: outcome.answer, outcome }) : undefined;
+            const tap =
+              delivery.kind === 'stream' && x !== undefined
+                ? streamTap?.(x, { kind: 'dispatch', response: outcome.answer, outcome })
+                : undefined;
             deliverAnswer(res, outcome.answer, method, (x?.live ?? deps.live.current).ws, tap);
           }
           publishTrace(outcome);
