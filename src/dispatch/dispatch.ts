@@ -10,6 +10,7 @@ import { resolveFallbackFile } from '../files/lookup.js';
 import { fileBody } from '../files/file-body.js';
 import type { FileSource } from '../files/source.js';
 import { evaluateRuleSet, prepareRuleSet } from '../routing/evaluate.js';
+import { ruleSetsFor } from '../routing/path-index.js';
 import { undecoded } from '../model/lazy-rule-set.js';
 import type { RuleSet } from '../model/rule-set.js';
 import type { RotationState } from '../routing/rotation.js';
@@ -436,7 +437,13 @@ function stageRuleSets(
 ): ValueOrPromise<Staged | undefined> {
   if (ws.ruleSets.length === 0) return undefined;
   const ctx = { rotation: env.rotation, random: env.random, explain: explained !== undefined, state: env.state };
-  for (const ruleSet of ws.ruleSets) {
+  // only the rule sets that may have a candidate for this path (many rule-set files: routing/path-index.ts); an
+  // explanation lists every rule set, and a rule set's collections answer beside its rules, so those try them all
+  const sets = ws.ruleSets;
+  const only = explained === undefined && ws.collections === undefined ? ruleSetsFor(sets, req) : undefined;
+  const count = only === undefined ? sets.length : only.length;
+  for (let k = 0; k < count; k++) {
+    const ruleSet = sets[only === undefined ? k : only[k]!]!;
     const ev = evaluateRuleSet(ruleSet, req, ctx);
     explained?.push({
       ruleSetIndex: ruleSet.index,

@@ -7,7 +7,7 @@
 //     that one walk of the request's segments answers, however many there are;
 //   - unindexed: anything else, checked on every request.
 // The index only leaves out rules that cannot match; the candidates are then checked in full, in file order.
-import type { PathSummary } from '../model/lazy-rule-set.js';
+import { undecoded, type PathSummary } from '../model/lazy-rule-set.js';
 import type { Rule, RuleSet } from '../model/rule-set.js';
 import { requiredText } from './check.js';
 import type { RequestSnapshot } from '../model/request.js';
@@ -289,5 +289,88 @@ function mergeSorted(a: readonly number[], b: readonly number[]): readonly numbe
   while (i < a.length && j < b.length) out.push(a[i]! < b[j]! ? a[i++]! : b[j++]!);
   while (i < a.length) out.push(a[i++]!);
   while (j < b.length) out.push(b[j++]!);
+  return out;
+}
+
+/**
+ * Which rule sets of a workspace may hold a candidate for a path: built once per list of rule sets, so that a
+ * workspace split into many rule-set files (an OpenAPI import puts each tag in its own) looks a request up once
+ * instead of walking every rule set's index. A rule set with a prefix, or with rules for any path or for a text in
+ * the path, is always tried; the others only when one of their exact paths or templates fits.
+ */
+interface SetsIndex {
+  readonly byPath: ReadonlyMap<string, readonly number[]>;
+  readonly templates: TemplateTrie | undefined;
+  /** positions of the rule sets tried for every path, ascending */
+  readonly always: readonly number[];
+}
+
+/** Fewer rule sets than this are tried one by one: looking them up would cost about as much. */
+const SETS_INDEX_MIN = 8;
+
+const SETS_INDEXES = new WeakMap<readonly RuleSet[], SetsIndex | null>();
+
+/**
+ * The positions (in `ruleSets`) of the rule sets that may have a candidate for this request, ascending; undefined
+ * when every rule set is to be tried (few of them). A rule set left out would evaluate to no candidate at all.
+ */
+export function ruleSetsFor(ruleSets: readonly RuleSet[], req: RequestSnapshot): readonly number[] | undefined {
+  let index = SETS_INDEXES.get(ruleSets);
+  if (index === undefined) SETS_INDEXES.set(ruleSets, (index = buildSetsIndex(ruleSets)));
+  if (index === null) return undefined;
+  const exact = index.byPath.get(req.path);
+  const templated = index.templates?.lookup(templateSegments(req));
+  let out = index.always;
+  if (exact !== undefined) out = mergeUnique(out, exact);
+  if (templated !== undefined && templated.length > 0) out = mergeUnique(out, templated);
+  return out;
+}
+
+function buildSetsIndex(ruleSets: readonly RuleSet[]): SetsIndex | null {
+  if (ruleSets.length < SETS_INDEX_MIN) return null;
+  const byPath = new Map<string, number[]>();
+  const templates = new TemplateTrie();
+  const always: number[] = [];
+  ruleSets.forEach((rs, at) => {
+    if (rs.prefix !== undefined) return void always.push(at);
+    // a rule set not decoded yet is placed by its summary (the same buckets), so building this decodes nothing
+    const summary = undecoded(rs) ? rs.summary : undefined;
+    const paths = summary?.paths ?? [...indexOf(rs).byPath.keys()];
+    const any = summary !== undefined ? summary.any || summary.texts.length > 0 : hasAnyOrText(indexOf(rs));
+    if (any) return void always.push(at);
+    for (const p of paths) {
+      const list = byPath.get(p);
+      if (list === undefined) byPath.set(p, [at]);
+      else if (list.at(-1) !== at) list.push(at);
+    }
+    const ts = summary?.templates ?? templatesOf(rs);
+    for (const t of ts) templates.add(t, at);
+  });
+  templates.seal();
+  return { byPath, templates: templates.size > 0 ? templates : undefined, always: Object.freeze(always) };
+}
+
+function hasAnyOrText(index: PathIndex): boolean {
+  return index.unindexed.length > 0 || index.textRules.length > 0;
+}
+
+function templatesOf(rs: RuleSet): PathTemplate[] {
+  const out: PathTemplate[] = [];
+  for (const rule of rs.rules) {
+    const t = templateOf(rule);
+    if (t !== undefined) out.push(t);
+  }
+  return out;
+}
+
+/** Two ascending lists as one, ascending, each position once. */
+function mergeUnique(a: readonly number[], b: readonly number[]): readonly number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const next = j >= b.length || (i < a.length && a[i]! <= b[j]!) ? a[i++]! : b[j++]!;
+    if (out.length === 0 || out[out.length - 1] !== next) out.push(next);
+  }
   return out;
 }
