@@ -319,10 +319,14 @@ export function ruleSetsFor(ruleSets: readonly RuleSet[], req: RequestSnapshot):
   if (index === undefined) SETS_INDEXES.set(ruleSets, (index = buildSetsIndex(ruleSets)));
   if (index === null) return undefined;
   const exact = index.byPath.get(req.path);
-  const templated = index.templates?.lookup(templateSegments(req));
-  let out = index.always;
+  const templated = index.templates?.lookup(templateSegments(req)) ?? NO_RULES;
+  const always = index.always;
+  // the common cases hand out a list the index holds (frozen), with nothing made per request
+  if (always.length === 0 && templated.length === 0) return exact ?? NO_RULES;
+  if (always.length === 0 && exact === undefined && templated.length === 1) return templated;
+  let out = always;
   if (exact !== undefined) out = mergeUnique(out, exact);
-  if (templated !== undefined && templated.length > 0) out = mergeUnique(out, templated);
+  if (templated.length > 0) out = mergeUnique(out, templated);
   return out;
 }
 
@@ -347,6 +351,7 @@ function buildSetsIndex(ruleSets: readonly RuleSet[]): SetsIndex | null {
     for (const t of ts) templates.add(t, at);
   });
   templates.seal();
+  for (const list of byPath.values()) Object.freeze(list);
   return { byPath, templates: templates.size > 0 ? templates : undefined, always: Object.freeze(always) };
 }
 
