@@ -10,7 +10,7 @@ import { resolveFallbackFile } from '../files/lookup.js';
 import { fileBody } from '../files/file-body.js';
 import type { FileSource } from '../files/source.js';
 import { evaluateRuleSet, prepareRuleSet } from '../routing/evaluate.js';
-import { ruleSetsFor } from '../routing/path-index.js';
+import { prepareRuleSetsLookup, ruleSetsFor } from '../routing/path-index.js';
 import { undecoded } from '../model/lazy-rule-set.js';
 import type { RuleSet } from '../model/rule-set.js';
 import type { RotationState } from '../routing/rotation.js';
@@ -147,6 +147,7 @@ interface Staged {
 /** Build every rule set's compiled rules and path index ahead of the first request (the server's start-up). */
 export function prepareWorkspace(ws: Workspace): void {
   for (const rs of ws.ruleSets) prepareRuleSet(rs);
+  prepareRuleSetsLookup(ws.ruleSets);
 }
 
 /**

@@ -330,6 +330,11 @@ export function ruleSetsFor(ruleSets: readonly RuleSet[], req: RequestSnapshot):
   return out;
 }
 
+/** Build the lookup over these rule sets now rather than on the first request (the server's start-up). */
+export function prepareRuleSetsLookup(ruleSets: readonly RuleSet[]): void {
+  if (!SETS_INDEXES.has(ruleSets)) SETS_INDEXES.set(ruleSets, buildSetsIndex(ruleSets));
+}
+
 function buildSetsIndex(ruleSets: readonly RuleSet[]): SetsIndex | null {
   if (ruleSets.length < SETS_INDEX_MIN) return null;
   const byPath = new Map<string, number[]>();
