@@ -505,9 +505,12 @@ describe('createFsSource: remembered results (remember)', () => {
     assert.fail('the result was never remembered');
   };
   const linux = process.platform === 'linux';
-  /** a watch-mode source over `<name>/a.json`, with `/a` already answered from memory */
+  /**
+   * a watch-mode source over `<name>/a.json`, with `/a` already answered from memory; its trust backstop is set far
+   * beyond a test's length (its own test covers it), so a loaded machine cannot make it re-stat mid-test
+   */
   const rememberedA = async (name: string, content: string) => {
-    const src = sources.track(createSource({ watch: true }));
+    const src = sources.track(createSource({ watch: true, maxTrustMs: 600_000 }));
     const root = join(rdir, name);
     await write(join(root, 'a.json'), content);
     const r = requester(src, root);
