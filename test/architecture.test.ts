@@ -108,7 +108,7 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     under(t, ['templates/', 'model/', 'shared/']) ||
     ['handlebars', 'handlebars/dist/cjs/handlebars.js', '@faker-js/faker/locale/en'].includes(t),
   // the adapters to Node: the file cache behind the FileSource port, TLS material, safe writes
-  node: (t) => under(t, ['node/', 'model/']) || t === 'files/source.ts' || t.startsWith('node:'),
+  node: (t) => under(t, ['node/', 'model/', 'shared/']) || t === 'files/source.ts' || t.startsWith('node:'),
   // the listener: it owns its RotationState and names the FileSource port type; its record mode plans through
   // record/; it captures exchanges into the request journal
   server: (t, typeOnly, file) =>

@@ -14,15 +14,20 @@ import { report, type DecodeContext } from './decode.js';
 import { MESSAGES } from './messages.js';
 import {
   dirOf,
+  fileSignature,
   fileStamp,
+  fileStampSync,
   pathKind,
   readBytesFile,
+  readBytesFileSync,
   readTextFile,
   resolvePath,
   respondFileStatus,
   textOf,
+  type FileSignature,
   type FileStamp,
   type ReadTracker,
+  type RecalledRead,
   type TextRead,
 } from './read.js';
 import { LazyRuleSet, type PathSummary } from '../model/lazy-rule-set.js';
@@ -77,8 +82,17 @@ export interface RuleSetCache {
 }
 
 export interface RuleSetCacheStore {
-  /** the key of a rule-set file's bytes decoded in this context (the program's version is the store's) */
-  key(bytes: Uint8Array, context: string): string;
+  /** the digest of a file's bytes */
+  digest(bytes: Uint8Array): string;
+  /**
+   * the digest an earlier load took of this rule-set file's bytes, when the file still has the signature it had then
+   * and had been still for a while when it was read (so it need not be read now); else undefined
+   */
+  digestIfUnchanged(file: string, now: FileSignature): string | undefined;
+  /** this load read and hashed the rule-set file: how it looked just before (at readAt, Date.now()) */
+  seen(file: string, signature: FileSignature, digest: string, readAt: number): void;
+  /** the key of a rule-set file's bytes (by their digest) decoded in this context (the program's version is the store's) */
+  key(digest: string, context: string): string;
   get(file: string, key: string): CachedRuleSet | undefined;
   put(file: string, key: string, entry: CachedRuleSet): void;
   /** keep the entries this load got or put and drop the rest; never fails (a cache that cannot be written is none) */
@@ -94,8 +108,18 @@ export interface CachedRuleSet {
   readonly respondFiles: readonly string[];
   /** every other file or folder the decoding looked at, as it was then */
   readonly stamps: readonly FileStamp[];
+  /**
+   * what a live server's load recorded of those files (the respond files it read, the ones it found missing), so a
+   * warm start records the same without reading them; absent when that load recorded nothing (`--no-watch`)
+   */
+  readonly tracked?: readonly RecalledStamp[];
   readonly warnings: readonly Diagnostic[];
 }
+
+/** a file a load read (its path, digest, size and mtime) or looked for and found missing (its path alone) */
+export type RecalledStamp =
+  | readonly [path: string, digest: string, size: number, mtimeMs: number]
+  | readonly [path: string];
 
 /** How the files of one load are read. */
 interface ReadMode {
@@ -104,7 +128,7 @@ interface ReadMode {
   /** one load's respond-file facts by path: a file many rules name (an imported workspace's shared body) is looked at once */
   readonly respondFiles?: Map<string, Promise<RespondFileStatus>>;
   /** with a cache: one load's file stamps by path (a file many rule sets name is looked at once) */
-  readonly stamps?: Map<string, Promise<FileStamp>>;
+  readonly stamps?: Map<string, FileStamp>;
   readonly cache?: { readonly store: RuleSetCacheStore; readonly summarise: RuleSetCache['summarise'] };
 }
 
@@ -334,17 +358,37 @@ async function loadListedRuleSet(
   rootDecode: DecodeContext,
   mode: ReadMode,
 ): Promise<Loaded<RuleSet>> {
-  const bytes = await readBytesFile(e.path, mode.track);
   const at = ['service', 'rule_sets', rsc.index];
-  const read = bytes.kind === 'ok' ? textOrBytes(bytes.bytes, mode.cache !== undefined) : bytes;
-  if (read.kind === 'missing') report(rootDecode, 'file_not_found', MESSAGES.ruleSetMissing(e.entry), e.offset, at);
-  if (read.kind === 'unreadable')
-    report(rootDecode, 'file_unreadable', MESSAGES.ruleSetUnreadable(e.entry, read.reason), e.offset, at);
-  if (read.kind !== 'ok' || bytes.kind !== 'ok') return { diagnostics: [] };
   const cache = mode.cache?.store;
-  if (cache === undefined) return decodeRuleSetFromText(read.text!, e.path, rsc, mode);
+  const readIt = async (): Promise<{ bytes: Uint8Array; text?: string } | undefined> => {
+    const read = await readBytesFile(e.path, mode.track);
+    const text = read.kind === 'ok' ? textOrBytes(read.bytes, cache !== undefined) : read;
+    if (text.kind === 'missing') report(rootDecode, 'file_not_found', MESSAGES.ruleSetMissing(e.entry), e.offset, at);
+    if (text.kind === 'unreadable')
+      report(rootDecode, 'file_unreadable', MESSAGES.ruleSetUnreadable(e.entry, text.reason), e.offset, at);
+    if (text.kind !== 'ok' || read.kind !== 'ok') return undefined;
+    return text.text === undefined ? { bytes: read.bytes } : { bytes: read.bytes, text: text.text };
+  };
+  if (cache === undefined) {
+    const read = await readIt();
+    return read === undefined ? { diagnostics: [] } : decodeRuleSetFromText(read.text!, e.path, rsc, mode);
+  }
+  // a rule-set file whose signature vouches for the bytes an earlier load hashed is not read now
+  const readAt = Date.now();
+  const signature = fileSignature(e.path);
+  const trusted = signature === undefined ? undefined : cache.digestIfUnchanged(e.path, signature);
+  let bytes: Uint8Array | undefined;
+  if (trusted === undefined) {
+    const read = await readIt();
+    if (read === undefined) return { diagnostics: [] };
+    bytes = read.bytes;
+  } else {
+    mode.track?.record(e.path, { kind: 'known', digest: trusted, size: signature!.size, mtimeMs: signature!.mtimeMs });
+  }
+  const digest = trusted ?? cache.digest(bytes!);
+  if (trusted === undefined && signature !== undefined) cache.seen(e.path, signature, digest, readAt);
   const key = cache.key(
-    bytes.bytes,
+    digest,
     JSON.stringify([
       e.path,
       rsc.index,
@@ -355,15 +399,24 @@ async function loadListedRuleSet(
     ]),
   );
   const hit = cache.get(e.path, key);
-  if (hit !== undefined && (await unchangedStamps(hit.stamps, mode))) {
-    // a live server compares and watches what a load read: read the respond files as decoding would have
-    if (mode.track !== undefined) await Promise.all(hit.respondFiles.map((f) => respondFileOnce(f, mode)));
-    const ruleSet = lazyRuleSet(bytes.bytes, e.path, rsc, hit);
+  if (hit !== undefined && unchangedStamps(hit.stamps, mode)) {
+    // a live server compares and watches what a load read: what decoding would have read is recorded as it was
+    // (the stamps just matched), or read again when that load kept no record of it
+    const track = mode.track;
+    if (track !== undefined) {
+      if (hit.tracked !== undefined) for (const t of hit.tracked) track.record(t[0], recalled(t));
+      else await Promise.all(hit.respondFiles.map((f) => respondFileOnce(f, mode)));
+    }
+    const ruleSet = lazyRuleSet(bytes, e.path, rsc, hit);
     // a rule set with a rule for any path is needed by every request: decoded now (should that fail, the file
     // is loaded as without a cache below, and its errors reported as usual)
     if (!hit.summary.any || decodes(ruleSet)) return { diagnostics: hit.warnings, ruleSet };
   }
-  const text = textOf(bytes.bytes);
+  if (bytes === undefined) {
+    // vouched for, but its entry is stale: read it after all
+    return loadListedRuleSet(e, rsc, rootDecode, { ...mode, cache: { ...mode.cache!, store: reading(cache) } });
+  }
+  const text = textOf(bytes);
   if (text.kind !== 'ok') {
     if (text.kind === 'unreadable')
       report(rootDecode, 'file_unreadable', MESSAGES.ruleSetUnreadable(e.entry, text.reason), e.offset, at);
@@ -378,16 +431,39 @@ async function loadListedRuleSet(
         (loaded.respondDirs ?? []).map(async (d): Promise<FileStamp> => [d, (await fileStamp(d))[1], -1, 0]),
       )),
     ];
+    const tracked =
+      mode.track === undefined ? undefined : recallAll(mode.track, [...(loaded.respondFiles ?? []), ...looked]);
     cache.put(e.path, key, {
       ...(loaded.ruleSet.prefix === undefined ? {} : { prefix: loaded.ruleSet.prefix }),
       strategy: loaded.ruleSet.strategy,
       summary: mode.cache!.summarise(loaded.ruleSet.rules),
       respondFiles: loaded.respondFiles ?? [],
       stamps,
+      ...(tracked === undefined ? {} : { tracked }),
       warnings: loaded.diagnostics,
     });
   }
   return loaded;
+}
+
+/** a store that vouches for nothing: every rule-set file is read */
+function reading(store: RuleSetCacheStore): RuleSetCacheStore {
+  return { ...store, digestIfUnchanged: () => undefined };
+}
+
+/** what the tracker recorded of these files, for the cache entry (undefined when one of them was not recorded) */
+function recallAll(track: ReadTracker, files: readonly string[]): readonly RecalledStamp[] | undefined {
+  const out: RecalledStamp[] = [];
+  for (const f of new Set(files)) {
+    const r = track.recall(f);
+    if (r === undefined) continue; // looked at, not read: a file served as it is (not JSON), or a folder
+    out.push(r.kind === 'missing' ? [f] : [f, r.digest, r.size, r.mtimeMs]);
+  }
+  return out;
+}
+
+function recalled(t: RecalledStamp): RecalledRead {
+  return t.length === 1 ? { kind: 'missing' } : { kind: 'known', digest: t[1], size: t[2], mtimeMs: t[3] };
 }
 
 /** Without a cache the text is decoded now; with one, only when the file must be decoded. */
@@ -403,17 +479,11 @@ function strategyKey(s: Strategy): unknown {
   return 'seed' in s && s.seed !== undefined ? { ...s, seed: String(s.seed) } : s;
 }
 
-async function unchangedStamps(stamps: readonly FileStamp[], mode: ReadMode): Promise<boolean> {
+function unchangedStamps(stamps: readonly FileStamp[], mode: ReadMode): boolean {
   const known = mode.stamps!;
-  const now = await Promise.all(
-    stamps.map((s) => {
-      let stamp = known.get(s[0]);
-      if (stamp === undefined) known.set(s[0], (stamp = limited(() => fileStamp(s[0]))));
-      return stamp;
-    }),
-  );
-  return now.every((n, i) => {
-    const was = stamps[i]!;
+  return stamps.every((was) => {
+    let n = known.get(was[0]);
+    if (n === undefined) known.set(was[0], (n = fileStampSync(was[0])));
     // a folder named as a respond_dir only needs to still be one
     if (was[1] === 'dir' && was[2] === -1) return n[1] === 'dir';
     return n[1] === was[1] && n[2] === was[2] && n[3] === was[3];
@@ -436,8 +506,17 @@ function decodes(ruleSet: LazyRuleSet): boolean {
   }
 }
 
-/** The rule set of a file the cache found unchanged: decoded, from the bytes read now, on first need. */
-function lazyRuleSet(bytes: Uint8Array, file: string, rsc: RuleSetContext, hit: CachedRuleSet): LazyRuleSet {
+/**
+ * The rule set of a file the cache found unchanged: decoded on first need, from the bytes read at start, or (a file
+ * vouched for by its signature) from the file as it is then. Should it have changed meanwhile, a live reload is on
+ * its way; until then its rules are what the file says now.
+ */
+function lazyRuleSet(
+  bytesAtStart: Uint8Array | undefined,
+  file: string,
+  rsc: RuleSetContext,
+  hit: CachedRuleSet,
+): LazyRuleSet {
   return new LazyRuleSet({
     index: rsc.index,
     file,
@@ -446,7 +525,10 @@ function lazyRuleSet(bytes: Uint8Array, file: string, rsc: RuleSetContext, hit: 
     strategy: hit.strategy,
     summary: hit.summary,
     decode: (): readonly Rule[] => {
-      const text = textOf(bytes);
+      const read = bytesAtStart === undefined ? readBytesFileSync(file) : { kind: 'ok' as const, bytes: bytesAtStart };
+      if (read.kind !== 'ok')
+        throw new Error(MESSAGES.lazyDecodeFailed(rsc.entry, read.kind === 'missing' ? 'it is gone' : read.reason));
+      const text = textOf(read.bytes);
       if (text.kind !== 'ok') throw new Error(MESSAGES.lazyDecodeFailed(rsc.entry, 'it is not valid UTF-8'));
       const draft = decodeRuleSetDraft(text.text, file, rsc);
       const settled = settleRuleSet(draft);

@@ -1,6 +1,7 @@
 // The only filesystem access for loading: the root config, rule sets, scripts, and the checks on
 // respond files, the fallback directory and TLS files. node:fs and node:path stay in this file; the
 // rest of config/ is pure and gets text and file facts from here.
+import { readFileSync, statSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { RespondFileStatus } from './respond-files.js';
@@ -12,14 +13,22 @@ export type TextRead =
 
 export type PathKind = 'file' | 'dir' | 'other' | 'missing';
 
-/** A file as one load saw it: its bytes with the size and mtime stat gave just before they were read. */
+/**
+ * A file as one load saw it: its bytes with the size and mtime stat gave just before they were read; or, for a file
+ * the load cache vouched for without reading it (docs/load-cache.md), the digest of its bytes with that size and mtime.
+ */
 export type TrackedRead =
   | { readonly kind: 'file'; readonly bytes: Uint8Array; readonly size: number; readonly mtimeMs: number }
+  | { readonly kind: 'known'; readonly digest: string; readonly size: number; readonly mtimeMs: number }
   | { readonly kind: 'missing' };
+
+export type RecalledRead = Exclude<TrackedRead, { kind: 'file' }>;
 
 /** Told of every file a load reads or looks for (live reload: what to watch, and what changed). */
 export interface ReadTracker {
   record(abs: string, read: TrackedRead): void;
+  /** a file this load read or looked for, as the load cache keeps it to vouch for it next time (no bytes) */
+  recall(abs: string): RecalledRead | undefined;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -57,6 +66,17 @@ export async function readBytesFile(abs: string, track?: ReadTracker): Promise<B
   return { kind: 'ok', bytes };
 }
 
+/** Read a file's bytes now, on the calling turn (a rule set the load cache left undecoded, on first need). */
+export function readBytesFileSync(abs: string): BytesRead {
+  try {
+    return { kind: 'ok', bytes: readFileSync(abs) };
+  } catch (e) {
+    const code = errorCode(e);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+    return { kind: 'unreadable', reason: code ?? String(e) };
+  }
+}
+
 /** A file's bytes as UTF-8 text (a leading BOM dropped). */
 export function textOf(bytes: Uint8Array): TextRead {
   try {
@@ -75,6 +95,40 @@ export async function fileStamp(abs: string): Promise<FileStamp> {
     return [abs, s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other', s.size, s.mtimeMs];
   } catch {
     return [abs, 'missing', 0, 0];
+  }
+}
+
+/** A path's stamp, taken on the calling turn (hundreds of them cost less so than through the thread pool). */
+export function fileStampSync(abs: string): FileStamp {
+  try {
+    const s = statSync(abs, { throwIfNoEntry: false });
+    if (s !== undefined) return [abs, s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other', s.size, s.mtimeMs];
+  } catch {
+    // as missing, like fileStamp
+  }
+  return [abs, 'missing', 0, 0];
+}
+
+/**
+ * What tells a file's bytes apart without reading them: size, modification and change times, inode. Equal
+ * signatures mean equal bytes unless the file was written twice within one tick of the file system's clock, which
+ * the load cache guards against (docs/load-cache.md#what-makes-it-stale).
+ */
+export interface FileSignature {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly ino: number;
+}
+
+/** A regular file's signature, or undefined when it is missing or not a file (or stat fails). */
+export function fileSignature(abs: string): FileSignature | undefined {
+  try {
+    const s = statSync(abs, { throwIfNoEntry: false });
+    if (s === undefined || !s.isFile()) return undefined;
+    return { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino };
+  } catch {
+    return undefined;
   }
 }
 

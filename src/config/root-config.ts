@@ -9,7 +9,7 @@ import { report, type DecodeContext } from './decode.js';
 import { MESSAGES } from './messages.js';
 import { dirOf, resolvePath } from './read.js';
 import { rootShape } from './shapes/root.js';
-import { parseToml } from './toml.js';
+import { parseTomlLazily } from './toml.js';
 
 /** A path entry as written, with its absolute form and where it is in mock.toml. */
 export interface PathEntry {
@@ -58,22 +58,27 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
   const decode: DecodeContext = { file, text, diagnostics: [] };
   const configDir = dirOf(file);
   const defaults = defaultConfig(configDir);
-  const parsed = parseToml(text);
+  const parsed = parseTomlLazily(text);
   if (!parsed.ok) {
     const e = parsed.error;
     report(decode, 'toml_syntax', MESSAGES.tomlSyntax(e.message), e.offset, []);
     return { config: defaults, decode, parsed: false, ruleSets: [], middlewares: [] };
   }
   const t = rootShape(parsed.value, [], decode) ?? {};
+  // the offset stays a getter: looked up only when a diagnostic points at the entry
   const inConfigDir = (e: { value: string; offset: number }): PathEntry => ({
     entry: e.value,
     path: resolvePath(configDir, e.value),
-    offset: e.offset,
+    get offset() {
+      return e.offset;
+    },
   });
   const inCwd = (e: { value: string; offset: number }): PathEntry => ({
     entry: e.value,
     path: resolvePath(cwd, e.value),
-    offset: e.offset,
+    get offset() {
+      return e.offset;
+    },
   });
 
   const ruleSets = (t.service?.rule_sets ?? []).map(inConfigDir);

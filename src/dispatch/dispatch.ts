@@ -157,24 +157,36 @@ export function prepareWorkspace(ws: Workspace): void {
  * stream in were measured to keep the garbage collector busy for the rest of the run (a 2,000-rule set served 40 %
  * fewer requests in one run of two), so that case is made rare rather than left to the first request under load.
  */
-export function decodeRestSoon(ws: Workspace, afterMs: number): void {
+export function decodeRestSoon(ws: Workspace, afterMs: number, work: LaterWork = NOW): void {
   const later = ws.ruleSets.filter(undecoded);
-  if (later.length > 0) setTimeout(() => decodeSoon(later, 0), afterMs).unref();
+  if (later.length > 0 || work !== NOW) setTimeout(() => decodeSoon(later, 0, work), afterMs).unref();
 }
 
-function decodeSoon(sets: readonly RuleSet[], from: number): void {
+/** How the server's start-up runs the work it left for later (the CLI's V8 settings: node/start-up-work.ts). */
+export interface LaterWork {
+  step<T>(work: () => T): T;
+  /** called once the last rule set is decoded */
+  done(): void;
+}
+
+const NOW: LaterWork = { step: (work) => work(), done: () => {} };
+
+function decodeSoon(sets: readonly RuleSet[], from: number, work: LaterWork): void {
   let i = from;
   // a rule set a request has decoded meanwhile is only prepared (cheap once done)
   while (i < sets.length && !undecoded(sets[i]!)) prepareRuleSet(sets[i++]!);
-  if (i === sets.length) return;
+  if (i === sets.length) return work.done();
   const rs = sets[i]!;
   try {
-    void rs.rules; // decodes it
-    prepareRuleSet(rs);
+    work.step(() => {
+      void rs.rules; // decodes it
+      prepareRuleSet(rs);
+    });
   } catch {
     // it failed to decode after all: a request that needs it is answered 500, and the log says why
   }
-  if (i + 1 < sets.length) setImmediate(() => decodeSoon(sets, i + 1)).unref();
+  if (i + 1 < sets.length) setImmediate(() => decodeSoon(sets, i + 1, work)).unref();
+  else work.done();
 }
 
 /**

@@ -7,7 +7,7 @@
 // body), and the fixed header sets of the page, its assets and the JSON answers. No answer carries an
 // `access-control-*` header: cross-origin pages can neither read nor preflight anything here.
 // Leaves out: routing, bodies and the listener itself (router.ts).
-import { timingSafeEqual } from 'node:crypto';
+import { crypto } from '../shared/lazy-crypto.js';
 
 /** A request as far as these checks need it: lower-case header names, as node:http gives them. */
 export interface GuardInput {
@@ -137,7 +137,7 @@ function tokenGiven(input: GuardInput, token: string): boolean {
 function sameText(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+  return x.length === y.length && crypto().timingSafeEqual(x, y);
 }
 
 function refuse(status: 401 | 403 | 405 | 415, message: string): Refusal {

@@ -6,7 +6,7 @@
 // Owns: the order of those steps, undoing them when one fails, and closing them in reverse (in-flight requests
 // get a grace period, then the watcher and the management listener close). Leaves out: printing (the caller's
 // `log` gets the request log; the CLI prints its startup lines itself), signals and process exit (the CLI's).
-import { decodeRestSoon, prepareWorkspace, type ContractGate } from '../dispatch/dispatch.js';
+import { decodeRestSoon, prepareWorkspace, type ContractGate, type LaterWork } from '../dispatch/dispatch.js';
 import type { ShownPaths } from '../dispatch/explain-view.js';
 import type { Journal, JournalOptions } from '../journal/journal.js';
 import { MockError } from '../model/errors.js';
@@ -62,8 +62,11 @@ export interface LaunchSpec {
   readonly record?: (ws: Workspace) => Promise<RecordSettings>;
   /** `--contract`: the check made from the loaded workspace (may reject: nothing has bound yet); undefined: none */
   readonly contract?: (ws: Workspace) => Promise<ContractGate | undefined>;
-  /** wraps the startup load (the CLI's start-up tuning) */
-  readonly wrapLoad?: (load: () => Promise<ServeLoad>) => Promise<ServeLoad>;
+  /**
+   * the CLI's start-up tuning: wraps the load, then each rule set decoded after the server listens; done() once
+   * those are decoded (or, with none, a moment after the server listens)
+   */
+  readonly startUp?: LaterWork & { load(work: () => Promise<ServeLoad>): Promise<ServeLoad> };
 }
 
 export interface Launched {
@@ -104,7 +107,7 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
     if (r.result.ok) prepareWorkspace(r.result.value);
     return r;
   };
-  const loaded = await (spec.wrapLoad ? spec.wrapLoad(load) : load());
+  const loaded = await (spec.startUp ? spec.startUp.load(load) : load());
   if (!loaded.result.ok) {
     const f = loaded.result.error;
     throw new MockError(f.kind, LAUNCH_MESSAGES.loadFailed(f.message), f.diagnostics);
@@ -156,7 +159,7 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
     throw e;
   }
   // what the load cache left undecoded, once the first requests have had their chance (docs/load-cache.md)
-  decodeRestSoon(ws, 100);
+  decodeRestSoon(ws, 100, spec.startUp);
   const live = s.live;
   const runtime = new RuntimeControl(s, live, journal);
   const management =

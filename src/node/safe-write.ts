@@ -17,7 +17,7 @@
 // them (the OpenAPI import's response files, before its rule sets and config are committed): created exclusively
 // at their own name, written and fsynced, no temp file. A crash can leave a partial file there, which nothing
 // references; the writer syncs each folder once (syncDir) before its commit.
-import { randomBytes } from 'node:crypto';
+import { crypto } from '../shared/lazy-crypto.js';
 import { closeSync, constants, fsyncSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
 import { chmod, copyFile, link, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -36,7 +36,10 @@ export type NoHardLinks = 'check-then-rename' | 'exclusive-copy';
 
 /** Writes `data` to a temp file beside `target` and fsyncs it; `mode`: its permission bits (applied despite the umask). */
 export async function stageFile(target: string, data: string | Uint8Array, mode?: number): Promise<StagedFile> {
-  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = join(
+    dirname(target),
+    `.${basename(target)}.${process.pid}.${crypto().randomBytes(4).toString('hex')}.tmp`,
+  );
   const fh = await open(temp, 'wx', mode ?? NEW_FILE_MODE);
   try {
     try {

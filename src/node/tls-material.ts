@@ -1,7 +1,8 @@
 // TLS material from disk: read the certificate and private key files and PARSE them, so that a bad file stops
 // the program before any listener binds (docs/https-and-limits.md: a bad cert or key is a config error, exit 2) and `mock validate` can report the same problem.
 // Holds no server state; the server and the CLI both call loadTlsMaterial().
-import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
+import type { KeyObject, X509Certificate } from 'node:crypto';
+import { crypto } from '../shared/lazy-crypto.js';
 import { readFileSync } from 'node:fs';
 import type { Diagnostic } from '../model/diagnostic.js';
 
@@ -64,7 +65,7 @@ export function loadTlsMaterial(certPath: string, keyPath: string, certLabel: st
   if (!PEM_CERTIFICATE.test(certText.text)) return problem(certPath, MESSAGES.notPemCertificate);
   let x509: X509Certificate;
   try {
-    x509 = new X509Certificate(certText.text);
+    x509 = new (crypto().X509Certificate)(certText.text);
   } catch (e) {
     return problem(certPath, MESSAGES.badCertificate(reasonOf(e)));
   }
@@ -72,7 +73,7 @@ export function loadTlsMaterial(certPath: string, keyPath: string, certLabel: st
   if (!PEM_PRIVATE_KEY.test(keyText.text)) return problem(keyPath, MESSAGES.notPemKey);
   let key: KeyObject;
   try {
-    key = createPrivateKey(keyText.text);
+    key = crypto().createPrivateKey(keyText.text);
   } catch (e) {
     return problem(keyPath, MESSAGES.badKey(reasonOf(e)));
   }

@@ -5,31 +5,57 @@
 // file renamed over) when a load changed it, never failing the server.
 //
 // Owns: where the file lives, its format, keys. Leaves out: what a hit means (config/load.ts).
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { CachedRuleSet, RuleSetCache, RuleSetCacheStore } from '../config/load.js';
+import type { FileSignature } from '../config/read.js';
+import { crypto } from '../shared/lazy-crypto.js';
 import type { PathSummary } from '../model/lazy-rule-set.js';
 import type { Rule } from '../model/rule-set.js';
 
 export type { RuleSetCache };
 
 /**
- * set to `on` (or `1`) to use the cache; without it every rule set is decoded at start, nothing is read or written
- * (opt-in: docs/load-cache.md says what it costs)
+ * set to `off` (or `0`) to turn the cache off: every rule set is then decoded at start, and nothing is read or
+ * written outside the workspace (docs/load-cache.md)
  */
 export const LOAD_CACHE_ENV = 'MOCK_LOAD_CACHE';
 
 /** bumped when the stored shape changes */
-const FORMAT = 1;
+const FORMAT = 2;
+
+/** A rule-set file's bytes as a load read them: how the file looked just before, their digest, and when. */
+interface StoredBytes {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly ino: number;
+  readonly digest: string;
+  /** Date.now() just before the file was looked at */
+  readonly readAt: number;
+}
+
+interface StoredEntry {
+  readonly key: string;
+  readonly entry: CachedRuleSet;
+  readonly bytes?: StoredBytes;
+}
 
 interface Stored {
   readonly format: number;
   readonly version: string;
   readonly config: string;
-  readonly entries: Record<string, { readonly key: string; readonly entry: CachedRuleSet }>;
+  readonly entries: Record<string, StoredEntry>;
 }
+
+/**
+ * A file last changed this long before a load read it is vouched for by its signature alone at the next start.
+ * One changed within it might be written again within one tick of its file system's clock (up to 2 s on FAT,
+ * milliseconds on ext4), keeping size and times: it is read and hashed each time until it has been still for this
+ * long (git's index does the same with "racily clean" files).
+ */
+const SETTLED_MS = 2000;
 
 export interface LoadCacheOptions {
   /** the program's version: a cache written by another version is ignored */
@@ -38,10 +64,15 @@ export interface LoadCacheOptions {
   readonly summarise: (rules: readonly Rule[]) => PathSummary;
 }
 
+/** Whether the environment turns the cache off (`MOCK_LOAD_CACHE=off`, `0`, `false` or `no`). */
+export function loadCacheOff(env: Readonly<Record<string, string | undefined>>): boolean {
+  const v = env[LOAD_CACHE_ENV]?.trim().toLowerCase();
+  return v === 'off' || v === '0' || v === 'false' || v === 'no';
+}
+
 /** The cache for `mock serve`, or undefined when it is turned off. */
 export function loadCache(opts: LoadCacheOptions): RuleSetCache | undefined {
-  const on = opts.env[LOAD_CACHE_ENV];
-  if (on !== 'on' && on !== '1') return undefined;
+  if (loadCacheOff(opts.env)) return undefined;
   const xdg = opts.env['XDG_CACHE_HOME'];
   const dir = join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'mock');
   return {
@@ -55,23 +86,55 @@ const DIGESTS = new WeakMap<Uint8Array, string>();
 /** The SHA-256 of a file's bytes, computed once per read (the cache's key and a live reload's comparison share it). */
 export function bytesDigest(bytes: Uint8Array): string {
   let d = DIGESTS.get(bytes);
-  if (d === undefined) DIGESTS.set(bytes, (d = createHash('sha256').update(bytes).digest('base64')));
+  if (d === undefined) DIGESTS.set(bytes, (d = crypto().createHash('sha256').update(bytes).digest('base64')));
   return d;
 }
 
-/** The cache file of a config file: named by a hash of its absolute path. */
+/**
+ * The cache file of a config file: named by a 64-bit FNV-1a hash of its absolute path (the file holds the path,
+ * checked on reading, so two paths with one name only take turns). Not SHA-256: a warm start hashes nothing else,
+ * and crypto's first hash costs more than the rest of finding the file.
+ */
 export function loadCacheFile(dir: string, configFile: string): string {
-  return join(dir, createHash('sha256').update(configFile).digest('hex') + '.json');
+  return join(dir, `${fnv1a64(configFile)}.json`);
+}
+
+function fnv1a64(text: string): string {
+  // two 32-bit lanes of FNV-1a over the UTF-16 units (different offsets), as 16 hex digits
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ (a >>> 7), 0x01000193) >>> 0;
+  }
+  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
 }
 
 async function openStore(dir: string, configFile: string, version: string): Promise<RuleSetCacheStore> {
   const file = loadCacheFile(dir, configFile);
   const stored = await readStored(file, configFile, version);
-  const kept = new Map<string, { key: string; entry: CachedRuleSet }>();
+  const kept = new Map<string, StoredEntry>();
+  const seen = new Map<string, StoredBytes>();
   let changed = false;
   return {
-    key: (bytes, context) =>
-      createHash('sha256').update(context).update('\0').update(bytesDigest(bytes)).digest('base64'),
+    digest: bytesDigest,
+    digestIfUnchanged(ruleSet, now) {
+      const b = stored?.entries[ruleSet]?.bytes;
+      if (b === undefined || !validBytes(b)) return undefined;
+      const same = b.size === now.size && b.mtimeMs === now.mtimeMs && b.ctimeMs === now.ctimeMs && b.ino === now.ino;
+      return same && b.ctimeMs < b.readAt - SETTLED_MS ? b.digest : undefined;
+    },
+    // compared whole, not hashed: a hash per rule-set file was a measurable part of a warm start
+    key: (digest, context) => `${context}\0${digest}`,
+    seen(ruleSet, signature, digest, readAt) {
+      const b = stored?.entries[ruleSet]?.bytes;
+      const now: StoredBytes = { ...signatureOf(signature), digest, readAt };
+      // a file re-read only because it had changed too recently to vouch for: kept as now seen once settled
+      if (b === undefined || !sameBytes(b, now)) changed = true;
+      seen.set(ruleSet, now);
+    },
     get(ruleSet, key) {
       const e = stored?.entries[ruleSet];
       if (e === undefined || e.key !== key || !validEntry(e.entry)) return undefined;
@@ -87,7 +150,12 @@ async function openStore(dir: string, configFile: string, version: string): Prom
     },
     async save() {
       if (!changed && stored !== undefined && kept.size === Object.keys(stored.entries).length) return;
-      const out: Stored = { format: FORMAT, version, config: configFile, entries: Object.fromEntries(kept) };
+      const entries: Record<string, StoredEntry> = {};
+      for (const [ruleSet, e] of kept) {
+        const bytes = seen.get(ruleSet) ?? e.bytes;
+        entries[ruleSet] = bytes === undefined ? { key: e.key, entry: e.entry } : { key: e.key, entry: e.entry, bytes };
+      }
+      const out: Stored = { format: FORMAT, version, config: configFile, entries };
       await writeAtomically(dir, file, JSON.stringify(out, bigints)).catch(() => undefined);
     },
   };
@@ -113,7 +181,7 @@ function bigints(_key: string, x: unknown): unknown {
 
 async function writeAtomically(dir: string, file: string, text: string): Promise<void> {
   await mkdir(dir, { recursive: true });
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const temp = `${file}.${process.pid}.${crypto().randomBytes(4).toString('hex')}.tmp`;
   try {
     await writeFile(temp, text);
     await rename(temp, file);
@@ -121,6 +189,22 @@ async function writeAtomically(dir: string, file: string, text: string): Promise
     await rm(temp, { force: true }).catch(() => undefined);
     throw e;
   }
+}
+
+function signatureOf(s: FileSignature): Omit<StoredBytes, 'digest' | 'readAt'> {
+  return { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino };
+}
+
+function sameBytes(a: StoredBytes, b: StoredBytes): boolean {
+  const settled = (x: StoredBytes) => x.ctimeMs < x.readAt - SETTLED_MS;
+  return (
+    a.digest === b.digest &&
+    a.size === b.size &&
+    a.mtimeMs === b.mtimeMs &&
+    a.ctimeMs === b.ctimeMs &&
+    a.ino === b.ino &&
+    settled(a) === settled(b)
+  );
 }
 
 // ---- reading defensively: an entry is used only when every part has the shape written ----
@@ -142,9 +226,26 @@ function validEntry(x: unknown): x is CachedRuleSet {
   if (!strings(x['respondFiles'])) return false;
   const stamps = x['stamps'];
   if (!Array.isArray(stamps) || !stamps.every(validStamp)) return false;
+  const tracked = x['tracked'];
+  if (tracked !== undefined && !(Array.isArray(tracked) && tracked.every(validRecalled))) return false;
   const warnings = x['warnings'];
   if (!Array.isArray(warnings) || !warnings.every(validWarning)) return false;
   return validSummary(x['summary']);
+}
+
+function validBytes(x: unknown): x is StoredBytes {
+  if (!isObject(x)) return false;
+  return (
+    ['size', 'mtimeMs', 'ctimeMs', 'ino', 'readAt'].every((k) => typeof x[k] === 'number') && isString(x['digest'])
+  );
+}
+
+function validRecalled(x: unknown): boolean {
+  return (
+    Array.isArray(x) &&
+    isString(x[0]) &&
+    (x.length === 1 || (x.length === 4 && isString(x[1]) && typeof x[2] === 'number' && typeof x[3] === 'number'))
+  );
 }
 
 function validStamp(x: unknown): boolean {

@@ -4,7 +4,7 @@
 //
 // Owns: the SourceSet of a load, the stability check, reload mode (an invalid `.json` respond target is a
 // warning). Leaves out: deciding what to do with a load (server/live.ts), watching (watch.ts).
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { loadWorkspace, type LoadFailure, type LoadOptions } from '../config/load.js';
 import type { ReadTracker, TrackedRead } from '../config/read.js';
 import {
@@ -16,7 +16,7 @@ import {
 } from '../model/reload.js';
 import type { Workspace } from '../model/workspace.js';
 import type { Result } from '../shared/result.js';
-import { bytesDigest } from './load-cache.js';
+import { bytesDigest, type RuleSetCache } from './load-cache.js';
 
 export interface TrackedLoad {
   readonly attempt: LoadAttempt;
@@ -27,11 +27,16 @@ export interface TrackedLoad {
 /** One load, recording its reads. `mode` 'reload' makes an invalid `.json` respond target a warning. */
 export async function loadTracked(opts: LoadOptions, mode: 'start' | 'reload'): Promise<TrackedLoad> {
   const reads = new Map<string, TrackedRead>();
-  const track: ReadTracker = { record: (abs, read) => void reads.set(abs, read) };
+  const track: ReadTracker = {
+    record: (abs, read) => void reads.set(abs, read),
+    recall(abs) {
+      const read = reads.get(abs);
+      if (read?.kind !== 'file') return read;
+      return { kind: 'known', digest: bytesDigest(read.bytes), size: read.size, mtimeMs: read.mtimeMs };
+    },
+  };
   const r = await loadWorkspace({ ...opts, track, invalidJsonTarget: mode === 'reload' ? 'warning' : 'error' });
-  const sources: SourceSet = new Map(
-    [...reads].map(([abs, read]) => [abs, read.kind === 'missing' ? MISSING_SOURCE : contentKey(read.bytes)]),
-  );
+  const sources: SourceSet = new Map([...reads].map(([abs, read]) => [abs, contentKey(read)]));
   const unchanged = (): Promise<boolean> => unchangedSince(reads);
   const stable = await unchanged();
   const attempt: LoadAttempt = r.ok
@@ -43,6 +48,18 @@ export async function loadTracked(opts: LoadOptions, mode: 'start' | 'reload'): 
 /** The reload loader for a server started with these options (the same -c, -d and -p). */
 export function reloadLoader(opts: LoadOptions): WorkspaceLoad {
   return async () => (await loadTracked(opts, 'reload')).attempt;
+}
+
+/**
+ * Loads the workspace in `cwd` once as `mock serve` would, filling the load cache (docs/load-cache.md), so that the
+ * first start after an import is a warm one. Never fails: a workspace that does not load is left to that start.
+ */
+export async function primeLoadCache(cwd: string, cache: RuleSetCache): Promise<void> {
+  try {
+    await loadTracked({ cwd, cache }, 'start');
+  } catch {
+    // the next start loads it as usual
+  }
 }
 
 /** What `mock serve` needs at startup: the workspace, and when watching, how to reload and what was read. */
@@ -64,31 +81,33 @@ export async function loadForServe(opts: LoadOptions, watch: boolean): Promise<S
 }
 
 /**
- * the bytes as one string (latin1: one char per byte, a native copy), compared whole; a large file (an imported
- * workspace's rule sets: megabytes in all) by its SHA-256 instead, which the load cache computed already
+ * a file's key: the SHA-256 of its bytes (a file the load cache vouched for without reading it has the one an
+ * earlier load took), so that two loads' keys of one file compare equal however each came by it
  */
-function contentKey(bytes: Uint8Array): string {
-  if (bytes.byteLength >= DIGEST_FROM_BYTES) return CONTENT_KEY_PREFIX + DIGEST_MARK + bytesDigest(bytes);
-  return CONTENT_KEY_PREFIX + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+function contentKey(read: TrackedRead): string {
+  if (read.kind === 'missing') return MISSING_SOURCE;
+  return CONTENT_KEY_PREFIX + (read.kind === 'known' ? read.digest : bytesDigest(read.bytes));
 }
 
-const DIGEST_FROM_BYTES = 16 * 1024;
-/** a digest's key starts so; a file's own bytes could only look the same if that file were shorter than its digest */
-const DIGEST_MARK = '\0sha256:';
-
+/**
+ * Every file still as this load saw it. Synchronous: an imported workspace's load sees hundreds of files, and
+ * stat()s on this thread cost less than as many round trips through the thread pool.
+ */
 async function unchangedSince(reads: ReadonlyMap<string, TrackedRead>): Promise<boolean> {
-  const checks = [...reads].map(async ([abs, read]) => {
+  for (const [abs, read] of reads) {
+    let now;
     try {
-      const now = await stat(abs);
-      return (
-        read.kind === 'file' &&
-        read.bytes.length === read.size &&
-        now.size === read.size &&
-        now.mtimeMs === read.mtimeMs
-      );
+      now = statSync(abs, { throwIfNoEntry: false });
     } catch {
-      return read.kind === 'missing';
+      now = undefined;
     }
-  });
-  return (await Promise.all(checks)).every(Boolean);
+    if (now === undefined) {
+      if (read.kind !== 'missing') return false;
+      continue;
+    }
+    if (read.kind === 'missing') return false;
+    if (read.kind === 'file' && read.bytes.length !== read.size) return false;
+    if (now.size !== read.size || now.mtimeMs !== read.mtimeMs) return false;
+  }
+  return true;
 }

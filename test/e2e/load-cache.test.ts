@@ -1,7 +1,7 @@
 // The server's load cache (docs/load-cache.md), from the outside: a second start over unchanged files answers
 // exactly what the first did, prints the same warnings, and re-reads whatever changed in between.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { raw } from '../helpers/inspector-server.js';
@@ -15,6 +15,7 @@ import {
   type RunningMock,
 } from '../helpers/mock-cli.js';
 import { waitReloaded, waitServed } from './live-reload-helpers.js';
+import { PETSTORE_30 } from '../fixtures/openapi-docs.js';
 
 const dirs: string[] = [];
 after(async () => {
@@ -73,7 +74,7 @@ async function answers(
 ): Promise<{ got: string[]; stderr: string }> {
   const mock = await spawnMock(['--no-watch'], {
     cwd: dir,
-    env: { XDG_CACHE_HOME: cache, MOCK_LOAD_CACHE: 'on', ...env },
+    env: { XDG_CACHE_HOME: cache, ...env },
   });
   try {
     const got: string[] = [];
@@ -111,17 +112,17 @@ test('a warm start answers what a cold start answers, warnings included, and the
   const warm = await answers(dir, cache);
   assert.deepEqual(warm.got, cold.got);
   assert.equal(warm.stderr, cold.stderr);
-  // without the cache (the default), every rule set is decoded at start: the same answers again
-  const off = await answers(dir, cache, { MOCK_LOAD_CACHE: '' });
+  // without the cache (MOCK_LOAD_CACHE=off), every rule set is decoded at start: the same answers again
+  const off = await answers(dir, cache, { MOCK_LOAD_CACHE: 'off' });
   assert.deepEqual(off.got, cold.got);
   assert.equal(off.stderr, cold.stderr);
 });
 
-test('without MOCK_LOAD_CACHE=on (the default): nothing is written, and the answers are the same', async () => {
+test('MOCK_LOAD_CACHE=off: nothing is written, and the answers are the same', async () => {
   const dir = temp('mock-cache-off-');
   const cache = temp('mock-cache-home-');
   await writeTree(dir, WS);
-  const mock = await spawnMock(['--no-watch'], { cwd: dir, env: { XDG_CACHE_HOME: cache } });
+  const mock = await spawnMock(['--no-watch'], { cwd: dir, env: { XDG_CACHE_HOME: cache, MOCK_LOAD_CACHE: 'off' } });
   const r = await sendText(mock.port, 'GET', '/a/one');
   await mock.stop();
   assert.equal(r.text, '{"one":1}');
@@ -139,7 +140,7 @@ test('a rule-set file edited between two starts is read again: a syntax error st
   writeFileSync(join(dir, 'b.toml'), WS['b.toml']! + '\n[[rules]\n');
   const r = await runMock(['--no-watch', '-p', '0'], {
     cwd: dir,
-    env: { XDG_CACHE_HOME: cache, MOCK_LOAD_CACHE: 'on' },
+    env: { XDG_CACHE_HOME: cache },
   });
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /b\.toml:\d+:\d+: error: /);
@@ -153,14 +154,14 @@ test('a respond file deleted or changed invalidates the rule sets naming it', as
   writeFileSync(join(dir, 'bodies/one.json'), '{"one":');
   const broken = await runMock(['--no-watch', '-p', '0'], {
     cwd: dir,
-    env: { XDG_CACHE_HOME: cache, MOCK_LOAD_CACHE: 'on' },
+    env: { XDG_CACHE_HOME: cache },
   });
   assert.equal(broken.code, 2, broken.stderr);
   assert.match(broken.stderr, /a\.toml:3:\d+: error: .*bodies\/one\.json/);
   await removeDir(join(dir, 'bodies'));
   const gone = await runMock(['--no-watch', '-p', '0'], {
     cwd: dir,
-    env: { XDG_CACHE_HOME: cache, MOCK_LOAD_CACHE: 'on' },
+    env: { XDG_CACHE_HOME: cache },
   });
   assert.equal(gone.code, 2, gone.stderr);
   assert.match(gone.stderr, /a\.toml:3:\d+: error: .*does not exist/);
@@ -210,7 +211,7 @@ test('a warm server shows every rule set whole: the inspector counts its rules, 
   const cache = temp('mock-cache-home-');
   await writeTree(dir, WS);
   await answers(dir, cache);
-  const mock = await spawnMock(['--inspect'], { cwd: dir, env: { XDG_CACHE_HOME: cache, MOCK_LOAD_CACHE: 'on' } });
+  const mock = await spawnMock(['--inspect'], { cwd: dir, env: { XDG_CACHE_HOME: cache } });
   try {
     const line = mock.stdoutLines.find((l) => l.startsWith('Inspector: '));
     const port = Number(/:(\d+)\//.exec(line ?? '')?.[1]);
@@ -231,7 +232,7 @@ test('a warm server shows every rule set whole: the inspector counts its rules, 
   }
   const why = await runMock(['get', '/c/x', '--why'], {
     cwd: dir,
-    env: { XDG_CACHE_HOME: cache, MOCK_LOAD_CACHE: 'on' },
+    env: { XDG_CACHE_HOME: cache },
   });
   assert.equal(why.code, 0, why.stderr);
   assert.match(why.stdout, /c\.toml/);
@@ -242,11 +243,11 @@ test('live reload over a warm start: the same files watched, a respond file of a
   const cache = temp('mock-cache-home-');
   await writeTree(dir, WS);
   const watching = (m: RunningMock): string | undefined => m.stdoutLines.find((l) => l.startsWith('Watching '));
-  const off = await spawnMock([], { cwd: dir, env: { XDG_CACHE_HOME: cache } });
+  const off = await spawnMock([], { cwd: dir, env: { XDG_CACHE_HOME: cache, MOCK_LOAD_CACHE: 'off' } });
   const eager = watching(off);
   await off.stop();
   await answers(dir, cache);
-  const m = await spawnMock([], { cwd: dir, env: { XDG_CACHE_HOME: cache, MOCK_LOAD_CACHE: 'on' } });
+  const m = await spawnMock([], { cwd: dir, env: { XDG_CACHE_HOME: cache } });
   try {
     assert.equal(watching(m), eager);
     assert.equal((await sendText(m.port, 'GET', '/a/one')).text, '{"one":1}');
@@ -260,6 +261,90 @@ test('live reload over a warm start: the same files watched, a respond file of a
     await waitServed(m.port, '/c/x', 'HIGH');
     assert.match(await waitReloaded(m, 3), /after change to \.\/c\.toml \(11 rules across 4 rule sets/);
     assert.equal((await sendText(m.port, 'GET', '/b/two')).text, '{"b":2}');
+  } finally {
+    await m.stop();
+  }
+});
+
+/** the stored facts of each rule-set file's bytes, by file */
+function storedBytes(cache: string): Record<string, { readAt: number; digest: string }> {
+  const stored = JSON.parse(readFileSync(join(cache, 'mock', cacheFiles(cache)[0]!), 'utf8')) as {
+    entries: Record<string, { bytes: { readAt: number; digest: string } }>;
+  };
+  return Object.fromEntries(Object.entries(stored.entries).map(([f, e]) => [f, e.bytes]));
+}
+
+test('a rule-set file still since well before it was read is vouched for by its signature: not read at start, the same answers', async () => {
+  const dir = temp('mock-cache-settled-');
+  const cache = temp('mock-cache-home-');
+  await writeTree(dir, WS);
+  const cold = await answers(dir, cache);
+  const first = storedBytes(cache);
+  // a file changed less than 2 s before it was read might change again within one tick of the file system's
+  // clock: it is hashed again at each start until it has been still that long (a wait on the clock, not an event)
+  const written = Math.max(...Object.keys(first).map((f) => statSync(f).ctimeMs));
+  await new Promise((go) => setTimeout(go, Math.max(0, written + 2_100 - Date.now())));
+  const settling = await answers(dir, cache);
+  assert.deepEqual(settling.got, cold.got);
+  const settled = storedBytes(cache);
+  for (const [f, b] of Object.entries(settled)) {
+    assert.equal(b.digest, first[f]!.digest, f);
+    assert.ok(b.readAt > first[f]!.readAt, `${f} was read again, and is now known to have been still`);
+  }
+  const cacheFile = join(cache, 'mock', cacheFiles(cache)[0]!);
+  const before = statSync(cacheFile).mtimeMs;
+  const warm = await answers(dir, cache);
+  assert.deepEqual(warm.got, cold.got);
+  assert.equal(warm.stderr, cold.stderr);
+  // nothing was read or hashed again, so nothing in the cache changed: it was not written
+  assert.equal(statSync(cacheFile).mtimeMs, before);
+  assert.deepEqual(storedBytes(cache), settled);
+
+  writeFileSync(join(dir, 'c.toml'), WS['c.toml']!.replace('"high"', '"HIGH"'));
+  // an edit gives the file a new signature: the next start reads and hashes it, and answers what it says now
+  const after = await answers(dir, cache);
+  assert.ok(after.got.includes('GET /c/x → 200 HIGH'), after.got.join('\n'));
+});
+
+test('an import fills the cache: the first start after `mock --init --from` finds every rule set in it', async () => {
+  const root = temp('mock-cache-import-');
+  const cache = temp('mock-cache-home-');
+  await writeTree(root, PETSTORE_30.files);
+  const ws = join(root, 'ws');
+  mkdirSync(ws);
+  const env = { XDG_CACHE_HOME: cache };
+  const r = await runMock(['--init', '--from', `../${PETSTORE_30.main}`, '--yes'], { cwd: ws, env });
+  assert.equal(r.code, 0, r.stderr);
+  const files = cacheFiles(cache);
+  assert.equal(files.length, 1, 'the import wrote the cache of the new mock.toml');
+  const stored = JSON.parse(readFileSync(join(cache, 'mock', files[0]!), 'utf8')) as {
+    config: string;
+    entries: Record<string, { entry: { summary: { rules: number } } }>;
+  };
+  assert.equal(stored.config, join(ws, 'mock.toml'));
+  const listed = /rule_sets = \[([^\]]*)\]/.exec(readFileSync(join(ws, 'mock.toml'), 'utf8'))![1]!;
+  const ruleSets = [...listed.matchAll(/"([^"]+)"/g)].map((m) => join(ws, m[1]!));
+  assert.deepEqual(Object.keys(stored.entries).sort(), ruleSets.sort());
+  assert.ok(Object.values(stored.entries).every((e) => e.entry.summary.rules > 0));
+  // a dry run, or MOCK_LOAD_CACHE=off, writes none
+  const cache2 = temp('mock-cache-home-');
+  const ws2 = join(root, 'ws2');
+  mkdirSync(ws2);
+  const off = await runMock(['--init', '--from', `../${PETSTORE_30.main}`, '--yes'], {
+    cwd: ws2,
+    env: { XDG_CACHE_HOME: cache2, MOCK_LOAD_CACHE: 'off' },
+  });
+  assert.equal(off.code, 0, off.stderr);
+  const dry = await runMock(['--init', '--from', `../${PETSTORE_30.main}`, '--yes', '--dry-run'], {
+    cwd: ws2,
+    env: { XDG_CACHE_HOME: cache2 },
+  });
+  assert.equal(dry.code, 0, dry.stderr);
+  assert.deepEqual(cacheFiles(cache2), []);
+  // and the first start serves the documented answers
+  const m = await spawnMock(['--no-watch'], { cwd: ws, env });
+  try {
+    assert.equal((await sendText(m.port, 'GET', '/v1/pets')).status, 200);
   } finally {
     await m.stop();
   }

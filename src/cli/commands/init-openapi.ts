@@ -27,6 +27,9 @@ import { importResult, importText, type ImportView } from '../render/init-openap
 import { reportFailure, type Failure } from '../report.js';
 import { systemReason } from '../request.js';
 import { loadOpenApi } from './openapi-load.js';
+import { loadCache } from '../../workspace/load-cache.js';
+import { primeLoadCache } from '../../workspace/tracked-load.js';
+import { pathSummary } from '../../routing/path-index.js';
 import { loadSource } from './import-source.js';
 import { harResult, harText, importHar, type HarView } from './import-har.js';
 import { checkTemplates } from './import-templates.js';
@@ -117,6 +120,12 @@ export async function runOpenApiInit(o: OpenApiInitOptions, io: Io): Promise<num
   else if (v.kind === 'har')
     io.out(o.format === 'json' ? successEnvelope(io.version(), harResult(v.view)) : harText(v.view));
   else io.out(o.format === 'json' ? successEnvelope(io.version(), importResult(v.view)) : importText(v.view));
+  // the first `mock` after an import starts warm: the new rule sets are decoded once now, into the load cache
+  if (!o.dryRun) {
+    outcome = ok(undefined); // the plan is garbage from here: not held while the workspace loads
+    const cache = loadCache({ version: io.version(), env: process.env, summarise: pathSummary });
+    if (cache !== undefined) await primeLoadCache(io.cwd, cache);
+  }
   return 0;
 }
 

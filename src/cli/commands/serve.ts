@@ -12,7 +12,7 @@ import type { ContractGate } from '../../dispatch/dispatch.js';
 import type { Workspace } from '../../model/workspace.js';
 import { MockError } from '../../model/errors.js';
 import { launch, type Launched } from '../../launch/launch.js';
-import { asStartUpWork, holdYoungGeneration } from '../../node/start-up-work.js';
+import { startUpWork, holdYoungGeneration } from '../../node/start-up-work.js';
 import { SERVE_FLAGS } from '../flags.js';
 import { flagValue, hasFlag, parseFormat, parsePort, parseArgs } from '../../shared/args.js';
 import { exitCodeFor } from '../../model/envelope.js';
@@ -221,7 +221,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       log,
       version: io.version(),
       ...watchFailureLines(io),
-      wrapLoad: asStartUpWork,
+      startUp: startUpWork(),
       onLoaded: (loaded) => printDiagnostics(io, loaded.warnings),
       ...(prepareRecord !== undefined ? { record: prepareRecord } : {}),
       contract: prepareContract,
@@ -259,11 +259,13 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     ),
   );
 
-  // the watches open after the Listening line (not on the way to the first answer); an edit made before they
-  // are open is caught by the watcher's check that the files are still as loaded
-  watcher?.start();
+  // the watches open a moment after the Listening line, once the first requests have had their turn (a large
+  // workspace's files are hundreds of paths to sort into folders); an edit made before they are open is caught by
+  // the watcher's check that the files are still as loaded
+  const watchSoon = watcher === undefined ? undefined : setTimeout(() => watcher.start(), WATCH_AFTER_MS);
 
   await shutdown;
+  clearTimeout(watchSoon);
   letYoungGenerationGo();
   flush();
   try {
@@ -276,6 +278,9 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   flush();
   return 0;
 }
+
+/** how long after the Listening line the watches open */
+const WATCH_AFTER_MS = 50;
 
 /**
  * Zero-config in a project folder (one holding `.git` or `package.json`) serves the whole folder: one line says

@@ -22,11 +22,21 @@ import { faultHoldShape, seedShape, serviceDelayShape } from './delivery.js';
 import { HEADER_NAME } from './rule-set.js';
 import { BARE_STRATEGIES, decodeStrategy, TABLE_ONLY_STRATEGIES } from '../strategy.js';
 
-/** A string with where it was written (path entries are checked against the disk later). */
-const located = shape<{ value: string; offset: number }>(
+/**
+ * A string with where it was written (path entries are checked against the disk later). The offset is looked up
+ * when asked for (a diagnostic): finding it parses the text again with positions (config/toml.ts).
+ */
+const located = shape<{ readonly value: string; readonly offset: number }>(
   (node, path, ctx) => {
     const v = string(node, path, ctx);
-    return v === undefined ? undefined : { value: v, offset: node.offset };
+    return v === undefined
+      ? undefined
+      : {
+          value: v,
+          get offset() {
+            return node.offset;
+          },
+        };
   },
   { type: 'string (path)', schema: () => ({ type: 'string' }) },
 );

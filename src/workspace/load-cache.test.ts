@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { loadWorkspace } from '../config/load.js';
+import { undecoded } from '../model/lazy-rule-set.js';
+import { pathSummary } from '../routing/path-index.js';
+import { loadCache, loadCacheOff } from './load-cache.js';
+
+const dirs: string[] = [];
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+function temp(): string {
+  const d = mkdtempSync(join(tmpdir(), 'mock-load-cache-'));
+  dirs.push(d);
+  return d;
+}
+
+test('MOCK_LOAD_CACHE: on unless off, 0, false or no', () => {
+  for (const v of [undefined, '', 'on', '1', 'yes']) assert.equal(loadCacheOff({ MOCK_LOAD_CACHE: v }), false, v);
+  for (const v of ['off', 'OFF', '0', 'false', 'no', ' off '])
+    assert.equal(loadCacheOff({ MOCK_LOAD_CACHE: v }), true, v);
+  assert.equal(loadCache({ version: 'v', env: { MOCK_LOAD_CACHE: 'off' }, summarise: pathSummary }), undefined);
+});
+
+const SIG = { size: 10, mtimeMs: 1_000_000, ctimeMs: 1_000_000, ino: 42 };
+
+test('a rule-set file is vouched for by its signature only once it had been still for 2 s when it was read', async () => {
+  const home = temp();
+  const cache = loadCache({ version: 'v', env: { XDG_CACHE_HOME: home }, summarise: pathSummary })!;
+  const store = await cache.open('/w/mock.toml');
+  const entry = {
+    strategy: { kind: 'first_match' },
+    summary: pathSummary([]),
+    respondFiles: [],
+    stamps: [],
+    warnings: [],
+  };
+  store.put('/w/settled.toml', 'k1', entry as never);
+  store.seen('/w/settled.toml', SIG, 'D1', SIG.ctimeMs + 2_001);
+  store.put('/w/racy.toml', 'k2', entry as never);
+  store.seen('/w/racy.toml', SIG, 'D2', SIG.ctimeMs + 1_999);
+  await store.save();
+  const again = await cache.open('/w/mock.toml');
+  assert.equal(again.digestIfUnchanged('/w/settled.toml', SIG), 'D1');
+  assert.equal(again.digestIfUnchanged('/w/racy.toml', SIG), undefined);
+  for (const field of ['size', 'mtimeMs', 'ctimeMs', 'ino'] as const)
+    assert.equal(again.digestIfUnchanged('/w/settled.toml', { ...SIG, [field]: SIG[field] + 1 }), undefined, field);
+  assert.equal(again.digestIfUnchanged('/w/other.toml', SIG), undefined);
+  // the key is the context and the digest, compared whole
+  assert.notEqual(again.key('D1', 'a'), again.key('D1', 'b'));
+  assert.notEqual(again.key('D1', 'a'), again.key('D2', 'a'));
+});
+
+test('a vouched-for rule set is not decoded at load; its rules are decoded from the file as it is when first needed', async () => {
+  const home = temp();
+  const ws = temp();
+  writeFileSync(join(ws, 'mock.toml'), '[service]\nrule_sets = ["r.toml"]\n');
+  writeFileSync(join(ws, 'r.toml'), '[[rules]]\nwhen.request.url_path = "/a"\nrespond.text = "one"\n');
+  const cache = loadCache({ version: 'v', env: { XDG_CACHE_HOME: home }, summarise: pathSummary })!;
+  const cold = await loadWorkspace({ cwd: ws, cache });
+  assert.ok(cold.ok);
+  assert.equal(undecoded(cold.value.ruleSets[0]!), false);
+  // as if the file had been still for a while when that load read it
+  const file = join(home, 'mock', readdirSync(join(home, 'mock'))[0]!);
+  const stored = JSON.parse(readFileSync(file, 'utf8')) as { entries: Record<string, { bytes: { readAt: number } }> };
+  const r = join(ws, 'r.toml');
+  stored.entries[r]!.bytes.readAt = statSync(r).ctimeMs + 10_000;
+  writeFileSync(file, JSON.stringify(stored));
+  const warm = await loadWorkspace({ cwd: ws, cache });
+  assert.ok(warm.ok);
+  const rs = warm.value.ruleSets[0]!;
+  assert.equal(undecoded(rs), true);
+  // changed after the load trusted it (same size): what is decoded is the file as it is now
+  writeFileSync(r, '[[rules]]\nwhen.request.url_path = "/a"\nrespond.text = "two"\n');
+  const rule = rs.rules[0]! as unknown as { respond: { body?: unknown; text?: unknown } };
+  assert.match(JSON.stringify(rule.respond), /two/);
+});
