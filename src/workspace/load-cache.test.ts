@@ -27,7 +27,7 @@ test('MOCK_LOAD_CACHE: on unless off, 0, false or no', () => {
 
 const SIG = { size: 10, mtimeMs: 1_000_000, ctimeMs: 1_000_000, ino: 42 };
 
-test('a rule-set file is vouched for by its signature only once it had been still for 2 s when it was read', async () => {
+test('a rule-set file is vouched for by its signature only once it had been still when it was read: 2 s for whole-second times, else 100 ms', async () => {
   const home = temp();
   const cache = loadCache({ version: 'v', env: { XDG_CACHE_HOME: home }, summarise: pathSummary })!;
   const store = await cache.open('/w/mock.toml');
@@ -40,12 +40,16 @@ test('a rule-set file is vouched for by its signature only once it had been stil
   };
   store.put('/w/settled.toml', 'k1', entry as never);
   store.seen('/w/settled.toml', SIG, 'D1', SIG.ctimeMs + 2_001);
+  store.put('/w/fine.toml', 'k3', entry as never);
+  store.seen('/w/fine.toml', { ...SIG, ctimeMs: SIG.ctimeMs + 0.5 }, 'D3', SIG.ctimeMs + 101);
   store.put('/w/racy.toml', 'k2', entry as never);
   store.seen('/w/racy.toml', SIG, 'D2', SIG.ctimeMs + 1_999);
   await store.save();
   const again = await cache.open('/w/mock.toml');
   assert.equal(again.digestIfUnchanged('/w/settled.toml', SIG), 'D1');
   assert.equal(again.digestIfUnchanged('/w/racy.toml', SIG), undefined);
+  // a file system with finer times than seconds: 100 ms
+  assert.equal(again.digestIfUnchanged('/w/fine.toml', { ...SIG, ctimeMs: SIG.ctimeMs + 0.5 }), 'D3');
   for (const field of ['size', 'mtimeMs', 'ctimeMs', 'ino'] as const)
     assert.equal(again.digestIfUnchanged('/w/settled.toml', { ...SIG, [field]: SIG[field] + 1 }), undefined, field);
   assert.equal(again.digestIfUnchanged('/w/other.toml', SIG), undefined);

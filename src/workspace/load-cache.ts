@@ -51,11 +51,14 @@ interface Stored {
 
 /**
  * A file last changed this long before a load read it is vouched for by its signature alone at the next start.
- * One changed within it might be written again within one tick of its file system's clock (up to 2 s on FAT,
- * milliseconds on ext4), keeping size and times: it is read and hashed each time until it has been still for this
- * long (git's index does the same with "racily clean" files).
+ * One changed more recently might be written again within one tick of its file system's clock, keeping size and
+ * times: it is read and hashed at each start until it had been still for this long when read (git's index does
+ * the same with "racily clean" files). A file system that keeps times to the second (FAT: 2 s) gets 2 s; one
+ * with finer times (ext4, APFS, tmpfs: the kernel's clock ticks every few milliseconds) 100 ms.
  */
-const SETTLED_MS = 2000;
+function settledMs(ctimeMs: number): number {
+  return ctimeMs % 1000 === 0 ? 2000 : 100;
+}
 
 export interface LoadCacheOptions {
   /** the program's version: a cache written by another version is ignored */
@@ -124,7 +127,7 @@ async function openStore(dir: string, configFile: string, version: string): Prom
       const b = stored?.entries[ruleSet]?.bytes;
       if (b === undefined || !validBytes(b)) return undefined;
       const same = b.size === now.size && b.mtimeMs === now.mtimeMs && b.ctimeMs === now.ctimeMs && b.ino === now.ino;
-      return same && b.ctimeMs < b.readAt - SETTLED_MS ? b.digest : undefined;
+      return same && settled(b) ? b.digest : undefined;
     },
     // compared whole, not hashed: a hash per rule-set file was a measurable part of a warm start
     key: (digest, context) => `${context}\0${digest}`,
@@ -196,7 +199,6 @@ function signatureOf(s: FileSignature): Omit<StoredBytes, 'digest' | 'readAt'> {
 }
 
 function sameBytes(a: StoredBytes, b: StoredBytes): boolean {
-  const settled = (x: StoredBytes) => x.ctimeMs < x.readAt - SETTLED_MS;
   return (
     a.digest === b.digest &&
     a.size === b.size &&
@@ -205,6 +207,10 @@ function sameBytes(a: StoredBytes, b: StoredBytes): boolean {
     a.ino === b.ino &&
     settled(a) === settled(b)
   );
+}
+
+function settled(b: StoredBytes): boolean {
+  return b.ctimeMs < b.readAt - settledMs(b.ctimeMs);
 }
 
 // ---- reading defensively: an entry is used only when every part has the shape written ----
