@@ -15,7 +15,6 @@ import { MESSAGES } from './messages.js';
 import {
   dirOf,
   fileSignature,
-  fileStamp,
   fileStampSync,
   pathKind,
   readBytesFile,
@@ -360,18 +359,25 @@ async function loadListedRuleSet(
 ): Promise<Loaded<RuleSet>> {
   const at = ['service', 'rule_sets', rsc.index];
   const cache = mode.cache?.store;
-  const readIt = async (): Promise<{ bytes: Uint8Array; text?: string } | undefined> => {
+  /** the file's bytes, or undefined with the problem reported at its entry in mock.toml */
+  const readIt = async (): Promise<Uint8Array | undefined> => {
     const read = await readBytesFile(e.path, mode.track);
-    const text = read.kind === 'ok' ? textOrBytes(read.bytes, cache !== undefined) : read;
-    if (text.kind === 'missing') report(rootDecode, 'file_not_found', MESSAGES.ruleSetMissing(e.entry), e.offset, at);
+    if (read.kind === 'missing') report(rootDecode, 'file_not_found', MESSAGES.ruleSetMissing(e.entry), e.offset, at);
+    if (read.kind === 'unreadable')
+      report(rootDecode, 'file_unreadable', MESSAGES.ruleSetUnreadable(e.entry, read.reason), e.offset, at);
+    return read.kind === 'ok' ? read.bytes : undefined;
+  };
+  /** the bytes decoded now, as without a cache */
+  const decodeNow = (bytes: Uint8Array): Promise<Loaded<RuleSet>> | Loaded<RuleSet> => {
+    const text = textOf(bytes);
+    if (text.kind === 'ok') return decodeRuleSetFromText(text.text, e.path, rsc, mode);
     if (text.kind === 'unreadable')
       report(rootDecode, 'file_unreadable', MESSAGES.ruleSetUnreadable(e.entry, text.reason), e.offset, at);
-    if (text.kind !== 'ok' || read.kind !== 'ok') return undefined;
-    return text.text === undefined ? { bytes: read.bytes } : { bytes: read.bytes, text: text.text };
+    return { diagnostics: [] };
   };
   if (cache === undefined) {
-    const read = await readIt();
-    return read === undefined ? { diagnostics: [] } : decodeRuleSetFromText(read.text!, e.path, rsc, mode);
+    const bytes = await readIt();
+    return bytes === undefined ? { diagnostics: [] } : decodeNow(bytes);
   }
   // a rule-set file whose signature vouches for the bytes an earlier load hashed is not read now
   const readAt = Date.now();
@@ -379,9 +385,8 @@ async function loadListedRuleSet(
   const trusted = signature === undefined ? undefined : cache.digestIfUnchanged(e.path, signature);
   let bytes: Uint8Array | undefined;
   if (trusted === undefined) {
-    const read = await readIt();
-    if (read === undefined) return { diagnostics: [] };
-    bytes = read.bytes;
+    bytes = await readIt();
+    if (bytes === undefined) return { diagnostics: [] };
   } else {
     mode.track?.record(e.path, { kind: 'known', digest: trusted, size: signature!.size, mtimeMs: signature!.mtimeMs });
   }
@@ -416,20 +421,12 @@ async function loadListedRuleSet(
     // vouched for, but its entry is stale: read it after all
     return loadListedRuleSet(e, rsc, rootDecode, { ...mode, cache: { ...mode.cache!, store: reading(cache) } });
   }
-  const text = textOf(bytes);
-  if (text.kind !== 'ok') {
-    if (text.kind === 'unreadable')
-      report(rootDecode, 'file_unreadable', MESSAGES.ruleSetUnreadable(e.entry, text.reason), e.offset, at);
-    return { diagnostics: [] };
-  }
-  const loaded = await decodeRuleSetFromText(text.text, e.path, rsc, mode);
+  const loaded = await decodeNow(bytes);
   if (loaded.ruleSet !== undefined && loaded.cacheable === true) {
     const looked = loaded.looked ?? [];
     const stamps = [
-      ...(await Promise.all(looked.map((f) => fileStamp(f)))),
-      ...(await Promise.all(
-        (loaded.respondDirs ?? []).map(async (d): Promise<FileStamp> => [d, (await fileStamp(d))[1], -1, 0]),
-      )),
+      ...looked.map(fileStampSync),
+      ...(loaded.respondDirs ?? []).map((d): FileStamp => [d, fileStampSync(d)[1], -1, 0]),
     ];
     const tracked =
       mode.track === undefined ? undefined : recallAll(mode.track, [...(loaded.respondFiles ?? []), ...looked]);
@@ -464,15 +461,6 @@ function recallAll(track: ReadTracker, files: readonly string[]): readonly Recal
 
 function recalled(t: RecalledStamp): RecalledRead {
   return t.length === 1 ? { kind: 'missing' } : { kind: 'known', digest: t[1], size: t[2], mtimeMs: t[3] };
-}
-
-/** Without a cache the text is decoded now; with one, only when the file must be decoded. */
-function textOrBytes(
-  bytes: Uint8Array,
-  cached: boolean,
-): { kind: 'ok'; text?: string } | Exclude<TextRead, { kind: 'ok' }> {
-  if (cached) return { kind: 'ok' };
-  return textOf(bytes);
 }
 
 function strategyKey(s: Strategy): unknown {

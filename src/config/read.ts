@@ -89,22 +89,13 @@ export function textOf(bytes: Uint8Array): TextRead {
 /** How a file looked: its kind, and for a file or directory its size and mtime (a load cache compares them). */
 export type FileStamp = readonly [path: string, kind: PathKind, size: number, mtimeMs: number];
 
-export async function fileStamp(abs: string): Promise<FileStamp> {
-  try {
-    const s = await stat(abs);
-    return [abs, s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other', s.size, s.mtimeMs];
-  } catch {
-    return [abs, 'missing', 0, 0];
-  }
-}
-
 /** A path's stamp, taken on the calling turn (hundreds of them cost less so than through the thread pool). */
 export function fileStampSync(abs: string): FileStamp {
   try {
     const s = statSync(abs, { throwIfNoEntry: false });
     if (s !== undefined) return [abs, s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other', s.size, s.mtimeMs];
   } catch {
-    // as missing, like fileStamp
+    // a path stat() cannot look at counts as missing
   }
   return [abs, 'missing', 0, 0];
 }

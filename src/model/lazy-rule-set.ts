@@ -1,7 +1,7 @@
-// A rule set the server decodes on first need (docs/load-cache.md): its file was read at start and found, by the
-// load cache, to be the very bytes an earlier load decoded without error. Until a request whose path its summary
-// admits (or anything else reading `rules`) needs it, only the summary is held; reading `rules` decodes the bytes
-// read at start, so what it answers never depends on when that happens.
+// A rule set the server decodes on first need (docs/load-cache.md): the load cache found its file to hold the very
+// bytes an earlier load decoded without error (read and hashed at start, or vouched for by the file's signature).
+// Until a request whose path its summary admits (or anything else reading `rules`) needs it, only the summary is
+// held; reading `rules` decodes it (config/load.ts says from which bytes).
 import type { PathTemplate, Rule, RuleSet } from './rule-set.js';
 import type { Strategy } from './strategy.js';
 
@@ -21,16 +21,11 @@ export interface PathSummary {
   readonly scenarios: readonly string[];
 }
 
-export interface LazyRuleSetParts {
-  readonly index: number;
-  readonly file: string;
-  readonly entry: string;
-  readonly prefix?: string;
-  readonly strategy: Strategy;
+export type LazyRuleSetParts = Omit<RuleSet, 'rules'> & {
   readonly summary: PathSummary;
-  /** decodes the rules (throws when they no longer decode: never expected, the cache found them valid) */
+  /** decodes the rules (throws when they no longer decode: the file changed since the cache vouched for it) */
   readonly decode: () => readonly Rule[];
-}
+};
 
 export class LazyRuleSet implements RuleSet {
   readonly index: number;

@@ -10,6 +10,7 @@
 import { undecoded, type PathSummary } from '../model/lazy-rule-set.js';
 import type { Rule, RuleSet } from '../model/rule-set.js';
 import { requiredText } from './check.js';
+import { addRuleScenarios } from '../state/scenarios.js';
 import type { RequestSnapshot } from '../model/request.js';
 import { TemplateTrie, templateSegments, type PathTemplate } from './path-template.js';
 
@@ -145,8 +146,7 @@ export function pathSummary(rules: readonly Rule[]): PathSummary {
   const scenarios = new Set<string>();
   let any = false;
   for (const rule of rules) {
-    for (const name of rule.scenarios ?? []) scenarios.add(name);
-    for (const name of Object.keys(rule.respond.setState ?? {})) scenarios.add(name);
+    addRuleScenarios(rule, scenarios);
     const template = templateOf(rule);
     if (template !== undefined) {
       templates.set(JSON.stringify(template.segments), { segments: template.segments });

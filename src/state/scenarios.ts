@@ -5,7 +5,7 @@
 // A move is computed by dispatch and carried on its outcome as a StateTransition; it reaches the store only when
 // the answer is written (server/listener.ts), never for `mock get`, a refused request or a client that left.
 import { undecoded } from '../model/lazy-rule-set.js';
-import type { RuleSet } from '../model/rule-set.js';
+import type { Rule, RuleSet } from '../model/rule-set.js';
 import type { StateStore } from './store.js';
 
 /** the store key prefix of scenario states */
@@ -90,6 +90,12 @@ export function commitTransition(t: StateTransition): void {
 
 const NAMES = new WeakMap<object, ReadonlySet<string>>();
 
+/** Adds the scenarios a rule reads (`when.state`) or moves (`respond.set_state`), in that order. */
+export function addRuleScenarios(rule: Rule, out: Set<string>): void {
+  for (const name of rule.scenarios ?? []) out.add(name);
+  for (const name of Object.keys(rule.respond.setState ?? {})) out.add(name);
+}
+
 /** Every scenario a rule's `when.state` or `respond.set_state` names, in file order. */
 export function workspaceScenarios(ws: { readonly ruleSets: readonly RuleSet[] }): ReadonlySet<string> {
   let names = NAMES.get(ws.ruleSets);
@@ -97,11 +103,7 @@ export function workspaceScenarios(ws: { readonly ruleSets: readonly RuleSet[] }
     const out = new Set<string>();
     for (const rs of ws.ruleSets)
       if (undecoded(rs)) for (const name of rs.summary.scenarios) out.add(name);
-      else
-        for (const rule of rs.rules) {
-          for (const name of rule.scenarios ?? []) out.add(name);
-          for (const name of Object.keys(rule.respond.setState ?? {})) out.add(name);
-        }
+      else for (const rule of rs.rules) addRuleScenarios(rule, out);
     NAMES.set(ws.ruleSets, (names = out));
   }
   return names;

@@ -1,6 +1,7 @@
 // The server's load cache on disk (docs/load-cache.md): per config file, one JSON file under
 // `${XDG_CACHE_HOME:-~/.cache}/mock/` holding, for each rule-set file an earlier load decoded without error, the key
-// of its bytes, the summary of its rules' paths, the other files its decoding looked at, and its warnings.
+// of its bytes (and the signature the file had when they were read), the summary of its rules' paths, the other
+// files its decoding looked at, and its warnings.
 // Read defensively (anything unexpected: no entries, the workspace is loaded eagerly); written atomically (a temp
 // file renamed over) when a load changed it, never failing the server.
 //
@@ -17,8 +18,8 @@ import type { Rule } from '../model/rule-set.js';
 export type { RuleSetCache };
 
 /**
- * set to `off` (or `0`) to turn the cache off: every rule set is then decoded at start, and nothing is read or
- * written outside the workspace (docs/load-cache.md)
+ * set to `off` (or `0`, `false`, `no`) to turn the cache off, as `--no-load-cache` does: every rule set is then
+ * decoded at start, and nothing is read or written outside the workspace (docs/load-cache.md)
  */
 export const LOAD_CACHE_ENV = 'MOCK_LOAD_CACHE';
 
@@ -102,17 +103,11 @@ export function loadCacheFile(dir: string, configFile: string): string {
   return join(dir, `${fnv1a64(configFile)}.json`);
 }
 
+/** FNV-1a, 64 bits, over the text's UTF-8 bytes, as 16 hex digits (a few dozen bytes: BigInt is fast enough). */
 function fnv1a64(text: string): string {
-  // two 32-bit lanes of FNV-1a over the UTF-16 units (different offsets), as 16 hex digits
-  let a = 0x811c9dc5;
-  let b = 0x050c5d1f;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ (a >>> 7), 0x01000193) >>> 0;
-  }
-  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+  let h = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(text, 'utf8')) h = ((h ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return h.toString(16).padStart(16, '0');
 }
 
 async function openStore(dir: string, configFile: string, version: string): Promise<RuleSetCacheStore> {
