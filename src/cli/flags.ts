@@ -42,6 +42,11 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
     doc: 'Do not watch mock.toml, rule sets and scripts: edits then need a restart (by default they apply live, and an invalid edit keeps the last good config)',
   },
   {
+    long: 'no-load-cache',
+    takesValue: false,
+    doc: 'Decode every rule set at start, and keep nothing in ~/.cache/mock (by default unchanged rule-set files are remembered between starts and decoded on first need; with --init --from, the import does not fill the cache). Also MOCK_LOAD_CACHE=off (docs/load-cache.md)',
+  },
+  {
     long: 'from',
     takesValue: true,
     path: true,

@@ -127,6 +127,12 @@ test('MOCK_LOAD_CACHE=off: nothing is written, and the answers are the same', as
   await mock.stop();
   assert.equal(r.text, '{"one":1}');
   assert.deepEqual(cacheFiles(cache), []);
+  // the flag does the same
+  const flagged = await spawnMock(['--no-watch', '--no-load-cache'], { cwd: dir, env: { XDG_CACHE_HOME: cache } });
+  const f = await sendText(flagged.port, 'GET', '/a/one');
+  await flagged.stop();
+  assert.equal(f.text, '{"one":1}');
+  assert.deepEqual(cacheFiles(cache), []);
 });
 
 test('a rule-set file edited between two starts is read again: a syntax error stops the start as usual', async () => {
@@ -327,15 +333,21 @@ test('an import fills the cache: the first start after `mock --init --from` find
   const ruleSets = [...listed.matchAll(/"([^"]+)"/g)].map((m) => join(ws, m[1]!));
   assert.deepEqual(Object.keys(stored.entries).sort(), ruleSets.sort());
   assert.ok(Object.values(stored.entries).every((e) => e.entry.summary.rules > 0));
-  // a dry run, or MOCK_LOAD_CACHE=off, writes none
+  // a dry run, --no-load-cache or MOCK_LOAD_CACHE=off writes none
   const cache2 = temp('mock-cache-home-');
   const ws2 = join(root, 'ws2');
   mkdirSync(ws2);
+  mkdirSync(join(root, 'ws3'));
   const off = await runMock(['--init', '--from', `../${PETSTORE_30.main}`, '--yes'], {
     cwd: ws2,
     env: { XDG_CACHE_HOME: cache2, MOCK_LOAD_CACHE: 'off' },
   });
   assert.equal(off.code, 0, off.stderr);
+  const flagged = await runMock(['--init', '--from', `../${PETSTORE_30.main}`, '--yes', '--no-load-cache'], {
+    cwd: join(root, 'ws3'),
+    env: { XDG_CACHE_HOME: cache2 },
+  });
+  assert.equal(flagged.code, 0, flagged.stderr);
   const dry = await runMock(['--init', '--from', `../${PETSTORE_30.main}`, '--yes', '--dry-run'], {
     cwd: ws2,
     env: { XDG_CACHE_HOME: cache2 },

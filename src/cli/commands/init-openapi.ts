@@ -63,6 +63,8 @@ export interface OpenApiInitOptions {
   readonly includeStatic?: boolean;
   /** `--postman-env` */
   readonly postmanEnv?: string;
+  /** false: --no-load-cache, the import does not fill the load cache */
+  readonly loadCache?: boolean;
 }
 
 type View =
@@ -121,9 +123,11 @@ export async function runOpenApiInit(o: OpenApiInitOptions, io: Io): Promise<num
     io.out(o.format === 'json' ? successEnvelope(io.version(), harResult(v.view)) : harText(v.view));
   else io.out(o.format === 'json' ? successEnvelope(io.version(), importResult(v.view)) : importText(v.view));
   // the first `mock` after an import starts warm: the new rule sets are decoded once now, into the load cache
-  if (!o.dryRun) {
+  if (!o.dryRun && o.loadCache !== false) {
     outcome = ok(undefined); // the plan is garbage from here: not held while the workspace loads
     const cache = loadCache({ version: io.version(), env: process.env, summarise: pathSummary });
+    // a large import said how far it got: this step takes a while too, so it says what it is doing
+    if (cache !== undefined && shown !== -1) io.err(`${PREFIX}: ${MESSAGES.priming}\n`);
     if (cache !== undefined) await primeLoadCache(io.cwd, cache);
   }
   return 0;
@@ -139,6 +143,7 @@ const MESSAGES = {
   unreadable: (shown: string, why: string) => `cannot read ${shown}: ${why}`,
   exists: (shown: string) => `${shown} appeared while importing; nothing was written (run it again)`,
   write: (shown: string, why: string) => `cannot write ${shown}: ${why}; nothing was written`,
+  priming: 'reading the new rule sets once, so that `mock` starts fast (docs/load-cache.md)',
 } as const;
 
 /** undefined: the user cancelled a prompt */

@@ -99,6 +99,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         ...(harHost === undefined ? {} : { harHost }),
         ...(postmanEnv === undefined ? {} : { postmanEnv }),
         ...(hasFlag(args, 'include-static') ? { includeStatic: true } : {}),
+        ...(hasFlag(args, 'no-load-cache') ? { loadCache: false } : {}),
       },
       io,
     );
@@ -196,7 +197,9 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     if (since >= LOG_BATCH_MS || since < 0) setImmediate(flush);
     else setTimeout(flush, LOG_BATCH_MS - since);
   };
-  const cache = loadCache({ version: io.version(), env: process.env, summarise: pathSummary });
+  const cache = hasFlag(args, 'no-load-cache')
+    ? undefined
+    : loadCache({ version: io.version(), env: process.env, summarise: pathSummary });
   let launched: Launched;
   try {
     launched = await launch({
