@@ -34,7 +34,6 @@ export class LazyRuleSet implements RuleSet {
   readonly prefix?: string;
   readonly strategy: Strategy;
   readonly summary: PathSummary;
-  declare readonly rules: readonly Rule[];
   #rules: readonly Rule[] | undefined;
   #decode: (() => readonly Rule[]) | undefined;
 
@@ -46,22 +45,24 @@ export class LazyRuleSet implements RuleSet {
     this.strategy = parts.strategy;
     this.summary = parts.summary;
     this.#decode = parts.decode;
-    // an own enumerable property, so a copy made by spreading the rule set carries the rules too
-    Object.defineProperty(this, 'rules', { enumerable: true, get: () => this.#materialise() });
     Object.freeze(this);
   }
 
-  /** true once the rules were decoded */
-  get decoded(): boolean {
-    return this.#rules !== undefined;
-  }
-
-  #materialise(): readonly Rule[] {
+  /**
+   * The rules, decoded on the first read. A getter on the class (one for every instance, so the request path's
+   * property lookups stay monomorphic); a copy made by spreading a rule set would not carry it, and none is made.
+   */
+  get rules(): readonly Rule[] {
     if (this.#rules === undefined) {
       this.#rules = this.#decode!();
       this.#decode = undefined;
     }
     return this.#rules;
+  }
+
+  /** true once the rules were decoded */
+  get decoded(): boolean {
+    return this.#rules !== undefined;
   }
 }
 
