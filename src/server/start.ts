@@ -275,6 +275,18 @@ function createEngine(t: ServerTimeouts): HttpServer {
   // The engine is handed connections and never listens itself; Node starts its header/request timeout
   // tracking on 'listening', so that signal is given here.
   engine.emit('listening');
+  // Node.js 20's walk of idle connections (drain, and close() itself) throws a TypeError on an entry whose socket is
+  // gone, which a connection_reset fault over HTTPS leaves behind (the TLS socket's TCP socket reset under the
+  // request being parsed): shutting down then failed with "Cannot read properties of null". The walk stops there;
+  // every connection is destroyed through its gate on the way out all the same.
+  const closeIdle = engine.closeIdleConnections.bind(engine);
+  engine.closeIdleConnections = (): void => {
+    try {
+      closeIdle();
+    } catch (e) {
+      if (!(e instanceof TypeError)) throw e;
+    }
+  };
   return engine;
 }
 

@@ -263,3 +263,17 @@ describe('streams and dribbled bodies respect disconnects', () => {
     assert.equal(again, 'fine');
   });
 });
+
+test('after connection resets over HTTPS, the server shuts down cleanly: exit 0, nothing said about closing', async () => {
+  // each reset left Node's connection list an entry without a socket, and closing the server failed on it
+  const m = await spawnMock(['-c', 'tls.toml'], { cwd: dir });
+  const ca = certFileContents();
+  for (let i = 0; i < 3; i++) {
+    const req = https.get(new URL('/reset', m.url), { ca, agent: false });
+    const [e] = (await once(req, 'error')) as [NodeJS.ErrnoException];
+    assert.equal(e.code, 'ECONNRESET');
+  }
+  const code = await m.stop();
+  assert.equal(m.stderr().includes('error while closing'), false, m.stderr());
+  assert.equal(code, 0, m.stderr());
+});
