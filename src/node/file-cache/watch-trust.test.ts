@@ -134,6 +134,18 @@ describe('WatchTrust', linuxOnly, () => {
     await trustPath(t, file);
   });
 
+  it('opens the watches a request needs after that request, not in its turn', async () => {
+    const t = make();
+    const dir = join(base, 'later');
+    await mkdir(dir);
+    assert.equal(t.begin(join(dir, 'a.json')), undefined, 'no trust before the watches are open');
+    assert.equal(t.watchCount, 0, 'no fs.watch() in the turn of the request that needs one');
+    await t.gate();
+    assert.equal(t.watchCount, 0, 'nor in the gate that follows it');
+    for (let i = 0; i < 1000 && t.watchCount === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.ok(t.watchCount >= 3, `the chain from / down to the directory is watched: ${t.watchCount}`);
+  });
+
   it('does not trust paths it cannot reason about', () => {
     const t = make();
     for (const path of ['relative/a.json', '/a/../b.json', '/a//b.json', '/a/./b.json', '/a/b/']) {

@@ -16,6 +16,9 @@
 import { watch, type FSWatcher, type Stats } from 'node:fs';
 import { lstat, realpath, statfs } from 'node:fs/promises';
 
+/** how long after a request needs a new watch it opens (openSoon) */
+const OPEN_DELAY_MS = 20;
+
 /** statfs magic numbers of local file systems whose changes inotify always reports */
 const LOCAL_FILE_SYSTEMS: ReadonlySet<number> = new Set([
   0xef53, // ext2/3/4
@@ -59,6 +62,8 @@ export class WatchTrust {
   private readonly pending = new Map<string, TrustToken>();
   /** directories that could not be watched (missing, no access, no watch left), oldest first */
   private readonly failed = new Set<string>();
+  /** directories to watch at the next openNow (openSoon) */
+  private toOpen: Set<string> | undefined;
   /** the callers waiting for the next opening (whenOpen), while one is scheduled */
   private waiting: (() => void)[] | undefined;
   private gatePromise: Promise<void> | undefined;
@@ -182,16 +187,49 @@ export class WatchTrust {
     this.pending.clear();
   }
 
-  /** Watch `dir` and all its ancestors; true when all are already watched and safe. */
+  /** true when `dir` and all its ancestors are watched and safe; else the missing watches open soon (openSoon) */
   private watchChain(dir: string): boolean {
     let safe = true;
     for (const d of chainOf(dir)) {
-      let w = this.watches.get(d);
-      if (w === undefined) w = this.startWatch(d);
+      const w = this.watches.get(d);
+      if (w === undefined) {
+        this.openSoon(dir);
+        return false;
+      }
       if (w.state !== 'safe') safe = false;
       if (w.watcher === undefined) break; // missing or unwatchable: nothing deeper can be trusted
     }
     return safe;
+  }
+
+  /**
+   * Watches open a moment after the request that needs them, all at once, and never in that request's turn: the
+   * process's first fs.watch() costs several milliseconds (Node.js loads its watcher code), which the first request
+   * a server answers would otherwise wait for. A stat is trusted only under watches already open and checked, so
+   * until then requests stat as usual.
+   */
+  private openSoon(dir: string): void {
+    if (this.toOpen === undefined) {
+      this.toOpen = new Set();
+      setTimeout(this.openNow, OPEN_DELAY_MS).unref();
+    }
+    if (this.toOpen.size < this.maxEntries) this.toOpen.add(dir);
+  }
+
+  private readonly openNow = (): void => {
+    const dirs = this.toOpen;
+    this.toOpen = undefined;
+    if (dirs === undefined || this.closed) return;
+    for (const dir of dirs)
+      for (const d of chainOf(dir)) {
+        const w = this.watches.get(d) ?? this.startWatch(d);
+        if (w.watcher === undefined) break;
+      }
+  };
+
+  /** how many directories are watched (tests) */
+  get watchCount(): number {
+    return this.watches.size;
   }
 
   private startWatch(dir: string): DirWatch {
