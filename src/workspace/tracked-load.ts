@@ -36,7 +36,9 @@ export async function loadTracked(opts: LoadOptions, mode: 'start' | 'reload'): 
     },
   };
   const r = await loadWorkspace({ ...opts, track, invalidJsonTarget: mode === 'reload' ? 'warning' : 'error' });
-  const sources: SourceSet = new Map([...reads].map(([abs, read]) => [abs, contentKey(read)]));
+  const sources = new SourceKeys(reads);
+  if (mode === 'reload') sources.settle();
+  else setTimeout(() => sources.settle(), SETTLE_AFTER_MS).unref();
   const unchanged = (): Promise<boolean> => unchangedSince(reads);
   const stable = await unchanged();
   const attempt: LoadAttempt = r.ok
@@ -87,6 +89,68 @@ export async function loadForServe(opts: LoadOptions, watch: boolean): Promise<S
 function contentKey(read: TrackedRead): string {
   if (read.kind === 'missing') return MISSING_SOURCE;
   return CONTENT_KEY_PREFIX + (read.kind === 'known' ? read.digest : bytesDigest(read.bytes));
+}
+
+/** how long after a start-up load its files' keys are computed (SourceKeys) */
+const SETTLE_AFTER_MS = 1000;
+
+/**
+ * The keys of a load's files, each computed when first asked for, or all at once by settle() (which lets go of the
+ * bytes read). A reload compares keys long after start-up: computed then, they keep a SHA-256 of `mock.toml`, and
+ * loading node:crypto for it (~2 ms), off the way to the server's first answer.
+ */
+class SourceKeys implements ReadonlyMap<string, string> {
+  private readonly done = new Map<string, string>();
+  private reads: ReadonlyMap<string, TrackedRead> | undefined;
+  private readonly files: readonly string[];
+
+  constructor(reads: ReadonlyMap<string, TrackedRead>) {
+    this.reads = reads;
+    this.files = [...reads.keys()];
+  }
+
+  get size(): number {
+    return this.files.length;
+  }
+
+  get(abs: string): string | undefined {
+    let key = this.done.get(abs);
+    if (key !== undefined || this.reads === undefined) return key;
+    const read = this.reads.get(abs);
+    if (read === undefined) return undefined;
+    this.done.set(abs, (key = contentKey(read)));
+    return key;
+  }
+
+  has(abs: string): boolean {
+    return this.done.has(abs) || (this.reads?.has(abs) ?? false);
+  }
+
+  settle(): void {
+    if (this.reads === undefined) return;
+    for (const abs of this.files) this.get(abs);
+    this.reads = undefined;
+  }
+
+  keys(): IterableIterator<string> {
+    return this.files[Symbol.iterator]();
+  }
+
+  *values(): IterableIterator<string> {
+    for (const abs of this.files) yield this.get(abs)!;
+  }
+
+  *entries(): IterableIterator<[string, string]> {
+    for (const abs of this.files) yield [abs, this.get(abs)!];
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
+  }
+
+  forEach(fn: (value: string, key: string, map: ReadonlyMap<string, string>) => void, thisArg?: unknown): void {
+    for (const [abs, key] of this.entries()) fn.call(thisArg, key, abs, this);
+  }
 }
 
 /**

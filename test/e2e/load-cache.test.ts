@@ -1,8 +1,8 @@
 // The server's load cache (docs/load-cache.md), from the outside: a second start over unchanged files answers
 // exactly what the first did, prints the same warnings, and re-reads whatever changed in between.
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import { raw } from '../helpers/inspector-server.js';
 import {
@@ -83,6 +83,39 @@ async function answers(
       got.push(`${method} ${path} → ${r.status} ${r.text}`);
     }
     return { got, stderr: mock.stderr() };
+  } finally {
+    await mock.stop();
+  }
+}
+
+/**
+ * The Node.js modules loaded when a server (live reload on) in `dir` has answered its first request: a preload
+ * sends `path` the moment the server listens, as a client polling for it would, and writes process.moduleLoadList
+ * once the answer is in.
+ */
+async function modulesAtFirstAnswer(dir: string, cache: string, path: string): Promise<string[]> {
+  const out = join(temp('mock-cache-modules-'), 'modules.json');
+  const preload = join(dirname(out), 'preload.cjs');
+  writeFileSync(
+    preload,
+    `const http = require('node:http'); const net = require('node:net'); const { writeFileSync } = require('node:fs');
+const emit = net.Server.prototype.emit;
+let sent = false;
+net.Server.prototype.emit = function (event, ...args) {
+  const port = event === 'listening' ? this.address()?.port : undefined;
+  if (port !== undefined && !sent && (sent = true))
+    http.get({ host: '127.0.0.1', port, path: ${JSON.stringify(path)} }, (res) => {
+      res.resume();
+      res.on('end', () => writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));
+    });
+  return emit.call(this, event, ...args);
+};
+`,
+  );
+  const mock = await spawnMock([], { cwd: dir, env: { XDG_CACHE_HOME: cache, NODE_OPTIONS: `--require ${preload}` } });
+  try {
+    for (let i = 0; i < 300 && !existsSync(out); i++) await new Promise((go) => setTimeout(go, 50));
+    return JSON.parse(readFileSync(out, 'utf8')) as string[];
   } finally {
     await mock.stop();
   }
@@ -306,6 +339,11 @@ test('a rule-set file still since well before it was read is vouched for by its 
   // nothing was read or hashed again, so nothing in the cache changed: it was not written
   assert.equal(statSync(cacheFile).mtimeMs, before);
   assert.deepEqual(storedBytes(cache), settled);
+  // with live reload on, what the reload will compare is worked out later: the first answer waits for no SHA-256
+  // (of mock.toml) and so for no node:crypto
+  const loaded = await modulesAtFirstAnswer(dir, cache, '/c/x');
+  assert.ok(loaded.includes('NativeModule http'), loaded.join(' '));
+  assert.ok(!loaded.includes('NativeModule crypto'), 'node:crypto was loaded before the first answer');
 
   writeFileSync(join(dir, 'c.toml'), WS['c.toml']!.replace('"high"', '"HIGH"'));
   // an edit gives the file a new signature: the next start reads and hashes it, and answers what it says now
