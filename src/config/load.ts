@@ -70,6 +70,8 @@ export interface LoadOptions {
    * respond files unchanged, is decoded on first need rather than now
    */
   readonly cache?: RuleSetCache;
+  /** told before each rule-set file the load decodes (one the cache vouches for is not): start-up's V8 settings */
+  readonly onDecode?: () => void;
 }
 
 /** Where a load remembers the rule-set files it decoded without error (workspace/load-cache.ts keeps them on disk). */
@@ -129,6 +131,7 @@ interface ReadMode {
   /** with a cache: one load's file stamps by path (a file many rule sets name is looked at once) */
   readonly stamps?: Map<string, FileStamp>;
   readonly cache?: { readonly store: RuleSetCacheStore; readonly summarise: RuleSetCache['summarise'] };
+  readonly onDecode?: (() => void) | undefined;
 }
 
 export interface LoadFailure {
@@ -151,6 +154,7 @@ export async function loadWorkspace(opts: LoadOptions): Promise<Result<Workspace
     track: opts.track,
     invalidJsonTarget: opts.invalidJsonTarget ?? 'error',
     respondFiles: new Map(),
+    onDecode: opts.onDecode,
     ...(cache === undefined || summarise === undefined
       ? {}
       : { cache: { store: cache, summarise }, stamps: new Map() }),
@@ -369,6 +373,7 @@ async function loadListedRuleSet(
   };
   /** the bytes decoded now, as without a cache */
   const decodeNow = (bytes: Uint8Array): Promise<Loaded<RuleSet>> | Loaded<RuleSet> => {
+    mode.onDecode?.();
     const text = textOf(bytes);
     if (text.kind === 'ok') return decodeRuleSetFromText(text.text, e.path, rsc, mode);
     if (text.kind === 'unreadable')

@@ -66,7 +66,7 @@ export interface LaunchSpec {
    * the CLI's start-up tuning: wraps the load, then each rule set decoded after the server listens; done() once
    * those are decoded (or, with none, a moment after the server listens)
    */
-  readonly startUp?: LaterWork & { load(work: () => Promise<ServeLoad>): Promise<ServeLoad> };
+  readonly startUp?: LaterWork & { load(work: () => Promise<ServeLoad>): Promise<ServeLoad>; decoding(): void };
 }
 
 export interface Launched {
@@ -93,6 +93,7 @@ export const LAUNCH_MESSAGES = {
 
 /** Rejects with a MockError: config_invalid / config_unreadable (with diagnostics), io (a port), usage. */
 export async function launch(spec: LaunchSpec): Promise<Launched> {
+  const startUp = spec.startUp;
   const loadOptions = {
     cwd: spec.cwd,
     ...(spec.configPath !== undefined ? { configPath: spec.configPath } : {}),
@@ -101,6 +102,7 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
     ...(spec.persist === true ? { persist: true } : {}),
     ...(spec.port !== undefined ? { port: spec.port } : {}),
     ...(spec.loadCache !== undefined ? { cache: spec.loadCache } : {}),
+    ...(startUp !== undefined ? { onDecode: () => startUp.decoding() } : {}),
   };
   const load = async (): Promise<ServeLoad> => {
     const r = await loadForServe(loadOptions, spec.reloadable);

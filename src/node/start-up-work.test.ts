@@ -138,3 +138,40 @@ test('startUpWork: between its steps, and until done(), the young generation kee
   // factor let it reach 32 MB on an imported workspace
   assert.ok(max <= 2 * start, `young generation ${max / 1048576} MB during the steps, ${start / 1048576} MB at start`);
 });
+
+// A warm start: the load cache vouched for every rule set, so the load decodes nothing.
+const WARM_CHILD = `
+const { startUpWork } = await import(${JSON.stringify(MODULE)});
+const v8Loaded = () => process.moduleLoadList.includes('NativeModule v8');
+const optimised = (f) => (%GetOptimizationStatus(f) & 64) !== 0; // kTurboFanned
+function hot(x) { return (x * 31) ^ (x >>> 3); }
+function warm(x) { return (x * 17) ^ (x >>> 5); }
+const s = startUpWork();
+let warmLoad;
+await s.load(async () => {
+  for (let i = 0; i < 200000; i++) warm(i);
+  warmLoad = { v8: v8Loaded(), optimised: optimised(warm) };
+});
+let cold;
+const t = startUpWork();
+await t.load(async () => {
+  t.decoding();
+  for (let i = 0; i < 200000; i++) hot(i);
+  cold = { v8: v8Loaded(), optimised: optimised(hot) };
+});
+console.log(JSON.stringify({ warmLoad, cold }));
+`;
+
+test('startUpWork: a load that decodes nothing changes no setting and loads no node:v8; one that decodes does', {
+  skip: /^11\./.test(process.versions.v8) ? false : 'the flags are set on V8 11 (Node.js 20) only',
+}, () => {
+  const r = spawnSync(
+    process.execPath,
+    ['--allow-natives-syntax', '--no-concurrent-recompilation', '--input-type=module', '-e', WARM_CHILD],
+    { encoding: 'utf8' },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const { warmLoad, cold } = JSON.parse(r.stdout) as Record<string, { v8: boolean; optimised: boolean }>;
+  assert.deepEqual(warmLoad, { v8: false, optimised: true });
+  assert.deepEqual(cold, { v8: true, optimised: false });
+});

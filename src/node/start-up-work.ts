@@ -6,23 +6,30 @@
 // grows the young generation for the burst of surviving objects, and leaves the parse's promoted garbage in
 // old-space pages it keeps; all of it stays resident while the server idles (V8's memory reducer returns some
 // of it only ~10 s later). Measured on 200 rules: +10 MB resident and a slower start (the compiler threads
-// compete for the two cores); on 2,000 rules: +45 MB. So for the duration of the load only, the optimising
-// compiler is off and the young generation keeps its size; both are restored before the first request, which
-// is then optimised as usual. Rule sets the load cache left for later (docs/load-cache.md) are decoded after the
+// compete for the two cores); on 2,000 rules: +45 MB. So from the first rule-set file the load decodes to the end
+// of the load, the optimising compiler is off and the young generation keeps its size; both are restored before
+// the first request, which is then optimised as usual. (A warm start, whose rule sets the load cache vouches for,
+// decodes none: it sets nothing, and node:v8, ~1 ms to load, is not loaded before the server listens.) Rule sets the load cache left for later (docs/load-cache.md) are decoded after the
 // server listens, each under the same settings. Once all of that is done, a start-up that left a lot behind is
 // collected and compacted at once (~10 ms for 2,000 rules, ~20 ms for an imported workspace's cache): after the
 // first requests, not on the way to them. Flags the user gave Node about any of this are left alone, and other V8 versions are left as
 // they are (see CHECKED_V8).
-import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { createRequire } from 'node:module';
 import { runInNewContext } from 'node:vm';
+
+const require_ = createRequire(import.meta.url);
+let v8Module: typeof import('node:v8') | undefined;
+/** node:v8, required on first use */
+const v8 = (): typeof import('node:v8') => (v8Module ??= require_('node:v8') as typeof import('node:v8'));
+const setFlagsFromString = (flags: string): void => v8().setFlagsFromString(flags);
 
 const OWN_FLAGS =
   /--(?:no-)?(?:turbofan|opt|expose-gc|compact-on-every-full-gc)\b|--semi-space-growth-factor|--(?:min|max)-semi-space-size/;
 
 /**
  * A load after which the heap holds this much more memory than before (about a thousand rules or more) is
- * collected at once. Measured as the heap's resident size, not its live objects: a collection V8 ran during the
- * load may have emptied pages it still keeps, and those pages are what the compaction gives back.
+ * collected at once. Measured as the heap's size (the pages V8 holds), not its live objects: a collection V8 ran
+ * during the load may have emptied pages it still keeps, and those pages are what the compaction gives back.
  */
 const GROWTH_WORTH_COMPACTING = 4 * 1024 * 1024;
 
@@ -42,6 +49,8 @@ function flagsAreOurs(): boolean {
 export interface StartUpWork {
   /** the load, before the server listens */
   load<T>(work: () => Promise<T>): Promise<T>;
+  /** within load(): a rule-set file is about to be decoded; the settings apply from here to the end of the load */
+  decoding(): void;
   /** one more piece of start-up work, after the server listens (a rule set the load cache left for later) */
   step<T>(work: () => T): T;
   /** start-up is over: a heap grown by more than GROWTH_WORTH_COMPACTING since load() began is compacted now */
@@ -56,18 +65,31 @@ export function startUpWork(): StartUpWork {
   // objects would otherwise double it at the next scavenge (measured: 32 MB of young generation on an imported
   // workspace, past holdYoungGeneration's cap, and 14 % more CPU a request for the rest of the run)
   let holding = false;
+  /** inside load(); and whether it has decoded (the settings are on) */
+  let loading = false;
+  let decoding = false;
   return {
     async load(work) {
       if (!ours) return work();
-      before ??= getHeapStatistics().total_physical_size;
-      setFlagsFromString('--no-turbofan');
-      setFlagsFromString('--semi-space-growth-factor=1');
+      // the heap's size as V8 counts it (no node:v8 needed): what the load and the steps after it grow
+      before ??= process.memoryUsage().heapTotal;
+      loading = true;
       try {
         return await work();
       } finally {
-        setFlagsFromString('--turbofan');
-        setFlagsFromString('--semi-space-growth-factor=2');
+        loading = false;
+        if (decoding) {
+          decoding = false;
+          setFlagsFromString('--turbofan');
+          setFlagsFromString('--semi-space-growth-factor=2');
+        }
       }
+    },
+    decoding() {
+      if (!loading || decoding) return;
+      decoding = true;
+      setFlagsFromString('--no-turbofan');
+      setFlagsFromString('--semi-space-growth-factor=1');
     },
     step(work) {
       if (!ours || finished) return work();
@@ -84,7 +106,7 @@ export function startUpWork(): StartUpWork {
       if (finished || !ours) return;
       finished = true;
       if (holding) setFlagsFromString('--semi-space-growth-factor=2');
-      if (before !== undefined && getHeapStatistics().total_physical_size - before > GROWTH_WORTH_COMPACTING)
+      if (before !== undefined && process.memoryUsage().heapTotal - before > GROWTH_WORTH_COMPACTING)
         collectAndCompact();
     },
   };
@@ -94,7 +116,10 @@ export function startUpWork(): StartUpWork {
 export async function asStartUpWork<T>(work: () => Promise<T>): Promise<T> {
   const s = startUpWork();
   try {
-    return await s.load(work);
+    return await s.load(() => {
+      s.decoding();
+      return work();
+    });
   } finally {
     s.done();
   }
@@ -135,9 +160,10 @@ export function holdYoungGeneration(everyMs = CHECK_EVERY_MS): () => void {
     held = full;
     setFlagsFromString(full ? '--semi-space-growth-factor=1' : '--semi-space-growth-factor=2');
   };
+  // first looked at after everyMs: the young generation starts far below the cap, and the server's first answer
+  // does not wait for node:v8
   const timer = setInterval(check, everyMs);
   timer.unref();
-  check();
   return () => {
     clearInterval(timer);
     if (held) setFlagsFromString('--semi-space-growth-factor=2');
@@ -146,7 +172,7 @@ export function holdYoungGeneration(everyMs = CHECK_EVERY_MS): () => void {
 }
 
 function youngGenerationSize(): number {
-  for (const s of getHeapSpaceStatistics()) if (s.space_name === 'new_space') return s.space_size;
+  for (const s of v8().getHeapSpaceStatistics()) if (s.space_name === 'new_space') return s.space_size;
   return 0;
 }
 

@@ -40,7 +40,9 @@ export async function loadTracked(opts: LoadOptions, mode: 'start' | 'reload'): 
   if (mode === 'reload') sources.settle();
   else setTimeout(() => sources.settle(), SETTLE_AFTER_MS).unref();
   const unchanged = (): Promise<boolean> => unchangedSince(reads);
-  const stable = await unchanged();
+  // only a reload retries a load whose files moved while read (a save in progress): a start serves what it loaded,
+  // and the watches, opened after it, compare every file with what it read
+  const stable = mode === 'reload' ? await unchanged() : true;
   const attempt: LoadAttempt = r.ok
     ? { kind: 'loaded', workspace: r.value, sources, stable }
     : { kind: 'failed', failure: r.error, sources, stable };
