@@ -85,6 +85,12 @@ export interface PathTemplate {
 }
 
 /**
+ * A template's shape, all a lookup needs of it: each literal segment as itself, 0 for a parameter, 1 for a last
+ * rest parameter. (A lazy rule set's summary keeps its templates so: docs/load-cache.md.)
+ */
+export type TemplateShape = readonly (string | 0 | 1)[];
+
+/**
  * A named value of the request compared with a string operator: a query name (`query`), a cookie (`cookie`), a
  * path-template capture (`param`) or a form field (`form`). A repeated query name or form field holds a positive
  * operator when any value does and a negated one when none holds the positive one.

@@ -12,7 +12,7 @@ import type { Rule, RuleSet } from '../model/rule-set.js';
 import { requiredText } from './check.js';
 import { addRuleScenarios } from '../state/scenarios.js';
 import type { RequestSnapshot } from '../model/request.js';
-import { TemplateTrie, templateSegments, type PathTemplate } from './path-template.js';
+import { shapeOf, TemplateTrie, templateSegments, type PathTemplate, type TemplateShape } from './path-template.js';
 
 interface PathIndex {
   /** rules holding a url_path `equal` condition, by the path they need (compareTo), in file order */
@@ -141,7 +141,7 @@ function buildIndex(rules: readonly Rule[]): PathIndex {
  */
 export function pathSummary(rules: readonly Rule[]): PathSummary {
   const paths = new Set<string>();
-  const templates = new Map<string, PathTemplate>();
+  const templates = new Map<string, TemplateShape>();
   const texts = new Set<string>();
   const scenarios = new Set<string>();
   let any = false;
@@ -149,7 +149,8 @@ export function pathSummary(rules: readonly Rule[]): PathSummary {
     addRuleScenarios(rule, scenarios);
     const template = templateOf(rule);
     if (template !== undefined) {
-      templates.set(JSON.stringify(template.segments), { segments: template.segments });
+      const shape = shapeOf(template);
+      templates.set(JSON.stringify(shape), shape);
       continue;
     }
     const path = exactPathOf(rule);
@@ -182,7 +183,7 @@ export function summaryAdmits(summary: PathSummary, path: string, req: RequestSn
   let index = SUMMARY_INDEXES.get(summary);
   if (index === undefined) {
     let templates: TemplateTrie | undefined;
-    for (const t of summary.templates) (templates ??= new TemplateTrie()).add(t, 0);
+    for (const t of summary.templates) (templates ??= new TemplateTrie()).addShape(t, 0);
     index = { paths: new Set(summary.paths), texts: summary.texts, templates };
     SUMMARY_INDEXES.set(summary, index);
   }
@@ -352,8 +353,8 @@ function buildSetsIndex(ruleSets: readonly RuleSet[]): SetsIndex | null {
       if (list === undefined) byPath.set(p, [at]);
       else if (list.at(-1) !== at) list.push(at);
     }
-    const ts = summary?.templates ?? templatesOf(rs);
-    for (const t of ts) templates.add(t, at);
+    if (summary !== undefined) for (const t of summary.templates) templates.addShape(t, at);
+    else for (const t of templatesOf(rs)) templates.add(t, at);
   });
   templates.seal();
   for (const list of byPath.values()) Object.freeze(list);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseTemplate } from '../config/path-template.js';
 import type { PathTemplate } from '../model/rule-set.js';
-import { matchTemplate, templateMatches, TemplateTrie } from './path-template.js';
+import { matchTemplate, shapeOf, templateMatches, TemplateTrie } from './path-template.js';
 
 function template(canonical: string): PathTemplate {
   const t = parseTemplate(canonical);
@@ -68,6 +68,10 @@ test('TemplateTrie: one walk finds exactly the templates that match, whatever th
   const trie = new TemplateTrie();
   templates.forEach((t, i) => trie.add(template(t), i));
   trie.seal();
+  // the same templates by shape (a lazy rule set's summary): the same answers
+  const byShape = new TemplateTrie();
+  templates.forEach((t, i) => byShape.addShape(shapeOf(template(t)), i));
+  byShape.seal();
   for (const path of [
     '/users/7',
     '/users/me',
@@ -82,5 +86,6 @@ test('TemplateTrie: one walk finds exactly the templates that match, whatever th
   ]) {
     const want = templates.flatMap((t, i) => (templateMatches(template(t), segs(path)) ? [i] : []));
     assert.deepEqual(trie.lookup(segs(path)), want, path);
+    assert.deepEqual(byShape.lookup(segs(path)), want, `${path} by shape`);
   }
 });

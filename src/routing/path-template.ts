@@ -4,9 +4,9 @@
 // against the snapshot's decoded segments, so a capture is decoded as file routing decodes segments. Long lists of templates are looked up through a segment trie (TemplateTrie,
 // used by the path index), never by trying each template in turn.
 import type { RequestSnapshot } from '../model/request.js';
-import type { PathTemplate } from '../model/rule-set.js';
+import type { PathTemplate, TemplateShape } from '../model/rule-set.js';
 
-export type { PathTemplate };
+export type { PathTemplate, TemplateShape };
 
 /** The request's path segments as templates see them: decoded, a trailing empty segment (a trailing '/') dropped. */
 export function templateSegments(req: RequestSnapshot): readonly string[] {
@@ -48,17 +48,24 @@ export function templateMatches(template: PathTemplate, segments: readonly strin
 }
 
 interface TrieNode {
-  readonly literal: Map<string, TrieNode>;
+  /** children by literal segment (made with the first) */
+  literal: Map<string, TrieNode> | undefined;
   param: TrieNode | undefined;
-  /** rules whose template ends here */
-  readonly end: number[];
-  /** rules whose template ends here with a rest parameter (they take any remainder) */
-  readonly rest: number[];
+  /** rules whose template ends here (made with the first) */
+  end: number[] | undefined;
+  /** rules whose template ends here with a rest parameter: they take any remainder (made with the first) */
+  rest: number[] | undefined;
 }
 
 const NONE: readonly number[] = Object.freeze([]);
 
-const newNode = (): TrieNode => ({ literal: new Map(), param: undefined, end: [], rest: [] });
+// A node holds no map or list until it needs one: an imported workspace's trie has thousands of nodes, built
+// while the server starts, most of them with one child or one rule.
+const newNode = (): TrieNode => ({ literal: undefined, param: undefined, end: undefined, rest: undefined });
+
+export function shapeOf(template: PathTemplate): TemplateShape {
+  return template.segments.map((part) => ('literal' in part ? part.literal : part.rest ? 1 : 0));
+}
 
 /** The rules holding a url_path template, by segment: a lookup walks the path once, following literal and parameter branches. */
 export class TemplateTrie {
@@ -68,25 +75,36 @@ export class TemplateTrie {
   add(template: PathTemplate, rule: number): void {
     let node = this.root;
     for (const part of template.segments) {
-      if ('literal' in part) {
-        let next = node.literal.get(part.literal);
-        if (next === undefined) node.literal.set(part.literal, (next = newNode()));
-        node = next;
-      } else if (part.rest) {
-        node.rest.push(rule);
-        this.size++;
-        return;
-      } else node = node.param ??= newNode();
+      if (!('literal' in part) && part.rest) return this.addRest(node, rule);
+      node = 'literal' in part ? literalChild(node, part.literal) : (node.param ??= newNode());
     }
-    node.end.push(rule);
+    this.addEnd(node, rule);
+  }
+
+  addShape(shape: TemplateShape, rule: number): void {
+    let node = this.root;
+    for (const part of shape) {
+      if (part === 1) return this.addRest(node, rule);
+      node = part === 0 ? (node.param ??= newNode()) : literalChild(node, part);
+    }
+    this.addEnd(node, rule);
+  }
+
+  private addEnd(node: TrieNode, rule: number): void {
+    (node.end ??= []).push(rule);
+    this.size++;
+  }
+
+  private addRest(node: TrieNode, rule: number): void {
+    (node.rest ??= []).push(rule);
     this.size++;
   }
 
   /** Freeze every node's lists once the trie is built: lookups hand them out as they are. */
   seal(node: TrieNode = this.root): void {
-    Object.freeze(node.end);
-    Object.freeze(node.rest);
-    for (const child of node.literal.values()) this.seal(child);
+    if (node.end !== undefined) Object.freeze(node.end);
+    if (node.rest !== undefined) Object.freeze(node.rest);
+    if (node.literal !== undefined) for (const child of node.literal.values()) this.seal(child);
     if (node.param !== undefined) this.seal(node.param);
   }
 
@@ -105,14 +123,21 @@ export class TemplateTrie {
   }
 
   private walk(node: TrieNode, segments: readonly string[], at: number, out: (readonly number[])[]): void {
-    if (node.rest.length > 0) out.push(node.rest);
+    if (node.rest !== undefined) out.push(node.rest);
     if (at === segments.length) {
-      if (node.end.length > 0) out.push(node.end);
+      if (node.end !== undefined) out.push(node.end);
       return;
     }
     const seg = segments[at]!;
-    const lit = node.literal.get(seg);
+    const lit = node.literal?.get(seg);
     if (lit !== undefined) this.walk(lit, segments, at + 1, out);
     if (node.param !== undefined && seg !== '') this.walk(node.param, segments, at + 1, out);
   }
+}
+
+function literalChild(node: TrieNode, literal: string): TrieNode {
+  const map = (node.literal ??= new Map<string, TrieNode>());
+  let next = map.get(literal);
+  if (next === undefined) map.set(literal, (next = newNode()));
+  return next;
 }
