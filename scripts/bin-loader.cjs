@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `mock` program as installed: runs mock.cjs (the whole program, bundled by scripts/bundle.mjs) through V8's
-// code cache (mock.cjs.cache, made at build time), so starting does not parse and compile ~700 KB of JavaScript.
+// code cache (mock.cjs.cache, made at build time), so starting does not parse and compile ~1 MB of JavaScript.
 // A missing or stale cache (another Node.js version) is ignored: the program is then compiled as usual.
 'use strict';
 const { readFileSync, writeFileSync } = require('node:fs');

@@ -40,10 +40,22 @@ export interface Json5Options {
 }
 
 const MAX_DEPTH = 1000;
-const WHITESPACE = /[\t\v\f \u00a0\ufeff\n\r\u2028\u2029\p{Zs}]/u;
 const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
-const ID_START = /[\p{L}\p{Nl}$_]/u;
-const ID_PART = /[\p{L}\p{Nl}$_\p{Mn}\p{Mc}\p{Nd}\p{Pc}\u200c\u200d]/u;
+
+interface UnicodePatterns {
+  readonly whitespace: RegExp;
+  readonly idStart: RegExp;
+  readonly idPart: RegExp;
+}
+let unicodePatterns: UnicodePatterns | undefined;
+/** made on first use: a pattern of Unicode properties takes ~0.1 ms to create, a cost every start would pay */
+function unicode(): UnicodePatterns {
+  return (unicodePatterns ??= {
+    whitespace: /[\t\v\f \u00a0\ufeff\n\r\u2028\u2029\p{Zs}]/u,
+    idStart: /[\p{L}\p{Nl}$_]/u,
+    idPart: /[\p{L}\p{Nl}$_\p{Mn}\p{Mc}\p{Nd}\p{Pc}\u200c\u200d]/u,
+  });
+}
 // sticky: matched at `lastIndex` only, so a number in a large document costs no slicing
 const HEX_NUMBER = /0[xX]([0-9a-fA-F]+)/y;
 const DECIMAL_NUMBER = /(?:(0|[1-9][0-9]*)(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?/y;
@@ -85,9 +97,10 @@ class Transcoder {
 
   skipSpace(): void {
     const t = this.text;
+    const whitespace = unicode().whitespace;
     while (this.pos < t.length) {
       const c = t[this.pos]!;
-      if (WHITESPACE.test(c)) {
+      if (whitespace.test(c)) {
         this.pos++;
       } else if (c === '/' && t[this.pos + 1] === '/') {
         this.pos += 2;
@@ -126,7 +139,7 @@ class Transcoder {
   private literal(word: string): boolean {
     if (!this.text.startsWith(word, this.pos)) return false;
     const next = this.text.codePointAt(this.pos + word.length);
-    if (next !== undefined && ID_PART.test(String.fromCodePoint(next))) return false;
+    if (next !== undefined && unicode().idPart.test(String.fromCodePoint(next))) return false;
     this.pos += word.length;
     return true;
   }
@@ -191,7 +204,7 @@ class Transcoder {
         ch = String.fromCodePoint(cp);
         this.pos += ch.length;
       }
-      if (!(first ? ID_START : ID_PART).test(ch)) {
+      if (!(first ? unicode().idStart : unicode().idPart).test(ch)) {
         this.pos = start;
         if (first) this.fail('expected an object key');
         break;
