@@ -37,7 +37,7 @@ const BARE = path.join(BENCH, 'lib', 'bare-server.mjs');
 // ---------------------------------------------------------------- options
 const HELP = `usage: npm run bench -- [options]      (or: node bench/run.mjs [options])
 
-  --only a,b,...     scenarios by letter or id (default: all, a-m)
+  --only a,b,...     scenarios by letter or id (default: all)
   --reps N           repetitions (default 3)
   --duration S       measured load per server per rep, seconds (default 5)
   --warmup S         warm-up per server per rep, discarded, seconds (default 1)
