@@ -2,7 +2,7 @@
 // bytes an earlier load decoded without error (read and hashed at start, or vouched for by the file's signature).
 // Until a request whose path its summary admits (or anything else reading `rules`) needs it, only the summary is
 // held; reading `rules` decodes it (config/load.ts says from which bytes).
-import type { Rule, RuleSet, TemplateShape } from './rule-set.js';
+import type { Rule, RuleSet } from './rule-set.js';
 import type { Strategy } from './strategy.js';
 
 /** What a rule set's rules need of a request path, for deciding without its rules that none can match. */
@@ -11,8 +11,11 @@ export interface PathSummary {
   readonly rules: number;
   /** the paths url_path `equal` rules need (the prefix joined), distinct */
   readonly paths: readonly string[];
-  /** the templates of url_path `path_template` rules, distinct, by shape (their parameters' names do not matter) */
-  readonly templates: readonly TemplateShape[];
+  /**
+   * the templates of url_path `path_template` rules, distinct, by shape (their parameters' names do not matter), as
+   * text: `/users/{}/files/{*}` (routing/path-template.ts shapeText)
+   */
+  readonly templates: readonly string[];
   /** the texts the other rules need in the path (see routing/check.ts requiredText), distinct */
   readonly texts: readonly string[];
   /** some rule can match any path (then the rule set is decoded at start) */

@@ -86,7 +86,7 @@ export interface PathTemplate {
 
 /**
  * A template's shape, all a lookup needs of it: each literal segment as itself, 0 for a parameter, 1 for a last
- * rest parameter. (A lazy rule set's summary keeps its templates so: docs/load-cache.md.)
+ * rest parameter. (A lazy rule set's summary keeps it as text: routing/path-template.ts shapeText.)
  */
 export type TemplateShape = readonly (string | 0 | 1)[];
 

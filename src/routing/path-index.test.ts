@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import type { Condition, RuleSet } from '../model/rule-set.js';
 import { parseTemplate } from '../config/path-template.js';
 import { req, rule, ruleSet, urlPath } from '../../test/helpers/routing-fixtures.js';
-import { candidateRules, ruleSetsFor } from './path-index.js';
+import { LazyRuleSet } from '../model/lazy-rule-set.js';
+import { candidateRules, pathSummary, ruleSetsFor } from './path-index.js';
 
 const tpl = (t: string): Condition => {
   const r = parseTemplate(t);
@@ -24,17 +25,21 @@ const workspace = fc
     fc.record({
       rules: fc.array(fc.array(condition, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 4 }),
       prefix: fc.constantFrom(undefined, undefined, undefined, '/a'),
+      // left undecoded by the load cache: placed by its summary
+      lazy: fc.boolean(),
     }),
     { minLength: 8, maxLength: 14 },
   )
   .map((sets) =>
-    sets.map(
-      (s, index): RuleSet =>
-        ruleSet(
-          s.rules.map((cs) => rule(cs)),
-          { index, ...(s.prefix === undefined ? {} : { prefix: s.prefix }) },
-        ),
-    ),
+    sets.map((s, index): RuleSet => {
+      const rs = ruleSet(
+        s.rules.map((cs) => rule(cs)),
+        { index, ...(s.prefix === undefined ? {} : { prefix: s.prefix }) },
+      );
+      if (!s.lazy) return rs;
+      const { rules, ...parts } = rs;
+      return new LazyRuleSet({ ...parts, summary: pathSummary(rules), decode: () => rules });
+    }),
   );
 
 test('the rule sets left out for a path are exactly ones with no candidate and no prefix (random workspaces)', () => {

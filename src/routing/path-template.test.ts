@@ -2,7 +2,17 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseTemplate } from '../config/path-template.js';
 import type { PathTemplate } from '../model/rule-set.js';
-import { matchTemplate, shapeOf, templateMatches, TemplateTrie } from './path-template.js';
+import {
+  appendTo,
+  literalPrefix,
+  matchTemplate,
+  shapeOf,
+  shapeOfText,
+  shapeText,
+  single,
+  templateMatches,
+  TemplateTrie,
+} from './path-template.js';
 
 function template(canonical: string): PathTemplate {
   const t = parseTemplate(canonical);
@@ -88,4 +98,30 @@ test('TemplateTrie: one walk finds exactly the templates that match, whatever th
     assert.deepEqual(trie.lookup(segs(path)), want, path);
     assert.deepEqual(byShape.lookup(segs(path)), want, `${path} by shape`);
   }
+});
+
+test('appendTo: a one-entry list is a shared frozen single; a second entry makes a list of its own', () => {
+  const grown: number[][] = [];
+  const a = appendTo(undefined, 7, grown);
+  assert.equal(a, single(7));
+  assert.ok(Object.isFrozen(a));
+  assert.equal(appendTo(a, 7, grown), a, 'the last entry is not repeated');
+  const b = appendTo(a, 9, grown);
+  assert.deepEqual(b, [7, 9]);
+  assert.deepEqual(single(7), [7], 'the shared single is left as it was');
+  assert.deepEqual(grown, [[7, 9]]);
+  assert.equal(appendTo(b, 11, grown), b, 'a grown list grows in place');
+  assert.deepEqual(b, [7, 9, 11]);
+});
+
+test('shape text: reads back as the shape it was written from; its literal prefix is what comes before a parameter', () => {
+  for (const t of ['/', '/users', '/users/{id}', '/users/{id}/files/{rest*}', '/{any}/x', '/a//b/{x}', '/a/b/']) {
+    const shape = shapeOf(template(t));
+    assert.deepEqual(shapeOfText(shapeText(shape)), shape, t);
+  }
+  assert.equal(shapeText(shapeOf(template('/users/{id}/files/{rest*}'))), '/users/{}/files/{*}');
+  assert.deepEqual(literalPrefix('/users/me/{}/x'), { key: 'users/me', length: 2 });
+  assert.deepEqual(literalPrefix('/{}/x'), { key: '', length: 0 });
+  assert.deepEqual(literalPrefix('/a/b'), { key: 'a/b', length: 2 });
+  assert.deepEqual(literalPrefix(''), { key: '', length: 0 });
 });

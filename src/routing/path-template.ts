@@ -51,10 +51,10 @@ interface TrieNode {
   /** children by literal segment (made with the first) */
   literal: Map<string, TrieNode> | undefined;
   param: TrieNode | undefined;
-  /** rules whose template ends here (made with the first) */
-  end: number[] | undefined;
-  /** rules whose template ends here with a rest parameter: they take any remainder (made with the first) */
-  rest: number[] | undefined;
+  /** rules whose template ends here */
+  end: readonly number[] | undefined;
+  /** rules whose template ends here with a rest parameter: they take any remainder */
+  rest: readonly number[] | undefined;
 }
 
 const NONE: readonly number[] = Object.freeze([]);
@@ -63,13 +63,73 @@ const NONE: readonly number[] = Object.freeze([]);
 // while the server starts, most of them with one child or one rule.
 const newNode = (): TrieNode => ({ literal: undefined, param: undefined, end: undefined, rest: undefined });
 
+const SINGLES: (readonly number[])[] = [];
+/**
+ * `[n]`, frozen, one per number and shared by every trie and index: most of their lists hold one entry, and an
+ * imported workspace would otherwise make thousands of them while the server starts.
+ */
+export function single(n: number): readonly number[] {
+  return (SINGLES[n] ??= Object.freeze([n]));
+}
+
+/**
+ * `list` with `n` added at its end (once: a list never repeats its last entry). A shared single becomes a new list,
+ * which `grown` is told of (to be frozen once built); a list already grown is added to in place.
+ */
+export function appendTo(list: readonly number[] | undefined, n: number, grown: number[][]): readonly number[] {
+  if (list === undefined) return single(n);
+  const last = list[list.length - 1]!;
+  if (last === n) return list;
+  if (list.length === 1 && SINGLES[last] === list) {
+    const out = [last, n];
+    grown.push(out);
+    return out;
+  }
+  (list as number[]).push(n);
+  return list;
+}
+
+/** A template's shape (model/rule-set.ts TemplateShape): its literal segments, 0 for a parameter, 1 for a rest. */
 export function shapeOf(template: PathTemplate): TemplateShape {
   return template.segments.map((part) => ('literal' in part ? part.literal : part.rest ? 1 : 0));
+}
+
+/**
+ * A template's shape as text, as the load cache keeps it: each segment after a '/', a parameter as `{}` and a rest
+ * parameter as `{*}` (`/users/{}/files/{*}`). Literal segments hold no '/', '{' or '}' (config/path-template.ts
+ * refuses them), so the text reads back exactly.
+ */
+export function shapeText(shape: TemplateShape): string {
+  let out = '';
+  for (const part of shape) out += '/' + (part === 0 ? '{}' : part === 1 ? '{*}' : part);
+  return out;
+}
+
+export function shapeOfText(text: string): TemplateShape {
+  if (text === '') return [];
+  return text
+    .slice(1)
+    .split('/')
+    .map((part) => (part === '{}' ? 0 : part === '{*}' ? 1 : part));
+}
+
+/**
+ * A shape text's literal prefix: its segments before the first parameter joined by '/' (`users/me` for
+ * `/users/me/{}`), and how many segments that is.
+ */
+export function literalPrefix(text: string): { readonly key: string; readonly length: number } {
+  const cut = text.indexOf('/{');
+  const literal = cut < 0 ? text : text.slice(0, cut);
+  let length = 0;
+  for (let i = literal.indexOf('/'); i >= 0; i = literal.indexOf('/', i + 1)) length++;
+  return { key: literal.slice(1), length };
 }
 
 /** The rules holding a url_path template, by segment: a lookup walks the path once, following literal and parameter branches. */
 export class TemplateTrie {
   private readonly root = newNode();
+  /** lists made to hold more than one rule, frozen by seal() */
+  private readonly grown: number[][] = [];
   size = 0;
 
   add(template: PathTemplate, rule: number): void {
@@ -83,29 +143,36 @@ export class TemplateTrie {
 
   addShape(shape: TemplateShape, rule: number): void {
     let node = this.root;
-    for (const part of shape) {
+    // indexed, and literalChild inlined: a server's start adds thousands of shapes from the load cache before V8
+    // has compiled this (for…of's iterator steps cost several times as much in the interpreter)
+    for (let i = 0; i < shape.length; i++) {
+      const part = shape[i]!;
       if (part === 1) return this.addRest(node, rule);
-      node = part === 0 ? (node.param ??= newNode()) : literalChild(node, part);
+      if (part === 0) node = node.param ??= newNode();
+      else {
+        const map = (node.literal ??= new Map<string, TrieNode>());
+        let next = map.get(part);
+        if (next === undefined) map.set(part, (next = newNode()));
+        node = next;
+      }
     }
     this.addEnd(node, rule);
   }
 
   private addEnd(node: TrieNode, rule: number): void {
-    (node.end ??= []).push(rule);
+    node.end = appendTo(node.end, rule, this.grown);
     this.size++;
   }
 
   private addRest(node: TrieNode, rule: number): void {
-    (node.rest ??= []).push(rule);
+    node.rest = appendTo(node.rest, rule, this.grown);
     this.size++;
   }
 
-  /** Freeze every node's lists once the trie is built: lookups hand them out as they are. */
-  seal(node: TrieNode = this.root): void {
-    if (node.end !== undefined) Object.freeze(node.end);
-    if (node.rest !== undefined) Object.freeze(node.rest);
-    if (node.literal !== undefined) for (const child of node.literal.values()) this.seal(child);
-    if (node.param !== undefined) this.seal(node.param);
+  /** Freeze the lists that grew past one entry once the trie is built: lookups hand them out as they are. */
+  seal(): void {
+    for (const list of this.grown) Object.freeze(list);
+    this.grown.length = 0;
   }
 
   /**
