@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -81,4 +81,46 @@ test('a vouched-for rule set is not decoded at load; its rules are decoded from 
   writeFileSync(r, '[[rules]]\nwhen.request.url_path = "/a"\nrespond.text = "two"\n');
   const rule = rs.rules[0]! as unknown as { respond: { body?: unknown; text?: unknown } };
   assert.match(JSON.stringify(rule.respond), /two/);
+});
+
+test('the cache folder stays bounded: no file for a workspace without rule sets; old files go when one is written', async () => {
+  const home = temp();
+  const cache = loadCache({ version: 'v', env: { XDG_CACHE_HOME: home }, summarise: pathSummary })!;
+  const dir = join(home, 'mock');
+  await (await cache.open('/empty/mock.toml')).save();
+  assert.deepEqual(readdirSync(join(home)), [], 'nothing written for a workspace without rule sets');
+
+  const entry = {
+    strategy: { kind: 'first_match' },
+    summary: pathSummary([]),
+    respondFiles: [],
+    stamps: [],
+    warnings: [],
+  };
+  const write = async (config: string): Promise<void> => {
+    const store = await cache.open(config);
+    store.put('/w/a.toml', 'k', entry as never);
+    await store.save();
+  };
+  await write('/old/mock.toml');
+  await write('/recent/mock.toml');
+  const [oldFile, recentFile] = readdirSync(dir).sort(
+    (a, b) => statSync(join(dir, a)).mtimeMs - statSync(join(dir, b)).mtimeMs,
+  );
+  const day = 24 * 3600 * 1000;
+  utimesSync(join(dir, oldFile!), new Date(Date.now() - 31 * day), new Date(Date.now() - 31 * day));
+  utimesSync(join(dir, recentFile!), new Date(Date.now() - 29 * day), new Date(Date.now() - 29 * day));
+  writeFileSync(join(dir, 'x.json.1.ab.tmp'), '{');
+  utimesSync(join(dir, 'x.json.1.ab.tmp'), new Date(Date.now() - 2 * day), new Date(Date.now() - 2 * day));
+  await write('/new/mock.toml');
+  const left = readdirSync(dir);
+  assert.ok(!left.includes(oldFile!), 'a file not written for 31 days is removed');
+  assert.ok(left.includes(recentFile!), 'one written 29 days ago stays');
+  assert.ok(!left.includes('x.json.1.ab.tmp'), 'a day-old temporary file is removed');
+  assert.equal(left.length, 2);
+
+  // a workspace whose rule sets are all gone: its file goes too
+  const store = await cache.open('/new/mock.toml');
+  await store.save();
+  assert.equal(readdirSync(dir).length, 1);
 });

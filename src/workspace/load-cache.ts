@@ -6,7 +6,7 @@
 // file renamed over) when a load changed it, never failing the server.
 //
 // Owns: where the file lives, its format, keys. Leaves out: what a hit means (config/load.ts).
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { CachedRuleSet, RuleSetCache, RuleSetCacheStore } from '../config/load.js';
@@ -148,6 +148,11 @@ async function openStore(dir: string, configFile: string, version: string): Prom
     },
     async save() {
       if (!changed && stored !== undefined && kept.size === Object.keys(stored.entries).length) return;
+      // a workspace without rule sets leaves no file (a zero-config folder, a test's temporary workspace)
+      if (kept.size === 0) {
+        if (stored !== undefined) await rm(file, { force: true }).catch(() => undefined);
+        return;
+      }
       const entries: Record<string, StoredEntry> = {};
       for (const [ruleSet, e] of kept) {
         const bytes = seen.get(ruleSet) ?? e.bytes;
@@ -155,8 +160,28 @@ async function openStore(dir: string, configFile: string, version: string): Prom
       }
       const out: Stored = { format: FORMAT, version, config: configFile, entries };
       await writeAtomically(dir, file, JSON.stringify(out, bigints)).catch(() => undefined);
+      await pruneOld(dir, Date.now()).catch(() => undefined);
     },
   };
+}
+
+/** A cache file no start has written for this long is removed when another is written. */
+const KEEP_UNWRITTEN_MS = 30 * 24 * 3600 * 1000;
+
+/**
+ * The folder stays bounded: every workspace ever started leaves a file, so one not written for KEEP_UNWRITTEN_MS
+ * (its workspace gone, or unchanged all that time: its next start reads its files once more) is removed, as is a
+ * temporary file left by a write that was cut short.
+ */
+async function pruneOld(dir: string, now: number): Promise<void> {
+  for (const name of await readdir(dir)) {
+    const temp = name.endsWith('.tmp');
+    if (!temp && !name.endsWith('.json')) continue;
+    const path = join(dir, name);
+    const st = await stat(path).catch(() => undefined);
+    if (st !== undefined && now - st.mtimeMs > (temp ? 24 * 3600 * 1000 : KEEP_UNWRITTEN_MS))
+      await rm(path, { force: true });
+  }
 }
 
 async function readStored(file: string, configFile: string, version: string): Promise<Stored | undefined> {
