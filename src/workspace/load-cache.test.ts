@@ -26,18 +26,19 @@ test('MOCK_LOAD_CACHE: on unless off, 0, false or no', () => {
 });
 
 const SIG = { size: 10, mtimeMs: 1_000_000, ctimeMs: 1_000_000, ino: 42 };
+/** a cache entry of a rule set with no rules */
+const entry = {
+  strategy: { kind: 'first_match' },
+  summary: pathSummary([]),
+  respondFiles: [],
+  stamps: [],
+  warnings: [],
+};
 
 test('a rule-set file is vouched for by its signature only once it had been still when it was read: 2 s for whole-second times, else 100 ms', async () => {
   const home = temp();
   const cache = loadCache({ version: 'v', env: { XDG_CACHE_HOME: home }, summarise: pathSummary })!;
   const store = await cache.open('/w/mock.toml');
-  const entry = {
-    strategy: { kind: 'first_match' },
-    summary: pathSummary([]),
-    respondFiles: [],
-    stamps: [],
-    warnings: [],
-  };
   store.put('/w/settled.toml', 'k1', entry as never);
   store.seen('/w/settled.toml', SIG, 'D1', SIG.ctimeMs + 2_001);
   store.put('/w/fine.toml', 'k3', entry as never);
@@ -90,13 +91,6 @@ test('the cache folder stays bounded: no file for a workspace without rule sets;
   await (await cache.open('/empty/mock.toml')).save();
   assert.deepEqual(readdirSync(join(home)), [], 'nothing written for a workspace without rule sets');
 
-  const entry = {
-    strategy: { kind: 'first_match' },
-    summary: pathSummary([]),
-    respondFiles: [],
-    stamps: [],
-    warnings: [],
-  };
   const write = async (config: string): Promise<void> => {
     const store = await cache.open(config);
     store.put('/w/a.toml', 'k', entry as never);
