@@ -119,10 +119,10 @@ export function shapeOfText(text: string): TemplateShape {
  */
 export function literalPrefix(text: string): { readonly key: string; readonly length: number } {
   const cut = text.indexOf('/{');
-  const literal = cut < 0 ? text : text.slice(0, cut);
+  const end = cut < 0 ? text.length : cut;
   let length = 0;
-  for (let i = literal.indexOf('/'); i >= 0; i = literal.indexOf('/', i + 1)) length++;
-  return { key: literal.slice(1), length };
+  for (let i = text.indexOf('/'); i >= 0 && i < end; i = text.indexOf('/', i + 1)) length++;
+  return { key: text.slice(1, end), length };
 }
 
 /** The rules holding a url_path template, by segment: a lookup walks the path once, following literal and parameter branches. */
