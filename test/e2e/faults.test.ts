@@ -62,6 +62,15 @@ const EXPECTED: Record<string, { node: readonly string[]; fetch: readonly string
   '/timeout': { node: ['ECONNRESET'], fetch: ['UND_ERR_SOCKET'], curl: [52] },
 };
 
+/**
+ * Over HTTPS, fetch reports a reset as ECONNRESET, or now and then (about one run in ten on a loaded machine) as
+ * UND_ERR_SOCKET: undici can see the TLS socket close before the TCP socket's error reaches it.
+ */
+function expected(scheme: 'http' | 'https', path: string): (typeof EXPECTED)[string] {
+  const want = EXPECTED[path]!;
+  return scheme === 'https' && path === '/reset' ? { ...want, fetch: [...want.fetch, 'UND_ERR_SOCKET'] } : want;
+}
+
 const hasCurl = spawnSync('curl', ['--version']).status === 0;
 
 let dir: string;
@@ -177,7 +186,7 @@ for (const scheme of ['http', 'https'] as const) {
         for (const b of beats) assert.deepEqual(b, { body: 'fine', reused: true }, 'the neighbour during the faults');
         for (const s of seen) {
           t.diagnostic(JSON.stringify(s));
-          const want = EXPECTED[s.path]!;
+          const want = expected(scheme, s.path);
           assert.ok(
             want.node.includes(s.node),
             `${s.path}: node's http saw ${s.node}, expected one of ${want.node.join(', ')}`,
