@@ -39,7 +39,8 @@ export async function loadTracked(opts: LoadOptions, mode: 'start' | 'reload'): 
   const sources = new SourceKeys(reads);
   if (mode === 'reload') sources.settle();
   else setTimeout(() => sources.settle(), SETTLE_AFTER_MS).unref();
-  const unchanged = (): Promise<boolean> => unchangedSince(reads);
+  const seen = seenOf(reads);
+  const unchanged = (): Promise<boolean> => unchangedSince(seen);
   // only a reload retries a load whose files moved while read (a save in progress): a start serves what it loaded,
   // and the watches, opened after it, compare every file with what it read
   const stable = mode === 'reload' ? await unchanged() : true;
@@ -97,9 +98,10 @@ function contentKey(read: TrackedRead): string {
 const SETTLE_AFTER_MS = 1000;
 
 /**
- * The keys of a load's files, each computed when first asked for, or all at once by settle() (which lets go of the
- * bytes read). A reload compares keys long after start-up: computed then, they keep a SHA-256 of `mock.toml`, and
- * loading node:crypto for it (~2 ms), off the way to the server's first answer.
+ * The keys of a load's files, each computed when first asked for, or all at once by settle(), which lets go of the
+ * bytes read (nothing else holds them: the stability check keeps sizes and times only). A start's are settled a
+ * second after it, which keeps a SHA-256 of `mock.toml`, and loading node:crypto for it (~2 ms), off the way to the
+ * server's first answer.
  */
 class SourceKeys implements ReadonlyMap<string, string> {
   private readonly done = new Map<string, string>();
@@ -155,12 +157,27 @@ class SourceKeys implements ReadonlyMap<string, string> {
   }
 }
 
+/** How a load saw a file, without its bytes (the watches compare the start's for as long as the server runs). */
+type Seen = { readonly size: number; readonly mtimeMs: number; readonly whole: boolean } | 'missing';
+
+function seenOf(reads: ReadonlyMap<string, TrackedRead>): ReadonlyMap<string, Seen> {
+  const out = new Map<string, Seen>();
+  for (const [abs, read] of reads)
+    out.set(
+      abs,
+      read.kind === 'missing'
+        ? 'missing'
+        : { size: read.size, mtimeMs: read.mtimeMs, whole: read.kind !== 'file' || read.bytes.length === read.size },
+    );
+  return out;
+}
+
 /**
  * Every file still as this load saw it. Synchronous: an imported workspace's load sees hundreds of files, and
  * stat()s on this thread cost less than as many round trips through the thread pool.
  */
-async function unchangedSince(reads: ReadonlyMap<string, TrackedRead>): Promise<boolean> {
-  for (const [abs, read] of reads) {
+async function unchangedSince(seen: ReadonlyMap<string, Seen>): Promise<boolean> {
+  for (const [abs, was] of seen) {
     let now;
     try {
       now = statSync(abs, { throwIfNoEntry: false });
@@ -168,12 +185,11 @@ async function unchangedSince(reads: ReadonlyMap<string, TrackedRead>): Promise<
       now = undefined;
     }
     if (now === undefined) {
-      if (read.kind !== 'missing') return false;
+      if (was !== 'missing') return false;
       continue;
     }
-    if (read.kind === 'missing') return false;
-    if (read.kind === 'file' && read.bytes.length !== read.size) return false;
-    if (now.size !== read.size || now.mtimeMs !== read.mtimeMs) return false;
+    if (was === 'missing' || !was.whole) return false;
+    if (now.size !== was.size || now.mtimeMs !== was.mtimeMs) return false;
   }
   return true;
 }
