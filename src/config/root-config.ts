@@ -65,21 +65,8 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
     return { config: defaults, decode, parsed: false, ruleSets: [], middlewares: [] };
   }
   const t = rootShape(parsed.value, [], decode) ?? {};
-  // the offset stays a getter: looked up only when a diagnostic points at the entry
-  const inConfigDir = (e: { value: string; offset: number }): PathEntry => ({
-    entry: e.value,
-    path: resolvePath(configDir, e.value),
-    get offset() {
-      return e.offset;
-    },
-  });
-  const inCwd = (e: { value: string; offset: number }): PathEntry => ({
-    entry: e.value,
-    path: resolvePath(cwd, e.value),
-    get offset() {
-      return e.offset;
-    },
-  });
+  const inConfigDir = (e: { value: string; offset: number }): PathEntry => pathEntry(configDir, e);
+  const inCwd = (e: { value: string; offset: number }): PathEntry => pathEntry(cwd, e);
 
   const ruleSets = (t.service?.rule_sets ?? []).map(inConfigDir);
   const middlewares = (t.service?.middlewares ?? []).map(inConfigDir);
@@ -164,5 +151,16 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
     ...(tlsCert === undefined ? {} : { tlsCert }),
     ...(tlsKey === undefined ? {} : { tlsKey }),
     ...(s?.db === undefined ? {} : { db: inConfigDir(s.db) }),
+  };
+}
+
+/** An entry resolved against `base`; its offset stays a getter, looked up only when a diagnostic points at it. */
+function pathEntry(base: string, e: { value: string; offset: number }): PathEntry {
+  return {
+    entry: e.value,
+    path: resolvePath(base, e.value),
+    get offset() {
+      return e.offset;
+    },
   };
 }

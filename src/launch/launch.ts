@@ -109,7 +109,7 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
     if (r.result.ok) prepareWorkspace(r.result.value);
     return r;
   };
-  const loaded = await (spec.startUp ? spec.startUp.load(load) : load());
+  const loaded = await (startUp !== undefined ? startUp.load(load) : load());
   if (!loaded.result.ok) {
     const f = loaded.result.error;
     throw new MockError(f.kind, LAUNCH_MESSAGES.loadFailed(f.message), f.diagnostics);
@@ -161,7 +161,7 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
     throw e;
   }
   // what the load cache left undecoded, once the first requests have had their chance (docs/load-cache.md)
-  decodeRestSoon(ws, 100, spec.startUp);
+  decodeRestSoon(ws, 100, startUp);
   const live = s.live;
   const runtime = new RuntimeControl(s, live, journal);
   const management =

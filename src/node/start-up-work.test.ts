@@ -5,6 +5,18 @@ import { fileURLToPath } from 'node:url';
 
 const MODULE = fileURLToPath(new URL('./start-up-work.js', import.meta.url));
 
+/** Runs `code` as an ES module in a child Node.js (with `nodeArgs`), and parses the JSON it prints. */
+function runChild<T>(code: string, nodeArgs: readonly string[] = [], args: readonly string[] = []): T {
+  const r = spawnSync(process.execPath, [...nodeArgs, '--input-type=module', '-e', code, '--', ...args], {
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout) as T;
+}
+
+/** natives syntax to ask whether a function was optimised, and optimisation done on this thread (no timing) */
+const NATIVES = ['--allow-natives-syntax', '--no-concurrent-recompilation'];
+
 // Run in a child: it needs V8's natives syntax (to ask whether a function was optimised) and synchronous
 // optimisation (so the answer does not depend on a background thread's timing).
 const CHILD = `
@@ -35,20 +47,13 @@ console.log(JSON.stringify({ start, during, filled, compacted, after: { optimise
 test('asStartUpWork: no optimising compiler and no young-generation growth while it runs, both restored after; its garbage collected and compacted', {
   skip: /^11\./.test(process.versions.v8) ? false : 'the flags are set on V8 11 (Node.js 20) only',
 }, () => {
-  const r = spawnSync(
-    process.execPath,
-    ['--allow-natives-syntax', '--no-concurrent-recompilation', '--input-type=module', '-e', CHILD],
-    { encoding: 'utf8' },
-  );
-  assert.equal(r.status, 0, r.stderr);
-  const { start, during, after, filled, compacted } = JSON.parse(r.stdout) as Record<
-    string,
-    { optimised: boolean; newSpace: number }
-  > & {
-    start: number;
-    filled: number;
-    compacted: number;
-  };
+  const { start, during, after, filled, compacted } = runChild<
+    Record<string, { optimised: boolean; newSpace: number }> & {
+      start: number;
+      filled: number;
+      compacted: number;
+    }
+  >(CHILD, NATIVES);
   assert.equal(during!.optimised, false);
   assert.equal(after!.optimised, true);
   // the same surviving garbage grows the young generation at most one step during the work, many after it
@@ -86,11 +91,7 @@ console.log(JSON.stringify({ held, after }));
 `;
 
 function youngGeneration(hold: boolean): { held: number; after: number } {
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', YOUNG_CHILD, '--', ...(hold ? ['hold'] : [])], {
-    encoding: 'utf8',
-  });
-  assert.equal(r.status, 0, r.stderr);
-  return JSON.parse(r.stdout) as { held: number; after: number };
+  return runChild<{ held: number; after: number }>(YOUNG_CHILD, [], hold ? ['hold'] : []);
 }
 
 test('holdYoungGeneration: the young generation grows to 16 MB and no further while held, and grows on once let go', {
@@ -131,9 +132,7 @@ console.log(JSON.stringify({ start, max }));
 test('startUpWork: between its steps, and until done(), the young generation keeps its size', {
   skip: /^11\./.test(process.versions.v8) ? false : 'the flags are set on V8 11 (Node.js 20) only',
 }, () => {
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', STEPS_CHILD], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  const { start, max } = JSON.parse(r.stdout) as { start: number; max: number };
+  const { start, max } = runChild<{ start: number; max: number }>(STEPS_CHILD);
   // it may take one step (V8's first growth) but not double again and again: steps that each restored the growth
   // factor let it reach 32 MB on an imported workspace
   assert.ok(max <= 2 * start, `young generation ${max / 1048576} MB during the steps, ${start / 1048576} MB at start`);
@@ -165,13 +164,7 @@ console.log(JSON.stringify({ warmLoad, cold }));
 test('startUpWork: a load that decodes nothing changes no setting and loads no node:v8; one that decodes does', {
   skip: /^11\./.test(process.versions.v8) ? false : 'the flags are set on V8 11 (Node.js 20) only',
 }, () => {
-  const r = spawnSync(
-    process.execPath,
-    ['--allow-natives-syntax', '--no-concurrent-recompilation', '--input-type=module', '-e', WARM_CHILD],
-    { encoding: 'utf8' },
-  );
-  assert.equal(r.status, 0, r.stderr);
-  const { warmLoad, cold } = JSON.parse(r.stdout) as Record<string, { v8: boolean; optimised: boolean }>;
+  const { warmLoad, cold } = runChild<Record<string, { v8: boolean; optimised: boolean }>>(WARM_CHILD, NATIVES);
   assert.deepEqual(warmLoad, { v8: false, optimised: true });
   assert.deepEqual(cold, { v8: true, optimised: false });
 });

@@ -110,22 +110,17 @@ function buildIndex(rules: readonly Rule[]): PathIndex {
   const textRules: number[] = [];
   const unindexed: number[] = [];
   let templates: TemplateTrie | undefined;
-  const add = (map: Map<string, readonly number[]>, key: string, i: number): void => {
-    const list = map.get(key);
-    const now = appendTo(list, i, grown);
-    if (now !== list) map.set(key, now);
-  };
   rules.forEach((rule, i) => {
     const template = templateOf(rule);
     if (template !== undefined) {
-      (templates ??= new TemplateTrie()).add(template, i);
+      (templates ??= new TemplateTrie()).add(shapeOf(template), i);
       return;
     }
     const path = exactPathOf(rule);
     const text = path === undefined ? requiredTextOf(rule) : undefined;
-    if (path !== undefined) add(byPath, path, i);
+    if (path !== undefined) addTo(byPath, path, i, grown);
     else if (text !== undefined) {
-      add(byText, text, i);
+      addTo(byText, text, i, grown);
       textRules.push(i);
     } else unindexed.push(i);
   });
@@ -192,7 +187,7 @@ export function summaryAdmits(summary: PathSummary, path: string, req: RequestSn
   let index = SUMMARY_INDEXES.get(summary);
   if (index === undefined) {
     let templates: TemplateTrie | undefined;
-    for (const t of summary.templates) (templates ??= new TemplateTrie()).addShape(shapeOfText(t), 0);
+    for (const t of summary.templates) (templates ??= new TemplateTrie()).add(shapeOfText(t), 0);
     index = { paths: new Set(summary.paths), texts: summary.texts, templates };
     SUMMARY_INDEXES.set(summary, index);
   }
@@ -374,11 +369,6 @@ function buildSetsIndex(ruleSets: readonly RuleSet[]): SetsIndex | null {
   const lengths = new Set<number>();
   const grown: number[][] = [];
   const always: number[] = [];
-  const add = (map: Map<string, readonly number[]>, key: string, at: number): void => {
-    const list = map.get(key);
-    const now = appendTo(list, at, grown);
-    if (now !== list) map.set(key, now);
-  };
   ruleSets.forEach((rs, at) => {
     if (rs.prefix !== undefined) return void always.push(at);
     // a rule set not decoded yet is placed by its summary (the same buckets), so building this decodes nothing
@@ -386,11 +376,11 @@ function buildSetsIndex(ruleSets: readonly RuleSet[]): SetsIndex | null {
     const paths = summary?.paths ?? [...indexOf(rs).byPath.keys()];
     const any = summary !== undefined ? summary.any || summary.texts.length > 0 : hasAnyOrText(indexOf(rs));
     if (any) return void always.push(at);
-    for (const p of paths) add(byPath, p, at);
+    for (const p of paths) addTo(byPath, p, at, grown);
     const texts = summary?.templates ?? templatesOf(rs).map((t) => shapeText(shapeOf(t)));
     for (const text of texts) {
       const { key, length } = literalPrefix(text);
-      add(byPrefix, key, at);
+      addTo(byPrefix, key, at, grown);
       lengths.add(length);
     }
   });
@@ -401,6 +391,13 @@ function buildSetsIndex(ruleSets: readonly RuleSet[]): SetsIndex | null {
     prefixLengths: Object.freeze([...lengths].sort((a, b) => a - b)),
     always: Object.freeze(always),
   };
+}
+
+/** `n` added to the list of `key` (appendTo: one-entry lists are shared singles, `grown` holds those made longer) */
+function addTo(map: Map<string, readonly number[]>, key: string, n: number, grown: number[][]): void {
+  const list = map.get(key);
+  const now = appendTo(list, n, grown);
+  if (now !== list) map.set(key, now);
 }
 
 function hasAnyOrText(index: PathIndex): boolean {

@@ -2,7 +2,7 @@
 // `{name}` matches exactly one non-empty segment; a last `{name*}` matches the rest of the path (zero or more
 // segments). Templates are parsed once, at load (config/path-template.ts); requests are matched segment by segment
 // against the snapshot's decoded segments, so a capture is decoded as file routing decodes segments. Long lists of templates are looked up through a segment trie (TemplateTrie,
-// used by the path index), never by trying each template in turn.
+// used by each rule set's path index), never by trying each template in turn.
 import type { RequestSnapshot } from '../model/request.js';
 import type { PathTemplate, TemplateShape } from '../model/rule-set.js';
 
@@ -132,21 +132,9 @@ export class TemplateTrie {
   private readonly grown: number[][] = [];
   size = 0;
 
-  add(template: PathTemplate, rule: number): void {
+  add(shape: TemplateShape, rule: number): void {
     let node = this.root;
-    for (const part of template.segments) {
-      if (!('literal' in part) && part.rest) return this.addRest(node, rule);
-      node = 'literal' in part ? literalChild(node, part.literal) : (node.param ??= newNode());
-    }
-    this.addEnd(node, rule);
-  }
-
-  addShape(shape: TemplateShape, rule: number): void {
-    let node = this.root;
-    // indexed, and literalChild inlined: a server's start adds thousands of shapes from the load cache before V8
-    // has compiled this (for…of's iterator steps cost several times as much in the interpreter)
-    for (let i = 0; i < shape.length; i++) {
-      const part = shape[i]!;
+    for (const part of shape) {
       if (part === 1) return this.addRest(node, rule);
       if (part === 0) node = node.param ??= newNode();
       else {
@@ -200,11 +188,4 @@ export class TemplateTrie {
     if (lit !== undefined) this.walk(lit, segments, at + 1, out);
     if (node.param !== undefined && seg !== '') this.walk(node.param, segments, at + 1, out);
   }
-}
-
-function literalChild(node: TrieNode, literal: string): TrieNode {
-  const map = (node.literal ??= new Map<string, TrieNode>());
-  let next = map.get(literal);
-  if (next === undefined) map.set(literal, (next = newNode()));
-  return next;
 }

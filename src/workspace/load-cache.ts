@@ -121,8 +121,7 @@ async function openStore(dir: string, configFile: string, version: string): Prom
     digestIfUnchanged(ruleSet, now) {
       const b = stored?.entries[ruleSet]?.bytes;
       if (b === undefined || !validBytes(b)) return undefined;
-      const same = b.size === now.size && b.mtimeMs === now.mtimeMs && b.ctimeMs === now.ctimeMs && b.ino === now.ino;
-      return same && settled(b) ? b.digest : undefined;
+      return sameSignature(b, now) && settled(b) ? b.digest : undefined;
     },
     // compared whole, not hashed: a hash per rule-set file was a measurable part of a warm start
     key: (digest, context) => `${context}\0${digest}`,
@@ -218,15 +217,12 @@ function signatureOf(s: FileSignature): Omit<StoredBytes, 'digest' | 'readAt'> {
   return { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino };
 }
 
+function sameSignature(a: FileSignature, b: FileSignature): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
+}
+
 function sameBytes(a: StoredBytes, b: StoredBytes): boolean {
-  return (
-    a.digest === b.digest &&
-    a.size === b.size &&
-    a.mtimeMs === b.mtimeMs &&
-    a.ctimeMs === b.ctimeMs &&
-    a.ino === b.ino &&
-    settled(a) === settled(b)
-  );
+  return a.digest === b.digest && sameSignature(a, b) && settled(a) === settled(b);
 }
 
 function settled(b: StoredBytes): boolean {
