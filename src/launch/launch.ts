@@ -6,7 +6,8 @@
 // Owns: the order of those steps, undoing them when one fails, and closing them in reverse (in-flight requests
 // get a grace period, then the watcher and the management listener close). Leaves out: printing (the caller's
 // `log` gets the request log; the CLI prints its startup lines itself), signals and process exit (the CLI's).
-import { decodeRestSoon, prepareWorkspace, type ContractGate, type LaterWork } from '../dispatch/dispatch.js';
+import { prepareWorkspace, type ContractGate } from '../dispatch/dispatch.js';
+import { decodeRestSoon, type LaterWork } from '../server/decode-later.js';
 import type { ShownPaths } from '../dispatch/explain-view.js';
 import type { Journal, JournalOptions } from '../journal/journal.js';
 import { MockError } from '../model/errors.js';
@@ -22,6 +23,7 @@ import type { RuleSetCache } from '../workspace/load-cache.js';
 import type { Management } from './management.js';
 import type { LiveWorkspaceHandle } from '../model/reload.js';
 import { RuntimeControl } from './runtime.js';
+import { loadFailed } from './offline.js';
 
 export interface LaunchSpec {
   /** absolute: where the config, the fallback directory and rules POSTs resolve */
@@ -87,7 +89,7 @@ export interface Launched {
 }
 
 export const LAUNCH_MESSAGES = {
-  loadFailed: (message: string) => `failed to load config: ${message}`,
+  loadFailed,
   samePort: (port: number) => `the inspector port ${port} is the mock's own port: pick another (or 0, the default)`,
 } as const;
 

@@ -15,7 +15,8 @@
 // serves, so the reload is `unchanged` and sends no reload event, yet the failure is over).
 //
 // Not here: watching files (workspace/watch.ts), printing (cli/render/reload.ts), rebinding (never done).
-import { decodeRestSoon, prepareWorkspace } from '../dispatch/dispatch.js';
+import { prepareWorkspace } from '../dispatch/dispatch.js';
+import { decodeRestSoon } from './decode-later.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type {
   LiveWorkspaceHandle,

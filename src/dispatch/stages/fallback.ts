@@ -1,0 +1,43 @@
+// The fallback directory (docs/files-and-rules.md): a file at the request's path answers; nothing there, 404. The
+// last stage: it always answers.
+import type { ValueOrPromise } from '../../shared/value-or-promise.js';
+import type { DenyPolicy } from '../../model/workspace.js';
+import { denyCheck } from '../../files/deny.js';
+import { resolveFallbackFile } from '../../files/lookup.js';
+import { fileBody } from '../../files/file-body.js';
+import type { FileSource } from '../../files/source.js';
+import { emptyDraft, textDraft } from '../respond.js';
+import type { DispatchCtx, Staged } from '../types.js';
+
+const MISS: Staged = Object.freeze({ draft: emptyDraft(404), stage: Object.freeze({ kind: 'miss' }) });
+
+export function fallbackStage({ ws, req, env }: DispatchCtx): ValueOrPromise<Staged> {
+  const root = ws.fallbackDir;
+  const { files } = env;
+  // The whole resolution is a pure function of the request segments and the disk: a FileSource that can vouch
+  // for "nothing changed" hands back the remembered result without touching the disk.
+  if (files.remember === undefined) return resolveFallback(root, req.segments, files, ws.deny);
+  // Per workspace (one fallback root), by raw path: the segments are a function of it and of nothing else.
+  return files.remember(ws, req.rawPath, (f) => resolveFallback(root, req.segments, f, ws.deny));
+}
+
+async function resolveFallback(
+  root: string,
+  segments: readonly string[],
+  files: FileSource,
+  deny: DenyPolicy | undefined,
+): Promise<Staged> {
+  const file = await resolveFallbackFile(root, segments, files);
+  if (file === undefined) return MISS;
+  // looked up here, once per resolution, not on every request a remembered resolution answers
+  const pattern = deny === undefined ? undefined : denyCheck(deny)(root, file);
+  if (pattern !== undefined) return { draft: emptyDraft(404), stage: { kind: 'miss', denied: { file, pattern } } };
+  const fb = await fileBody(file, files);
+  if (fb.kind === 'missing') return MISS;
+  if (fb.kind === 'error') return { draft: textDraft(500, fb.message), stage: { kind: 'fallback', file }, file };
+  return {
+    draft: { status: 200, body: fb.body, contentType: fb.contentType, headers: [], delayMs: 0 },
+    stage: { kind: 'fallback', file },
+    file,
+  };
+}

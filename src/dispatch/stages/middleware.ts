@@ -1,0 +1,39 @@
+// Middleware scripts (docs/middleware.md): the first script that answers, answers. The interpreter is loaded on
+// first use, so a workspace without scripts never loads it.
+import { chain, type ValueOrPromise } from '../../shared/value-or-promise.js';
+import { transitionOf } from '../../state/scenarios.js';
+import { draftFromRespond } from '../respond.js';
+import type { DispatchCtx, Stage, Staged } from '../types.js';
+
+/** Wall-clock bound on one script evaluation, checked alongside the operation budget: a runaway script stalls the (single-threaded) server at most this long. */
+export const DEFAULT_SCRIPT_TIME_LIMIT_MS = 250;
+
+/** the middleware module, imported once on first use (a cache of an immutable module, not state) */
+let middlewareLoad: Promise<typeof import('../middleware.js')> | undefined;
+let middlewareModule: typeof import('../middleware.js') | undefined;
+
+export function middlewareStage(ctx: DispatchCtx): ValueOrPromise<Staged | undefined> {
+  const { ws, req, env } = ctx;
+  if (ws.middlewares.length === 0) return undefined;
+  if (middlewareModule === undefined) {
+    return (middlewareLoad ??= import('../middleware.js')).then((m) => {
+      middlewareModule = m;
+      return middlewareStage(ctx);
+    });
+  }
+  const hit = middlewareModule.answerFromMiddleware(ws.middlewares, req, {
+    maxOperations: ws.config.service.middlewareMaxOperations,
+    timeLimitMs: env.scriptTimeLimitMs ?? DEFAULT_SCRIPT_TIME_LIMIT_MS,
+    log: env.log,
+    state: env.state,
+    ruleSets: ws.ruleSets,
+  });
+  if (hit === undefined) return undefined;
+  const respond = hit.respond;
+  const stage: Stage = { kind: 'middleware', index: hit.index, file: hit.file };
+  const transition = hit.setState === undefined ? undefined : transitionOf(env.state, undefined, hit.setState);
+  return chain(draftFromRespond(respond, env.files), ({ draft, file }): Staged => {
+    const staged: Staged = file === undefined ? { draft, stage, respond } : { draft, stage, file, respond };
+    return transition === undefined ? staged : { ...staged, transition };
+  });
+}
