@@ -137,7 +137,7 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     ['files/paths.ts', 'picomatch', 'ignore'].includes(t),
   // the one start-up path `mock serve` and the library share: load, journal, management listener (the inspector
   // and the journal's routes), server, watcher, and closing them in reverse
-  launch: (t) =>
+  launch: (t, _typeOnly, file) =>
     under(t, [
       'launch/',
       'journal/',
@@ -148,7 +148,11 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
       'inspector/',
       'dispatch/',
       'state/',
-    ]) || t.startsWith('node:'),
+    ]) ||
+    t.startsWith('node:') ||
+    // the offline environment (launch/offline.ts): the disk as `mock get` reads it, fresh counters, a load's failure
+    (file === 'launch/offline.ts' &&
+      ['node/file-cache/fs-source.ts', 'routing/rotation.ts', 'config/load.ts', 'files/source.ts'].includes(t)),
   // the public library: startMock() is launch() plus its handle
   library: (t) => under(t, ['library/', 'launch/', 'journal/', 'model/', 'shared/', 'state/']) || t.startsWith('node:'),
   // the commands: they may use every room below them; the server only through its start-up path
@@ -339,4 +343,17 @@ test('config/shapes/ and config/schema/ import only the decoder kit, model/ and 
   }
   assert.deepEqual(violations, []);
   assert.ok(checked >= 4, `only ${checked} files checked`);
+});
+
+test('offlineEnv() is the only place an offline dispatch environment is made', () => {
+  // the server keeps its own counters (server/live.ts, server/scopes.ts); everything that answers without a server
+  // takes launch/offline.ts's, so a new capability's offline default is written once
+  const allowed = new Set(['launch/offline.ts', 'server/live.ts', 'server/scopes.ts']);
+  const handBuilt = walk(SRC)
+    .map((abs) => ({ file: relative(SRC, abs).split('\\').join('/'), text: readFileSync(abs, 'utf8') }))
+    .filter(
+      ({ file, text }) => !allowed.has(file) && /new RotationState\(|createFsSource\(\{ watch: false \}\)/.test(text),
+    )
+    .map(({ file }) => file);
+  assert.deepEqual(handBuilt, []);
 });

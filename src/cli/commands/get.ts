@@ -4,8 +4,7 @@
 import { loadWorkspace } from '../../config/load.js';
 import { dispatch, type ContractGate } from '../../dispatch/dispatch.js';
 import { snapshotFrom } from '../../dispatch/snapshot.js';
-import { createFsSource } from '../../node/file-cache/fs-source.js';
-import { RotationState } from '../../routing/rotation.js';
+import { loadFailure, offlineEnv } from '../../launch/offline.js';
 import { GET_FLAGS } from '../flags.js';
 import { flagValue, hasFlag, parseArgs, parseFormat } from '../../shared/args.js';
 import { successEnvelope } from '../../model/envelope.js';
@@ -45,12 +44,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     ...(db !== undefined ? { db } : {}),
   });
   if (!loaded.ok) {
-    const f = loaded.error;
-    return reportFailure(io, PREFIX, format.value, {
-      kind: f.kind,
-      message: `failed to load config: ${f.message}`,
-      diagnostics: f.diagnostics,
-    });
+    return reportFailure(io, PREFIX, format.value, loadFailure(loaded.error));
   }
   const ws = loaded.value;
   const shown = shownPathsFor(io.cwd, configPath, ws);
@@ -67,14 +61,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   const outcome = await dispatch(
     ws,
     req,
-    {
-      files: createFsSource({ watch: false }),
-      rotation: new RotationState(),
-      state: state.value,
-      random: Math.random,
-      log: (line) => io.err(line + '\n'),
-      ...(contract !== undefined ? { contract } : {}),
-    },
+    offlineEnv({ state: state.value, log: (line) => io.err(line + '\n'), contract }),
     { explain: true },
   );
   const configArg = setRuleConfigArg(io.cwd, configPath, ws.configFile);

@@ -5,7 +5,7 @@ import { loadRuleSetFile } from '../../config/load.js';
 import { snapshotFrom } from '../../dispatch/snapshot.js';
 import type { RuleCheck } from '../../model/rule-set.js';
 import { evaluateRuleSet } from '../../routing/evaluate.js';
-import { RotationState } from '../../routing/rotation.js';
+import { offlineEnv } from '../../launch/offline.js';
 import { MATCH_TEST_FLAGS } from '../flags.js';
 import { flagValue, hasFlag, parseArgs, parseFormat } from '../../shared/args.js';
 import { successEnvelope } from '../../model/envelope.js';
@@ -69,11 +69,12 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
 
   const req = snapshotFrom(raw.value);
+  const env = offlineEnv({ state: state.value });
   const ev = evaluateRuleSet(ruleSet, req, {
-    rotation: new RotationState(),
-    random: Math.random,
+    rotation: env.rotation,
+    random: env.random,
     explain: true,
-    state: state.value,
+    state: env.state,
   });
   const consulted = ruleSet.prefix === undefined || ev.underPrefix;
   const all: readonly RuleCheck[] = consulted

@@ -8,14 +8,12 @@ import { compileContract } from '../../contract/contract.js';
 import type { Finding } from '../../contract/findings.js';
 import type { Rule, RuleSet } from '../../model/rule-set.js';
 import type { Workspace } from '../../model/workspace.js';
-import { createFsSource } from '../../node/file-cache/fs-source.js';
-import { RotationState } from '../../routing/rotation.js';
-import { MemoryStore } from '../../state/store.js';
 import type { Result } from '../../shared/result.js';
 import { err, ok } from '../../shared/result.js';
 import type { Io } from '../io.js';
 import type { Failure } from '../report.js';
 import { loadOpenApi } from './openapi-load.js';
+import { offlineEnv } from '../../launch/offline.js';
 
 /** A bound on the files walked under the fallback folder (a workspace serving a huge tree is checked in part). */
 const MAX_FILES = 20_000;
@@ -61,13 +59,7 @@ export async function runAgainst(io: Io, ws: Workspace, given: string): Promise<
     ws,
     doc,
     contract,
-    env: {
-      files: createFsSource({ watch: false }),
-      rotation: new RotationState(),
-      state: new MemoryStore(),
-      random: Math.random,
-      log: (line) => io.err(line + '\n'),
-    },
+    env: offlineEnv({ log: (line) => io.err(line + '\n') }),
     fallbackFiles: files,
     shownFile: shown,
     ruleWhere,

@@ -17,16 +17,14 @@ import { dispatch } from '../../dispatch/dispatch.js';
 import { snapshotFrom } from '../../dispatch/snapshot.js';
 import { successEnvelope } from '../../model/envelope.js';
 import type { Workspace } from '../../model/workspace.js';
-import { createFsSource } from '../../node/file-cache/fs-source.js';
 import { RECORDED_DIR } from '../../record/plan.js';
 import { parseIndex, RECORD_INDEX_FILE } from '../../record/recorded-index.js';
 import { parseRecordTarget } from '../../record/target.js';
-import { RotationState } from '../../routing/rotation.js';
-import { MemoryStore } from '../../state/store.js';
 import { flagValue, flagValues, hasFlag, type OutputFormat, type ParsedArgs } from '../../shared/args.js';
 import type { Io } from '../io.js';
 import { reportFailure } from '../report.js';
 import { systemReason } from '../request.js';
+import { offlineEnv } from '../../launch/offline.js';
 
 const PREFIX = 'mock validate';
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -98,13 +96,7 @@ export async function runAgainstUpstream(
       message: UPSTREAM_MESSAGES.badIndex(shown, index),
     });
 
-  const env = {
-    files: createFsSource({ watch: false }),
-    rotation: new RotationState(),
-    state: new MemoryStore(),
-    random: Math.random,
-    log: (line: string) => io.err(line + '\n'),
-  };
+  const env = offlineEnv({ log: (line) => io.err(line + '\n') });
   const answerOf = async (x: RecordedExchange): Promise<SeenAnswer> => {
     const outcome = await dispatch(ws, snapshotFrom({ method: x.method, target: x.target, headers: [] }), env);
     const a = outcome.answer;

@@ -25,6 +25,7 @@ import type { Io } from '../io.js';
 import { passedLine, validateResult, type ValidateSummary } from '../render/validate.js';
 import { printDiagnostics, reportFailure, reportUsage } from '../report.js';
 import { runAgainstUpstream, upstreamUsage } from './validate-upstream.js';
+import { loadFailed, loadFailure } from '../../launch/offline.js';
 
 const PREFIX = 'mock validate';
 const REMOVED_JSON = '--json was removed; use --format json instead, which emits the JSON envelope';
@@ -69,19 +70,14 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
 
   const loaded = await loadWorkspace({ configPath, cwd: io.cwd });
   if (!loaded.ok) {
-    const f = loaded.error;
-    return reportFailure(io, PREFIX, format.value, {
-      kind: f.kind,
-      message: `failed to load config: ${f.message}`,
-      diagnostics: f.diagnostics,
-    });
+    return reportFailure(io, PREFIX, format.value, loadFailure(loaded.error));
   }
   const ws = loaded.value;
   const tlsProblem = await checkTls(ws);
   if (tlsProblem !== undefined) {
     return reportFailure(io, PREFIX, format.value, {
       kind: 'config_invalid',
-      message: 'failed to load config: the TLS material does not load',
+      message: loadFailed('the TLS material does not load'),
       diagnostics: [tlsProblem],
     });
   }
