@@ -4,7 +4,7 @@
 import type { RuleSet } from '../model/rule-set.js';
 import type { Workspace } from '../model/workspace.js';
 import { prepareRuleSet } from '../routing/evaluate.js';
-import { prepareRuleSetsLookup } from '../routing/path-index.js';
+import { prepareRuleSetsLookup } from '../routing/rule-sets-index.js';
 
 export { undecoded } from '../model/lazy-rule-set.js';
 

@@ -5,7 +5,8 @@ import type { Condition, RuleSet } from '../model/rule-set.js';
 import { parseTemplate } from '../config/path-template.js';
 import { req, rule, ruleSet, urlPath } from '../../test/helpers/routing-fixtures.js';
 import { LazyRuleSet } from '../model/lazy-rule-set.js';
-import { candidateRules, pathSummary, ruleSetsFor } from './path-index.js';
+import { candidateRules, pathSummary } from './path-index.js';
+import { ruleSetsFor } from './rule-sets-index.js';
 
 const tpl = (t: string): Condition => {
   const r = parseTemplate(t);

@@ -2,7 +2,7 @@
 // whose rules all miss may still answer from its collections, or claim the path by its prefix (404).
 import type { ValueOrPromise } from '../../shared/value-or-promise.js';
 import { evaluateRuleSet } from '../../routing/evaluate.js';
-import { ruleSetsFor } from '../../routing/path-index.js';
+import { ruleSetsFor } from '../../routing/rule-sets-index.js';
 import { answerRule } from '../answer-rule.js';
 import { emptyDraft } from '../respond.js';
 import type { DispatchCtx, Stage, Staged } from '../types.js';
