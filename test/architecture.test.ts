@@ -57,11 +57,15 @@ const IO_ALLOWED = (file: string): boolean =>
   file.startsWith('config/edit/io/') ||
   file.startsWith('cli/commands/') ||
   file.startsWith('workspace/') ||
+  file.startsWith('start-up/') ||
   file.startsWith('inspector/') ||
   file.startsWith('launch/') ||
   file.startsWith('library/');
 
 const under = (t: string, folders: readonly string[]): boolean => folders.some((p) => t.startsWith(p));
+
+/** start-up/'s pure parts (a rule set decoded on first need, the load cache's types), which the pure rooms see */
+const startUpPure = (t: string): boolean => t === 'start-up/lazy-rule-set.ts' || t === 'start-up/cache-types.ts';
 
 /** module → may it import this src-relative target (or external package)? No row but cli's and main.ts's allows cli/. */
 const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: string) => boolean>> = {
@@ -70,12 +74,13 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   // the Rhai interpreter is a self-contained language runtime: the rest of the program reaches it through index.ts
   interpreter: (t) => t.startsWith('interpreter/'),
   // runtime state (scenarios, collections, round-robin counters) behind one store interface; pure, in memory
-  state: (t) => under(t, ['state/', 'model/', 'shared/']),
+  state: (t) => under(t, ['state/', 'model/', 'shared/']) || startUpPure(t),
   // the types everything shares; it names the interpreter's types only, so models never run scripts
   model: (t, typeOnly) => under(t, ['model/', 'shared/']) || (typeOnly && t === 'interpreter/index.ts'),
   // matching is pure over model values, so it can be table-tested and shared by the server and `mock get`
   // (round-robin counters and scenario states live in the state store, a pure leaf)
-  routing: (t) => under(t, ['routing/', 'model/', 'shared/']) || t === 'state/store.ts' || t === 'state/scenarios.ts',
+  routing: (t) =>
+    under(t, ['routing/', 'model/', 'shared/']) || t === 'state/store.ts' || t === 'state/scenarios.ts' || startUpPure(t),
   // resolving and converting files through the FileSource port, never the disk itself
   // (the json5 package only in the transcoder's test, as a second opinion on values: a devDependency)
   files: (t, _typeOnly, file) =>
@@ -94,10 +99,14 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     (file === 'config/edit/io/set-rule.ts' && (t === 'routing/describe.ts' || t === 'routing/shadow.ts')) ||
     // response templates are compiled at load, so a broken one is a load error at its line
     t === 'templates/index.ts' ||
-    t === 'templates/names.ts',
+    t === 'templates/names.ts' ||
+    // a rule set the load cache vouches for is a LazyRuleSet; the loader stamps what its decoding looked at
+    startUpPure(t) ||
+    ((file === 'config/load.ts' || file === 'config/read.ts') && t === 'start-up/stamps.ts'),
   // one request in, one answer out: the server, `mock get` and the tests share it
   dispatch: (t) =>
     under(t, ['dispatch/', 'model/', 'shared/', 'routing/', 'files/', 'state/']) ||
+    startUpPure(t) ||
     t === 'interpreter/index.ts' ||
     // form bodies: multipart needs a streaming parser, handed to the request parts from here
     t === 'busboy' ||
@@ -109,10 +118,13 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     ['handlebars', 'handlebars/dist/cjs/handlebars.js', '@faker-js/faker/locale/en'].includes(t),
   // the adapters to Node: the file cache behind the FileSource port, TLS material, safe writes
   node: (t) => under(t, ['node/', 'model/', 'shared/']) || t === 'files/source.ts' || t.startsWith('node:'),
+  // start-up in one room (start-up/README.md): the load cache on disk, rule sets decoded on first need or after the
+  // server listens, file stamps, the V8 settings of a start; it sees only the model
+  'start-up': (t) => under(t, ['start-up/', 'model/', 'shared/']) || t.startsWith('node:'),
   // the listener: it owns its RotationState and names the FileSource port type; its record mode plans through
   // record/; it captures exchanges into the request journal
   server: (t, typeOnly, file) =>
-    under(t, ['server/', 'dispatch/', 'model/', 'shared/', 'node/', 'journal/', 'state/']) ||
+    under(t, ['server/', 'dispatch/', 'model/', 'shared/', 'node/', 'journal/', 'state/', 'start-up/']) ||
     t.startsWith('node:') ||
     t === 'routing/rotation.ts' ||
     (typeOnly && t === 'files/source.ts') ||
@@ -125,7 +137,7 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   // the live workspace's watcher and tracked loading: it loads through config/ so the server need not; it also
   // names a workspace's files the way `get` does (the explain view's ShownPaths type)
   workspace: (t, typeOnly) =>
-    under(t, ['workspace/', 'config/', 'model/', 'shared/']) ||
+    under(t, ['workspace/', 'config/', 'model/', 'shared/', 'start-up/']) ||
     t.startsWith('node:') ||
     (typeOnly && t === 'dispatch/explain-view.ts'),
   // the management listener's routes: server-side I/O like server/; the rules POST runs set rule's core
@@ -148,6 +160,7 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
       'inspector/',
       'dispatch/',
       'state/',
+      'start-up/',
     ]) ||
     t.startsWith('node:') ||
     // the offline environment (launch/offline.ts): the disk as `mock get` reads it, fresh counters, a load's failure

@@ -1,7 +1,7 @@
 // The only filesystem access for loading: the root config, rule sets, scripts, and the checks on
 // respond files, the fallback directory and TLS files. node:fs and node:path stay in this file; the
 // rest of config/ is pure and gets text and file facts from here.
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { RespondFileStatus } from './respond-files.js';
@@ -11,7 +11,8 @@ export type TextRead =
   | { readonly kind: 'missing' }
   | { readonly kind: 'unreadable'; readonly reason: string };
 
-export type PathKind = 'file' | 'dir' | 'other' | 'missing';
+export type { PathKind } from '../start-up/stamps.js';
+import type { PathKind } from '../start-up/stamps.js';
 
 /**
  * A file as one load saw it: its bytes with the size and mtime stat gave just before they were read; or, for a file
@@ -83,43 +84,6 @@ export function textOf(bytes: Uint8Array): TextRead {
     return { kind: 'ok', text: utf8.decode(bytes).replace(/^\uFEFF/, '') };
   } catch {
     return { kind: 'unreadable', reason: 'it is not valid UTF-8' };
-  }
-}
-
-/** How a file looked: its kind, and for a file or directory its size and mtime (a load cache compares them). */
-export type FileStamp = readonly [path: string, kind: PathKind, size: number, mtimeMs: number];
-
-/** A path's stamp, taken on the calling turn (hundreds of them cost less so than through the thread pool). */
-export function fileStampSync(abs: string): FileStamp {
-  try {
-    const s = statSync(abs, { throwIfNoEntry: false });
-    if (s !== undefined) return [abs, s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other', s.size, s.mtimeMs];
-  } catch {
-    // a path stat() cannot look at counts as missing
-  }
-  return [abs, 'missing', 0, 0];
-}
-
-/**
- * What tells a file's bytes apart without reading them: size, modification and change times, inode. Equal
- * signatures mean equal bytes unless the file was written twice within one tick of the file system's clock, which
- * the load cache guards against (docs/load-cache.md#what-makes-it-stale).
- */
-export interface FileSignature {
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly ctimeMs: number;
-  readonly ino: number;
-}
-
-/** A regular file's signature, or undefined when it is missing or not a file (or stat fails). */
-export function fileSignature(abs: string): FileSignature | undefined {
-  try {
-    const s = statSync(abs, { throwIfNoEntry: false });
-    if (s === undefined || !s.isFile()) return undefined;
-    return { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino };
-  } catch {
-    return undefined;
   }
 }
 

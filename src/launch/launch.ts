@@ -6,8 +6,9 @@
 // Owns: the order of those steps, undoing them when one fails, and closing them in reverse (in-flight requests
 // get a grace period, then the watcher and the management listener close). Leaves out: printing (the caller's
 // `log` gets the request log; the CLI prints its startup lines itself), signals and process exit (the CLI's).
-import { prepareWorkspace, type ContractGate } from '../dispatch/dispatch.js';
-import { decodeRestSoon, type LaterWork } from '../server/decode-later.js';
+import type { ContractGate } from '../dispatch/dispatch.js';
+import { prepareRuleSet, prepareWorkspace } from '../dispatch/prepare.js';
+import { decodeRestSoon, type LaterWork } from '../start-up/decode-later.js';
 import type { ShownPaths } from '../dispatch/explain-view.js';
 import type { Journal, JournalOptions } from '../journal/journal.js';
 import { MockError } from '../model/errors.js';
@@ -19,7 +20,7 @@ export type { RecordSettings };
 import type { ListeningAddress, ServerHandle } from '../server/start.js';
 import { loadForServe, type ServeLoad } from '../workspace/tracked-load.js';
 import type { WorkspaceWatcher } from '../workspace/watch.js';
-import type { RuleSetCache } from '../workspace/load-cache.js';
+import type { RuleSetCache } from '../start-up/load-cache.js';
 import type { Management } from './management.js';
 import type { LiveWorkspaceHandle } from '../model/reload.js';
 import { RuntimeControl } from './runtime.js';
@@ -163,7 +164,7 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
     throw e;
   }
   // what the load cache left undecoded, once the first requests have had their chance (docs/load-cache.md)
-  decodeRestSoon(ws, 100, startUp);
+  decodeRestSoon(ws, prepareRuleSet, 100, startUp);
   const live = s.live;
   const runtime = new RuntimeControl(s, live, journal);
   const management =

@@ -6,7 +6,7 @@
 import type { RequestSnapshot } from '../model/request.js';
 import type { Condition, ConditionCheck, Rule, RuleCheck, RuleSet } from '../model/rule-set.js';
 import { checkCondition, compileCondition, type CompiledCondition } from './check.js';
-import { undecoded } from '../model/lazy-rule-set.js';
+import { undecoded } from '../start-up/lazy-rule-set.js';
 import { candidateRules, preparePathIndex, summaryAdmits } from './path-index.js';
 import { claims } from './prefix.js';
 import { fingerprintRuleSet, type RotationState } from './rotation.js';

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import type { Condition, RuleSet } from '../model/rule-set.js';
 import { parseTemplate } from '../config/path-template.js';
 import { req, rule, ruleSet, urlPath } from '../../test/helpers/routing-fixtures.js';
-import { LazyRuleSet } from '../model/lazy-rule-set.js';
+import { LazyRuleSet } from '../start-up/lazy-rule-set.js';
 import { candidateRules, pathSummary } from './path-index.js';
 import { ruleSetsFor } from './rule-sets-index.js';
 

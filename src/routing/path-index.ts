@@ -7,7 +7,7 @@
 //     that one walk of the request's segments answers, however many there are;
 //   - unindexed: anything else, checked on every request.
 // The index only leaves out rules that cannot match; the candidates are then checked in full, in file order.
-import type { PathSummary } from '../model/lazy-rule-set.js';
+import type { PathSummary } from '../start-up/lazy-rule-set.js';
 import type { Rule, RuleSet } from '../model/rule-set.js';
 import { requiredText } from './check.js';
 import { addRuleScenarios } from '../state/scenarios.js';

@@ -1,7 +1,7 @@
 // Which rule sets of a workspace may hold a candidate for a request, so that a workspace of many rule-set files
 // (an OpenAPI import puts each tag in its own) is looked up once per request instead of rule set by rule set. Each
 // rule set's own index is path-index.ts; this one is built over the list of rule sets, once.
-import { undecoded } from '../model/lazy-rule-set.js';
+import { undecoded } from '../start-up/lazy-rule-set.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { RuleSet } from '../model/rule-set.js';
 import { addTo, exactPaths, hasAnyOrText, NO_RULES, templatesOf } from './path-index.js';

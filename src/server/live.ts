@@ -15,8 +15,8 @@
 // serves, so the reload is `unchanged` and sends no reload event, yet the failure is over).
 //
 // Not here: watching files (workspace/watch.ts), printing (cli/render/reload.ts), rebinding (never done).
-import { prepareWorkspace } from '../dispatch/dispatch.js';
-import { decodeRestSoon } from './decode-later.js';
+import { prepareRuleSet, prepareWorkspace } from '../dispatch/prepare.js';
+import { decodeRestSoon } from '../start-up/decode-later.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type {
   LiveWorkspaceHandle,
@@ -155,7 +155,7 @@ export class LiveWorkspace implements LiveWorkspaceHandle {
     }
     const ws = loaded.workspace;
     prepareWorkspace(ws);
-    decodeRestSoon(ws, 0);
+    decodeRestSoon(ws, prepareRuleSet, 0);
     const before = this.current.ws;
     this.current = stateOf(ws, generation + 1);
     this.sources = loaded.sources;

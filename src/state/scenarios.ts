@@ -4,7 +4,7 @@
 //
 // A move is computed by dispatch and carried on its outcome as a StateTransition; it reaches the store only when
 // the answer is written (server/listener.ts), never for `mock get`, a refused request or a client that left.
-import { undecoded } from '../model/lazy-rule-set.js';
+import { undecoded } from '../start-up/lazy-rule-set.js';
 import type { Rule, RuleSet } from '../model/rule-set.js';
 import type { StateStore } from './store.js';
 

@@ -16,7 +16,7 @@ import {
 } from '../model/reload.js';
 import type { Workspace } from '../model/workspace.js';
 import type { Result } from '../shared/result.js';
-import { bytesDigest, type RuleSetCache } from './load-cache.js';
+import { bytesDigest, type RuleSetCache } from '../start-up/load-cache.js';
 
 export interface TrackedLoad {
   readonly attempt: LoadAttempt;

@@ -27,7 +27,7 @@ import { importResult, importText, type ImportView } from '../render/init-openap
 import { reportFailure, type Failure } from '../report.js';
 import { systemReason } from '../request.js';
 import { loadOpenApi } from './openapi-load.js';
-import { loadCache } from '../../workspace/load-cache.js';
+import { loadCache } from '../../start-up/load-cache.js';
 import { primeLoadCache } from '../../workspace/tracked-load.js';
 import { pathSummary } from '../../routing/path-index.js';
 import { loadSource } from './import-source.js';

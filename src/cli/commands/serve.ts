@@ -12,7 +12,7 @@ import type { ContractGate } from '../../dispatch/dispatch.js';
 import type { Workspace } from '../../model/workspace.js';
 import { MockError } from '../../model/errors.js';
 import { launch, type Launched } from '../../launch/launch.js';
-import { startUpWork, holdYoungGeneration } from '../../node/start-up-work.js';
+import { startUpWork, holdYoungGeneration } from '../../start-up/start-up-work.js';
 import { SERVE_FLAGS } from '../flags.js';
 import { flagValue, hasFlag, parseFormat, parsePort, parseArgs } from '../../shared/args.js';
 import { exitCodeFor } from '../../model/envelope.js';
@@ -24,7 +24,7 @@ import { printDiagnostics, reportFailure, reportUsage } from '../report.js';
 import { printReloads, watchFailureLines } from '../live-reload.js';
 import { parseInspectFlags, INSPECT_MESSAGES } from '../inspect-flags.js';
 import { recordFlags, recordSetup } from './record-setup.js';
-import { loadCache } from '../../workspace/load-cache.js';
+import { loadCache } from '../../start-up/load-cache.js';
 import { pathSummary } from '../../routing/path-index.js';
 import { IMPORT_FORMATS, isImportFormat } from '../../import/formats.js';
 

@@ -1,7 +1,7 @@
 // What `mock` prints about a live workspace (docs/live-reload.md): the watch line before `Listening on`, one line
 // per applied reload (stdout), the rejection header and every diagnostic in `mock validate`'s form (stderr), and
 // a line per [listener] key that needs a restart (stdout). Pure: events in, text out.
-import { ruleCount } from '../../model/lazy-rule-set.js';
+import { ruleCount } from '../../start-up/lazy-rule-set.js';
 import { formatDiagnostic } from '../../model/diagnostic.js';
 import type { ListenerChange, ReloadEvent } from '../../model/reload.js';
 

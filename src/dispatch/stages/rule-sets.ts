@@ -7,6 +7,17 @@ import { answerRule } from '../answer-rule.js';
 import { emptyDraft } from '../respond.js';
 import type { DispatchCtx, Stage, Staged } from '../types.js';
 import { answerFromCollection } from './collections.js';
+import { decodeFailure } from '../../start-up/lazy-rule-set.js';
+import type { RuleSet } from '../../model/rule-set.js';
+
+/** rule sets whose failed decode was logged already (once each: the live reload replaces them) */
+const reported = new WeakSet<RuleSet>();
+
+function reportOnce(ruleSet: RuleSet, failure: string, log: (line: string) => void): void {
+  if (reported.has(ruleSet)) return;
+  reported.add(ruleSet);
+  log(`${failure}; it answers nothing until the live reload replaces it`);
+}
 
 export function ruleSetsStage(ctx: DispatchCtx): ValueOrPromise<Staged> | undefined {
   const { ws, req, env, explained } = ctx;
@@ -31,6 +42,8 @@ export function ruleSetsStage(ctx: DispatchCtx): ValueOrPromise<Staged> | undefi
       const stage: Stage = { kind: 'rule_set', ruleSetIndex: ruleSet.index, ruleIndex: ev.winner };
       return answerRule(ctx, ruleSet.rules[ev.winner]!, stage);
     }
+    const failed = decodeFailure(ruleSet);
+    if (failed !== undefined) reportOnce(ruleSet, failed, env.log);
     const fromCollection = answerFromCollection(ctx, ruleSet.index);
     if (fromCollection !== undefined) return fromCollection;
     if (ev.underPrefix) return { draft: emptyDraft(404), stage: { kind: 'prefix_miss', ruleSetIndex: ruleSet.index } };

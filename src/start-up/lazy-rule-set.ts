@@ -1,9 +1,10 @@
 // A rule set the server decodes on first need (docs/load-cache.md): the load cache found its file to hold the very
 // bytes an earlier load decoded without error (read and hashed at start, or vouched for by the file's signature).
 // Until a request whose path its summary admits (or anything else reading `rules`) needs it, only the summary is
-// held; reading `rules` decodes it (config/load.ts says from which bytes).
-import type { Rule, RuleSet } from './rule-set.js';
-import type { Strategy } from './strategy.js';
+// held; reading `rules` decodes it (config/load.ts says from which bytes). A decode that fails leaves it with no
+// rules, never an exception (README.md beside this file).
+import type { Rule, RuleSet } from '../model/rule-set.js';
+import type { Strategy } from '../model/strategy.js';
 
 /** What a rule set's rules need of a request path, for deciding without its rules that none can match. */
 export interface PathSummary {
@@ -39,6 +40,7 @@ export class LazyRuleSet implements RuleSet {
   readonly summary: PathSummary;
   #rules: readonly Rule[] | undefined;
   #decode: (() => readonly Rule[]) | undefined;
+  #failure: string | undefined;
 
   constructor(parts: LazyRuleSetParts) {
     this.index = parts.index;
@@ -57,16 +59,35 @@ export class LazyRuleSet implements RuleSet {
    */
   get rules(): readonly Rule[] {
     if (this.#rules === undefined) {
-      this.#rules = this.#decode!();
+      try {
+        this.#rules = this.#decode!();
+      } catch (e) {
+        // never thrown into the request that needed the rules: the rule set holds none until the live reload
+        // (on its way: the file changed) replaces it, and dispatch logs why (decodeFailure)
+        this.#failure = e instanceof Error ? e.message : String(e);
+        this.#rules = NO_RULES;
+      }
       this.#decode = undefined;
     }
     return this.#rules;
+  }
+
+  /** why the rules did not decode, once they were read and did not */
+  get failure(): string | undefined {
+    return this.#failure;
   }
 
   /** true once the rules were decoded */
   get decoded(): boolean {
     return this.#rules !== undefined;
   }
+}
+
+const NO_RULES: readonly Rule[] = Object.freeze([]);
+
+/** Why a rule set the load cache vouched for no longer decodes (its file changed since), once it was read. */
+export function decodeFailure(rs: RuleSet): string | undefined {
+  return rs instanceof LazyRuleSet ? rs.failure : undefined;
 }
 
 /** A rule set whose rules were not decoded yet (its summary stands in for them). */

@@ -9,10 +9,10 @@
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import type { CachedRuleSet, RuleSetCache, RuleSetCacheStore } from '../config/load.js';
-import type { FileSignature } from '../config/read.js';
+import type { CachedRuleSet, RuleSetCache, RuleSetCacheStore } from './cache-types.js';
+import type { FileSignature } from './stamps.js';
 import { crypto } from '../shared/lazy-crypto.js';
-import type { PathSummary } from '../model/lazy-rule-set.js';
+import type { PathSummary } from './lazy-rule-set.js';
 import type { Rule } from '../model/rule-set.js';
 
 export type { RuleSetCache };

@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { loadWorkspace } from '../config/load.js';
-import { undecoded } from '../model/lazy-rule-set.js';
+import { decodeFailure, undecoded } from './lazy-rule-set.js';
+import { dispatch, prepareWorkspace } from '../dispatch/dispatch.js';
+import { snapshotFrom } from '../dispatch/snapshot.js';
+import { offlineEnv } from '../launch/offline.js';
 import { pathSummary } from '../routing/path-index.js';
 import { loadCache, loadCacheOff } from './load-cache.js';
 
@@ -82,6 +85,35 @@ test('a vouched-for rule set is not decoded at load; its rules are decoded from 
   writeFileSync(r, '[[rules]]\nwhen.request.url_path = "/a"\nrespond.text = "two"\n');
   const rule = rs.rules[0]! as unknown as { respond: { body?: unknown; text?: unknown } };
   assert.match(JSON.stringify(rule.respond), /two/);
+});
+
+test('a vouched-for rule set that no longer decodes when first needed throws into no request: it answers nothing, and dispatch says why once', async () => {
+  const home = temp();
+  const ws = temp();
+  writeFileSync(join(ws, 'mock.toml'), '[service]\nrule_sets = ["r.toml"]\n');
+  writeFileSync(join(ws, 'r.toml'), '[[rules]]\nwhen.request.url_path = "/a"\nrespond.text = "one"\n');
+  const cache = loadCache({ version: 'v', env: { XDG_CACHE_HOME: home }, summarise: pathSummary })!;
+  assert.ok((await loadWorkspace({ cwd: ws, cache })).ok);
+  const file = join(home, 'mock', readdirSync(join(home, 'mock'))[0]!);
+  const stored = JSON.parse(readFileSync(file, 'utf8')) as { entries: Record<string, { bytes: { readAt: number } }> };
+  const r = join(ws, 'r.toml');
+  stored.entries[r]!.bytes.readAt = statSync(r).ctimeMs + 10_000;
+  writeFileSync(file, JSON.stringify(stored));
+  const warm = await loadWorkspace({ cwd: ws, cache });
+  assert.ok(warm.ok);
+  assert.equal(undecoded(warm.value.ruleSets[0]!), true);
+  // broken after the load vouched for it, before any request needed it
+  writeFileSync(r, '[[rules]]\nwhen.request.url_path = \n');
+  prepareWorkspace(warm.value);
+  const lines: string[] = [];
+  const env = offlineEnv({ log: (line) => lines.push(line) });
+  for (let i = 0; i < 2; i++) {
+    const o = await dispatch(warm.value, snapshotFrom({ method: 'GET', target: '/a', headers: [] }), env);
+    assert.equal(o.answer.status, 404);
+  }
+  assert.equal(decodeFailure(warm.value.ruleSets[0]!)?.includes('no longer decodes'), true);
+  assert.equal(lines.length, 1, lines.join('\n'));
+  assert.match(lines[0]!, /r\.toml.*no longer decodes.*until the live reload/);
 });
 
 test('the cache folder stays bounded: no file for a workspace without rule sets; old files go when one is written', async () => {
