@@ -18,7 +18,7 @@ import type { Explanation, OverrideCheck, RuleSetExplanation } from './explain.j
 import { type Draft, finalize } from './finalize.js';
 import { answerOptions } from './options.js';
 import { draftFromRespond, emptyDraft, textDraft, type RespondDraft } from './respond.js';
-import { directDraft, templatedDraft, templateEnv, type TemplateUse } from './templated.js';
+import { directDraft, templatedDraft, templateEnv, type FileDeny, type TemplateUse } from './templated.js';
 import { workspaceRandom } from './workspace-random.js';
 import { sampleDelay, type PaceState } from './pace.js';
 import type { StateStore } from '../state/store.js';
@@ -435,7 +435,13 @@ function stageOverrides(
     const draft =
       template === undefined
         ? draftFromRespond(rule.respond, env.files)
-        : templatedDraft(rule, template, req, templateEnv(env.files, workspaceRandom(ws), env.log, env.now), used);
+        : templatedDraft(
+            rule,
+            template,
+            req,
+            templateEnv(env.files, workspaceRandom(ws), env.log, env.now, undefined, fileDeny(ws)),
+            used,
+          );
     return answeredBy(draft, stage, rule.respond);
   }
   return undefined;
@@ -490,6 +496,7 @@ function stageRuleSets(
                 env.log,
                 env.now,
                 ws.collections === undefined ? undefined : (name, id) => readCollection(ws, env.state, name, id),
+                fileDeny(ws),
               ),
               used,
             );
@@ -527,6 +534,11 @@ function stageCollection(
       ? { kind: 'collection', path: c.path, action: hit.action, file: c.file }
       : { kind: 'collection', path: c.path, action: hit.action, file: c.file, ruleSetIndex: c.ruleSetIndex };
   return { draft, stage };
+}
+
+/** What a file path rendered from the request may not name (templated.ts): the workspace's service.deny. */
+function fileDeny(ws: Workspace): FileDeny | undefined {
+  return ws.deny === undefined ? undefined : { policy: ws.deny, fallbackDir: ws.fallbackDir };
 }
 
 const MISS: Staged = Object.freeze({ draft: emptyDraft(404), stage: Object.freeze({ kind: 'miss' }) });
