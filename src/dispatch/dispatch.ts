@@ -5,7 +5,7 @@ import type { Answer, Respond } from '../model/answer.js';
 import { chain, type ValueOrPromise } from '../shared/value-or-promise.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { DenyPolicy, Workspace } from '../model/workspace.js';
-import { denyCheck } from '../files/deny.js';
+import { deniedFile } from '../files/deny.js';
 import { resolveFallbackFile } from '../files/lookup.js';
 import { fileBody } from '../files/file-body.js';
 import type { FileSource } from '../files/source.js';
@@ -368,8 +368,21 @@ function stageMiddleware(ws: Workspace, req: RequestSnapshot, env: DispatchEnv):
     ruleSets: ws.ruleSets,
   });
   if (hit === undefined) return undefined;
+  // a script's file answer may be computed from the request: it passes service.deny as a rendered file_path does
+  const deny = fileDeny(ws);
+  const log = env.log;
+  const scriptDeny =
+    deny === undefined
+      ? undefined
+      : {
+          ...deny,
+          onDenied: (file: string, pattern: string) =>
+            log(
+              `middleware ${hit.file}: the file ${file} it answered with is never served (denied by the pattern ${pattern} of service.deny); answered 404`,
+            ),
+        };
   return answeredBy(
-    draftFromRespond(hit.respond, env.files),
+    draftFromRespond(hit.respond, env.files, scriptDeny),
     { kind: 'middleware', index: hit.index, file: hit.file },
     hit.respond,
     hit.setState === undefined ? undefined : transitionOf(env.state, undefined, hit.setState),
@@ -561,8 +574,9 @@ async function resolveFallback(
 ): Promise<Staged> {
   const file = await resolveFallbackFile(root, segments, files);
   if (file === undefined) return MISS;
-  // looked up here, once per resolution, not on every request a remembered resolution answers
-  const pattern = deny === undefined ? undefined : denyCheck(deny)(root, file);
+  // looked up here, once per resolution, not on every request a remembered resolution answers; the canonical
+  // path too, so a symlink to a denied file is denied
+  const pattern = deny === undefined ? undefined : await deniedFile(deny, [root], file, files);
   if (pattern !== undefined) return { draft: emptyDraft(404), stage: { kind: 'miss', denied: { file, pattern } } };
   const fb = await fileBody(file, files);
   if (fb.kind === 'missing') return MISS;

@@ -19,9 +19,7 @@ import type {
 } from '../model/template.js';
 import type { HeaderList } from '../shared/headers.js';
 import type { ValueOrPromise } from '../shared/value-or-promise.js';
-import { deniedFile } from '../files/deny.js';
 import { resolveNamedFile } from '../files/lookup.js';
-import type { DenyPolicy } from '../model/workspace.js';
 import { extensionOf, joinPaths } from '../files/paths.js';
 import { fileBody } from '../files/file-body.js';
 import type { FileSource } from '../files/source.js';
@@ -40,10 +38,12 @@ import type { Draft } from './finalize.js';
 import {
   APPLICATION_JSON,
   deliveryOf,
+  deniedName,
   draftFromRespond,
   emptyDraft,
   TEXT_PLAIN,
   textDraft,
+  type FileDeny,
   type RespondDraft,
 } from './respond.js';
 
@@ -67,11 +67,7 @@ export interface TemplateEnv {
   readonly deny?: FileDeny;
 }
 
-export interface FileDeny {
-  readonly policy: DenyPolicy;
-  /** absolute */
-  readonly fallbackDir: string;
-}
+export type { FileDeny };
 
 class TemplateFailure extends Error {}
 
@@ -289,8 +285,7 @@ async function fileAnswer(
   const missing = { draft: { ...emptyDraft(404), delayMs: base.delayMs } };
   if (path === undefined) return missing;
   if (rendered !== undefined && env.deny !== undefined) {
-    const roots = [env.deny.fallbackDir, confineTo ?? rendered.respondDir];
-    const pattern = await deniedFile(env.deny.policy, roots, path, env.files);
+    const pattern = await deniedName(env.deny, path, confineTo ?? rendered.respondDir, env.files);
     if (pattern !== undefined) {
       env.log(
         `${rendered.where}: the rendered file_path ${JSON.stringify(rendered.shown)} names ${path}, which is never served (denied by the pattern ${pattern} of service.deny); answered 404`,

@@ -42,6 +42,8 @@ describe('zero-config in a project folder', () => {
   before(async () => {
     dir = makeTempDir();
     await writeTree(dir, { ...SECRETS, ...SERVED });
+    symlinkSync('.env', join(dir, 'notes.txt'));
+    symlinkSync('.git', join(dir, 'vcs'));
     mock = await spawnMock([], { cwd: dir });
   });
   after(async () => {
@@ -58,6 +60,14 @@ describe('zero-config in a project folder', () => {
     assert.equal(await status(mock.url, '/.ENV'), 404, 'case-folded too');
     assert.equal(await status(mock.url, '/.git/'), 404);
     for (const path of Object.keys(SERVED)) assert.equal(await status(mock.url, `/${path}`), 200, path);
+  });
+
+  test('a symlink to a denied file, or into a denied folder, is denied too', async () => {
+    for (const path of ['/notes.txt', '/vcs/config']) {
+      const res = await fetch(`${mock.url}${path}`);
+      assert.equal(res.status, 404, path);
+      assert.equal(await res.text(), '', path);
+    }
   });
 
   test('start-up says what is served and what is denied, in one line', () => {
@@ -145,7 +155,7 @@ when.request.url_path = { value = "/files/{rest*}", op = "path_template" }
 respond = { template = true, file_path = "{{request.params.rest}}" }
 `;
 
-describe('a templated file_path', () => {
+describe('a templated file_path, and a file a script answers with', () => {
   let top: string;
   let dir: string;
   let mock: RunningMock;
@@ -153,8 +163,9 @@ describe('a templated file_path', () => {
     top = makeTempDir();
     dir = join(top, 'ws');
     await writeTree(dir, {
-      'mock.toml': '[service]\nrule_sets = ["rules.toml"]\n',
+      'mock.toml': '[service]\nrule_sets = ["rules.toml"]\nmiddlewares = ["pick.rhai"]\n',
       'rules.toml': TEMPLATED_RULES,
+      'pick.rhai': 'if !url_path.starts_with("/script/") { return; }\n#{ file_path: url_path[8..] }\n',
       'tls.toml': '[listener.tls]\ncert = "tls/cert.txt"\nkey = "tls/key.txt"\n[service]\nrule_sets = ["rules.toml"]\n',
       '.env': 'API_KEY=1\n',
       '.git/config': '[core]\n',
@@ -212,6 +223,16 @@ describe('a templated file_path', () => {
       assert.equal(got.status, 404, path);
       assert.doesNotMatch(got.text, /secret|root:/, path);
     }
+  });
+
+  test('a script answering with a file the request named passes the same check', async () => {
+    assert.deepEqual(await raw('/script/data/ok.json'), { status: 200, text: '{"ok":true}\n' });
+    for (const path of ['/script/.env', '/script/.git/config', '/script/env-link.txt', '/script/out-link.json'])
+      assert.deepEqual(await raw(path), { status: 404, text: '' }, path);
+    await logged(
+      mock,
+      /middleware .*pick\.rhai: the file .*\.env it answered with is never served \(denied by the pattern \.env of service\.deny\); answered 404/,
+    );
   });
 
   test('the TLS files the config names are denied to it too (mock get: the same dispatch, no listener)', async () => {
