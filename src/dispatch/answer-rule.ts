@@ -6,7 +6,8 @@ import { chain, type ValueOrPromise } from '../shared/value-or-promise.js';
 import { transitionOf } from '../state/scenarios.js';
 import { readCollection } from './collections.js';
 import { draftFromRespond, textDraft } from './respond.js';
-import { directDraft, templatedDraft, templateEnv } from './templated.js';
+import { directDraft, templatedDraft, templateEnv, type FileDeny } from './templated.js';
+import type { Workspace } from '../model/workspace.js';
 import type { DispatchCtx, Stage, Staged } from './types.js';
 import { workspaceRandom } from './workspace-random.js';
 
@@ -35,6 +36,7 @@ export function answerRule(ctx: DispatchCtx, rule: Rule, stage: Stage): ValueOrP
             env.log,
             env.now,
             ws.collections === undefined ? undefined : (name, id) => readCollection(ws, env.state, name, id),
+            fileDeny(ws),
           ),
           used,
         );
@@ -49,6 +51,11 @@ export function answerRule(ctx: DispatchCtx, rule: Rule, stage: Stage): ValueOrP
   return chain(drafted, ({ draft, file }) =>
     file === undefined ? { draft, stage, respond } : { draft, stage, file, respond },
   );
+}
+
+/** What a file path rendered from the request may not name (templated.ts): the workspace's service.deny. */
+export function fileDeny(ws: Workspace): FileDeny | undefined {
+  return ws.deny === undefined ? undefined : { policy: ws.deny, fallbackDir: ws.fallbackDir };
 }
 
 /** The answer past a rule's rate limit: 429 with the seconds left in the window (rounded up). */

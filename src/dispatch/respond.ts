@@ -1,6 +1,8 @@
 // Respond (declarative, from a rule or a script) → Draft (bytes and content type), reading files through FileSource.
 import type { Delivery, Respond } from '../model/answer.js';
+import { deniedFile } from '../files/deny.js';
 import { resolveNamedFile } from '../files/lookup.js';
+import type { DenyPolicy } from '../model/workspace.js';
 import { fileBody } from '../files/file-body.js';
 import { concatEvents, parseStreamFile, STREAM_CONTENT_TYPES } from '../files/stream-file.js';
 import type { FileSource } from '../files/source.js';
@@ -28,8 +30,30 @@ export interface RespondDraft {
   readonly file?: string;
 }
 
-/** The draft for a Respond, and the file that was served (for the trace channel), if any. Literal bodies: now. */
-export function draftFromRespond(respond: Respond, files: FileSource): ValueOrPromise<RespondDraft> {
+/**
+ * What a file path computed per request (rendered from it, or returned by a script) may not name: the workspace's
+ * service.deny, its patterns relative to `fallbackDir` (docs/files-and-rules.md, "Never served"). A literal
+ * `file_path` is the author's own choice and is served as written.
+ */
+export interface FileDeny {
+  readonly policy: DenyPolicy;
+  /** absolute */
+  readonly fallbackDir: string;
+  /** told of a denied file (to log why it answered 404) */
+  readonly onDenied?: (file: string, pattern: string) => void;
+}
+
+/** The pattern that keeps `file` (resolved under `confineTo`) from being read, or undefined. */
+export function deniedName(deny: FileDeny, file: string, confineTo: string | undefined, files: FileSource) {
+  const roots = confineTo === undefined ? [deny.fallbackDir] : [deny.fallbackDir, confineTo];
+  return deniedFile(deny.policy, roots, file, files);
+}
+
+/**
+ * The draft for a Respond, and the file that was served (for the trace channel), if any. Literal bodies: now.
+ * With `deny`, a file the Respond names that the policy denies answers 404, as file routing answers it.
+ */
+export function draftFromRespond(respond: Respond, files: FileSource, deny?: FileDeny): ValueOrPromise<RespondDraft> {
   const b = respond.body;
   switch (b.kind) {
     case 'empty':
@@ -60,15 +84,27 @@ export function draftFromRespond(respond: Respond, files: FileSource): ValueOrPr
     }
     case 'file': {
       const { path, confineTo } = b;
-      if (files.remember === undefined) return fileDraft(respond, path, confineTo, files);
-      // per Respond: the draft also carries its status, headers and delay
-      return files.remember(respond, '', (f) => fileDraft(respond, path, confineTo, f));
+      if (files.remember === undefined) return fileDraft(respond, path, confineTo, files, deny);
+      // per Respond: the draft also carries its status, headers and delay; and per deny policy (a reload makes a
+      // new one, while an unchanged script may keep handing back the same Respond)
+      return files.remember(respond, policyKey(deny), (f) => fileDraft(respond, path, confineTo, f, deny));
     }
     case 'stream': {
-      if (files.remember === undefined) return streamDraft(respond, b, files);
-      return files.remember(respond, '', (f) => streamDraft(respond, b, f));
+      if (files.remember === undefined) return streamDraft(respond, b, files, deny);
+      return files.remember(respond, policyKey(deny), (f) => streamDraft(respond, b, f, deny));
     }
   }
+}
+
+const policyKeys = new WeakMap<DenyPolicy, string>();
+let policyCount = 0;
+
+/** '' without a policy, else a key of its own per policy object. */
+function policyKey(deny: FileDeny | undefined): string {
+  if (deny === undefined) return '';
+  let key = policyKeys.get(deny.policy);
+  if (key === undefined) policyKeys.set(deny.policy, (key = `deny ${++policyCount}`));
+  return key;
 }
 
 /** A fault or a dribbled body, when the Respond asks for one (a fault wins). */
@@ -83,8 +119,9 @@ async function streamDraft(
   respond: Respond,
   b: Extract<Respond['body'], { kind: 'stream' }>,
   files: FileSource,
+  deny: FileDeny | undefined,
 ): Promise<RespondDraft> {
-  const found = await fileDraft(respond, b.path, b.confineTo, files);
+  const found = await fileDraft(respond, b.path, b.confineTo, files, deny);
   if (found.draft.status !== (respond.status ?? 200) || found.file === undefined || respond.fault !== undefined)
     return found;
   const events = parseStreamFile(found.draft.body, b.format, b.intervalMs);
@@ -102,9 +139,17 @@ async function fileDraft(
   name: string,
   confineTo: string | undefined,
   files: FileSource,
+  deny: FileDeny | undefined,
 ): Promise<RespondDraft> {
   const path = await resolveNamedFile(name, files, confineTo);
   if (path === undefined) return { draft: { ...emptyDraft(404), delayMs: respond.delayMs } };
+  if (deny !== undefined) {
+    const pattern = await deniedName(deny, path, confineTo, files);
+    if (pattern !== undefined) {
+      deny.onDenied?.(path, pattern);
+      return { draft: { ...emptyDraft(404), delayMs: respond.delayMs } };
+    }
+  }
   const fb = await fileBody(path, files);
   if (fb.kind === 'missing') return { draft: { ...emptyDraft(404), delayMs: respond.delayMs } };
   if (fb.kind === 'error') return { draft: textDraft(500, fb.message, respond.delayMs), file: path };

@@ -1,7 +1,9 @@
 // A templated rule's answer (docs/templates.md): its headers, body and file path rendered from the request with
 // the workspace's generator and clock. A rendered `json` that does not parse, or a helper that fails, is a 500
 // naming the rule; a rendered file path that is absolute or climbs out (`..`) is refused with a 404 and a logged
-// reason, and otherwise resolved and confined exactly as a literal `file_path`. A template file's content is
+// reason, and otherwise resolved and confined exactly as a literal `file_path`; a file it names that service.deny
+// keeps from file routing (or a symlink to one) answers as file routing answers it, 404, with a logged reason
+// (docs/files-and-rules.md, "Never served"). A template file's content is
 // compiled once per version of the file (the FileSource hands back the same bytes while it is unchanged).
 import type { Respond, StreamEvent, StreamFormat } from '../model/answer.js';
 import { concatEvents } from '../files/stream-file.js';
@@ -36,10 +38,12 @@ import type { Draft } from './finalize.js';
 import {
   APPLICATION_JSON,
   deliveryOf,
+  deniedName,
   draftFromRespond,
   emptyDraft,
   TEXT_PLAIN,
   textDraft,
+  type FileDeny,
   type RespondDraft,
 } from './respond.js';
 
@@ -59,7 +63,11 @@ export interface TemplateEnv {
   readonly log: (line: string) => void;
   /** the `collection` helper's reader (docs/state.md) */
   readonly collection?: (name: string, id: string | undefined) => unknown;
+  /** what a rendered file_path may not name: the workspace's service.deny, its patterns relative to `fallbackDir` */
+  readonly deny?: FileDeny;
 }
+
+export type { FileDeny };
 
 class TemplateFailure extends Error {}
 
@@ -103,8 +111,9 @@ export function templatedDraft(
     }
     if (body.kind === 'file') {
       let path = body.path;
+      let rendered: string | undefined;
       if (template.filePath !== undefined) {
-        const rendered = render(template.filePath, r, where);
+        rendered = render(template.filePath, r, where);
         const refused = refusal(rendered);
         if (refused !== undefined) {
           env.log(`${where}: the rendered file_path ${JSON.stringify(rendered)} is refused (${refused}); answered 404`);
@@ -121,6 +130,7 @@ export function templatedDraft(
         base,
         template.templateFile ? { data: r.data(), runtime: r.runtime(), where } : undefined,
         env,
+        rendered === undefined ? undefined : { shown: rendered, where, respondDir: template.respondDir },
       );
     }
     if (body.kind === 'empty') return { draft: { ...base, body: new Uint8Array(0) } };
@@ -253,6 +263,13 @@ interface FileRender {
   readonly where: string;
 }
 
+/** A file path rendered from the request: what was rendered, and the folder it was rendered under. */
+interface RenderedPath {
+  readonly shown: string;
+  readonly where: string;
+  readonly respondDir: string;
+}
+
 /** Compiled template files, per version of their bytes (a changed file is new bytes: compiled again). */
 const compiledFiles = new WeakMap<Uint8Array, CompiledTemplate>();
 
@@ -262,10 +279,20 @@ async function fileAnswer(
   base: Omit<Draft, 'body'>,
   content: FileRender | undefined,
   env: TemplateEnv,
+  rendered?: RenderedPath,
 ): Promise<RespondDraft> {
   const path = await resolveNamedFile(name, env.files, confineTo);
   const missing = { draft: { ...emptyDraft(404), delayMs: base.delayMs } };
   if (path === undefined) return missing;
+  if (rendered !== undefined && env.deny !== undefined) {
+    const pattern = await deniedName(env.deny, path, confineTo ?? rendered.respondDir, env.files);
+    if (pattern !== undefined) {
+      env.log(
+        `${rendered.where}: the rendered file_path ${JSON.stringify(rendered.shown)} names ${path}, which is never served (denied by the pattern ${pattern} of service.deny); answered 404`,
+      );
+      return missing;
+    }
+  }
   const fb = await fileBody(path, env.files);
   if (fb.kind === 'missing') return missing;
   if (fb.kind === 'error') return { draft: textDraft(500, fb.message, base.delayMs), file: path };
@@ -412,7 +439,8 @@ export function templateEnv(
   log: (line: string) => void,
   now: (() => Date) | undefined,
   collection?: (name: string, id: string | undefined) => unknown,
+  deny?: FileDeny,
 ): TemplateEnv {
-  const base = { files, random, log, now: now ?? (() => new Date()) };
+  const base = { files, random, log, now: now ?? (() => new Date()), ...(deny === undefined ? {} : { deny }) };
   return collection === undefined ? base : { ...base, collection };
 }

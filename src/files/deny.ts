@@ -3,13 +3,15 @@
 // like a missing one (404); the why names the pattern. Compiled once per workspace.
 import picomatch from 'picomatch';
 import type { DenyPolicy } from '../model/workspace.js';
+import { isInside } from './paths.js';
+import type { FileSource } from './source.js';
 
 /** (the fallback directory, a file under it; both absolute) → the pattern that denies the file, if any. */
 export type DenyCheck = (root: string, file: string) => string | undefined;
 
-/** `file` relative to `root`, '/'-separated (file is known to lie under root). */
+/** `file` relative to `root`, '/'-separated; a file outside root keeps its whole path (less the leading separator). */
 export function relativeTo(root: string, file: string): string {
-  const rest = file.startsWith(root) ? file.slice(root.length) : file;
+  const rest = file !== root && isInside(file, root) ? file.slice(root.length) : file;
   return rest.replace(/\\/g, '/').replace(/^\/+/, '');
 }
 
@@ -32,4 +34,30 @@ export function denyCheck(policy: DenyPolicy): DenyCheck {
   };
   compiled.set(policy, check);
   return check;
+}
+
+/**
+ * The pattern that keeps a file a request named (a rendered `file_path`) from being read, or undefined. Checked
+ * against each root (a pattern with a `/` is relative to one: the fallback directory, the folder the path is
+ * confined to), for the path as found and for its canonical path, so a symlink to a denied file is denied too.
+ */
+export async function deniedFile(
+  policy: DenyPolicy,
+  roots: readonly string[],
+  file: string,
+  files: FileSource,
+): Promise<string | undefined> {
+  const check = denyCheck(policy);
+  for (const root of roots) {
+    const pattern = check(root, file);
+    if (pattern !== undefined) return pattern;
+  }
+  const real = await files.realpath(file);
+  if (real === undefined || real === file) return undefined;
+  for (const root of roots) {
+    const realRoot = (await files.realpath(root)) ?? root;
+    const pattern = check(realRoot, real);
+    if (pattern !== undefined) return pattern;
+  }
+  return undefined;
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { snapshotFrom } from '../dispatch/snapshot.js';
 import { memorySource } from '../files/memory-source.js';
+import { DEFAULTS } from '../model/config.js';
 import type { HeaderList } from '../shared/headers.js';
 import { planRecording, recordKey, type RecordBody, type RecordPlan } from './plan.js';
 
@@ -393,5 +394,42 @@ describe('planRecording', () => {
       { fallbackDir: ROOT, files: files(), recorded: new Set() },
     );
     assert.ok(post.kind === 'rule' && !('status' in post.rule));
+  });
+  it('never plans a file onto a path service.deny denies, nor into a VCS folder whatever it says', async () => {
+    const plan = async (method: string, target: string, patterns: readonly string[], status = 200) => {
+      const p = await planRecording(
+        {
+          request: snapshotFrom({ method, target, headers: [] }),
+          response: { status, headers: JSON_TYPE, body: { kind: 'bytes', bytes: enc.encode('{"a":1}') } },
+        },
+        {
+          fallbackDir: ROOT,
+          files: files(),
+          recorded: new Set(),
+          deny: { patterns, files: [], isDefault: false },
+        },
+      );
+      return p.kind === 'skip' ? `skip ${p.reason} ${p.detail ?? ''}` : short(p);
+    };
+    assert.equal(
+      await plan('GET', '/.env', DEFAULTS.deny),
+      'skip denied .mock-recorded/GET/.env.json (denied by .env.*)',
+    );
+    assert.equal(
+      await plan('POST', '/.env.local', DEFAULTS.deny),
+      'skip denied .mock-recorded/POST/.env.local.json (denied by .env.*)',
+    );
+    assert.equal(
+      await plan('GET', '/a/.git/config', []),
+      'skip denied .mock-recorded/GET/a/.git/config.json (inside .git/, which a recording never writes into)',
+    );
+    // a denied plain file falls back to a rule whose body file is not denied
+    assert.equal(
+      await plan('GET', '/private/x', ['private/**']),
+      'rule GET /private/x → 200 file .mock-recorded/GET/private/x.json',
+    );
+    assert.equal(await plan('GET', '/private/x', []), 'file private/x.json');
+    // a rule without a body file writes nothing onto the path
+    assert.equal(await plan('GET', '/.env', DEFAULTS.deny, 404), 'rule GET /.env → 404 text {"a":1}');
   });
 });

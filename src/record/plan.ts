@@ -24,12 +24,14 @@
 //   an empty body: `status` alone; any other body: `status` with a `file_path`.
 // - Declared JSON that does not parse is saved as `.txt` with an explicit content type.
 // Leaves out: proxying, writing, choosing a free name for a rule's body file (server/record/), TOML (config/edit/).
+import { denyCheck } from '../files/deny.js';
 import { resolveFallbackFile, INDEX_FILES } from '../files/lookup.js';
 import { extensionOf, isInside, isUsableSegment, joinPaths } from '../files/paths.js';
 import { fileBody } from '../files/file-body.js';
 import type { FileSource } from '../files/source.js';
 import { isMethod, type Method } from '../model/operators.js';
 import type { RequestSnapshot } from '../model/request.js';
+import type { DenyPolicy } from '../model/workspace.js';
 import type { HeaderList } from '../shared/headers.js';
 import { parseJson } from '../shared/json.js';
 import { isValidUtf8 } from '../shared/utf8.js';
@@ -101,6 +103,8 @@ export interface PlanFacts {
   readonly recorded: ReadonlySet<string>;
   /** `--record-header` names */
   readonly keepHeaders?: readonly string[];
+  /** the workspace's service.deny: a file it denies is never written (the VCS folders never are, whatever it says) */
+  readonly deny?: DenyPolicy;
 }
 
 export const SKIP_REASONS = [
@@ -111,6 +115,7 @@ export const SKIP_REASONS = [
   'encoded',
   'unsafe_path',
   'outside',
+  'denied',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -145,7 +150,8 @@ export interface PlannedRule {
 export type RecordPlan =
   | { readonly kind: 'file'; readonly key: string; readonly file: PlannedFile }
   | { readonly kind: 'rule'; readonly key: string; readonly rule: PlannedRule }
-  | { readonly kind: 'skip'; readonly key: string; readonly reason: SkipReason };
+  /** `detail`, for `denied`: the file (relative, '/'-separated) and the pattern that denies it */
+  | { readonly kind: 'skip'; readonly key: string; readonly reason: SkipReason; readonly detail?: string };
 
 /**
  * What "once per method, path and query" counts: the method, the canonical path and the query as its rule would
@@ -195,6 +201,8 @@ export async function planRecording(x: Exchange, facts: PlanFacts): Promise<Reco
       body,
       headers: keptHeaders(res.headers, facts.keepHeaders),
     };
+    const denied = deniedBy(facts, body.names);
+    if (denied !== undefined) return { kind: 'skip', key, reason: 'denied', detail: denied };
     if (await escapes(facts, body.names)) return skip('outside');
     return { kind: 'rule', key, rule };
   }
@@ -210,6 +218,8 @@ export async function planRecording(x: Exchange, facts: PlanFacts): Promise<Reco
     let refused = false;
     for (const candidate of fileCandidates(names, ext)) {
       if (badJson && extensionOf(candidate[candidate.length - 1]!)?.toLowerCase() === 'json') continue;
+      // a denied plain file would never replay; the rule below may still save the answer beside the recordings
+      if (deniedBy(facts, candidate) !== undefined) continue;
       const check = await servesAsIs(req, candidate, bytes, upstreamType, facts);
       if (check === 'yes') return { kind: 'file', key, file: { names: candidate, bytes, status: 200 } };
       refused ||= check === 'outside';
@@ -218,8 +228,25 @@ export async function planRecording(x: Exchange, facts: PlanFacts): Promise<Reco
   }
 
   const rule = ruleFor(method, req.path, query, names, res.status, bytes, { utf8, upstreamType, ext, kept });
-  if (rule.body.kind === 'file' && (await escapes(facts, rule.body.names))) return skip('outside');
+  if (rule.body.kind === 'file') {
+    const denied = deniedBy(facts, rule.body.names);
+    if (denied !== undefined) return { kind: 'skip', key, reason: 'denied', detail: denied };
+    if (await escapes(facts, rule.body.names)) return skip('outside');
+  }
   return { kind: 'rule', key, rule };
+}
+
+/** Folders a recording never writes into, whatever service.deny says: writing there would change a repository. */
+const NEVER_WRITTEN_DIRS: ReadonlySet<string> = new Set(['.git', '.hg', '.svn', '.ssh']);
+
+/** Why a planned file may not be written: `<file> (<pattern>)`, or undefined when it may. */
+function deniedBy(facts: PlanFacts, names: readonly string[]): string | undefined {
+  const shown = names.join('/');
+  const vcs = names.slice(0, -1).find((n) => NEVER_WRITTEN_DIRS.has(n.toLowerCase()));
+  if (vcs !== undefined) return `${shown} (inside ${vcs}/, which a recording never writes into)`;
+  if (facts.deny === undefined) return undefined;
+  const pattern = denyCheck(facts.deny)(facts.fallbackDir, joinPaths(facts.fallbackDir, names));
+  return pattern === undefined ? undefined : `${shown} (denied by ${pattern})`;
 }
 
 function contentTypeOf(headers: HeaderList): string | undefined {

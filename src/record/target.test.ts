@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkRecordLayout, parseRecordTarget } from './target.js';
+import { checkRecordLayout, FORWARD_MESSAGES, forwardedPath, parseRecordTarget } from './target.js';
 
 describe('parseRecordTarget', () => {
   const good: readonly [string, object][] = [
@@ -89,4 +89,30 @@ describe('checkRecordLayout', () => {
       }
     });
   }
+});
+
+describe('forwardedPath', () => {
+  it('resolves dot segments (and their %2e spellings), keeping every other segment as written', () => {
+    for (const [raw, want] of [
+      ['/api/users', '/api/users'],
+      ['/', '/'],
+      ['/a/./b/../c', '/a/c'],
+      ['/a/%2e/b/%2E%2e/d', '/a/d'],
+      ['/a/b/..', '/a/'],
+      ['/a/.', '/a/'],
+      ['//a//b', '//a//b'],
+      ['/keep%2fslash/%41', '/keep%2fslash/%41'],
+      ['/a.b/..c/...', '/a.b/..c/...'],
+      ['/bad%zz/x', '/bad%zz/x'],
+    ] as const)
+      assert.deepEqual(forwardedPath(raw, '/v2'), { ok: true, value: want }, raw);
+  });
+
+  it('refuses a path that climbs above the base path, or hides a dot part behind an encoded separator', () => {
+    for (const raw of ['/..', '/../x', '/%2e%2e/x', '/.%2E/x', '/a/../../x', '/a/./../..'])
+      assert.deepEqual(forwardedPath(raw, '/v2'), { ok: false, error: FORWARD_MESSAGES.climbs('/v2') }, raw);
+    for (const raw of ['/a/..%2fx', '/a%5c..%5cx', '/a/..%5C', '/a\\..\\x', '/%2e%2e%2fx', '/x%2f.'])
+      assert.deepEqual(forwardedPath(raw, ''), { ok: false, error: FORWARD_MESSAGES.hidden() }, raw);
+    assert.match(FORWARD_MESSAGES.climbs(''), /base path \//);
+  });
 });

@@ -68,3 +68,50 @@ export function parseRecordTarget(given: string): Result<RecordTarget, string> {
 export function isRecordScheme(s: string): s is RecordScheme {
   return (RECORD_SCHEMES as readonly string[]).includes(s);
 }
+
+/** Why a request path is not forwarded: it would reach above the target's base path on the upstream. */
+export const FORWARD_MESSAGES = {
+  climbs: (basePath: string) =>
+    `the path climbs above the record target's base path ${basePath === '' ? '/' : basePath} (a '..' segment, or its %2e%2e spelling, with nothing left to remove); dot segments are resolved before a request is forwarded`,
+  hidden: () =>
+    "a segment holds an encoded separator (%2F or %5C) or a backslash around a '.' or '..' part, which an upstream that decodes it would resolve above the path mock sees",
+} as const;
+
+/**
+ * The raw (still percent-encoded) request path as forwarded below the base path: dot segments (`.`, `..` and
+ * their `%2e` spellings) resolved as remove_dot_segments does, every other segment kept byte for byte. A path
+ * whose `..` has nothing left to remove, or whose segment hides a dot part behind an encoded separator or a
+ * backslash (an upstream that decodes or splits on it would climb), is refused: the message says which.
+ */
+export function forwardedPath(rawPath: string, basePath: string): Result<string, string> {
+  const raw = rawPath.startsWith('/') ? rawPath.slice(1) : rawPath;
+  if (!/[.%\\]/.test(raw)) return ok('/' + raw);
+  const parts = raw.split('/');
+  const out: string[] = [];
+  let endsAtDot = false;
+  for (const part of parts) {
+    const name = decodedSegment(part);
+    endsAtDot = name === '.' || name === '..';
+    if (name === '.') continue;
+    if (name === '..') {
+      if (out.length === 0) return err(FORWARD_MESSAGES.climbs(basePath));
+      out.pop();
+      continue;
+    }
+    if (/[\\/]/.test(name) && name.split(/[\\/]/).some((p) => p === '.' || p === '..'))
+      return err(FORWARD_MESSAGES.hidden());
+    out.push(part);
+  }
+  if (endsAtDot) out.push('');
+  return ok('/' + out.join('/'));
+}
+
+/** A raw segment percent-decoded (a malformed escape leaves it as written: it cannot spell a dot). */
+function decodedSegment(part: string): string {
+  if (!part.includes('%')) return part;
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}

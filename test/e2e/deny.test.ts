@@ -1,8 +1,11 @@
 // File routing never serves secrets: the default service.deny list, a configured one, `deny = []`, and the
 // why that names the pattern (docs/files-and-rules.md, "Never served"). Through the real program and real HTTP.
 import assert from 'node:assert/strict';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { makeTempDir, removeDir, runMock, spawnMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
+import { send } from './server-harness.js';
 
 const SECRETS: Readonly<Record<string, string>> = {
   '.env': 'API_KEY=1\n',
@@ -39,6 +42,8 @@ describe('zero-config in a project folder', () => {
   before(async () => {
     dir = makeTempDir();
     await writeTree(dir, { ...SECRETS, ...SERVED });
+    symlinkSync('.env', join(dir, 'notes.txt'));
+    symlinkSync('.git', join(dir, 'vcs'));
     mock = await spawnMock([], { cwd: dir });
   });
   after(async () => {
@@ -55,6 +60,14 @@ describe('zero-config in a project folder', () => {
     assert.equal(await status(mock.url, '/.ENV'), 404, 'case-folded too');
     assert.equal(await status(mock.url, '/.git/'), 404);
     for (const path of Object.keys(SERVED)) assert.equal(await status(mock.url, `/${path}`), 200, path);
+  });
+
+  test('a symlink to a denied file, or into a denied folder, is denied too', async () => {
+    for (const path of ['/notes.txt', '/vcs/config']) {
+      const res = await fetch(`${mock.url}${path}`);
+      assert.equal(res.status, 404, path);
+      assert.equal(await res.text(), '', path);
+    }
   });
 
   test('start-up says what is served and what is denied, in one line', () => {
@@ -124,5 +137,109 @@ describe('service.deny', () => {
   test('the schema and reference list the key', async () => {
     const r = await runMock(['validate', '-c', 'custom/mock.toml'], { cwd: dir });
     assert.equal(r.code, 0, r.stderr + r.stdout);
+  });
+});
+
+// A rule whose file_path is rendered from the request names a file as a request would: the deny list and the
+// confinement to the rule's folder apply to it as they apply to file routing.
+async function logged(m: RunningMock, want: RegExp): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!want.test(m.stdoutLines.join('\n') + m.stderr())) {
+    if (Date.now() > deadline) assert.fail(`no line matching ${want} in:\n${m.stdoutLines.join('\n')}\n${m.stderr()}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const TEMPLATED_RULES = `[[rules]]
+when.request.url_path = { value = "/files/{rest*}", op = "path_template" }
+respond = { template = true, file_path = "{{request.params.rest}}" }
+`;
+
+describe('a templated file_path, and a file a script answers with', () => {
+  let top: string;
+  let dir: string;
+  let mock: RunningMock;
+  before(async () => {
+    top = makeTempDir();
+    dir = join(top, 'ws');
+    await writeTree(dir, {
+      'mock.toml': '[service]\nrule_sets = ["rules.toml"]\nmiddlewares = ["pick.rhai"]\n',
+      'rules.toml': TEMPLATED_RULES,
+      'pick.rhai': 'if !url_path.starts_with("/script/") { return; }\n#{ file_path: url_path[8..] }\n',
+      'tls.toml': '[listener.tls]\ncert = "tls/cert.txt"\nkey = "tls/key.txt"\n[service]\nrule_sets = ["rules.toml"]\n',
+      '.env': 'API_KEY=1\n',
+      '.git/config': '[core]\n',
+      'certs/server.key': 'KEY\n',
+      'tls/cert.txt': 'CERT\n',
+      'tls/key.txt': 'TLSKEY\n',
+      'data/ok.json': '{"ok":true}\n',
+    });
+    mkdirSync(join(top, 'outside'));
+    writeFileSync(join(top, 'outside', 'secret.json'), '{"secret":true}\n');
+    symlinkSync('.env', join(dir, 'env-link.txt'));
+    symlinkSync('../outside/secret.json', join(dir, 'out-link.json'));
+    symlinkSync('../outside', join(dir, 'out-dir'));
+    mock = await spawnMock([], { cwd: dir });
+  });
+  after(async () => {
+    await mock.stop();
+    await removeDir(top);
+  });
+
+  const raw = async (path: string): Promise<{ status: number; text: string }> => {
+    const r = await send(mock.port, { path });
+    return { status: r.status, text: r.body.toString() };
+  };
+
+  test('serves an ordinary file it names', async () => {
+    assert.deepEqual(await raw('/files/data/ok.json'), { status: 200, text: '{"ok":true}\n' });
+  });
+
+  test('never serves a denied file, nor a symlink to one: 404 and empty, as file routing answers', async () => {
+    for (const path of ['/files/.env', '/files/.git/config', '/files/certs/server.key', '/files/env-link.txt'])
+      assert.deepEqual(await raw(path), { status: 404, text: '' }, path);
+    // the log line may follow its answer by a moment: wait for each (up to 10 s)
+    for (const want of [
+      /the rendered file_path "\.env" names .*\.env, which is never served \(denied by the pattern \.env of service\.deny\); answered 404/,
+      /"\.git\/config" names .* \(denied by the pattern \*\*\/\.git\/\*\* of service\.deny\)/,
+      /"certs\/server\.key" names .* \(denied by the pattern \*\.key of service\.deny\)/,
+      /"env-link\.txt" names .* \(denied by the pattern \.env of service\.deny\)/,
+    ])
+      await logged(mock, want);
+  });
+
+  test('never leaves the workspace: .., %2e%2e, an encoded separator, an absolute path, a symlink out', async () => {
+    for (const path of [
+      '/files/../outside/secret.json',
+      '/files/%2e%2e/outside/secret.json',
+      '/files/..%2foutside%2fsecret.json',
+      '/files/..%5coutside%5csecret.json',
+      '/files/%2Fetc%2Fpasswd',
+      '/files/%2e%2e%2f%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+      '/files/out-link.json',
+      '/files/out-dir/secret.json',
+    ]) {
+      const got = await raw(path);
+      assert.equal(got.status, 404, path);
+      assert.doesNotMatch(got.text, /secret|root:/, path);
+    }
+  });
+
+  test('a script answering with a file the request named passes the same check', async () => {
+    assert.deepEqual(await raw('/script/data/ok.json'), { status: 200, text: '{"ok":true}\n' });
+    for (const path of ['/script/.env', '/script/.git/config', '/script/env-link.txt', '/script/out-link.json'])
+      assert.deepEqual(await raw(path), { status: 404, text: '' }, path);
+    await logged(
+      mock,
+      /middleware .*pick\.rhai: the file .*\.env it answered with is never served \(denied by the pattern \.env of service\.deny\); answered 404/,
+    );
+  });
+
+  test('the TLS files the config names are denied to it too (mock get: the same dispatch, no listener)', async () => {
+    const r = await runMock(['get', '/files/tls/key.txt', '-c', 'tls.toml'], { cwd: dir });
+    assert.match(r.stdout, /^Status: 404$/m, r.stdout + r.stderr);
+    assert.doesNotMatch(r.stdout, /TLSKEY/);
+    const ok = await runMock(['get', '/files/tls/cert.txt', '-c', 'mock.toml'], { cwd: dir });
+    assert.match(ok.stdout, /^Status: 200$/m, 'without a TLS config the same file is served');
   });
 });

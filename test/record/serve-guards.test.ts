@@ -49,14 +49,16 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
         assert.ok(got.status < 500, `${s.method} ${s.path}: ${got.status}`);
       }
       await lineMatching(m, /POST \/out\/z/);
-      const refused = m.stdoutLines.filter((l) => l.startsWith('not saved: '));
+      const refused = m.stdoutLines.filter((l) => l.startsWith('not saved: ') || l.startsWith('not forwarded: '));
       assert.deepEqual(
         refused.map((l) => l.slice(0, l.indexOf(' — '))),
         [
-          'not saved: GET /..%2f..%2fsecret',
+          'not forwarded: GET /..%2f..%2fsecret',
+          'not forwarded: GET /%2e%2e/x',
+          'not forwarded: GET /%2e%2e/%2e%2e/secret',
           'not saved: GET /out/x',
           'not saved: GET /out/sub/y',
-          'not saved: PUT /..%5c..%5csecret',
+          'not forwarded: PUT /..%5c..%5csecret',
         ],
       );
     } finally {
@@ -64,6 +66,81 @@ describe('mock --record: confinement, dry run, no overwrite, failures', () => {
     }
     assert.deepEqual(treeContents(dir, writable), before);
     assert.deepEqual(readdirSync(join(dir, 'outside')), ['keep.json']);
+  });
+
+  it('a path that climbs above the base path is refused (400) before the upstream sees it; dot segments are resolved', async () => {
+    const dir = workspace('mock-record-e2e-climb-');
+    const m = await spawnMock(['--record', fx.up.url], { cwd: dir });
+    const seenBefore = fx.up.seen.length;
+    try {
+      for (const path of [
+        '/../x',
+        '/%2e%2e/x',
+        '/.%2E/x',
+        '/a/../../x',
+        '/a/%2e%2e/%2E%2E/x',
+        '/a/..%2f..%2fx',
+        '/a%5c..%5c..%5cx',
+        '/a/..%5C..%5Cx',
+      ]) {
+        const got = await ask(m, { method: 'GET', path });
+        assert.equal(got.status, 400, path);
+        assert.match(got.body.toString(), /^mock: not forwarded to http:\/\/127\.0\.0\.1:\d+\/v2: /, path);
+      }
+      assert.deepEqual(
+        fx.up.seen.slice(seenBefore).map((s) => s.url),
+        [],
+        'the upstream saw none of them',
+      );
+      const climbs = await lineMatching(m, /^not forwarded: GET \/\.\.\/x — /);
+      assert.match(climbs, /climbs above the record target's base path \/v2 .*; answered 400$/);
+      for (const [path, upstream] of [
+        ['/a/./b/../c', '/v2/a/c'],
+        ['/a/%2e/b/%2E%2e/d', '/v2/a/d'],
+        ['/a/b/..', '/v2/a/'],
+        ['/keep%2fslash', '/v2/keep%2fslash'],
+      ] as const) {
+        const got = await ask(m, { method: 'GET', path });
+        assert.equal(got.status, 200, path);
+        assert.equal(fx.up.seen.at(-1)?.url, upstream, path);
+      }
+    } finally {
+      await m.stop();
+    }
+  });
+
+  it('never records onto a denied path (.env, .git/, .ssh/): the answer is passed on, nothing is written', async () => {
+    const dir = workspace('mock-record-e2e-denied-');
+    const m = await spawnMock(['--record', fx.up.url], { cwd: dir });
+    try {
+      for (const s of [
+        { method: 'GET', path: '/.env' },
+        { method: 'GET', path: '/.git/config' },
+        { method: 'GET', path: '/deep/.git/HEAD' },
+        { method: 'GET', path: '/.ssh/id_rsa' },
+        { method: 'POST', path: '/.env.local', body: '{}' },
+      ]) {
+        const got = await ask(m, s);
+        assert.equal(got.status, 200, `${s.method} ${s.path}: proxied as it came`);
+        assert.match(got.body.toString(), /"path"/, `${s.method} ${s.path}`);
+      }
+      await lineMatching(m, /^not saved: POST \/\.env\.local/);
+      const lines = m.stdoutLines.filter((l) => l.startsWith('not saved: '));
+      assert.equal(lines.length, 5, lines.join('\n'));
+      assert.match(
+        lines[0]!,
+        /^not saved: GET \/\.env — the file would be written at \.mock-recorded\/GET\/\.env\.json \(denied by \.env\.\*\), a path service\.deny never serves/,
+      );
+      assert.match(
+        lines[1]!,
+        /written at \.mock-recorded\/GET\/\.git\/config\.json \(inside \.git\/, which a recording never writes into\)/,
+      );
+      assert.match(lines[4]!, /written at \.mock-recorded\/POST\/\.env\.local\.json \(denied by \.env\.\*\)/);
+    } finally {
+      await m.stop();
+    }
+    assert.deepEqual(readdirSync(join(dir, 'public')), [], 'nothing written under the fallback directory');
+    assert.equal(readdirSync(dir).includes('mock-recorded.toml'), false, 'no rule appended');
   });
 
   it('--dry-run leaves every file as it was and prints its would lines', async () => {

@@ -65,7 +65,7 @@ export async function importHar(
   let files = 0;
   let rules = 0;
   for (const e of decoded.value.entries) {
-    const outcome = await recorder.record(e.exchange);
+    const outcome = await recorder.record(e.exchange, ws.deny);
     lines.push(...outcome.lines);
     const saved = outcome.saved ?? outcome.wouldSave;
     if (saved === undefined) {

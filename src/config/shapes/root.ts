@@ -166,7 +166,7 @@ export const rootShape = described(
           doc: 'Glob patterns (relative to the fallback folder) that file routing never serves; a denied file answers 404.',
           default: DEFAULTS.deny,
           example: '[".env", "*.pem", "private/**"]',
-          long: "Replaces the default list (environment and credential files, `.git`/`.hg`/`.svn`/`.ssh` folders, key and certificate files, and the TLS files this config names); `deny = []` serves everything. A pattern without a `/` matches a file name at any depth. Rules' `file_path` and record mode's files are not affected. A deliberate security addition to the spec: see docs/files-and-rules.md.",
+          long: "Replaces the default list (environment and credential files, `.git`/`.hg`/`.svn`/`.ssh` folders, key and certificate files, and the TLS files this config names); `deny = []` serves everything. A pattern without a `/` matches a file name at any depth. A templated `file_path` and a script's file answer pass it too (a literal `file_path` is served as written), and record mode never writes a recording onto a denied path. A deliberate security addition to the spec: see docs/files-and-rules.md.",
         }),
         middleware_max_operations: described(int(1, Number.MAX_SAFE_INTEGER), {
           doc: 'A middleware script that runs longer than this many operations on one request is stopped (500).',

@@ -2,7 +2,7 @@
 // last stage: it always answers.
 import type { ValueOrPromise } from '../../shared/value-or-promise.js';
 import type { DenyPolicy } from '../../model/workspace.js';
-import { denyCheck } from '../../files/deny.js';
+import { deniedFile } from '../../files/deny.js';
 import { resolveFallbackFile } from '../../files/lookup.js';
 import { fileBody } from '../../files/file-body.js';
 import type { FileSource } from '../../files/source.js';
@@ -29,8 +29,9 @@ async function resolveFallback(
 ): Promise<Staged> {
   const file = await resolveFallbackFile(root, segments, files);
   if (file === undefined) return MISS;
-  // looked up here, once per resolution, not on every request a remembered resolution answers
-  const pattern = deny === undefined ? undefined : denyCheck(deny)(root, file);
+  // looked up here, once per resolution, not on every request a remembered resolution answers; the canonical
+  // path too, so a symlink to a denied file is denied
+  const pattern = deny === undefined ? undefined : await deniedFile(deny, [root], file, files);
   if (pattern !== undefined) return { draft: emptyDraft(404), stage: { kind: 'miss', denied: { file, pattern } } };
   const fb = await fileBody(file, files);
   if (fb.kind === 'missing') return MISS;

@@ -3,6 +3,7 @@
 import { chain, type ValueOrPromise } from '../../shared/value-or-promise.js';
 import { transitionOf } from '../../state/scenarios.js';
 import { draftFromRespond } from '../respond.js';
+import { fileDeny } from '../answer-rule.js';
 import type { DispatchCtx, Stage, Staged } from '../types.js';
 
 /** Wall-clock bound on one script evaluation, checked alongside the operation budget: a runaway script stalls the (single-threaded) server at most this long. */
@@ -30,9 +31,22 @@ export function middlewareStage(ctx: DispatchCtx): ValueOrPromise<Staged | undef
   });
   if (hit === undefined) return undefined;
   const respond = hit.respond;
+  // a script's file answer may be computed from the request: it passes service.deny as a rendered file_path does
+  const deny = fileDeny(ws);
+  const log = env.log;
+  const scriptDeny =
+    deny === undefined
+      ? undefined
+      : {
+          ...deny,
+          onDenied: (file: string, pattern: string) =>
+            log(
+              `middleware ${hit.file}: the file ${file} it answered with is never served (denied by the pattern ${pattern} of service.deny); answered 404`,
+            ),
+        };
   const stage: Stage = { kind: 'middleware', index: hit.index, file: hit.file };
   const transition = hit.setState === undefined ? undefined : transitionOf(env.state, undefined, hit.setState);
-  return chain(draftFromRespond(respond, env.files), ({ draft, file }): Staged => {
+  return chain(draftFromRespond(respond, env.files, scriptDeny), ({ draft, file }): Staged => {
     const staged: Staged = file === undefined ? { draft, stage, respond } : { draft, stage, file, respond };
     return transition === undefined ? staged : { ...staged, transition };
   });

@@ -20,12 +20,13 @@
 // flag checks use too. One folder would import server/ while server/ imports it, a cycle the import table forbids.
 import type { ServerResponse } from 'node:http';
 import type { Outcome } from '../../dispatch/dispatch.js';
-import { corsHeaders, DEFAULT_HEADERS } from '../../dispatch/finalize.js';
+import { corsHeaders, DEFAULT_HEADERS, finalize } from '../../dispatch/finalize.js';
+import { textDraft } from '../../dispatch/respond.js';
 import type { RequestSnapshot } from '../../model/request.js';
 import type { Workspace } from '../../model/workspace.js';
 import type { CommitRule } from '../../record/commit-port.js';
 import { MAX_SAVED_BODY_BYTES, WRITE_METHODS } from '../../record/plan.js';
-import type { RecordTarget } from '../../record/target.js';
+import { forwardedPath, type RecordTarget } from '../../record/target.js';
 import type { HeaderList } from '../../shared/headers.js';
 import type { InFlight, NextStep, RequestHook, StreamOpen, WrittenStep } from '../hooks.js';
 import { createProxyClient, recordResponseOf, type ProxyResult } from './proxy.js';
@@ -64,6 +65,7 @@ export const RECORD_MODE_MESSAGES = {
   prefixMiss: (method: string, path: string) =>
     `not proxied: ${method} ${path} — a rule set's url_path_prefix claims this path, so a recording there could never be served (said once per path)`,
   failed: (request: string, reason: string) => `not saved: ${request} — the target failed: ${reason}`,
+  notForwarded: (request: string, reason: string) => `not forwarded: ${request} — ${reason}; answered 400`,
 } as const;
 
 export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordMode {
@@ -86,16 +88,31 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
     for (const l of lines) hooks.log(l);
   };
 
-  const proxy = async (outcome: Outcome, x: InFlight, written: WrittenStep, opened: StreamOpen): Promise<void> => {
+  const proxy = async (
+    outcome: Outcome,
+    x: InFlight,
+    next: NextStep,
+    written: WrittenStep,
+    opened: StreamOpen,
+  ): Promise<void> => {
     const { snapshot } = x;
+    const path = forwardedPath(snapshot.rawPath, s.target.basePath);
+    if (!path.ok) {
+      // answered as mock answers, by the listener: nothing reaches the upstream and nothing is saved
+      hooks.log(RECORD_MODE_MESSAGES.notForwarded(requestShown(snapshot), path.error));
+      const draft = textDraft(400, `mock: not forwarded to ${targetShown}: ${path.error}\n`);
+      await next({ ...outcome, answer: finalize(draft, snapshot, x.live.ws.cors) });
+      return;
+    }
     const result = await client.forward({
       method: snapshot.method,
-      rawPath: snapshot.rawPath,
+      rawPath: path.value,
       query: snapshot.query,
       headers: snapshot.headers,
       ...(x.body.byteLength > 0 ? { body: x.body } : {}),
     });
     const headers = withMockHeaders(result.headers, snapshot, x.live.ws);
+    const deny = x.live.ws.deny;
     let saved: Saved | undefined;
     let streamed: Uint8Array | undefined;
     if (result.kind === 'stream' && result.live === true) {
@@ -113,25 +130,28 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
       if (tap !== undefined) result.rest.on('data', (chunk: Buffer) => tap(chunk));
       send(x.res, { ...result, headers });
       const events = await capture;
-      const recorded = await recorder.record({
-        request: snapshot,
-        response:
-          events === undefined
-            ? recordResponseOf(result)!
-            : { status: result.status, headers: result.headers, body: events },
-      });
+      const recorded = await recorder.record(
+        {
+          request: snapshot,
+          response:
+            events === undefined
+              ? recordResponseOf(result)!
+              : { status: result.status, headers: result.headers, body: events },
+        },
+        deny,
+      );
       logAll(recorded.lines);
       saved = recorded.saved;
       if (saved?.kind === 'rule') await hooks.reload().catch(() => undefined);
       if (events?.kind === 'events') streamed = events.bytes;
     } else if (result.kind === 'stream') {
       send(x.res, { ...result, headers });
-      logAll((await recorder.record({ request: snapshot, response: recordResponseOf(result)! })).lines);
+      logAll((await recorder.record({ request: snapshot, response: recordResponseOf(result)! }, deny)).lines);
     } else if (result.kind === 'failed') {
       hooks.log(RECORD_MODE_MESSAGES.failed(requestShown(snapshot), result.error));
       send(x.res, { ...result, headers });
     } else {
-      const recorded = await recorder.record({ request: snapshot, response: recordResponseOf(result)! });
+      const recorded = await recorder.record({ request: snapshot, response: recordResponseOf(result)! }, deny);
       logAll(recorded.lines);
       saved = recorded.saved;
       if (saved?.kind === 'rule') await hooks.reload().catch(() => undefined);
@@ -154,10 +174,10 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
     name: 'record',
     onOutcome(outcome: Outcome, x: InFlight, next: NextStep, written: WrittenStep, streamed: StreamOpen) {
       const stage = outcome.stage;
-      if (stage.kind === 'miss') return proxy(outcome, x, written, streamed);
+      if (stage.kind === 'miss') return proxy(outcome, x, next, written, streamed);
       // a file answers every method: a write it would swallow goes to the target and is saved as a method rule
       if (stage.kind === 'fallback' && WRITE_METHODS.has(x.snapshot.method.toUpperCase()))
-        return proxy(outcome, x, written, streamed);
+        return proxy(outcome, x, next, written, streamed);
       if (stage.kind === 'prefix_miss') {
         if (!prefixMissesSaid.has(x.snapshot.path)) {
           prefixMissesSaid.add(x.snapshot.path);

@@ -9,6 +9,7 @@
 import { mkdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileSource } from '../../files/source.js';
+import type { DenyPolicy } from '../../model/workspace.js';
 import type { AppendBody, CommitRule } from '../../record/commit-port.js';
 import {
   planRecording,
@@ -61,8 +62,8 @@ export interface RecordOutcome {
 }
 
 export interface Recorder {
-  /** plan and save one exchange; never rejects */
-  record(x: Exchange): Promise<RecordOutcome>;
+  /** plan and save one exchange (never onto a path `deny`, the workspace's service.deny, denies); never rejects */
+  record(x: Exchange, deny?: DenyPolicy): Promise<RecordOutcome>;
   /** resolves once every exchange handed over so far is done */
   idle(): Promise<void>;
 }
@@ -76,6 +77,8 @@ const SKIP_MESSAGES: Readonly<Record<SkipReason, (arg: string) => string>> = {
   encoded: () => 'the body came in a content-encoding mock cannot decode',
   unsafe_path: () => 'the path climbs above the fallback directory or holds an encoded separator',
   outside: () => 'the file would land outside the fallback directory (an outward symlink)',
+  denied: (file: string) =>
+    `the file would be written at ${file}, a path service.deny never serves (the answer was passed on as it came)`,
 };
 
 export const RECORD_MESSAGES = {
@@ -98,7 +101,7 @@ export function createRecorder(o: RecorderOptions): Recorder {
   const recorded = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
 
-  const recordOne = async (x: Exchange): Promise<RecordOutcome> => {
+  const recordOne = async (x: Exchange, deny: DenyPolicy | undefined): Promise<RecordOutcome> => {
     const shownRequest = requestLine(x.request);
     const notSaved = (why: string): RecordOutcome => ({ lines: [RECORD_MESSAGES.notSaved(shownRequest, why)] });
     let plan;
@@ -108,6 +111,7 @@ export function createRecorder(o: RecorderOptions): Recorder {
         files,
         recorded,
         ...(o.keepHeaders ? { keepHeaders: o.keepHeaders } : {}),
+        ...(deny === undefined ? {} : { deny }),
       });
     } catch (e) {
       return notSaved(e instanceof Error ? e.message : String(e));
@@ -118,7 +122,9 @@ export function createRecorder(o: RecorderOptions): Recorder {
         why(
           plan.reason === 'method'
             ? x.request.method.toUpperCase()
-            : recordKey(x.request.method, x.request.path, x.request.query),
+            : plan.reason === 'denied'
+              ? (plan.detail ?? '')
+              : recordKey(x.request.method, x.request.path, x.request.query),
         ),
       );
     }
@@ -236,8 +242,8 @@ export function createRecorder(o: RecorderOptions): Recorder {
   };
 
   return {
-    record(x) {
-      const run = queue.then(() => recordOne(x));
+    record(x, deny) {
+      const run = queue.then(() => recordOne(x, deny));
       queue = run.catch(() => undefined);
       return run.catch((e: unknown) => ({
         lines: [RECORD_MESSAGES.notSaved(requestLine(x.request), e instanceof Error ? e.message : String(e))],
