@@ -6,6 +6,7 @@ import { parseTemplate } from '../config/path-template.js';
 import { req, rule, ruleSet, urlPath } from '../../test/helpers/routing-fixtures.js';
 import { LazyRuleSet } from '../model/lazy-rule-set.js';
 import { candidateRules, pathSummary, ruleSetsFor } from './path-index.js';
+import { cases } from '../../test/helpers/test-loop.js';
 
 const tpl = (t: string): Condition => {
   const r = parseTemplate(t);
@@ -58,7 +59,7 @@ test('the rule sets left out for a path are exactly ones with no candidate and n
         if (needed) assert.ok(kept.includes(at), `rule set ${at} has a candidate for ${path}`);
       });
     }),
-    { numRuns: 500 },
+    cases(500),
   );
 });
 
