@@ -1,10 +1,10 @@
-// Type-aware lint over src/, test/, scripts/ and bench/ (`npm run lint`, part of `npm test`). Formatting is Biome's
+// Type-aware lint over src/ (the inspector page too, by its own tsconfig), test/, scripts/ and bench/ (`npm run lint`, part of `npm test`). Formatting is Biome's
 // (biome.json); this checks what the compiler does not: promises left floating, switches that miss a case, and the
 // rest of typescript-eslint's type-checked recommendations.
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'examples/**', 'src/inspector/ui/**', 'schema/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'examples/**', 'schema/**'] },
   {
     files: ['**/*.ts'],
     extends: [...tseslint.configs.recommendedTypeChecked],

@@ -5,8 +5,9 @@
 //                   initialised on first use)
 //   mock.cjs.cache  V8's code cache for it, made here by running the program once (a short server session)
 //   main.cjs        the entry `bin.mock` names (scripts/bin-loader.cjs): runs mock.cjs through that cache
-//   ui/             the inspector's page (src/inspector/ui: index.html, app.css, and app.js compiled from app.ts by
-//                   its own tsconfig), also copied beside the compiled router in dist/src/inspector/ui/
+//   ui/             the inspector's page (src/inspector/ui: index.html, app.css, and app.js bundled here from app.ts
+//                   and its panel modules; `tsc -p src/inspector/ui` type-checks them), also beside the compiled
+//                   router in dist/src/inspector/ui/
 //   (the library, `import { startMock } from 'folder-mock'`, is tsc's dist/lib: ESM with .d.ts, no bundle)
 //   openapi.cjs     `mock --init --from` and its dependencies, required by mock.cjs only when that command runs
 //   contract.cjs    `validate --against` and `serve --contract` (the OpenAPI parser and ajv), required only then
@@ -116,6 +117,17 @@ chmodSync(join(out, 'main.cjs'), 0o755);
 const uiSrc = join(root, 'src', 'inspector', 'ui');
 const uiCompiled = join(root, 'dist', 'src', 'inspector', 'ui');
 mkdirSync(join(out, 'ui'), { recursive: true });
+// one module for the browser: the router serves app.js only, and one request loads the page's code
+await build({
+  absWorkingDir: root,
+  entryPoints: [join(uiSrc, 'app.ts')],
+  outfile: join(uiCompiled, 'app.js'),
+  bundle: true,
+  format: 'esm',
+  target: 'es2022',
+  platform: 'browser',
+  logLevel: 'warning',
+});
 for (const f of ['index.html', 'app.css']) copyFileSync(join(uiSrc, f), join(uiCompiled, f));
 for (const f of ['index.html', 'app.css', 'app.js']) copyFileSync(join(uiCompiled, f), join(out, 'ui', f));
 // and beside the library's compiled router (dist/lib/inspector/ui), which `startMock({ inspect })` serves

@@ -1,14 +1,19 @@
 // The test runner behind `npm test` and `npm run test:unit` (run after `npm run build`).
 //
-//   node scripts/test.mjs unit   the unit set: every test file that spawns no process and opens no browser
-//   node scripts/test.mjs all    the unit set, then the spawning set: the full suite
+//   node scripts/test.mjs unit   the unit set: every test file that spawns no process and opens no browser, with
+//                                property tests at a fraction of their cases (MOCK_TEST_LOOP=unit)
+//   node scripts/test.mjs all    the unit set, then the spawning set: the full suite, every property case
+//
+// Property tests take their case counts from test/helpers/test-loop.ts, which reads MOCK_TEST_LOOP: the unit loop
+// runs the first cases of the same seeded sequence the full run runs. After each set this prints the slowest
+// files (the runner's own time per file) and flags those over the set's budget.
 //
 // The unit set is every compiled *.test.js under dist/ except the files listed in SPAWNING. It runs with
 // test/helpers/unit-guard.ts preloaded, which makes child_process throw: a test that starts the real program, a
 // browser or any other process fails there, naming this list, until it is added to SPAWNING. So a new spawning test
 // cannot slip into the unit set, and `npm test` (which runs the unit set first, under the same guard) catches it.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,10 +104,53 @@ const compiled = (source) => join(dist, source.replace(/\.ts$/, '.js'));
 const cacheHome = mkdtempSync(join(tmpdir(), 'mock-test-cache-'));
 process.on('exit', () => rmSync(cacheHome, { recursive: true, force: true }));
 
-function run(args) {
-  const env = { ...process.env, XDG_CACHE_HOME: cacheHome };
+/** A file over this is flagged in the time report: the unit set is the loop run on every edit; a spawning file runs the real program. */
+const BUDGET_MS = { unit: 10_000, spawning: 60_000 };
+/** How many of the slowest files the report lists (every file over budget is listed as well). */
+const SLOWEST = 8;
+
+function run(set, files, extraArgs, loop) {
+  const times = join(cacheHome, `times-${set}.jsonl`);
+  const env = { ...process.env, XDG_CACHE_HOME: cacheHome, MOCK_TEST_LOOP: loop };
+  const args = [
+    ...extraArgs,
+    '--test',
+    '--test-concurrency=4',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${join(root, 'scripts', 'file-times.mjs')}`,
+    `--test-reporter-destination=${times}`,
+    ...files,
+  ];
+  const started = Date.now();
   const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env });
+  report(set, times, Date.now() - started);
   if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+function report(set, timesFile, wallMs) {
+  let rows;
+  try {
+    rows = readFileSync(timesFile, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l));
+  } catch {
+    return;
+  }
+  rows.sort((a, b) => b.ms - a.ms);
+  const budget = BUDGET_MS[set];
+  const shown = rows.filter((r, i) => i < SLOWEST || r.ms > budget);
+  const over = rows.filter((r) => r.ms > budget).length;
+  const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+  console.log(
+    `\n${set} set: ${rows.length} files in ${secs(wallMs)} wall; the slowest (budget ${secs(budget)} a file):`,
+  );
+  for (const r of shown)
+    console.log(
+      `  ${secs(r.ms).padStart(8)}  ${relative(dist, r.file).split(sep).join('/')}${r.ms > budget ? '  OVER BUDGET' : ''}`,
+    );
+  if (over > 0) console.log(`  ${over} file(s) over the ${set} budget of ${secs(budget)}`);
 }
 
 const mode = process.argv[2] ?? 'all';
@@ -123,5 +171,11 @@ if (missing.length > 0) {
 }
 const unit = all.filter((f) => !spawning.has(f));
 const guard = join(dist, 'test', 'helpers', 'unit-guard.js');
-run(['--import', guard, '--test', '--test-concurrency=4', ...unit]);
-if (mode === 'all') run(['--test', '--test-concurrency=4', ...all.filter((f) => spawning.has(f))]);
+run('unit', unit, ['--import', guard], mode === 'unit' ? 'unit' : 'full');
+if (mode === 'all')
+  run(
+    'spawning',
+    all.filter((f) => spawning.has(f)),
+    [],
+    'full',
+  );

@@ -6,6 +6,7 @@ import { conditionHolds } from '../routing/check.js';
 import { body } from '../../test/helpers/routing-fixtures.js';
 import { parseJson } from '../shared/json.js';
 import { decodeSegment, normaliseSegments, snapshotFrom } from './snapshot.js';
+import { cases } from '../../test/helpers/test-loop.js';
 
 const enc = new TextEncoder();
 
@@ -106,7 +107,7 @@ test('the copy-free path for plain paths gives exactly what the general normalis
         assert.deepEqual([got.segments, got.path], [segments, path]);
       },
     ),
-    { numRuns: 2000 },
+    cases(2000),
   );
 });
 

@@ -8,6 +8,7 @@ import type { Entry } from './entry.js';
 import { dispatched, fakeClock, newEnv, refused, type RequestSpec } from './fixtures/exchanges.js';
 import { Journal, type JournalEvent, type JournalOptions } from './journal.js';
 import { journalLimits } from './limits.js';
+import { cases } from '../../test/helpers/test-loop.js';
 
 const T0 = 1_700_000_000_000;
 
@@ -322,7 +323,7 @@ test('property: whatever arrives, the bounds hold and the held ids are the newes
         return consecutive && j.query().dropped === j.lastId - held.length && held.length <= size;
       },
     ),
-    { numRuns: 150 },
+    cases(150),
   );
 });
 

@@ -4,6 +4,7 @@ export { startMock, CLOSE_GRACE_MS } from './start-mock.js';
 export type {
   MockHandle,
   MockOptions,
+  OverrideHandle,
   OverrideInfo,
   OverrideRule,
   ReloadOutcome,
@@ -13,6 +14,7 @@ export type {
   UseOptions,
   WaitForRequestOptions,
 } from './start-mock.js';
+export type { RuleShape } from './rule-shape.generated.js';
 export { MockError } from '../model/errors.js';
 export type { ErrorKind } from '../model/errors.js';
 export type { Diagnostic } from '../model/diagnostic.js';

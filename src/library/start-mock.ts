@@ -12,6 +12,7 @@ import type { Entry } from '../journal/entry.js';
 import type { RequestFilter } from '../journal/filter.js';
 import { journalLimits, type JournalLimits } from '../journal/limits.js';
 import { formatDiagnostic, type Diagnostic } from '../model/diagnostic.js';
+import { DEFAULTS, type SessionConfig } from '../model/config.js';
 import { MockError } from '../model/errors.js';
 import { addressUrl, launch, urlOf } from '../launch/launch.js';
 import {
@@ -24,6 +25,7 @@ import {
 
 const RESET_PARTS: readonly (keyof ResetOptions)[] = ['journal', 'rotation', 'state', 'collections'];
 import type { OverrideInfo, RuntimeControl, SessionState, UseOptions } from '../launch/runtime.js';
+import type { RuleShape } from './rule-shape.generated.js';
 
 export type { OverrideInfo, SessionState, UseOptions };
 
@@ -48,6 +50,11 @@ export interface MockOptions {
   readonly inspect?: boolean | number;
   /** where the request log and reload lines go (default: nowhere); true: stdout */
   readonly log?: boolean | ((line: string) => void);
+  /**
+   * sessions on (as `service.sessions = true`, with its header `x-mock-session`), whatever mock.toml says; the
+   * config's own session settings are kept when it turns them on (default: as mock.toml says)
+   */
+  readonly sessions?: boolean;
 }
 
 /** What reset() restarts: every part by default; a part set to false is kept. */
@@ -91,14 +98,15 @@ export interface MockHandle {
    * first, until resetOverrides() or reset(). Nothing is written to disk. Throws MockError (`usage`) naming each
    * problem by its key path (`rules[0].respond.statsu`). Returns what was added.
    */
-  use(...rules: readonly (OverrideRule | UseOptions)[]): readonly OverrideInfo[];
+  use(...rules: readonly (OverrideRule | UseOptions)[]): OverrideHandle;
   /** remove every shared override (a session's stay: its handle removes them) */
   resetOverrides(): void;
   /** the active overrides, in the order tried: each session's, then the shared ones */
   overrides(): readonly OverrideInfo[];
   /**
-   * A handle on one session (`service.sessions = true`: requests carrying its id in the session header or
-   * cookie). With sessions off every id names the one shared session.
+   * A handle on one session (`service.sessions = true` or `startMock({ sessions: true })`: requests carrying its
+   * id in the session header or cookie). With sessions off every id names the one shared session, and the first
+   * call says so once (a process warning, code MOCK_SESSIONS_OFF).
    */
   session(id: string): SessionHandle;
   /**
@@ -122,13 +130,25 @@ export interface MockHandle {
   close(): Promise<void>;
 }
 
-/** A rule in the rule-set shape (`[[rules]]` of a rule-set file), as an object. */
-export interface OverrideRule {
-  readonly when?: { readonly request?: Readonly<Record<string, unknown>> };
-  readonly respond: Readonly<Record<string, unknown>>;
-  readonly priority?: number;
-  readonly weight?: number;
-  readonly limit?: { readonly requests: number; readonly per_ms: number };
+/**
+ * A rule in the rule-set shape (`[[rules]]` of a rule-set file), as an object. Its type is generated from the
+ * loader's own shapes (`npm run gen`), so a misspelt key fails to compile; bounds, patterns and which keys go
+ * together are checked when the rule is added (MockError naming the key path).
+ */
+export type OverrideRule = RuleShape;
+
+/** What one `use()` call added (like mockttp's MockedEndpoint): its rules' ids, what they answered, removing them. */
+export interface OverrideHandle {
+  /** the first rule's id (the journal's `answeredBy.id` of what it answered) */
+  readonly id: number;
+  /** every rule's id, in the order given */
+  readonly ids: readonly number[];
+  /** the rules, as `overrides()` lists them */
+  readonly added: readonly OverrideInfo[];
+  /** the journal entries these overrides answered, oldest first (the filter narrows them further) */
+  requests(filter?: RequestFilter): readonly Entry[];
+  /** remove these overrides now (false when none was left: answered once, reset, or removed before) */
+  remove(): boolean;
 }
 
 /** One session's share of the mock (docs/library.md#sessions). */
@@ -139,7 +159,7 @@ export interface SessionHandle {
   /** the oldest matching entry of this session, held or arriving within `timeoutMs` */
   waitForRequest(filter?: RequestFilter, opts?: WaitForRequestOptions): Promise<Entry>;
   /** overrides for this session only, tried before the shared ones */
-  use(...rules: readonly (OverrideRule | UseOptions)[]): readonly OverrideInfo[];
+  use(...rules: readonly (OverrideRule | UseOptions)[]): OverrideHandle;
   /** remove this session's overrides */
   resetOverrides(): void;
   /** this session's share of everything: journal view, counters, scenario states, collections, overrides, rate-limit windows */
@@ -166,6 +186,9 @@ export const OPTION_MESSAGES = {
     `startMock option 'root' names a folder that does not exist: '${given}' (${abs})`,
   fallbackDirMissing: (given: string) =>
     `startMock option 'fallbackDir' names a folder that does not exist: '${given}'`,
+  sessionsOff:
+    'm.session(id): sessions are off, so every id names the one shared session (its overrides, state and journal ' +
+    "are everyone's); turn them on with startMock({ sessions: true }) or service.sessions = true in mock.toml",
 } as const;
 
 const OPTION_KEYS = [
@@ -179,6 +202,7 @@ const OPTION_KEYS = [
   'redact',
   'inspect',
   'log',
+  'sessions',
 ] as const;
 
 /** Start a mock. Rejects with MockError: `config_invalid` / `config_unreadable` (diagnostics), `io` (a port), `usage` (options). */
@@ -228,8 +252,10 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
     }
     throw e;
   });
+  if (o.sessions === true) forceSessions(launched);
   launched.watcher?.start();
   const { journal, server } = launched;
+  let warnedSessionsOff = false;
   const need = (): NonNullable<typeof journal> => {
     if (journal === undefined) throw new MockError('usage', OPTION_MESSAGES.noJournal);
     return journal;
@@ -255,7 +281,14 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
     use: (...args: readonly (OverrideRule | UseOptions)[]) => useWith(launched.runtime, undefined, args),
     resetOverrides: () => void launched.runtime.resetOverrides(),
     overrides: () => launched.runtime.overrides(),
-    session: (id: string) => sessionHandle(launched.runtime, id),
+    session: (id: string) => {
+      const handle = sessionHandle(launched.runtime, id);
+      if (!launched.runtime.sessionsOn && !warnedSessionsOff) {
+        warnedSessionsOff = true;
+        process.emitWarning(OPTION_MESSAGES.sessionsOff, { code: 'MOCK_SESSIONS_OFF' });
+      }
+      return handle;
+    },
     reset: (given?: ResetOptions) => {
       const parts = resetParts(given);
       if (RESET_PARTS.every((k) => parts[k] !== false)) return launched.runtime.reset();
@@ -291,20 +324,56 @@ function resetParts(given: unknown): ResetOptions {
   return given;
 }
 
+/** The session settings `sessions: true` turns on when the config has none: the config's defaults. */
+const FORCED_SESSIONS: SessionConfig = {
+  header: DEFAULTS.sessionHeader.toLowerCase(),
+  idleMs: DEFAULTS.sessionIdleMs,
+  max: DEFAULTS.sessionMax,
+};
+
+/** `sessions: true`: on now, and again after each reload (a reload configures the scopes from the file). */
+function forceSessions(launched: Awaited<ReturnType<typeof launch>>): void {
+  const scopes = launched.server.scopes;
+  const apply = (configured: SessionConfig | undefined): void => scopes.configure(configured ?? FORCED_SESSIONS);
+  apply(launched.ws.config.service.sessions);
+  // registered after the server's own listener, so this runs after it and has the last word
+  launched.live.onReload((e) => {
+    if (e.kind === 'applied') apply(e.workspace.config.service.sessions);
+  });
+}
+
 /** `use(rule, rule, …, { once })`: the rules, then optionally the options last */
 function useWith(
   runtime: RuntimeControl,
   session: string | undefined,
   args: readonly (OverrideRule | UseOptions)[],
-): readonly OverrideInfo[] {
+): OverrideHandle {
   const last = args[args.length - 1];
   const isOptions =
     typeof last === 'object' && last !== null && !('respond' in last) && !('when' in last) && 'once' in last;
   const rules = isOptions ? args.slice(0, -1) : args;
   const once = isOptions ? last.once : undefined;
-  return runtime.use(rules, {
+  const added = runtime.use(rules, {
     ...(once !== undefined ? { once } : {}),
     ...(session !== undefined ? { session } : {}),
+  });
+  return overrideHandle(runtime, added);
+}
+
+function overrideHandle(runtime: RuntimeControl, added: readonly OverrideInfo[]): OverrideHandle {
+  const ids = added.map((a) => a.id);
+  const mine = (e: Entry): boolean => e.answeredBy.kind === 'override' && ids.includes(e.answeredBy.id);
+  return Object.freeze({
+    id: ids[0]!,
+    ids: Object.freeze(ids),
+    added,
+    requests: (filter: RequestFilter = {}) => {
+      // every session's entries: an override's id is unique across them; the limit counts this handle's entries
+      const { limit, ...rest } = filter;
+      const answered = runtime.requests(undefined, { ...rest, stage: 'override' }).filter(mine);
+      return limit === undefined ? answered : answered.slice(0, limit);
+    },
+    remove: () => ids.map((id) => runtime.removeOverride(id)).some(Boolean),
   });
 }
 
@@ -360,6 +429,8 @@ function checkOptions(options: MockOptions): MockOptions {
       if (!limits.ok) problems.push(...limits.error);
     }
   }
+  if (options.sessions !== undefined && typeof options.sessions !== 'boolean')
+    problems.push(OPTION_MESSAGES.type('sessions', 'true or false'));
   if (options.log !== undefined && typeof options.log !== 'boolean' && typeof options.log !== 'function')
     problems.push(OPTION_MESSAGES.type('log', 'a function or a boolean'));
   const inspecting = options.inspect !== undefined && options.inspect !== false;

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { createFsSource } from './file-cache/fs-source.js';
 import { resolveFallbackFile } from '../files/lookup.js';
 import { normaliseSegments } from '../dispatch/snapshot.js';
+import { cases } from '../../test/helpers/test-loop.js';
 
 const TOKENS = [
   '',
@@ -88,7 +89,7 @@ describe('fallback confinement (property)', () => {
           await expectInside(await resolveFallbackFile(root, segments, src));
         },
       ),
-      { numRuns: 400 },
+      cases(400),
     );
   });
 
@@ -98,7 +99,7 @@ describe('fallback confinement (property)', () => {
       fc.asyncProperty(fc.array(fc.constantFrom(...TOKENS), { maxLength: 7 }), async (tokens) => {
         await expectInside(await resolveFallbackFile(root, normaliseSegments('/' + tokens.join('/')), src));
       }),
-      { numRuns: 400 },
+      cases(400),
     );
   });
 

@@ -147,26 +147,66 @@ const labelOf = (r: { readonly operation?: string; readonly response?: string })
 
 export function planUpdate(input: UpdateInput): UpdatePlan {
   const parsed = input.ruleSets.map((rs) => parseRuleSet(rs.path, rs.text));
-  const found = new Map<string, { readonly rs: ParsedRuleSet; readonly block: Block }>();
+  const found = new Map<string, Found>();
   for (const rs of parsed)
     for (const block of rs.blocks)
       if (block.key !== undefined && !found.has(block.key)) found.set(block.key, { rs, block });
   const pointers = new Map(input.plan.operations.map((o) => [o.operation.replace(/\s+/g, ' '), o.pointer]));
-  const findings: UpdateFinding[] = [];
-  const updated: string[] = [];
-  const added: string[] = [];
-  const removed: string[] = [];
-  const planned = input.plan.rules;
-  const plannedKeys = new Set(planned.map((r) => keyOf(r.operation, r.response)));
-  const plannedOps = new Set(planned.map((r) => r.operation));
-  const lastMarked = [...parsed].reverse().find((rs) => rs.blocks.some((b) => b.key !== undefined));
-  const responsePointer = (r: PlannedRule): string => {
-    const op = pointers.get(r.operation) ?? '#/paths';
-    const status = /^\d+/.exec(r.response)?.[0];
-    return status === undefined ? op : `${op}/responses/${status}`;
+  const u: UpdateState = {
+    planned: input.plan.rules,
+    found,
+    findings: [],
+    updated: [],
+    added: [],
+    removed: [],
+    responsePointer: (r) => {
+      const op = pointers.get(r.operation) ?? '#/paths';
+      const status = /^\d+/.exec(r.response)?.[0];
+      return status === undefined ? op : `${op}/responses/${status}`;
+    },
   };
+  placePlannedRules(u, parsed);
+  dropUnplannedRules(u, parsed, pointers);
+  const ruleSets = parsed
+    .map((rs) => ({ path: rs.path, before: rs.text, after: render(rs) }))
+    .filter((x) => x.after !== x.before);
+  const { files, wanted, index } = fileEdits(u, input);
+  const finalTexts = parsed.map((rs) => ruleSets.find((x) => x.path === rs.path)?.after ?? rs.text);
+  const removedFiles = dropUnwantedFiles(input, wanted, index, finalTexts);
+  return {
+    ruleSets,
+    files,
+    removedFiles,
+    index,
+    updated: u.updated,
+    added: u.added,
+    removed: u.removed,
+    findings: u.findings,
+    marked: found.size,
+  };
+}
 
-  // the planned rules: replaced, reported or added
+interface Found {
+  readonly rs: ParsedRuleSet;
+  readonly block: Block;
+}
+
+/** One update's planned rules, the marked blocks found by their key, and what it reports as it goes. */
+interface UpdateState {
+  readonly planned: readonly PlannedRule[];
+  readonly found: ReadonlyMap<string, Found>;
+  readonly findings: UpdateFinding[];
+  readonly updated: string[];
+  readonly added: string[];
+  readonly removed: string[];
+  /** the JSON pointer of a planned rule's response in the document */
+  readonly responsePointer: (r: PlannedRule) => string;
+}
+
+/** The planned rules: replaced (not edited), reported (edited, and the document changed) or added. */
+function placePlannedRules(u: UpdateState, parsed: readonly ParsedRuleSet[]): void {
+  const { planned, found, findings, updated, added, responsePointer } = u;
+  const lastMarked = [...parsed].reverse().find((rs) => rs.blocks.some((b) => b.key !== undefined));
   for (const [i, r] of planned.entries()) {
     const here = found.get(keyOf(r.operation, r.response));
     if (here !== undefined) {
@@ -213,8 +253,17 @@ export function planUpdate(input: UpdateInput): UpdatePlan {
     }
     if (anchored) added.push(labelOf(r));
   }
+}
 
-  // marked rules the document no longer plans
+/** Marked rules the document no longer plans: removed unless edited, each gone operation reported once. */
+function dropUnplannedRules(
+  u: UpdateState,
+  parsed: readonly ParsedRuleSet[],
+  pointers: ReadonlyMap<string, string>,
+): void {
+  const { planned, findings, removed } = u;
+  const plannedKeys = new Set(planned.map((r) => keyOf(r.operation, r.response)));
+  const plannedOps = new Set(planned.map((r) => r.operation));
   const reportedOps = new Set<string>();
   for (const rs of parsed) {
     for (const block of rs.blocks) {
@@ -247,12 +296,18 @@ export function planUpdate(input: UpdateInput): UpdatePlan {
       }
     }
   }
+}
 
-  const ruleSets = parsed
-    .map((rs) => ({ path: rs.path, before: rs.text, after: render(rs) }))
-    .filter((x) => x.after !== x.before);
-
-  // response files
+/** The response files to write (new, or replacing one not edited since) and the update index as it will be. */
+function fileEdits(
+  u: UpdateState,
+  input: UpdateInput,
+): {
+  files: { path: string; text: string | Uint8Array; replace: boolean }[];
+  wanted: Set<string>;
+  index: Map<string, IndexedFile>;
+} {
+  const { planned, found, findings, responsePointer } = u;
   const texts = new Map(input.plan.files.map((f) => [f.path, f.text]));
   const index = new Map<string, IndexedFile>(input.index);
   const files: { path: string; text: string | Uint8Array; replace: boolean }[] = [];
@@ -287,7 +342,16 @@ export function planUpdate(input: UpdateInput): UpdatePlan {
       });
     }
   }
-  const finalTexts = parsed.map((rs) => ruleSets.find((x) => x.path === rs.path)?.after ?? rs.text);
+  return { files, wanted, index };
+}
+
+/** Indexed files no planned rule wants any more: removed when unedited and no rule names them. */
+function dropUnwantedFiles(
+  input: UpdateInput,
+  wanted: ReadonlySet<string>,
+  index: Map<string, IndexedFile>,
+  finalTexts: readonly string[],
+): string[] {
   const removedFiles: string[] = [];
   for (const [path, entry] of input.index) {
     if (wanted.has(path)) continue;
@@ -300,15 +364,5 @@ export function planUpdate(input: UpdateInput): UpdatePlan {
       index.delete(path);
     }
   }
-  return {
-    ruleSets,
-    files,
-    removedFiles,
-    index,
-    updated,
-    added,
-    removed,
-    findings,
-    marked: found.size,
-  };
+  return removedFiles;
 }

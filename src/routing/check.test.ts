@@ -5,6 +5,7 @@ import type { Condition } from '../model/rule-set.js';
 import fc from 'fast-check';
 import { checkCondition, compileCondition, conditionHolds, requiredLiteral, requiredText } from './check.js';
 import { header, method, req, urlPath, type RequestParts } from '../../test/helpers/routing-fixtures.js';
+import { cases } from '../../test/helpers/test-loop.js';
 
 interface Case {
   readonly name: string;
@@ -291,7 +292,7 @@ test('requiredLiteral: every string a pattern matches contains the literal (prop
           );
       },
     ),
-    { numRuns: 3000 },
+    cases(3000),
   );
 });
 
@@ -325,6 +326,6 @@ test('requiredText: every path a url_path condition accepts contains the text (p
         }
       },
     ),
-    { numRuns: 3000 },
+    cases(3000),
   );
 });

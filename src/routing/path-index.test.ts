@@ -7,6 +7,7 @@ import { req, rule, ruleSet, urlPath } from '../../test/helpers/routing-fixtures
 import { LazyRuleSet } from '../start-up/lazy-rule-set.js';
 import { candidateRules, pathSummary } from './path-index.js';
 import { ruleSetsFor } from './rule-sets-index.js';
+import { cases } from '../../test/helpers/test-loop.js';
 
 const tpl = (t: string): Condition => {
   const r = parseTemplate(t);
@@ -59,7 +60,7 @@ test('the rule sets left out for a path are exactly ones with no candidate and n
         if (needed) assert.ok(kept.includes(at), `rule set ${at} has a candidate for ${path}`);
       });
     }),
-    { numRuns: 500 },
+    cases(500),
   );
 });
 

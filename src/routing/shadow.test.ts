@@ -5,6 +5,7 @@ import type { Condition, Rule, RuleSet } from '../model/rule-set.js';
 import type { Method } from '../model/operators.js';
 import type { Strategy } from '../model/strategy.js';
 import { shadowedRules, shadowOf } from './shadow.js';
+import { cases } from '../../test/helpers/test-loop.js';
 
 const path = (p: string, op: 'equal' | 'starts_with' = 'equal'): Condition => ({
   on: 'url_path',
@@ -133,6 +134,6 @@ test('the indexed check finds exactly what comparing every earlier rule finds (r
     fc.property(workspace, (sets) => {
       assert.deepEqual(shadowedRules(sets), naive(sets));
     }),
-    { numRuns: 500 },
+    cases(500),
   );
 });

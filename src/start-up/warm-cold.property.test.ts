@@ -17,6 +17,7 @@ import type { Workspace } from '../model/workspace.js';
 import { pathSummary } from '../routing/path-index.js';
 import { undecoded } from './lazy-rule-set.js';
 import { loadCache } from './load-cache.js';
+import { cases } from '../../test/helpers/test-loop.js';
 
 const dirs: string[] = [];
 after(() => {
@@ -112,7 +113,7 @@ test('a warm start (rule sets decoded on first need) answers every request as a 
       assert.deepEqual(await answers(warm.value), expected);
       rmSync(dir, { recursive: true, force: true });
     }),
-    { seed: 20261202, numRuns: 40 },
+    cases(40, 20261202),
   );
   // the property says nothing unless the warm loads did leave rule sets for later
   assert.ok(lazy > 0, 'no warm load left a rule set undecoded');

@@ -252,9 +252,12 @@ test('a click shows the why as mock get --why prints it, and [redacted] values a
     const redacted = await page.$$eval('#detail .redacted', (xs) => xs.map((x) => x.textContent));
     assert.ok(redacted.length >= 2 && redacted.every((t) => t === '[redacted]'), JSON.stringify(redacted));
     assert.ok(!(await page.content()).includes('s3cr3t'));
+    // the open exchange's row is marked, and only it
+    assert.deepEqual(await page.$$eval('#rows tr.selected', (trs) => trs.map((t) => t.dataset['id'])), ['3']);
     await shot('inspector-detail', true);
     await page.click('#rows tr[data-id="1"]');
     await page.waitForSelector('#detail h2.title:text-is("GET /nothing")', { timeout: 5000 });
+    assert.deepEqual(await page.$$eval('#rows tr.selected', (trs) => trs.map((t) => t.dataset['id'])), ['1']);
     const missWhy = await page.$$eval('#detail pre.why > div', (ds) =>
       ds.map((d) => (d.textContent === '\u00a0' ? '' : (d.textContent ?? ''))),
     );

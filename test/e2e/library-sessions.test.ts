@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { MockError, startMock } from 'folder-mock';
+import { MockError, startMock, type OverrideRule } from 'folder-mock';
 
 const dirs: string[] = [];
 after(() => {
@@ -40,7 +40,12 @@ async function get(url: string, session?: string): Promise<string> {
   return `${r.status} ${await r.text()}`;
 }
 
-const cart = (respond: Record<string, unknown>) => ({ when: { request: { url_path: '/cart' } }, respond });
+const cart = (respond: OverrideRule['respond']): OverrideRule => ({
+  when: { request: { url_path: '/cart' } },
+  respond,
+});
+/** what an untyped (JavaScript) caller may pass: the run-time checks are for it */
+const untyped = (rule: unknown): OverrideRule => rule as OverrideRule;
 
 test('m.use(): newest first, once, resetOverrides, reset, key-path errors, nothing on disk', async () => {
   const dir = workspace(FILES(false));
@@ -48,20 +53,20 @@ test('m.use(): newest first, once, resetOverrides, reset, key-path errors, nothi
   const m = await startMock({ root: dir });
   try {
     assert.equal(await get(`${m.url}/cart`), '200 {"items":[]}');
-    const [added] = m.use(cart({ status: 500 }));
-    assert.equal(added!.once, false);
+    const added = m.use(cart({ status: 500 }));
+    assert.equal(added.added[0]!.once, false);
     assert.equal(await get(`${m.url}/cart`), '500 ');
     m.use(cart({ status: 201, text: 'once' }), { once: true });
     assert.equal(await get(`${m.url}/cart`), '201 once');
     assert.equal(await get(`${m.url}/cart`), '500 ');
     const entry = m.requests({ path: '/cart' }).at(-1)!;
     assert.equal(entry.stage, 'override');
-    assert.deepEqual(entry.answeredBy, { kind: 'override', id: added!.id });
+    assert.deepEqual(entry.answeredBy, { kind: 'override', id: added.id });
     assert.equal(m.requests({ stage: 'override' }).length, 3);
 
     // a misspelt key: the decoder's own message, at its key path
     assert.throws(
-      () => m.use(cart({ statsu: 404 })),
+      () => m.use(untyped({ when: { request: { url_path: '/cart' } }, respond: { statsu: 404 } })),
       (e: unknown) =>
         e instanceof MockError &&
         e.kind === 'usage' &&
@@ -69,7 +74,7 @@ test('m.use(): newest first, once, resetOverrides, reset, key-path errors, nothi
         e.diagnostics[0]?.keyPath?.join('.') === 'rules.0.respond.statsu',
     );
     assert.throws(
-      () => m.use({ when: { request: { url_path: 7 } }, respond: {} }),
+      () => m.use(untyped({ when: { request: { url_path: 7 } }, respond: {} })),
       /rules\[0\]\.when\.request\.url_path/,
     );
     assert.throws(() => m.use(cart({ file_path: 'missing.json' })), /missing\.json/);
@@ -136,12 +141,75 @@ test('m.session(id): its own journal view, overrides, counters and state; reset 
   }
 });
 
-test('sessions off: every session id names the one shared session', async () => {
+test('sessions off: every session id names the one shared session, and the first session() says so once', async () => {
+  const warnings: Error[] = [];
+  const onWarning = (w: Error): void => void warnings.push(w);
+  process.on('warning', onWarning);
   const m = await startMock({ root: workspace(FILES(false)) });
   try {
     m.session('a').use(cart({ status: 500 }));
     assert.equal(await get(`${m.url}/cart`, 'b'), '500 ');
     assert.equal(m.session('b').requests().length, 1);
+    // process warnings are emitted on the next tick
+    await new Promise((r) => setImmediate(r));
+    const ours = warnings.filter((w) => (w as Error & { code?: string }).code === 'MOCK_SESSIONS_OFF');
+    assert.equal(ours.length, 1, 'once per mock, however many sessions are asked for');
+    assert.match(ours[0]!.message, /startMock\(\{ sessions: true \}\)/);
+  } finally {
+    process.off('warning', onWarning);
+    await m.close();
+  }
+});
+
+test('startMock({ sessions: true }) turns sessions on without mock.toml saying so, and keeps them on over a reload', async () => {
+  const warnings: Error[] = [];
+  const onWarning = (w: Error): void => void warnings.push(w);
+  process.on('warning', onWarning);
+  const m = await startMock({ root: workspace(FILES(false)), sessions: true });
+  try {
+    m.session('a').use(cart({ status: 500 }));
+    assert.equal(await get(`${m.url}/cart`, 'a'), '500 ');
+    assert.equal(await get(`${m.url}/cart`, 'b'), '200 {"items":[]}', "b does not see a's override");
+    const r = await m.reload();
+    assert.equal(r.ok, true);
+    assert.equal(await get(`${m.url}/cart`, 'b'), '200 {"items":[]}', 'still on after a reload');
+    await new Promise((r) => setImmediate(r));
+    assert.equal(warnings.filter((w) => (w as Error & { code?: string }).code === 'MOCK_SESSIONS_OFF').length, 0);
+    await assert.rejects(startMock({ sessions: 'yes' } as never), /sessions/);
+  } finally {
+    process.off('warning', onWarning);
+    await m.close();
+  }
+});
+
+test('use() returns a handle: its id, the entries it answered, remove()', async () => {
+  const m = await startMock({ root: workspace(FILES(true)) });
+  try {
+    const down = m.use(cart({ status: 503 }), { when: { request: { url_path: '/rr' } }, respond: { text: 'rr' } });
+    assert.equal(down.ids.length, 2);
+    assert.equal(down.id, down.ids[0]);
+    const other = m.use({ when: { request: { url_path: '/other' } }, respond: { status: 204 } });
+    assert.equal(await get(`${m.url}/cart`), '503 ');
+    assert.equal(await get(`${m.url}/rr`), '200 rr');
+    assert.equal(await get(`${m.url}/other`), '204 ');
+    assert.equal(await get(`${m.url}/cart`, 's1'), '503 ', 'a session request answered by a shared override');
+    assert.deepEqual(
+      down.requests().map((e) => `${e.request.path} ${e.response.status}`),
+      ['/cart 503', '/rr 200', '/cart 503'],
+    );
+    assert.deepEqual(
+      down.requests({ path: '/cart', limit: 1 }).map((e) => e.id),
+      [m.requests({ path: '/cart' })[0]!.id],
+    );
+    assert.equal(other.requests().length, 1);
+    const mine = m.session('s2').use(cart({ status: 418 }));
+    assert.equal(await get(`${m.url}/cart`, 's2'), '418 ');
+    assert.equal(mine.requests().length, 1, "a session's override handle sees what it answered");
+    assert.equal(down.remove(), true);
+    assert.equal(down.remove(), false, 'nothing left to remove');
+    assert.equal(await get(`${m.url}/cart`), '200 {"items":[]}');
+    assert.equal(await get(`${m.url}/other`), '204 ', 'the other handle is untouched');
+    assert.equal(down.requests().length, 3, 'what it answered stays in the journal');
   } finally {
     await m.close();
   }

@@ -8,6 +8,8 @@ import {
   type Entry,
   type MockHandle,
   type MockOptions,
+  type OverrideHandle,
+  type OverrideRule,
   type RequestFilter,
 } from 'folder-mock';
 
@@ -63,4 +65,44 @@ export async function typeChecks(): Promise<void> {
   m.requests({ rule: { rule: 1 } });
   // @ts-expect-error: the handle is read-only
   m.url = 'x';
+}
+
+// use(): the rule's type is generated from the rule-set shapes (npm run gen), so a misspelt key fails to compile
+export function overrideChecks(m: MockHandle): void {
+  const o: OverrideHandle = m.use(
+    { when: { request: { url_path: '/cart', method: 'POST' } }, respond: { status: 500, headers: { 'x-a': 'b' } } },
+    {
+      when: { request: { url_path: { value: '/u/{id}', op: 'path_template' }, params: { id: '7' } } },
+      respond: { text: 'x' },
+    },
+    { once: true },
+  );
+  const id: number = o.id;
+  const answered: readonly Entry[] = o.requests({ limit: 1 });
+  const gone: boolean = o.remove();
+  const rule: OverrideRule = {
+    when: { request: { headers: { accept: { op: 'exists' } } }, state: { cart: 'paid' } },
+    respond: {
+      json: '{"a":1}',
+      delay_response_milliseconds: { min: 1, max: 5 },
+      fault: 'timeout',
+      set_state: { cart: 'x' },
+    },
+    priority: 1,
+  };
+  m.session('a').use(rule).remove();
+  void [id, answered, gone];
+
+  // @ts-expect-error: a misspelt respond key (status)
+  m.use({ when: { request: { url_path: '/cart' } }, respond: { statsu: 500 } });
+  // @ts-expect-error: a misspelt condition key (url_path)
+  m.use({ when: { request: { url_paht: '/cart' } }, respond: { status: 500 } });
+  // @ts-expect-error: status is a number
+  m.use({ when: { request: { url_path: '/cart' } }, respond: { status: '500' } });
+  // @ts-expect-error: an operator the shape does not list
+  m.use({ when: { request: { url_path: { value: '/c', op: 'equals' } } }, respond: {} });
+  // @ts-expect-error: a fault the shape does not list
+  m.use({ when: { request: { method: 'GET' } }, respond: { fault: 'reset' } });
+  // @ts-expect-error: sessions is a boolean
+  void startMock({ sessions: 'yes' });
 }

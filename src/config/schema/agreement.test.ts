@@ -15,6 +15,7 @@ import { rootShape } from '../shapes/root.js';
 import { RESPOND_BODY_KEYS, ruleSetShape } from '../shapes/rule-set.js';
 import { toJsonSchema } from './json-schema.js';
 import { keyRows } from './markdown.js';
+import { cases, UNIT_LOOP } from '../../../test/helpers/test-loop.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Obj = { [k: string]: Json };
@@ -302,9 +303,11 @@ describe('random configs generated from the shapes get the same verdict from sch
             `${stringify(doc)}\nloader: ${JSON.stringify(v.errors.map((d) => d.message))}\nschema: ${JSON.stringify(v.schemaErrors)}`,
           );
         }),
-        { numRuns: 600, seed: 22 },
+        cases(600, 22),
       );
-      assert.ok(accepted > 20 && rejected > 20, `accepted ${accepted}, rejected ${rejected}`);
+      // the unit loop's few cases need not reach the floor: the full run checks both verdicts are well exercised
+      const floor = UNIT_LOOP ? 0 : 20;
+      assert.ok(accepted > floor && rejected > floor, `accepted ${accepted}, rejected ${rejected}`);
     });
   }
 });
