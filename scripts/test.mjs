@@ -13,7 +13,7 @@
 // browser or any other process fails there, naming this list, until it is added to SPAWNING. So a new spawning test
 // cannot slip into the unit set, and `npm test` (which runs the unit set first, under the same guard) catches it.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -159,8 +159,12 @@ if (mode !== 'unit' && mode !== 'all') {
   process.exit(2);
 }
 const spawning = new Set(SPAWNING.map(compiled));
+// only the compiled tests whose source still exists: an incremental build leaves a moved or deleted test's old
+// output in dist/, which would otherwise run (and fail) as if it were still part of the suite
+const hasSource = (file) => existsSync(join(root, relative(dist, file)).replace(/\.js$/, '.ts'));
 const all = testFiles(join(dist, 'src'))
   .concat(testFiles(join(dist, 'test')))
+  .filter(hasSource)
   .sort();
 const missing = [...spawning].filter((f) => !all.includes(f));
 if (missing.length > 0) {
