@@ -68,6 +68,16 @@ export const RECORD_MODE_MESSAGES = {
   notForwarded: (request: string, reason: string) => `not forwarded: ${request} — ${reason}; answered 400`,
 } as const;
 
+/** What a proxied request needs of its record mode. */
+interface Recording {
+  readonly s: RecordSettings;
+  readonly hooks: RecordHooks;
+  readonly client: ReturnType<typeof createProxyClient>;
+  readonly recorder: ReturnType<typeof createRecorder>;
+  /** the target as the log and the journal show it */
+  readonly targetShown: string;
+}
+
 export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordMode {
   const client = createProxyClient({
     target: s.target,
@@ -82,102 +92,17 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
     keepHeaders: s.keepHeaders,
     upstream: s.target.origin + s.target.basePath,
   });
-  const targetShown = s.target.origin + s.target.basePath;
+  const m: Recording = { s, hooks, client, recorder, targetShown: s.target.origin + s.target.basePath };
   const prefixMissesSaid = new Set<string>();
-  const logAll = (lines: readonly string[]): void => {
-    for (const l of lines) hooks.log(l);
-  };
-
-  const proxy = async (
-    outcome: Outcome,
-    x: InFlight,
-    next: NextStep,
-    written: WrittenStep,
-    opened: StreamOpen,
-  ): Promise<void> => {
-    const { snapshot } = x;
-    const path = forwardedPath(snapshot.rawPath, s.target.basePath);
-    if (!path.ok) {
-      // answered as mock answers, by the listener: nothing reaches the upstream and nothing is saved
-      hooks.log(RECORD_MODE_MESSAGES.notForwarded(requestShown(snapshot), path.error));
-      const draft = textDraft(400, `mock: not forwarded to ${targetShown}: ${path.error}\n`);
-      await next({ ...outcome, answer: finalize(draft, snapshot, x.live.ws.cors) });
-      return;
-    }
-    const result = await client.forward({
-      method: snapshot.method,
-      rawPath: path.value,
-      query: snapshot.query,
-      headers: snapshot.headers,
-      ...(x.body.byteLength > 0 ? { body: x.body } : {}),
-    });
-    const headers = withMockHeaders(result.headers, snapshot, x.live.ws);
-    const deny = x.live.ws.deny;
-    let saved: Saved | undefined;
-    let streamed: Uint8Array | undefined;
-    if (result.kind === 'stream' && result.live === true) {
-      // an event stream: passed on live, saved as a stream file once the upstream ends it (stream-capture.ts)
-      const contentType = result.headers.find(([k]) => k === 'content-type')?.[1];
-      const capture = captureStream(result.rest, streamFormatOf(contentType), MAX_SAVED_BODY_BYTES);
-      // the journal (the inspector) hears each chunk as it is passed on, not only once the stream has ended
-      const tap = opened(x, {
-        kind: 'proxied',
-        response: { status: result.status, headers, body: EMPTY },
-        outcome,
-        target: targetShown,
-        saved: null,
-      });
-      if (tap !== undefined) result.rest.on('data', (chunk: Buffer) => tap(chunk));
-      send(x.res, { ...result, headers });
-      const events = await capture;
-      const recorded = await recorder.record(
-        {
-          request: snapshot,
-          response:
-            events === undefined
-              ? recordResponseOf(result)!
-              : { status: result.status, headers: result.headers, body: events },
-        },
-        deny,
-      );
-      logAll(recorded.lines);
-      saved = recorded.saved;
-      if (saved?.kind === 'rule') await hooks.reload().catch(() => undefined);
-      if (events?.kind === 'events') streamed = events.bytes;
-    } else if (result.kind === 'stream') {
-      send(x.res, { ...result, headers });
-      logAll((await recorder.record({ request: snapshot, response: recordResponseOf(result)! }, deny)).lines);
-    } else if (result.kind === 'failed') {
-      hooks.log(RECORD_MODE_MESSAGES.failed(requestShown(snapshot), result.error));
-      send(x.res, { ...result, headers });
-    } else {
-      const recorded = await recorder.record({ request: snapshot, response: recordResponseOf(result)! }, deny);
-      logAll(recorded.lines);
-      saved = recorded.saved;
-      if (saved?.kind === 'rule') await hooks.reload().catch(() => undefined);
-      send(x.res, { ...result, headers });
-    }
-    written(x, {
-      kind: 'proxied',
-      response: {
-        status: result.status,
-        headers,
-        body: result.kind === 'stream' ? (streamed ?? new Uint8Array(0)) : result.body,
-      },
-      outcome,
-      target: targetShown,
-      saved: savedShown(saved),
-    });
-  };
 
   return {
     name: 'record',
     onOutcome(outcome: Outcome, x: InFlight, next: NextStep, written: WrittenStep, streamed: StreamOpen) {
       const stage = outcome.stage;
-      if (stage.kind === 'miss') return proxy(outcome, x, next, written, streamed);
+      if (stage.kind === 'miss') return proxy(m, outcome, x, next, written, streamed);
       // a file answers every method: a write it would swallow goes to the target and is saved as a method rule
       if (stage.kind === 'fallback' && WRITE_METHODS.has(x.snapshot.method.toUpperCase()))
-        return proxy(outcome, x, next, written, streamed);
+        return proxy(m, outcome, x, next, written, streamed);
       if (stage.kind === 'prefix_miss') {
         if (!prefixMissesSaid.has(x.snapshot.path)) {
           prefixMissesSaid.add(x.snapshot.path);
@@ -191,6 +116,119 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
       client.close();
     },
   };
+}
+
+/** A request forwarded to the target, its answer written and recorded, then handed to the afterWrite hooks. */
+async function proxy(
+  m: Recording,
+  outcome: Outcome,
+  x: InFlight,
+  next: NextStep,
+  written: WrittenStep,
+  opened: StreamOpen,
+): Promise<void> {
+  const { snapshot } = x;
+  const path = forwardedPath(snapshot.rawPath, m.s.target.basePath);
+  if (!path.ok) {
+    // answered as mock answers, by the listener: nothing reaches the upstream and nothing is saved
+    m.hooks.log(RECORD_MODE_MESSAGES.notForwarded(requestShown(snapshot), path.error));
+    const draft = textDraft(400, `mock: not forwarded to ${m.targetShown}: ${path.error}\n`);
+    await next({ ...outcome, answer: finalize(draft, snapshot, x.live.ws.cors) });
+    return;
+  }
+  const result = await m.client.forward({
+    method: snapshot.method,
+    rawPath: path.value,
+    query: snapshot.query,
+    headers: snapshot.headers,
+    ...(x.body.byteLength > 0 ? { body: x.body } : {}),
+  });
+  const headers = withMockHeaders(result.headers, snapshot, x.live.ws);
+  const kept =
+    result.kind === 'stream' && result.live === true
+      ? await passStream(m, result, headers, outcome, x, opened)
+      : await passWhole(m, result, headers, snapshot, x.live.ws.deny, x.res);
+  written(x, {
+    kind: 'proxied',
+    response: {
+      status: result.status,
+      headers,
+      body: result.kind === 'stream' ? (kept.streamed ?? new Uint8Array(0)) : result.body,
+    },
+    outcome,
+    target: m.targetShown,
+    saved: savedShown(kept.saved),
+  });
+}
+
+/** what a proxied answer left: the recording saved, and a live stream's events as they were passed on */
+interface Kept {
+  readonly saved?: Saved | undefined;
+  readonly streamed?: Uint8Array | undefined;
+}
+
+/** An event stream: passed on live, saved as a stream file once the upstream ends it (stream-capture.ts). */
+async function passStream(
+  m: Recording,
+  result: Extract<ProxyResult, { kind: 'stream' }>,
+  headers: HeaderList,
+  outcome: Outcome,
+  x: InFlight,
+  opened: StreamOpen,
+): Promise<Kept> {
+  const contentType = result.headers.find(([k]) => k === 'content-type')?.[1];
+  const capture = captureStream(result.rest, streamFormatOf(contentType), MAX_SAVED_BODY_BYTES);
+  // the journal (the inspector) hears each chunk as it is passed on, not only once the stream has ended
+  const tap = opened(x, {
+    kind: 'proxied',
+    response: { status: result.status, headers, body: EMPTY },
+    outcome,
+    target: m.targetShown,
+    saved: null,
+  });
+  if (tap !== undefined) result.rest.on('data', (chunk: Buffer) => tap(chunk));
+  send(x.res, { ...result, headers });
+  const events = await capture;
+  const response =
+    events === undefined ? recordResponseOf(result)! : { status: result.status, headers: result.headers, body: events };
+  const recorded = await m.recorder.record({ request: x.snapshot, response }, x.live.ws.deny);
+  logAll(m, recorded.lines);
+  if (recorded.saved?.kind === 'rule') await m.hooks.reload().catch(() => undefined);
+  return { saved: recorded.saved, streamed: events?.kind === 'events' ? events.bytes : undefined };
+}
+
+/**
+ * A whole answer is recorded first (a saved rule is followed by a reload), then written, so the client's next
+ * request is answered from the recording; a stream over the cap is written first and never saved as a rule; a
+ * failed forward is written as the 502 it is, and nothing is saved.
+ */
+async function passWhole(
+  m: Recording,
+  result: ProxyResult,
+  headers: HeaderList,
+  snapshot: RequestSnapshot,
+  deny: Workspace['deny'],
+  res: ServerResponse,
+): Promise<Kept> {
+  if (result.kind === 'failed') {
+    m.hooks.log(RECORD_MODE_MESSAGES.failed(requestShown(snapshot), result.error));
+    send(res, { ...result, headers });
+    return {};
+  }
+  if (result.kind === 'stream') {
+    send(res, { ...result, headers });
+    logAll(m, (await m.recorder.record({ request: snapshot, response: recordResponseOf(result)! }, deny)).lines);
+    return {};
+  }
+  const recorded = await m.recorder.record({ request: snapshot, response: recordResponseOf(result)! }, deny);
+  logAll(m, recorded.lines);
+  if (recorded.saved?.kind === 'rule') await m.hooks.reload().catch(() => undefined);
+  send(res, { ...result, headers });
+  return { saved: recorded.saved };
+}
+
+function logAll(m: Recording, lines: readonly string[]): void {
+  for (const l of lines) m.hooks.log(l);
 }
 
 const EMPTY = new Uint8Array(0);

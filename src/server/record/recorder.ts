@@ -96,154 +96,19 @@ export const RECORD_MESSAGES = {
   indexFailed: (file: string, message: string) => `recorded, but not listed in ${file}: ${message}`,
 } as const;
 
+/** One recorder's options, the source it plans with, and the exchanges it saved (once per method, path and query). */
+interface RecorderState {
+  readonly o: RecorderOptions;
+  readonly files: NonNullable<RecorderOptions['files']>;
+  readonly recorded: Set<string>;
+}
+
 export function createRecorder(o: RecorderOptions): Recorder {
-  const files = o.files ?? uncachedSource();
-  const recorded = new Set<string>();
+  const state: RecorderState = { o, files: o.files ?? uncachedSource(), recorded: new Set<string>() };
   let queue: Promise<unknown> = Promise.resolve();
-
-  const recordOne = async (x: Exchange, deny: DenyPolicy | undefined): Promise<RecordOutcome> => {
-    const shownRequest = requestLine(x.request);
-    const notSaved = (why: string): RecordOutcome => ({ lines: [RECORD_MESSAGES.notSaved(shownRequest, why)] });
-    let plan;
-    try {
-      plan = await planRecording(x, {
-        fallbackDir: o.fallbackDir,
-        files,
-        recorded,
-        ...(o.keepHeaders ? { keepHeaders: o.keepHeaders } : {}),
-        ...(deny === undefined ? {} : { deny }),
-      });
-    } catch (e) {
-      return notSaved(e instanceof Error ? e.message : String(e));
-    }
-    if (plan.kind === 'skip') {
-      const why = RECORD_MESSAGES.skip[plan.reason];
-      return notSaved(
-        why(
-          plan.reason === 'method'
-            ? x.request.method.toUpperCase()
-            : plan.reason === 'denied'
-              ? (plan.detail ?? '')
-              : recordKey(x.request.method, x.request.path, x.request.query),
-        ),
-      );
-    }
-    if (plan.kind === 'file') {
-      const w = await writeConfined({
-        root: o.fallbackDir,
-        names: plan.file.names,
-        bytes: plan.file.bytes,
-        unique: false,
-        dryRun: o.dryRun,
-      });
-      const shown = plan.file.names.join('/');
-      if (w.kind !== 'written') return notSaved(writeProblem(w, shown));
-      recorded.add(plan.key);
-      const saved: Saved = { kind: 'file', file: w.names.join('/') };
-      return noted(x, {
-        lines: [RECORD_MESSAGES.wrote(o.dryRun, saved.file, plan.file.status, plan.file.bytes.byteLength)],
-        ...(o.dryRun ? { wouldSave: saved } : { saved }),
-      });
-    }
-    return noted(x, await recordRule(plan.key, plan.rule, notSaved));
-  };
-
-  /** A saved exchange listed in the recording index (read, amended, replaced atomically; the queue serialises). */
-  const noted = async (x: Exchange, out: RecordOutcome): Promise<RecordOutcome> => {
-    const saved = out.saved;
-    if (saved === undefined) return out;
-    const dir = join(o.fallbackDir, RECORDED_DIR);
-    const abs = join(dir, RECORD_INDEX_FILE);
-    const shown = `${RECORDED_DIR}/${RECORD_INDEX_FILE}`;
-    const contentType = x.response.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1];
-    const entry: IndexedExchange = {
-      method: x.request.method.toUpperCase(),
-      target: x.request.rawPath + (x.request.query === '' ? '' : '?' + x.request.query),
-      status: x.response.status,
-      ...(contentType === undefined ? {} : { contentType }),
-      ...(saved.file === undefined ? {} : { file: saved.file }),
-      ...(saved.kind === 'rule' ? { rule: `${saved.ruleSet}#${saved.ruleNumber}` } : {}),
-    };
-    try {
-      let text: string | undefined;
-      try {
-        text = await readFile(abs, 'utf8');
-      } catch (e) {
-        if ((e as { code?: unknown }).code !== 'ENOENT') throw e;
-      }
-      const index = text === undefined ? EMPTY_INDEX : parseIndex(text);
-      if (typeof index === 'string') throw new Error(`it does not read (${index}); left as it is`);
-      await mkdir(dir, { recursive: true });
-      await writeSafely(abs, indexText(withExchange(index, entry, o.upstream ?? index.upstream ?? '')), {
-        placement: 'replace',
-      });
-    } catch (e) {
-      return {
-        ...out,
-        lines: [...out.lines, RECORD_MESSAGES.indexFailed(shown, e instanceof Error ? e.message : String(e))],
-      };
-    }
-    return out;
-  };
-
-  const recordRule = async (
-    key: string,
-    rule: PlannedRule,
-    notSaved: (why: string) => RecordOutcome,
-  ): Promise<RecordOutcome> => {
-    const lines: string[] = [];
-    let body: AppendBody;
-    let written: string | undefined;
-    let file: string | undefined;
-    if (rule.body.kind === 'file' || rule.body.kind === 'stream') {
-      // a file answer and a recorded stream are both bytes written beside the recordings, then named by the rule
-      const w = await writeConfined({
-        root: o.fallbackDir,
-        names: rule.body.names,
-        bytes: rule.body.bytes,
-        unique: true,
-        dryRun: o.dryRun,
-      });
-      if (w.kind !== 'written') return notSaved(writeProblem(w, rule.body.names.join('/')));
-      file = w.names.join('/');
-      if (!o.dryRun) written = w.abs;
-      lines.push(RECORD_MESSAGES.wrote(o.dryRun, file, rule.status ?? 200, rule.body.bytes.byteLength));
-      body =
-        rule.body.kind === 'file'
-          ? { kind: 'file', abs: w.abs, bytes: rule.body.bytes }
-          : {
-              kind: 'stream',
-              abs: w.abs,
-              bytes: rule.body.bytes,
-              ...(rule.body.intervalMs === undefined ? {} : { intervalMs: rule.body.intervalMs }),
-            };
-    } else body = rule.body;
-    const appended = await o.commitRule({
-      urlPath: rule.urlPath,
-      method: rule.method,
-      ...(rule.query.length > 0 ? { query: rule.query } : {}),
-      ...(rule.status === undefined ? {} : { status: rule.status }),
-      body,
-      headers: rule.headers,
-    });
-    if (!appended.ok) {
-      if (written !== undefined) await removeQuietly(written);
-      return notSaved(RECORD_MESSAGES.ruleFailed(appended.error));
-    }
-    recorded.add(key);
-    const { ruleNumber, ruleSet } = appended.value;
-    const shownPath =
-      rule.query.length > 0
-        ? `${rule.urlPath}?${new URLSearchParams(rule.query.map(([k, v]): [string, string] => [k, v])).toString()}`
-        : rule.urlPath;
-    lines.push(RECORD_MESSAGES.rule(o.dryRun, ruleNumber, ruleSet, rule.method, shownPath, rule.status ?? 200));
-    const saved: Saved = { kind: 'rule', ruleSet, ruleNumber, ...(file === undefined ? {} : { file }) };
-    return { lines, ...(o.dryRun ? { wouldSave: saved } : { saved }) };
-  };
-
   return {
     record(x, deny) {
-      const run = queue.then(() => recordOne(x, deny));
+      const run = queue.then(() => recordOne(state, x, deny));
       queue = run.catch(() => undefined);
       return run.catch((e: unknown) => ({
         lines: [RECORD_MESSAGES.notSaved(requestLine(x.request), e instanceof Error ? e.message : String(e))],
@@ -253,6 +118,150 @@ export function createRecorder(o: RecorderOptions): Recorder {
       await queue;
     },
   };
+}
+
+async function recordOne(r: RecorderState, x: Exchange, deny: DenyPolicy | undefined): Promise<RecordOutcome> {
+  const { o, files, recorded } = r;
+  const shownRequest = requestLine(x.request);
+  const notSaved = (why: string): RecordOutcome => ({ lines: [RECORD_MESSAGES.notSaved(shownRequest, why)] });
+  let plan;
+  try {
+    plan = await planRecording(x, {
+      fallbackDir: o.fallbackDir,
+      files,
+      recorded,
+      ...(o.keepHeaders ? { keepHeaders: o.keepHeaders } : {}),
+      ...(deny === undefined ? {} : { deny }),
+    });
+  } catch (e) {
+    return notSaved(e instanceof Error ? e.message : String(e));
+  }
+  if (plan.kind === 'skip') {
+    const why = RECORD_MESSAGES.skip[plan.reason];
+    return notSaved(
+      why(
+        plan.reason === 'method'
+          ? x.request.method.toUpperCase()
+          : plan.reason === 'denied'
+            ? (plan.detail ?? '')
+            : recordKey(x.request.method, x.request.path, x.request.query),
+      ),
+    );
+  }
+  if (plan.kind === 'file') {
+    const w = await writeConfined({
+      root: o.fallbackDir,
+      names: plan.file.names,
+      bytes: plan.file.bytes,
+      unique: false,
+      dryRun: o.dryRun,
+    });
+    const shown = plan.file.names.join('/');
+    if (w.kind !== 'written') return notSaved(writeProblem(w, shown));
+    recorded.add(plan.key);
+    const saved: Saved = { kind: 'file', file: w.names.join('/') };
+    return noted(r, x, {
+      lines: [RECORD_MESSAGES.wrote(o.dryRun, saved.file, plan.file.status, plan.file.bytes.byteLength)],
+      ...(o.dryRun ? { wouldSave: saved } : { saved }),
+    });
+  }
+  return noted(r, x, await recordRule(r, plan.key, plan.rule, notSaved));
+}
+
+/** A saved exchange listed in the recording index (read, amended, replaced atomically; the queue serialises). */
+async function noted(r: RecorderState, x: Exchange, out: RecordOutcome): Promise<RecordOutcome> {
+  const { o } = r;
+  const saved = out.saved;
+  if (saved === undefined) return out;
+  const dir = join(o.fallbackDir, RECORDED_DIR);
+  const abs = join(dir, RECORD_INDEX_FILE);
+  const shown = `${RECORDED_DIR}/${RECORD_INDEX_FILE}`;
+  const contentType = x.response.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+  const entry: IndexedExchange = {
+    method: x.request.method.toUpperCase(),
+    target: x.request.rawPath + (x.request.query === '' ? '' : '?' + x.request.query),
+    status: x.response.status,
+    ...(contentType === undefined ? {} : { contentType }),
+    ...(saved.file === undefined ? {} : { file: saved.file }),
+    ...(saved.kind === 'rule' ? { rule: `${saved.ruleSet}#${saved.ruleNumber}` } : {}),
+  };
+  try {
+    let text: string | undefined;
+    try {
+      text = await readFile(abs, 'utf8');
+    } catch (e) {
+      if ((e as { code?: unknown }).code !== 'ENOENT') throw e;
+    }
+    const index = text === undefined ? EMPTY_INDEX : parseIndex(text);
+    if (typeof index === 'string') throw new Error(`it does not read (${index}); left as it is`);
+    await mkdir(dir, { recursive: true });
+    await writeSafely(abs, indexText(withExchange(index, entry, o.upstream ?? index.upstream ?? '')), {
+      placement: 'replace',
+    });
+  } catch (e) {
+    return {
+      ...out,
+      lines: [...out.lines, RECORD_MESSAGES.indexFailed(shown, e instanceof Error ? e.message : String(e))],
+    };
+  }
+  return out;
+}
+
+async function recordRule(
+  r: RecorderState,
+  key: string,
+  rule: PlannedRule,
+  notSaved: (why: string) => RecordOutcome,
+): Promise<RecordOutcome> {
+  const { o, recorded } = r;
+  const lines: string[] = [];
+  let body: AppendBody;
+  let written: string | undefined;
+  let file: string | undefined;
+  if (rule.body.kind === 'file' || rule.body.kind === 'stream') {
+    // a file answer and a recorded stream are both bytes written beside the recordings, then named by the rule
+    const w = await writeConfined({
+      root: o.fallbackDir,
+      names: rule.body.names,
+      bytes: rule.body.bytes,
+      unique: true,
+      dryRun: o.dryRun,
+    });
+    if (w.kind !== 'written') return notSaved(writeProblem(w, rule.body.names.join('/')));
+    file = w.names.join('/');
+    if (!o.dryRun) written = w.abs;
+    lines.push(RECORD_MESSAGES.wrote(o.dryRun, file, rule.status ?? 200, rule.body.bytes.byteLength));
+    body =
+      rule.body.kind === 'file'
+        ? { kind: 'file', abs: w.abs, bytes: rule.body.bytes }
+        : {
+            kind: 'stream',
+            abs: w.abs,
+            bytes: rule.body.bytes,
+            ...(rule.body.intervalMs === undefined ? {} : { intervalMs: rule.body.intervalMs }),
+          };
+  } else body = rule.body;
+  const appended = await o.commitRule({
+    urlPath: rule.urlPath,
+    method: rule.method,
+    ...(rule.query.length > 0 ? { query: rule.query } : {}),
+    ...(rule.status === undefined ? {} : { status: rule.status }),
+    body,
+    headers: rule.headers,
+  });
+  if (!appended.ok) {
+    if (written !== undefined) await removeQuietly(written);
+    return notSaved(RECORD_MESSAGES.ruleFailed(appended.error));
+  }
+  recorded.add(key);
+  const { ruleNumber, ruleSet } = appended.value;
+  const shownPath =
+    rule.query.length > 0
+      ? `${rule.urlPath}?${new URLSearchParams(rule.query.map(([k, v]): [string, string] => [k, v])).toString()}`
+      : rule.urlPath;
+  lines.push(RECORD_MESSAGES.rule(o.dryRun, ruleNumber, ruleSet, rule.method, shownPath, rule.status ?? 200));
+  const saved: Saved = { kind: 'rule', ruleSet, ruleNumber, ...(file === undefined ? {} : { file }) };
+  return { lines, ...(o.dryRun ? { wouldSave: saved } : { saved }) };
 }
 
 function requestLine(r: RecordRequest): string {
