@@ -95,6 +95,8 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
     listener: {
       ipAddress: t.listener?.ip_address ?? DEFAULTS.ipAddress,
       port: t.listener?.port ?? DEFAULTS.port,
+      maxConnections: t.listener?.max_connections ?? DEFAULTS.plainMaxConnections,
+      maxHeldConnections: t.listener?.max_held_connections ?? DEFAULTS.maxHeldConnections,
       ...(tls === undefined ? {} : { tls }),
     },
     service: {

@@ -1,0 +1,149 @@
+// Held connections (docs/faults.md, docs/https-and-limits.md): connections whose answers wait on a timer or on
+// their client (a `timeout` fault, a stream) do not count against listener.max_connections, so more of them than
+// that bound never keep a fresh connection waiting; they have their own bound, listener.max_held_connections,
+// past which such an answer is a 503 naming it.
+import assert from 'node:assert/strict';
+import { connect, type Socket } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { delay, fetchOnce, makeTempDir, maxOf, ms, removeDir, spawnServer, writeTree, type Server } from './harness.js';
+import { assertNeighbourFast, LOADED_NEIGHBOUR_MS, neighbourDelay } from './neighbour.js';
+
+/** the plain listener's default bound on working connections (listener.max_connections) */
+const WORKING = 512;
+/** over it */
+const HELD = 520;
+const STREAMS = 600;
+/** a stream that lasts longer than the test waits for any first byte */
+const STREAM_EVENTS = 30;
+
+const RULES = [
+  '[[rules]]\nwhen.request.url_path = "/hang"\nrespond = { fault = "timeout" }\n',
+  '[[rules]]\nwhen.request.url_path = "/events"\nrespond = { stream = { file_path = "slow.sse", interval_ms = 1000 } }\n',
+].join('\n');
+
+function sse(): string {
+  let out = '';
+  for (let i = 0; i < STREAM_EVENTS; i++) out += `data: ${i}\n\n`;
+  return out;
+}
+
+/** A connection that sends GET `path` and keeps what comes back; `firstByte` resolves with the time it took. */
+function open(port: number, path: string): { socket: Socket; firstByte: Promise<number> } {
+  const started = performance.now();
+  const socket = connect(port, '127.0.0.1');
+  socket.on('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nhost: x\r\n\r\n`));
+  socket.on('error', () => {});
+  const firstByte = new Promise<number>((resolve) => {
+    socket.once('data', () => resolve(performance.now() - started));
+    socket.once('close', () => resolve(Number.POSITIVE_INFINITY));
+  });
+  return { socket, firstByte };
+}
+
+/** Until the server has logged `n` requests for `path` (each held connection's request was read). */
+async function logged(server: Server, re: RegExp, n: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (server.count(re) < n) {
+    if (Date.now() > deadline) assert.fail(`the server logged ${server.count(re)} of ${n} requests for ${re}`);
+    await delay(50);
+  }
+}
+
+describe('held connections', { timeout: 180_000 }, () => {
+  let dir: string;
+  let server: Server;
+  const hang = /^<- \/hang$/;
+  before(async () => {
+    dir = makeTempDir('mock-held-');
+    await writeTree(dir, {
+      'mock.toml': '[service]\nrule_sets = ["rules.toml"]\n',
+      'rules.toml': RULES,
+      'slow.sse': sse(),
+      'small.txt': 'ok\n',
+    });
+    server = await spawnServer([], dir, [hang]);
+  });
+  after(async () => {
+    await server?.stop();
+    if (dir !== undefined) await removeDir(dir);
+  });
+
+  it(`${HELD} connections held by a timeout fault do not keep fresh connections waiting`, async () => {
+    const held: Socket[] = [];
+    try {
+      const r = await neighbourDelay(
+        server.port,
+        '/small.txt',
+        async () => {
+          for (let i = 0; i < HELD; i++) held.push(open(server.port, '/hang').socket);
+          // the first WORKING were admitted whatever counts them; the rest only if held ones do not
+          await logged(server, hang, WORKING);
+          await delay(1500);
+        },
+        { timeoutMs: 5000 },
+      );
+      assertNeighbourFast(r, `${HELD} connections held by fault = "timeout"`);
+    } finally {
+      for (const s of held) s.destroy();
+    }
+  });
+
+  it(`${STREAMS} streaming clients each get their first event at once`, async () => {
+    const clients = Array.from({ length: STREAMS }, () => open(server.port, '/events'));
+    try {
+      const firsts = await Promise.all(clients.map((c) => c.firstByte));
+      const worst = maxOf(firsts);
+      // opening this many connections at once on a loaded machine takes a while itself: a wider margin
+      assert.ok(
+        worst <= LOADED_NEIGHBOUR_MS * 4,
+        `the slowest of ${STREAMS} streaming clients waited ${ms(worst)} for its first byte`,
+      );
+    } finally {
+      for (const c of clients) c.socket.destroy();
+    }
+  });
+});
+
+describe('listener.max_held_connections', { timeout: 60_000 }, () => {
+  let dir: string;
+  let server: Server;
+  const hang = /^<- \/hang$/;
+  before(async () => {
+    dir = makeTempDir('mock-held-limit-');
+    await writeTree(dir, {
+      'mock.toml': '[listener]\nmax_held_connections = 3\n\n[service]\nrule_sets = ["rules.toml"]\n',
+      'rules.toml': RULES,
+      'slow.sse': sse(),
+      'small.txt': 'ok\n',
+    });
+    server = await spawnServer([], dir, [hang]);
+  });
+  after(async () => {
+    await server?.stop();
+    if (dir !== undefined) await removeDir(dir);
+  });
+
+  it('past the limit, an answer that would wait is a 503 naming the setting; others are answered', async () => {
+    const held = [open(server.port, '/hang'), open(server.port, '/hang'), open(server.port, '/events')];
+    try {
+      await logged(server, hang, 2);
+      await held[2]!.firstByte;
+      const over = await fetchOnce(server.port, '/hang', { timeoutMs: 5000 });
+      assert.equal(over.status, 503, `expected a 503, got ${over.status} ${over.error ?? ''}`);
+      assert.match(over.body, /listener\.max_held_connections = 3/);
+      const stream = await fetchOnce(server.port, '/events', { timeoutMs: 5000 });
+      assert.equal(stream.status, 503);
+      const small = await fetchOnce(server.port, '/small.txt', { timeoutMs: 5000 });
+      assert.equal(small.status, 200);
+      // one held connection leaves: its place is free again
+      held[0]!.socket.destroy();
+      await delay(200);
+      const again = open(server.port, '/hang');
+      held.push(again);
+      const answered = await Promise.race([again.firstByte, delay(1000).then(() => 'held')]);
+      assert.equal(answered, 'held', 'a freed place takes a new held connection');
+    } finally {
+      for (const c of held) c.socket.destroy();
+    }
+  });
+});
