@@ -147,3 +147,49 @@ describe('listener.max_held_connections', { timeout: 60_000 }, () => {
     }
   });
 });
+
+describe('listener.max_connections', { timeout: 60_000 }, () => {
+  let dir: string;
+  let server: Server;
+  const hang = /^<- \/hang$/;
+  before(async () => {
+    dir = makeTempDir('mock-working-limit-');
+    await writeTree(dir, {
+      'mock.toml': '[listener]\nmax_connections = 2\n\n[service]\nrule_sets = ["rules.toml"]\n',
+      'rules.toml': RULES,
+      'slow.sse': sse(),
+      'small.txt': 'ok\n',
+    });
+    server = await spawnServer([], dir, [hang]);
+  });
+  after(async () => {
+    await server?.stop();
+    if (dir !== undefined) await removeDir(dir);
+  });
+
+  it('bounds the working connections of the plain listener; held ones do not count', async () => {
+    const held = [open(server.port, '/hang'), open(server.port, '/hang'), open(server.port, '/hang')];
+    const idle: Socket[] = [];
+    try {
+      await logged(server, hang, 3);
+      const beside = await fetchOnce(server.port, '/small.txt', { timeoutMs: 5000 });
+      assert.equal(beside.status, 200, 'three held connections leave both working places free');
+      // two connections that send nothing take both places: a third waits in the queue
+      for (let i = 0; i < 2; i++) {
+        const s = connect(server.port, '127.0.0.1');
+        s.on('error', () => {});
+        idle.push(s);
+      }
+      await delay(300);
+      const queued = fetchOnce(server.port, '/small.txt', { timeoutMs: 8000 });
+      const early = await Promise.race([queued.then(() => 'answered'), delay(1000).then(() => 'waiting')]);
+      assert.equal(early, 'waiting', 'with max_connections = 2 taken, a third connection waits');
+      idle[0]!.destroy();
+      const later = await queued;
+      assert.equal(later.status, 200, 'and is answered once a place frees');
+    } finally {
+      for (const c of held) c.socket.destroy();
+      for (const s of idle) s.destroy();
+    }
+  });
+});
