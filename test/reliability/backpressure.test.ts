@@ -11,6 +11,7 @@ import {
   fetchOnce,
   makeTempDir,
   mib,
+  ms,
   MiB,
   removeDir,
   sampleRss,
@@ -63,7 +64,7 @@ describe('a body in pieces to clients that never read', { timeout: 120_000 }, ()
     if (dir !== undefined) await removeDir(dir);
   });
 
-  it('hold a bounded amount of memory each, released when they leave, and do not slow a neighbour', async () => {
+  it('hold a bounded amount of memory each, released when they leave, and do not slow a neighbour', async (t) => {
     // one full read first: the file is parsed and remembered, the heap has grown to its working size
     const whole = await fetchOnce(server.port, '/export', { timeoutMs: 60_000 });
     assert.equal(whole.status, 200);
@@ -87,6 +88,10 @@ describe('a body in pieces to clients that never read', { timeout: 120_000 }, ()
         `(baseline ${mib(baseline)}, peak ${mib(peak)}); the limit is ${mib(GROWTH_LIMIT)}`,
     );
     assert.ok(afterLeaving <= peak + 8 * MiB, `RSS went on growing after the clients left: ${mib(afterLeaving)}`);
+    t.diagnostic(
+      `RSS +${mib(peak - baseline)} at peak, ${mib(afterLeaving)} after; neighbour worst ${ms(r.worstMs)}, ` +
+        `median ${ms(r.medianMs)} over ${r.probes} probes`,
+    );
     assertNeighbourFast(r, `${CLIENTS} clients that never read a ${mib(STREAM_BYTES)} body in ${PIECES} pieces`);
     // and the server still sends the whole body to a client that reads
     const again = await fetchOnce(server.port, '/export', { timeoutMs: 60_000 });

@@ -68,7 +68,7 @@ describe('held connections', { timeout: 180_000 }, () => {
     if (dir !== undefined) await removeDir(dir);
   });
 
-  it(`${HELD} connections held by a timeout fault do not keep fresh connections waiting`, async () => {
+  it(`${HELD} connections held by a timeout fault do not keep fresh connections waiting`, async (t) => {
     const held: Socket[] = [];
     try {
       const r = await neighbourDelay(
@@ -82,17 +82,19 @@ describe('held connections', { timeout: 180_000 }, () => {
         },
         { timeoutMs: 5000 },
       );
+      t.diagnostic(`neighbour worst ${ms(r.worstMs)}, median ${ms(r.medianMs)} over ${r.probes} probes`);
       assertNeighbourFast(r, `${HELD} connections held by fault = "timeout"`);
     } finally {
       for (const s of held) s.destroy();
     }
   });
 
-  it(`${STREAMS} streaming clients each get their first event at once`, async () => {
+  it(`${STREAMS} streaming clients each get their first event at once`, async (t) => {
     const clients = Array.from({ length: STREAMS }, () => open(server.port, '/events'));
     try {
       const firsts = await Promise.all(clients.map((c) => c.firstByte));
       const worst = maxOf(firsts);
+      t.diagnostic(`slowest first byte ${ms(worst)}`);
       // opening this many connections at once on a loaded machine takes a while itself: a wider margin
       assert.ok(
         worst <= LOADED_NEIGHBOUR_MS * 4,
