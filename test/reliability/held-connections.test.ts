@@ -5,7 +5,19 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { delay, fetchOnce, makeTempDir, maxOf, ms, removeDir, spawnServer, writeTree, type Server } from './harness.js';
+import { connect as tlsConnect } from 'node:tls';
+import {
+  delay,
+  fetchOnce,
+  makeTempDir,
+  maxOf,
+  ms,
+  removeDir,
+  selfSignedPair,
+  spawnServer,
+  writeTree,
+  type Server,
+} from './harness.js';
 import { assertNeighbourFast, LOADED_NEIGHBOUR_MS, neighbourDelay } from './neighbour.js';
 
 /** the plain listener's default bound on working connections (listener.max_connections) */
@@ -192,6 +204,53 @@ describe('listener.max_connections', { timeout: 60_000 }, () => {
     } finally {
       for (const c of held) c.socket.destroy();
       for (const s of idle) s.destroy();
+    }
+  });
+});
+
+describe('held connections over HTTPS', { timeout: 60_000 }, () => {
+  let dir: string;
+  let server: Server;
+  let ca: string;
+  before(async () => {
+    dir = makeTempDir('mock-held-tls-');
+    const pair = await selfSignedPair();
+    ca = pair.cert;
+    await writeTree(dir, {
+      'mock.toml':
+        '[listener.tls]\ncert = "cert.pem"\nkey = "key.pem"\nmax_connections = 2\n\n[service]\nrule_sets = ["rules.toml"]\n',
+      'cert.pem': pair.cert,
+      'key.pem': pair.key,
+      'rules.toml': RULES,
+      'slow.sse': sse(),
+      'small.txt': 'ok\n',
+    });
+    server = await spawnServer([], dir);
+  });
+  after(async () => {
+    await server?.stop();
+    if (dir !== undefined) await removeDir(dir);
+  });
+
+  it('streams held past listener.tls.max_connections leave fresh HTTPS connections answered', async () => {
+    const streams = Array.from({ length: 4 }, () =>
+      tlsConnect({ port: server.port, host: '127.0.0.1', ca, servername: 'localhost' }),
+    );
+    try {
+      await Promise.all(
+        streams.map(
+          (s) =>
+            new Promise<void>((resolve, reject) => {
+              s.once('secureConnect', () => s.write('GET /events HTTP/1.1\r\nhost: x\r\n\r\n'));
+              s.once('data', () => resolve());
+              s.once('error', reject);
+            }),
+        ),
+      );
+      const r = await neighbourDelay(server.port, '/small.txt', () => delay(1000), { ca, timeoutMs: 5000 });
+      assertNeighbourFast(r, 'four held HTTPS streams with max_connections = 2');
+    } finally {
+      for (const s of streams) s.destroy();
     }
   });
 });
