@@ -40,6 +40,11 @@ test('partial tables are valid; the rest keeps its defaults', () => {
     ['[listener]\nport = 4000', (c) => c.listener, { ipAddress: '127.0.0.1', port: 4000 }],
     ['[listener]\nip_address = "::1"', (c) => c.listener, { ipAddress: '::1', port: 3001 }],
     [
+      '[listener]\nmax_connections = 8\nmax_held_connections = 9',
+      (c) => c.listener,
+      { ipAddress: '127.0.0.1', port: 3001, maxConnections: 8, maxHeldConnections: 9 },
+    ],
+    [
       '[service]\nstrategy = "round_robin"',
       (c) => [c.service.strategy, c.service.fallbackRespondDir],
       [{ kind: 'round_robin' }, '/w/cfg'],

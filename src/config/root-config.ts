@@ -95,6 +95,10 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
     listener: {
       ipAddress: t.listener?.ip_address ?? DEFAULTS.ipAddress,
       port: t.listener?.port ?? DEFAULTS.port,
+      ...(t.listener?.max_connections === undefined ? {} : { maxConnections: t.listener.max_connections }),
+      ...(t.listener?.max_held_connections === undefined
+        ? {}
+        : { maxHeldConnections: t.listener.max_held_connections }),
       ...(tls === undefined ? {} : { tls }),
     },
     service: {

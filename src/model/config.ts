@@ -20,6 +20,10 @@ export interface Config {
     readonly ipAddress: string;
     readonly port: number;
     readonly tls?: TlsConfig;
+    /** working connections on the plain HTTP listener before further ones queue (absent: DEFAULTS.plainMaxConnections) */
+    readonly maxConnections?: number;
+    /** connections per listener whose answers wait: a delay, a timeout fault, a stream (absent: DEFAULTS.maxHeldConnections) */
+    readonly maxHeldConnections?: number;
   };
   readonly service: {
     /** absolute paths, in listed order */
@@ -83,6 +87,8 @@ export const DEFAULTS = {
   port: 3001,
   handshakeTimeoutSeconds: 10,
   maxConnections: 256,
+  plainMaxConnections: 512,
+  maxHeldConnections: 4096,
   fallbackRespondDir: '.',
   maxRequestBodyBytes: 33554432,
   collectionMaxItems: 100_000,

@@ -1,12 +1,12 @@
 // The stream and dribble writers on a real socket with an injected clock: each event leaves when its declared
 // pause has passed on that clock and not before, in order; a client that leaves stops the timer.
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import http, { type IncomingMessage } from 'node:http';
+import { EventEmitter, once } from 'node:events';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import type { Answer, StreamEvent } from '../model/answer.js';
-import { deliver, splitBody, type Clock } from './deliver.js';
+import { deliver, play, splitBody, TURN_BYTES, type Clock } from './deliver.js';
 
 class FakeClock implements Clock {
   t = 0;
@@ -143,4 +143,75 @@ test('chunks: equal pieces, the first at once, then interval apart', () => {
     ],
   );
   assert.equal(splitBody(enc.encode('ab'), 5, 10).length, 2, 'never more pieces than bytes');
+});
+
+/** a response that takes `room` writes and then reports its buffer full until drain() */
+class FullResponse extends EventEmitter {
+  destroyed = false;
+  writableEnded = false;
+  written: string[] = [];
+  room: number;
+  constructor(room: number) {
+    super();
+    this.room = room;
+  }
+  write(bytes: Uint8Array): boolean {
+    this.written.push(Buffer.from(bytes).toString());
+    return --this.room > 0;
+  }
+  end(): void {
+    this.writableEnded = true;
+  }
+  drain(room: number): void {
+    this.room = room;
+    this.emit('drain');
+  }
+}
+
+test('a full socket stops the stream until it drains, and the pause counts from the drain', () => {
+  const clock = new FakeClock();
+  const res = new FullResponse(2);
+  const events = [ev(0, 'a'), ev(10, 'b'), ev(10, 'c'), ev(100, 'd'), ev(0, 'e')];
+  play(res as unknown as ServerResponse, events, clock);
+  clock.advance(10);
+  assert.deepEqual(res.written, ['a', 'b']);
+  clock.advance(5000);
+  assert.deepEqual(res.written, ['a', 'b'], 'nothing is written while the buffer is full');
+  res.drain(10);
+  clock.advance(9);
+  assert.deepEqual(res.written, ['a', 'b'], 'the schedule stood still while the socket was full');
+  clock.advance(1);
+  assert.deepEqual(res.written, ['a', 'b', 'c']);
+  clock.advance(100);
+  assert.deepEqual(res.written, ['a', 'b', 'c', 'de'], 'events due together leave in one write');
+  assert.equal(res.writableEnded, true);
+});
+
+test('a turn writes at most TURN_BYTES to one stream, and goes on in the next', () => {
+  const clock = new FakeClock();
+  const res = new FullResponse(1000);
+  const piece = 'x'.repeat(1024);
+  const count = (3 * TURN_BYTES) / 1024;
+  play(
+    res as unknown as ServerResponse,
+    Array.from({ length: count }, () => ev(0, piece)),
+    clock,
+  );
+  assert.equal(res.written.length, 1);
+  assert.equal(res.written[0]!.length, TURN_BYTES);
+  clock.advance(0);
+  assert.equal(res.written.join('').length, 3 * TURN_BYTES);
+  assert.equal(res.writableEnded, true);
+});
+
+test('a client that leaves while the socket is full leaves no listener or timer behind', () => {
+  const clock = new FakeClock();
+  const res = new FullResponse(1);
+  play(res as unknown as ServerResponse, [ev(0, 'a'), ev(10, 'b')], clock);
+  assert.equal(res.listenerCount('drain'), 1);
+  res.destroyed = true;
+  res.emit('close');
+  assert.equal(res.listenerCount('drain'), 0);
+  assert.equal(res.listenerCount('close'), 0);
+  assert.equal(clock.pending.size, 0);
 });

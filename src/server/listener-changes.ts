@@ -1,6 +1,6 @@
 // Which [listener] settings differ between two configs. The server never rebinds on a reload: these are
 // reported ("restart mock to apply") and the rest of the new workspace applies. Keys are named as in mock.toml.
-import type { Config, TlsConfig } from '../model/config.js';
+import { DEFAULTS, type Config, type TlsConfig } from '../model/config.js';
 import type { ListenerChange } from '../model/reload.js';
 
 type Listener = Config['listener'];
@@ -28,6 +28,16 @@ export function listenerChanges(before: Listener, after: Listener): readonly Lis
   };
   add('listener.ip_address', before.ipAddress, after.ipAddress);
   add('listener.port', before.port, after.port);
+  add(
+    'listener.max_connections',
+    before.maxConnections ?? DEFAULTS.plainMaxConnections,
+    after.maxConnections ?? DEFAULTS.plainMaxConnections,
+  );
+  add(
+    'listener.max_held_connections',
+    before.maxHeldConnections ?? DEFAULTS.maxHeldConnections,
+    after.maxHeldConnections ?? DEFAULTS.maxHeldConnections,
+  );
   if (before.tls === undefined || after.tls === undefined) {
     add('listener.tls', before.tls === undefined ? undefined : 'set', after.tls === undefined ? undefined : 'set');
     return out;

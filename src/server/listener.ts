@@ -84,6 +84,15 @@ export interface ListenerDeps {
   readonly activity: SocketActivity;
   /** the capabilities on the request path, in order (server/hooks.ts); none: the bare path, no added work */
   readonly hooks?: readonly RequestHook[];
+  /**
+   * Held connections (server/gate.ts): an answer that waits on a timer or on its client holds its connection
+   * until the response closes; `hold` answers false when `limit` connections are held already. Absent: no bound.
+   */
+  readonly holds?: {
+    readonly limit: number;
+    hold(socket: object): boolean;
+    release(socket: object): void;
+  };
 }
 
 export const LISTENER_MESSAGES = {
@@ -91,7 +100,16 @@ export const LISTENER_MESSAGES = {
   versionNotSupported: 'HTTP version not supported',
   internalError: 'internal server error',
   handlerFailed: (reason: string) => `request handling failed: ${reason}`,
+  tooManyHeld: (limit: number) =>
+    `too many held connections: ${limit} connections of this listener are already waiting on a delay, a timeout ` +
+    `fault or a stream (listener.max_held_connections = ${limit}); raise listener.max_held_connections in mock.toml`,
 } as const;
+
+/** Whether an answer with a delivery waits on a timer or on its client (every one but an immediate fault). */
+function waits(answer: Answer): boolean {
+  const d = answer.delivery;
+  return d !== undefined && (d.kind !== 'fault' || d.fault === 'timeout');
+}
 
 export interface RequestListener {
   readonly onRequest: (req: IncomingMessage, res: ServerResponse) => void;
@@ -129,6 +147,23 @@ export function createListener(deps: ListenerDeps): RequestListener {
     const answer = finalize(textDraft(status, text), snapshotOf(req), live.ws.cors);
     writeAnswer(res, answer, req.method ?? 'GET', { close: true, log: deps.log });
     return answer;
+  };
+
+  const holds = deps.holds;
+  const heldResponses = new WeakSet<ServerResponse>();
+  /** True when `res` may wait: its connection is held (once per response) until the response closes. */
+  const holdFor = (res: ServerResponse): boolean => {
+    if (holds === undefined || heldResponses.has(res)) return true;
+    const socket = res.req.socket;
+    if (!holds.hold(socket)) return false;
+    heldResponses.add(res);
+    res.once('close', () => holds.release(socket));
+    return true;
+  };
+  /** 503: the listener holds as many connections as it may (listener.max_held_connections). */
+  const refuseHeld = (res: ServerResponse, x: InFlight | undefined): void => {
+    const answer = refuse(res.req, res, deps.live.current, 503, LISTENER_MESSAGES.tooManyHeld(holds?.limit ?? 0));
+    if (x !== undefined) afterWrite?.(x, { kind: 'refused', response: answer });
   };
 
   /** With hooks: the hooks before dispatch, then dispatch unless one of them answered. */
@@ -323,7 +358,13 @@ export function createListener(deps: ListenerDeps): RequestListener {
     method: string,
     outcome: Outcome,
     x: InFlight | undefined,
-  ): Promise<void> => sleep(delay).then(() => answer(res, method, outcome, x));
+  ): Promise<void> => {
+    if (!holdFor(res)) {
+      refuseHeld(res, x);
+      return Promise.resolve();
+    }
+    return sleep(delay).then(() => answer(res, method, outcome, x));
+  };
 
   // Whether an answer was written in this turn already, and the answers made after it, in order.
   let turnOpen = false;
@@ -360,6 +401,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
     afterWrite === undefined
       ? (res: ServerResponse, method: string, outcome: Outcome, _x: InFlight | undefined): void => {
           if (res.destroyed || res.writableEnded) return;
+          if (waits(outcome.answer) && !holdFor(res)) return refuseHeld(res, undefined);
           if (outcome.state !== undefined) commitTransition(outcome.state);
           if (outcome.answer.delivery === undefined) writeAnswer(res, outcome.answer, method, writing);
           else deliverAnswer(res, outcome.answer, method, deps.live.current.ws);
@@ -367,6 +409,7 @@ export function createListener(deps: ListenerDeps): RequestListener {
         }
       : (res: ServerResponse, method: string, outcome: Outcome, x: InFlight | undefined): void => {
           if (res.destroyed || res.writableEnded) return;
+          if (waits(outcome.answer) && !holdFor(res)) return refuseHeld(res, x);
           if (outcome.state !== undefined) commitTransition(outcome.state);
           const delivery = outcome.answer.delivery;
           if (delivery === undefined) writeAnswer(res, outcome.answer, method, writing);

@@ -16,7 +16,7 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { dispatch as realDispatch, type ContractGate, type DispatchEnv } from '../dispatch/dispatch.js';
 import { MockError } from '../model/errors.js';
-import type { Config } from '../model/config.js';
+import { DEFAULTS, type Config } from '../model/config.js';
 import type { ShownPaths } from '../dispatch/explain-view.js';
 import type { Journal } from '../journal/journal.js';
 import type { Workspace } from '../model/workspace.js';
@@ -58,8 +58,8 @@ export const DEFAULT_TIMEOUTS: ServerTimeouts = {
   checkIntervalMs: 1_000,
 };
 
-/** Connections in flight on the plain HTTP listener before further ones queue (the TLS one uses max_connections). */
-export const PLAIN_HTTP_MAX_CONNECTIONS = 512;
+/** Working connections on the plain HTTP listener before further ones queue, unless listener.max_connections says otherwise (the TLS one uses listener.tls.max_connections). */
+export const PLAIN_HTTP_MAX_CONNECTIONS = DEFAULTS.plainMaxConnections;
 
 export interface ServerOptions {
   /** console lines (request log, script output, warnings); one call may pass several, joined by `\n` */
@@ -75,7 +75,7 @@ export interface ServerOptions {
   /** wall-clock budget for one middleware script run */
   readonly scriptTimeLimitMs?: number;
   readonly timeouts?: Partial<ServerTimeouts>;
-  /** bound on plain HTTP connections in flight (default PLAIN_HTTP_MAX_CONNECTIONS) */
+  /** bound on plain HTTP connections in flight (default: listener.max_connections) */
   readonly plainMaxConnections?: number;
   /** how the live workspace reloads (server/live.ts); without it the workspace never changes */
   readonly live?: LiveWorkspaceOptions;
@@ -192,7 +192,24 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   live.onReload((e) => {
     if (e.kind === 'applied') scopes.configure(e.workspace.config.service.sessions);
   });
+  // Which gate admitted a connection, by the socket the engine serves (the TLS socket's own TCP socket on HTTPS):
+  // the listener holds and releases a connection whose answer waits (server/gate.ts).
+  const gateOf = new WeakMap<object, ConnectionGate>();
+  const rawOf = (socket: object): Socket => ((socket as { _parent?: Socket | null })._parent ?? socket) as Socket;
+  const heldLimit = ws.config.listener.maxHeldConnections ?? DEFAULTS.maxHeldConnections;
+  const holds = {
+    limit: heldLimit,
+    hold: (socket: object): boolean => {
+      const raw = rawOf(socket);
+      return gateOf.get(raw)?.hold(raw) ?? true;
+    },
+    release: (socket: object): void => {
+      const raw = rawOf(socket);
+      gateOf.get(raw)?.release(raw);
+    },
+  };
   const listener = createListener({
+    holds,
     hooks,
     live,
     env,
@@ -208,14 +225,29 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
 
   const gateFor = (scheme: ListeningAddress['scheme']): ConnectionGate => {
     if (scheme === 'http') {
-      return new ConnectionGate(Math.max(1, opts.plainMaxConnections ?? PLAIN_HTTP_MAX_CONNECTIONS), (raw) => {
-        engine.emit('connection', raw);
-        raw.resume();
-      });
+      const limit = opts.plainMaxConnections ?? ws.config.listener.maxConnections ?? PLAIN_HTTP_MAX_CONNECTIONS;
+      const gate: ConnectionGate = new ConnectionGate(
+        Math.max(1, limit),
+        (raw) => {
+          gateOf.set(raw, gate);
+          engine.emit('connection', raw);
+          raw.resume();
+        },
+        heldLimit,
+      );
+      return gate;
     }
     if (tlsGate === undefined || tlsConfig === undefined)
       throw new MockError('internal', 'an HTTPS listener without TLS settings');
-    return new ConnectionGate(Math.max(1, tlsConfig.maxConnections), (raw) => tlsGate.accept(raw));
+    const gate: ConnectionGate = new ConnectionGate(
+      Math.max(1, tlsConfig.maxConnections),
+      (raw) => {
+        gateOf.set(raw, gate);
+        tlsGate.accept(raw);
+      },
+      heldLimit,
+    );
+    return gate;
   };
 
   const gates: ConnectionGate[] = [];

@@ -123,6 +123,16 @@ export const rootShape = described(
           doc: 'Port to listen on; 0 picks a free one. HTTPS only when `[listener.tls]` has no `port`.',
           default: DEFAULTS.port,
         }),
+        max_connections: described(int(1, 2_147_483_647), {
+          doc: 'Most plain HTTP connections at work at once; further ones wait until one closes. Held connections (`max_held_connections`) do not count.',
+          long: 'The HTTPS listener has its own bound, `listener.tls.max_connections`. A connection counts from its arrival until it closes, idle keep-alive time included, except while it is held.',
+          default: DEFAULTS.plainMaxConnections,
+        }),
+        max_held_connections: described(int(1, 2_147_483_647), {
+          doc: 'Most connections per listener whose answers wait on a timer or on the client (a delay, a `timeout` fault, dribbled chunks, a stream); past it, such an answer is refused with a 503 naming this setting.',
+          long: "Held connections do not count against `max_connections` (or `listener.tls.max_connections`), so they never keep fresh connections waiting. Each is an open file descriptor: a limit above the process's `ulimit -n` is never reached, connections are refused by the system first.",
+          default: DEFAULTS.maxHeldConnections,
+        }),
         tls: described(tlsShape, {
           doc: 'Serve HTTPS with this certificate and key.',
           long: 'With `port`: plain HTTP on `listener.port` and HTTPS on `listener.tls.port`. Without it: `listener.port` serves HTTPS only. A key or certificate that does not load stops the server before it listens.',

@@ -1,0 +1,100 @@
+// Paced answers to clients that never read (docs/faults.md): the server writes a dribbled body or a stream only as
+// fast as the client takes it, so ten such clients cost it about a socket buffer each, not a copy of the answer
+// (in tens of thousands of queued writes) each, the memory does not grow once they are gone, and a small request
+// on another connection is answered as fast as ever. A body of 60,000 pieces from a remembered file: every client
+// shares the one file, so what grows is what the server queues for each.
+import assert from 'node:assert/strict';
+import { connect, type Socket } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import {
+  delay,
+  fetchOnce,
+  makeTempDir,
+  mib,
+  ms,
+  MiB,
+  removeDir,
+  sampleRss,
+  spawnServer,
+  writeTree,
+  type Server,
+} from './harness.js';
+import { assertNeighbourFast, neighbourDelay } from './neighbour.js';
+
+const CLIENTS = 10;
+/** under the file cache's 8 MiB per-file bound, so every client shares the one file; above what the kernel's
+ * socket buffers take for a client that does not read (about 4 MiB on Linux loopback) */
+const STREAM_BYTES = 6 * MiB;
+const PIECES = 60_000;
+/** a stream written whole to each client costs several times its size each (its chunks and their framing) */
+const GROWTH_LIMIT = 100 * MiB;
+
+function ndjson(bytes: number): string {
+  const line = JSON.stringify({ id: 0, text: 'y'.repeat(80) }) + '\n';
+  return line.repeat(Math.ceil(bytes / line.length));
+}
+
+/** A connection that asks for `path` and then reads nothing. */
+function nonReader(port: number, path: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const s = connect(port, '127.0.0.1', () => {
+      s.pause();
+      s.write(`GET ${path} HTTP/1.1\r\nhost: x\r\n\r\n`);
+      resolve(s);
+    });
+    s.on('error', reject);
+  });
+}
+
+describe('a body in pieces to clients that never read', { timeout: 120_000 }, () => {
+  let dir: string;
+  let server: Server;
+  before(async () => {
+    dir = makeTempDir('mock-backpressure-');
+    await writeTree(dir, {
+      'mock.toml': '[service]\nrule_sets = ["rules.toml"]\n',
+      'rules.toml': `[[rules]]\nwhen.request.url_path = "/export"\nrespond = { file_path = "rows.ndjson", chunks = { count = ${PIECES}, interval_ms = 0 } }\n`,
+      'rows.ndjson': ndjson(STREAM_BYTES),
+      'small.txt': 'ok\n',
+    });
+    server = await spawnServer([], dir);
+  });
+  after(async () => {
+    await server?.stop();
+    if (dir !== undefined) await removeDir(dir);
+  });
+
+  it('hold a bounded amount of memory each, released when they leave, and do not slow a neighbour', async (t) => {
+    // one full read first: the file is parsed and remembered, the heap has grown to its working size
+    const whole = await fetchOnce(server.port, '/export', { timeoutMs: 60_000 });
+    assert.equal(whole.status, 200);
+    assert.equal(whole.body.length, ndjson(STREAM_BYTES).length);
+    await delay(500);
+    const baseline = server.rss();
+    const rss = sampleRss(server.pid, 25);
+    const clients: Socket[] = [];
+    const r = await neighbourDelay(server.port, '/small.txt', async () => {
+      for (let i = 0; i < CLIENTS; i++) clients.push(await nonReader(server.port, '/export'));
+      // long enough for the server to write all it will to them
+      await delay(2000);
+    });
+    const peak = rss.peak();
+    for (const c of clients) c.destroy();
+    await delay(1000);
+    const afterLeaving = rss.stop().at(-1)!;
+    assert.ok(
+      peak - baseline < GROWTH_LIMIT,
+      `RSS grew by ${mib(peak - baseline)} with ${CLIENTS} clients that do not read a ${mib(STREAM_BYTES)} body in ${PIECES} pieces ` +
+        `(baseline ${mib(baseline)}, peak ${mib(peak)}); the limit is ${mib(GROWTH_LIMIT)}`,
+    );
+    assert.ok(afterLeaving <= peak + 8 * MiB, `RSS went on growing after the clients left: ${mib(afterLeaving)}`);
+    t.diagnostic(
+      `RSS +${mib(peak - baseline)} at peak, ${mib(afterLeaving)} after; neighbour worst ${ms(r.worstMs)}, ` +
+        `median ${ms(r.medianMs)} over ${r.probes} probes`,
+    );
+    assertNeighbourFast(r, `${CLIENTS} clients that never read a ${mib(STREAM_BYTES)} body in ${PIECES} pieces`);
+    // and the server still sends the whole body to a client that reads
+    const again = await fetchOnce(server.port, '/export', { timeoutMs: 60_000 });
+    assert.equal(again.body.length, whole.body.length);
+  });
+});
