@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 function findSrc(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -369,4 +370,32 @@ test('offlineEnv() is the only place an offline dispatch environment is made', (
     )
     .map(({ file }) => file);
   assert.deepEqual(handBuilt, []);
+});
+
+// The request path stays readable: a new capability is a stage or a hook of its own, not another branch in a long
+// function (docs/architecture.md#the-pipeline).
+const REQUEST_PATH = ['server/', 'dispatch/', 'routing/'];
+const MAX_FUNCTION_LINES = 80;
+const MAX_FILE_LINES = 400;
+
+test(`no function on the request path is over ${MAX_FUNCTION_LINES} lines, no file over ${MAX_FILE_LINES}`, () => {
+  const long: string[] = [];
+  for (const abs of walk(SRC)) {
+    const file = relative(SRC, abs).split('\\').join('/');
+    if (!REQUEST_PATH.some((p) => file.startsWith(p))) continue;
+    const text = readFileSync(abs, 'utf8');
+    const lines = text.split('\n').length;
+    if (lines > MAX_FILE_LINES) long.push(`${file}: ${lines} lines`);
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+    const visit = (node: ts.Node): void => {
+      if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+        const from = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+        const to = source.getLineAndCharacterOfPosition(node.end).line;
+        if (to - from + 1 > MAX_FUNCTION_LINES) long.push(`${file}:${from + 1}: a function of ${to - from + 1} lines`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  assert.deepEqual(long, []);
 });
