@@ -24,7 +24,13 @@ import { sampleDelay, type PaceState } from './pace.js';
 import type { StateStore } from '../state/store.js';
 import { transitionOf, type StateTransition } from '../state/scenarios.js';
 import type { Collection } from '../model/collection.js';
-import { answerCollection, collectionRoute, readCollection, type CollectionAction } from './collections.js';
+import {
+  answerCollection,
+  collectionRoute,
+  notSavedDraft,
+  readCollection,
+  type CollectionAction,
+} from './collections.js';
 import type { OverrideList } from './overrides.js';
 
 export interface DispatchEnv {
@@ -47,8 +53,11 @@ export interface DispatchEnv {
   readonly overrides?: readonly OverrideList[];
   /** the session the request belongs to (docs/library.md#sessions); absent: the default one */
   readonly session?: string;
-  /** told when a collection's data changed in `state` (the server writes a persisted one back) */
-  readonly collectionChanged?: (collection: Collection, state: StateStore) => void;
+  /**
+   * told when a collection's data changed in `state` (the server writes a persisted one back); a promise: the
+   * change is answered once it settles (on disk), or with a 500 when it rejects
+   */
+  readonly collectionChanged?: (collection: Collection, state: StateStore) => Promise<void> | undefined;
   /** `--contract`: requests and answers checked against an OpenAPI document (docs/contract.md); absent: no cost */
   readonly contract?: ContractGate;
 }
@@ -514,18 +523,23 @@ function stageCollection(
   ruleSetIndex: number | undefined,
   req: RequestSnapshot,
   env: DispatchEnv,
-): Staged | undefined {
+): ValueOrPromise<Staged> | undefined {
   const collections = ws.collections;
   if (collections === undefined) return undefined;
   const hit = collectionRoute(collections, ruleSetIndex, req);
   if (hit === undefined) return undefined;
   const c = hit.collection;
   const { draft, changed } = answerCollection(hit, req, ws, { state: env.state, random: workspaceRandom(ws) });
-  if (changed) env.collectionChanged?.(c, env.state);
+  const saved = changed ? env.collectionChanged?.(c, env.state) : undefined;
   const stage: Stage =
     c.ruleSetIndex === undefined
       ? { kind: 'collection', path: c.path, action: hit.action, file: c.file }
       : { kind: 'collection', path: c.path, action: hit.action, file: c.file, ruleSetIndex: c.ruleSetIndex };
+  if (saved instanceof Promise)
+    return saved.then(
+      (): Staged => ({ draft, stage }),
+      (e: unknown): Staged => ({ draft: notSavedDraft(c.file, e), stage }),
+    );
   return { draft, stage };
 }
 
