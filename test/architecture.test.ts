@@ -70,7 +70,8 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   // the Rhai interpreter is a self-contained language runtime: the rest of the program reaches it through index.ts
   interpreter: (t) => t.startsWith('interpreter/'),
   // runtime state (scenarios, collections, round-robin counters) behind one store interface; pure, in memory
-  state: (t) => under(t, ['state/', 'model/', 'shared/']),
+  // re2js: a collection's `_like` pattern comes from the request and is matched in linear time
+  state: (t) => under(t, ['state/', 'model/', 'shared/']) || t === 're2js',
   // the types everything shares; it names the interpreter's types only, so models never run scripts
   model: (t, typeOnly) => under(t, ['model/', 'shared/']) || (typeOnly && t === 'interpreter/index.ts'),
   // matching is pure over model values, so it can be table-tested and shared by the server and `mock get`
