@@ -75,13 +75,17 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   // the Rhai interpreter is a self-contained language runtime: the rest of the program reaches it through index.ts
   interpreter: (t) => t.startsWith('interpreter/'),
   // runtime state (scenarios, collections, round-robin counters) behind one store interface; pure, in memory
-  state: (t) => under(t, ['state/', 'model/', 'shared/']) || startUpPure(t),
+  // re2js: a collection's `_like` pattern comes from the request and is matched in linear time
+  state: (t) => under(t, ['state/', 'model/', 'shared/']) || startUpPure(t) || t === 're2js',
   // the types everything shares; it names the interpreter's types only, so models never run scripts
   model: (t, typeOnly) => under(t, ['model/', 'shared/']) || (typeOnly && t === 'interpreter/index.ts'),
   // matching is pure over model values, so it can be table-tested and shared by the server and `mock get`
   // (round-robin counters and scenario states live in the state store, a pure leaf)
   routing: (t) =>
-    under(t, ['routing/', 'model/', 'shared/']) || t === 'state/store.ts' || t === 'state/scenarios.ts' || startUpPure(t),
+    under(t, ['routing/', 'model/', 'shared/']) ||
+    t === 'state/store.ts' ||
+    t === 'state/scenarios.ts' ||
+    startUpPure(t),
   // resolving and converting files through the FileSource port, never the disk itself
   // (the json5 package only in the transcoder's test, as a second opinion on values: a devDependency)
   files: (t, _typeOnly, file) =>

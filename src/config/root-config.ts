@@ -118,6 +118,7 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
       ...(s?.db === undefined ? {} : { db: resolvePath(configDir, s.db.value) }),
       ...(s?.db_persist === true ? { dbPersist: true } : {}),
       ...(s?.collection_max_items === undefined ? {} : { collectionMaxItems: s.collection_max_items }),
+      ...(s?.collection_max_depth === undefined ? {} : { collectionMaxDepth: s.collection_max_depth }),
       ...(s?.contract === undefined ? {} : { contract: inConfigDir(s.contract).path }),
       ...(s?.contract_mode === undefined ? {} : { contractMode: s.contract_mode }),
       ...(s?.sessions === true

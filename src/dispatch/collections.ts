@@ -7,7 +7,16 @@ import { collectionKey, type Collection, type CollectionItem } from '../model/co
 import type { RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
 import { jsText, listItems } from '../state/collections/query.js';
-import { higherId, idAfter, isItem, patched, replaced } from '../state/collections/items.js';
+import {
+  depthOver,
+  higherId,
+  idAfter,
+  isItem,
+  patched,
+  randomId,
+  replaced,
+  unsafeId,
+} from '../state/collections/items.js';
 import type { StateStore } from '../state/store.js';
 import { DEFAULTS } from '../model/config.js';
 import type { Draft } from './finalize.js';
@@ -92,17 +101,31 @@ function itemAction(method: string): CollectionAction | undefined {
 // ids: PUT and PATCH put a new object in the same place): its id → position index, its highest id, and its items'
 // field names. A removal drops them all; a replacement drops the field names. The stored arrays are changed only
 // here, so these caches cannot go stale; an array put in the store by anyone else is a new key of these maps.
-const indexes = new WeakMap<readonly CollectionItem[], Map<string, number>>();
+//
+// A store's copy of a collection is a new array holding the loaded items themselves (items are never changed in
+// place, so they can be shared): a session's first write costs one pointer per item, not a copy of the data. Its
+// id index starts as the loaded array's (the positions are the same) with the copy's own additions over it, until
+// a removal moves positions; so a thousand sessions that each add an item share one index and one set of items.
+interface IdIndex {
+  /** the loaded array's index, while the copy's positions are still its own */
+  readonly base: ReadonlyMap<string, number> | undefined;
+  readonly own: Map<string, number>;
+}
+const indexes = new WeakMap<readonly CollectionItem[], IdIndex>();
 const highest = new WeakMap<readonly CollectionItem[], { max: unknown }>();
 const fieldNames = new WeakMap<readonly CollectionItem[], Set<string>>();
+/** a store's copy → the array it was copied from, until a removal */
+const copiedFrom = new WeakMap<readonly CollectionItem[], readonly CollectionItem[]>();
 /** each item's answer: items are never changed in place (a PUT or PATCH stores a new object), so it stays right */
 const drafts = new WeakMap<CollectionItem, Draft>();
 
 function maxIdOf(items: readonly CollectionItem[], idField: string): { max: unknown } {
   let m = highest.get(items);
   if (m === undefined) {
+    const from = copiedFrom.get(items);
     let max: unknown;
-    for (const item of items) max = higherId(max, item[idField]);
+    if (from !== undefined) max = maxIdOf(from, idField).max;
+    for (let i = from?.length ?? 0; i < items.length; i++) max = higherId(max, items[i]![idField]);
     highest.set(items, (m = { max }));
   }
   return m;
@@ -122,21 +145,35 @@ function forgetDerived(items: readonly CollectionItem[]): void {
   indexes.delete(items);
   highest.delete(items);
   fieldNames.delete(items);
+  copiedFrom.delete(items);
 }
 
-function positionOf(items: readonly CollectionItem[], idField: string, id: string): number {
+function indexOf(items: readonly CollectionItem[], idField: string): IdIndex {
   let index = indexes.get(items);
   if (index === undefined) {
-    index = new Map();
-    for (let i = 0; i < items.length; i++) {
+    const from = copiedFrom.get(items);
+    const base = from === undefined ? undefined : flatIndex(indexOf(from, idField));
+    const own = new Map<string, number>();
+    for (let i = from?.length ?? 0; i < items.length; i++) {
       const v = items[i]![idField];
       if (v === undefined || v === null) continue;
       const k = jsText(v);
-      if (!index.has(k)) index.set(k, i);
+      if (!own.has(k) && base?.has(k) !== true) own.set(k, i);
     }
+    index = { base, own };
     indexes.set(items, index);
   }
-  return index.get(id) ?? -1;
+  return index;
+}
+
+/** the loaded array's index as one map (it has no base: it is never a copy) */
+function flatIndex(ix: IdIndex): ReadonlyMap<string, number> {
+  return ix.base === undefined ? ix.own : new Map([...ix.base, ...ix.own]);
+}
+
+function positionOf(items: readonly CollectionItem[], idField: string, id: string): number {
+  const ix = indexOf(items, idField);
+  return ix.own.get(id) ?? ix.base?.get(id) ?? -1;
 }
 
 /**
@@ -160,11 +197,17 @@ function readData(c: Collection, store: StateStore): unknown {
   return store.get(collectionKey(c)) ?? c.seed;
 }
 
-/** Change the data as one step; the store gets its own copy of the seed on the first change. */
+/** Change the data as one step; the store gets its own copy of the seed's array on the first change (see above). */
 function writeData<T>(c: Collection, store: StateStore, fn: (data: unknown) => T): T {
   let out: T | undefined;
   store.update<unknown>(collectionKey(c), (current) => {
-    const data = current ?? structuredClone(c.seed);
+    let data = current;
+    if (data === undefined) {
+      const seed = c.seed as CollectionItem[];
+      const copy = seed.slice();
+      copiedFrom.set(copy, seed);
+      data = copy;
+    }
     out = fn(data);
     return data;
   });
@@ -182,6 +225,13 @@ function jsonDraft(status: number, value: unknown, headers: [string, string][] =
     delayMs: 0,
     fresh: true,
   };
+}
+
+/** The answer to a change the server kept in memory but could not write to its data file (not acknowledged). */
+export function notSavedDraft(file: string, e: unknown): Draft {
+  return jsonDraft(500, {
+    error: `the change is not saved: writing ${file} failed (${e instanceof Error ? e.message : String(e)})`,
+  });
 }
 
 const notFound = (): CollectionAnswer => ({ draft: jsonDraft(404, {}), changed: false });
@@ -215,6 +265,17 @@ function bodyItem(req: RequestSnapshot): CollectionItem | string {
   return 'the body must be a JSON object (send it with content-type: application/json)';
 }
 
+/** Why an item is refused before it is stored (too deep to answer or write back), or undefined. */
+function itemProblem(item: CollectionItem, ws: Workspace): string | undefined {
+  const most = ws.config.service.collectionMaxDepth ?? DEFAULTS.collectionMaxDepth;
+  const depth = depthOver(item, most);
+  if (depth === undefined) return undefined;
+  return (
+    `the item nests objects and arrays more than ${most} deep (at least ${depth}), ` +
+    `the most service.collection_max_depth takes (raise it in mock.toml, up to 1000)`
+  );
+}
+
 export interface CollectionEnv {
   readonly state: StateStore;
   readonly random: () => number;
@@ -229,7 +290,7 @@ export function answerCollection(
 ): CollectionAnswer {
   const c = hit.collection;
   const store = env.state;
-  if (c.kind === 'resource') return answerResource(hit, req, store);
+  if (c.kind === 'resource') return answerResource(hit, req, ws, store);
   const idField = c.id;
   switch (hit.action) {
     case 'list': {
@@ -261,6 +322,8 @@ export function answerCollection(
     case 'create': {
       const body = bodyItem(req);
       if (typeof body === 'string') return problem(400, body);
+      const refused = itemProblem(body, ws) ?? unsafeId(idField, body[idField]);
+      if (refused !== undefined) return problem(400, refused);
       const most = ws.config.service.collectionMaxItems ?? DEFAULTS.collectionMaxItems;
       return writeData(c, store, (data) => {
         const items = data as CollectionItem[];
@@ -271,14 +334,18 @@ export function answerCollection(
           );
         const given = body[idField];
         const max = maxIdOf(items, idField);
-        const item: CollectionItem =
-          given !== undefined && given !== null && given !== false && given !== 0 && given !== ''
-            ? body
-            : { ...body, [idField]: idAfter(max.max, env.random) };
-        const id = jsText(item[idField]);
+        const chosen = given !== undefined && given !== null && given !== false && given !== 0 && given !== '';
+        let item: CollectionItem = chosen ? body : { ...body, [idField]: idAfter(max.max, env.random) };
+        let id = jsText(item[idField]);
+        // a new id that is taken (ids compare as text: a string "8" beside the numbers, or a random one drawn
+        // twice) is drawn again; only an id the client chose is a conflict
+        for (let tries = 0; !chosen && tries < 100 && positionOf(items, idField, id) >= 0; tries++) {
+          item = { ...body, [idField]: randomId(env.random) };
+          id = jsText(item[idField]);
+        }
         if (positionOf(items, idField, id) >= 0) return problem(409, `an item with ${idField} ${id} exists already`);
         items.push(item);
-        indexes.get(items)?.set(id, items.length - 1);
+        indexes.get(items)?.own.set(id, items.length - 1);
         max.max = higherId(max.max, item[idField]);
         const fields = fieldNames.get(items);
         if (fields !== undefined) for (const k of Object.keys(item)) fields.add(k);
@@ -294,6 +361,8 @@ export function answerCollection(
     case 'update': {
       const body = bodyItem(req);
       if (typeof body === 'string') return problem(400, body);
+      const refused = itemProblem(body, ws);
+      if (refused !== undefined) return problem(400, refused);
       return writeData(c, store, (data) => {
         const items = data as CollectionItem[];
         const at = positionOf(items, idField, hit.id!);
@@ -318,11 +387,13 @@ export function answerCollection(
 }
 
 /** A single resource (a db file's top-level object): GET it, POST or PUT to replace it, PATCH to merge into it. */
-function answerResource(hit: CollectionHit, req: RequestSnapshot, store: StateStore): CollectionAnswer {
+function answerResource(hit: CollectionHit, req: RequestSnapshot, ws: Workspace, store: StateStore): CollectionAnswer {
   const c = hit.collection;
   if (hit.action === 'show') return { draft: jsonDraft(200, readData(c, store)), changed: false };
   const body = bodyItem(req);
   if (typeof body === 'string') return problem(400, body);
+  const refused = itemProblem(body, ws);
+  if (refused !== undefined) return problem(400, refused);
   const next = hit.action === 'update' ? { ...(readData(c, store) as CollectionItem), ...body } : body;
   store.set(collectionKey(c), next);
   if (hit.action === 'create')

@@ -36,8 +36,11 @@ export interface DispatchEnv {
   readonly overrides?: readonly OverrideList[];
   /** the session the request belongs to (docs/library.md#sessions); absent: the default one */
   readonly session?: string;
-  /** told when a collection's data changed in `state` (the server writes a persisted one back) */
-  readonly collectionChanged?: (collection: Collection, state: StateStore) => void;
+  /**
+   * told when a collection's data changed in `state` (the server writes a persisted one back); a promise: the
+   * change is answered once it settles (on disk), or with a 500 when it rejects
+   */
+  readonly collectionChanged?: (collection: Collection, state: StateStore) => Promise<void> | undefined;
   /** `--contract`: requests and answers checked against an OpenAPI document (docs/contract.md); absent: no cost */
   readonly contract?: ContractGate;
 }

@@ -55,6 +55,8 @@ export interface Config {
     readonly dbPersist?: boolean;
     /** `service.collection_max_items` (absent: DEFAULTS.collectionMaxItems) */
     readonly collectionMaxItems?: number;
+    /** `service.collection_max_depth` (absent: DEFAULTS.collectionMaxDepth) */
+    readonly collectionMaxDepth?: number;
     /** service.deny as written; undefined: DEFAULTS.deny and the TLS files (docs/files-and-rules.md, "Never served") */
     readonly deny?: readonly string[];
     /** `service.sessions = true` (docs/library.md#sessions); absent: sessions are off and their header means nothing */
@@ -92,6 +94,7 @@ export const DEFAULTS = {
   fallbackRespondDir: '.',
   maxRequestBodyBytes: 33554432,
   collectionMaxItems: 100_000,
+  collectionMaxDepth: 64,
   middlewareMaxOperations: 10_000_000,
   faultHoldMs: 600_000,
   sessionHeader: 'x-mock-session',

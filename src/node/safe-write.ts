@@ -13,13 +13,27 @@
 // nobody changed the targets meanwhile, and only then place them. A crash can leave a stray
 // `.<name>.<pid>.<random>.tmp` beside the target, nothing worse.
 //
+// `keep` (a file the user owns and the program rewrites: a persisted collection's data file) keeps what the user
+// set on the file: its permission bits and owner (where the process may give it), and, when the name is a symbolic
+// link, the link itself: the new file replaces the link's target, staged in the target's folder. `removeStaleTemps`
+// takes away the temp files a killed writer left beside a target.
+//
 // `createUnreferenced` is the cheap form for many new files that nothing reads until a later atomic commit names
 // them (the OpenAPI import's response files, before its rule sets and config are committed): created exclusively
 // at their own name, written and fsynced, no temp file. A crash can leave a partial file there, which nothing
 // references; the writer syncs each folder once (syncDir) before its commit.
 import { crypto } from '../shared/lazy-crypto.js';
-import { closeSync, constants, fsyncSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
-import { chmod, copyFile, link, open, readFile, rename, unlink } from 'node:fs/promises';
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  realpathSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { chmod, copyFile, link, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** Mode of files created here (before the umask), unless the writer gives the old file's. */
@@ -34,8 +48,22 @@ export interface StagedFile {
 export type Placement = 'replace' | 'create';
 export type NoHardLinks = 'check-then-rename' | 'exclusive-copy';
 
-/** Writes `data` to a temp file beside `target` and fsyncs it; `mode`: its permission bits (applied despite the umask). */
-export async function stageFile(target: string, data: string | Uint8Array, mode?: number): Promise<StagedFile> {
+/** The owner a staged file is given (uid and gid), when it differs from the process's. */
+export interface Owner {
+  readonly uid: number;
+  readonly gid: number;
+}
+
+/**
+ * Writes `data` to a temp file beside `target` and fsyncs it; `mode`: its permission bits (applied despite the
+ * umask); `owner`: its owner, given where the process may (else it stays the process's).
+ */
+export async function stageFile(
+  target: string,
+  data: string | Uint8Array,
+  mode?: number,
+  owner?: Owner,
+): Promise<StagedFile> {
   const temp = join(
     dirname(target),
     `.${basename(target)}.${process.pid}.${crypto().randomBytes(4).toString('hex')}.tmp`,
@@ -44,6 +72,7 @@ export async function stageFile(target: string, data: string | Uint8Array, mode?
   try {
     try {
       await fh.writeFile(data);
+      if (owner !== undefined) await fh.chown(owner.uid, owner.gid).catch(() => undefined);
       await fh.sync();
     } finally {
       await fh.close();
@@ -92,13 +121,37 @@ export async function discardStaged(s: StagedFile): Promise<void> {
   await unlink(s.temp).catch(() => undefined);
 }
 
-/** Stage, place, discard: one file written safely. false when `create` found the name taken. */
+/**
+ * Stage, place, discard: one file written safely. false when `create` found the name taken. `keep` (with
+ * `replace`): the existing file's mode and owner, and a symbolic link stays one (its target is replaced).
+ */
 export async function writeSafely(
   target: string,
   data: string | Uint8Array,
-  o: { readonly placement: Placement; readonly mode?: number; readonly noHardLinks?: NoHardLinks },
+  o: {
+    readonly placement: Placement;
+    readonly mode?: number;
+    readonly noHardLinks?: NoHardLinks;
+    readonly keep?: boolean;
+  },
 ): Promise<boolean> {
-  const staged = await stageFile(target, data, o.mode);
+  let path = target;
+  let mode = o.mode;
+  let owner: Owner | undefined;
+  if (o.keep === true) {
+    path = await realTarget(target);
+    const old = await stat(path).catch((e: unknown) => {
+      if (codeOf(e) === 'ENOENT') return undefined;
+      throw e;
+    });
+    if (old !== undefined) {
+      mode ??= old.mode & 0o7777;
+      const uid = process.getuid?.();
+      const gid = process.getgid?.();
+      if (old.uid !== uid || old.gid !== gid) owner = { uid: old.uid, gid: old.gid };
+    }
+  }
+  const staged = await stageFile(path, data, mode, owner);
   try {
     return await placeStaged(staged, o.placement, o.noHardLinks);
   } finally {
@@ -142,6 +195,62 @@ export async function syncDir(dir: string): Promise<void> {
     }
   } catch {
     // not every platform can fsync a directory
+  }
+}
+
+/** The file a name stands for: the end of its chain of symbolic links (the name itself when nothing is there yet). */
+async function realTarget(target: string): Promise<string> {
+  try {
+    return await realpath(target);
+  } catch (e) {
+    if (codeOf(e) === 'ENOENT') return target;
+    throw e;
+  }
+}
+
+/**
+ * Removes the temp files stageFile left beside `target` (or beside its link's target) when its writer was killed:
+ * those of a process that is gone, and this process's own (call it before this process writes `target`: a
+ * restarted container often has the same pid). Returns how many went; a folder it cannot read is left alone.
+ */
+export function removeStaleTemps(target: string): number {
+  let path = target;
+  try {
+    path = realpathSync(target);
+  } catch {
+    // not there yet: its own folder
+  }
+  const dir = dirname(path);
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const m = /^(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name.slice(prefix.length));
+    if (m === null) continue;
+    const pid = Number(m[1]);
+    if (pid !== process.pid && alive(pid)) continue;
+    try {
+      unlinkSync(join(dir, name));
+      removed++;
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+  return removed;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return codeOf(e) === 'EPERM';
   }
 }
 

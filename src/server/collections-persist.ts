@@ -1,23 +1,44 @@
 // The collections' Node edge (docs/state.md, "Collections"): writing a persisted collection back to its data file,
 // and reseeding a collection whose data file was edited. Dispatch changes the data in the state store and says so
-// (DispatchEnv.collectionChanged); this writes the file a moment later, at most once per PERSIST_EVERY_MS per file
-// and always after the last change, through node/safe-write.ts (temp file, fsync, rename), so a kill at any moment
-// leaves either the previous file or the new one. A session's copy of the data (a scoped store) is never written.
+// (DispatchEnv.collectionChanged); the change is acknowledged only once it is on disk: `changed` hands back a
+// promise that settles when a write holding it has been written, fsynced and renamed into place (node/safe-write.ts,
+// which keeps the file's mode, owner and symbolic link), so a kill at any moment leaves the old file or the new
+// one, and never loses a change a client was told about. Writes are group commits: the changes of one event-loop
+// turn, and every change made while a write is under way, share the next write (docs/state.md, "Where the data
+// lives"). A session's copy of the data (a scoped store) is never written.
 import { collectionKey, type Collection } from '../model/collection.js';
 import type { ReloadEvent } from '../model/reload.js';
 import type { Workspace } from '../model/workspace.js';
-import { writeSafely } from '../node/safe-write.js';
+import { removeStaleTemps, writeSafely } from '../node/safe-write.js';
 import { renderJson, styleOf } from '../state/collections/format.js';
 import type { StateStore } from '../state/store.js';
 
-/** How long after a change its file is written (changes in between are written together). */
-export const PERSIST_EVERY_MS = 50;
+/** the changes waiting for one write: settled when it is on disk */
+interface Batch {
+  readonly done: Promise<void>;
+  resolve(): void;
+  reject(e: unknown): void;
+}
 
 interface FileState {
-  timer: ReturnType<typeof setTimeout> | undefined;
+  /** the write under way */
   writing: Promise<void> | undefined;
-  /** a change came while the file was being written */
-  again: boolean;
+  /** the changes since that write took its text: the next write's */
+  next: Batch | undefined;
+  /** the next write is queued for the end of this turn */
+  queued: boolean;
+}
+
+function batch(): Batch {
+  let resolve!: () => void;
+  let reject!: (e: unknown) => void;
+  const done = new Promise<void>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  // the failure is the waiters' to answer (and logged): none waiting is no unhandled rejection
+  done.catch(() => undefined);
+  return { done, resolve, reject };
 }
 
 export class CollectionFiles {
@@ -30,21 +51,28 @@ export class CollectionFiles {
     ws: Workspace,
     private readonly state: StateStore,
     private readonly log: (line: string) => void,
-    private readonly everyMs = PERSIST_EVERY_MS,
   ) {
     this.ws = ws;
+    // before this process writes any of them: what a killed run left beside its files
+    const persisted = new Set((ws.collections ?? []).filter((c) => c.persist).map((c) => c.file));
+    for (const file of persisted) {
+      const n = removeStaleTemps(file);
+      if (n > 0) log(`removed ${n} temp file${n === 1 ? '' : 's'} an interrupted write left beside ${file}`);
+    }
   }
 
-  /** DispatchEnv.collectionChanged: schedule the write of a persisted collection's file. */
-  readonly changed = (c: Collection, store: StateStore): void => {
-    if (!c.persist || store !== this.state) return;
+  /**
+   * DispatchEnv.collectionChanged: a persisted collection's change is written with the next write of its file;
+   * the promise settles once that write is on disk (rejects when it failed). Nothing to wait for otherwise.
+   */
+  readonly changed = (c: Collection, store: StateStore): Promise<void> | undefined => {
+    if (!c.persist || store !== this.state) return undefined;
     let f = this.files.get(c.file);
-    if (f === undefined) this.files.set(c.file, (f = { again: false, timer: undefined, writing: undefined }));
-    if (f.writing !== undefined) {
-      f.again = true;
-      return;
-    }
-    f.timer ??= setTimeout(() => void this.write(c.file), this.everyMs);
+    if (f === undefined) this.files.set(c.file, (f = { writing: undefined, next: undefined, queued: false }));
+    f.next ??= batch();
+    // a write under way takes this change with the one after it, started as it ends
+    if (f.writing === undefined) this.queue(c.file, f);
+    return f.next.done;
   };
 
   /** A reload: collections whose data file changed (and not by our own write) start again from it. */
@@ -64,15 +92,15 @@ export class CollectionFiles {
 
   /** Every pending write, now (at shutdown). */
   async flush(): Promise<void> {
-    const pending: Promise<void>[] = [];
-    for (const [file, f] of this.files) {
-      if (f.timer !== undefined) {
-        clearTimeout(f.timer);
-        f.timer = undefined;
-        pending.push(this.write(file));
-      } else if (f.writing !== undefined) pending.push(f.writing);
+    for (;;) {
+      const pending: Promise<void>[] = [];
+      for (const [file, f] of this.files) {
+        if (f.writing !== undefined) pending.push(f.writing);
+        else if (f.next !== undefined) pending.push(this.write(file));
+      }
+      if (pending.length === 0) return;
+      await Promise.all(pending);
     }
-    await Promise.all(pending);
   }
 
   /** the store's copy of a collection, and every session's (`session:<id>/collection:<path>`) */
@@ -82,25 +110,39 @@ export class CollectionFiles {
     for (const k of this.state.keys('session:')) if (k.endsWith(`/${key}`)) this.state.delete(k);
   }
 
+  /** the next write of `file` at the end of this turn: the changes of the turn go together */
+  private queue(file: string, f: FileState): void {
+    if (f.queued) return;
+    f.queued = true;
+    setImmediate(() => {
+      f.queued = false;
+      if (f.writing === undefined && f.next !== undefined) void this.write(file);
+    });
+  }
+
+  /** Writes the file's current text for the changes waiting; settles (never rejects) when it is done. */
   private write(file: string): Promise<void> {
     const f = this.files.get(file)!;
-    f.timer = undefined;
-    f.again = false;
-    const text = this.render(file);
+    const waiting = f.next ?? batch();
+    f.next = undefined;
     const run = (async () => {
-      if (text === undefined) return;
-      try {
+      const text = this.render(file);
+      if (text !== undefined) {
         this.written.set(file, text);
-        await writeSafely(file, text, { placement: 'replace' });
-      } catch (e) {
-        this.log(`collection data not saved to ${file}: ${(e as Error).message}`);
+        await writeSafely(file, text, { placement: 'replace', keep: true });
       }
-    })().finally(() => {
+    })().then(
+      () => waiting.resolve(),
+      (e: unknown) => {
+        this.log(`collection data not saved to ${file}: ${(e as Error).message}`);
+        waiting.reject(e);
+      },
+    );
+    f.writing = run.finally(() => {
       f.writing = undefined;
-      if (f.again) f.timer ??= setTimeout(() => void this.write(file), this.everyMs);
+      if (f.next !== undefined) void this.write(file);
     });
-    f.writing = run;
-    return run;
+    return f.writing;
   }
 
   /** The file's new text: its collection's data, or (a db file) its top-level object with each collection's data. */

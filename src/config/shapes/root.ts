@@ -196,6 +196,10 @@ export const rootShape = described(
           doc: 'A collection holds at most this many items: a POST beyond it answers 507.',
           default: DEFAULTS.collectionMaxItems,
         }),
+        collection_max_depth: described(int(1, 1000), {
+          doc: 'An item written to a collection nests at most this many objects and arrays deep (the item itself is 1): a POST, PUT or PATCH deeper than that answers 400.',
+          default: DEFAULTS.collectionMaxDepth,
+        }),
         seed: seedShape,
         delay: serviceDelayShape,
         fault_hold_ms: faultHoldShape,

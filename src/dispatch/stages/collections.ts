@@ -1,16 +1,20 @@
 // Collections (docs/state.md): a rule set's answer beside its rules (answerFromCollection, called by the rule-set
 // stage), and the db file's, as a stage of its own after every rule set.
-import { answerCollection, collectionRoute } from '../collections.js';
+import { answerCollection, collectionRoute, notSavedDraft } from '../collections.js';
+import type { ValueOrPromise } from '../../shared/value-or-promise.js';
 import type { DispatchCtx, Stage, Staged } from '../types.js';
 import { workspaceRandom } from '../workspace-random.js';
 
 /** The db file's collections (`--db`, `[collections]` without a rule set). */
-export function dbCollectionsStage(ctx: DispatchCtx): Staged | undefined {
+export function dbCollectionsStage(ctx: DispatchCtx): ValueOrPromise<Staged> | undefined {
   return answerFromCollection(ctx, undefined);
 }
 
 /** A collection's answer: one of the rule set's (`ruleSetIndex`) or, undefined, one of the db file's. */
-export function answerFromCollection(ctx: DispatchCtx, ruleSetIndex: number | undefined): Staged | undefined {
+export function answerFromCollection(
+  ctx: DispatchCtx,
+  ruleSetIndex: number | undefined,
+): ValueOrPromise<Staged> | undefined {
   const { ws, req, env } = ctx;
   const collections = ws.collections;
   if (collections === undefined) return undefined;
@@ -18,10 +22,15 @@ export function answerFromCollection(ctx: DispatchCtx, ruleSetIndex: number | un
   if (hit === undefined) return undefined;
   const c = hit.collection;
   const { draft, changed } = answerCollection(hit, req, ws, { state: env.state, random: workspaceRandom(ws) });
-  if (changed) env.collectionChanged?.(c, env.state);
+  const saved = changed ? env.collectionChanged?.(c, env.state) : undefined;
   const stage: Stage =
     c.ruleSetIndex === undefined
       ? { kind: 'collection', path: c.path, action: hit.action, file: c.file }
       : { kind: 'collection', path: c.path, action: hit.action, file: c.file, ruleSetIndex: c.ruleSetIndex };
+  if (saved instanceof Promise)
+    return saved.then(
+      (): Staged => ({ draft, stage }),
+      (e: unknown): Staged => ({ draft: notSavedDraft(c.file, e), stage }),
+    );
   return { draft, stage };
 }

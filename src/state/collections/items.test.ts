@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { indexOfId, isItem, nextId, patched, replaced } from './items.js';
+import { depthOver, indexOfId, isItem, nextId, patched, replaced, unsafeId } from './items.js';
 import { renderJson, styleOf } from './format.js';
 
 describe('collection items', () => {
@@ -22,6 +22,10 @@ describe('collection items', () => {
       [[{ name: 'no id' }], 1],
       [[{ id: 2.5 }], 3.5],
       [[{ id: 'abc' }], 'uU9uU9u'],
+      // past the exact integers max + 1 is max again: a text id instead
+      [[{ id: 1e308 }], 'uU9uU9u'],
+      [[{ id: Number.MAX_SAFE_INTEGER }], 'uU9uU9u'],
+      [[{ id: Number.MAX_SAFE_INTEGER - 1 }], Number.MAX_SAFE_INTEGER],
     ];
     for (const [items, want] of cases) {
       i = 0;
@@ -29,6 +33,18 @@ describe('collection items', () => {
       if (typeof want === 'string') assert.match(String(got), /^[A-Za-z0-9_-]{7}$/);
       else assert.equal(got, want);
     }
+  });
+
+  it('refuses a number id outside the exact integers, and measures depth without recursion', () => {
+    assert.equal(unsafeId('id', Number.MAX_SAFE_INTEGER), undefined);
+    assert.match(String(unsafeId('id', 2 ** 53)), /outside/);
+    assert.match(String(unsafeId('id', 1e308)), /outside the range of exact integers/);
+    assert.equal(unsafeId('id', '1e308'), undefined);
+    assert.equal(depthOver({ a: [{ b: 1 }] }, 3), undefined);
+    assert.equal(depthOver({ a: [{ b: {} }] }, 3), 4);
+    let deep: unknown = {};
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    assert.equal(depthOver(deep, 64), 65);
   });
 
   it('replaces (PUT) and merges (PATCH) keeping the id, in json-server key order', () => {

@@ -33,10 +33,18 @@ export function higherId(max: unknown, v: unknown): unknown {
   return max === undefined || (v as number) > (max as number) ? v : max;
 }
 
-/** The id after the highest one (see nextId). */
+/**
+ * The id after the highest one (see nextId). Past Number.MAX_SAFE_INTEGER, `max + 1` can equal `max` (a data file's
+ * 1e308 or 2^53 would give every new item the same id): a random text id then, as for string ids.
+ */
 export function idAfter(max: unknown, random: () => number): number | string {
   if (max === undefined) return 1;
-  if (typeof max === 'number' && Number.isFinite(max)) return max + 1;
+  if (typeof max === 'number' && Number.isFinite(max) && Math.abs(max + 1) <= Number.MAX_SAFE_INTEGER) return max + 1;
+  return randomId(random);
+}
+
+/** json-server's 7-character text id, drawn from `random` */
+export function randomId(random: () => number): string {
   let id = '';
   for (let i = 0; i < 7; i++) id += ID_ALPHABET[Math.floor(random() * ID_ALPHABET.length) % ID_ALPHABET.length];
   return id;
@@ -50,6 +58,34 @@ export function replaced(old: CollectionItem, body: CollectionItem, idField: str
 /** PATCH: the old item with the body's fields over it (new ones last), the id kept. */
 export function patched(old: CollectionItem, body: CollectionItem, idField: string): CollectionItem {
   return { ...old, ...body, [idField]: old[idField] };
+}
+
+/**
+ * Why a number given as an item's id is refused, or undefined: one outside ±Number.MAX_SAFE_INTEGER is not kept
+ * exactly (9007199254740993 reads as ...992) and the next id after it would be itself.
+ */
+export function unsafeId(idField: string, v: unknown): string | undefined {
+  if (typeof v !== 'number' || Math.abs(v) <= Number.MAX_SAFE_INTEGER) return undefined;
+  return (
+    `the ${idField} ${String(v)} is outside the range of exact integers ` +
+    `(±${Number.MAX_SAFE_INTEGER}): send it as a string ("${String(v)}"), or leave it out for a new one`
+  );
+}
+
+/**
+ * How deep a value nests objects and arrays (a scalar is 0, `{}` is 1), counted without recursion and no further
+ * than `most + 1`: a caller only asks whether it is over `most`.
+ */
+export function depthOver(value: unknown, most: number): number | undefined {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (d > most) return d;
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (typeof child === 'object' && child !== null) stack.push([child, d + 1]);
+  }
+  return undefined;
 }
 
 /** A request body fit to be an item: a JSON object (not an array, not null). */

@@ -41,6 +41,8 @@ describe('listItems: json-server 0.17 filters, search and sort', () => {
     ['name_like=^a', [1, 3]],
     ['name_like=us$', [4]],
     ['name_like=(', 'refused: name_like: Invalid regular expression: /(/i: Unterminated group'],
+    ['name_like=^A(l|d)', [1, 3]],
+    ['name_like=^a{0,10}(a%2B)%2B$', []],
     ['q=lon', [1]],
     ['q=YORK', [2]],
     ['q=math', [1]],
@@ -55,6 +57,22 @@ describe('listItems: json-server 0.17 filters, search and sort', () => {
     ['callback=x&_=1', [1, 2, 3, 4]],
   ];
   for (const [text, want] of cases) it(`?${text}`, () => assert.deepEqual(ids(text), want));
+
+  it('refuses a _like pattern the linear-time engine does not take, saying why', () => {
+    for (const p of ['(a)\\1', 'a(?=d)', 'a(?!d)', '(?<=a)d', 'a{1001}'])
+      assert.match(
+        String(ids(`name_like=${encodeURIComponent(p)}`)),
+        /^refused: name_like: .* linear time \(RE2 syntax\)/,
+      );
+  });
+
+  it('searches an item nested deeper than the call stack goes', () => {
+    let deep: Record<string, unknown> = { word: 'needle' };
+    for (let i = 0; i < 20_000; i++) deep = { a: deep };
+    const items = [{ id: 1, deep }, { id: 2 }];
+    const r = listItems(items, query('q=needle'), '/x?q=needle');
+    assert.deepEqual(r.ok ? r.result.items.map((i) => i['id']) : r.message, [1]);
+  });
 });
 
 describe('listItems: pages and slices', () => {

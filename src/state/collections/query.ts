@@ -3,6 +3,7 @@
 // `_limit`. Pure: items and query in, the page and its headers' values out. The quirks kept on purpose (a filter on
 // a field no item has is ignored; `_gte` compares as JavaScript does; the `link` URLs are made by replacing
 // `page=<n>` in the request URL) are json-server's, so a client written against it sees the same answers.
+import { RE2JS } from 're2js';
 import type { CollectionItem } from '../../model/collection.js';
 
 export type Query = ReadonlyMap<string, readonly string[]>;
@@ -25,7 +26,8 @@ const SUFFIX = /(_lte|_gte|_ne|_like)$/;
 
 /**
  * One page of `items` for `query`. `url` is the request's path and query as received: the `link` header's URLs are
- * made from it. A `_like` value that is not a regular expression is refused (json-server answers 500).
+ * made from it. A `_like` value that is not a regular expression is refused (json-server answers 500), and so is
+ * one the linear-time engine does not take (see likePatterns).
  */
 export function listItems(
   items: readonly CollectionItem[],
@@ -40,7 +42,7 @@ export function listItems(
   const q = first('q');
   if (q !== undefined && q !== '') {
     const needle = q.toLowerCase();
-    out = out.filter((item) => Object.values(item).some((v) => deepQuery(v, needle)));
+    out = out.filter((item) => deepQuery(item, needle));
   }
 
   for (const [key, values] of query) {
@@ -48,13 +50,11 @@ export function listItems(
     const m = SUFFIX.exec(key);
     const op = m === null ? '' : m[1]!;
     const path = m === null ? key : key.slice(0, -op.length);
-    let patterns: RegExp[] | undefined;
+    let patterns: RE2JS[] | undefined;
     if (op === '_like') {
-      try {
-        patterns = values.map((v) => new RegExp(v, 'i'));
-      } catch (e) {
-        return { ok: false, message: `${key}: ${(e as Error).message}` };
-      }
+      const compiled = likePatterns(key, values);
+      if (typeof compiled === 'string') return { ok: false, message: compiled };
+      patterns = compiled;
     }
     out = out.filter((item) => {
       const v = getPath(item, path);
@@ -108,6 +108,38 @@ export function listItems(
     ...(link === undefined ? {} : { link }),
   };
   return { ok: true, result };
+}
+
+/**
+ * A `_like` filter's patterns, compiled for RE2's linear-time engine (re2js), case-insensitive as json-server's:
+ * the pattern comes from the request, and a backtracking engine lets one pattern (`^(a+)+$`) hold the server for
+ * minutes. A pattern JavaScript refuses is refused with JavaScript's message; one RE2 refuses (backreferences,
+ * lookahead, lookbehind, a repeat count over 1,000) is refused saying so (docs/state.md#differences-from-json-server).
+ */
+function likePatterns(key: string, values: readonly string[]): RE2JS[] | string {
+  const out: RE2JS[] = [];
+  for (const v of values) {
+    try {
+      new RegExp(v, 'i');
+    } catch (e) {
+      return `${key}: ${(e as Error).message}`;
+    }
+    try {
+      out.push(RE2JS.compile(v, RE2JS.CASE_INSENSITIVE));
+    } catch (e) {
+      return (
+        `${key}: ${excerpt(v)} is not taken: patterns from a request are matched in linear time (RE2 syntax), ` +
+        `which has no backreferences, lookahead or lookbehind and repeats at most 1000 times ` +
+        `(${(e as Error).message}); see docs/state.md#differences-from-json-server-0174`
+      );
+    }
+  }
+  return out;
+}
+
+/** at most 64 characters of a pattern, for a message */
+function excerpt(v: string): string {
+  return JSON.stringify(v.length > 64 ? `${v.slice(0, 64)}…` : v);
 }
 
 /**
@@ -167,12 +199,21 @@ function hasPath(item: unknown, path: string): boolean {
   return true;
 }
 
-/** Does `q` (lower case) occur in the value's text, or in any value nested in it? Falsy values never match. */
+/**
+ * Does `q` (lower case) occur in the value's text, or in any value nested in it? Falsy values never match. A walk
+ * with its own stack, in json-server's order: a data file's item may nest deeper than the call stack goes.
+ */
 function deepQuery(value: unknown, q: string): boolean {
-  if (value === undefined || value === null || value === false || value === 0 || value === '') return false;
-  if (Array.isArray(value)) return value.some((v) => deepQuery(v, q));
-  if (typeof value === 'object') return Object.values(value).some((v) => deepQuery(v, q));
-  return jsText(value).toLowerCase().includes(q);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === undefined || v === null || v === false || v === 0 || v === '') continue;
+    if (typeof v === 'object') {
+      const children = Array.isArray(v) ? v : Object.values(v);
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+    } else if (jsText(v).toLowerCase().includes(q)) return true;
+  }
+  return false;
 }
 
 /**
