@@ -32,7 +32,12 @@ const OPENAPI_ENTRY = /[\\/]cli[\\/]commands[\\/]init-openapi\.js$/;
 const CONTRACT_ENTRY = /[\\/]cli[\\/]commands[\\/]contract-entry\.js$/;
 // The response-template engine (handlebars) and faker are bundled apart too, in handlebars.cjs and faker.cjs, and
 // required only when a workspace has templates (faker: when a template uses it): nothing else reads them.
-const APART = { 'handlebars/dist/cjs/handlebars.js': './handlebars.cjs', '@faker-js/faker/locale/en': './faker.cjs' };
+// So is re2js, the linear-time engine of a collection's `_like` filter, in re2js.cjs: required with the first one.
+const APART = {
+  'handlebars/dist/cjs/handlebars.js': './handlebars.cjs',
+  '@faker-js/faker/locale/en': './faker.cjs',
+  re2js: './re2js.cjs',
+};
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -64,10 +69,13 @@ await build({
             ? { path: './contract.cjs', external: true }
             : undefined,
         );
-        b.onResolve({ filter: /^(handlebars\/dist\/cjs\/handlebars\.js|@faker-js\/faker\/locale\/en)$/ }, (args) => ({
-          path: APART[args.path],
-          external: true,
-        }));
+        b.onResolve(
+          { filter: /^(handlebars\/dist\/cjs\/handlebars\.js|@faker-js\/faker\/locale\/en|re2js)$/ },
+          (args) => ({
+            path: APART[args.path],
+            external: true,
+          }),
+        );
       },
     },
   ],
@@ -84,6 +92,7 @@ await build({
   entryPoints: ['node_modules/@faker-js/faker/dist/locale/en.cjs'],
   outfile: 'dist/bin/faker.cjs',
 });
+await build({ ...common, entryPoints: ['node_modules/re2js/build/index.cjs'], outfile: 'dist/bin/re2js.cjs' });
 // mock.cjs is not run directly (main.cjs runs it): its first line must be code, not main.ts's #! line
 const bundled = join(out, 'mock.cjs');
 // and it is kept ASCII: V8 holds a script's source for lazy compilation, and one character above U+00FF (a `…` in a
@@ -98,10 +107,11 @@ for (const file of [
   join(out, 'contract.cjs'),
   join(out, 'handlebars.cjs'),
   join(out, 'faker.cjs'),
+  join(out, 're2js.cjs'),
 ]) {
   const ascii = readFileSync(file, 'utf8')
     .replace(/^#![^\n]*\n/, '')
-    .replace(/\bimport\("((?:node:)?[a-z_/]+|\.\/(?:openapi|contract|handlebars|faker)\.cjs)"\)/g, (m, name) =>
+    .replace(/\bimport\("((?:node:)?[a-z_/]+|\.\/(?:openapi|contract|handlebars|faker|re2js)\.cjs)"\)/g, (m, name) =>
       builtins.has(name.replace(/^node:/, '')) || name.endsWith('.cjs')
         ? `Promise.resolve(require("${name}")).then((m) => ({ default: m, ...m }))`
         : m,

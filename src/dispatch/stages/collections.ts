@@ -4,6 +4,7 @@ import { answerCollection, collectionRoute, notSavedDraft } from '../collections
 import type { ValueOrPromise } from '../../shared/value-or-promise.js';
 import type { DispatchCtx, Stage, Staged } from '../types.js';
 import { workspaceRandom } from '../workspace-random.js';
+import { loadLikeEngine, needsLikeEngine } from '../../state/collections/query.js';
 
 /** The db file's collections (`--db`, `[collections]` without a rule set). */
 export function dbCollectionsStage(ctx: DispatchCtx): ValueOrPromise<Staged> | undefined {
@@ -20,6 +21,9 @@ export function answerFromCollection(
   if (collections === undefined) return undefined;
   const hit = collectionRoute(collections, ruleSetIndex, req);
   if (hit === undefined) return undefined;
+  // the first `_like` filter loads its linear-time engine (state/collections/query.ts), then is answered
+  if (hit.action === 'list' && needsLikeEngine(req.parts.query))
+    return loadLikeEngine().then(() => answerFromCollection(ctx, ruleSetIndex)!);
   const c = hit.collection;
   const { draft, changed } = answerCollection(hit, req, ws, { state: env.state, random: workspaceRandom(ws) });
   const saved = changed ? env.collectionChanged?.(c, env.state) : undefined;

@@ -3,10 +3,27 @@
 // `_limit`. Pure: items and query in, the page and its headers' values out. The quirks kept on purpose (a filter on
 // a field no item has is ignored; `_gte` compares as JavaScript does; the `link` URLs are made by replacing
 // `page=<n>` in the request URL) are json-server's, so a client written against it sees the same answers.
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import type { CollectionItem } from '../../model/collection.js';
 
 export type Query = ReadonlyMap<string, readonly string[]>;
+
+// re2js (260 KB of source) is loaded with the first `_like` filter, not at every start: likeEngine() is then set.
+let engine: typeof import('re2js') | undefined;
+let engineLoad: Promise<void> | undefined;
+
+/** true when listing with this query needs the `_like` engine and it is not loaded yet (loadLikeEngine first) */
+export function needsLikeEngine(query: Query): boolean {
+  if (engine !== undefined) return false;
+  for (const key of query.keys()) if (key.endsWith('_like')) return true;
+  return false;
+}
+
+export function loadLikeEngine(): Promise<void> {
+  return (engineLoad ??= import('re2js').then((m) => {
+    engine = m;
+  }));
+}
 
 export interface ListResult {
   readonly items: readonly CollectionItem[];
@@ -125,6 +142,7 @@ function likePatterns(key: string, values: readonly string[]): RE2JS[] | string 
       return `${key}: ${(e as Error).message}`;
     }
     try {
+      const { RE2JS } = engine!;
       out.push(RE2JS.compile(v, RE2JS.CASE_INSENSITIVE));
     } catch (e) {
       return (
