@@ -30,6 +30,7 @@ export const SPAWNING = [
   'test/e2e/faults.test.ts',
   'test/e2e/fidelity.test.ts',
   'test/e2e/inspect-paths.test.ts',
+  'test/e2e/redact-why.test.ts',
   'test/e2e/inspect-token.test.ts',
   'test/e2e/inspector-burst.test.ts',
   'test/e2e/inspector-page.test.ts',
