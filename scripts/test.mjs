@@ -46,6 +46,7 @@ export const SPAWNING = [
   'test/e2e/live-reload.test.ts',
   'test/e2e/load-cache.test.ts',
   'test/e2e/import-har.test.ts',
+  'test/e2e/import-hostile.test.ts',
   'test/e2e/import.test.ts',
   'test/e2e/openapi-import.test.ts',
   'test/e2e/openapi-update.test.ts',

@@ -8,6 +8,7 @@
 import type { Method } from '../model/operators.js';
 import { safeName } from '../openapi/paths.js';
 import { tomlKey, tomlLiteral, tomlString } from '../openapi/render.js';
+import { sha256Hex } from '../shared/sha256.js';
 import { FEATURES } from './features.js';
 import type { ImportFormat } from './formats.js';
 
@@ -134,7 +135,9 @@ export interface SourceCollection {
 }
 
 export function leftOutLine(l: LeftOut): string {
-  return l.what === '' ? `${l.place}: ${l.reason}` : `${l.place}: ${l.what}: ${l.reason}`;
+  const place = excerpt(l.place);
+  const reason = excerpt(l.reason, 300);
+  return l.what === '' ? `${place}: ${reason}` : `${place}: ${excerpt(l.what)}: ${reason}`;
 }
 
 export interface PlannedFile {
@@ -159,7 +162,8 @@ export interface SourcePlanOptions {
 class Names {
   private readonly used = new Set<string>(['mock.toml']);
   constructor(private readonly taken: (path: string) => boolean) {}
-  take(stem: string, ext: string): string {
+  take(given: string, ext: string): string {
+    const stem = fitStem(given);
     for (let n = 1; ; n++) {
       const candidate = n === 1 ? `${stem}${ext}` : `${stem}-${n}${ext}`;
       if (this.used.has(candidate) || this.taken(candidate)) continue;
@@ -169,8 +173,37 @@ class Names {
   }
 }
 
+/** the most bytes one name of a written path has before it is shortened: file systems allow 255 (with room for `-<n>` and an extension) */
+export const MAX_NAME_BYTES = 120;
+
+/**
+ * Each `/`-separated name of a stem, at most MAX_NAME_BYTES bytes: a longer one keeps its start (cut at a character
+ * boundary) and ends in a short hash of the whole name, so that two long names with one start stay apart.
+ */
+export function fitStem(stem: string): string {
+  return stem
+    .split('/')
+    .map((name) => {
+      if (Buffer.byteLength(name) <= MAX_NAME_BYTES) return name;
+      const hash = sha256Hex(name).slice(0, 10);
+      let cut = '';
+      for (const ch of name) {
+        if (Buffer.byteLength(cut + ch) > MAX_NAME_BYTES - hash.length - 1) break;
+        cut += ch;
+      }
+      return `${cut}-${hash}`;
+    })
+    .join('/');
+}
+
+/** At most `max` characters of an input value, for a message: a long one is cut and says how long it was. */
+export function excerpt(value: string, max = 80): string {
+  if (value.length <= max) return value;
+  return `${value.slice(0, max)}… (${value.length} characters)`;
+}
+
 function comment(line: string): string {
-  return line === '' ? '#' : `# ${line.replace(/[\r\n]+/g, ' ')}`;
+  return line === '' ? '#' : `# ${excerpt(line, 200).replace(/[\r\n]+/g, ' ')}`;
 }
 
 function condText(c: Cond): string {
@@ -209,6 +242,9 @@ function ruleText(r: SourceRule, names: Names, files: PlannedFile[]): string {
   if (r.bodyText !== undefined) lines.push(`when.request.body.text = ${condText(r.bodyText)}`);
   if (FEATURES.scenarios)
     for (const [k, s] of r.whenState ?? []) lines.push(`when.state.${tomlKey(k)} = ${tomlString(s)}`);
+  // a source mapping with no condition (WireMock's `"request": {}`) answers every request; a rule needs one
+  if (!lines.some((l) => l.startsWith('when.')))
+    lines.push('when.request.url_path = { value = "/", op = "starts_with" }  # any request');
   if (r.priority !== undefined) lines.push(`priority = ${r.priority}`);
   if (r.fault !== undefined) lines.push(`respond.fault = ${tomlString(r.fault)}`);
   else {
