@@ -83,6 +83,52 @@ test('a 1 MiB request name: file names are shortened by bytes and kept apart, th
   assert.equal(v.code, 0, v.stderr + v.stdout);
 });
 
+test('what the random documents found: a JSON-declared body that is not JSON, a pattern the regex engine refuses, a header name HTTP does not allow', async () => {
+  const docs = [
+    {
+      info: { name: 'p', schema: POSTMAN_SCHEMA },
+      item: [
+        { name: 'one', request: { method: 'GET', url: 'http://x/a' }, response: [json(201, '../etc/passwd', 'x')] },
+      ],
+    },
+    {
+      mappings: [
+        { request: { method: 'GET', urlPath: '/a' }, response: { status: 200, jsonBody: [] } },
+        { request: { method: 'POST', urlPattern: '{{undefined}}' }, response: { status: 201, body: 'made' } },
+      ],
+    },
+    {
+      uuid: 'u',
+      lastMigration: 32,
+      name: 'm',
+      routes: [
+        {
+          uuid: 'r',
+          type: 'http',
+          method: 'get',
+          endpoint: 'users/:id',
+          responses: [
+            {
+              uuid: 'q',
+              statusCode: 200,
+              body: '{"id":1}',
+              headers: [{ key: '/a/../../b', value: 'application/json' }],
+              default: true,
+              rules: [],
+            },
+          ],
+        },
+      ],
+    },
+  ];
+  for (const doc of docs) {
+    const r = await importDoc(doc);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    const v = await runMock(['validate'], { cwd: r.ws });
+    assert.equal(v.code, 0, v.stderr + v.stdout);
+  }
+});
+
 /** a small valid document of each format */
 const BASES: Readonly<Record<string, unknown>> = {
   postman: {
