@@ -8,6 +8,8 @@
 import type { Method } from '../model/operators.js';
 import { safeName } from '../openapi/paths.js';
 import { tomlKey, tomlLiteral, tomlString } from '../openapi/render.js';
+import { compileRustRegex } from '../shared/rust-regex.js';
+import { sha256Hex } from '../shared/sha256.js';
 import { FEATURES } from './features.js';
 import type { ImportFormat } from './formats.js';
 
@@ -134,7 +136,9 @@ export interface SourceCollection {
 }
 
 export function leftOutLine(l: LeftOut): string {
-  return l.what === '' ? `${l.place}: ${l.reason}` : `${l.place}: ${l.what}: ${l.reason}`;
+  const place = excerpt(l.place);
+  const reason = excerpt(l.reason, 300);
+  return l.what === '' ? `${place}: ${reason}` : `${place}: ${excerpt(l.what)}: ${reason}`;
 }
 
 export interface PlannedFile {
@@ -159,7 +163,8 @@ export interface SourcePlanOptions {
 class Names {
   private readonly used = new Set<string>(['mock.toml']);
   constructor(private readonly taken: (path: string) => boolean) {}
-  take(stem: string, ext: string): string {
+  take(given: string, ext: string): string {
+    const stem = fitStem(given);
     for (let n = 1; ; n++) {
       const candidate = n === 1 ? `${stem}${ext}` : `${stem}-${n}${ext}`;
       if (this.used.has(candidate) || this.taken(candidate)) continue;
@@ -169,8 +174,46 @@ class Names {
   }
 }
 
+/** the most bytes one name of a written path has before it is shortened: file systems allow 255 (with room for `-<n>` and an extension) */
+export const MAX_NAME_BYTES = 120;
+
+/**
+ * Each `/`-separated name of a stem, at most MAX_NAME_BYTES bytes: a longer one keeps its start (cut at a character
+ * boundary) and ends in a short hash of the whole name, so that two long names with one start stay apart.
+ */
+export function fitStem(stem: string): string {
+  return stem
+    .split('/')
+    .map((name) => {
+      if (Buffer.byteLength(name) <= MAX_NAME_BYTES) return name;
+      const hash = sha256Hex(name).slice(0, 10);
+      let cut = '';
+      for (const ch of name) {
+        if (Buffer.byteLength(cut + ch) > MAX_NAME_BYTES - hash.length - 1) break;
+        cut += ch;
+      }
+      return `${cut}-${hash}`;
+    })
+    .join('/');
+}
+
+function isJsonText(data: string | Uint8Array): boolean {
+  try {
+    JSON.parse(typeof data === 'string' ? data : Buffer.from(data).toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** At most `max` characters of an input value, for a message: a long one is cut and says how long it was. */
+export function excerpt(value: string, max = 80): string {
+  if (value.length <= max) return value;
+  return `${value.slice(0, max)}… (${value.length} characters)`;
+}
+
 function comment(line: string): string {
-  return line === '' ? '#' : `# ${line.replace(/[\r\n]+/g, ' ')}`;
+  return line === '' ? '#' : `# ${excerpt(line, 200).replace(/[\r\n]+/g, ' ')}`;
 }
 
 function condText(c: Cond): string {
@@ -190,9 +233,43 @@ function bodyStem(r: SourceRule): string {
   return `responses/${place}-${r.status}`;
 }
 
-function ruleText(r: SourceRule, names: Names, files: PlannedFile[]): string {
+/** a field name as HTTP allows it (RFC 9110 token) */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** a field value as HTTP allows it: no control character but tab, nothing beyond one byte */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** Why a rule cannot be written as the source states it (a pattern the rule set's regex engine refuses), or undefined. */
+function unwritable(r: SourceRule): string | undefined {
+  const patterns: string[] = [];
+  if (r.urlPath !== undefined && r.urlPath.op === 'regex') patterns.push(r.urlPath.value);
+  for (const list of [r.query, r.headers, r.cookies, r.params, r.bodyJson])
+    for (const [, c] of list ?? []) if (c.op === 'regex' && c.value !== undefined) patterns.push(c.value);
+  if (r.bodyText?.op === 'regex' && r.bodyText.value !== undefined) patterns.push(r.bodyText.value);
+  for (const p of patterns) {
+    const compiled = compileRustRegex(p);
+    if (!compiled.ok) return `the pattern ${excerpt(p)} is not a regular expression mock reads (${compiled.error})`;
+  }
+  return undefined;
+}
+
+/** the rule's text; a rule left out is a comment saying why (counted in `skipped`) */
+function ruleText(r: SourceRule, names: Names, files: PlannedFile[], skipped?: { count: number }): string {
   const lines = [comment(r.place)];
   if (r.title !== '') lines.push(comment(r.title));
+  const why = unwritable(r);
+  if (why !== undefined) {
+    if (skipped !== undefined) skipped.count++;
+    return [...lines, comment(`left out: ${why}`)].join('\n') + '\n';
+  }
+  const badName = (k: string): boolean => !HEADER_NAME.test(k);
+  for (const [k] of r.headers ?? [])
+    if (badName(k))
+      lines.push(comment(`left out: the condition on header ${excerpt(JSON.stringify(k))} (not a valid header name)`));
+  for (const [k, v] of r.respondHeaders)
+    if (badName(k) || !HEADER_VALUE.test(v))
+      lines.push(
+        comment(`left out: the answer's header ${excerpt(JSON.stringify(k))} (not a valid header name or value)`),
+      );
   lines.push('[[rules]]');
   if (r.method !== undefined) lines.push(`when.request.method = ${tomlString(r.method)}`);
   if (r.urlPath !== undefined)
@@ -202,26 +279,33 @@ function ruleText(r: SourceRule, names: Names, files: PlannedFile[]): string {
         : `when.request.url_path = { value = ${tomlLiteral(r.urlPath.value)}, op = "${r.urlPath.op}" }`,
     );
   for (const [k, c] of r.query ?? []) lines.push(`when.request.query.${tomlKey(k)} = ${condText(c)}`);
-  for (const [k, c] of r.headers ?? []) lines.push(`when.request.headers.${tomlKey(k.toLowerCase())} = ${condText(c)}`);
+  for (const [k, c] of r.headers ?? [])
+    if (!badName(k)) lines.push(`when.request.headers.${tomlKey(k.toLowerCase())} = ${condText(c)}`);
   for (const [k, c] of r.cookies ?? []) lines.push(`when.request.cookies.${tomlKey(k)} = ${condText(c)}`);
   for (const [k, c] of r.params ?? []) lines.push(`when.request.params.${tomlKey(k)} = ${condText(c)}`);
   for (const [k, c] of r.bodyJson ?? []) lines.push(`when.request.body.json.${tomlString(k)} = ${condText(c)}`);
   if (r.bodyText !== undefined) lines.push(`when.request.body.text = ${condText(r.bodyText)}`);
   if (FEATURES.scenarios)
     for (const [k, s] of r.whenState ?? []) lines.push(`when.state.${tomlKey(k)} = ${tomlString(s)}`);
+  // a source mapping with no condition (WireMock's `"request": {}`) answers every request; a rule needs one
+  if (!lines.some((l) => l.startsWith('when.')))
+    lines.push('when.request.url_path = { value = "/", op = "starts_with" }  # any request');
   if (r.priority !== undefined) lines.push(`priority = ${r.priority}`);
   if (r.fault !== undefined) lines.push(`respond.fault = ${tomlString(r.fault)}`);
   else {
     if (r.status !== 200 || r.body.kind === 'none') lines.push(`respond.status = ${r.status}`);
     if (r.body.kind === 'text') lines.push(`respond.text = ${tomlString(r.body.text)}`);
     else if (r.body.kind === 'file') {
-      const path = names.take(bodyStem(r), `.${r.body.ext}`);
+      // a body declared JSON that is not JSON is served as written: a .json file would not load
+      const ext = r.body.ext === 'json' && r.template !== true && !isJsonText(r.body.data) ? 'txt' : r.body.ext;
+      const path = names.take(bodyStem(r), `.${ext}`);
       files.push({ path, text: r.body.data });
       lines.push(`respond.file_path = ${tomlString(path)}`);
     }
-    if (r.respondHeaders.length > 0)
+    const respondHeaders = r.respondHeaders.filter(([k, v]) => !badName(k) && HEADER_VALUE.test(v));
+    if (respondHeaders.length > 0)
       lines.push(
-        `respond.headers = { ${r.respondHeaders.map(([k, v]) => `${tomlKey(k)} = ${tomlString(v)}`).join(', ')} }`,
+        `respond.headers = { ${respondHeaders.map(([k, v]) => `${tomlKey(k)} = ${tomlString(v)}`).join(', ')} }`,
       );
     if (r.template === true) {
       lines.push('respond.template = true');
@@ -237,6 +321,7 @@ function ruleText(r: SourceRule, names: Names, files: PlannedFile[]): string {
 /** The rule set and response files of a decoded source. Pure; the same import gives the same bytes. */
 export function planSource(imp: SourceImport, o: SourcePlanOptions): SourcePlan {
   const names = new Names(o.taken);
+  const skipped = { count: 0 };
   const ruleSetPath = names.take(safeName(o.ruleSetName, 'imported'), '.toml');
   const stem = ruleSetPath.replace(/\.toml$/, '');
   const files: PlannedFile[] = [];
@@ -275,7 +360,7 @@ export function planSource(imp: SourceImport, o: SourcePlanOptions): SourcePlan 
     return text;
   };
   for (const [k, g] of groups.entries()) {
-    for (; at < g.after; at++) out += '\n' + ruleText(imp.rules[at]!, names, files);
+    for (; at < g.after; at++) out += '\n' + ruleText(imp.rules[at]!, names, files, skipped);
     const own = collectionsText(k);
     out += own;
     // the rules so far end this rule set; the group answers next, then the rest in a rule set of their own
@@ -291,14 +376,18 @@ export function planSource(imp: SourceImport, o: SourcePlanOptions): SourcePlan 
       .map(comment)
       .join('\n');
     text += `\n\nstrategy = ${g.strategy === 'round_robin' ? '"round_robin"' : '{ uniform_random = {} }'}\n`;
-    for (const r of g.rules) text += '\n' + ruleText(r, names, files);
+    for (const r of g.rules) text += '\n' + ruleText(r, names, files, skipped);
     ruleSets.push({ path: groupPath, text });
     out = `${comment(`${imp.title}: imported from ${o.source} (${FORMAT_NAMES[imp.format]}), continued`)}\n\n`;
     out += 'strategy = "first_match"\n';
   }
-  for (; at < imp.rules.length; at++) out += '\n' + ruleText(imp.rules[at]!, names, files);
+  for (; at < imp.rules.length; at++) out += '\n' + ruleText(imp.rules[at]!, names, files, skipped);
   const own = collectionsText(groups.length);
   out += own;
   if (ruleSets.length === 0 || at > from || own !== '') ruleSets.push({ path: nextPath(), text: out });
-  return { ruleSets, files, rules: imp.rules.length + groups.reduce((n, g) => n + g.rules.length, 0) };
+  return {
+    ruleSets,
+    files,
+    rules: imp.rules.length + groups.reduce((n, g) => n + g.rules.length, 0) - skipped.count,
+  };
 }

@@ -11,7 +11,15 @@
 // and unresolved `{{id}}` segments become path templates.
 import { isMethod } from '../model/operators.js';
 import { err, ok, type Result } from '../shared/result.js';
-import type { Cond, LeftOut, SourceBody, SourceImport, SourceRule, UrlPath } from './plan.js';
+import {
+  excerpt,
+  type Cond,
+  type LeftOut,
+  type SourceBody,
+  type SourceImport,
+  type SourceRule,
+  type UrlPath,
+} from './plan.js';
 
 type Obj = { readonly [k: string]: unknown };
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -184,7 +192,11 @@ export function decodePostman(
       const req = it['request'];
       const method = (isObj(req) && typeof req['method'] === 'string' ? req['method'] : 'GET').toUpperCase();
       if (!isMethod(method)) {
-        leftOut.push({ place, what: 'request.method', reason: `the method ${method} cannot be matched by a rule` });
+        leftOut.push({
+          place,
+          what: 'request.method',
+          reason: `the method ${excerpt(method)} cannot be matched by a rule`,
+        });
         return;
       }
       const url = urlOf(isObj(req) ? req['url'] : req, vars);

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encodeAnswer, failure, type JsonAnswer } from './envelope.js';
-import { guardRequest, JSON_HEADERS, PAGE_HEADERS } from './security.js';
+import { guardRequest, JSON_HEADERS, normalTarget, PAGE_HEADERS } from './security.js';
 
 /** What a handler is given. */
 export interface RouteContext {
@@ -121,12 +121,19 @@ export function createManagementHandler(
     const hasBody =
       (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') ||
       req.headers['transfer-encoding'] !== undefined;
+    // one path for the token check and the routes: a target not in normal form is refused before either reads it
+    const target = normalTarget(req.url ?? '/');
+    if (!target.ok) {
+      req.resume();
+      sendJson(res, failure(target.kind, target.message, undefined, target.status));
+      return;
+    }
     const verdict = guardRequest({
       method,
       headers: req.headers,
       port,
       hasBody,
-      target: req.url ?? '/',
+      target: target.path + target.search,
       ...(options.token !== undefined ? { token: options.token } : {}),
     });
     if (!verdict.ok) {
@@ -144,9 +151,7 @@ export function createManagementHandler(
     }
     let url: URL;
     try {
-      // an origin-form target is appended (so `//x/y` stays the path `//x/y`, never a host); an absolute-form one parsed
-      const target = req.url ?? '/';
-      url = target.startsWith('/') ? new URL(`http://127.0.0.1:${port}${target}`) : new URL(target);
+      url = new URL(`http://127.0.0.1:${port}${target.path}${target.search}`);
     } catch {
       sendJson(res, failure('usage', MESSAGES.notFound(req.url ?? ''), undefined, 400));
       return;

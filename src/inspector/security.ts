@@ -57,7 +57,51 @@ export const SECURITY_MESSAGES = {
   clientHeader: `a state-changing request needs the \`${CLIENT_HEADER}\` header`,
   contentType: (type: string) => `a request body must be JSON (Content-Type application/json), got \`${type}\``,
   token: 'this management listener needs its token: send `authorization: Bearer <token>` (--inspect-token)',
+  path: (why: string) =>
+    `the request path is not in normal form (${why}): the management listener answers only paths as its routes spell them`,
 } as const;
+
+/** The request target's path and query, once it is known to be in normal form; or why it is not. */
+export type TargetVerdict =
+  | { readonly ok: true; readonly path: string; readonly search: string }
+  | { readonly ok: false; readonly status: 400; readonly kind: 'usage'; readonly message: string };
+
+/**
+ * The path of a request target, refused unless it is already in the normal form its URL parsing gives: no `.` or
+ * `..` segment, no percent-encoded dot, slash or backslash, no backslash, no empty segment, nothing the URL parser
+ * would rewrite. The token check and the router then read one and the same path: a spelling such as
+ * `/assets/../__mock/api/requests` cannot pass the check as a page file and reach a route as another path.
+ */
+export function normalTarget(target: string): TargetVerdict {
+  let rest = target;
+  if (!rest.startsWith('/')) {
+    // absolute form (`http://host/path`), which HTTP/1.1 servers must take: its path is judged the same way
+    const m = /^https?:\/\/[^/?#\\]*/i.exec(rest);
+    if (m === null) return badPath('not a path');
+    rest = rest.slice(m[0].length);
+    if (rest === '' || rest.startsWith('?')) rest = `/${rest}`;
+    if (!rest.startsWith('/')) return badPath('not a path');
+  }
+  const q = rest.indexOf('?');
+  const path = q < 0 ? rest : rest.slice(0, q);
+  const search = q < 0 ? '' : rest.slice(q);
+  if (path.includes('\\')) return badPath('a backslash');
+  if (/%(2e|2f|5c)/i.test(path)) return badPath('a percent-encoded dot, slash or backslash');
+  if (path.includes('//')) return badPath('an empty segment');
+  for (const seg of path.split('/')) if (seg === '.' || seg === '..') return badPath('a dot segment');
+  let parsed: URL;
+  try {
+    parsed = new URL(`http://127.0.0.1${path}`);
+  } catch {
+    return badPath('not a path');
+  }
+  if (parsed.pathname !== path) return badPath('characters the URL parser rewrites');
+  return { ok: true, path, search };
+}
+
+function badPath(why: string): TargetVerdict {
+  return { ok: false, status: 400, kind: 'usage', message: SECURITY_MESSAGES.path(why) };
+}
 
 function one(v: string | readonly string[] | undefined): string | undefined {
   return typeof v === 'string' ? v : v?.[0];
@@ -120,18 +164,22 @@ function originIsHost(origin: string, host: string): boolean {
 
 /** The page's own files need no token (they hold no data); everything else carries it. */
 function tokenGiven(input: GuardInput, token: string): boolean {
-  const target = input.target ?? '/';
-  const q = target.indexOf('?');
-  const path = q < 0 ? target : target.slice(0, q);
-  if (path === '/' || path.startsWith('/assets/')) return true;
+  const normal = normalTarget(input.target ?? '/');
+  // a path not in normal form never passes as the page's: the router refuses it before any route
+  if (!normal.ok) return false;
+  const { path, search } = normal;
+  if (path === '/' || PAGE_FILE.test(path)) return true;
   const auth = one(input.headers['authorization']);
   if (auth !== undefined && /^bearer /i.test(auth) && sameText(auth.slice(7).trim(), token)) return true;
-  if (path === EVENTS_PATH && q >= 0) {
-    const given = new URLSearchParams(target.slice(q + 1)).get('access_token');
+  if (path === EVENTS_PATH && search !== '') {
+    const given = new URLSearchParams(search.slice(1)).get('access_token');
     if (given !== null && sameText(given, token)) return true;
   }
   return false;
 }
+
+/** the page's asset files: one plain name under /assets/ */
+const PAGE_FILE = /^\/assets\/[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
 /** compared in time independent of where they differ */
 function sameText(a: string, b: string): boolean {

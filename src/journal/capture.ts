@@ -4,7 +4,7 @@
 // the entry's `why` through get's encoder (dispatch/explain-view.ts), never a recomputed one. A capture only holds
 // references (HeldEntry); the entry is made when it is read (entryOf), and redaction happens then, before anything
 // leaves the journal: header and query values, the target's query, JSON keys at any depth and form keys, by the
-// verbose log's denylists (shared/redact.ts).
+// verbose log's denylists (shared/redact.ts), and the values its why shows, by the same lists (redact-why.ts).
 import type { ContractMark, Outcome, Stage } from '../dispatch/dispatch.js';
 import type { Explanation } from '../dispatch/explain.js';
 import {
@@ -21,6 +21,7 @@ import type { FaultKind } from '../model/answer.js';
 import type { HeaderList } from '../shared/headers.js';
 import { parseJson } from '../shared/json.js';
 import { redactHeaders, redactQuery } from '../shared/redact.js';
+import { redactWhy } from './redact-why.js';
 import {
   captureRequestBody,
   captureResponseBody,
@@ -501,6 +502,7 @@ export function entryOf(h: HeldEntry, opts: BodyCaptureOptions): Entry {
     body: responseBody,
   });
   const who = h.answered();
+  const cls = classify(mediaTypeOf(requestHeaders));
   return Object.freeze({
     id: h.id,
     receivedAt: new Date(h.receivedAtMs),
@@ -511,7 +513,7 @@ export function entryOf(h: HeldEntry, opts: BodyCaptureOptions): Entry {
     stage: who.stage,
     answeredBy: who.answeredBy,
     matched: who.matched,
-    why: who.why,
+    why: redact ? redactWhy(who.why, cls === 'form' ? 'form' : 'other') : who.why,
     ...(h.fault !== undefined ? { fault: h.fault } : {}),
     ...(h.stateBefore !== undefined ? { stateBefore: h.stateBefore, stateAfter: h.stateAfter ?? {} } : {}),
     ...(h.contract !== undefined ? { contract: h.contract } : {}),

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Json } from './json.js';
-import { FIELD_DENYLIST, HEADER_DENYLIST, REDACTED, redactHeaders, redactJson, redactQuery } from './redact.js';
+import {
+  FIELD_DENYLIST,
+  HEADER_DENYLIST,
+  REDACTED,
+  redactHeaders,
+  redactJson,
+  redactJsonText,
+  redactQuery,
+} from './redact.js';
 
 test('header denylist redacts values case-insensitively, keeps names and order', () => {
   const cases: [string, string, string][] = [
@@ -91,4 +99,16 @@ test('a __proto__ key stays an ordinary key', () => {
   const out = redactJson(input) as Record<string, unknown>;
   assert.deepEqual(Object.keys(out), ['__proto__', 'a']);
   assert.deepEqual(Object.getOwnPropertyDescriptor(out, '__proto__')?.value, { token: REDACTED });
+});
+
+test('redactJsonText: the value after a denylisted key is hidden, whole or cut, the rest kept as written', () => {
+  assert.equal(redactJsonText('{"user":"ann", "password" : "hunter2"}'), '{"user":"ann", "password" : "[redacted]"}');
+  assert.equal(redactJsonText('{"a":{"token":{"x":[1,"}"]},"b":2}}'), '{"a":{"token":"[redacted]","b":2}}');
+  assert.equal(redactJsonText('{"Secret":12,"n":"x"}'), '{"Secret":"[redacted]","n":"x"}');
+  // cut short: as far as it goes
+  assert.equal(redactJsonText('{"pad":"xx","password":"hunt…'), '{"pad":"xx","password":"[redacted]"');
+  assert.equal(redactJsonText('{"pass\\u0077ord":"hunter2"}'), '{"pass\\u0077ord":"[redacted]"}');
+  // a denylisted word as a value, or text that is not JSON: as it is
+  assert.equal(redactJsonText('["password","hunter2"]'), '["password","hunter2"]');
+  assert.equal(redactJsonText('plain text'), 'plain text');
 });

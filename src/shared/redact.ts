@@ -100,3 +100,88 @@ function setKey(o: Record<string, Json>, key: string, v: Json): void {
     Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
   else o[key] = v;
 }
+
+/**
+ * JSON text, whole or cut short (an explanation shows at most the start of a body): the value after every
+ * denylisted object key becomes `"[redacted]"`, the rest of the text is kept as written. One linear pass over
+ * the text; it never parses, so a cut or invalid document is redacted as far as it goes, and text that is not
+ * JSON comes back as it is unless it holds a `"<denylisted name>":` pair.
+ */
+export function redactJsonText(text: string): string {
+  if (!text.includes('"')) return text;
+  let out = '';
+  let kept = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    if (text.charCodeAt(i) !== 0x22) {
+      i++;
+      continue;
+    }
+    const end = stringEnd(text, i);
+    let k = skipSpace(text, end);
+    if (k < n && text[k] === ':' && isDeniedField(unquote(text.slice(i, end)))) {
+      k = skipSpace(text, k + 1);
+      const valueEnd = jsonValueEnd(text, k);
+      out += `${text.slice(kept, k)}"${REDACTED}"`;
+      kept = valueEnd;
+      i = valueEnd;
+      continue;
+    }
+    i = end;
+  }
+  return kept === 0 ? text : out + text.slice(kept);
+}
+
+/** the index after the string token starting at `start` (a `"`), or the text's end when it is cut */
+function stringEnd(text: string, start: number): number {
+  let i = start + 1;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5c) i += 2;
+    else if (c === 0x22) return i + 1;
+    else i++;
+  }
+  return text.length;
+}
+
+function skipSpace(text: string, i: number): number {
+  while (i < text.length && /\s/.test(text[i]!)) i++;
+  return i;
+}
+
+/** a key token's name (its escapes read); the raw text between the quotes when it does not decode */
+function unquote(token: string): string {
+  try {
+    return JSON.parse(token.endsWith('"') && token.length > 1 ? token : `${token}"`) as string;
+  } catch {
+    return token.slice(1, token.endsWith('"') ? -1 : undefined);
+  }
+}
+
+/** the index after the JSON value starting at `i`: a string, a whole object or array (strings inside skipped), or a scalar */
+function jsonValueEnd(text: string, i: number): number {
+  const n = text.length;
+  if (i >= n) return n;
+  const c = text[i];
+  if (c === '"') return stringEnd(text, i);
+  if (c === '{' || c === '[') {
+    let depth = 0;
+    while (i < n) {
+      const d = text[i];
+      if (d === '"') {
+        i = stringEnd(text, i);
+        continue;
+      }
+      if (d === '{' || d === '[') depth++;
+      else if (d === '}' || d === ']') {
+        depth--;
+        if (depth === 0) return i + 1;
+      }
+      i++;
+    }
+    return n;
+  }
+  while (i < n && !/[\s,}\]]/.test(text[i]!)) i++;
+  return i;
+}

@@ -326,7 +326,10 @@ function checkPlan(plan: Planned, configText: string, configAbs: string, cwd: st
       respondFile: (p) => {
         const text = texts.get(p);
         if (text === undefined) return { kind: 'missing' };
-        return typeof text === 'string' ? { kind: 'file', path: p, text } : { kind: 'file', path: p };
+        // the loader reads only a .json or .json5 file's text (config/read.ts): an HTML or XML body is served as written
+        return typeof text === 'string' && /\.json5?$/i.test(p)
+          ? { kind: 'file', path: p, text }
+          : { kind: 'file', path: p };
       },
       isDir: () => true,
     });
