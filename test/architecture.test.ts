@@ -71,12 +71,15 @@ const startUpPure = (t: string): boolean => t === 'start-up/lazy-rule-set.ts' ||
 /** module → may it import this src-relative target (or external package)? No row but cli's and main.ts's allows cli/. */
 const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: string) => boolean>> = {
   // helpers every folder may use: no I/O, no project types
-  shared: (t) => t.startsWith('shared/') || (t.startsWith('node:') && !IO_MODULES.has(t)),
+  // (re2js: the patterns a request supplies are matched in linear time, shared/linear-regex.ts)
+  shared: (t, _typeOnly, file) =>
+    t.startsWith('shared/') ||
+    (t.startsWith('node:') && !IO_MODULES.has(t)) ||
+    (file === 'shared/linear-regex.ts' && t === 're2js'),
   // the Rhai interpreter is a self-contained language runtime: the rest of the program reaches it through index.ts
   interpreter: (t) => t.startsWith('interpreter/'),
   // runtime state (scenarios, collections, round-robin counters) behind one store interface; pure, in memory
-  // re2js: a collection's `_like` pattern comes from the request and is matched in linear time
-  state: (t) => under(t, ['state/', 'model/', 'shared/']) || startUpPure(t) || t === 're2js',
+  state: (t) => under(t, ['state/', 'model/', 'shared/']) || startUpPure(t),
   // the types everything shares; it names the interpreter's types only, so models never run scripts
   model: (t, typeOnly) => under(t, ['model/', 'shared/']) || (typeOnly && t === 'interpreter/index.ts'),
   // matching is pure over model values, so it can be table-tested and shared by the server and `mock get`

@@ -9,6 +9,7 @@ import type { EntryRow } from '../journal/entry.js';
 import type { EventHub, RequestEvent } from './events.js';
 import type { Route, RouteContext } from './router.js';
 import { COMMON_HEADERS } from './security.js';
+import { loadLinearRegex } from '../shared/linear-regex.js';
 
 /** The `request` event of an entry (or of its row): the journal's row form plus what answered (for the table's label). */
 export function requestEventOfEntry(e: EntryRow): RequestEvent {
@@ -79,6 +80,8 @@ export function journalRoutes(deps: JournalRouteDeps): Route[] {
   const handle = async (ctx: RouteContext): Promise<'handled'> => {
     const body = ctx.method === 'POST' ? await ctx.text() : '';
     const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
+    // a path_regex is matched in linear time: its engine is loaded with the first one (shared/linear-regex.ts)
+    if (ctx.url.searchParams.has('path_regex')) await loadLinearRegex();
     const answer = handleJournalRoute({ method, target: ctx.url.pathname + ctx.url.search, body }, deps);
     if (answer === undefined) throw new Error(`the journal has no route for ${ctx.url.pathname}`);
     const headers: Record<string, string> = { ...COMMON_HEADERS };

@@ -1,6 +1,7 @@
 // Journal queries: which entries a filter selects. A filter is compiled once per query (the method upper-cased,
 // a global or sticky RegExp made stateless) and then tested against each entry, oldest first.
 import type { EntryRow, StageFilterValue } from './entry.js';
+import type { LinearRegex } from '../shared/linear-regex.js';
 
 export interface RuleFilter {
   /** 0-based index in service.rule_sets, or the rule set's file as `matched.ruleSetFile` shows it */
@@ -10,8 +11,11 @@ export interface RuleFilter {
 }
 
 export interface RequestFilter {
-  /** the exact canonical path (as rules see it: `/api/users`, no query), or a RegExp tested against it */
-  readonly path?: string | RegExp;
+  /**
+   * the exact canonical path (as rules see it: `/api/users`, no query), or a pattern tested against it: the
+   * library's RegExp, or the HTTP API's path_regex, matched in linear time (shared/linear-regex.ts)
+   */
+  readonly path?: string | RegExp | LinearRegex;
   /** compared case-insensitively */
   readonly method?: string;
   /** entries after this id (a cursor: the journal's `lastId`), or received at or after this time */
@@ -39,7 +43,7 @@ export function compileFilter(f: RequestFilter): EntryTest {
   else if (path instanceof RegExp) {
     const re = path.global || path.sticky ? new RegExp(path.source, path.flags.replace(/[gy]/g, '')) : path;
     tests.push((e) => re.test(e.request.path));
-  }
+  } else if (path !== undefined) tests.push((e) => path.test(e.request.path));
   if (method !== undefined) {
     const m = method.toUpperCase();
     tests.push((e) => e.request.method === m);
@@ -98,6 +102,10 @@ export const FILTER_MESSAGES = {
   session: (v: unknown) => `session must be a non-empty string (got ${String(v)})`,
 } as const;
 
+/** a pattern with a test method (the HTTP API's linear-time path_regex) */
+const isPattern = (v: unknown): boolean =>
+  typeof v === 'object' && v !== null && typeof (v as { test?: unknown }).test === 'function';
+
 const isIndex = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 /** What is wrong with a filter given from untyped code (the library's JavaScript callers), one message each. */
@@ -106,7 +114,8 @@ export function filterProblems(f: RequestFilter, stages: readonly string[]): str
   const { path, method, since, stage, rule, limit, session } = f;
   if (session !== undefined && (typeof session !== 'string' || session === ''))
     out.push(FILTER_MESSAGES.session(session));
-  if (path !== undefined && typeof path !== 'string' && !(path instanceof RegExp)) out.push(FILTER_MESSAGES.path(path));
+  if (path !== undefined && typeof path !== 'string' && !(path instanceof RegExp) && !isPattern(path))
+    out.push(FILTER_MESSAGES.path(path));
   if (method !== undefined && typeof method !== 'string') out.push(FILTER_MESSAGES.method(method));
   if (since !== undefined && !(isIndex(since) || (since instanceof Date && !Number.isNaN(since.getTime()))))
     out.push(FILTER_MESSAGES.since(since));

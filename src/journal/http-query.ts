@@ -4,6 +4,7 @@ import { suggest } from '../shared/did-you-mean.js';
 import { err, ok, type Result } from '../shared/result.js';
 import { STAGE_FILTER_VALUES, type StageFilterValue } from './entry.js';
 import { filterProblems, type RequestFilter } from './filter.js';
+import { linearRegex, patternExcerpt } from '../shared/linear-regex.js';
 
 export const REQUESTS_PARAMS = [
   'path',
@@ -23,6 +24,8 @@ export const QUERY_MESSAGES = {
   repeated: (name: string) => `parameter '${name}' is given more than once`,
   pathBoth: 'give path or path_regex, not both',
   regex: (message: string) => `path_regex is not a valid regular expression: ${message}`,
+  regexRefused: (pattern: string, message: string) =>
+    `path_regex ${pattern} is not taken: a pattern from a request is matched in linear time (RE2 syntax: no backreferences, lookahead or lookbehind, repeats at most 1000 times): ${message}`,
   since: (v: string) => `since must be an entry id or an ISO 8601 time (got '${v}')`,
   wholeNumber: (name: string, v: string) => `${name} must be a whole number (got '${v}')`,
   ruleAlone: 'rule needs rule_set (the rule set it belongs to)',
@@ -51,11 +54,11 @@ export function filterFromQuery(query: string): Result<RequestFilter, readonly s
   if (path !== undefined && pathRegex !== undefined) problems.push(QUERY_MESSAGES.pathBoth);
   else if (path !== undefined) filter.path = path;
   else if (pathRegex !== undefined) {
-    try {
-      filter.path = new RegExp(pathRegex, 'u');
-    } catch (e) {
-      problems.push(QUERY_MESSAGES.regex(e instanceof Error ? e.message : String(e)));
-    }
+    // a pattern from the request: matched in linear time (shared/linear-regex.ts; the route loads the engine first)
+    const re = linearRegex(pathRegex, { jsFlags: 'u' });
+    if ('invalid' in re) problems.push(QUERY_MESSAGES.regex(re.invalid));
+    else if ('refused' in re) problems.push(QUERY_MESSAGES.regexRefused(patternExcerpt(pathRegex), re.refused));
+    else filter.path = re;
   }
   const method = get('method');
   if (method !== undefined) filter.method = method;

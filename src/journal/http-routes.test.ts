@@ -1,11 +1,15 @@
 // The journal's HTTP routes as pure functions: envelopes, filters from the query string, errors, reset.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
+import { loadLinearRegex } from '../shared/linear-regex.js';
 import type { Wire } from '../shared/wire.js';
 import { dispatched, newEnv } from './fixtures/exchanges.js';
 import { handleJournalRoute, type JournalHttpResponse } from './http-routes.js';
 import { Journal } from './journal.js';
 import { entryToWire } from './wire.js';
+
+// the patterns a request supplies are matched by an engine loaded on first need (shared/linear-regex.ts)
+before(() => loadLinearRegex());
 
 interface Envelope {
   readonly schema: number;
@@ -198,4 +202,16 @@ test('DELETE clears, POST reset clears what its body says, wrong methods are 405
   }
   for (const other of ['/', '/__mock/api/requestsx', '/__mock/api/events', '/api/users'])
     assert.equal(call('GET', other), undefined, other);
+});
+
+test('GET requests: path_regex is matched in linear time, so a pattern RE2 cannot take (a backreference) is a 400 saying why', async () => {
+  const { call } = await setUp();
+  const r = call('GET', '/__mock/api/requests?path_regex=' + encodeURIComponent('^/(a)\\1'))!;
+  assert.equal(r.status, 400);
+  assert.match(parse(r).error!.message, /linear time \(RE2 syntax/);
+  // a pattern that backtracks exponentially in JavaScript's engine answers at once
+  const started = Date.now();
+  const ok = call('GET', '/__mock/api/requests?path_regex=' + encodeURIComponent('^/(a+)+$'))!;
+  assert.equal(ok.status, 200);
+  assert.ok(Date.now() - started < 5_000);
 });

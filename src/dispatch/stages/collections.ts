@@ -4,7 +4,8 @@ import { answerCollection, collectionRoute, notSavedDraft } from '../collections
 import type { ValueOrPromise } from '../../shared/value-or-promise.js';
 import type { DispatchCtx, Stage, Staged } from '../types.js';
 import { workspaceRandom } from '../workspace-random.js';
-import { loadLikeEngine, needsLikeEngine } from '../../state/collections/query.js';
+import { needsLikeEngine } from '../../state/collections/query.js';
+import { loadLinearRegex } from '../../shared/linear-regex.js';
 
 /** The db file's collections (`--db`, `[collections]` without a rule set). */
 export function dbCollectionsStage(ctx: DispatchCtx): ValueOrPromise<Staged> | undefined {
@@ -23,7 +24,7 @@ export function answerFromCollection(
   if (hit === undefined) return undefined;
   // the first `_like` filter loads its linear-time engine (state/collections/query.ts), then is answered
   if (hit.action === 'list' && needsLikeEngine(req.parts.query))
-    return loadLikeEngine().then(() => answerFromCollection(ctx, ruleSetIndex)!);
+    return loadLinearRegex().then(() => answerFromCollection(ctx, ruleSetIndex)!);
   const c = hit.collection;
   const { draft, changed } = answerCollection(hit, req, ws, { state: env.state, random: workspaceRandom(ws) });
   const saved = changed ? env.collectionChanged?.(c, env.state) : undefined;

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
+import { loadLinearRegex } from '../../shared/linear-regex.js';
 import { listItems, type Query } from './query.js';
+
+// the patterns a request supplies are matched by an engine loaded on first need (shared/linear-regex.ts)
+before(() => loadLinearRegex());
 
 const ITEMS = [
   { id: 1, name: 'Ada', age: 36, tags: ['math'], address: { city: 'London' } },

@@ -3,26 +3,16 @@
 // `_limit`. Pure: items and query in, the page and its headers' values out. The quirks kept on purpose (a filter on
 // a field no item has is ignored; `_gte` compares as JavaScript does; the `link` URLs are made by replacing
 // `page=<n>` in the request URL) are json-server's, so a client written against it sees the same answers.
-import type { RE2JS } from 're2js';
+import { linearRegex, linearRegexLoaded, patternExcerpt, type LinearRegex } from '../../shared/linear-regex.js';
 import type { CollectionItem } from '../../model/collection.js';
 
 export type Query = ReadonlyMap<string, readonly string[]>;
 
-// re2js (260 KB of source) is loaded with the first `_like` filter, not at every start: likeEngine() is then set.
-let engine: typeof import('re2js') | undefined;
-let engineLoad: Promise<void> | undefined;
-
-/** true when listing with this query needs the `_like` engine and it is not loaded yet (loadLikeEngine first) */
+/** true when listing with this query needs the `_like` engine and it is not loaded yet (loadLinearRegex first) */
 export function needsLikeEngine(query: Query): boolean {
-  if (engine !== undefined) return false;
+  if (linearRegexLoaded()) return false;
   for (const key of query.keys()) if (key.endsWith('_like')) return true;
   return false;
-}
-
-export function loadLikeEngine(): Promise<void> {
-  return (engineLoad ??= import('re2js').then((m) => {
-    engine = m;
-  }));
 }
 
 export interface ListResult {
@@ -67,7 +57,7 @@ export function listItems(
     const m = SUFFIX.exec(key);
     const op = m === null ? '' : m[1]!;
     const path = m === null ? key : key.slice(0, -op.length);
-    let patterns: RE2JS[] | undefined;
+    let patterns: LinearRegex[] | undefined;
     if (op === '_like') {
       const compiled = likePatterns(key, values);
       if (typeof compiled === 'string') return { ok: false, message: compiled };
@@ -133,31 +123,20 @@ export function listItems(
  * minutes. A pattern JavaScript refuses is refused with JavaScript's message; one RE2 refuses (backreferences,
  * lookahead, lookbehind, a repeat count over 1,000) is refused saying so (docs/state.md#differences-from-json-server).
  */
-function likePatterns(key: string, values: readonly string[]): RE2JS[] | string {
-  const out: RE2JS[] = [];
+function likePatterns(key: string, values: readonly string[]): LinearRegex[] | string {
+  const out: LinearRegex[] = [];
   for (const v of values) {
-    try {
-      new RegExp(v, 'i');
-    } catch (e) {
-      return `${key}: ${(e as Error).message}`;
-    }
-    try {
-      const { RE2JS } = engine!;
-      out.push(RE2JS.compile(v, RE2JS.CASE_INSENSITIVE));
-    } catch (e) {
+    const re = linearRegex(v, { ignoreCase: true, jsFlags: 'i' });
+    if ('invalid' in re) return `${key}: ${re.invalid}`;
+    if ('refused' in re)
       return (
-        `${key}: ${excerpt(v)} is not taken: patterns from a request are matched in linear time (RE2 syntax), ` +
+        `${key}: ${patternExcerpt(v)} is not taken: patterns from a request are matched in linear time (RE2 syntax), ` +
         `which has no backreferences, lookahead or lookbehind and repeats at most 1000 times ` +
-        `(${(e as Error).message}); see docs/state.md#differences-from-json-server-0174`
+        `(${re.refused}); see docs/state.md#differences-from-json-server-0174`
       );
-    }
+    out.push(re);
   }
   return out;
-}
-
-/** at most 64 characters of a pattern, for a message */
-function excerpt(v: string): string {
-  return JSON.stringify(v.length > 64 ? `${v.slice(0, 64)}…` : v);
 }
 
 /**
