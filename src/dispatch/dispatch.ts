@@ -362,6 +362,7 @@ function stageMiddleware(ws: Workspace, req: RequestSnapshot, env: DispatchEnv):
   }
   const hit = middlewareModule.answerFromMiddleware(ws.middlewares, req, {
     maxOperations: ws.config.service.middlewareMaxOperations,
+    maxMemoryBytes: ws.config.service.middlewareMaxMemoryBytes,
     timeLimitMs: env.scriptTimeLimitMs ?? DEFAULT_SCRIPT_TIME_LIMIT_MS,
     log: env.log,
     state: env.state,
