@@ -34,6 +34,12 @@ export interface Config {
     readonly corsAllowCredentialsOrigins: readonly string[];
     readonly maxRequestBodyBytes: number;
     readonly middlewareMaxOperations: number;
+    /** `service.middleware_max_memory_bytes` (absent: the default) */
+    readonly middlewareMaxMemoryBytes?: number;
+    /** `service.max_json_depth`: a JSON body nested deeper is refused with 413 (absent: the default) */
+    readonly maxJsonDepth?: number;
+    /** `service.max_json_members`: a JSON body holding more values is refused with 413 (absent: the default) */
+    readonly maxJsonMembers?: number;
     /** `service.seed`: the workspace's one random generator starts here (dispatch/workspace-random.ts: response
      * templates and random delays draw from it); absent: unseeded */
     readonly seed?: bigint;
@@ -87,6 +93,9 @@ export const DEFAULTS = {
   maxRequestBodyBytes: 33554432,
   collectionMaxItems: 100_000,
   middlewareMaxOperations: 10_000_000,
+  middlewareMaxMemoryBytes: 64 * 1024 * 1024,
+  maxJsonDepth: 128,
+  maxJsonMembers: 100_000,
   faultHoldMs: 600_000,
   sessionHeader: 'x-mock-session',
   sessionIdleMs: 600_000,

@@ -30,6 +30,7 @@ import type { Workspace } from '../model/workspace.js';
 import { chain, Soon, type ValueOrPromise } from '../shared/value-or-promise.js';
 import type { SocketActivity } from './activity.js';
 import { exceedsDeclared, readBody, type BodyRead } from './body.js';
+import { jsonShape, startsAsContainer } from './json-shape.js';
 import { composeHooks, type InFlight, type RequestHook, type Sent } from './hooks.js';
 import type { LiveState } from './live.js';
 import { requestLines, requestLogLines } from './log.js';
@@ -88,6 +89,10 @@ export interface ListenerDeps {
 
 export const LISTENER_MESSAGES = {
   tooLarge: (limit: number) => `request body exceeds the configured limit (${limit} bytes)`,
+  jsonTooDeep: (limit: number) =>
+    `request body nests JSON arrays and objects deeper than the configured limit (${limit} levels); raise service.max_json_depth to accept it`,
+  jsonTooMany: (limit: number) =>
+    `request body holds more JSON values than the configured limit (${limit} array items and object members); raise service.max_json_members to accept it`,
   versionNotSupported: 'HTTP version not supported',
   internalError: 'internal server error',
   handlerFailed: (reason: string) => `request handling failed: ${reason}`,
@@ -229,6 +234,22 @@ export function createListener(deps: ListenerDeps): RequestListener {
         return void refuse(req, res, live, body.status, (STATUS_CODES[body.status] ?? 'bad request').toLowerCase());
       case 'ok':
         break;
+    }
+    if (startsAsContainer(body.bytes)) {
+      const shape = jsonShape(body.bytes, live.jsonLimits);
+      if (shape.over !== 'none') {
+        const text =
+          shape.over === 'depth'
+            ? LISTENER_MESSAGES.jsonTooDeep(live.jsonLimits.maxDepth)
+            : LISTENER_MESSAGES.jsonTooMany(live.jsonLimits.maxMembers);
+        const answer = refuse(req, res, live, 413, text);
+        if (afterWrite !== undefined)
+          afterWrite(
+            { req, res, method, snapshot: snapshotOf(req), body: EMPTY, receivedAt, live },
+            refusedSent(req, answer),
+          );
+        return;
+      }
     }
     const snapshot = snapshotOf(req, body.bytes);
     if (snapshot.body.kind !== 'invalid_json') {
