@@ -31,6 +31,7 @@ import {
   loadEngine,
   loadFaker,
   templateData,
+  TemplateLimitError,
 } from '../templates/index.js';
 import type { Draft } from './finalize.js';
 import {
@@ -61,7 +62,15 @@ export interface TemplateEnv {
   readonly collection?: (name: string, id: string | undefined) => unknown;
 }
 
-class TemplateFailure extends Error {}
+class TemplateFailure extends Error {
+  /** 413 when the request asked a template for more than a limit allows */
+  constructor(
+    message: string,
+    readonly status = 500,
+  ) {
+    super(message);
+  }
+}
 
 /** The draft of a templated rule's answer (now, or once its file is read). */
 export function templatedDraft(
@@ -134,7 +143,7 @@ export function templatedDraft(
       },
     };
   } catch (e) {
-    if (e instanceof TemplateFailure) return failure(e.message, respond, env);
+    if (e instanceof TemplateFailure) return failure(e.message, respond, env, e.status);
     throw e;
   }
 }
@@ -220,7 +229,10 @@ function renderCompiled(t: CompiledTemplate, data: TemplateData, runtime: Templa
   try {
     return t.render(data, runtime);
   } catch (e) {
-    throw new TemplateFailure(`${where}: the template failed: ${e instanceof Error ? e.message : String(e)}`);
+    throw new TemplateFailure(
+      `${where}: the template failed: ${e instanceof Error ? e.message : String(e)}`,
+      e instanceof TemplateLimitError ? 413 : 500,
+    );
   }
 }
 
@@ -242,9 +254,9 @@ function refusal(path: string): string | undefined {
   return undefined;
 }
 
-function failure(message: string, respond: Respond, env: TemplateEnv): RespondDraft {
+function failure(message: string, respond: Respond, env: TemplateEnv, status = 500): RespondDraft {
   env.log(message);
-  return { draft: textDraft(500, message, respond.delayMs) };
+  return { draft: textDraft(status, message, respond.delayMs) };
 }
 
 interface FileRender {
@@ -292,7 +304,12 @@ async function fileAnswer(
     text = renderCompiled(compiled, content.data, runtime, content.where);
   } catch (e) {
     return {
-      ...failure((e as Error).message, { body: { kind: 'empty' }, headers: [], delayMs: base.delayMs }, env),
+      ...failure(
+        (e as Error).message,
+        { body: { kind: 'empty' }, headers: [], delayMs: base.delayMs },
+        env,
+        e instanceof TemplateFailure ? e.status : 500,
+      ),
       file: path,
     };
   }
@@ -361,7 +378,10 @@ async function streamAnswer(
     try {
       text = renderCompiled(compiled, r.data(), runtime, where);
     } catch (x) {
-      return { ...failure((x as Error).message, respond, env), ...fileOf(found) };
+      return {
+        ...failure((x as Error).message, respond, env, x instanceof TemplateFailure ? x.status : 500),
+        ...fileOf(found),
+      };
     }
     events.push({ pauseMs: e.pauseMs, bytes: encoder.encode(text) });
     rendered = true;
