@@ -69,6 +69,7 @@ export const SPAWNING = [
   'test/reliability/bad-config.test.ts',
   'test/reliability/body-cap.test.ts',
   'test/reliability/confinement.test.ts',
+  'test/reliability/hostile-work.test.ts',
   'test/reliability/idle-cpu.test.ts',
   'test/reliability/inspector-events.test.ts',
   'test/reliability/malformed-http.test.ts',
