@@ -95,7 +95,7 @@ export const DEFAULTS = {
   middlewareMaxOperations: 10_000_000,
   middlewareMaxMemoryBytes: 64 * 1024 * 1024,
   maxJsonDepth: 128,
-  maxJsonMembers: 100_000,
+  maxJsonMembers: 50_000,
   faultHoldMs: 600_000,
   sessionHeader: 'x-mock-session',
   sessionIdleMs: 600_000,
