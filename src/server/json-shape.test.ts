@@ -15,6 +15,8 @@ test('depth and members are counted as the document nests, strings skipped', () 
   // brackets, braces, commas and escaped quotes inside strings are text
   assert.equal(over('["[[[[,,,,,,", "\\"[[[[,,,,"]'), 'none');
   assert.equal(over('{"é,ü": "日本,語", "k": [1]}'), 'none');
+  // over both: members first
+  assert.equal(over('[[[[1,2,3,4,5,6]]]]'), 'members');
   // siblings do not add depth
   assert.equal(over('[[1],[2]]'), 'none');
 });

@@ -37,7 +37,7 @@ export function startsAsContainer(bytes: Uint8Array): boolean {
 }
 
 /**
- * Which limit the body's shape is over, counting as it would parse (text inside strings is skipped; text that is not
+ * Which limit the body's shape is over (the member limit first), counting as it would parse (text inside strings is skipped; text that is not
  * JSON at all is counted the same way, and JSON.parse refuses it later). Members are counted by their separators
  * and by the containers that hold them: an upper bound that is exact for a document without empty containers.
  */
@@ -45,6 +45,8 @@ export function jsonShape(bytes: Uint8Array, limits: JsonShapeLimits): JsonShape
   const { maxDepth, maxMembers } = limits;
   let depth = 0;
   let members = 0;
+  // over the depth limit: the scan goes on, as the member limit comes first (a body over both is over in members)
+  let deep = false;
   const n = bytes.length;
   for (let i = 0; i < n; i++) {
     const c = bytes[i]!;
@@ -58,9 +60,9 @@ export function jsonShape(bytes: Uint8Array, limits: JsonShapeLimits): JsonShape
     } else if (c === COMMA) {
       if (++members > maxMembers) return MEMBERS;
     } else if (c === OPEN_BRACKET || c === OPEN_BRACE) {
-      if (++depth > maxDepth) return DEPTH;
+      if (++depth > maxDepth) deep = true;
       if (++members > maxMembers) return MEMBERS;
     } else if (c === CLOSE_BRACKET || c === CLOSE_BRACE) depth--;
   }
-  return NONE;
+  return deep ? DEPTH : NONE;
 }

@@ -237,7 +237,9 @@ export function createListener(deps: ListenerDeps): RequestListener {
     }
     if (startsAsContainer(body.bytes)) {
       const shape = jsonShape(body.bytes, live.jsonLimits);
-      if (shape.over !== 'none') {
+      // text that is not JSON at all is the client's error (400, below) whatever its nesting: only a body within
+      // the member limit gets here, so parsing it to tell is cheap (JSON.parse does not recurse)
+      if (shape.over === 'members' || (shape.over === 'depth' && parsesAsJson(body.bytes))) {
         const text =
           shape.over === 'depth'
             ? LISTENER_MESSAGES.jsonTooDeep(live.jsonLimits.maxDepth)
@@ -463,6 +465,15 @@ export function createListener(deps: ListenerDeps): RequestListener {
 function refusedSent(req: IncomingMessage, answer: Answer): Sent {
   const declared = Number(req.headers['content-length']);
   return { kind: 'refused', response: answer, ...(Number.isSafeInteger(declared) ? { declaredLength: declared } : {}) };
+}
+
+function parsesAsJson(bytes: Uint8Array): boolean {
+  try {
+    JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The request as dispatch sees it; without `body` it has none (OPTIONS, refusals). */
