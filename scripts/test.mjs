@@ -81,6 +81,7 @@ export const SPAWNING = [
   'test/reliability/body-cap.test.ts',
   'test/reliability/confinement.test.ts',
   'test/reliability/held-connections.test.ts',
+  'test/reliability/hostile-work.test.ts',
   'test/reliability/idle-cpu.test.ts',
   'test/reliability/inspector-events.test.ts',
   'test/reliability/malformed-http.test.ts',

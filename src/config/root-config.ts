@@ -111,6 +111,12 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
       corsAllowCredentialsOrigins: s?.cors_allow_credentials_origins ?? [],
       maxRequestBodyBytes: s?.max_request_body_bytes ?? DEFAULTS.maxRequestBodyBytes,
       middlewareMaxOperations: s?.middleware_max_operations ?? DEFAULTS.middlewareMaxOperations,
+      // absent: the default, applied where the limit is used
+      ...(s?.middleware_max_memory_bytes === undefined
+        ? {}
+        : { middlewareMaxMemoryBytes: s.middleware_max_memory_bytes }),
+      ...(s?.max_json_depth === undefined ? {} : { maxJsonDepth: s.max_json_depth }),
+      ...(s?.max_json_members === undefined ? {} : { maxJsonMembers: s.max_json_members }),
       ...(s?.seed === undefined ? {} : { seed: s.seed }),
       ...(s?.delay === undefined ? {} : { delay: s.delay }),
       ...(s?.fault_hold_ms === undefined ? {} : { faultHoldMs: s.fault_hold_ms }),

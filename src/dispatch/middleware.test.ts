@@ -292,7 +292,10 @@ describe('errors and limits', () => {
   test('loop {} is stopped by the operation budget and falls through', () => {
     const { hit, logs } = answer(['loop {}', '"after.json"'], request('/x'), 10_000);
     assert.equal(hit?.index, 1);
-    assert.match(logs[0] as string, /script evaluation failed: Too many operations \(\/ws\/scripts\/mw1\.rhai:1:1\)$/);
+    assert.match(
+      logs[0] as string,
+      /script evaluation failed: Too many operations; raise service\.middleware_max_operations \(\/ws\/scripts\/mw1\.rhai:1:1\)$/,
+    );
   });
 
   test('print and debug go to the log', () => {

@@ -19,6 +19,7 @@
 // state) and move them by returning `set_state: #{ cart: "paid" }` beside an answer (docs/state.md).
 
 import { json5ToJson } from '../files/json5.js';
+import { DEFAULTS } from '../model/config.js';
 import { fromJson, mentions, run, type Value } from '../interpreter/index.js';
 import { isFaultKind, type Respond } from '../model/answer.js';
 import type { RequestSnapshot } from '../model/request.js';
@@ -37,6 +38,8 @@ export interface MiddlewareAnswer {
 
 export interface MiddlewareOptions {
   readonly maxOperations: number;
+  /** bytes of values one run may make (absent: the default) */
+  readonly maxMemoryBytes?: number | undefined;
   readonly timeLimitMs: number;
   readonly log: (line: string) => void;
   /** the scenario states `state` shows (absent: every scenario `started`) */
@@ -52,20 +55,25 @@ export function answerFromMiddleware(
 ): MiddlewareAnswer | undefined {
   if (middlewares.length === 0) return undefined;
   const globals: Record<string, Value> = { url_path: req.path };
-  if (req.body.kind === 'json') globals['body'] = fromJson(req.body.typed ?? req.body.value); // `5.0` an f64, `5` an i64
+  // `5.0` an f64, `5` an i64; converted only when a script names `body` (a large body costs its size to convert)
+  if (req.body.kind === 'json' && middlewares.some((mw) => mentions(mw.script, 'body')))
+    globals['body'] = fromJson(req.body.typed ?? req.body.value);
   for (const mw of middlewares) addRequestVariables(globals, mw, req, opts);
   for (let index = 0; index < middlewares.length; index++) {
     const mw = middlewares[index] as MiddlewareScript;
     const prefix = `middleware \`${mw.entry}\``;
     const done = run(mw.script, globals, {
       maxOperations: opts.maxOperations,
+      maxMemoryBytes: opts.maxMemoryBytes ?? DEFAULTS.middlewareMaxMemoryBytes,
       timeLimitMs: opts.timeLimitMs,
       print: (text) => opts.log(`${prefix}: ${text}`),
       debug: (text) => opts.log(`${prefix} debug: ${text}`),
     });
     if (!done.ok) {
       const e = done.error;
-      opts.log(`${prefix}: script evaluation failed: ${e.message} (${mw.file}:${e.line}:${e.column})`);
+      opts.log(
+        `${prefix}: script evaluation failed: ${e.message}${raise(e.message)} (${mw.file}:${e.line}:${e.column})`,
+      );
       continue;
     }
     const log = (line: string): void => opts.log(`${prefix}: ${line}`);
@@ -75,6 +83,13 @@ export function answerFromMiddleware(
     return setState === undefined ? { respond, index, file: mw.file } : { respond, index, file: mw.file, setState };
   }
   return undefined;
+}
+
+/** The setting that raises the limit a script error names, if one does. */
+function raise(message: string): string {
+  if (message.startsWith('Script memory budget')) return '; raise service.middleware_max_memory_bytes';
+  if (message === 'Too many operations') return '; raise service.middleware_max_operations';
+  return '';
 }
 
 /** `state`: every scenario a rule names (at its current state) and every one the store holds. */

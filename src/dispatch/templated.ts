@@ -33,6 +33,7 @@ import {
   loadEngine,
   loadFaker,
   templateData,
+  TemplateLimitError,
 } from '../templates/index.js';
 import type { Draft } from './finalize.js';
 import {
@@ -69,7 +70,15 @@ export interface TemplateEnv {
 
 export type { FileDeny };
 
-class TemplateFailure extends Error {}
+class TemplateFailure extends Error {
+  /** 413 when the request asked a template for more than a limit allows */
+  constructor(
+    message: string,
+    readonly status = 500,
+  ) {
+    super(message);
+  }
+}
 
 /** The draft of a templated rule's answer (now, or once its file is read). */
 export function templatedDraft(
@@ -144,7 +153,7 @@ export function templatedDraft(
       },
     };
   } catch (e) {
-    if (e instanceof TemplateFailure) return failure(e.message, respond, env);
+    if (e instanceof TemplateFailure) return failure(e.message, respond, env, e.status);
     throw e;
   }
 }
@@ -230,7 +239,10 @@ function renderCompiled(t: CompiledTemplate, data: TemplateData, runtime: Templa
   try {
     return t.render(data, runtime);
   } catch (e) {
-    throw new TemplateFailure(`${where}: the template failed: ${e instanceof Error ? e.message : String(e)}`);
+    throw new TemplateFailure(
+      `${where}: the template failed: ${e instanceof Error ? e.message : String(e)}`,
+      e instanceof TemplateLimitError ? 413 : 500,
+    );
   }
 }
 
@@ -252,9 +264,9 @@ function refusal(path: string): string | undefined {
   return undefined;
 }
 
-function failure(message: string, respond: Respond, env: TemplateEnv): RespondDraft {
+function failure(message: string, respond: Respond, env: TemplateEnv, status = 500): RespondDraft {
   env.log(message);
-  return { draft: textDraft(500, message, respond.delayMs) };
+  return { draft: textDraft(status, message, respond.delayMs) };
 }
 
 interface FileRender {
@@ -319,7 +331,12 @@ async function fileAnswer(
     text = renderCompiled(compiled, content.data, runtime, content.where);
   } catch (e) {
     return {
-      ...failure((e as Error).message, { body: { kind: 'empty' }, headers: [], delayMs: base.delayMs }, env),
+      ...failure(
+        (e as Error).message,
+        { body: { kind: 'empty' }, headers: [], delayMs: base.delayMs },
+        env,
+        e instanceof TemplateFailure ? e.status : 500,
+      ),
       file: path,
     };
   }
@@ -388,7 +405,10 @@ async function streamAnswer(
     try {
       text = renderCompiled(compiled, r.data(), runtime, where);
     } catch (x) {
-      return { ...failure((x as Error).message, respond, env), ...fileOf(found) };
+      return {
+        ...failure((x as Error).message, respond, env, x instanceof TemplateFailure ? x.status : 500),
+        ...fileOf(found),
+      };
     }
     events.push({ pauseMs: e.pauseMs, bytes: encoder.encode(text) });
     rendered = true;

@@ -14,11 +14,12 @@ import {
   checkArraySize,
   checkMapSize,
   checkStringSize,
+  displayChecked,
   type ArithOp,
 } from './operators.js';
 import { DerivedRef, SlotRef, TempRef, readSlot, writeSlot, type Ref } from './refs.js';
 import { SHORT_CIRCUIT } from './signals.js';
-import { toDisplay } from './format.js';
+import { charge, SLOT_BYTES } from './meter.js';
 import { readBits, writeBits } from './bit-field.js';
 import { getter } from './getters.js';
 import { replaceSlice, sliceString } from './string-slice.js';
@@ -106,6 +107,7 @@ function setProp(m: Machine, parent: Ref, name: string, v: Value, offset: number
   const obj = parent.get();
   if (obj instanceof Map) {
     obj.set(name, v);
+    charge(2 * SLOT_BYTES);
     checkMapSize(m.limits, obj, offset);
     return;
   }
@@ -211,6 +213,7 @@ function indexSet(m: Machine, parent: Ref, idx: Value, v: Value, offset: number)
     obj[position('Array', obj.length, intIndex(idx, offset), offset)] = v;
   } else if (obj instanceof Map) {
     obj.set(mapKey(idx, offset), v);
+    charge(2 * SLOT_BYTES);
     checkMapSize(m.limits, obj, offset);
   } else if (typeof obj === 'string' && idx instanceof RangeValue) {
     if (typeof v !== 'string') throw mismatch('string', v, offset);
@@ -348,6 +351,7 @@ export function assign(m: Machine, s: Assign): void {
       checkArrayLength(m.limits, cur.length + rhs.length, s.opStart);
       for (const x of rhs.slice()) cur.push(deepClone(x));
     } else cur.push(own(s.value, rhs));
+    charge(SLOT_BYTES);
     checkArraySize(m.limits, cur, s.opStart);
     return;
   }
@@ -357,7 +361,9 @@ export function assign(m: Machine, s: Assign): void {
     return;
   }
   if (op === '+' && typeof cur === 'string') {
-    ref.set(checkStringSize(m.limits, cur + toDisplay(rhs), s.opStart));
+    const t = displayChecked(m.limits, rhs, s.opStart);
+    ref.set(checkStringSize(m.limits, cur + t, s.opStart));
+    charge(t.length);
     return;
   }
   ref.set(binaryOp(m.limits, op, cur, rhs, s.opStart));

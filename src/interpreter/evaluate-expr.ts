@@ -8,9 +8,9 @@ import { evalIndex, evalProp, readGlobal, readGlobalConst, readThis } from './ev
 import { evalCall, evalMethodCall } from './evaluate-call.js';
 import { evalDo, evalFor, evalLoop, evalWhile } from './evaluate-loop.js';
 import { evalSwitch, evalTry, execBlock } from './evaluate-stmt.js';
-import { toDisplay } from './format.js';
 import type { Machine } from './machine.js';
-import { binaryOp, checkArraySize, checkMapSize, checkStringSize, unaryOp } from './operators.js';
+import { charge } from './meter.js';
+import { binaryOp, checkArraySize, checkMapSize, checkStringSize, displayChecked, unaryOp } from './operators.js';
 import { readSlot } from './refs.js';
 import { Cell, FnPtr, deepClone, typeName, type RMap, type Value } from './values.js';
 
@@ -91,8 +91,12 @@ export function evalExpr(m: Machine, e: Expr): Value {
     case 'Interpolated': {
       m.tick(e.start);
       let s = '';
-      for (const part of e.parts) s += toDisplay(evalExpr(m, part));
-      return checkStringSize(m.limits, s, e.start);
+      for (const part of e.parts) {
+        const t = displayChecked(m.limits, evalExpr(m, part), e.start);
+        s = checkStringSize(m.limits, s + t, e.start);
+        charge(t.length);
+      }
+      return s;
     }
     case 'IsDefVar':
       return isDefVar(m, e);

@@ -169,3 +169,30 @@ function debugText(v: Value, quoteChars: boolean): string {
       return toDisplay(v);
   }
 }
+
+/**
+ * Whether the text form of `v` (Display, Debug or JSON: about the same size) would be longer than `cap` characters,
+ * estimated without building it and stopping as soon as it is: an array can hold the same long string many times
+ * over, so its text can be far larger than the memory the run has made.
+ */
+export function textLongerThan(v: Value, cap: number): boolean {
+  let total = 0;
+  const walk = (x: Value): boolean => {
+    if (typeof x === 'string') total += x.length + 2;
+    else if (Array.isArray(x)) {
+      total += 2;
+      for (const y of x) if (walk(y)) return true;
+    } else if (x instanceof Map) {
+      total += 3;
+      for (const [k, y] of x) {
+        total += k.length + 4;
+        if (walk(y)) return true;
+      }
+    } else if (x instanceof FnPtr) {
+      total += x.name.length + 2;
+      for (const y of x.curry) if (walk(y)) return true;
+    } else total += 4;
+    return total > cap;
+  };
+  return walk(v);
+}

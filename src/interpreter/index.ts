@@ -27,6 +27,7 @@ import { RuntimeFault, ScriptError, SyntaxFault, runtimeError, syntaxError } fro
 import { execBlock } from './evaluate-stmt.js';
 import { hostDebug, toDisplay } from './format.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
+import { useMeter } from './meter.js';
 import { Machine, RETURN } from './machine.js';
 import { parseProgram } from './parser.js';
 import { ExitSignal, ReturnSignal } from './signals.js';
@@ -58,6 +59,8 @@ export interface RunOptions {
   readonly maxMapSize?: number;
   /** wall-clock budget in milliseconds, checked alongside the operation count */
   readonly timeLimitMs?: number;
+  /** bytes of values the run may make (approximate: what builtins and operators allocate); over it the run fails */
+  readonly maxMemoryBytes?: number;
   readonly print?: (text: string) => void;
   readonly debug?: (text: string) => void;
   /** the monotonic clock `timestamp()` reads, in milliseconds; defaults to `performance.now` */
@@ -87,6 +90,7 @@ function limitsFrom(options: RunOptions): Limits {
     maxArrayLength: options.maxArrayLength ?? DEFAULT_LIMITS.maxArrayLength,
     maxMapSize: options.maxMapSize ?? DEFAULT_LIMITS.maxMapSize,
     timeLimitMs: options.timeLimitMs ?? DEFAULT_LIMITS.timeLimitMs,
+    maxMemoryBytes: options.maxMemoryBytes ?? DEFAULT_LIMITS.maxMemoryBytes,
   };
 }
 
@@ -109,6 +113,7 @@ export function run(script: Script, globals: Readonly<Record<string, Value>>, op
     now,
     clock: options.clock ?? now,
   });
+  const outer = useMeter(m);
   try {
     const value = execBlock(m, program.main.body);
     return { ok: true, value: m.signal === RETURN ? m.signalValue : value };
@@ -119,6 +124,8 @@ export function run(script: Script, globals: Readonly<Record<string, Value>>, op
     const message = x instanceof RangeError ? 'Stack overflow' : `Internal error: ${String(x)}`;
     const fault = new RuntimeFault(x instanceof RangeError ? 'ErrorStackOverflow' : 'ErrorRuntime', message, offset);
     return { ok: false, error: runtimeError(program.source, program.fileName, fault) };
+  } finally {
+    useMeter(outer);
   }
 }
 

@@ -98,3 +98,37 @@ test('a long else-if chain and a long statement list still compile', () => {
   const r = run(compile(many, 'many.rhai'), {});
   assert.deepEqual(r.ok && r.value, 4999n);
 });
+
+test('a run that makes more than its memory budget is stopped, naming the budget', () => {
+  const budget = { maxMemoryBytes: 8 * 1024 * 1024, maxOperations: 1e12 };
+  // each pad makes a fresh 1 MB string (the result is dropped, but it was made)
+  const r = fail('for i in 0..1000 { let s = "x"; s.pad(999999, "z"); }', budget);
+  assert.equal(r.message, 'Script memory budget of 8388608 bytes exceeded');
+  assert.match(
+    fail('let a = []; for i in 0..1000000 { a.push([1, 2, 3]) }', { ...budget, maxArrayLength: 1e9 }).message,
+    /memory budget/,
+  );
+  assert.match(
+    fail('let m = #{}; for i in 0..1000000 { m["k" + i] = i }', { ...budget, maxMapSize: 1e9 }).message,
+    /memory budget/,
+  );
+  // growing one string by appending is charged for what each step adds, not for the whole string again
+  const grow = run(compile('let s = ""; for i in 0..100000 { s += "ab"; } s.len()', 'grow.rhai'), {}, budget);
+  assert.deepEqual(grow, { ok: true, value: 200000n });
+});
+
+test('the clock is read inside builtins that copy a lot', (t) => {
+  let fake = 0;
+  t.mock.method(performance, 'now', () => (fake += 10));
+  // 50 pads are far fewer operations than one clock interval; the bytes they make read the clock anyway
+  const r = fail('for i in 0..50 { let s = "x"; s.pad(999999, "z"); }', { timeLimitMs: 100, maxOperations: 1e12 });
+  assert.match(r.message, /^Script terminated: time limit of 100 ms exceeded/);
+});
+
+test('text forms far over the string limit are refused before they are built', () => {
+  const src = (tail: string): string =>
+    `let s = "x"; s.pad(999999, "z"); let a = []; for i in 0..5000 { a.push(s) } ${tail}`;
+  for (const tail of ['a.to_json()', 'a.to_string()', '`${a}`', 'a.join(",")', '"" + a', 'let t = ""; t += a;'])
+    assert.equal(fail(src(tail)).message, 'Length of string too large', tail);
+  assert.equal(fail('let s = "x"; s.pad(999999, "z"); s.replace("", s);').message, 'Length of string too large');
+});

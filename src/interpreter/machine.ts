@@ -5,7 +5,8 @@ import { fnKey, type Program } from './ast.js';
 import { BUILTINS, type CallContext } from './builtins/registry.js';
 import { RuntimeFault } from './errors.js';
 import { callFnPtr } from './evaluate-call.js';
-import { CLOCK_INTERVAL, type Limits } from './limits.js';
+import { CLOCK_BYTES, CLOCK_INTERVAL, type Limits } from './limits.js';
+import type { Meter } from './meter.js';
 import type { Ref, Slots } from './refs.js';
 import type { FnPtr, Value } from './values.js';
 
@@ -29,7 +30,7 @@ export const CONTINUE = 2;
 export const RETURN = 3;
 export type Signal = typeof NONE | typeof BREAK | typeof CONTINUE | typeof RETURN;
 
-export class Machine implements CallContext {
+export class Machine implements CallContext, Meter {
   /** pending jump (see control-flow.ts); blocks stop and loops/calls consume it */
   signal: Signal = NONE;
   /** value carried by the pending `return`/`break` */
@@ -45,6 +46,9 @@ export class Machine implements CallContext {
   readonly caught: RuntimeFault[] = [];
   /** top-level constants for `global::NAME`, made when the first one is stored */
   constants: Map<string, Value> | null = null;
+  /** bytes of values made so far (see meter.ts) */
+  made = 0;
+  private sinceClock = 0;
   private readonly maxOps: number;
   private readonly deadline: number;
 
@@ -69,6 +73,20 @@ export class Machine implements CallContext {
     if (this.deadline !== Number.POSITIVE_INFINITY && this.hooks.now() > this.deadline) {
       const ms = this.limits.timeLimitMs;
       throw new RuntimeFault('ErrorTerminated', `Script terminated: time limit of ${ms} ms exceeded`, offset);
+    }
+  }
+
+  /** Count bytes a builtin or operator made: the memory budget, and a clock read after enough work. */
+  charge(bytes: number): void {
+    this.made += bytes;
+    if (this.made > this.limits.maxMemoryBytes) {
+      const max = this.limits.maxMemoryBytes;
+      throw new RuntimeFault('ErrorDataTooLarge', `Script memory budget of ${max} bytes exceeded`, this.callOffset);
+    }
+    this.sinceClock += bytes;
+    if (this.sinceClock >= CLOCK_BYTES) {
+      this.sinceClock = 0;
+      this.checkBudget(this.callOffset);
     }
   }
 

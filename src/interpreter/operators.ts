@@ -4,8 +4,9 @@
 // array and map concatenation, ranges, and `in`.
 
 import { RuntimeFault } from './errors.js';
-import { toDisplay } from './format.js';
+import { textLongerThan, toDisplay } from './format.js';
 import type { Limits } from './limits.js';
+import { charge } from './meter.js';
 import { timestampOp } from './timestamps.js';
 import { floatEquals, floatOp, shiftLeft, shiftRight } from './numbers.js';
 import type { BinaryOp } from './token.js';
@@ -46,6 +47,23 @@ export function checkStringSize(limits: Limits, s: string, offset: number): stri
   if (s.length > max && charLength(s) > max)
     throw new RuntimeFault('ErrorDataTooLarge', 'Length of string too large', offset);
   return s;
+}
+
+/**
+ * A string just made by joining, charged to the run for its new part: `l + r` shares the text of its parts (engines
+ * join strings lazily), so only what was made for it counts.
+ */
+export function charged(s: string, made: number): string {
+  charge(made);
+  return s;
+}
+
+/** `toDisplay(v)`, refused before it is built when it would be far over the string length limit. */
+export function displayChecked(limits: Limits, v: Value, offset: number): string {
+  if (typeof v === 'string') return v;
+  if (textLongerThan(v, 2 * limits.maxStringLength))
+    throw new RuntimeFault('ErrorDataTooLarge', 'Length of string too large', offset);
+  return toDisplay(v);
 }
 
 export function checkArraySize(limits: Limits, a: Value[], offset: number): Value[] {
@@ -183,10 +201,13 @@ function power(l: bigint, r: bigint, offset: number): bigint {
 
 function add(limits: Limits, l: Value, r: Value, offset: number): Value {
   if (typeof l === 'string') {
-    if (typeof r === 'string') return checkStringSize(limits, l + r, offset);
-    return checkStringSize(limits, l + toDisplay(r), offset);
+    const t = displayChecked(limits, r, offset);
+    return charged(checkStringSize(limits, l + t, offset), t.length);
   }
-  if (typeof r === 'string') return checkStringSize(limits, toDisplay(l) + r, offset);
+  if (typeof r === 'string') {
+    const t = displayChecked(limits, l, offset);
+    return charged(checkStringSize(limits, t + r, offset), t.length);
+  }
   if (l instanceof Char && r instanceof Char) return l.ch + r.ch;
   if (Array.isArray(l) && Array.isArray(r)) {
     checkArrayLength(limits, l.length + r.length, offset);

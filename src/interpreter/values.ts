@@ -12,6 +12,7 @@
 // variable are borrowed.
 
 import type { FnDef } from './ast.js';
+import { charge, SLOT_BYTES } from './meter.js';
 
 export class Char {
   constructor(readonly ch: string) {}
@@ -129,11 +130,13 @@ export function isMap(v: Value): v is RMap {
 export function deepClone(v: Value): Value {
   if (typeof v !== 'object' || v === null) return v;
   if (Array.isArray(v)) {
+    charge(v.length * SLOT_BYTES);
     const out: Value[] = new Array<Value>(v.length);
     for (let i = 0; i < v.length; i++) out[i] = deepClone(v[i] as Value);
     return out;
   }
   if (v instanceof Map) {
+    charge(v.size * 2 * SLOT_BYTES);
     const out: RMap = new Map();
     for (const [k, x] of v) out.set(k, deepClone(x));
     return out;

@@ -38,6 +38,12 @@ export interface Config {
     readonly corsAllowCredentialsOrigins: readonly string[];
     readonly maxRequestBodyBytes: number;
     readonly middlewareMaxOperations: number;
+    /** `service.middleware_max_memory_bytes` (absent: the default) */
+    readonly middlewareMaxMemoryBytes?: number;
+    /** `service.max_json_depth`: a JSON body nested deeper is refused with 413 (absent: the default) */
+    readonly maxJsonDepth?: number;
+    /** `service.max_json_members`: a JSON body holding more values is refused with 413 (absent: the default) */
+    readonly maxJsonMembers?: number;
     /** `service.seed`: the workspace's one random generator starts here (dispatch/workspace-random.ts: response
      * templates and random delays draw from it); absent: unseeded */
     readonly seed?: bigint;
@@ -96,6 +102,9 @@ export const DEFAULTS = {
   collectionMaxItems: 100_000,
   collectionMaxDepth: 64,
   middlewareMaxOperations: 10_000_000,
+  middlewareMaxMemoryBytes: 64 * 1024 * 1024,
+  maxJsonDepth: 128,
+  maxJsonMembers: 50_000,
   faultHoldMs: 600_000,
   sessionHeader: 'x-mock-session',
   sessionIdleMs: 600_000,

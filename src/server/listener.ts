@@ -30,6 +30,7 @@ import type { Workspace } from '../model/workspace.js';
 import { chain, Soon, type ValueOrPromise } from '../shared/value-or-promise.js';
 import type { SocketActivity } from './activity.js';
 import { exceedsDeclared, readBody, type BodyRead } from './body.js';
+import { jsonShape, startsAsContainer } from './json-shape.js';
 import { composeHooks, type InFlight, type RequestHook, type Sent } from './hooks.js';
 import type { LiveState } from './live.js';
 import { requestLines, requestLogLines } from './log.js';
@@ -97,6 +98,10 @@ export interface ListenerDeps {
 
 export const LISTENER_MESSAGES = {
   tooLarge: (limit: number) => `request body exceeds the configured limit (${limit} bytes)`,
+  jsonTooDeep: (limit: number) =>
+    `request body nests JSON arrays and objects deeper than the configured limit (${limit} levels); raise service.max_json_depth to accept it`,
+  jsonTooMany: (limit: number) =>
+    `request body holds more JSON values than the configured limit (${limit} array items and object members); raise service.max_json_members to accept it`,
   versionNotSupported: 'HTTP version not supported',
   internalError: 'internal server error',
   handlerFailed: (reason: string) => `request handling failed: ${reason}`,
@@ -264,6 +269,24 @@ export function createListener(deps: ListenerDeps): RequestListener {
         return void refuse(req, res, live, body.status, (STATUS_CODES[body.status] ?? 'bad request').toLowerCase());
       case 'ok':
         break;
+    }
+    if (startsAsContainer(body.bytes)) {
+      const shape = jsonShape(body.bytes, live.jsonLimits);
+      // text that is not JSON at all is the client's error (400, below) whatever its nesting: only a body within
+      // the member limit gets here, so parsing it to tell is cheap (JSON.parse does not recurse)
+      if (shape.over === 'members' || (shape.over === 'depth' && parsesAsJson(body.bytes))) {
+        const text =
+          shape.over === 'depth'
+            ? LISTENER_MESSAGES.jsonTooDeep(live.jsonLimits.maxDepth)
+            : LISTENER_MESSAGES.jsonTooMany(live.jsonLimits.maxMembers);
+        const answer = refuse(req, res, live, 413, text);
+        if (afterWrite !== undefined)
+          afterWrite(
+            { req, res, method, snapshot: snapshotOf(req), body: EMPTY, receivedAt, live },
+            refusedSent(req, answer),
+          );
+        return;
+      }
     }
     const snapshot = snapshotOf(req, body.bytes);
     if (snapshot.body.kind !== 'invalid_json') {
@@ -485,6 +508,15 @@ export function createListener(deps: ListenerDeps): RequestListener {
 function refusedSent(req: IncomingMessage, answer: Answer): Sent {
   const declared = Number(req.headers['content-length']);
   return { kind: 'refused', response: answer, ...(Number.isSafeInteger(declared) ? { declaredLength: declared } : {}) };
+}
+
+function parsesAsJson(bytes: Uint8Array): boolean {
+  try {
+    JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The request as dispatch sees it; without `body` it has none (OPTIONS, refusals). */

@@ -17,6 +17,7 @@
 // Not here: watching files (workspace/watch.ts), printing (cli/render/reload.ts), rebinding (never done).
 import { prepareRuleSet, prepareWorkspace } from '../dispatch/prepare.js';
 import { decodeRestSoon } from '../start-up/decode-later.js';
+import { DEFAULTS } from '../model/config.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type {
   LiveWorkspaceHandle,
@@ -30,6 +31,7 @@ import type { Workspace } from '../model/workspace.js';
 import { liveGroupKeys, RotationState } from '../routing/rotation.js';
 import { MemoryStore, type StateStore } from '../state/store.js';
 import { listenerChanges } from './listener-changes.js';
+import type { JsonShapeLimits } from './json-shape.js';
 import { namesScenario } from '../dispatch/scenarios.js';
 import { pruneScenarios } from '../state/scenarios.js';
 
@@ -39,6 +41,8 @@ export interface LiveState {
   readonly generation: number;
   /** service.max_request_body_bytes */
   readonly cap: number;
+  /** the shape limits of a JSON body (json-shape.ts) */
+  readonly jsonLimits: JsonShapeLimits;
   /** log.verbose */
   readonly verbose: Workspace['config']['log']['verbose'];
 }
@@ -191,7 +195,12 @@ export class LiveWorkspace implements LiveWorkspaceHandle {
 }
 
 function stateOf(ws: Workspace, generation: number): LiveState {
-  return Object.freeze({ ws, generation, cap: ws.config.service.maxRequestBodyBytes, verbose: ws.config.log.verbose });
+  const s = ws.config.service;
+  const jsonLimits = {
+    maxDepth: s.maxJsonDepth ?? DEFAULTS.maxJsonDepth,
+    maxMembers: s.maxJsonMembers ?? DEFAULTS.maxJsonMembers,
+  };
+  return Object.freeze({ ws, generation, cap: s.maxRequestBodyBytes, jsonLimits, verbose: ws.config.log.verbose });
 }
 
 function sameSources(a: SourceSet, b: SourceSet): boolean {

@@ -75,7 +75,7 @@ export function compileTemplate(
           (runtime.faker as { seed(n: number): unknown } | undefined)?.seed(
             Math.floor(runtime.random() * 0x1_0000_0000),
           );
-        return fn(data, { data: { mockRuntime: runtime } });
+        return fn(data, { data: { mockRuntime: runtime, mockRepeats: { n: 0 } } });
       },
   });
 }

@@ -5,7 +5,7 @@
 // an immutable module, not state. Handlebars keeps its prototype-access protections (the defaults): a template
 // reads the request's own properties only, never `constructor` or `__proto__`.
 import type HandlebarsNamespace from 'handlebars';
-import { ALL_HELPERS, textOf } from './helpers.js';
+import { ALL_HELPERS, countedEach, textOf } from './helpers.js';
 
 export type Handlebars = typeof HandlebarsNamespace;
 
@@ -35,6 +35,10 @@ export function loadEngine(): Promise<Handlebars> {
     hbs.registerHelper(VALUE, (value: unknown) => textOf(value));
     // `{{log}}` would write to the console from inside a request: a template has no side effects
     hbs.registerHelper('log', () => '');
+    hbs.registerHelper(
+      'each',
+      countedEach(hbs.helpers['each'] as (...args: unknown[]) => unknown) as HandlebarsNamespace.HelperDelegate,
+    );
     engine = hbs;
     return hbs;
   }));

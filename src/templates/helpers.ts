@@ -15,6 +15,22 @@ export interface HelperOptions {
 
 type Helper = (...args: unknown[]) => unknown;
 
+/** the most characters (or items) one helper call may be asked to make: `randomValue length=…`, faker's counts */
+export const TEMPLATE_MAX_GENERATED = 1_000_000;
+/** the most times one render may repeat a block (`{{#each}}` items, over all the loops of the render) */
+export const TEMPLATE_MAX_REPEATS = 100_000;
+
+/** A render asked for more than a template limit allows (the request set the size): the answer is 413. */
+export class TemplateLimitError extends Error {}
+
+/** Refuse a size over TEMPLATE_MAX_GENERATED before anything is made. */
+function checkGenerated(what: string, n: number): void {
+  if (n > TEMPLATE_MAX_GENERATED)
+    throw new TemplateLimitError(
+      `${what}: ${n} is over the limit of ${TEMPLATE_MAX_GENERATED} that one template helper may make (a fixed limit)`,
+    );
+}
+
 function split(args: unknown[]): { params: unknown[]; options: HelperOptions } {
   return { params: args.slice(0, -1), options: args[args.length - 1] as HelperOptions };
 }
@@ -169,7 +185,39 @@ function callFaker(
   }
   if (typeof target !== 'function') throw new Error(`faker: ${JSON.stringify(path)} is not a method`);
   const args = Object.keys(hash).length > 0 ? [...params, hash] : params;
+  if (SIZED_FAKER.has(path.split('.')[0]!)) for (const a of args) checkSizes(`faker ${path}`, a, 0);
   return (target as (...a: unknown[]) => unknown).apply(owner, args);
+}
+
+/** faker's modules whose numbers (positional or `length`, `count`, `min`, `max`) are how much to make */
+const SIZED_FAKER = new Set(['string', 'lorem', 'helpers', 'word', 'git', 'system', 'image', 'internet']);
+
+function checkSizes(what: string, v: unknown, depth: number): void {
+  if (typeof v === 'number') checkGenerated(what, v);
+  else if (v !== null && typeof v === 'object' && depth < 2)
+    for (const k of ['length', 'count', 'min', 'max'])
+      if (k in v) checkSizes(what, (v as Record<string, unknown>)[k], depth + 1);
+}
+
+/**
+ * Handlebars' `{{#each}}`, counting the items of every loop of one render against TEMPLATE_MAX_REPEATS before it
+ * runs: a loop over request data inside another can otherwise repeat a block billions of times.
+ */
+export function countedEach(each: Helper): Helper {
+  return function (this: unknown, ...args: unknown[]) {
+    const options = args[args.length - 1] as HelperOptions & { data?: { mockRepeats?: { n: number } } };
+    const context = args[0];
+    let items = 0;
+    if (Array.isArray(context) || typeof context === 'string') items = context.length;
+    else if (context instanceof Map || context instanceof Set) items = context.size;
+    else if (context !== null && typeof context === 'object') items = Object.keys(context).length;
+    const budget = options.data?.mockRepeats;
+    if (budget !== undefined && (budget.n += items) > TEMPLATE_MAX_REPEATS)
+      throw new TemplateLimitError(
+        `each: the render repeats blocks more than the limit of ${TEMPLATE_MAX_REPEATS} times (a fixed limit)`,
+      );
+    return each.apply(this, args);
+  };
 }
 
 function dotted(value: unknown, path: string): unknown {
@@ -221,6 +269,7 @@ export const HELPERS: Readonly<Record<string, Helper>> = {
         `randomValue: unknown type ${JSON.stringify(type)}; expected one of UUID, ${Object.keys(ALPHABETS).join(', ')}`,
       );
     const length = num(options.hash['length'], 36);
+    checkGenerated('randomValue length', length);
     let out = '';
     for (let i = 0; i < length; i++) out += alphabet[Math.floor(rt.random() * alphabet.length)];
     return options.hash['uppercase'] === true ? out.toUpperCase() : out;

@@ -4,5 +4,5 @@ export { compileTemplate, type TemplateSyntaxError } from './compile.js';
 export { ALIASES, DATA_FIELDS, DATA_ROOTS, HELPER_ALIASES, HELPER_NAMES } from './names.js';
 export { engineIfLoaded, fakerIfLoaded, loadEngine, loadFaker, type Handlebars } from './engine.js';
 export { templateData } from './data.js';
-export { jsonPath } from './helpers.js';
+export { jsonPath, TemplateLimitError } from './helpers.js';
 export { headerValue, jsonProblem, unknownRoots } from './checks.js';

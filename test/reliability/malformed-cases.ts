@@ -240,7 +240,8 @@ export const INVALID_JSON_BODIES: readonly (readonly [string, Buffer])[] = [
   ['trailing comma', b('[1, 2,]')],
   ['invalid UTF-8', Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])],
   ['NUL bytes', b('{"a":\0}')],
-  ['deep nesting', b('['.repeat(100_000))],
+  // deep, and within service.max_json_members (a body over that is refused with 413 before it is parsed)
+  ['deep nesting', b('['.repeat(10_000))],
   ['a lone minus', b('-')],
   ['NaN', b('{"a": NaN}')],
 ];

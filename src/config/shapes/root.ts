@@ -172,6 +172,16 @@ export const rootShape = described(
           doc: 'A larger request body is refused with 413.',
           default: DEFAULTS.maxRequestBodyBytes,
         }),
+        max_json_depth: described(int(1, 100_000), {
+          doc: 'A JSON request body whose arrays and objects nest deeper than this is refused with 413, before it is parsed.',
+          default: DEFAULTS.maxJsonDepth,
+          long: "128 is serde_json's recursion limit. Applies to every body that mock reads as JSON (declared `application/json`, or text starting with `{` or `[`). See docs/https-and-limits.md.",
+        }),
+        max_json_members: described(int(1, Number.MAX_SAFE_INTEGER), {
+          doc: 'A JSON request body holding more values than this (array items and object members, over the whole document) is refused with 413, before it is parsed.',
+          default: DEFAULTS.maxJsonMembers,
+          long: "Parsing is one uninterrupted step on the server's only thread, and its time grows with the members: a body of a million keys held every other client for seconds. See docs/https-and-limits.md.",
+        }),
         deny: described(array(string), {
           doc: 'Glob patterns (relative to the fallback folder) that file routing never serves; a denied file answers 404.',
           default: DEFAULTS.deny,
@@ -181,6 +191,11 @@ export const rootShape = described(
         middleware_max_operations: described(int(1, Number.MAX_SAFE_INTEGER), {
           doc: 'A middleware script that runs longer than this many operations on one request is stopped (500).',
           default: DEFAULTS.middlewareMaxOperations,
+        }),
+        middleware_max_memory_bytes: described(int(1, Number.MAX_SAFE_INTEGER), {
+          doc: 'A middleware script run that makes more than this many bytes of values (strings, array items, map entries; counted approximately) is stopped, and the request goes on as if the script had not answered.',
+          default: DEFAULTS.middlewareMaxMemoryBytes,
+          long: 'Counted over the whole run (what the script makes, not what it keeps). The time limit is read while a builtin copies, too, so a script that allocates in a loop stops within the time limit.',
         }),
         db: described(located, {
           doc: 'A json-server style data file: each top-level array is a collection at `/<key>`, each top-level object a single resource (docs/state.md).',

@@ -24,6 +24,7 @@ export function middlewareStage(ctx: DispatchCtx): ValueOrPromise<Staged | undef
   }
   const hit = middlewareModule.answerFromMiddleware(ws.middlewares, req, {
     maxOperations: ws.config.service.middlewareMaxOperations,
+    maxMemoryBytes: ws.config.service.middlewareMaxMemoryBytes,
     timeLimitMs: env.scriptTimeLimitMs ?? DEFAULT_SCRIPT_TIME_LIMIT_MS,
     log: env.log,
     state: env.state,

@@ -15,6 +15,7 @@ import {
   asRange,
   asText,
   checkArray,
+  checkTextOf,
   checkString,
   define,
   fail,
@@ -115,6 +116,7 @@ define(
     const extra = asArray(a[1]).slice();
     if (arr(a).length + extra.length > c.limits.maxArrayLength) fail('ErrorDataTooLarge', 'Size of array too large');
     for (const x of extra) arr(a).push(deepClone(x));
+    checkArray(c, arr(a), extra.length);
     return null;
   },
   true,
@@ -241,7 +243,7 @@ define(
     const replacement = asArray(a[a.length - 1]).map(deepClone);
     const [st, n] = a.length === 3 ? span(xs.length, a, 1, 0n) : offsetLen(xs.length, asInt(a[1]), asInt(a[2]));
     xs.splice(st, n, ...replacement);
-    checkArray(c, xs);
+    checkArray(c, xs, replacement.length);
     return null;
   },
   true,
@@ -400,6 +402,9 @@ define(
 define('join', 'array', (c, a) => {
   arity(a, 1, 2);
   const sep = a.length === 2 ? asText(a[1]) : '';
+  checkTextOf(c, arr(a));
+  if (sep.length * arr(a).length > 2 * c.limits.maxStringLength)
+    fail('ErrorDataTooLarge', 'Length of string too large');
   return checkString(c, arr(a).map(toDisplay).join(sep));
 });
 define('for_each', 'array', (c, a) => {

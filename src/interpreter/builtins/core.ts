@@ -7,13 +7,28 @@ import { parseJsonText, toJsonText } from '../json.js';
 import { ExitSignal } from '../signals.js';
 import { isValidIdentifier } from '../token.js';
 import { Char, FnPtr, INT_MAX, INT_MIN, RangeValue, charOf, deepClone, typeName, type Value } from '../values.js';
-import { arity, asFloat, asInt, asString, checkString, define, fail } from './registry.js';
+import {
+  arity,
+  asFloat,
+  asInt,
+  asString,
+  checkString,
+  checkTextOf,
+  define,
+  fail,
+  type CallContext,
+} from './registry.js';
 
 define('type_of', 'any', (_c, a) => (arity(a, 1), typeName(a[0] as Value)));
-define('print', 'any', (c, a) => (arity(a, 1), c.print(toDisplay(a[0] as Value)), null));
-define('debug', 'any', (c, a) => (arity(a, 1), c.debug(toDebug(a[0] as Value)), null));
-define('to_string', 'any', (c, a) => (arity(a, 1), checkString(c, toDisplay(a[0] as Value))));
-define('to_debug', 'any', (c, a) => (arity(a, 1), checkString(c, toDebug(a[0] as Value))));
+define('print', 'any', (c, a) => (arity(a, 1), c.print(checkString(c, textOf(c, a[0] as Value, toDisplay))), null));
+define('debug', 'any', (c, a) => (arity(a, 1), c.debug(checkString(c, textOf(c, a[0] as Value, toDebug))), null));
+define('to_string', 'any', (c, a) => (arity(a, 1), checkString(c, textOf(c, a[0] as Value, toDisplay))));
+define('to_debug', 'any', (c, a) => (arity(a, 1), checkString(c, textOf(c, a[0] as Value, toDebug))));
+
+function textOf(c: CallContext, v: Value, form: (v: Value) => string): string {
+  checkTextOf(c, v);
+  return form(v);
+}
 
 define('Fn', 'string', (_c, a) => {
   arity(a, 1);
@@ -130,7 +145,7 @@ define('parse_json', 'string', (_c, a) => {
 });
 define('to_json', ['map', 'array', 'unit', 'int', 'float', 'string', 'bool', 'char'], (c, a) => {
   arity(a, 1);
-  return checkString(c, toJsonText(a[0] as Value));
+  return checkString(c, textOf(c, a[0] as Value, toJsonText));
 });
 
 define('is_shared', 'any', (_c, a) => (arity(a, 1), false));

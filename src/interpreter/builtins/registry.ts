@@ -5,7 +5,9 @@
 // "Function not found: name (types)".
 
 import { RuntimeFault, type FaultKind } from '../errors.js';
+import { textLongerThan } from '../format.js';
 import type { Limits } from '../limits.js';
+import { charge, SLOT_BYTES } from '../meter.js';
 import type { Ref } from '../refs.js';
 import { Char, FnPtr, RangeValue, charLength, type RMap, type TypeTag, type Value } from '../values.js';
 
@@ -143,18 +145,27 @@ export function asRange(v: Value | undefined): RangeValue {
   return v instanceof RangeValue ? v : mismatch();
 }
 
-export function checkString(ctx: CallContext, s: string): string {
+/** Refuse a string over the length limit; `made`: the bytes of it that are new (default: all of it). */
+export function checkString(ctx: CallContext, s: string, made = s.length): string {
   const max = ctx.limits.maxStringLength;
   if (s.length > max && charLength(s) > max) fail('ErrorDataTooLarge', 'Length of string too large');
+  charge(made);
   return s;
 }
 
-export function checkArray(ctx: CallContext, a: Value[]): Value[] {
+/** Refuse, before it is built, a text form of `v` that would be far over the string length limit. */
+export function checkTextOf(ctx: CallContext, v: Value): void {
+  if (textLongerThan(v, 2 * ctx.limits.maxStringLength)) fail('ErrorDataTooLarge', 'Length of string too large');
+}
+
+export function checkArray(ctx: CallContext, a: Value[], added = 1): Value[] {
+  charge(added * SLOT_BYTES);
   if (a.length > ctx.limits.maxArrayLength) fail('ErrorDataTooLarge', 'Size of array too large');
   return a;
 }
 
-export function checkMap(ctx: CallContext, m: RMap): RMap {
+export function checkMap(ctx: CallContext, m: RMap, added = 1): RMap {
+  charge(added * 2 * SLOT_BYTES);
   if (m.size > ctx.limits.maxMapSize) fail('ErrorDataTooLarge', 'Size of object map too large');
   return m;
 }

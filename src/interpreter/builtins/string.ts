@@ -2,6 +2,7 @@
 // units; negative positions count from the end. Mutating methods (trim, pad, truncate, replace,
 // remove, crop, clear, append, make_upper…) change the receiver in place and return `()`.
 
+import { charge, SLOT_BYTES } from '../meter.js';
 import type { Ref } from '../refs.js';
 import { toDisplay } from '../format.js';
 import { Char, RangeValue, charOf, compareStrings, hasSurrogates, toChars, type Value } from '../values.js';
@@ -12,6 +13,8 @@ import {
   asRange,
   asText,
   checkString,
+  checkTextOf,
+  fail,
   define,
   mismatch,
   offsetLen,
@@ -23,19 +26,26 @@ const str = (a: Value[]): string => a[0] as string;
 const chars = (s: string): string[] => toChars(s);
 const len = (s: string): number => (hasSurrogates(s) ? toChars(s).length : s.length);
 
-function mutate(self: Ref | null, ctx: CallContext, next: string): null {
-  writeBack(self, checkString(ctx, next));
+/** Store a mutating method's result; the run is charged for what it adds (strings share their unchanged text). */
+function mutate(self: Ref | null, ctx: CallContext, next: string, before = ''): null {
+  writeBack(self, checkString(ctx, next, next.length - before.length));
   return null;
+}
+
+/** Refuse a result of `length` characters over the limit before it is built. */
+function checkLength(ctx: CallContext, length: number): void {
+  if (length > ctx.limits.maxStringLength) fail('ErrorDataTooLarge', 'Length of string too large');
 }
 
 define('len', 'string', (_c, a) => (arity(a, 1), BigInt(len(str(a)))));
 define('is_empty', 'string', (_c, a) => (arity(a, 1), str(a).length === 0));
 define('bytes', 'string', (_c, a) => (arity(a, 1), BigInt(new TextEncoder().encode(str(a)).length)));
-define('to_chars', 'string', (_c, a) => (arity(a, 1), chars(str(a)).map(charOf)));
+define('to_chars', 'string', (_c, a) => (arity(a, 1), charge(str(a).length * SLOT_BYTES), chars(str(a)).map(charOf)));
 /** `chars(s)`, `chars(s, start)`, `chars(s, start, len)`, `chars(s, range)`: negative start counts from the end. */
-define('chars', 'string', (_c, a) => {
+define('chars', 'string', (c, a) => {
   arity(a, 1, 2, 3);
   const all = chars(str(a));
+  charge(all.length * SLOT_BYTES);
   if (a.length === 1) return all.map(charOf);
   let from: bigint;
   let len: bigint;
@@ -80,7 +90,14 @@ define('make_lower', 'char', (_c, a, self) => (arity(a, 1), writeBack(self, lowe
 
 define('trim', 'string', (c, a, self) => (arity(a, 1), mutate(self, c, str(a).trim())), true);
 define('clear', 'string', (c, a, self) => (arity(a, 1), mutate(self, c, '')), true);
-define('append', 'string', (c, a, self) => (arity(a, 2), mutate(self, c, str(a) + toDisplay(a[1] as Value))), true);
+define(
+  'append',
+  'string',
+  (c, a, self) => (
+    arity(a, 2), checkTextOf(c, a[1] as Value), mutate(self, c, str(a) + toDisplay(a[1] as Value), str(a))
+  ),
+  true,
+);
 define('contains', 'string', (_c, a) => (arity(a, 2), str(a).includes(asText(a[1]))));
 define('starts_with', 'string', (_c, a) => (arity(a, 2), str(a).startsWith(asText(a[1]))));
 define('ends_with', 'string', (_c, a) => (arity(a, 2), str(a).endsWith(asText(a[1]))));
@@ -146,22 +163,16 @@ define(
     arity(a, 3);
     const target = asInt(a[1]);
     const padding = asText(a[2]);
-    if (target > BigInt(c.limits.maxStringLength)) checkString(c, ' '.repeat(c.limits.maxStringLength + 1));
-    let s = str(a);
-    let n = len(s);
+    if (target > BigInt(c.limits.maxStringLength)) checkLength(c, c.limits.maxStringLength + 1);
+    const s = str(a);
+    const n = len(s);
     const want = Number(target);
     const padChars = chars(padding);
-    if (padChars.length === 0) return null;
-    while (n < want) {
-      if (n + padChars.length <= want) {
-        s += padding;
-        n += padChars.length;
-      } else {
-        s += padChars.slice(0, want - n).join('');
-        n = want;
-      }
-    }
-    return mutate(self, c, s);
+    if (padChars.length === 0 || n >= want) return null;
+    // whole copies of the padding, then the first characters of one more (one copy of the text, not one per step)
+    const whole = Math.floor((want - n) / padChars.length);
+    const rest = padChars.slice(0, want - n - whole * padChars.length).join('');
+    return mutate(self, c, s + padding.repeat(whole) + rest, s);
   },
   true,
 );
@@ -174,13 +185,11 @@ define(
     const find = asText(a[1]);
     const sub = asText(a[2]);
     const s = str(a);
-    const next =
-      find === ''
-        ? chars(s)
-            .map((ch) => sub + ch)
-            .join('') + sub
-        : s.split(find).join(sub);
-    return mutate(self, c, next);
+    if (find === '') checkLength(c, len(s) + sub.length * (len(s) + 1));
+    const parts = find === '' ? ['', ...chars(s), ''] : s.split(find);
+    // the result's size is known from the pieces: refuse it before building it
+    checkLength(c, s.length - (find.length - sub.length) * (parts.length - 1));
+    return mutate(self, c, parts.join(sub));
   },
   true,
 );
@@ -241,8 +250,9 @@ define(
 );
 
 function splitBy(s: string, sep: string): string[] {
-  if (sep === '') return ['', ...chars(s), ''];
-  return s.split(sep);
+  const parts = sep === '' ? ['', ...chars(s), ''] : s.split(sep);
+  charge(s.length + parts.length * SLOT_BYTES);
+  return parts;
 }
 
 define('split', 'string', (_c, a) => {
