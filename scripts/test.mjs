@@ -31,6 +31,7 @@ export const SPAWNING = [
   'test/e2e/collections-json-server.test.ts',
   'test/e2e/collections-sessions.test.ts',
   'test/e2e/collections.test.ts',
+  'test/e2e/commit-point.test.ts',
   'test/e2e/contract-serve.test.ts',
   'test/e2e/contract-validate.test.ts',
   'test/e2e/deny.test.ts',

@@ -23,6 +23,7 @@ import type { DispatchCtx, DispatchEnv, Outcome, StageFn, Staged } from './types
 export type * from './types.js';
 export { DEFAULT_SCRIPT_TIME_LIMIT_MS } from './stages/middleware.js';
 export { prepareWorkspace } from './prepare.js';
+export { commitOutcome } from './commit.js';
 
 /** The stages, in the order they are tried. The last always answers. */
 const STAGES: readonly StageFn[] = [
@@ -114,14 +115,19 @@ function outcomeOf(
   checked: OverrideCheck[] | undefined,
 ): Outcome {
   const { stage, file } = staged;
-  if (staged.transition !== undefined) {
+  if (staged.transition !== undefined || staged.writes !== undefined) {
     const plain = outcomeOf(
       { draft: staged.draft, stage, ...(file === undefined ? {} : { file }) },
       answer,
       explained,
       checked,
     );
-    return { ...plain, state: staged.transition };
+    const { transition, writes } = staged;
+    return {
+      ...plain,
+      ...(transition === undefined ? {} : { state: transition }),
+      ...(writes === undefined ? {} : { writes }),
+    };
   }
   if (explained === undefined) return file === undefined ? { answer, stage } : { answer, stage, file };
   const explanation: Explanation =

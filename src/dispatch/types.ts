@@ -115,6 +115,21 @@ export interface Outcome {
   readonly state?: StateTransition;
   /** with `--contract`, for a request a documented operation covers: what the check found */
   readonly contract?: ContractMark;
+  /**
+   * the changes the answer makes to the state (a collection's write), made by commitOutcome (dispatch/commit.ts)
+   * when the answer is written, and never when it is not
+   */
+  readonly writes?: readonly StateWrite[];
+}
+
+/** A change an answer makes to the state, made at the commit point, when the answer is written. */
+export interface StateWrite {
+  /** makes the change; a draft to answer instead when it can no longer be made as planned */
+  apply(): Draft | undefined;
+  /** after apply: the change written to its data file (a persisted collection); undefined: nothing to wait for */
+  save(): Promise<void> | undefined;
+  /** the data file, for the answer when saving fails */
+  readonly file: string;
 }
 
 /** What a stage answers with, before finalize: the draft and what the outcome reports about it. */
@@ -128,6 +143,8 @@ export interface Staged {
   readonly limited?: true;
   /** the scenarios this answer read or moves */
   readonly transition?: StateTransition;
+  /** the changes it makes to the state, at the commit point */
+  readonly writes?: readonly StateWrite[];
 }
 
 /** One request on its way through the stages: what every stage reads, and what the explanation collects. */

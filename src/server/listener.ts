@@ -20,7 +20,7 @@
 // A handler failure never reaches the process: it is logged and answered 500 once. A client that goes away
 // mid-body is dropped quietly.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { DispatchEnv, Outcome } from '../dispatch/dispatch.js';
+import { commitOutcome, type DispatchEnv, type Outcome } from '../dispatch/dispatch.js';
 import { finalize } from '../dispatch/finalize.js';
 import { textDraft } from '../dispatch/respond.js';
 import { snapshotFrom } from '../dispatch/snapshot.js';
@@ -37,7 +37,6 @@ import { requestLines, requestLogLines } from './log.js';
 import { publishTrace } from './trace.js';
 import { writeAnswer } from './write.js';
 import { deliverAnswer } from './deliver-call.js';
-import { commitTransition } from '../state/scenarios.js';
 
 const EMPTY = new Uint8Array(0);
 const NO_BODY: BodyRead = { kind: 'ok', bytes: EMPTY };
@@ -420,12 +419,11 @@ export function createListener(deps: ListenerDeps): RequestListener {
    * Writes the answer unless the response is gone or done (a client that left, a timeout's answer), moving the
    * scenarios it moves (docs/state.md: only an answer that goes out moves them), then runs the afterWrite hooks with `x`, the request as the hooks saw it (undefined on the bare path).
    */
-  const write =
+  const writeNow =
     afterWrite === undefined
       ? (res: ServerResponse, method: string, outcome: Outcome, _x: InFlight | undefined): void => {
           if (res.destroyed || res.writableEnded) return;
           if (waits(outcome.answer) && !holdFor(res)) return refuseHeld(res, undefined);
-          if (outcome.state !== undefined) commitTransition(outcome.state);
           if (outcome.answer.delivery === undefined) writeAnswer(res, outcome.answer, method, writing);
           else deliverAnswer(res, outcome.answer, method, deps.live.current.ws);
           publishTrace(outcome);
@@ -433,7 +431,6 @@ export function createListener(deps: ListenerDeps): RequestListener {
       : (res: ServerResponse, method: string, outcome: Outcome, x: InFlight | undefined): void => {
           if (res.destroyed || res.writableEnded) return;
           if (waits(outcome.answer) && !holdFor(res)) return refuseHeld(res, x);
-          if (outcome.state !== undefined) commitTransition(outcome.state);
           const delivery = outcome.answer.delivery;
           if (delivery === undefined) writeAnswer(res, outcome.answer, method, writing);
           else {
@@ -450,6 +447,24 @@ export function createListener(deps: ListenerDeps): RequestListener {
             afterWrite(x, { kind: 'dispatch', response: outcome.answer, outcome });
           else res.once('close', () => afterWrite(x, { kind: 'dispatch', response: outcome.answer, outcome }));
         };
+
+  /**
+   * The commit point (dispatch/commit.ts): an answer that changes state makes its changes now, right before it is
+   * written, and is then written as the changes left it (a persisted collection's change once it is on disk). An
+   * answer whose client left changes nothing.
+   */
+  const write = (res: ServerResponse, method: string, outcome: Outcome, x: InFlight | undefined): void => {
+    if (outcome.state === undefined && outcome.writes === undefined) return writeNow(res, method, outcome, x);
+    if (res.destroyed || res.writableEnded) return;
+    const committed = commitOutcome(outcome, (draft) =>
+      finalize(draft, x?.snapshot ?? snapshotOf(res.req), deps.live.current.ws.cors),
+    );
+    if (!(committed instanceof Promise)) return writeNow(res, method, committed, x);
+    committed.then(
+      (o) => writeNow(res, method, o, x),
+      (e: unknown) => fail(res.req, res, e),
+    );
+  };
 
   const fail = (req: IncomingMessage, res: ServerResponse, e: unknown): void => {
     deps.log(LISTENER_MESSAGES.handlerFailed(e instanceof Error ? e.message : String(e)));

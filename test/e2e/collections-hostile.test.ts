@@ -103,9 +103,14 @@ describe('a --db server against hostile collection requests', () => {
       ['PUT', '/deep/1'],
       ['PATCH', '/deep/1'],
     ] as const) {
-      const r = await sendText(mock.port, method, path, json, nested(5000));
+      // under the listener's JSON depth limit (service.max_json_depth, 128), over the collection's
+      const r = await sendText(mock.port, method, path, json, nested(100));
       assert.equal(r.status, 400, `${method} ${path}: ${r.text.slice(0, 200)}`);
       assert.match(r.text, /more than 64 deep.*service\.collection_max_depth/);
+      // far deeper: refused before it is parsed
+      const deeper = await sendText(mock.port, method, path, json, nested(5000));
+      assert.equal(deeper.status, 413, `${method} ${path}: ${deeper.text.slice(0, 200)}`);
+      assert.match(deeper.text, /service\.max_json_depth/);
     }
     assert.equal((await sendText(mock.port, 'POST', '/deep', json, nested(64))).status, 201);
     assert.equal((await sendText(mock.port, 'POST', '/deep', json, nested(65))).status, 400);

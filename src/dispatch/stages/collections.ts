@@ -1,8 +1,8 @@
 // Collections (docs/state.md): a rule set's answer beside its rules (answerFromCollection, called by the rule-set
 // stage), and the db file's, as a stage of its own after every rule set.
-import { answerCollection, collectionRoute, notSavedDraft } from '../collections.js';
+import { answerCollection, collectionRoute } from '../collections.js';
 import type { ValueOrPromise } from '../../shared/value-or-promise.js';
-import type { DispatchCtx, Stage, Staged } from '../types.js';
+import type { DispatchCtx, Stage, Staged, StateWrite } from '../types.js';
 import { workspaceRandom } from '../workspace-random.js';
 import { needsLikeEngine } from '../../state/collections/query.js';
 import { loadLinearRegex } from '../../shared/linear-regex.js';
@@ -26,16 +26,17 @@ export function answerFromCollection(
   if (hit.action === 'list' && needsLikeEngine(req.parts.query))
     return loadLinearRegex().then(() => answerFromCollection(ctx, ruleSetIndex)!);
   const c = hit.collection;
-  const { draft, changed } = answerCollection(hit, req, ws, { state: env.state, random: workspaceRandom(ws) });
-  const saved = changed ? env.collectionChanged?.(c, env.state) : undefined;
+  const { draft, write } = answerCollection(hit, req, ws, { state: env.state, random: workspaceRandom(ws) });
   const stage: Stage =
     c.ruleSetIndex === undefined
       ? { kind: 'collection', path: c.path, action: hit.action, file: c.file }
       : { kind: 'collection', path: c.path, action: hit.action, file: c.file, ruleSetIndex: c.ruleSetIndex };
-  if (saved instanceof Promise)
-    return saved.then(
-      (): Staged => ({ draft, stage }),
-      (e: unknown): Staged => ({ draft: notSavedDraft(c.file, e), stage }),
-    );
-  return { draft, stage };
+  if (write === undefined) return { draft, stage };
+  const { state, collectionChanged } = env;
+  const change: StateWrite = {
+    apply: write,
+    save: () => collectionChanged?.(c, state),
+    file: c.file,
+  };
+  return { draft, stage, writes: [change] };
 }
