@@ -12,8 +12,9 @@
 //
 // Not here: loading config (the caller passes a Workspace), printing startup lines, signal handling.
 import { CollectionFiles } from './collections-persist.js';
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
+import type { Server as HttpServer } from 'node:http';
+import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import { bind, closeServer, createEngine, drain, formatHostPort, type ServerTimeouts } from './engine.js';
 import { dispatch as realDispatch, type ContractGate, type DispatchEnv } from '../dispatch/dispatch.js';
 import { MockError } from '../model/errors.js';
 import { DEFAULTS, type Config } from '../model/config.js';
@@ -27,28 +28,19 @@ import { SocketActivity } from './activity.js';
 import { attachClientErrorHandler } from './client-error.js';
 import { ConnectionGate } from './gate.js';
 import { PaceState } from '../dispatch/pace.js';
-import { createListener, type DispatchFunction } from './listener.js';
+import { createListener, type DispatchFunction, type ListenerDeps } from './listener.js';
 import type { RequestHook } from './hooks.js';
 import type { RecordSettings } from './record/mode.js';
 import type { TlsTerminator } from './tls.js';
 import { Scopes } from './scopes.js';
+
+export { formatHostPort, type ServerTimeouts } from './engine.js';
 
 export interface ListeningAddress {
   readonly scheme: 'http' | 'https';
   readonly ip: string;
   /** the bound port (the real one when 0 was asked) */
   readonly port: number;
-}
-
-export interface ServerTimeouts {
-  /** a request's head must arrive within this (Node answers 408 and closes) */
-  readonly headersMs: number;
-  /** the whole request, body included */
-  readonly requestMs: number;
-  /** an idle keep-alive connection is closed after this */
-  readonly keepAliveMs: number;
-  /** how often Node checks the two above */
-  readonly checkIntervalMs: number;
 }
 
 export const DEFAULT_TIMEOUTS: ServerTimeouts = {
@@ -122,94 +114,24 @@ export function planListeners(listener: Config['listener']): readonly PlannedLis
   ];
 }
 
-/** `127.0.0.1:3001`, `[::1]:3001` */
-export function formatHostPort(ip: string, port: number): string {
-  return ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`;
-}
-
-const BIND_REASONS: Readonly<Record<string, string>> = {
-  EADDRINUSE: 'address already in use',
-  EACCES: 'permission denied',
-  EADDRNOTAVAIL: 'address not available',
-  ENOTFOUND: 'no such address',
-};
-
 /** Binds every listener or none. Rejects with a MockError (kind 'io' for a port in use, 'config_invalid' for TLS material) naming the cause. */
 export async function startServer(ws: Workspace, opts: ServerOptions): Promise<ServerHandle> {
   const tlsConfig = ws.config.listener.tls;
-  // node:tls and the PEM parsing are loaded only when a TLS listener is configured (faster start, less memory).
-  const tlsModule = tlsConfig === undefined ? undefined : await import('./tls.js');
   // TLS material first: a bad cert or key stops everything before any port is bound.
-  const material =
-    tlsConfig === undefined || tlsModule === undefined ? undefined : tlsModule.loadServerTlsMaterial(tlsConfig);
+  const tls = tlsConfig === undefined ? undefined : await loadTls(tlsConfig);
   const engine = createEngine({ ...DEFAULT_TIMEOUTS, ...opts.timeouts });
-  const activity = new SocketActivity();
-  let terminator: TlsTerminator | undefined;
-  try {
-    if (tlsConfig !== undefined && material !== undefined && tlsModule !== undefined) {
-      terminator = new tlsModule.TlsTerminator({
-        material,
-        certEntry: tlsConfig.certEntry,
-        handshakeTimeoutSeconds: tlsConfig.handshakeTimeoutSeconds,
-        log: opts.log,
-        onSecure: (socket) => engine.emit('connection', socket),
-      });
-    }
-  } catch (e) {
-    engine.close();
-    throw e;
-  }
-  const tlsGate = terminator;
-
+  const terminator = tls === undefined ? undefined : startTerminator(tls, opts.log, engine);
   const live = new LiveWorkspace(ws, opts.live);
   // collections' files: written back when persisted, reseeded when edited (only a change or a reload runs this)
   const collectionFiles = new CollectionFiles(ws, live.state, opts.log);
   live.onReload(collectionFiles.reloaded);
-  // The capabilities on the request path, in the order their hooks run (docs/architecture.md, "Request hooks"):
-  // observers first, so they see what the others answered. One that is off is not in the list.
-  const hooks: RequestHook[] = [];
-  if (opts.journal !== undefined)
-    hooks.push((await import('./journal-hook.js')).journalHook(opts.journal, opts.shownPaths));
-  if (opts.record !== undefined) {
-    hooks.push(
-      (await import('./record/mode.js')).createRecordMode(opts.record, { log: opts.log, reload: () => live.reload() }),
-    );
-  }
-  const env: DispatchEnv = {
-    files: opts.files ?? createFsSource(),
-    rotation: live.rotation,
-    random: opts.random ?? Math.random,
-    pace: new PaceState(),
-    log: opts.log,
-    state: live.state,
-    collectionChanged: collectionFiles.changed,
-    ...(opts.scriptTimeLimitMs !== undefined ? { scriptTimeLimitMs: opts.scriptTimeLimitMs } : {}),
-    ...(opts.contract !== undefined ? { contract: opts.contract } : {}),
-  };
-  const journal = opts.journal;
-  const scopes = new Scopes({ env, ...(journal !== undefined ? { journalLastId: () => journal.lastId } : {}) });
-  scopes.configure(ws.config.service.sessions);
-  live.onReload((e) => {
-    if (e.kind === 'applied') scopes.configure(e.workspace.config.service.sessions);
-  });
-  // Which gate admitted a connection, by the socket the engine serves (the TLS socket's own TCP socket on HTTPS):
-  // the listener holds and releases a connection whose answer waits (server/gate.ts).
-  const gateOf = new WeakMap<object, ConnectionGate>();
-  const rawOf = (socket: object): Socket => ((socket as { _parent?: Socket | null })._parent ?? socket) as Socket;
-  const heldLimit = ws.config.listener.maxHeldConnections ?? DEFAULTS.maxHeldConnections;
-  const holds = {
-    limit: heldLimit,
-    hold: (socket: object): boolean => {
-      const raw = rawOf(socket);
-      return gateOf.get(raw)?.hold(raw) ?? true;
-    },
-    release: (socket: object): void => {
-      const raw = rawOf(socket);
-      gateOf.get(raw)?.release(raw);
-    },
-  };
+  const hooks = await requestHooks(opts, live);
+  const env = dispatchEnv(opts, live, collectionFiles);
+  const scopes = scopesFor(ws, env, opts.journal, live);
+  const held = heldConnections(ws);
+  const activity = new SocketActivity();
   const listener = createListener({
-    holds,
+    holds: held.holds,
     hooks,
     live,
     env,
@@ -223,36 +145,8 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   engine.on('checkContinue', listener.onCheckContinue);
   attachClientErrorHandler(engine, activity);
 
-  const gateFor = (scheme: ListeningAddress['scheme']): ConnectionGate => {
-    if (scheme === 'http') {
-      const limit = opts.plainMaxConnections ?? ws.config.listener.maxConnections ?? PLAIN_HTTP_MAX_CONNECTIONS;
-      const gate: ConnectionGate = new ConnectionGate(
-        Math.max(1, limit),
-        (raw) => {
-          gateOf.set(raw, gate);
-          engine.emit('connection', raw);
-          raw.resume();
-        },
-        heldLimit,
-      );
-      return gate;
-    }
-    if (tlsGate === undefined || tlsConfig === undefined)
-      throw new MockError('internal', 'an HTTPS listener without TLS settings');
-    const gate: ConnectionGate = new ConnectionGate(
-      Math.max(1, tlsConfig.maxConnections),
-      (raw) => {
-        gateOf.set(raw, gate);
-        tlsGate.accept(raw);
-      },
-      heldLimit,
-    );
-    return gate;
-  };
-
   const gates: ConnectionGate[] = [];
   const fronts: NetServer[] = [];
-  const addresses: ListeningAddress[] = [];
   const shutDown = async (graceMs = 0): Promise<void> => {
     const closed = Promise.all(fronts.map(closeServer));
     if (graceMs > 0) await drain(engine, gates, graceMs);
@@ -265,20 +159,10 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     engine.close();
     await closed;
   };
+  let addresses: readonly ListeningAddress[];
   try {
-    for (const want of planListeners(ws.config.listener)) {
-      const gate = gateFor(want.scheme);
-      const arm = want.scheme === 'https' ? tlsGate : undefined;
-      const front = createNetServer({ pauseOnConnect: true, noDelay: true }, (raw: Socket) => {
-        arm?.arm(raw);
-        gate.offer(raw);
-      });
-      gates.push(gate);
-      const port = await bind(front, want.ip, want.port);
-      front.on('error', (e: Error) => opts.log(`listener error on ${formatHostPort(want.ip, port)}: ${e.message}`));
-      fronts.push(front);
-      addresses.push({ scheme: want.scheme, ip: want.ip, port });
-    }
+    const gateFor = gateMaker(ws, opts, engine, terminator, held);
+    addresses = await bindAll(planListeners(ws.config.listener), gateFor, terminator, { gates, fronts }, opts.log);
   } catch (e) {
     await shutDown();
     throw e;
@@ -295,75 +179,165 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   };
 }
 
-function createEngine(t: ServerTimeouts): HttpServer {
-  const engine = createHttpServer({
-    // HTTP/1.1 without Host is still answered, as the reference does
-    requireHostHeader: false,
-    headersTimeout: Math.min(t.headersMs, t.requestMs),
-    requestTimeout: t.requestMs,
-    keepAliveTimeout: t.keepAliveMs,
-    connectionsCheckingInterval: t.checkIntervalMs,
-  });
-  // The engine is handed connections and never listens itself; Node starts its header/request timeout
-  // tracking on 'listening', so that signal is given here.
-  engine.emit('listening');
-  // Node.js 20's walk of idle connections (drain, and close() itself) throws a TypeError on an entry whose socket is
-  // gone, which a connection_reset fault over HTTPS leaves behind (the TLS socket's TCP socket reset under the
-  // request being parsed): shutting down then failed with "Cannot read properties of null". The walk stops there;
-  // every connection is destroyed through its gate on the way out all the same.
-  const closeIdle = engine.closeIdleConnections.bind(engine);
-  engine.closeIdleConnections = (): void => {
-    try {
-      closeIdle();
-    } catch (e) {
-      if (!(e instanceof TypeError)) throw e;
-    }
+type TlsSettings = NonNullable<Config['listener']['tls']>;
+
+interface LoadedTls {
+  readonly module: typeof import('./tls.js');
+  readonly material: ReturnType<typeof import('./tls.js')['loadServerTlsMaterial']>;
+  readonly config: TlsSettings;
+}
+
+/** node:tls and the PEM parsing are loaded only when a TLS listener is configured (faster start, less memory). */
+async function loadTls(config: TlsSettings): Promise<LoadedTls> {
+  const module = await import('./tls.js');
+  return { module, material: module.loadServerTlsMaterial(config), config };
+}
+
+/** The TLS handshakes, in front of the engine; a failure closes the engine before it is passed on. */
+function startTerminator(tls: LoadedTls, log: (line: string) => void, engine: HttpServer): TlsTerminator {
+  try {
+    return new tls.module.TlsTerminator({
+      material: tls.material,
+      certEntry: tls.config.certEntry,
+      handshakeTimeoutSeconds: tls.config.handshakeTimeoutSeconds,
+      log,
+      onSecure: (socket) => engine.emit('connection', socket),
+    });
+  } catch (e) {
+    engine.close();
+    throw e;
+  }
+}
+
+/**
+ * The capabilities on the request path, in the order their hooks run (docs/architecture.md, "Request hooks"):
+ * observers first, so they see what the others answered. One that is off is not in the list.
+ */
+async function requestHooks(opts: ServerOptions, live: LiveWorkspace): Promise<RequestHook[]> {
+  const hooks: RequestHook[] = [];
+  if (opts.journal !== undefined)
+    hooks.push((await import('./journal-hook.js')).journalHook(opts.journal, opts.shownPaths));
+  if (opts.record !== undefined) {
+    hooks.push(
+      (await import('./record/mode.js')).createRecordMode(opts.record, { log: opts.log, reload: () => live.reload() }),
+    );
+  }
+  return hooks;
+}
+
+function dispatchEnv(opts: ServerOptions, live: LiveWorkspace, collectionFiles: CollectionFiles): DispatchEnv {
+  return {
+    files: opts.files ?? createFsSource(),
+    rotation: live.rotation,
+    random: opts.random ?? Math.random,
+    pace: new PaceState(),
+    log: opts.log,
+    state: live.state,
+    collectionChanged: collectionFiles.changed,
+    ...(opts.scriptTimeLimitMs !== undefined ? { scriptTimeLimitMs: opts.scriptTimeLimitMs } : {}),
+    ...(opts.contract !== undefined ? { contract: opts.contract } : {}),
   };
-  return engine;
 }
 
-function bind(server: NetServer, ip: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (e: NodeJS.ErrnoException): void => {
-      server.off('listening', onListening);
-      const reason = (e.code !== undefined ? BIND_REASONS[e.code] : undefined) ?? e.message;
-      reject(new MockError('io', `cannot listen on ${formatHostPort(ip, port)}: ${reason}`, [], { cause: e }));
-    };
-    const onListening = (): void => {
-      server.off('error', onError);
-      resolve((server.address() as AddressInfo).port);
-    };
-    server.once('error', onError);
-    server.once('listening', onListening);
-    try {
-      server.listen({ host: ip, port });
-    } catch (e) {
-      server.off('error', onError);
-      onError(e as NodeJS.ErrnoException);
+/** sessions and overrides, following service.sessions across reloads */
+function scopesFor(ws: Workspace, env: DispatchEnv, journal: Journal | undefined, live: LiveWorkspace): Scopes {
+  const scopes = new Scopes({ env, ...(journal !== undefined ? { journalLastId: () => journal.lastId } : {}) });
+  scopes.configure(ws.config.service.sessions);
+  live.onReload((e) => {
+    if (e.kind === 'applied') scopes.configure(e.workspace.config.service.sessions);
+  });
+  return scopes;
+}
+
+interface HeldConnections {
+  /** which gate admitted a connection, by its raw socket */
+  readonly gateOf: WeakMap<object, ConnectionGate>;
+  readonly limit: number;
+  readonly holds: NonNullable<ListenerDeps['holds']>;
+}
+
+/**
+ * Which gate admitted a connection, by the socket the engine serves (the TLS socket's own TCP socket on HTTPS):
+ * the listener holds and releases a connection whose answer waits (server/gate.ts).
+ */
+function heldConnections(ws: Workspace): HeldConnections {
+  const gateOf = new WeakMap<object, ConnectionGate>();
+  const rawOf = (socket: object): Socket => ((socket as { _parent?: Socket | null })._parent ?? socket) as Socket;
+  const limit = ws.config.listener.maxHeldConnections ?? DEFAULTS.maxHeldConnections;
+  const holds = {
+    limit,
+    hold: (socket: object): boolean => {
+      const raw = rawOf(socket);
+      return gateOf.get(raw)?.hold(raw) ?? true;
+    },
+    release: (socket: object): void => {
+      const raw = rawOf(socket);
+      gateOf.get(raw)?.release(raw);
+    },
+  };
+  return { gateOf, limit, holds };
+}
+
+type GateFor = (scheme: ListeningAddress['scheme']) => ConnectionGate;
+
+/** A listener's gate: admitted plain connections go to the engine, TLS ones to their handshake first. */
+function gateMaker(
+  ws: Workspace,
+  opts: ServerOptions,
+  engine: HttpServer,
+  terminator: TlsTerminator | undefined,
+  held: HeldConnections,
+): GateFor {
+  return (scheme) => {
+    if (scheme === 'http') {
+      const limit = opts.plainMaxConnections ?? ws.config.listener.maxConnections ?? PLAIN_HTTP_MAX_CONNECTIONS;
+      const gate: ConnectionGate = new ConnectionGate(
+        Math.max(1, limit),
+        (raw) => {
+          held.gateOf.set(raw, gate);
+          engine.emit('connection', raw);
+          raw.resume();
+        },
+        held.limit,
+      );
+      return gate;
     }
-  });
+    const tlsConfig = ws.config.listener.tls;
+    if (terminator === undefined || tlsConfig === undefined)
+      throw new MockError('internal', 'an HTTPS listener without TLS settings');
+    const gate: ConnectionGate = new ConnectionGate(
+      Math.max(1, tlsConfig.maxConnections),
+      (raw) => {
+        held.gateOf.set(raw, gate);
+        terminator.accept(raw);
+      },
+      held.limit,
+    );
+    return gate;
+  };
 }
 
-/** Close idle connections now and as each goes idle, until none is left or `ms` has passed. */
-function drain(engine: HttpServer, gates: readonly ConnectionGate[], ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const deadline = Date.now() + ms;
-    const step = (): void => {
-      engine.closeIdleConnections();
-      // a destroyed socket leaves its gate on its 'close' event, once libuv has closed it: a short poll
-      if (gates.every((g) => g.inFlight === 0 && g.queued === 0) || Date.now() >= deadline) resolve();
-      else setTimeout(step, 2);
-    };
-    step();
-  });
-}
-
-function closeServer(server: NetServer): Promise<void> {
-  return new Promise((resolve) => {
-    if (!server.listening) {
-      resolve();
-      return;
-    }
-    server.close(() => resolve());
-  });
+/** Binds each planned listener in turn, adding its gate and server to `into` as it goes (so a failure closes them). */
+async function bindAll(
+  planned: readonly PlannedListener[],
+  gateFor: GateFor,
+  terminator: TlsTerminator | undefined,
+  into: { readonly gates: ConnectionGate[]; readonly fronts: NetServer[] },
+  log: (line: string) => void,
+): Promise<ListeningAddress[]> {
+  const addresses: ListeningAddress[] = [];
+  for (const want of planned) {
+    const gate = gateFor(want.scheme);
+    const arm = want.scheme === 'https' ? terminator : undefined;
+    const front = createNetServer({ pauseOnConnect: true, noDelay: true }, (raw: Socket) => {
+      arm?.arm(raw);
+      gate.offer(raw);
+    });
+    into.gates.push(gate);
+    const port = await bind(front, want.ip, want.port);
+    front.on('error', (e: Error) => log(`listener error on ${formatHostPort(want.ip, port)}: ${e.message}`));
+    into.fronts.push(front);
+    addresses.push({ scheme: want.scheme, ip: want.ip, port });
+  }
+  return addresses;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { chain, Soon } from './value-or-promise.js';
+import { chain, setUnheardFailureReporter, Soon } from './value-or-promise.js';
 
 describe('Soon', () => {
   test('continuations run synchronously as it settles, in the order they were added', () => {
@@ -62,5 +62,51 @@ describe('Soon', () => {
     const p = chain(Promise.resolve(2), (v) => v + 1);
     assert.ok(p instanceof Promise);
     assert.equal(await p, 3);
+  });
+});
+
+describe('a Soon failure nobody listens to', () => {
+  const failuresReported = async (act: () => void): Promise<unknown[]> => {
+    const seen: unknown[] = [];
+    const before = setUnheardFailureReporter((e) => seen.push(e));
+    try {
+      act();
+      // the check runs at the end of the turn the Soon failed in
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      setUnheardFailureReporter(before);
+    }
+    return seen;
+  };
+
+  test('reaches the reporter, the one a failing continuation made too', async () => {
+    const boom = new Error('boom');
+    const seen = await failuresReported(() => {
+      new Soon<number>().reject(boom);
+      const s = new Soon<number>();
+      void s.then(() => {
+        throw new Error('in a continuation');
+      });
+      s.resolve(1);
+    });
+    assert.equal(seen.length, 2);
+    assert.equal(seen[0], boom);
+    assert.equal((seen[1] as Error).message, 'in a continuation');
+  });
+
+  test('is not reported when a listener hears it, before or later in the same turn', async () => {
+    const seen = await failuresReported(() => {
+      const early = new Soon<number>();
+      early.listen(() => undefined);
+      early.reject(new Error('heard early'));
+      const late = new Soon<number>();
+      late.reject(new Error('heard late'));
+      late.listen(() => undefined);
+      const chained = new Soon<number>();
+      chained.then(undefined, () => 0).listen(() => undefined);
+      chained.reject(new Error('recovered'));
+    });
+    assert.deepEqual(seen, []);
   });
 });

@@ -23,15 +23,42 @@ const PENDING = 0;
 const DONE = 1;
 const FAILED = 2;
 
+/** told of a Soon's failure that nobody listened to by the end of the event-loop turn it failed in */
+export type UnheardFailureReporter = (e: unknown) => void;
+
+const reportToStderr: UnheardFailureReporter = (e) => {
+  const shown = e instanceof Error ? (e.stack ?? e.message) : String(e);
+  process.stderr.write(`mock: a failure nobody handled: ${shown}\n`);
+};
+let reportUnheard: UnheardFailureReporter = reportToStderr;
+
+/**
+ * Where a Soon's failure goes when nothing listened to it by the end of its turn, as an unhandled rejection
+ * would for a promise (default: a line on stderr). Returns the reporter it replaced.
+ */
+export function setUnheardFailureReporter(f: UnheardFailureReporter | undefined): UnheardFailureReporter {
+  const before = reportUnheard;
+  reportUnheard = f ?? reportToStderr;
+  return before;
+}
+
 /**
  * A value settled later by whoever made it (resolve/reject), whose listeners run synchronously, in the order they
- * were added, as it settles (or at once when it has settled already). A thenable, so `await` takes one. Unlike a
- * promise's, a failure nobody listens to is not reported: whoever makes one hands it to a listener.
+ * were added, as it settles (or at once when it has settled already). A thenable, so `await` takes one. As with a
+ * promise, a failure nobody listens to by the end of its event-loop turn is not lost: it goes to the unheard-failure
+ * reporter (setUnheardFailureReporter).
  */
 export class Soon<T> implements PromiseLike<T> {
   private state = PENDING;
   private result: unknown = undefined;
   private listeners: SoonListener | SoonListener[] | undefined = undefined;
+  /** whether a listener was ever added (a failure without one is reported) */
+  private heard = false;
+
+  /** a failed Soon no listener had heard when it failed: reported unless one listened before the turn ended */
+  private static checkHeard(this: void, s: Soon<unknown>): void {
+    if (!s.heard) reportUnheard(s.result);
+  }
 
   /** Settles with `v`, or, when `v` is a promise or a Soon, as `v` settles. Call it (or reject) once. */
   resolve(v: ValueOrPromise<T>): void {
@@ -50,6 +77,7 @@ export class Soon<T> implements PromiseLike<T> {
 
   /** `f` at settlement (now when settled). `f` must not throw: it is called from whoever settles this. */
   listen(f: SoonListener): void {
+    this.heard = true;
     if (this.state !== PENDING) {
       f(this.state === DONE, this.result);
       return;
@@ -82,7 +110,11 @@ export class Soon<T> implements PromiseLike<T> {
     this.state = ok ? DONE : FAILED;
     this.result = x;
     const l = this.listeners;
-    if (l === undefined) return;
+    if (l === undefined) {
+      // setImmediate rather than a microtask: a listener added later in the same turn still counts as heard
+      if (!ok) setImmediate(Soon.checkHeard, this);
+      return;
+    }
     this.listeners = undefined;
     if (typeof l === 'function') l(ok, x);
     else for (const f of l) f(ok, x);

@@ -3,7 +3,7 @@
 // an absent key is the first state, `started`, so resetting every scenario is one `clear('scenario:')`.
 //
 // A move is computed by dispatch and carried on its outcome as a StateTransition; it reaches the store only when
-// the answer is written (server/listener.ts), never for `mock get`, a refused request or a client that left.
+// the answer is written (dispatch/commit.ts, called by server/answer-paths.ts), never for `mock get`, a refused request or a client that left.
 import { undecoded } from '../start-up/lazy-rule-set.js';
 import type { Rule, RuleSet } from '../model/rule-set.js';
 import type { StateStore } from './store.js';
