@@ -4,7 +4,7 @@ import { deniedFile } from '../files/deny.js';
 import { resolveNamedFile } from '../files/lookup.js';
 import type { DenyPolicy } from '../model/workspace.js';
 import { fileBody } from '../files/file-body.js';
-import { concatEvents, parseStreamFile, STREAM_CONTENT_TYPES } from '../files/stream-file.js';
+import { parsedStreamFile, STREAM_CONTENT_TYPES } from '../files/stream-file.js';
 import type { FileSource } from '../files/source.js';
 import type { Draft } from './finalize.js';
 import type { ValueOrPromise } from '../shared/value-or-promise.js';
@@ -124,10 +124,10 @@ async function streamDraft(
   const found = await fileDraft(respond, b.path, b.confineTo, files, deny);
   if (found.draft.status !== (respond.status ?? 200) || found.file === undefined || respond.fault !== undefined)
     return found;
-  const events = parseStreamFile(found.draft.body, b.format, b.intervalMs);
+  const { events, body } = parsedStreamFile(found.draft.body, b.format, b.intervalMs);
   const draft = {
     ...found.draft,
-    body: concatEvents(events),
+    body,
     contentType: STREAM_CONTENT_TYPES[b.format],
     delivery: { kind: 'stream', events } as const,
   };

@@ -12,6 +12,44 @@ export const STREAM_CONTENT_TYPES: Readonly<Record<StreamFormat, string>> = {
   ndjson: 'application/x-ndjson',
 };
 
+/** A stream file's events and their bytes one after the other; every event's bytes are a view into `body`. */
+export interface ParsedStream {
+  readonly events: readonly StreamEvent[];
+  readonly body: Uint8Array;
+}
+
+/** file bytes → `${format} ${intervalMs}` → parsed (the FileSource hands back the same bytes while a file is unchanged) */
+const parsedStreams = new WeakMap<Uint8Array, Map<string, ParsedStream>>();
+
+/**
+ * parseStreamFile once per version of the file's bytes: every request of the same file shares the one body and
+ * its events (views into it), so a client that does not read holds references, not a copy of the stream.
+ */
+export function parsedStreamFile(bytes: Uint8Array, format: StreamFormat, intervalMs: number): ParsedStream {
+  const key = `${format} ${intervalMs}`;
+  let byKey = parsedStreams.get(bytes);
+  const known = byKey?.get(key);
+  if (known !== undefined) return known;
+  const parsed = sharedBody(parseStreamFile(bytes, format, intervalMs));
+  if (byKey === undefined) parsedStreams.set(bytes, (byKey = new Map<string, ParsedStream>()));
+  byKey.set(key, parsed);
+  return parsed;
+}
+
+/** The events' bytes concatenated, and the events made views into that one buffer. */
+function sharedBody(events: readonly StreamEvent[]): ParsedStream {
+  const body = concatEvents(events);
+  const views: StreamEvent[] = new Array<StreamEvent>(events.length);
+  let at = 0;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    const size = e.bytes.byteLength;
+    views[i] = { pauseMs: e.pauseMs, bytes: body.subarray(at, at + size) };
+    at += size;
+  }
+  return { events: views, body };
+}
+
 /** The events of a stream file; `intervalMs` is the pause before every event but the first that has no delay of its own. */
 export function parseStreamFile(bytes: Uint8Array, format: StreamFormat, intervalMs: number): StreamEvent[] {
   const text = decoder.decode(bytes);

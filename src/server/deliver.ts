@@ -96,9 +96,24 @@ function arrayEvents(events: readonly StreamEvent[]): Events {
     length: events.length,
     pauseMs: (i) => events[i]!.pauseMs,
     size: (i) => events[i]!.bytes.byteLength,
-    bytes: (from, to) =>
-      to - from === 1 ? events[from]!.bytes : Buffer.concat(events.slice(from, to).map((e) => e.bytes)),
+    bytes: (from, to) => (to - from === 1 ? events[from]!.bytes : joined(events, from, to)),
   };
+}
+
+/**
+ * Events `from` to `to` in one piece: a view when they lie one after the other in one buffer (a stream file's
+ * events are views into its shared body), else a copy.
+ */
+function joined(events: readonly StreamEvent[], from: number, to: number): Uint8Array {
+  const first = events[from]!.bytes;
+  let end = first.byteOffset + first.byteLength;
+  for (let k = from + 1; k < to; k++) {
+    const b = events[k]!.bytes;
+    if (b.buffer !== first.buffer || b.byteOffset !== end)
+      return Buffer.concat(events.slice(from, to).map((e) => e.bytes));
+    end += b.byteLength;
+  }
+  return new Uint8Array(first.buffer, first.byteOffset, end - first.byteOffset);
 }
 
 const NO_EVENTS: Events = arrayEvents([]);
