@@ -3,7 +3,7 @@ import type { Delivery, Respond } from '../model/answer.js';
 import { deniedFile } from '../files/deny.js';
 import { resolveNamedFile } from '../files/lookup.js';
 import type { DenyPolicy } from '../model/workspace.js';
-import { fileBody } from '../files/file-body.js';
+import { fileBody, largeFile } from '../files/file-body.js';
 import { parsedStreamFile, STREAM_CONTENT_TYPES } from '../files/stream-file.js';
 import type { FileSource } from '../files/source.js';
 import type { Draft } from './finalize.js';
@@ -121,7 +121,7 @@ async function streamDraft(
   files: FileSource,
   deny: FileDeny | undefined,
 ): Promise<RespondDraft> {
-  const found = await fileDraft(respond, b.path, b.confineTo, files, deny);
+  const found = await fileDraft(respond, b.path, b.confineTo, files, deny, true);
   if (found.draft.status !== (respond.status ?? 200) || found.file === undefined || respond.fault !== undefined)
     return found;
   const { events, body } = parsedStreamFile(found.draft.body, b.format, b.intervalMs);
@@ -140,6 +140,8 @@ async function fileDraft(
   confineTo: string | undefined,
   files: FileSource,
   deny: FileDeny | undefined,
+  /** the bytes are parsed (a stream file), so they are read whole whatever their size */
+  parsed = false,
 ): Promise<RespondDraft> {
   const path = await resolveNamedFile(name, files, confineTo);
   if (path === undefined) return { draft: { ...emptyDraft(404), delayMs: respond.delayMs } };
@@ -150,10 +152,23 @@ async function fileDraft(
       return { draft: { ...emptyDraft(404), delayMs: respond.delayMs } };
     }
   }
+  const delivery = deliveryOf(respond);
+  // a fault or a dribbled body is made from the body itself; a stream file is parsed from it
+  const large = delivery === undefined && !parsed ? await largeFile(path, files) : undefined;
+  if (large !== undefined) {
+    const draft = {
+      status: respond.status ?? 200,
+      body: new Uint8Array(0),
+      contentType: large.contentType,
+      headers: respond.headers,
+      delayMs: respond.delayMs,
+      delivery: { kind: 'file', path, size: large.size } as const,
+    };
+    return { draft, file: path };
+  }
   const fb = await fileBody(path, files);
   if (fb.kind === 'missing') return { draft: { ...emptyDraft(404), delayMs: respond.delayMs } };
   if (fb.kind === 'error') return { draft: textDraft(500, fb.message, respond.delayMs), file: path };
-  const delivery = deliveryOf(respond);
   const draft = {
     status: respond.status ?? 200,
     body: fb.body,

@@ -21,7 +21,7 @@ import type { HeaderList } from '../shared/headers.js';
 import type { ValueOrPromise } from '../shared/value-or-promise.js';
 import { resolveNamedFile } from '../files/lookup.js';
 import { extensionOf, joinPaths } from '../files/paths.js';
-import { fileBody } from '../files/file-body.js';
+import { fileBody, largeFile } from '../files/file-body.js';
 import type { FileSource } from '../files/source.js';
 import { matchTemplate, templateSegments } from '../routing/path-template.js';
 import {
@@ -292,6 +292,12 @@ async function fileAnswer(
       );
       return missing;
     }
+  }
+  // a file served as it is, too large to keep in memory, is sent from disk as it is read
+  const large = content === undefined && base.delivery === undefined ? await largeFile(path, env.files) : undefined;
+  if (large !== undefined) {
+    const delivery = { kind: 'file', path, size: large.size } as const;
+    return { draft: { ...base, body: new Uint8Array(0), contentType: large.contentType, delivery }, file: path };
   }
   const fb = await fileBody(path, env.files);
   if (fb.kind === 'missing') return missing;

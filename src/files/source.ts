@@ -21,6 +21,12 @@ export interface FileSource {
   stat(path: string): Promise<FileStat | undefined>;
   /** whole file bytes; undefined when missing or not a file. Unchanged files return cached bytes. */
   read(path: string): Promise<Uint8Array | undefined>;
+  /**
+   * Optional: the file's first `bytes` bytes (fewer when it is shorter), read now and not cached; undefined when
+   * missing or not a file. A source that has it lets large files be served from disk as they are sent
+   * (files/file-body.ts largeFile) rather than read whole.
+   */
+  head?(path: string, bytes: number): Promise<Uint8Array | undefined>;
   /** directory entries; undefined when not a directory */
   list(dir: string): Promise<readonly DirEntry[] | undefined>;
   /** canonical path (symlinks resolved); undefined when missing */

@@ -1,6 +1,7 @@
 // The socket work of the answers that do not leave in one go (docs/faults.md): faults, dribbled bodies and
 // streams. Dispatch decided what (Answer.delivery); this writes it, with its timing, to this one connection only
 // (a fault never touches another socket, keep-alive ones included). Every timer stops when the client leaves.
+import { createReadStream } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Answer, FaultKind, StreamEvent } from '../model/answer.js';
@@ -54,7 +55,36 @@ export function deliver(res: ServerResponse, answer: Answer, method: string, opt
       if (method === 'HEAD') return void res.end();
       res.flushHeaders();
       return play(res, d.events, clock, opts.onEvent);
+    case 'file':
+      return sendFile(res, answer, d.path, d.size, method);
   }
+}
+
+/** the most a file being sent holds in memory for its connection, besides the socket's own buffer */
+export const FILE_HIGH_WATER_BYTES = 64 * 1024;
+
+/**
+ * A large file from disk, as fast as the client takes it (docs/https-and-limits.md): read FILE_HIGH_WATER_BYTES
+ * at a time, the next read only once the socket has taken the last (pipe), so a client that does not read holds
+ * about one socket buffer and one read, and the read stream goes when the connection closes. The first `size`
+ * bytes are sent, as announced: a file that has grown meanwhile is cut there, one that has shrunk ends the
+ * connection (the client sees a short body, not a wrong one announced as whole).
+ */
+function sendFile(res: ServerResponse, answer: Answer, path: string, size: number, method: string): void {
+  res.writeHead(answer.status, flatHeaders(answer));
+  if (method === 'HEAD' || size === 0) return void res.end();
+  const file = createReadStream(path, { start: 0, end: size - 1, highWaterMark: FILE_HIGH_WATER_BYTES });
+  let sent = 0;
+  file.on('data', (chunk) => (sent += chunk.length));
+  file.once('error', () => res.destroy());
+  file.once('end', () => {
+    if (sent < size) res.destroy();
+  });
+  res.once('close', () => file.destroy());
+  file.pipe(res, { end: false });
+  file.once('end', () => {
+    if (sent >= size) res.end();
+  });
 }
 
 /** `count` pieces of (nearly) equal size, the first at once, then `intervalMs` apart. */

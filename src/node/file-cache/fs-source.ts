@@ -26,6 +26,7 @@ import type { Stats } from 'node:fs';
 import { Soon, type DirEntry, type FileSource, type FileStat, type Later } from '../../files/source.js';
 import { FreshStats, type TrustNote } from './fresh-stats.js';
 import { WatchTrust } from './watch-trust.js';
+import { readHead } from './read-head.js';
 
 export interface FsSourceOptions {
   /** files larger than this are read on every request, never cached (default 8 MiB) */
@@ -185,6 +186,14 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
     });
   };
 
+  /** the first bytes, never cached; as current as the stat it rests on (which a remembered result is held to) */
+  const head = async (path: string, bytes: number, note?: TrustNote): Promise<Uint8Array | undefined> => {
+    const st = await currentStat(path, false, note);
+    if (st === undefined || !st.isFile()) return undefined;
+    counters.readFile++;
+    return readHead(path, bytes);
+  };
+
   const list = async (dir: string, note?: TrustNote): Promise<readonly DirEntry[] | undefined> => {
     const st = await currentStat(dir, false, note);
     if (st === undefined || !st.isDirectory()) {
@@ -236,6 +245,7 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
     const view: FileSource = {
       stat: (p) => stat(p, note),
       read: (p) => read(p, note),
+      head: (p, n) => head(p, n, note),
       list: (d) => list(d, note),
       realpath: (p) => realpath(p, note),
     };
@@ -263,6 +273,7 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
 
     stat: (path) => stat(path),
     read: (path) => read(path),
+    head: (path, bytes) => head(path, bytes),
     list: (dir) => list(dir),
     realpath: (path) => realpath(path),
 

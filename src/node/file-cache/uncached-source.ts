@@ -1,6 +1,7 @@
 // The file source with the cache off: every call asks the disk. Record mode plans with it (each plan must see what
 // was written a moment ago, which the serving cache is not tuned for), and the cache's agreement test
 // (cache-agreement.property.test.ts) holds the cached source to its answers.
+import { readHead } from './read-head.js';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import type { DirEntry, FileSource, FileStat } from '../../files/source.js';
 
@@ -26,6 +27,7 @@ export function uncachedSource(): FileSource {
     async read(path) {
       return orMissing(readFile(path));
     },
+    head: readHead,
     async list(dir): Promise<readonly DirEntry[] | undefined> {
       const entries = await orMissing(readdir(dir, { withFileTypes: true }));
       return entries?.map((e) => ({ name: e.name, kind: e.isFile() ? 'file' : e.isDirectory() ? 'dir' : 'other' }));
