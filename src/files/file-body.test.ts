@@ -115,10 +115,15 @@ describe('largeFile', () => {
     '/d/big.json5': text,
     '/d/small.txt': 'ok',
   });
-  /** the memory source with the first-bytes read the server's sources have */
+  /** the memory source with the large-file check the server's sources have */
   const files: FileSource = {
     ...plain,
-    head: async (p, n) => (await plain.read(p))?.subarray(0, n),
+    largeFile: async (p, above, n) => {
+      const bytes = await plain.read(p);
+      return bytes === undefined || bytes.byteLength <= above
+        ? undefined
+        : { size: bytes.byteLength, head: bytes.subarray(0, n) };
+    },
   };
 
   it('is over the bound, served as it is: its size, and a type from its first bytes', async () => {

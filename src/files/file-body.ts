@@ -64,19 +64,18 @@ export interface LargeFile {
 
 /**
  * A file to send from disk as it is read: over STREAM_FILE_BYTES, served as it is (not converted), on a source that
- * can read a file's first bytes. Its content type comes from its first SNIFF_BYTES. Undefined for every other file
+ * can tell a large file (FileSource.largeFile). Its content type comes from its first SNIFF_BYTES. Undefined for every other file
  * (then fileBody reads it whole), and when the stat or the read fails (fileBody then says why).
  */
 export async function largeFile(path: string, files: FileSource): Promise<LargeFile | undefined> {
-  if (files.head === undefined) return undefined;
+  if (files.largeFile === undefined) return undefined;
   const ext = extensionOf(baseName(path))?.toLowerCase() ?? '';
   if (isConvertedExtension(ext)) return undefined;
   try {
-    const st = await files.stat(path);
-    if (st === undefined || st.kind !== 'file' || st.size <= STREAM_FILE_BYTES) return undefined;
-    const head = await files.head(path, SNIFF_BYTES);
-    if (head === undefined) return undefined;
-    return { size: st.size, contentType: contentTypeFor(ext, isUtf8Start(head, head.byteLength < st.size)) };
+    const large = await files.largeFile(path, STREAM_FILE_BYTES, SNIFF_BYTES);
+    if (large === undefined) return undefined;
+    const { size, head } = large;
+    return { size, contentType: contentTypeFor(ext, isUtf8Start(head, head.byteLength < size)) };
   } catch {
     return undefined;
   }

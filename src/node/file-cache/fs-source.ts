@@ -23,7 +23,14 @@
 // `budgetBytes` (least recently used first); the other maps are capped at `maxEntries` (oldest first).
 import { readdir, readFile, realpath as fsRealpath, stat as fsStatPromise } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { Soon, type DirEntry, type FileSource, type FileStat, type Later } from '../../files/source.js';
+import {
+  Soon,
+  type DirEntry,
+  type FileSource,
+  type FileStat,
+  type LargeFileStart,
+  type Later,
+} from '../../files/source.js';
 import { FreshStats, type TrustNote } from './fresh-stats.js';
 import { WatchTrust } from './watch-trust.js';
 import { readHead } from './read-head.js';
@@ -186,12 +193,21 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
     });
   };
 
-  /** the first bytes, never cached; as current as the stat it rests on (which a remembered result is held to) */
-  const head = async (path: string, bytes: number, note?: TrustNote): Promise<Uint8Array | undefined> => {
+  /**
+   * The stat a read would use (the lookup's, when it just made one); the first bytes only past `above`, never
+   * cached, as current as that stat (which a remembered result is held to).
+   */
+  const largeFile = async (
+    path: string,
+    above: number,
+    headBytes: number,
+    note?: TrustNote,
+  ): Promise<LargeFileStart | undefined> => {
     const st = await currentStat(path, false, note);
-    if (st === undefined || !st.isFile()) return undefined;
+    if (st === undefined || !st.isFile() || st.size <= above) return undefined;
     counters.readFile++;
-    return readHead(path, bytes);
+    const head = await readHead(path, headBytes);
+    return head === undefined ? undefined : { size: st.size, head };
   };
 
   const list = async (dir: string, note?: TrustNote): Promise<readonly DirEntry[] | undefined> => {
@@ -245,7 +261,7 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
     const view: FileSource = {
       stat: (p) => stat(p, note),
       read: (p) => read(p, note),
-      head: (p, n) => head(p, n, note),
+      largeFile: (p, above, n) => largeFile(p, above, n, note),
       list: (d) => list(d, note),
       realpath: (p) => realpath(p, note),
     };
@@ -273,7 +289,7 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
 
     stat: (path) => stat(path),
     read: (path) => read(path),
-    head: (path, bytes) => head(path, bytes),
+    largeFile: (path, above, headBytes) => largeFile(path, above, headBytes),
     list: (dir) => list(dir),
     realpath: (path) => realpath(path),
 

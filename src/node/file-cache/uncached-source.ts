@@ -27,7 +27,12 @@ export function uncachedSource(): FileSource {
     async read(path) {
       return orMissing(readFile(path));
     },
-    head: readHead,
+    async largeFile(path, above, headBytes) {
+      const st = await orMissing(stat(path));
+      if (st === undefined || !st.isFile() || st.size <= above) return undefined;
+      const head = await readHead(path, headBytes);
+      return head === undefined ? undefined : { size: st.size, head };
+    },
     async list(dir): Promise<readonly DirEntry[] | undefined> {
       const entries = await orMissing(readdir(dir, { withFileTypes: true }));
       return entries?.map((e) => ({ name: e.name, kind: e.isFile() ? 'file' : e.isDirectory() ? 'dir' : 'other' }));
