@@ -105,13 +105,14 @@ describe('a body in pieces to clients that never read', { timeout: 120_000 }, ()
  * `clients` connections that ask for `path` and read nothing, beside a neighbour: the server's RSS growth at the
  * peak and once they left (each against the RSS before them), and the neighbour's delays.
  */
-async function holdNonReaders(server: Server, path: string, clients: number) {
+async function holdNonReaders(server: Server, paths: string | readonly string[], clients: number) {
+  const asked = typeof paths === 'string' ? [paths] : paths;
   await delay(500);
   const baseline = server.rss();
   const rss = sampleRss(server.pid, 25);
   const held: Socket[] = [];
   const r = await neighbourDelay(server.port, '/small.txt', async () => {
-    for (let i = 0; i < clients; i++) held.push(await nonReader(server.port, path));
+    for (let i = 0; i < clients; i++) held.push(await nonReader(server.port, asked[i % asked.length]!));
     // long enough for the server to write all it will to them
     await delay(2000);
   });
@@ -192,7 +193,10 @@ describe('a file larger than the file cache holds, to clients that never read', 
     dir = makeTempDir('mock-big-file-');
     await writeTree(dir, {
       'mock.toml': '[service]\nrule_sets = ["rules.toml"]\n',
-      'rules.toml': '[[rules]]\nwhen.request.url_path = "/download"\nrespond = { file_path = "big.txt" }\n',
+      'rules.toml':
+        '[[rules]]\nwhen.request.url_path = "/download"\nrespond = { file_path = "big.txt" }\n\n' +
+        '[[rules]]\nwhen.request.url_path = { value = "/files/{rest*}", op = "path_template" }\n' +
+        'respond = { template = true, file_path = "{{request.params.rest}}" }\n',
       'big.txt': 'z'.repeat(BIG_BYTES - 1) + '\n',
       'mid.txt': 'm'.repeat(MID_BYTES - 1) + '\n',
       'small.txt': 'ok\n',
@@ -209,7 +213,8 @@ describe('a file larger than the file cache holds, to clients that never read', 
     assert.equal(whole.status, 200);
     assert.equal(whole.bytes, BIG_BYTES);
     assert.equal(whole.headers['content-length'], String(BIG_BYTES));
-    const m = await holdNonReaders(server, '/big.txt', CLIENTS);
+    // the fallback file, a rule's file_path and a rendered one
+    const m = await holdNonReaders(server, ['/big.txt', '/download', '/files/big.txt'], CLIENTS);
     t.diagnostic(
       `RSS +${mib(m.peak - m.baseline)} at peak, ${mib(m.afterLeaving)} after; neighbour worst ${ms(m.neighbour.worstMs)}, ` +
         `median ${ms(m.neighbour.medianMs)} over ${m.neighbour.probes} probes`,
@@ -223,12 +228,16 @@ describe('a file larger than the file cache holds, to clients that never read', 
     assertNeighbourFast(m.neighbour, `${CLIENTS} clients that never read a ${mib(BIG_BYTES)} file`);
   });
 
-  it('answers a rule file_path, HEAD and a reading client whole, with its length announced', async () => {
+  it('answers a rule file_path, a rendered one, HEAD and a reading client whole, with its length announced', async () => {
     const byRule = await lengthOf(server.port, '/download');
     assert.equal(byRule.status, 200);
     assert.equal(byRule.bytes, BIG_BYTES);
     assert.equal(byRule.headers['content-length'], String(BIG_BYTES));
     assert.match(String(byRule.headers['content-type']), /^text\/plain/);
+    const rendered = await lengthOf(server.port, '/files/big.txt');
+    assert.equal(rendered.status, 200);
+    assert.equal(rendered.bytes, BIG_BYTES);
+    assert.equal(rendered.headers['content-length'], String(BIG_BYTES));
     const head = await lengthOf(server.port, '/big.txt', 'HEAD');
     assert.equal(head.status, 200);
     assert.equal(head.bytes, 0);
