@@ -4,8 +4,10 @@
 // on another connection is answered as fast as ever. A body of 60,000 pieces from a remembered file: every client
 // shares the one file, so what grows is what the server queues for each.
 import assert from 'node:assert/strict';
+import { utimesSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
   delay,
@@ -178,6 +180,58 @@ describe('a stream file to clients that never read', { timeout: 120_000 }, () =>
     assertNeighbourFast(m.neighbour, `${CLIENTS} clients that never read a ${mib(STREAM_BYTES)} NDJSON stream file`);
     const again = await fetchOnce(server.port, '/feed', { timeoutMs: 60_000 });
     assert.equal(again.body.length, whole.body.length);
+  });
+});
+
+/** over the file cache's 8 MiB per-file bound */
+const BIG_STREAM_BYTES = 12 * MiB;
+/** a few copies of the stream in all; a parse per client is ten (+91 MiB measured) */
+const BIG_STREAM_GROWTH_LIMIT = 3 * BIG_STREAM_BYTES;
+
+describe('a stream file larger than the file cache holds, to clients that never read', { timeout: 120_000 }, () => {
+  let dir: string;
+  let server: Server;
+  before(async () => {
+    dir = makeTempDir('mock-big-stream-');
+    await writeTree(dir, {
+      'mock.toml': '[service]\nrule_sets = ["rules.toml"]\n',
+      'rules.toml':
+        '[[rules]]\nwhen.request.url_path = "/feed"\nrespond = { stream = { file_path = "feed.ndjson", interval_ms = 0 } }\n',
+      'feed.ndjson': ndjson(BIG_STREAM_BYTES),
+      'small.txt': 'ok\n',
+    });
+    // settled: a file modified a moment ago may change again within the same mtime, and is parsed per request
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(join(dir, 'feed.ndjson'), past, past);
+    server = await spawnServer([], dir);
+  });
+  after(async () => {
+    await server?.stop();
+    if (dir !== undefined) await removeDir(dir);
+  });
+
+  it('share one parse of the file too: bounded memory each, a neighbour unhurt', async (t) => {
+    const whole = await lengthOf(server.port, '/feed');
+    assert.equal(whole.status, 200);
+    assert.equal(whole.bytes, ndjson(BIG_STREAM_BYTES).length);
+    const m = await holdNonReaders(server, '/feed', CLIENTS);
+    t.diagnostic(
+      `RSS +${mib(m.peak - m.baseline)} at peak, ${mib(m.afterLeaving)} after; neighbour worst ${ms(m.neighbour.worstMs)}, ` +
+        `median ${ms(m.neighbour.medianMs)} over ${m.neighbour.probes} probes`,
+    );
+    assert.ok(
+      m.peak - m.baseline < BIG_STREAM_GROWTH_LIMIT,
+      `RSS grew by ${mib(m.peak - m.baseline)} with ${CLIENTS} clients that do not read a ${mib(BIG_STREAM_BYTES)} ` +
+        `NDJSON stream file (baseline ${mib(m.baseline)}, peak ${mib(m.peak)}); the limit is ${mib(BIG_STREAM_GROWTH_LIMIT)}`,
+    );
+    assertNeighbourFast(
+      m.neighbour,
+      `${CLIENTS} clients that never read a ${mib(BIG_STREAM_BYTES)} NDJSON stream file`,
+    );
+    // an edit is seen: the next client gets the new version
+    writeFileSync(join(dir, 'feed.ndjson'), ndjson(BIG_STREAM_BYTES + MiB));
+    const edited = await lengthOf(server.port, '/feed');
+    assert.equal(edited.bytes, ndjson(BIG_STREAM_BYTES + MiB).length);
   });
 });
 
