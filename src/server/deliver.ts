@@ -77,14 +77,10 @@ function sendFile(res: ServerResponse, answer: Answer, path: string, size: numbe
   let sent = 0;
   file.on('data', (chunk) => (sent += chunk.length));
   file.once('error', () => res.destroy());
-  file.once('end', () => {
-    if (sent < size) res.destroy();
-  });
+  // everything read was written by then (pipe writes each chunk as it is read)
+  file.once('end', () => (sent < size ? res.destroy() : res.end()));
   res.once('close', () => file.destroy());
   file.pipe(res, { end: false });
-  file.once('end', () => {
-    if (sent >= size) res.end();
-  });
 }
 
 /** `count` pieces of (nearly) equal size, the first at once, then `intervalMs` apart. */

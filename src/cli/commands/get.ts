@@ -82,6 +82,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
 async function withFileRead(outcome: Outcome): Promise<Outcome> {
   const d = outcome.answer.delivery;
   if (d?.kind !== 'file') return outcome;
-  const bytes = await readFile(d.path);
+  // gone or unreadable since dispatch found it: the server would end the connection; `get` prints no body
+  const bytes = await readFile(d.path).catch(() => new Uint8Array(0));
   return { ...outcome, answer: { ...outcome.answer, body: bytes.subarray(0, d.size) } };
 }
