@@ -135,7 +135,8 @@ function build(draft: Draft, corsPart: HeaderList): Answer {
       : { status: draft.status, headers, body, delayMs: draft.delayMs };
   }
   // a stream's length is not announced: it is sent as it goes (chunked)
-  if (!bodyless && delivery.kind !== 'stream') headers.push(['content-length', String(body.byteLength)]);
+  if (!bodyless && delivery.kind !== 'stream')
+    headers.push(['content-length', String(delivery.kind === 'file' ? delivery.size : body.byteLength)]);
   return {
     status: draft.status,
     headers,

@@ -3,9 +3,15 @@ import type { Delivery, Respond } from '../model/answer.js';
 import { deniedFile } from '../files/deny.js';
 import { resolveNamedFile } from '../files/lookup.js';
 import type { DenyPolicy } from '../model/workspace.js';
-import { fileBody } from '../files/file-body.js';
-import { concatEvents, parseStreamFile, STREAM_CONTENT_TYPES } from '../files/stream-file.js';
-import type { FileSource } from '../files/source.js';
+import { fileBody, largeFile, STREAM_FILE_BYTES } from '../files/file-body.js';
+import {
+  knownLargeStream,
+  parsedLargeStream,
+  parsedStreamFile,
+  STREAM_CONTENT_TYPES,
+  type ParsedStream,
+} from '../files/stream-file.js';
+import type { FileSource, FileStat } from '../files/source.js';
 import type { Draft } from './finalize.js';
 import type { ValueOrPromise } from '../shared/value-or-promise.js';
 
@@ -121,13 +127,13 @@ async function streamDraft(
   files: FileSource,
   deny: FileDeny | undefined,
 ): Promise<RespondDraft> {
-  const found = await fileDraft(respond, b.path, b.confineTo, files, deny);
+  const found = await fileDraft(respond, b.path, b.confineTo, files, deny, b);
   if (found.draft.status !== (respond.status ?? 200) || found.file === undefined || respond.fault !== undefined)
     return found;
-  const events = parseStreamFile(found.draft.body, b.format, b.intervalMs);
+  const { events, body } = found.stream ?? parsedStreamFile(found.draft.body, b.format, b.intervalMs);
   const draft = {
     ...found.draft,
-    body: concatEvents(events),
+    body,
     contentType: STREAM_CONTENT_TYPES[b.format],
     delivery: { kind: 'stream', events } as const,
   };
@@ -140,7 +146,9 @@ async function fileDraft(
   confineTo: string | undefined,
   files: FileSource,
   deny: FileDeny | undefined,
-): Promise<RespondDraft> {
+  /** a stream file: read whole whatever its size, to be parsed */
+  stream?: Extract<Respond['body'], { kind: 'stream' }>,
+): Promise<RespondDraft & { readonly stream?: ParsedStream }> {
   const path = await resolveNamedFile(name, files, confineTo);
   if (path === undefined) return { draft: { ...emptyDraft(404), delayMs: respond.delayMs } };
   if (deny !== undefined) {
@@ -150,10 +158,28 @@ async function fileDraft(
       return { draft: { ...emptyDraft(404), delayMs: respond.delayMs } };
     }
   }
+  const delivery = deliveryOf(respond);
+  // a fault or a dribbled body is made from the body itself; a stream file is parsed from it
+  const large = delivery === undefined && stream === undefined ? await largeFile(path, files) : undefined;
+  if (large !== undefined) {
+    const draft = {
+      status: respond.status ?? 200,
+      body: new Uint8Array(0),
+      contentType: large.contentType,
+      headers: respond.headers,
+      delayMs: respond.delayMs,
+      delivery: { kind: 'file', path, size: large.size } as const,
+    };
+    return { draft, file: path };
+  }
+  if (stream !== undefined && respond.fault === undefined) {
+    const st = await files.stat(path);
+    if (st !== undefined && st.kind === 'file' && st.size > STREAM_FILE_BYTES)
+      return largeStreamDraft(respond, path, st, stream, files);
+  }
   const fb = await fileBody(path, files);
   if (fb.kind === 'missing') return { draft: { ...emptyDraft(404), delayMs: respond.delayMs } };
   if (fb.kind === 'error') return { draft: textDraft(500, fb.message, respond.delayMs), file: path };
-  const delivery = deliveryOf(respond);
   const draft = {
     status: respond.status ?? 200,
     body: fb.body,
@@ -162,4 +188,31 @@ async function fileDraft(
     delayMs: respond.delayMs,
   };
   return { draft: delivery === undefined ? draft : { ...draft, delivery }, file: path };
+}
+
+/**
+ * A stream file too large for the file cache (which hands back the same bytes only for the files it keeps): one
+ * parse per settled version of the file, shared by every client (files/stream-file.ts knownLargeStream).
+ */
+async function largeStreamDraft(
+  respond: Respond,
+  path: string,
+  st: FileStat,
+  stream: Extract<Respond['body'], { kind: 'stream' }>,
+  files: FileSource,
+): Promise<RespondDraft & { readonly stream?: ParsedStream }> {
+  let parsed = knownLargeStream(path, st, stream.format, stream.intervalMs);
+  if (parsed === undefined) {
+    const fb = await fileBody(path, files);
+    if (fb.kind === 'missing') return { draft: { ...emptyDraft(404), delayMs: respond.delayMs } };
+    if (fb.kind === 'error') return { draft: textDraft(500, fb.message, respond.delayMs), file: path };
+    parsed = parsedLargeStream(path, st, fb.body, stream.format, stream.intervalMs);
+  }
+  const draft = {
+    status: respond.status ?? 200,
+    body: parsed.body,
+    headers: respond.headers,
+    delayMs: respond.delayMs,
+  };
+  return { draft, file: path, stream: parsed };
 }

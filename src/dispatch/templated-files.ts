@@ -14,7 +14,7 @@ import type {
 import type { HeaderList } from '../shared/headers.js';
 import { resolveNamedFile } from '../files/lookup.js';
 import { extensionOf } from '../files/paths.js';
-import { fileBody } from '../files/file-body.js';
+import { fileBody, largeFile } from '../files/file-body.js';
 import { compileTemplate, engineIfLoaded, jsonProblem, loadEngine, loadFaker } from '../templates/index.js';
 import type { Draft } from './finalize.js';
 import { deniedName, draftFromRespond, emptyDraft, textDraft, type RespondDraft } from './respond.js';
@@ -73,11 +73,17 @@ export async function fileAnswer(
       return missing;
     }
   }
+  // a file served as it is, too large to keep in memory, is sent from disk as it is read
+  const large = content === undefined && base.delivery === undefined ? await largeFile(path, env.files) : undefined;
+  if (large !== undefined) {
+    const delivery = { kind: 'file', path, size: large.size } as const;
+    return { draft: { ...base, body: new Uint8Array(0), contentType: large.contentType, delivery }, file: path };
+  }
   const fb = await fileBody(path, env.files);
   if (fb.kind === 'missing') return missing;
   if (fb.kind === 'error') return { draft: textDraft(500, fb.message, base.delayMs), file: path };
   if (content === undefined) return { draft: { ...base, body: fb.body, contentType: fb.contentType }, file: path };
-  const kind: TemplateKind = extensionOf(path)?.toLowerCase() === '.json' ? 'json' : 'text';
+  const kind: TemplateKind = extensionOf(path)?.toLowerCase() === 'json' ? 'json' : 'text';
   let compiled = compiledFiles.get(fb.body);
   if (compiled === undefined) {
     const engine = engineIfLoaded() ?? (await loadEngine());

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { memorySource } from './memory-source.js';
-import { fileBody, READ_ERROR, type FileBody } from './file-body.js';
+import { fileBody, largeFile, READ_ERROR, SNIFF_BYTES, STREAM_FILE_BYTES, type FileBody } from './file-body.js';
 import type { FileSource } from './source.js';
 
 const BINARY = Uint8Array.of(0xff, 0xfe, 0x00);
@@ -99,5 +99,42 @@ describe('fileBody', () => {
       const got = await fileBody(`/d/${name}`, files);
       assert.ok(got.kind === 'error' && !got.message.includes('/'));
     }
+  });
+});
+
+describe('largeFile', () => {
+  const big = STREAM_FILE_BYTES + 1;
+  // 'é' is two bytes: placed so that the first SNIFF_BYTES end between them
+  const text = new Uint8Array(big).fill(0x61);
+  text.set([0xc3, 0xa9], SNIFF_BYTES - 1);
+  const binary = new Uint8Array(big).fill(0x61);
+  binary[10] = 0xff;
+  const plain = memorySource({
+    '/d/big.txt': text,
+    '/d/big.png': binary,
+    '/d/big.json5': text,
+    '/d/small.txt': 'ok',
+  });
+  /** the memory source with the large-file check the server's sources have */
+  const files: FileSource = {
+    ...plain,
+    largeFile: async (p, above, n) => {
+      const bytes = await plain.read(p);
+      return bytes === undefined || bytes.byteLength <= above
+        ? undefined
+        : { size: bytes.byteLength, head: bytes.subarray(0, n) };
+    },
+  };
+
+  it('is over the bound, served as it is: its size, and a type from its first bytes', async () => {
+    assert.deepEqual(await largeFile('/d/big.txt', files), { size: big, contentType: 'text/plain; charset=utf-8' });
+    assert.deepEqual(await largeFile('/d/big.png', files), { size: big, contentType: 'image/png' });
+  });
+
+  it('is not a small file, a converted one, a missing one, nor any file of a source that cannot read first bytes', async () => {
+    assert.equal(await largeFile('/d/small.txt', files), undefined);
+    assert.equal(await largeFile('/d/big.json5', files), undefined);
+    assert.equal(await largeFile('/d/none.txt', files), undefined);
+    assert.equal(await largeFile('/d/big.txt', plain), undefined);
   });
 });

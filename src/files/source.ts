@@ -11,6 +11,12 @@ export interface FileStat {
   readonly mtimeMs: number;
 }
 
+export interface LargeFileStart {
+  readonly size: number;
+  /** the file's first bytes */
+  readonly head: Uint8Array;
+}
+
 export interface DirEntry {
   readonly name: string;
   readonly kind: 'file' | 'dir' | 'other';
@@ -21,6 +27,13 @@ export interface FileSource {
   stat(path: string): Promise<FileStat | undefined>;
   /** whole file bytes; undefined when missing or not a file. Unchanged files return cached bytes. */
   read(path: string): Promise<Uint8Array | undefined>;
+  /**
+   * Optional: when `path` is a file of more than `above` bytes, its size and its first `headBytes` bytes (read now,
+   * never cached); undefined for any other path. It costs no stat of its own right after a lookup of the path. A
+   * source that has it lets large files be sent from disk as they are read (files/file-body.ts largeFile) rather
+   * than read whole.
+   */
+  largeFile?(path: string, above: number, headBytes: number): Promise<LargeFileStart | undefined>;
   /** directory entries; undefined when not a directory */
   list(dir: string): Promise<readonly DirEntry[] | undefined>;
   /** canonical path (symlinks resolved); undefined when missing */

@@ -2,6 +2,7 @@
 // blank lines, where a comment line `: delay 120` sets the pause (ms) before the next event and is not sent; an
 // NDJSON file is one event per non-empty line. Pure: bytes in, events out (and back, for record mode).
 import type { StreamEvent, StreamFormat } from '../model/answer.js';
+import type { FileStat } from './source.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -11,6 +12,106 @@ export const STREAM_CONTENT_TYPES: Readonly<Record<StreamFormat, string>> = {
   sse: 'text/event-stream; charset=utf-8',
   ndjson: 'application/x-ndjson',
 };
+
+/** A stream file's events and their bytes one after the other; every event's bytes are a view into `body`. */
+export interface ParsedStream {
+  readonly events: readonly StreamEvent[];
+  readonly body: Uint8Array;
+}
+
+/** file bytes → `${format} ${intervalMs}` → parsed (the FileSource hands back the same bytes while a file is unchanged) */
+const parsedStreams = new WeakMap<Uint8Array, Map<string, ParsedStream>>();
+
+/**
+ * parseStreamFile once per version of the file's bytes: every request of the same file shares the one body and
+ * its events (views into it), so a client that does not read holds references, not a copy of the stream.
+ */
+export function parsedStreamFile(bytes: Uint8Array, format: StreamFormat, intervalMs: number): ParsedStream {
+  const key = `${format} ${intervalMs}`;
+  let byKey = parsedStreams.get(bytes);
+  const known = byKey?.get(key);
+  if (known !== undefined) return known;
+  const parsed = sharedBody(parseStreamFile(bytes, format, intervalMs));
+  if (byKey === undefined) parsedStreams.set(bytes, (byKey = new Map<string, ParsedStream>()));
+  byKey.set(key, parsed);
+  return parsed;
+}
+
+/** how much stream file (bytes on disk) over the file cache's bound is kept parsed, all files together */
+export const LARGE_STREAMS_KEPT_BYTES = 64 * 1024 * 1024;
+/** a file modified less than this long before its stat may change again within the same mtime: not kept */
+const SETTLED_MS = 2000;
+
+interface KeptStream {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly key: string;
+  readonly parsed: ParsedStream;
+}
+
+/** path → the parse of the version its stat names, least recently used first */
+const largeStreams = new Map<string, KeptStream>();
+
+/**
+ * The parse of a stream file too large for the file cache, when it was kept for the version `stat` names (the
+ * same size and mtime): then every client of the file shares one parse and the file is not read again.
+ */
+export function knownLargeStream(
+  path: string,
+  stat: FileStat,
+  format: StreamFormat,
+  intervalMs: number,
+): ParsedStream | undefined {
+  const kept = largeStreams.get(path);
+  if (kept === undefined || kept.size !== stat.size || kept.mtimeMs !== stat.mtimeMs) return undefined;
+  if (kept.key !== `${format} ${intervalMs}`) return undefined;
+  largeStreams.delete(path);
+  largeStreams.set(path, kept);
+  return kept.parsed;
+}
+
+/**
+ * Parses a stream file too large for the file cache, read after `stat` was made, and keeps the parse for that
+ * version (knownLargeStream) when the bytes are as long as the stat says and the file had settled (its mtime
+ * SETTLED_MS old: a later edit changes the mtime), within LARGE_STREAMS_KEPT_BYTES, dropping the least recently
+ * used. A file whose mtime is set back by hand to the very value it had, with the same size, is not noticed.
+ */
+export function parsedLargeStream(
+  path: string,
+  stat: FileStat,
+  bytes: Uint8Array,
+  format: StreamFormat,
+  intervalMs: number,
+  now: number = Date.now(),
+): ParsedStream {
+  const parsed = sharedBody(parseStreamFile(bytes, format, intervalMs));
+  largeStreams.delete(path);
+  if (bytes.byteLength !== stat.size || !(now - stat.mtimeMs > SETTLED_MS) || stat.size > LARGE_STREAMS_KEPT_BYTES)
+    return parsed;
+  largeStreams.set(path, { size: stat.size, mtimeMs: stat.mtimeMs, key: `${format} ${intervalMs}`, parsed });
+  let total = 0;
+  for (const k of largeStreams.values()) total += k.size;
+  for (const [p, k] of largeStreams) {
+    if (total <= LARGE_STREAMS_KEPT_BYTES) break;
+    largeStreams.delete(p);
+    total -= k.size;
+  }
+  return parsed;
+}
+
+/** The events' bytes concatenated, and the events made views into that one buffer. */
+function sharedBody(events: readonly StreamEvent[]): ParsedStream {
+  const body = concatEvents(events);
+  const views: StreamEvent[] = new Array<StreamEvent>(events.length);
+  let at = 0;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    const size = e.bytes.byteLength;
+    views[i] = { pauseMs: e.pauseMs, bytes: body.subarray(at, at + size) };
+    at += size;
+  }
+  return { events: views, body };
+}
 
 /** The events of a stream file; `intervalMs` is the pause before every event but the first that has no delay of its own. */
 export function parseStreamFile(bytes: Uint8Array, format: StreamFormat, intervalMs: number): StreamEvent[] {

@@ -418,7 +418,7 @@ export function holdExchange(ex: Exchange, id: number, opts: CaptureOptions): He
   );
   held.keepRare(
     ex.request.byteLength ?? reqBytes.byteLength,
-    head ? 0 : res.body.byteLength,
+    head ? 0 : (sentFromFile(a) ?? res.body.byteLength),
     req.body.kind === 'json',
     answeredBy?.outcome.file,
     // an explanation that consulted no rule set explains nothing the stage does not (and need not be kept)
@@ -447,6 +447,15 @@ const shownByStage = new WeakMap<
 >();
 
 const EMPTY = new Uint8Array(0);
+/**
+ * The size of a file too large to keep in memory, sent from disk as the client read it (docs/https-and-limits.md): the
+ * journal keeps none of its bytes, only its size.
+ */
+function sentFromFile(a: Exchange['answerer']): number | undefined {
+  const d = a.kind === 'dispatch' ? a.outcome.answer.delivery : undefined;
+  return d?.kind === 'file' ? d.size : undefined;
+}
+
 const NO_ANSWER = Object.freeze({ status: 0, headers: Object.freeze([]), body: EMPTY, delayMs: 0 });
 
 /**

@@ -51,7 +51,12 @@ export type Delivery =
   /** the body (content-length announced) in `count` equal pieces, `intervalMs` apart */
   | { readonly kind: 'chunks'; readonly count: number; readonly intervalMs: number }
   /** no content-length: the events one after the other with their pauses, then the end */
-  | { readonly kind: 'stream'; readonly events: readonly StreamEvent[] };
+  | { readonly kind: 'stream'; readonly events: readonly StreamEvent[] }
+  /**
+   * the first `size` bytes of the file at `path` (absolute), content-length `size`, read from disk as the client
+   * takes them: a file too large to keep in memory (files/file-body.ts largeFile); the answer's body is empty
+   */
+  | { readonly kind: 'file'; readonly path: string; readonly size: number };
 
 /** A delay: fixed, uniform in [min, max], or log-normal around a median (sigma the log's spread). */
 export type DelaySpec =

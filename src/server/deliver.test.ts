@@ -2,8 +2,11 @@
 // pause has passed on that clock and not before, in order; a client that leaves stops the timer.
 import assert from 'node:assert/strict';
 import { EventEmitter, once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Answer, StreamEvent } from '../model/answer.js';
 import { deliver, play, splitBody, TURN_BYTES, type Clock } from './deliver.js';
@@ -214,4 +217,54 @@ test('a client that leaves while the socket is full leaves no listener or timer 
   assert.equal(res.listenerCount('drain'), 0);
   assert.equal(res.listenerCount('close'), 0);
   assert.equal(clock.pending.size, 0);
+});
+
+/** A file delivery of `size` bytes of the file at `path`, and what one client got of it. */
+async function fetchFile(path: string, size: number): Promise<{ bytes: string; complete: boolean }> {
+  const answer: Answer = {
+    status: 200,
+    headers: [
+      ['content-type', 'text/plain'],
+      ['content-length', String(size)],
+    ],
+    body: new Uint8Array(0),
+    delayMs: 0,
+    delivery: { kind: 'file', path, size },
+  };
+  const { port, server } = await serve(answer, new FakeClock());
+  try {
+    return await new Promise((resolve) => {
+      const req = http.get({ host: '127.0.0.1', port, path: '/', agent: false }, (res) => {
+        let bytes = '';
+        res.setEncoding('latin1');
+        res.on('data', (c: string) => (bytes += c));
+        res.on('end', () => resolve({ bytes, complete: res.complete }));
+        res.on('error', () => resolve({ bytes, complete: false }));
+        res.on('aborted', () => resolve({ bytes, complete: false }));
+      });
+      // the connection ended before any answer (the file was gone when it was opened)
+      req.on('error', () => resolve({ bytes: '', complete: false }));
+    });
+  } finally {
+    server.close();
+  }
+}
+
+test('a file delivery sends the first `size` bytes; a file shorter than announced ends the connection', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mock-deliver-file-'));
+  try {
+    const file = join(dir, 'f.txt');
+    writeFileSync(file, 'a'.repeat(200_000));
+    assert.deepEqual(await fetchFile(file, 200_000), { bytes: 'a'.repeat(200_000), complete: true });
+    // grown since its size was taken: cut at the size announced
+    assert.deepEqual(await fetchFile(file, 150_000), { bytes: 'a'.repeat(150_000), complete: true });
+    // shrunk since: the client sees an incomplete body, never one announced as whole
+    const short = await fetchFile(file, 300_000);
+    assert.equal(short.complete, false);
+    assert.ok(short.bytes.length <= 200_000);
+    // gone: likewise
+    assert.equal((await fetchFile(join(dir, 'gone.txt'), 10)).complete, false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

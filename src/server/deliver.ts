@@ -1,6 +1,7 @@
 // The socket work of the answers that do not leave in one go (docs/faults.md): faults, dribbled bodies and
 // streams. Dispatch decided what (Answer.delivery); this writes it, with its timing, to this one connection only
 // (a fault never touches another socket, keep-alive ones included). Every timer stops when the client leaves.
+import { createReadStream } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Answer, FaultKind, StreamEvent } from '../model/answer.js';
@@ -54,7 +55,32 @@ export function deliver(res: ServerResponse, answer: Answer, method: string, opt
       if (method === 'HEAD') return void res.end();
       res.flushHeaders();
       return play(res, d.events, clock, opts.onEvent);
+    case 'file':
+      return sendFile(res, answer, d.path, d.size, method);
   }
+}
+
+/** the most a file being sent holds in memory for its connection, besides the socket's own buffer */
+export const FILE_HIGH_WATER_BYTES = 64 * 1024;
+
+/**
+ * A large file from disk, as fast as the client takes it (docs/https-and-limits.md): read FILE_HIGH_WATER_BYTES
+ * at a time, the next read only once the socket has taken the last (pipe), so a client that does not read holds
+ * about one socket buffer and one read, and the read stream goes when the connection closes. The first `size`
+ * bytes are sent, as announced: a file that has grown meanwhile is cut there, one that has shrunk ends the
+ * connection (the client sees a short body, not a wrong one announced as whole).
+ */
+function sendFile(res: ServerResponse, answer: Answer, path: string, size: number, method: string): void {
+  res.writeHead(answer.status, flatHeaders(answer));
+  if (method === 'HEAD' || size === 0) return void res.end();
+  const file = createReadStream(path, { start: 0, end: size - 1, highWaterMark: FILE_HIGH_WATER_BYTES });
+  let sent = 0;
+  file.on('data', (chunk) => (sent += chunk.length));
+  file.once('error', () => res.destroy());
+  // everything read was written by then (pipe writes each chunk as it is read)
+  file.once('end', () => (sent < size ? res.destroy() : res.end()));
+  res.once('close', () => file.destroy());
+  file.pipe(res, { end: false });
 }
 
 /** `count` pieces of (nearly) equal size, the first at once, then `intervalMs` apart. */
@@ -96,9 +122,24 @@ function arrayEvents(events: readonly StreamEvent[]): Events {
     length: events.length,
     pauseMs: (i) => events[i]!.pauseMs,
     size: (i) => events[i]!.bytes.byteLength,
-    bytes: (from, to) =>
-      to - from === 1 ? events[from]!.bytes : Buffer.concat(events.slice(from, to).map((e) => e.bytes)),
+    bytes: (from, to) => (to - from === 1 ? events[from]!.bytes : joined(events, from, to)),
   };
+}
+
+/**
+ * Events `from` to `to` in one piece: a view when they lie one after the other in one buffer (a stream file's
+ * events are views into its shared body), else a copy.
+ */
+function joined(events: readonly StreamEvent[], from: number, to: number): Uint8Array {
+  const first = events[from]!.bytes;
+  let end = first.byteOffset + first.byteLength;
+  for (let k = from + 1; k < to; k++) {
+    const b = events[k]!.bytes;
+    if (b.buffer !== first.buffer || b.byteOffset !== end)
+      return Buffer.concat(events.slice(from, to).map((e) => e.bytes));
+    end += b.byteLength;
+  }
+  return new Uint8Array(first.buffer, first.byteOffset, end - first.byteOffset);
 }
 
 const NO_EVENTS: Events = arrayEvents([]);

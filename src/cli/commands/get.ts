@@ -1,8 +1,10 @@
 // `mock get <path>`: what the server would answer, from the config on disk, through the very dispatch()
 // the server calls (middleware, percent-decoding and query handling included). Delays are not applied.
 // Exit 0 for any answer (404 too), 2 for a bad invocation or an unloadable config; never 1.
+import { readFile } from 'node:fs/promises';
 import { loadWorkspace } from '../../config/load.js';
 import { dispatch, type ContractGate } from '../../dispatch/dispatch.js';
+import type { Outcome } from '../../dispatch/types.js';
 import { snapshotFrom } from '../../dispatch/snapshot.js';
 import { loadFailure, offlineEnv } from '../../launch/offline.js';
 import { GET_FLAGS } from '../flags.js';
@@ -58,12 +60,13 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
 
   const req = snapshotFrom(raw.value);
-  const outcome = await dispatch(
+  const dispatched = await dispatch(
     ws,
     req,
     offlineEnv({ state: state.value, log: (line) => io.err(line + '\n'), contract }),
     { explain: true },
   );
+  const outcome = await withFileRead(dispatched);
   const configArg = setRuleConfigArg(io.cwd, configPath, ws.configFile);
   const view = { outcome, ws, shown, method: req.method, path, ...(configArg === undefined ? {} : { configArg }) };
   if (format.value === 'json') {
@@ -73,4 +76,13 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     io.out(getText(view, hasFlag(args, 'why')));
   }
   return 0;
+}
+
+/** The server sends a large file from disk as it goes (Delivery `file`); `get` prints it, so it reads it here. */
+async function withFileRead(outcome: Outcome): Promise<Outcome> {
+  const d = outcome.answer.delivery;
+  if (d?.kind !== 'file') return outcome;
+  // gone or unreadable since dispatch found it: the server would end the connection; `get` prints no body
+  const bytes = await readFile(d.path).catch(() => new Uint8Array(0));
+  return { ...outcome, answer: { ...outcome.answer, body: bytes.subarray(0, d.size) } };
 }

@@ -4,11 +4,12 @@ import type { ValueOrPromise } from '../../shared/value-or-promise.js';
 import type { DenyPolicy } from '../../model/workspace.js';
 import { deniedFile } from '../../files/deny.js';
 import { resolveFallbackFile } from '../../files/lookup.js';
-import { fileBody } from '../../files/file-body.js';
+import { fileBody, largeFile } from '../../files/file-body.js';
 import type { FileSource } from '../../files/source.js';
 import { emptyDraft, textDraft } from '../respond.js';
 import type { DispatchCtx, Staged } from '../types.js';
 
+const EMPTY = new Uint8Array(0);
 const MISS: Staged = Object.freeze({ draft: emptyDraft(404), stage: Object.freeze({ kind: 'miss' }) });
 
 export function fallbackStage({ ws, req, env }: DispatchCtx): ValueOrPromise<Staged> {
@@ -33,6 +34,12 @@ async function resolveFallback(
   // path too, so a symlink to a denied file is denied
   const pattern = deny === undefined ? undefined : await deniedFile(deny, [root], file, files);
   if (pattern !== undefined) return { draft: emptyDraft(404), stage: { kind: 'miss', denied: { file, pattern } } };
+  const large = await largeFile(file, files);
+  if (large !== undefined) {
+    const delivery = { kind: 'file', path: file, size: large.size } as const;
+    const draft = { status: 200, body: EMPTY, contentType: large.contentType, headers: [], delayMs: 0, delivery };
+    return { draft, stage: { kind: 'fallback', file }, file };
+  }
   const fb = await fileBody(file, files);
   if (fb.kind === 'missing') return MISS;
   if (fb.kind === 'error') return { draft: textDraft(500, fb.message), stage: { kind: 'fallback', file }, file };

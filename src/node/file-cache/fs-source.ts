@@ -23,9 +23,17 @@
 // `budgetBytes` (least recently used first); the other maps are capped at `maxEntries` (oldest first).
 import { readdir, readFile, realpath as fsRealpath, stat as fsStatPromise } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { Soon, type DirEntry, type FileSource, type FileStat, type Later } from '../../files/source.js';
+import {
+  Soon,
+  type DirEntry,
+  type FileSource,
+  type FileStat,
+  type LargeFileStart,
+  type Later,
+} from '../../files/source.js';
 import { FreshStats, type TrustNote } from './fresh-stats.js';
 import { WatchTrust } from './watch-trust.js';
+import { readHead } from './read-head.js';
 
 export interface FsSourceOptions {
   /** files larger than this are read on every request, never cached (default 8 MiB) */
@@ -185,6 +193,23 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
     });
   };
 
+  /**
+   * The stat a read would use (the lookup's, when it just made one); the first bytes only past `above`, never
+   * cached, as current as that stat (which a remembered result is held to).
+   */
+  const largeFile = async (
+    path: string,
+    above: number,
+    headBytes: number,
+    note?: TrustNote,
+  ): Promise<LargeFileStart | undefined> => {
+    const st = await currentStat(path, false, note);
+    if (st === undefined || !st.isFile() || st.size <= above) return undefined;
+    counters.readFile++;
+    const head = await readHead(path, headBytes);
+    return head === undefined ? undefined : { size: st.size, head };
+  };
+
   const list = async (dir: string, note?: TrustNote): Promise<readonly DirEntry[] | undefined> => {
     const st = await currentStat(dir, false, note);
     if (st === undefined || !st.isDirectory()) {
@@ -236,6 +261,7 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
     const view: FileSource = {
       stat: (p) => stat(p, note),
       read: (p) => read(p, note),
+      largeFile: (p, above, n) => largeFile(p, above, n, note),
       list: (d) => list(d, note),
       realpath: (p) => realpath(p, note),
     };
@@ -263,6 +289,7 @@ export function createFsSource(options: FsSourceOptions = {}): FsSource {
 
     stat: (path) => stat(path),
     read: (path) => read(path),
+    largeFile: (path, above, headBytes) => largeFile(path, above, headBytes),
     list: (dir) => list(dir),
     realpath: (path) => realpath(path),
 

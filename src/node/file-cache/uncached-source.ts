@@ -1,6 +1,7 @@
 // The file source with the cache off: every call asks the disk. Record mode plans with it (each plan must see what
 // was written a moment ago, which the serving cache is not tuned for), and the cache's agreement test
 // (cache-agreement.property.test.ts) holds the cached source to its answers.
+import { readHead } from './read-head.js';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import type { DirEntry, FileSource, FileStat } from '../../files/source.js';
 
@@ -25,6 +26,12 @@ export function uncachedSource(): FileSource {
     },
     async read(path) {
       return orMissing(readFile(path));
+    },
+    async largeFile(path, above, headBytes) {
+      const st = await orMissing(stat(path));
+      if (st === undefined || !st.isFile() || st.size <= above) return undefined;
+      const head = await readHead(path, headBytes);
+      return head === undefined ? undefined : { size: st.size, head };
     },
     async list(dir): Promise<readonly DirEntry[] | undefined> {
       const entries = await orMissing(readdir(dir, { withFileTypes: true }));
