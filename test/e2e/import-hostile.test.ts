@@ -81,6 +81,16 @@ test('a 1 MiB request name: file names are shortened by bytes and kept apart, th
   assert.equal(readdirSync(join(r.ws, 'responses')).length, 4);
   const v = await runMock(['validate'], { cwd: r.ws });
   assert.equal(v.code, 0, v.stderr + v.stdout);
+  // the JSON envelope quotes the same excerpts (its left_out places were the whole name)
+  const asJson = await importDoc(
+    {
+      info: { name: 'c', schema: POSTMAN_SCHEMA },
+      item: [{ name: `${long}b`, request: { method: long, url: 'http://x/b' }, response: [json(200, '{}', 'x')] }],
+    },
+    ['--format', 'json'],
+  );
+  assert.ok(asJson.stdout.length + asJson.stderr.length < 16 * 1024, `${asJson.stdout.length} bytes of JSON output`);
+  assert.match(asJson.stdout, /left_out/);
 });
 
 test('what the random documents found: a JSON-declared body that is not JSON, a pattern the regex engine refuses, a header name HTTP does not allow', async () => {

@@ -1,6 +1,6 @@
 // What `mock --init --from` prints for a source that is not OpenAPI (WireMock mappings, a HAR file): the summary
 // line, each part of the source left out with its place and reason, then the files; or the JSON envelope's result.
-import { FORMAT_NAMES, leftOutLine, type SourceImport, type SourcePlan } from '../../import/plan.js';
+import { excerpt, FORMAT_NAMES, leftOutLine, type SourceImport, type SourcePlan } from '../../import/plan.js';
 import type { Wire } from '../../model/envelope.js';
 
 export interface SourceView {
@@ -27,7 +27,12 @@ export function sourceResult(v: SourceView): Wire {
     rule_sets: v.plan.ruleSets.map((r) => r.path),
     created_files: createdFiles(v),
     changed_files: v.configCreated ? [] : [v.configShown.replace(/^\.\//, '')],
-    left_out: v.imp.leftOut.map((l) => ({ place: l.place, part: l.what, reason: l.reason })),
+    // an excerpt of each, as the text output quotes them: a place is the source's own text (a 1 MiB request name)
+    left_out: v.imp.leftOut.map((l) => ({
+      place: excerpt(l.place),
+      part: excerpt(l.what),
+      reason: excerpt(l.reason, 300),
+    })),
   };
 }
 
