@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { loadWorkspace } from '../config/load.js';
+import type { Workspace } from '../model/workspace.js';
 import { decodeFailure, undecoded } from './lazy-rule-set.js';
 import { dispatch, prepareWorkspace } from '../dispatch/dispatch.js';
 import { snapshotFrom } from '../dispatch/snapshot.js';
@@ -62,7 +63,11 @@ test('a rule-set file is vouched for by its signature only once it had been stil
   assert.notEqual(again.key('D1', 'a'), again.key('D2', 'a'));
 });
 
-test('a vouched-for rule set is not decoded at load; its rules are decoded from the file as it is when first needed', async () => {
+/**
+ * A workspace of one rule-set file r.toml, loaded cold (filling the cache), then warm with the file vouched for by
+ * its signature (as if it had been still for a while when the cold load read it).
+ */
+async function vouchedWarmLoad(): Promise<{ warm: Workspace; r: string; coldDecoded: boolean }> {
   const home = temp();
   const ws = temp();
   writeFileSync(join(ws, 'mock.toml'), '[service]\nrule_sets = ["r.toml"]\n');
@@ -70,8 +75,6 @@ test('a vouched-for rule set is not decoded at load; its rules are decoded from 
   const cache = loadCache({ version: 'v', env: { XDG_CACHE_HOME: home }, summarise: pathSummary })!;
   const cold = await loadWorkspace({ cwd: ws, cache });
   assert.ok(cold.ok);
-  assert.equal(undecoded(cold.value.ruleSets[0]!), false);
-  // as if the file had been still for a while when that load read it
   const file = join(home, 'mock', readdirSync(join(home, 'mock'))[0]!);
   const stored = JSON.parse(readFileSync(file, 'utf8')) as { entries: Record<string, { bytes: { readAt: number } }> };
   const r = join(ws, 'r.toml');
@@ -79,7 +82,13 @@ test('a vouched-for rule set is not decoded at load; its rules are decoded from 
   writeFileSync(file, JSON.stringify(stored));
   const warm = await loadWorkspace({ cwd: ws, cache });
   assert.ok(warm.ok);
-  const rs = warm.value.ruleSets[0]!;
+  return { warm: warm.value, r, coldDecoded: !undecoded(cold.value.ruleSets[0]!) };
+}
+
+test('a vouched-for rule set is not decoded at load; its rules are decoded from the file as it is when first needed', async () => {
+  const { warm, r, coldDecoded } = await vouchedWarmLoad();
+  assert.equal(coldDecoded, true);
+  const rs = warm.ruleSets[0]!;
   assert.equal(undecoded(rs), true);
   // changed after the load trusted it (same size): what is decoded is the file as it is now
   writeFileSync(r, '[[rules]]\nwhen.request.url_path = "/a"\nrespond.text = "two"\n');
@@ -88,30 +97,18 @@ test('a vouched-for rule set is not decoded at load; its rules are decoded from 
 });
 
 test('a vouched-for rule set that no longer decodes when first needed throws into no request: it answers nothing, and dispatch says why once', async () => {
-  const home = temp();
-  const ws = temp();
-  writeFileSync(join(ws, 'mock.toml'), '[service]\nrule_sets = ["r.toml"]\n');
-  writeFileSync(join(ws, 'r.toml'), '[[rules]]\nwhen.request.url_path = "/a"\nrespond.text = "one"\n');
-  const cache = loadCache({ version: 'v', env: { XDG_CACHE_HOME: home }, summarise: pathSummary })!;
-  assert.ok((await loadWorkspace({ cwd: ws, cache })).ok);
-  const file = join(home, 'mock', readdirSync(join(home, 'mock'))[0]!);
-  const stored = JSON.parse(readFileSync(file, 'utf8')) as { entries: Record<string, { bytes: { readAt: number } }> };
-  const r = join(ws, 'r.toml');
-  stored.entries[r]!.bytes.readAt = statSync(r).ctimeMs + 10_000;
-  writeFileSync(file, JSON.stringify(stored));
-  const warm = await loadWorkspace({ cwd: ws, cache });
-  assert.ok(warm.ok);
-  assert.equal(undecoded(warm.value.ruleSets[0]!), true);
+  const { warm, r } = await vouchedWarmLoad();
+  assert.equal(undecoded(warm.ruleSets[0]!), true);
   // broken after the load vouched for it, before any request needed it
   writeFileSync(r, '[[rules]]\nwhen.request.url_path = \n');
-  prepareWorkspace(warm.value);
+  prepareWorkspace(warm);
   const lines: string[] = [];
   const env = offlineEnv({ log: (line) => lines.push(line) });
   for (let i = 0; i < 2; i++) {
-    const o = await dispatch(warm.value, snapshotFrom({ method: 'GET', target: '/a', headers: [] }), env);
+    const o = await dispatch(warm, snapshotFrom({ method: 'GET', target: '/a', headers: [] }), env);
     assert.equal(o.answer.status, 404);
   }
-  assert.equal(decodeFailure(warm.value.ruleSets[0]!)?.includes('no longer decodes'), true);
+  assert.equal(decodeFailure(warm.ruleSets[0]!)?.includes('no longer decodes'), true);
   assert.equal(lines.length, 1, lines.join('\n'));
   assert.match(lines[0]!, /r\.toml.*no longer decodes.*until the live reload/);
 });
