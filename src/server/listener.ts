@@ -25,6 +25,7 @@ import type { Workspace } from '../model/workspace.js';
 import type { ValueOrPromise } from '../shared/value-or-promise.js';
 import type { SocketActivity } from './activity.js';
 import { exceedsDeclared, readBody, type BodyRead } from './body.js';
+import { jsonShape, startsAsContainer } from './json-shape.js';
 import { hookedPath, plainPath, snapshotOf, type AnswerPath, type ListenerCore } from './answer-paths.js';
 import { composeHooks, type HookChain, type RequestHook } from './hooks.js';
 import type { LiveState } from './live.js';
@@ -85,6 +86,10 @@ export interface ListenerDeps {
 
 export const LISTENER_MESSAGES = {
   tooLarge: (limit: number) => `request body exceeds the configured limit (${limit} bytes)`,
+  jsonTooDeep: (limit: number) =>
+    `request body nests JSON arrays and objects deeper than the configured limit (${limit} levels); raise service.max_json_depth to accept it`,
+  jsonTooMany: (limit: number) =>
+    `request body holds more JSON values than the configured limit (${limit} array items and object members); raise service.max_json_members to accept it`,
   versionNotSupported: 'HTTP version not supported',
   internalError: 'internal server error',
   handlerFailed: (reason: string) => `request handling failed: ${reason}`,
@@ -92,6 +97,28 @@ export const LISTENER_MESSAGES = {
     `too many held connections: ${limit} connections of this listener are already waiting on a delay, a timeout ` +
     `fault or a stream (listener.max_held_connections = ${limit}); raise listener.max_held_connections in mock.toml`,
 } as const;
+
+/**
+ * Why a body is refused before it is parsed: a JSON body too large in shape (docs/https-and-limits.md). Its shape is
+ * read from its bytes in one pass; text that is not JSON at all is the client's error (400, later) whatever its
+ * nesting, and only a body within the member limit is parsed to tell (JSON.parse does not recurse).
+ */
+function jsonOverLimit(bytes: Uint8Array, live: LiveState): string | undefined {
+  if (!startsAsContainer(bytes)) return undefined;
+  const shape = jsonShape(bytes, live.jsonLimits);
+  if (shape.over === 'members') return LISTENER_MESSAGES.jsonTooMany(live.jsonLimits.maxMembers);
+  if (shape.over === 'depth' && parsesAsJson(bytes)) return LISTENER_MESSAGES.jsonTooDeep(live.jsonLimits.maxDepth);
+  return undefined;
+}
+
+function parsesAsJson(bytes: Uint8Array): boolean {
+  try {
+    JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export interface RequestListener {
   readonly onRequest: (req: IncomingMessage, res: ServerResponse) => void;
@@ -249,6 +276,11 @@ function createReader(
       }
       case 'ok':
         break;
+    }
+    const tooBig = jsonOverLimit(body.bytes, live);
+    if (tooBig !== undefined) {
+      const answer = refuse(deps, req, res, live, 413, tooBig);
+      return path.refused(req, res, method, receivedAt, live, answer);
     }
     const snapshot = snapshotOf(req, body.bytes);
     if (snapshot.body.kind !== 'invalid_json') {

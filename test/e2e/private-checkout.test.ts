@@ -48,6 +48,8 @@ it('set rule’s permission tests pass from a checkout inside a 0700 folder', { 
   symlinkSync(join(checkout, 'node_modules'), join(clone, 'node_modules'));
   cpSync(join(dist, 'bin'), join(clone, 'dist', 'bin'), { recursive: true });
   cpSync(join(dist, 'test', 'helpers'), join(clone, 'dist', 'test', 'helpers'), { recursive: true });
+  // the helpers name some of the program's own modules (its config defaults, its messages)
+  cpSync(join(dist, 'src'), join(clone, 'dist', 'src'), { recursive: true });
   mkdirSync(join(clone, 'dist', 'test', 'e2e'));
   cpSync(join(dist, 'test', 'e2e', 'set-rule.test.js'), join(clone, 'dist', 'test', 'e2e', 'set-rule.test.js'));
 
