@@ -100,6 +100,8 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     under(t, ['config/', 'model/', 'shared/']) ||
     t === 'interpreter/index.ts' ||
     t === 'files/json5.ts' ||
+    // a collection's data file passes the deny list file routing uses
+    t === 'files/deny.ts' ||
     ['toml-eslint-parser', 'smol-toml'].includes(t) ||
     t.startsWith('node:') ||
     (file.startsWith('config/edit/io/') && t.startsWith('node/')) ||

@@ -33,6 +33,7 @@ import type { Strategy } from '../model/strategy.js';
 import type { RespondFileStatus } from './respond-files.js';
 import { decodeRootConfig, defaultConfig, type PathEntry } from './root-config.js';
 import { loadDb, loadRuleSetCollections } from './collections.js';
+import { denyCheck } from '../files/deny.js';
 import type { Collection } from '../model/collection.js';
 import {
   checkRuleSetFiles,
@@ -143,6 +144,7 @@ export async function loadWorkspace(opts: LoadOptions): Promise<Result<Workspace
     ...middlewares.flatMap((m) => m.diagnostics),
     ...db.diagnostics,
     ...duplicateCollections(collections),
+    ...deniedCollections(collections, denyPolicy(config), config.service.fallbackRespondDir),
   ];
   if (diagnostics.some((d) => d.severity === 'error')) return failure(diagnostics);
   await mode.cache?.store.save();
@@ -194,6 +196,26 @@ function duplicateCollections(collections: readonly Collection[]): Diagnostic[] 
 }
 
 /**
+ * A collection whose data file service.deny keeps from being served is refused: its routes would hand a request
+ * the file's data, which the deny list says no request may read (docs/files-and-rules.md, "Never served").
+ */
+function deniedCollections(collections: readonly Collection[], deny: DenyPolicy, root: string): Diagnostic[] {
+  const check = denyCheck(deny);
+  const out: Diagnostic[] = [];
+  for (const c of collections) {
+    const pattern = check(root, c.file) ?? check(dirOf(c.file), c.file);
+    if (pattern === undefined) continue;
+    out.push({
+      severity: 'error',
+      code: 'invalid_value',
+      message: MESSAGES.deniedCollection(c.path, pattern),
+      file: c.file,
+    });
+  }
+  return out;
+}
+
+/**
  * One rule-set file on its own, with no root config (for `mock match-test`). `path` is relative to cwd;
  * respond files resolve against `baseDir` (default: the rule-set file's own folder).
  */
@@ -237,6 +259,8 @@ async function loadZeroConfig(opts: LoadOptions): Promise<Result<Workspace, Load
   const mode: ReadMode = { track: opts.track, invalidJsonTarget: 'error' };
   const db = await loadDbOf(config, opts, undefined, mode);
   if (db.diagnostics.length > 0) return failure(db.diagnostics);
+  const denied = deniedCollections(db.collections, denyPolicy(config), config.service.fallbackRespondDir);
+  if (denied.length > 0) return failure(denied);
   return ok(
     freezeDeep({
       baseDir: opts.cwd,

@@ -53,6 +53,8 @@ export const MESSAGES = {
   scriptUnreadable: (entry: string, reason: string) => `middleware script ${q(entry)} cannot be read: ${reason}`,
   scriptSyntax: (reason: string) => `middleware script does not compile: ${reason}`,
   dataFileMissing: (entry: string) => `collection data file ${q(entry)} does not exist`,
+  deniedCollection: (path: string, pattern: string) =>
+    `the data file of the collection at ${path} is one service.deny never serves (${pattern === 'the TLS files this config names' ? pattern : `the pattern ${pattern}`}), and its routes would serve its data: move the data, or narrow service.deny`,
   dataFileUnreadable: (entry: string, reason: string) => `collection data file ${q(entry)} cannot be read: ${reason}`,
   dataFileInvalidJson: (reason: string) => `collection data is not valid JSON: ${reason}`,
   dataFileShape: (what: string) => `collection data: ${what}`,

@@ -243,3 +243,30 @@ describe('a templated file_path, and a file a script answers with', () => {
     assert.match(ok.stdout, /^Status: 200$/m, 'without a TLS config the same file is served');
   });
 });
+
+describe('a collection whose data file service.deny never serves', () => {
+  let dir: string;
+  before(async () => {
+    dir = makeTempDir('mock-deny-collection-');
+    await writeTree(dir, {
+      'mock.toml': '[service]\ndb = ".env.json"\n',
+      '.env.json': JSON.stringify({ secrets: [{ id: 1, token: 'SECRET' }] }),
+      'open.toml': '[service]\ndb = "db.json"\ndeny = ["private/**"]\n',
+      'db.json': JSON.stringify({ items: [] }),
+    });
+  });
+  after(() => removeDir(dir));
+
+  test('is refused at load, naming the collection and the pattern; a data file the list does not cover loads', async () => {
+    const v = await runMock(['validate'], { cwd: dir });
+    assert.equal(v.code, 2, v.stdout + v.stderr);
+    assert.match(v.stdout + v.stderr, /collection at \/secrets .*service\.deny never serves \(the pattern \.env\.\*\)/);
+    // zero-config with --db, as `mock get` and the server load it
+    const db = await runMock(['get', '/secrets', '--db', '.env.json'], { cwd: dir });
+    assert.equal(db.code, 2, db.stdout + db.stderr);
+    assert.doesNotMatch(db.stdout, /SECRET/);
+    assert.match(db.stderr, /service\.deny never serves/);
+    const open = await runMock(['validate', '-c', 'open.toml'], { cwd: dir });
+    assert.equal(open.code, 0, open.stdout + open.stderr);
+  });
+});
