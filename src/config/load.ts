@@ -200,6 +200,7 @@ function duplicateCollections(collections: readonly Collection[]): Diagnostic[] 
  * the file's data, which the deny list says no request may read (docs/files-and-rules.md, "Never served").
  */
 function deniedCollections(collections: readonly Collection[], deny: DenyPolicy, root: string): Diagnostic[] {
+  if (collections.length === 0) return [];
   const check = denyCheck(deny);
   const out: Diagnostic[] = [];
   for (const c of collections) {

@@ -207,6 +207,7 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
     close: (graceMs = 0) =>
       (closing ??= (async () => {
         watcher?.close();
+        loaded.live?.stop();
         try {
           await s.close({ graceMs });
         } finally {

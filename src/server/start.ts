@@ -126,7 +126,9 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   const collectionFiles = new CollectionFiles(ws, live.state, opts.log);
   live.onReload(collectionFiles.reloaded);
   const hooks = await requestHooks(opts, live);
-  const env = dispatchEnv(opts, live, collectionFiles);
+  // the file cache the server makes is the server's to close; one given in the options is its giver's
+  const ownFiles = opts.files === undefined ? createFsSource() : undefined;
+  const env = dispatchEnv(opts, opts.files ?? ownFiles!, live, collectionFiles);
   const scopes = scopesFor(ws, env, opts.journal, live);
   const held = heldConnections(ws);
   const activity = new SocketActivity();
@@ -157,6 +159,8 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     await collectionFiles.flush();
     terminator?.close();
     engine.close();
+    // the file cache's own watches, opened a moment after the requests that needed them, close with the server
+    ownFiles?.close();
     await closed;
   };
   let addresses: readonly ListeningAddress[];
@@ -225,9 +229,14 @@ async function requestHooks(opts: ServerOptions, live: LiveWorkspace): Promise<R
   return hooks;
 }
 
-function dispatchEnv(opts: ServerOptions, live: LiveWorkspace, collectionFiles: CollectionFiles): DispatchEnv {
+function dispatchEnv(
+  opts: ServerOptions,
+  files: DispatchEnv['files'],
+  live: LiveWorkspace,
+  collectionFiles: CollectionFiles,
+): DispatchEnv {
   return {
-    files: opts.files ?? createFsSource(),
+    files,
     rotation: live.rotation,
     random: opts.random ?? Math.random,
     pace: new PaceState(),

@@ -22,6 +22,8 @@ export interface TrackedLoad {
   readonly attempt: LoadAttempt;
   /** true while every file read is still as it was read (same size and mtime; still missing) */
   readonly unchanged: () => Promise<boolean>;
+  /** nothing of this load runs later (its keys are not settled after the server closed) */
+  readonly stop: () => void;
 }
 
 /** One load, recording its reads. `mode` 'reload' makes an invalid `.json` respond target a warning. */
@@ -38,7 +40,7 @@ export async function loadTracked(opts: LoadOptions, mode: 'start' | 'reload'): 
   const r = await loadWorkspace({ ...opts, track, invalidJsonTarget: mode === 'reload' ? 'warning' : 'error' });
   const sources = new SourceKeys(reads);
   if (mode === 'reload') sources.settle();
-  else setTimeout(() => sources.settle(), SETTLE_AFTER_MS).unref();
+  else sources.settleSoon(SETTLE_AFTER_MS);
   const seen = seenOf(reads);
   const unchanged = (): Promise<boolean> => unchangedSince(seen);
   // only a reload retries a load whose files moved while read (a save in progress): a start serves what it loaded,
@@ -47,7 +49,7 @@ export async function loadTracked(opts: LoadOptions, mode: 'start' | 'reload'): 
   const attempt: LoadAttempt = r.ok
     ? { kind: 'loaded', workspace: r.value, sources, stable }
     : { kind: 'failed', failure: r.error, sources, stable };
-  return { attempt, unchanged };
+  return { attempt, unchanged, stop: () => sources.stop() };
 }
 
 /** The reload loader for a server started with these options (the same -c, -d and -p). */
@@ -74,15 +76,17 @@ export interface ServeLoad {
     readonly load: WorkspaceLoad;
     readonly sources: SourceSet;
     readonly unchanged: () => Promise<boolean>;
+    /** the server closed: nothing of this load's runs later */
+    readonly stop: () => void;
   };
 }
 
 export async function loadForServe(opts: LoadOptions, watch: boolean): Promise<ServeLoad> {
   if (!watch) return { result: await loadWorkspace(opts) };
-  const { attempt, unchanged } = await loadTracked(opts, 'start');
+  const { attempt, unchanged, stop } = await loadTracked(opts, 'start');
   const result: Result<Workspace, LoadFailure> =
     attempt.kind === 'loaded' ? { ok: true, value: attempt.workspace } : { ok: false, error: attempt.failure };
-  return { result, live: { load: reloadLoader(opts), sources: attempt.sources, unchanged } };
+  return { result, live: { load: reloadLoader(opts), sources: attempt.sources, unchanged, stop } };
 }
 
 /**
@@ -130,7 +134,21 @@ class SourceKeys implements ReadonlyMap<string, string> {
     return this.done.has(abs) || (this.reads?.has(abs) ?? false);
   }
 
+  private timer: NodeJS.Timeout | undefined;
+
+  /** settle() `ms` from now, unless settled or stopped before (stop(): the server closed) */
+  settleSoon(ms: number): void {
+    this.timer = setTimeout(() => this.settle(), ms).unref();
+  }
+
+  /** no settling later: a closed server computes nothing after it (in a test runner, after its teardown) */
+  stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
   settle(): void {
+    this.stop();
     if (this.reads === undefined) return;
     for (const abs of this.files) this.get(abs);
     this.reads = undefined;
