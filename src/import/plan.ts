@@ -249,7 +249,51 @@ function unwritable(r: SourceRule): string | undefined {
     const compiled = compileRustRegex(p);
     if (!compiled.ok) return `the pattern ${excerpt(p)} is not a regular expression mock reads (${compiled.error})`;
   }
+  if (r.urlPath?.op === 'path_template' && !wholeSegments(r.urlPath.value))
+    return `the path ${excerpt(r.urlPath.value)} has a parameter that is not a whole segment (a path template captures whole segments: {name}, or a last {name*})`;
+  if (r.fault === undefined && !(Number.isInteger(r.status) && r.status >= 100 && r.status <= 999))
+    return `the status ${r.status} is not one an HTTP answer can have (100 to 999)`;
   return undefined;
+}
+
+/** every `{…}` of a path template is a whole segment, `{name}`, or the last one, `{name*}` */
+function wholeSegments(template: string): boolean {
+  const segments = template.split('/');
+  return segments.every(
+    (seg, i) =>
+      !/[{}]/.test(seg) ||
+      /^\{[A-Za-z_]\w*\}$/.test(seg) ||
+      (i === segments.length - 1 && /^\{[A-Za-z_]\w*\*\}$/.test(seg)),
+  );
+}
+
+/**
+ * The conditions of one place (query, headers, body.json …) with one per key: a rule holds one condition on a key
+ * (TOML allows a key once), so a second one on the same key (WireMock's `equalToJson` beside a `matchesJsonPath` on
+ * the same field) is left out, and said so in a comment.
+ */
+function onePerKey(
+  list: readonly (readonly [string, Cond])[] | undefined,
+  keyOf: (k: string) => string,
+  place: string,
+  lines: string[],
+): (readonly [string, Cond])[] {
+  const seen = new Set<string>();
+  const out: (readonly [string, Cond])[] = [];
+  for (const entry of list ?? []) {
+    const key = keyOf(entry[0]);
+    if (seen.has(key)) {
+      lines.push(
+        comment(
+          `left out: a second condition on ${place} ${excerpt(JSON.stringify(entry[0]))} (a rule holds one per key)`,
+        ),
+      );
+      continue;
+    }
+    seen.add(key);
+    out.push(entry);
+  }
+  return out;
 }
 
 /** the rule's text; a rule left out is a comment saying why (counted in `skipped`) */
@@ -270,6 +314,11 @@ function ruleText(r: SourceRule, names: Names, files: PlannedFile[], skipped?: {
       lines.push(
         comment(`left out: the answer's header ${excerpt(JSON.stringify(k))} (not a valid header name or value)`),
       );
+  const query = onePerKey(r.query, (k) => k, 'query', lines);
+  const headers = onePerKey(r.headers, (k) => k.toLowerCase(), 'header', lines);
+  const cookies = onePerKey(r.cookies, (k) => k, 'cookie', lines);
+  const params = onePerKey(r.params, (k) => k, 'path parameter', lines);
+  const bodyJson = onePerKey(r.bodyJson, (k) => k, 'body.json', lines);
   lines.push('[[rules]]');
   if (r.method !== undefined) lines.push(`when.request.method = ${tomlString(r.method)}`);
   if (r.urlPath !== undefined)
@@ -278,12 +327,12 @@ function ruleText(r: SourceRule, names: Names, files: PlannedFile[], skipped?: {
         ? `when.request.url_path = ${tomlString(r.urlPath.value)}`
         : `when.request.url_path = { value = ${tomlLiteral(r.urlPath.value)}, op = "${r.urlPath.op}" }`,
     );
-  for (const [k, c] of r.query ?? []) lines.push(`when.request.query.${tomlKey(k)} = ${condText(c)}`);
-  for (const [k, c] of r.headers ?? [])
+  for (const [k, c] of query) lines.push(`when.request.query.${tomlKey(k)} = ${condText(c)}`);
+  for (const [k, c] of headers)
     if (!badName(k)) lines.push(`when.request.headers.${tomlKey(k.toLowerCase())} = ${condText(c)}`);
-  for (const [k, c] of r.cookies ?? []) lines.push(`when.request.cookies.${tomlKey(k)} = ${condText(c)}`);
-  for (const [k, c] of r.params ?? []) lines.push(`when.request.params.${tomlKey(k)} = ${condText(c)}`);
-  for (const [k, c] of r.bodyJson ?? []) lines.push(`when.request.body.json.${tomlString(k)} = ${condText(c)}`);
+  for (const [k, c] of cookies) lines.push(`when.request.cookies.${tomlKey(k)} = ${condText(c)}`);
+  for (const [k, c] of params) lines.push(`when.request.params.${tomlKey(k)} = ${condText(c)}`);
+  for (const [k, c] of bodyJson) lines.push(`when.request.body.json.${tomlString(k)} = ${condText(c)}`);
   if (r.bodyText !== undefined) lines.push(`when.request.body.text = ${condText(r.bodyText)}`);
   if (FEATURES.scenarios)
     for (const [k, s] of r.whenState ?? []) lines.push(`when.state.${tomlKey(k)} = ${tomlString(s)}`);

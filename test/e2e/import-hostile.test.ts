@@ -4,7 +4,7 @@
 // documents mutated at random (a fixed seed, a bounded number of runs) never make the import say "a bug in mock":
 // each is imported or refused with a message naming the problem.
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import fc from 'fast-check';
@@ -291,3 +291,62 @@ for (const [format, base] of Object.entries(BASES)) {
     );
   });
 }
+
+test('what reached "a bug in mock" after the fuzzing: two conditions on one JSON field, a parameter inside a segment, a status under 100', async () => {
+  const docs: [unknown, RegExp][] = [
+    [
+      {
+        mappings: [
+          {
+            request: {
+              method: 'POST',
+              url: '/a',
+              bodyPatterns: [{ equalToJson: { name: 'x' } }, { matchesJsonPath: '$.name' }],
+            },
+            response: { status: 200, body: 'ok' },
+          },
+        ],
+      },
+      /left out: a second condition on body\.json "name"/,
+    ],
+    ...(
+      [
+        ['compare/:baseId...:headId', 200, /parameter that is not a whole segment/],
+        ['docket', 99, /the status 99 is not one an HTTP answer can have/],
+      ] as const
+    ).map(([endpoint, statusCode, why]): [unknown, RegExp] => [
+      {
+        uuid: 'e',
+        lastMigration: 32,
+        name: 'env',
+        port: 3000,
+        endpointPrefix: '',
+        routes: [
+          {
+            uuid: 'r',
+            type: 'http',
+            method: 'get',
+            endpoint,
+            responses: [{ uuid: 'x', statusCode, body: 'hi', headers: [], rules: [], default: true }],
+          },
+        ],
+        rootChildren: [],
+        folders: [],
+        data: [],
+      },
+      why,
+    ]),
+  ];
+  for (const [doc, why] of docs) {
+    const r = await importDoc(doc);
+    assert.doesNotMatch(r.stdout + r.stderr, /a bug in mock/);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    const written = readdirSync(r.ws)
+      .filter((f) => f.endsWith('.toml') && f !== 'mock.toml')
+      .map((f) => readFileSync(join(r.ws, f), 'utf8'))
+      .join('\n');
+    assert.match(written, why);
+    const v = await runMock(['validate'], { cwd: r.ws });
+    assert.equal(v.code, 0, v.stderr + v.stdout);
+  }
+});
