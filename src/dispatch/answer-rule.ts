@@ -55,8 +55,14 @@ export function answerRule(ctx: DispatchCtx, rule: Rule, stage: Stage): ValueOrP
 
 /** What a file path rendered from the request may not name (templated.ts): the workspace's service.deny. */
 export function fileDeny(ws: Workspace): FileDeny | undefined {
-  return ws.deny === undefined ? undefined : { policy: ws.deny, fallbackDir: ws.fallbackDir };
+  if (ws.deny === undefined) return undefined;
+  let deny = denies.get(ws);
+  if (deny === undefined) denies.set(ws, (deny = { policy: ws.deny, fallbackDir: ws.fallbackDir }));
+  return deny;
 }
+
+/** one FileDeny per workspace (a reload is a new workspace), not one per request */
+const denies = new WeakMap<Workspace, FileDeny>();
 
 /** The answer past a rule's rate limit: 429 with the seconds left in the window (rounded up). */
 function tooMany(waitMs: number, stage: Stage): Staged {

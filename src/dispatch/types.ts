@@ -53,7 +53,7 @@ export interface ContractGate {
   checkRequest(req: RequestSnapshot): ContractVerdict | undefined;
   /** the answer's violations of the operation's documented responses ([] when none) */
   checkAnswer(verdict: ContractVerdict, answer: Answer): readonly string[];
-  /** the 400 `application/problem+json` body for a request's violations (RFC 9457) */
+  /** the 400 `application/problem+json` body for a request's violations (docs/contract.md: its fields) */
   problem(verdict: ContractVerdict): string;
 }
 

@@ -233,7 +233,7 @@ function bodyStem(r: SourceRule): string {
   return `responses/${place}-${r.status}`;
 }
 
-/** a field name as HTTP allows it (RFC 9110 token) */
+/** a header name as HTTP allows it: letters, digits and !#$%&'*+-.^_`|~, nothing else */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** a field value as HTTP allows it: no control character but tab, nothing beyond one byte */
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;

@@ -309,7 +309,8 @@ function createReader(
     if (req.httpVersionMajor !== 1)
       return void refuse(deps, req, res, live, 505, LISTENER_MESSAGES.versionNotSupported);
     if (method === 'OPTIONS') return path.options(req, res, live, receivedAt);
-    // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): nothing to read.
+    // HTTP/1.1 frames a request body only by Content-Length or Transfer-Encoding: a request with neither (or a
+    // length of 0) has no body, so there is nothing to read.
     const h = req.headers;
     if (h['transfer-encoding'] === undefined && (h['content-length'] === undefined || h['content-length'] === '0')) {
       return afterBody(req, res, method, receivedAt, live, NO_BODY);

@@ -23,6 +23,19 @@ async function importDoc(doc: unknown, extra: readonly string[] = []) {
   return { ...r, ws: join(at, 'ws') };
 }
 
+/** A Mockoon environment (the keys of `env` first) of one GET route with one default response (`response` over the defaults). */
+function mockoonEnv(env: Record<string, unknown>, endpoint: string, response: Record<string, unknown>): unknown {
+  const answer = { uuid: 'q', statusCode: 200, body: '{"id":1}', ...response, default: true, rules: [] };
+  const { uuid, ...rest } = env;
+  return {
+    uuid,
+    lastMigration: 32,
+    name: 'm',
+    ...rest,
+    routes: [{ uuid: 'r', type: 'http', method: 'get', endpoint, responses: [answer] }],
+  };
+}
+
 function names(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
     out.push(name);
@@ -107,29 +120,7 @@ test('what the random documents found: a JSON-declared body that is not JSON, a 
         { request: { method: 'POST', urlPattern: '{{undefined}}' }, response: { status: 201, body: 'made' } },
       ],
     },
-    {
-      uuid: 'u',
-      lastMigration: 32,
-      name: 'm',
-      routes: [
-        {
-          uuid: 'r',
-          type: 'http',
-          method: 'get',
-          endpoint: 'users/:id',
-          responses: [
-            {
-              uuid: 'q',
-              statusCode: 200,
-              body: '{"id":1}',
-              headers: [{ key: '/a/../../b', value: 'application/json' }],
-              default: true,
-              rules: [],
-            },
-          ],
-        },
-      ],
-    },
+    mockoonEnv({ uuid: 'u' }, 'users/:id', { headers: [{ key: '/a/../../b', value: 'application/json' }] }),
   ];
   for (const doc of docs) {
     const r = await importDoc(doc);
@@ -185,30 +176,9 @@ const BASES: Readonly<Record<string, unknown>> = {
       { request: { method: 'POST', urlPattern: '/b/.*' }, response: { status: 201, body: 'made' } },
     ],
   },
-  mockoon: {
-    uuid: 'e',
-    lastMigration: 32,
-    name: 'm',
-    endpointPrefix: 'api',
-    routes: [
-      {
-        uuid: 'r',
-        type: 'http',
-        method: 'get',
-        endpoint: 'users/:id',
-        responses: [
-          {
-            uuid: 'q',
-            statusCode: 200,
-            body: '{"id":1}',
-            headers: [{ key: 'Content-Type', value: 'application/json' }],
-            default: true,
-            rules: [],
-          },
-        ],
-      },
-    ],
-  },
+  mockoon: mockoonEnv({ uuid: 'e', endpointPrefix: 'api' }, 'users/:id', {
+    headers: [{ key: 'Content-Type', value: 'application/json' }],
+  }),
   openapi: {
     openapi: '3.0.0',
     info: { title: 't', version: '1' },
@@ -315,25 +285,11 @@ test('what reached "a bug in mock" after the fuzzing: two conditions on one JSON
         ['docket', 99, /the status 99 is not one an HTTP answer can have/],
       ] as const
     ).map(([endpoint, statusCode, why]): [unknown, RegExp] => [
-      {
-        uuid: 'e',
-        lastMigration: 32,
-        name: 'env',
-        port: 3000,
-        endpointPrefix: '',
-        routes: [
-          {
-            uuid: 'r',
-            type: 'http',
-            method: 'get',
-            endpoint,
-            responses: [{ uuid: 'x', statusCode, body: 'hi', headers: [], rules: [], default: true }],
-          },
-        ],
-        rootChildren: [],
-        folders: [],
-        data: [],
-      },
+      mockoonEnv({ uuid: 'e', port: 3000, endpointPrefix: '', rootChildren: [], folders: [], data: [] }, endpoint, {
+        statusCode,
+        body: 'hi',
+        headers: [],
+      }),
       why,
     ]),
   ];

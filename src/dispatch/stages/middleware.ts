@@ -33,7 +33,8 @@ export function middlewareStage(ctx: DispatchCtx): ValueOrPromise<Staged | undef
   if (hit === undefined) return undefined;
   const respond = hit.respond;
   // a script's file answer may be computed from the request: it passes service.deny as a rendered file_path does
-  const deny = fileDeny(ws);
+  const kind = respond.body.kind;
+  const deny = kind === 'file' || kind === 'stream' ? fileDeny(ws) : undefined;
   const log = env.log;
   const scriptDeny =
     deny === undefined
