@@ -56,6 +56,7 @@ const IO_ALLOWED = (file: string): boolean =>
   file.startsWith('server/') ||
   file === 'config/read.ts' ||
   file.startsWith('config/edit/io/') ||
+  file.startsWith('contract/io/') ||
   file.startsWith('cli/commands/') ||
   file.startsWith('workspace/') ||
   file.startsWith('start-up/') ||
@@ -175,7 +176,11 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     t.startsWith('node:') ||
     // the offline environment (launch/offline.ts): the disk as `mock get` reads it, fresh counters, a load's failure
     (file === 'launch/offline.ts' &&
-      ['node/file-cache/fs-source.ts', 'routing/rotation.ts', 'config/load.ts', 'files/source.ts'].includes(t)),
+      ['node/file-cache/fs-source.ts', 'routing/rotation.ts', 'config/load.ts', 'files/source.ts'].includes(t)) ||
+    // record mode's set-up (launch/record/): the workspace's layout checked on disk, and the rules it records
+    // committed through `set rule`'s planner and atomic writes
+    (file.startsWith('launch/record/') &&
+      (under(t, ['record/', 'config/edit/']) || t === 'config/load.ts' || t === 'config/respond-files.ts')),
   // the public library: startMock() is launch() plus its handle
   library: (t) => under(t, ['library/', 'launch/', 'journal/', 'model/', 'shared/', 'state/']) || t.startsWith('node:'),
   // the commands: they may use every room below them; the server only through its start-up path
@@ -188,9 +193,11 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   openapi: (t) => under(t, ['openapi/', 'model/', 'shared/']) || t === 'randexp',
   // checking a workspace and its traffic against an OpenAPI document: pure; validators compiled with ajv at load;
   // it reads the document through openapi/ and runs requests through dispatch/ (as `mock get` does)
-  contract: (t) =>
+  // (its I/O half, contract/io/, reads the workspace's files and record mode's index, and sends to the upstream)
+  contract: (t, _typeOnly, file) =>
     under(t, ['contract/', 'openapi/', 'model/', 'shared/', 'dispatch/', 'files/', 'routing/']) ||
-    ['ajv', 'ajv/dist/2020.js', 'ajv-formats'].includes(t),
+    ['ajv', 'ajv/dist/2020.js', 'ajv-formats'].includes(t) ||
+    (file.startsWith('contract/io/') && (t.startsWith('node:') || under(t, ['record/']))),
   // the other formats `--init --from` reads, decoded purely to one neutral plan, rendered with the OpenAPI
   // import's TOML writers (record mode's planner for HAR)
   import: (t) =>

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createRuleCommitter } from '../../src/cli/commands/record-rules.js';
+import { createRuleCommitter } from '../../src/launch/record/rules.js';
 import { dispatch } from '../../src/dispatch/dispatch.js';
 import { Journal } from '../../src/journal/journal.js';
 import { createFsSource } from '../../src/node/file-cache/fs-source.js';

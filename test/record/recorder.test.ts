@@ -7,7 +7,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSyn
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createRuleCommitter } from '../../src/cli/commands/record-rules.js';
+import { createRuleCommitter } from '../../src/launch/record/rules.js';
 import { snapshotFrom } from '../../src/dispatch/snapshot.js';
 import { parseRecordTarget } from '../../src/record/target.js';
 import {

@@ -13,7 +13,7 @@ import { createRecorder } from '../../server/record/recorder.js';
 import { err, ok, type Result } from '../../shared/result.js';
 import type { Wire } from '../../model/envelope.js';
 import type { Failure } from '../report.js';
-import { createRuleCommitter } from './record-rules.js';
+import { createRuleCommitter } from '../../launch/record/rules.js';
 
 export interface HarOptions {
   readonly dryRun: boolean;

@@ -14,7 +14,6 @@ import { MockError } from '../../model/errors.js';
 import { launch, type Launched } from '../../launch/launch.js';
 import { startUpWork, holdYoungGeneration } from '../../start-up/start-up-work.js';
 import { SERVE_FLAGS } from '../flags.js';
-import { flagValue, hasFlag, parseFormat, parsePort, parseArgs } from '../../shared/args.js';
 import { exitCodeFor } from '../../model/envelope.js';
 import { ROOT_USAGE } from '../help.js';
 import type { Io } from '../io.js';
@@ -22,206 +21,93 @@ import { configDisplay, entryDisplay } from '../../workspace/shown-paths.js';
 import { startupText } from '../render/startup.js';
 import { printDiagnostics, reportFailure, reportUsage } from '../report.js';
 import { printReloads, watchFailureLines } from '../live-reload.js';
-import { parseInspectFlags, INSPECT_MESSAGES } from '../inspect-flags.js';
-import { recordFlags, recordSetup } from './record-setup.js';
+import { INSPECT_MESSAGES } from '../inspect-flags.js';
+import { recordSetup } from '../../launch/record/setup.js';
 import { loadCache } from '../../start-up/load-cache.js';
 import { pathSummary } from '../../routing/path-index.js';
-import { IMPORT_FORMATS, isImportFormat } from '../../import/formats.js';
-
-const PREFIX = 'mock';
+import { PREFIX, parseServe, type ServeOptions } from './serve-args.js';
+import { batchedLog, type RequestLog } from '../request-log.js';
 
 export { SERVE_FLAGS };
 
-/** flags that only go with `--init --from <file>` */
-const FROM_ONLY = [
-  'dry-run',
-  'format',
-  'verbose',
-  'update',
-  'from-format',
-  'har-host',
-  'include-static',
-  'postman-env',
-] as const;
-
-/** under load, the request log is written at most once per this many milliseconds… */
-const LOG_BATCH_MS = 10;
-/** …or once this many bytes are waiting */
-const LOG_BATCH_BYTES = 256 * 1024;
-
+/** parse → launch → print → serve until SIGINT / SIGTERM */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
-  const parsed = parseArgs(argv, SERVE_FLAGS, { prefix: PREFIX, root: true });
-  if (!parsed.ok) return reportUsage(io, parsed.error, ROOT_USAGE);
-  const args = parsed.value;
-  if (args.positionals.length > 0)
-    return reportUsage(io, `${PREFIX}: unexpected argument '${args.positionals[0]}'`, ROOT_USAGE);
+  const request = parseServe(argv, process.env);
+  switch (request.kind) {
+    case 'usage':
+      return reportUsage(io, request.message, ROOT_USAGE);
+    case 'init-from':
+      return (await import('./init-openapi.js')).runOpenApiInit(request.options, io);
+    case 'init':
+      return (await import('./init.js')).runInit(request.options, io);
+    case 'serve': {
+      const log = batchedLog((text) => io.out(text));
+      const started = await launchServer(request.options, io, log);
+      if (typeof started === 'number') return started;
+      return serveUntilShutdown(started, request.options, io, log);
+    }
+  }
+}
 
-  const from = flagValue(args, 'from');
-  const record = recordFlags(args);
-  if (!record.ok) return reportUsage(io, `${PREFIX}: ${record.error}`, ROOT_USAGE);
-  const stray =
-    from === undefined
-      ? FROM_ONLY.find((f) => hasFlag(args, f) && !(f === 'dry-run' && record.value !== undefined))
-      : hasFlag(args, 'middleware')
-        ? 'middleware'
-        : undefined;
-  if ((from !== undefined && !hasFlag(args, 'init')) || stray !== undefined) {
-    const flag = from !== undefined && !hasFlag(args, 'init') ? 'from' : stray!;
-    const goesWith = flag === 'dry-run' ? '--record <url> or --init --from <file>' : '--init --from <file>';
-    return reportUsage(
-      io,
-      `${PREFIX}: --${flag} ${flag === 'middleware' ? 'does not go with --from' : `goes with ${goesWith}`}`,
-      ROOT_USAGE,
-    );
-  }
-  if (from !== undefined) {
-    const format = parseFormat(args, PREFIX);
-    if (!format.ok) return reportUsage(io, format.error, ROOT_USAGE);
-    const fromFormat = flagValue(args, 'from-format');
-    const harHost = flagValue(args, 'har-host');
-    const postmanEnv = flagValue(args, 'postman-env');
-    if (fromFormat !== undefined && !isImportFormat(fromFormat))
-      return reportUsage(
-        io,
-        `${PREFIX}: invalid value for --from-format: '${fromFormat}' (expected ${IMPORT_FORMATS.join(', ')})`,
-        ROOT_USAGE,
-      );
-    const { runOpenApiInit } = await import('./init-openapi.js');
-    return runOpenApiInit(
-      {
-        from,
-        yes: hasFlag(args, 'yes'),
-        dryRun: hasFlag(args, 'dry-run'),
-        format: format.value,
-        verbose: hasFlag(args, 'verbose'),
-        update: hasFlag(args, 'update'),
-        ...(fromFormat === undefined ? {} : { fromFormat }),
-        ...(harHost === undefined ? {} : { harHost }),
-        ...(postmanEnv === undefined ? {} : { postmanEnv }),
-        ...(hasFlag(args, 'include-static') ? { includeStatic: true } : {}),
-        ...(hasFlag(args, 'no-load-cache') ? { loadCache: false } : {}),
-      },
-      io,
-    );
-  }
-  if (hasFlag(args, 'init')) {
-    const { runInit } = await import('./init.js');
-    return runInit({ yes: hasFlag(args, 'yes'), middleware: hasFlag(args, 'middleware') }, io);
-  }
+/** what the launch adds to the startup lines */
+interface Started {
+  readonly launched: Launched;
+  readonly extraLines: readonly string[];
+}
 
-  const portText = flagValue(args, 'port');
-  const port = portText === undefined ? undefined : parsePort(portText);
-  if (portText !== undefined && port === undefined) {
-    return reportUsage(io, `${PREFIX}: invalid value for --port: '${portText}' (expected 0..65535)`, ROOT_USAGE);
-  }
-  const inspect = parseInspectFlags(args, PREFIX, process.env);
-  if (!inspect.ok) return reportUsage(io, inspect.error, ROOT_USAGE);
-  const contractFlag = flagValue(args, 'contract');
-  const contractMode = flagValue(args, 'contract-mode');
-  if (contractMode !== undefined && contractMode !== 'enforce' && contractMode !== 'warn')
-    return reportUsage(
-      io,
-      `${PREFIX}: invalid value for --contract-mode: '${contractMode}' (expected enforce or warn)`,
-      ROOT_USAGE,
-    );
-  let contractLine: string | undefined;
+/** the launched server, or the exit code of its failure (reported) */
+async function launchServer(o: ServeOptions, io: Io, log: RequestLog): Promise<Started | number> {
+  const extra = { contract: undefined as string | undefined, record: [] as readonly string[] };
+  let recordProblem: string | undefined;
   // the document is read once the workspace is loaded (service.contract is relative to its config)
   const prepareContract = async (loadedWs: Workspace): Promise<ContractGate | undefined> => {
-    if (contractFlag === undefined && loadedWs.config.service.contract === undefined) return undefined;
+    if (o.contractFlag === undefined && loadedWs.config.service.contract === undefined) return undefined;
     const { contractSetup } = await import('./contract-entry.js');
-    const r = await contractSetup(
-      io.cwd,
-      {
-        ...(contractFlag !== undefined ? { flag: contractFlag } : {}),
-        ...(contractMode !== undefined ? { mode: contractMode } : {}),
-      },
-      loadedWs,
-    );
+    const given = {
+      ...(o.contractFlag !== undefined ? { flag: o.contractFlag } : {}),
+      ...(o.contractMode !== undefined ? { mode: o.contractMode } : {}),
+    };
+    const r = await contractSetup(io.cwd, given, loadedWs);
     if (!r.ok) throw new MockError(r.error.kind, r.error.message);
-    contractLine = r.value?.line;
+    extra.contract = r.value?.line;
     return r.value?.gate;
   };
-  const configPath = flagValue(args, 'config');
-  const dir = flagValue(args, 'dir');
-  const db = flagValue(args, 'db');
-  const persist = hasFlag(args, 'persist');
-  const watch = !hasFlag(args, 'no-watch');
   // record mode's settings need the loaded workspace; a layout problem there is a usage error (exit 2)
-  const recording = record.value;
-  let recordLines: readonly string[] | undefined;
-  let recordProblem: string | undefined;
+  const recording = o.record;
   const prepareRecord =
     recording === undefined
       ? undefined
       : async (loadedWs: Parameters<typeof recordSetup>[1]) => {
-          const loadOptions = {
-            cwd: io.cwd,
-            ...(configPath !== undefined ? { configPath } : {}),
-            ...(dir !== undefined ? { dir } : {}),
-            ...(port !== undefined ? { port } : {}),
-          };
-          const r = await recordSetup(recording, loadedWs, loadOptions, process.env);
+          const r = await recordSetup(recording, loadedWs, loadOptions(o, io), process.env);
           if (!r.ok) {
             recordProblem = `${PREFIX}: ${r.error}`;
             throw new MockError('usage', recordProblem);
           }
-          recordLines = r.value.lines;
+          extra.record = r.value.lines;
           return r.value.setup;
         };
-  // Console writes to a file or pipe are synchronous in Node: the request log is batched, in order, into one
-  // write per event-loop turn when the server is quiet, and at most one per LOG_BATCH_MS under load, so logging
-  // costs a syscall per batch rather than one per line (or per turn, which under load is every few requests).
-  // Lines are joined into one string (a rope, flattened once by the write): encoding each line into a buffer as
-  // it comes costs a call into the runtime per line, about twice as much (docs/speed.md#workload-b-one-step-closer-2026-11-27).
-  let pending = '';
-  let flushScheduled = false;
-  let lastFlush = 0;
-  const flush = (): void => {
-    flushScheduled = false;
-    if (pending === '') return;
-    const text = pending;
-    pending = '';
-    lastFlush = Date.now();
-    io.out(text);
-  };
-  const log = (line: string): void => {
-    pending += line + '\n';
-    // at least this many bytes are waiting (a UTF-16 unit is one byte or more in UTF-8)
-    if (pending.length >= LOG_BATCH_BYTES) {
-      flush();
-      return;
-    }
-    if (flushScheduled) return;
-    flushScheduled = true;
-    const since = Date.now() - lastFlush;
-    if (since >= LOG_BATCH_MS || since < 0) setImmediate(flush);
-    else setTimeout(flush, LOG_BATCH_MS - since);
-  };
-  const cache = hasFlag(args, 'no-load-cache')
-    ? undefined
-    : loadCache({ version: io.version(), env: process.env, summarise: pathSummary });
-  let launched: Launched;
+  const cache = o.loadCache
+    ? loadCache({ version: io.version(), env: process.env, summarise: pathSummary })
+    : undefined;
+  const inspect = o.inspect;
   try {
-    launched = await launch({
-      cwd: io.cwd,
-      ...(configPath !== undefined ? { configPath } : {}),
-      ...(dir !== undefined ? { dir } : {}),
-      ...(db !== undefined ? { db } : {}),
-      ...(persist ? { persist } : {}),
-      ...(port !== undefined ? { port } : {}),
+    const launched = await launch({
+      ...loadOptions(o, io),
+      ...(o.db !== undefined ? { db: o.db } : {}),
+      ...(o.persist ? { persist: true } : {}),
       // record mode reloads after a saved rule: it needs the tracked loader even without the watcher
-      reloadable: watch || inspect.value !== undefined || recording !== undefined,
-      watch,
+      reloadable: o.watch || inspect !== undefined || recording !== undefined,
+      watch: o.watch,
       ...(cache !== undefined ? { loadCache: cache } : {}),
-      ...(inspect.value !== undefined
+      ...(inspect !== undefined
         ? {
-            journal: inspect.value.journal,
-            inspect: inspect.value.port,
-            ...(inspect.value.host !== undefined ? { inspectHost: inspect.value.host } : {}),
-            ...(inspect.value.token !== undefined ? { inspectToken: inspect.value.token } : {}),
+            journal: inspect.journal,
+            inspect: inspect.port,
+            ...(inspect.host !== undefined ? { inspectHost: inspect.host } : {}),
+            ...(inspect.token !== undefined ? { inspectToken: inspect.token } : {}),
           }
         : {}),
-      log,
+      log: log.line,
       version: io.version(),
       ...watchFailureLines(io),
       startUp: startUpWork(),
@@ -229,6 +115,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       ...(prepareRecord !== undefined ? { record: prepareRecord } : {}),
       contract: prepareContract,
     });
+    return { launched, extraLines: [...extra.record, ...(extra.contract === undefined ? [] : [extra.contract])] };
   } catch (e) {
     if (!(e instanceof MockError)) throw e;
     if (recordProblem !== undefined) return reportUsage(io, recordProblem, ROOT_USAGE);
@@ -239,14 +126,28 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         : '';
     return reportFailure(io, PREFIX, 'text', { kind: e.kind, message: e.message + hint, diagnostics: e.diagnostics });
   }
+}
+
+/** where the workspace is: the command line's config, folder and port */
+function loadOptions(o: ServeOptions, io: Io) {
+  return {
+    cwd: io.cwd,
+    ...(o.configPath !== undefined ? { configPath: o.configPath } : {}),
+    ...(o.dir !== undefined ? { dir: o.dir } : {}),
+    ...(o.port !== undefined ? { port: o.port } : {}),
+  };
+}
+
+async function serveUntilShutdown(started: Started, o: ServeOptions, io: Io, log: RequestLog): Promise<number> {
+  const { launched } = started;
   const { ws, server, watcher, management } = launched;
   const letYoungGenerationGo = holdYoungGeneration();
 
   // listen for SIGINT / SIGTERM before announcing the port: a caller may signal as soon as it reads it
   const shutdown = new Promise<void>((done) => io.onShutdown(done));
-  const configShown = configDisplay(io.cwd, configPath, ws.configFile);
-  if (watcher !== undefined) printReloads(launched.live, server.addresses, io, log);
-  if (management !== undefined) io.out(INSPECT_MESSAGES.listening(management.url, inspect.value?.token !== undefined));
+  const configShown = configDisplay(io.cwd, o.configPath, ws.configFile);
+  if (watcher !== undefined) printReloads(launched.live, server.addresses, io, log.line);
+  if (management !== undefined) io.out(INSPECT_MESSAGES.listening(management.url, o.inspect?.token !== undefined));
   io.out(
     startupText(
       ws,
@@ -258,7 +159,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       },
       server.addresses,
       watcher?.watching,
-      [...denyNote(ws), ...(recordLines ?? []), ...(contractLine === undefined ? [] : [contractLine])],
+      [...denyNote(ws), ...started.extraLines],
     ),
   );
 
@@ -270,15 +171,15 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   await shutdown;
   clearTimeout(watchSoon);
   letYoungGenerationGo();
-  flush();
+  log.flush();
   try {
     await launched.close();
   } catch (e) {
-    flush();
+    log.flush();
     io.err(`${PREFIX}: error while closing: ${e instanceof Error ? e.message : String(e)}\n`);
     return exitCodeFor('io');
   }
-  flush();
+  log.flush();
   return 0;
 }
 

@@ -1,8 +1,7 @@
 // `mock validate --against <openapi>`: the document is read as `--init --from` reads it, compiled (contract/),
 // and the workspace's answers and the document's operations checked against each other. Loaded only when the
 // flag is given (it brings the OpenAPI parser and ajv). See docs/contract.md.
-import { readdirSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, sep } from 'node:path';
 import { checkAgainst } from '../../contract/against.js';
 import { compileContract } from '../../contract/contract.js';
 import type { Finding } from '../../contract/findings.js';
@@ -14,14 +13,7 @@ import type { Io } from '../io.js';
 import type { Failure } from '../report.js';
 import { loadOpenApi } from './openapi-load.js';
 import { offlineEnv } from '../../launch/offline.js';
-
-/** A bound on the files walked under the fallback folder (a workspace serving a huge tree is checked in part). */
-const MAX_FILES = 20_000;
-/** Folders never walked: tooling, not answers. */
-// record mode's folder holds answers its rules name (skipped with them) and its index, which is not an answer
-const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '.mock-recorded']);
-/** the OpenAPI import's own index of what it generated (docs/openapi.md), not an answer */
-const SKIPPED_FILES = new Set(['.mock-openapi-index.json']);
+import { ruleLines, servedFiles } from '../../contract/io/workspace-files.js';
 
 export interface AgainstRun {
   readonly findings: readonly Finding[];
@@ -73,59 +65,4 @@ export async function runAgainst(io: Io, ws: Workspace, given: string): Promise<
       operations: contract.operations.length,
     },
   });
-}
-
-/** The 1-based line of each `[[rules]]` header, in order: rule i is written at the i-th. */
-function ruleLines(file: string): readonly number[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return [];
-  }
-  const out: number[] = [];
-  text.split(/\r?\n/).forEach((l, i) => {
-    if (/^\s*\[\[\s*rules\s*\]\]/.test(l)) out.push(i + 1);
-  });
-  return out;
-}
-
-/**
- * The files under the fallback folder that are answers: not the config, a rule set, a script, a file a rule
- * names (its answer is the rule's), nor the document itself (an imported workspace serves `.`, so they all sit
- * there). Denied files are left to dispatch, which does not serve them.
- */
-function servedFiles(ws: Workspace, documentAbs: string): readonly string[] {
-  const skip = new Set<string>([documentAbs]);
-  if (ws.configFile !== undefined) skip.add(resolve(ws.configFile));
-  for (const rs of ws.ruleSets) {
-    skip.add(resolve(rs.file));
-    for (const rule of rs.rules) {
-      const b = rule.respond.body;
-      if (b.kind === 'file' || b.kind === 'stream') skip.add(resolve(b.path));
-    }
-  }
-  for (const m of ws.middlewares) skip.add(resolve(m.file));
-  // a collection's data file is its data, not an answer (the collection's answers are checked themselves)
-  for (const c of ws.collections ?? []) skip.add(resolve(c.file));
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const e of entries) {
-      if (out.length >= MAX_FILES) return;
-      const p = join(dir, e.name);
-      if (e.isDirectory()) {
-        if (!SKIPPED_DIRS.has(e.name)) walk(p);
-      } else if (e.isFile() && !skip.has(p) && !SKIPPED_FILES.has(e.name) && !/\.(toml|rhai)$/.test(e.name))
-        out.push(p);
-    }
-  };
-  walk(resolve(ws.fallbackDir));
-  return out;
 }

@@ -1,8 +1,6 @@
 // `mock validate --against-upstream <url>`: the recording index (record/recorded-index.ts) read from the
 // workspace's fallback directory, each recorded GET and HEAD answered by the workspace (the dispatch `mock get`
 // uses) and asked of the real API (fetch, paced by --rate), compared by contract/upstream.ts. docs/drift.md.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   exitCodeOfFindings,
@@ -17,8 +15,8 @@ import { dispatch } from '../../dispatch/dispatch.js';
 import { snapshotFrom } from '../../dispatch/snapshot.js';
 import { successEnvelope } from '../../model/envelope.js';
 import type { Workspace } from '../../model/workspace.js';
-import { RECORDED_DIR } from '../../record/plan.js';
-import { parseIndex, RECORD_INDEX_FILE } from '../../record/recorded-index.js';
+import { RECORD_INDEX_FILE } from '../../record/recorded-index.js';
+import { readRecordedIndex, sendUpstream } from '../../contract/io/upstream.js';
 import { parseRecordTarget } from '../../record/target.js';
 import { flagValue, flagValues, hasFlag, type OutputFormat, type ParsedArgs } from '../../shared/args.js';
 import type { Io } from '../io.js';
@@ -28,8 +26,6 @@ import { offlineEnv } from '../../launch/offline.js';
 
 const PREFIX = 'mock validate';
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** one request to the real API may take this long */
-const REQUEST_TIMEOUT_MS = 30_000;
 
 export const UPSTREAM_MESSAGES = {
   url: (given: string) => `--against-upstream expects http(s)://host[:port][/base], got '${given}'`,
@@ -77,24 +73,15 @@ export async function runAgainstUpstream(
   const target = parseRecordTarget(flagValue(args, 'against-upstream')!);
   if (!target.ok) return 2; // checked by upstreamUsage
   const base = target.value.origin + target.value.basePath;
-  const abs = join(ws.fallbackDir, RECORDED_DIR, RECORD_INDEX_FILE);
-  const shown = abs;
-  let text: string;
-  try {
-    text = await readFile(abs, 'utf8');
-  } catch (e) {
-    const missing = (e as { code?: unknown }).code === 'ENOENT';
+  const read = await readRecordedIndex(ws.fallbackDir, systemReason);
+  if (!read.ok) {
+    const p = read.error;
     return reportFailure(io, PREFIX, format, {
-      kind: 'usage',
-      message: missing ? UPSTREAM_MESSAGES.noIndex(shown) : UPSTREAM_MESSAGES.badIndex(shown, systemReason(e)),
+      kind: p.kind === 'invalid' ? 'config_invalid' : 'usage',
+      message: p.kind === 'missing' ? UPSTREAM_MESSAGES.noIndex(p.file) : UPSTREAM_MESSAGES.badIndex(p.file, p.reason),
     });
   }
-  const index = parseIndex(text);
-  if (typeof index === 'string')
-    return reportFailure(io, PREFIX, format, {
-      kind: 'config_invalid',
-      message: UPSTREAM_MESSAGES.badIndex(shown, index),
-    });
+  const index = read.value;
 
   const env = offlineEnv({ log: (line) => io.err(line + '\n') });
   const answerOf = async (x: RecordedExchange): Promise<SeenAnswer> => {
@@ -103,26 +90,8 @@ export async function runAgainstUpstream(
     const contentType = a.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1];
     return { status: a.status, body: a.body, ...(contentType === undefined ? {} : { contentType }) };
   };
-  const send = async (
-    url: string,
-    method: string,
-    headers: readonly (readonly [string, string])[],
-  ): Promise<SeenAnswer | string> => {
-    try {
-      const res = await fetch(url, {
-        method,
-        headers: headers.map(([k, v]): [string, string] => [k, v]),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-      const body = new Uint8Array(await res.arrayBuffer());
-      const contentType = res.headers.get('content-type');
-      return { status: res.status, body, ...(contentType === null ? {} : { contentType }) };
-    } catch (e) {
-      const cause = e instanceof Error && e.cause instanceof Error ? e.cause : e;
-      return systemReason(cause);
-    }
-  };
+  const send = (url: string, method: string, headers: readonly (readonly [string, string])[]) =>
+    sendUpstream(url, method, headers, systemReason);
   const headers = flagValues(args, 'header').map((h) => headerOf(h)!);
   const rate = Number(flagValue(args, 'rate') ?? DEFAULT_RATE);
   const result = await checkUpstream(
