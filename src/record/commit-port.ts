@@ -1,5 +1,5 @@
 // The port through which record mode appends a rule: the server side (server/record/recorder.ts) calls it, the
-// CLI supplies it (cli/commands/record-rules.ts: `set rule`'s planner, load check and atomic commit), so the
+// CLI supplies it (launch/record/rules.ts: `set rule`'s planner, load check and atomic commit), so the
 // server never imports config/. Types only.
 import type { Method } from '../model/operators.js';
 import type { HeaderList } from '../shared/headers.js';

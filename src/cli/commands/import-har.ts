@@ -1,5 +1,5 @@
 // `mock --init --from <file.har>`: each entry of the HAR (import/har.ts) handed, in the order it started, to record
-// mode's own recorder and rule committer (server/record/recorder.ts, record-rules.ts), so the workspace is the one
+// mode's own recorder and rule committer (server/record/recorder.ts, launch/record/rules.ts), so the workspace is the one
 // a live `mock --record` session of the same traffic leaves: plain files under the fallback directory, and rules in
 // mock-recorded.toml (listed in mock.toml, which is made if there is none). The HAR is read and checked whole
 // before anything is written; `--dry-run` plans every entry and writes nothing.

@@ -4,8 +4,9 @@
 // A config problem exits 2 before anything binds; a bind failure (port in use …) exits 1.
 // `--inspect[=<port>]` adds the management listener on 127.0.0.1 and a request journal (launch/launch.ts, the
 // one start-up path the library's startMock() shares: this command is that plus its stdout lines and signals).
-// `--record <url>` forwards misses to a real service and saves the answers (cli/commands/record-setup.ts,
-// server/record/; docs/record.md). `--init` hands over to the init command instead.
+// `--record <url>` forwards misses to a real service and saves the answers (the flags: record-setup.ts; the set-up:
+// launch/record/; the proxying: server/record/; docs/record.md). `--init` hands over to the init command instead.
+// The command line is read in serve-args.ts: this file launches, prints and waits.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ContractGate } from '../../dispatch/dispatch.js';

@@ -36,7 +36,7 @@ export interface RecorderOptions {
   /** absolute */
   readonly fallbackDir: string;
   readonly dryRun: boolean;
-  /** appends a rule (cli/commands/record-rules.ts: createRuleCommitter, with the same dryRun) */
+  /** appends a rule (launch/record/rules.ts: createRuleCommitter, with the same dryRun) */
   readonly commitRule: CommitRule;
   /** `--record-header` names */
   readonly keepHeaders?: readonly string[];

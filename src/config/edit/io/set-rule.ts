@@ -162,7 +162,7 @@ export interface RuleEditVersions {
 /**
  * Plan a rule edit over the files as read (`snaps`) and check that every file it writes still loads.
  * A `file` body is relative to `target.cwd`; `assumeFiles` are respond files taken as they will be (not read).
- * Shared by `set rule` and record mode (cli/commands/record-rules.ts).
+ * Shared by `set rule` and record mode (launch/record/rules.ts).
  */
 export async function planRuleEdit(
   target: RuleEditTarget,
