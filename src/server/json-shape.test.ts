@@ -28,3 +28,41 @@ test('only bodies that start with an array or an object are scanned', () => {
   assert.equal(startsAsContainer(bytes('')), false);
   assert.equal(startsAsContainer(bytes('a=1&b=[')), false);
 });
+
+test('on any JSON document, the scan agrees with the parsed value (strings with escapes, quotes and brackets)', async () => {
+  const fc = (await import('fast-check')).default;
+  // depth and members of a parsed value, counted as the scan counts them
+  const measure = (v: unknown, depth: number): { depth: number; members: number } => {
+    if (v === null || typeof v !== 'object') return { depth: depth - 1, members: 0 };
+    const children = Array.isArray(v) ? v : Object.values(v);
+    let deepest = depth;
+    let members = children.length;
+    for (const c of children) {
+      const m = measure(c, depth + 1);
+      deepest = Math.max(deepest, m.depth);
+      members += m.members;
+    }
+    return { depth: deepest, members };
+  };
+  const text = fc.string({ unit: fc.constantFrom('a', '"', '\\', '[', ']', '{', '}', ',', 'é', '\n', ' ') });
+  fc.assert(
+    fc.property(
+      fc.jsonValue({ maxDepth: 6, stringUnit: fc.constantFrom('a', '"', '\\', '[', '}', ',', 'é') }),
+      text,
+      (value, key) => {
+        const doc = [value, { [key]: value }];
+        const { depth, members } = measure(doc, 1);
+        const s = bytes(JSON.stringify(doc));
+        const nonEmpty = !JSON.stringify(doc).includes('[]') && !JSON.stringify(doc).includes('{}');
+        // the member count is exact without empty containers, an upper bound with them
+        assert.equal(jsonShape(s, { maxDepth: depth, maxMembers: 1e9 }).over, 'none');
+        assert.equal(jsonShape(s, { maxDepth: depth - 1, maxMembers: 1e9 }).over, 'depth');
+        if (nonEmpty) {
+          assert.equal(jsonShape(s, { maxDepth: 1e9, maxMembers: members }).over, 'none');
+          assert.equal(jsonShape(s, { maxDepth: 1e9, maxMembers: members - 1 }).over, 'members');
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
