@@ -104,6 +104,9 @@ export const LISTENER_MESSAGES = {
  * nesting, and only a body within the member limit is parsed to tell (JSON.parse does not recurse).
  */
 function jsonOverLimit(bytes: Uint8Array, live: LiveState): string | undefined {
+  // too short to be over either: each value counted takes a byte at least, and valid JSON nested d deep 2d bytes
+  const { maxDepth, maxMembers } = live.jsonLimits;
+  if (bytes.length <= maxMembers && bytes.length < 2 * (maxDepth + 1)) return undefined;
   if (!startsAsContainer(bytes)) return undefined;
   const shape = jsonShape(bytes, live.jsonLimits);
   if (shape.over === 'members') return LISTENER_MESSAGES.jsonTooMany(live.jsonLimits.maxMembers);
