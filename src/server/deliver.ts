@@ -5,6 +5,7 @@ import { createReadStream } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Answer, FaultKind, StreamEvent } from '../model/answer.js';
+import { http2Fault, isHttp2 } from './http2-faults.js';
 
 /** The timer functions and clock the writers use (injected by the tests). */
 export interface Clock {
@@ -224,6 +225,7 @@ export const TURN_BYTES = 256 * 1024;
 const FILLER = Buffer.from('x'.repeat(64));
 
 function fault(res: ServerResponse, answer: Answer, kind: FaultKind, holdMs: number, clock: Clock): void {
+  if (isHttp2(res)) return http2Fault(res, answer, kind, holdMs, clock, flatHeaders(answer, 'content-length'));
   const socket = res.socket;
   if (socket === null || socket.destroyed) return;
   switch (kind) {
