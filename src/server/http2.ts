@@ -64,13 +64,40 @@ export function createHttp2Engine(o: Http2EngineOptions): Http2Engine {
   // the compatibility layer's own stream errors (a client that resets mid-answer) are the client's business
   server.on('sessionError', ignore);
   return {
-    serve: (onRequest) => server.on('request', onRequest as unknown as (req: unknown, res: unknown) => void),
+    serve: (onRequest) =>
+      server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+        if (headerListBytes(req.rawHeaders) > o.maxHeaderListBytes) refuseHeaders(res, o.maxHeaderListBytes);
+        else onRequest(req, res);
+      }),
     accept: (socket) => server.emit('connection', socket),
     close: () => {
       for (const s of sessions) s.destroy();
       sessions.clear();
     },
   };
+}
+
+/**
+ * The header list's size as HTTP/2 counts it (each name and value, plus 32 bytes per entry): nghttp2 advertises
+ * our bound but leaves it to us, so a request over it is answered 431 on its stream and the connection goes on.
+ */
+function headerListBytes(raw: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i++) n += raw[i]!.length + (i % 2 === 0 ? 32 : 0);
+  return n;
+}
+
+export const HTTP2_MESSAGES = {
+  headersTooLarge: (limit: number) => `request header list exceeds the limit (${limit} bytes)`,
+} as const;
+
+function refuseHeaders(res: ServerResponse, limit: number): void {
+  const text = HTTP2_MESSAGES.headersTooLarge(limit);
+  res.writeHead(431, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+  });
+  res.end(text);
 }
 
 /** An idle connection (no stream open for the keep-alive time) is closed with GOAWAY, as HTTP/1.1's keep-alive. */
