@@ -75,7 +75,7 @@ const EMPTY = new Uint8Array(0);
 /** Whether an answer with a delivery waits on a timer or on its client (every one but an immediate fault). */
 function waits(answer: Answer): boolean {
   const d = answer.delivery;
-  return d !== undefined && (d.kind !== 'fault' || d.fault === 'timeout');
+  return d !== undefined && d.kind !== 'websocket' && (d.kind !== 'fault' || d.fault === 'timeout');
 }
 
 /** The flow after dispatch, shared by both paths: `now` for an outcome made at once, `later` for one that waited. */

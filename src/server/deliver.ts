@@ -58,6 +58,10 @@ export function deliver(res: ServerResponse, answer: Answer, method: string, opt
       return play(res, d.events, clock, opts.onEvent);
     case 'file':
       return sendFile(res, answer, d.path, d.size, method);
+    case 'websocket':
+      // not an upgrade (those never reach here, server/websocket/upgrade.ts): the answer as it is, 426
+      res.writeHead(answer.status, flatHeaders(answer));
+      return void res.end(method === 'HEAD' ? undefined : answer.body);
   }
 }
 

@@ -306,8 +306,10 @@ function createReader(
     const receivedAt = path.arrived();
     const live = deps.live.current;
     const method = req.method ?? 'GET';
+    // HTTP/2 comes from the HTTP/2 engine only (its requests have a stream); `HTTP/2.0` on a request line is not it
     const major = req.httpVersionMajor;
-    if (major !== 1 && major !== 2)
+    const stream = major === 2 ? (req as { stream?: { endAfterHeaders?: boolean } }).stream : undefined;
+    if (major !== 1 && stream === undefined)
       return void refuse(deps, req, res, live, 505, LISTENER_MESSAGES.versionNotSupported);
     if (method === 'OPTIONS') return path.options(req, res, live, receivedAt);
     // HTTP/1.1 frames a request body only by Content-Length or Transfer-Encoding: a request with neither (or a
@@ -317,7 +319,7 @@ function createReader(
     if (
       major === 1
         ? h['transfer-encoding'] === undefined && (h['content-length'] === undefined || h['content-length'] === '0')
-        : (req as { stream?: { endAfterHeaders?: boolean } }).stream?.endAfterHeaders === true
+        : stream?.endAfterHeaders === true
     ) {
       return afterBody(req, res, method, receivedAt, live, NO_BODY);
     }

@@ -33,6 +33,8 @@ import type { RequestHook } from './hooks.js';
 import type { RecordSettings } from './record/mode.js';
 import type { TlsTerminator } from './tls.js';
 import { Scopes } from './scopes.js';
+import { WsHub } from './websocket/hub.js';
+import { attachUpgrades } from './websocket/attach.js';
 import { H2C_SOCKET, http2Engine, type Http2Setup } from './http2-setup.js';
 
 export { formatHostPort, type ServerTimeouts } from './engine.js';
@@ -91,6 +93,8 @@ export interface ServerHandle {
   /** the runtime state: the state store, overrides and sessions (server/scopes.ts) */
   readonly state: LiveWorkspace['state'];
   readonly scopes: Scopes;
+  /** the open WebSocket connections and their frames (docs/websocket.md) */
+  readonly websockets: WsHub;
   /**
    * Stop accepting and close. With `graceMs`, idle keep-alive connections close at once and requests in flight
    * (a delayed answer among them) get up to that long to finish before everything is dropped; without it, at once.
@@ -135,7 +139,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   const scopes = scopesFor(ws, env, opts.journal, live);
   const held = heldConnections(ws);
   const activity = new SocketActivity();
-  const listener = createListener({
+  const listenerDeps: ListenerDeps = {
     holds: held.holds,
     hooks,
     live,
@@ -145,8 +149,11 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     log: opts.log,
     now: opts.now ?? (() => new Date()),
     activity,
-  });
+  };
+  const listener = createListener(listenerDeps);
   engine.on('request', listener.onRequest);
+  const websockets = new WsHub();
+  attachUpgrades(engine, listenerDeps, listener.onRequest, websockets);
   h2?.serve(listener.onRequest);
   engine.on('checkContinue', listener.onCheckContinue);
   attachClientErrorHandler(engine, activity);
@@ -159,6 +166,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     // Every connection the engine serves sits on a gated socket, so this ends them all.
     for (const gate of gates) gate.destroyAll();
     listener.close();
+    websockets.close();
     for (const h of hooks) await h.close?.();
     await collectionFiles.flush();
     terminator?.close();
@@ -184,6 +192,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     rotation: live.rotation,
     state: live.state,
     scopes,
+    websockets,
     close: (o) => (closing ??= shutDown(o?.graceMs)),
   };
 }

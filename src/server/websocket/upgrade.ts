@@ -1,0 +1,68 @@
+// An HTTP/1.1 upgrade request (docs/websocket.md): dispatched like any request; when the rule that answers it has
+// `respond.websocket`, the connection is upgraded by the `ws` package and the plan is played on it
+// (conversation.ts). Any other upgrade (another protocol, or a path whose answer is not a conversation) is answered
+// as a plain request on that connection, which then closes. Loaded on the first upgrade only.
+import { ServerResponse, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { DispatchEnv, Outcome } from '../../dispatch/dispatch.js';
+import { wsRenderer, type WsRender } from '../../dispatch/websocket-text.js';
+import type { WebSocketPlan } from '../../model/websocket.js';
+import { snapshotOf } from '../answer-paths.js';
+import type { ListenerDeps } from '../listener.js';
+import { converse } from './conversation.js';
+import type { WsHub } from './hub.js';
+
+export interface UpgradeDeps {
+  readonly deps: ListenerDeps;
+  readonly envOf: (req: IncomingMessage) => DispatchEnv;
+  readonly hub: WsHub;
+  /** the listener's own handler, for an upgrade that is answered as a plain request */
+  readonly onRequest: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+/** the largest message a client may send (ws closes the connection with 1009 past it) */
+export const MAX_MESSAGE_BYTES = 1024 * 1024;
+
+export function createUpgradeHandler(u: UpgradeDeps): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
+  let render: Promise<WsRender> | undefined;
+  const plain = (req: IncomingMessage, socket: Duplex): void => {
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket as never);
+    res.once('finish', () => socket.end());
+    u.onRequest(req, res);
+  };
+  return (req, socket, head) => {
+    socket.on('error', () => undefined);
+    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return plain(req, socket);
+    const { deps } = u;
+    const live = deps.live.current;
+    const snapshot = snapshotOf(req);
+    const env = u.envOf(req);
+    Promise.resolve(deps.dispatch(live.ws, snapshot, env))
+      .then(async (outcome: Outcome) => {
+        const d = outcome.answer.delivery;
+        if (d?.kind !== 'websocket') return plain(req, socket);
+        const plan: WebSocketPlan = d.plan;
+        const r = plan.template ? await (render ??= wsRenderer(env.random)) : undefined;
+        if (socket.destroyed) return;
+        wss.handleUpgrade(req, socket, head, (client) => {
+          deps.log(`   [WS] ${snapshot.path} connection open`);
+          converse(client, {
+            plan,
+            upgrade: snapshot,
+            hub: u.hub,
+            session: env.session === undefined ? undefined : String(env.session),
+            render: r,
+            log: deps.log,
+          });
+        });
+      })
+      .catch((e: unknown) => {
+        deps.log(`WebSocket upgrade failed: ${e instanceof Error ? e.message : String(e)}`);
+        socket.destroy();
+      });
+  };
+}
