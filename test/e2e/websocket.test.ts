@@ -101,7 +101,7 @@ class Client {
   constructor(url: string) {
     this.socket = new WebSocket(url);
     this.socket.on('message', (data) => {
-      this.messages.push({ text: String(data), at: performance.now() - this.start });
+      this.messages.push({ text: (data as Buffer).toString(), at: performance.now() - this.start });
       for (const w of this.waiters.splice(0)) w();
     });
     this.socket.on('error', () => undefined);
