@@ -16,6 +16,8 @@ export interface ConversationContext {
   readonly hub: WsHub;
   readonly session: string | undefined;
   readonly render: WsRender | undefined;
+  /** the upgrade's path parameters, for templates */
+  readonly params: Readonly<Record<string, string>>;
   readonly log: (line: string) => void;
 }
 
@@ -42,13 +44,15 @@ export function converse(socket: WebSocket, ctx: ConversationContext): void {
   };
   const id = hub.add(ctx.upgrade.path, ctx.session, peer);
   const text = (source: string, message?: string): string =>
-    ctx.render === undefined || !plan.template ? source : ctx.render(source, ctx.upgrade, message);
+    ctx.render === undefined || !plan.template ? source : ctx.render(source, ctx.upgrade, ctx.params, message);
   /** the sends one after the other, each after its own pause, from now */
   const play = (sends: readonly WsSend[], message?: string): number => {
     let at = 0;
     for (const s of sends) {
       at += s.afterMs;
-      later(at, () => peer.send(text(s.text, message)));
+      // what is due at once leaves at once, ahead of anything the connection hears next
+      if (at === 0) peer.send(text(s.text, message));
+      else later(at, () => peer.send(text(s.text, message)));
     }
     return at;
   };

@@ -6,7 +6,7 @@ import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { DispatchEnv, Outcome } from '../../dispatch/dispatch.js';
-import { wsRenderer, type WsRender } from '../../dispatch/websocket-text.js';
+import { wsParams, wsRenderer, type WsRender } from '../../dispatch/websocket-text.js';
 import type { WebSocketPlan } from '../../model/websocket.js';
 import { snapshotOf } from '../answer-paths.js';
 import type { ListenerDeps } from '../listener.js';
@@ -56,6 +56,7 @@ export function createUpgradeHandler(u: UpgradeDeps): (req: IncomingMessage, soc
             hub: u.hub,
             session: env.session === undefined ? undefined : String(env.session),
             render: r,
+            params: plan.template ? wsParams(live.ws, outcome.stage, snapshot) : {},
             log: deps.log,
           });
         });
