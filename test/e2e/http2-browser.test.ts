@@ -25,7 +25,6 @@ when.request.url_path = "/ws/echo"
 respond.websocket = { echo = true, on_open = [{ send = "hello browser" }] }
 `;
 
-
 /** runs in the page (browser code, kept as text: the tests compile without the DOM's types) */
 const IN_PAGE = `(async () => {
       const nav = performance.getEntriesByType('navigation')[0];
@@ -79,7 +78,13 @@ before(async () => {
   const { chromium } = await import('playwright-core');
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--ignore-certificate-errors', '--disable-background-networking'],
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--ignore-certificate-errors',
+      '--disable-background-networking',
+    ],
   });
 });
 
@@ -89,7 +94,9 @@ after(async () => {
   if (dir !== undefined) await removeDir(dir);
 });
 
-test('Chromium loads a page, a rule and an event stream over HTTP/2, and talks WebSocket to a rule', { skip }, async () => {
+test('Chromium loads a page, a rule and an event stream over HTTP/2, and talks WebSocket to a rule', {
+  skip,
+}, async () => {
   const context = await browser!.newContext({ ignoreHTTPSErrors: true });
   try {
     const page = await context.newPage();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { WebSocket } from 'ws';
 import { startMock } from 'folder-mock';
-import { makeTempDir, removeDir, spawnMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
+import { makeTempDir, removeDir, runMock, spawnMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
 
 const RULES = `
 [[rules]]
@@ -94,6 +94,8 @@ class Client {
   readonly socket: WebSocket;
   readonly messages: { text: string; at: number }[] = [];
   readonly opened: Promise<void>;
+  /** when the upgrade's answer came (ms from the start) */
+  openedAt = 0;
   readonly closed: Promise<{ code: number; reason: string; at: number }>;
   private readonly start = performance.now();
   private waiters: (() => void)[] = [];
@@ -106,7 +108,10 @@ class Client {
     });
     this.socket.on('error', () => undefined);
     this.opened = new Promise((resolve, reject) => {
-      this.socket.once('open', () => resolve());
+      this.socket.once('open', () => {
+        this.openedAt = performance.now() - this.start;
+        resolve();
+      });
       this.socket.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
       this.socket.once('error', reject);
     });
@@ -145,8 +150,9 @@ describe('WebSocket rules', () => {
   test('messages on open, each after its delay', async () => {
     const c = await open('/ws/hello');
     assert.deepEqual(await c.count(2), ['welcome', 'ready']);
-    const gap = c.messages[1]!.at - c.messages[0]!.at;
-    assert.ok(gap >= 180, `the second message waited its 200 ms (${gap} ms)`);
+    // counted from the open, which the server's clock starts from too (a late first message cannot shorten it)
+    const waited = c.messages[1]!.at - c.openedAt;
+    assert.ok(waited >= 180, `the second message waited its 200 ms (${waited} ms after the open)`);
     c.socket.close();
   });
 
@@ -282,6 +288,54 @@ test('the library: m.ws(path) lists clients, waits for a client and a message, s
     );
     a.socket.close();
     b.socket.close();
+  } finally {
+    await m.close();
+  }
+});
+
+test('mock get --why and match-test explain which rule takes an upgrade', async () => {
+  const got = await runMock(['get', '/ws/echo', '-H', 'Upgrade: websocket', '-H', 'Connection: Upgrade', '--why'], {
+    cwd: dir,
+  });
+  assert.equal(got.code, 0, got.stderr);
+  assert.match(got.stdout, /Status: 426/);
+  assert.match(got.stdout, /Answered: rule set #1, rule #2/);
+  assert.match(got.stdout, /Rule #2: MATCH/);
+  const matched = await runMock(['match-test', '--rule-set', 'rules.toml', '--rule', '2', '--path', '/ws/echo'], {
+    cwd: dir,
+  });
+  assert.equal(matched.code, 0, matched.stdout + matched.stderr);
+});
+
+test('over HTTP: the management API lists connections with their frames and sends to them', async () => {
+  const m = await startMock({ root: dir, inspect: true });
+  try {
+    const base = m.url.replace(/^http/, 'ws');
+    const a = new Client(base + '/ws/echo');
+    await a.opened;
+    a.socket.send('marco');
+    assert.deepEqual(await a.count(1), ['marco']);
+    const api = new URL('/__mock/api/websockets', m.inspectUrl);
+    const sent = await fetch(new URL('/__mock/api/websockets/send', m.inspectUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-mock-client': 'test' },
+      body: JSON.stringify({ path: '/ws/echo', text: 'from the API' }),
+    });
+    assert.equal(sent.status, 200);
+    assert.equal(((await sent.json()) as { result: { sent: number } }).result.sent, 1);
+    assert.deepEqual(await a.count(2), ['marco', 'from the API']);
+    const listed = (await (await fetch(api)).json()) as {
+      result: { connections: { path: string; open: boolean; frames: { direction: string; text: string }[] }[] };
+    };
+    const [conn] = listed.result.connections;
+    assert.equal(conn?.path, '/ws/echo');
+    assert.equal(conn?.open, true);
+    assert.deepEqual(
+      conn?.frames.map((f) => `${f.direction} ${f.text}`),
+      ['in marco', 'out marco', 'out from the API'],
+    );
+    a.socket.close();
+    await a.closed;
   } finally {
     await m.close();
   }

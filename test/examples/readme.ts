@@ -187,8 +187,7 @@ export function runCurl(call: CurlCall, cwd: string): Promise<string> {
           out += '\n';
         }
         if (!call.discardBody) out += Buffer.concat(chunks).toString('utf8');
-        if (call.writeOut !== undefined)
-          out += writeOut(call.writeOut, res.statusCode ?? 0, res.httpVersion);
+        if (call.writeOut !== undefined) out += writeOut(call.writeOut, res.statusCode ?? 0, res.httpVersion);
         resolvePromise(out);
       });
       res.on('error', reject);
@@ -222,7 +221,11 @@ function runCurlHttp2(call: CurlCall, cwd: string): Promise<string> {
   });
   return new Promise((resolvePromise, reject) => {
     session.on('error', reject);
-    const headers: Record<string, string> = { ':method': call.method, ':path': u.pathname + u.search, ':authority': u.host };
+    const headers: Record<string, string> = {
+      ':method': call.method,
+      ':path': u.pathname + u.search,
+      ':authority': u.host,
+    };
     for (const [k, v] of call.headers) headers[k.toLowerCase()] = v;
     const req = session.request(headers);
     const chunks: Buffer[] = [];

@@ -9,7 +9,7 @@ import type { DispatchEnv, Outcome } from '../../dispatch/dispatch.js';
 import { wsParams, wsRenderer, type WsRender } from '../../dispatch/websocket-text.js';
 import type { WebSocketPlan } from '../../model/websocket.js';
 import { snapshotOf } from '../answer-paths.js';
-import type { ListenerDeps } from '../listener.js';
+import { LISTENER_MESSAGES, type ListenerDeps } from '../listener.js';
 import { converse } from './conversation.js';
 import type { WsHub } from './hub.js';
 
@@ -48,6 +48,11 @@ export function createUpgradeHandler(u: UpgradeDeps): (req: IncomingMessage, soc
         const plan: WebSocketPlan = d.plan;
         const r = plan.template ? await (render ??= wsRenderer(env.random)) : undefined;
         if (socket.destroyed) return;
+        // an open conversation holds its connection (server/gate.ts): it never keeps a fresh connection queued, and
+        // counts against listener.max_held_connections instead
+        const holds = deps.holds;
+        if (holds !== undefined && !holds.hold(socket)) return refuseHeld(socket, holds.limit);
+        if (holds !== undefined) socket.once('close', () => holds.release(socket));
         wss.handleUpgrade(req, socket, head, (client) => {
           deps.log(`   [WS] ${snapshot.path} connection open`);
           converse(client, {
@@ -66,4 +71,17 @@ export function createUpgradeHandler(u: UpgradeDeps): (req: IncomingMessage, soc
         socket.destroy();
       });
   };
+}
+
+function refuseHeld(socket: Duplex, limit: number): void {
+  const text = LISTENER_MESSAGES.tooManyHeld(limit);
+  const head = [
+    'HTTP/1.1 503 Service Unavailable',
+    'content-type: text/plain; charset=utf-8',
+    `content-length: ${Buffer.byteLength(text)}`,
+    'connection: close',
+    '',
+    '',
+  ].join('\r\n');
+  socket.end(head + text);
 }
