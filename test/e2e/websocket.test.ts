@@ -100,8 +100,8 @@ class Client {
   private readonly start = performance.now();
   private waiters: (() => void)[] = [];
 
-  constructor(url: string) {
-    this.socket = new WebSocket(url);
+  constructor(url: string, headers?: Record<string, string>) {
+    this.socket = new WebSocket(url, headers === undefined ? {} : { headers });
     this.socket.on('message', (data) => {
       this.messages.push({ text: (data as Buffer).toString(), at: performance.now() - this.start });
       for (const w of this.waiters.splice(0)) w();
@@ -336,6 +336,28 @@ test('over HTTP: the management API lists connections with their frames and send
     );
     a.socket.close();
     await a.closed;
+  } finally {
+    await m.close();
+  }
+});
+
+test('sessions scope a broadcast: a chat message reaches the clients of its own session only', async () => {
+  const m = await startMock({ root: dir, sessions: true });
+  try {
+    const base = m.url.replace(/^http/, 'ws') + '/ws/chat';
+    const as = (session: string): Client => new Client(base, { 'x-mock-session': session });
+    const [a1, a2, b1] = [as('a'), as('a'), as('b')];
+    await Promise.all([a1.opened, a2.opened, b1.opened]);
+    a1.socket.send('for session a');
+    b1.socket.send('for session b');
+    assert.deepEqual(await a2.count(1), ['for session a']);
+    // b1's own message went to nobody (it is alone in its session); a1 hears nothing from b
+    a2.socket.send('a2 to a');
+    assert.deepEqual(await a1.count(1), ['a2 to a']);
+    assert.equal(b1.messages.length, 0);
+    const sessions = m.ws('/ws/chat').clients().map((c) => c.session ?? '');
+    assert.deepEqual(sessions.sort(), ['a', 'a', 'b']);
+    for (const c of [a1, a2, b1]) c.socket.close();
   } finally {
     await m.close();
   }
