@@ -355,9 +355,40 @@ test('sessions scope a broadcast: a chat message reaches the clients of its own 
     a2.socket.send('a2 to a');
     assert.deepEqual(await a1.count(1), ['a2 to a']);
     assert.equal(b1.messages.length, 0);
-    const sessions = m.ws('/ws/chat').clients().map((c) => c.session ?? '');
+    const sessions = m
+      .ws('/ws/chat')
+      .clients()
+      .map((c) => c.session ?? '');
     assert.deepEqual(sessions.sort(), ['a', 'a', 'b']);
     for (const c of [a1, a2, b1]) c.socket.close();
+  } finally {
+    await m.close();
+  }
+});
+
+test('the journal has the upgrade, open while the connection is, with a line per frame', async () => {
+  const m = await startMock({ root: dir });
+  try {
+    const c = new Client(m.url.replace(/^http/, 'ws') + '/ws/echo');
+    await c.opened;
+    c.socket.send('hello');
+    assert.deepEqual(await c.count(1), ['hello']);
+    const [open] = m.requests({ path: '/ws/echo' });
+    assert.equal(open?.response.status, 101);
+    assert.equal(open?.stream?.open, true, 'open while the connection is');
+    assert.deepEqual(open?.matched, { ruleSetIndex: 0, ruleSetFile: './rules.toml', ruleIndex: 1 });
+    c.socket.close();
+    await c.closed;
+    const deadline = Date.now() + 5000;
+    let done = m.requests({ path: '/ws/echo' })[0];
+    while (done?.stream?.open === true && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+      done = m.requests({ path: '/ws/echo' })[0];
+    }
+    assert.equal(done?.stream?.open, false);
+    const body = done?.response.body;
+    assert.equal(body?.kind, 'text');
+    assert.equal(body?.kind === 'text' ? body.text : '', '> hello\n< hello\n');
   } finally {
     await m.close();
   }

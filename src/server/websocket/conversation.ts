@@ -19,6 +19,8 @@ export interface ConversationContext {
   /** the upgrade's path parameters, for templates */
   readonly params: Readonly<Record<string, string>>;
   readonly log: (line: string) => void;
+  /** hears each frame as it goes (the journal's open entry for the upgrade) */
+  readonly onFrame?: (direction: 'in' | 'out', data: string | Buffer) => void;
 }
 
 /** the most lines a script file plays */
@@ -39,10 +41,15 @@ export function converse(socket: WebSocket, ctx: ConversationContext): void {
     send: (text: string): void => {
       if (stalled || socket.readyState !== socket.OPEN) return;
       socket.send(text);
-      hub.frame(id, 'out', text);
+      frame('out', text);
     },
   };
   const id = hub.add(ctx.upgrade.path, ctx.session, peer);
+  const onFrame = ctx.onFrame;
+  const frame = (direction: 'in' | 'out', data: string | Buffer): void => {
+    hub.frame(id, direction, data);
+    onFrame?.(direction, data);
+  };
   const text = (source: string, message?: string): string =>
     ctx.render === undefined || !plan.template ? source : ctx.render(source, ctx.upgrade, ctx.params, message);
   /** the sends one after the other, each after its own pause, from now */
@@ -70,7 +77,7 @@ export function converse(socket: WebSocket, ctx: ConversationContext): void {
     if (stalled) return;
     const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
     const message = isBinary ? undefined : buf.toString('utf8');
-    hub.frame(id, 'in', message ?? buf);
+    frame('in', message ?? buf);
     if (message === undefined) {
       if (plan.echo) socket.send(buf, { binary: true });
       return;

@@ -10,6 +10,8 @@ import { wsParams, wsRenderer, type WsRender } from '../../dispatch/websocket-te
 import type { WebSocketPlan } from '../../model/websocket.js';
 import { snapshotOf } from '../answer-paths.js';
 import { LISTENER_MESSAGES, type ListenerDeps } from '../listener.js';
+import { composeHooks, type HookChain, type InFlight, type Sent } from '../hooks.js';
+import type { Answer } from '../../model/answer.js';
 import { converse } from './conversation.js';
 import type { WsHub } from './hub.js';
 
@@ -27,6 +29,8 @@ export const MAX_MESSAGE_BYTES = 1024 * 1024;
 export function createUpgradeHandler(u: UpgradeDeps): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
   let render: Promise<WsRender> | undefined;
+  const hooks = composeHooks(u.deps.hooks ?? []);
+  const opts = hooks?.explain === true ? { explain: true } : {};
   const plain = (req: IncomingMessage, socket: Duplex): void => {
     const res = new ServerResponse(req);
     res.shouldKeepAlive = false;
@@ -41,7 +45,8 @@ export function createUpgradeHandler(u: UpgradeDeps): (req: IncomingMessage, soc
     const live = deps.live.current;
     const snapshot = snapshotOf(req);
     const env = u.envOf(req);
-    Promise.resolve(deps.dispatch(live.ws, snapshot, env))
+    const receivedAt = deps.now();
+    Promise.resolve(deps.dispatch(live.ws, snapshot, env, opts))
       .then(async (outcome: Outcome) => {
         const d = outcome.answer.delivery;
         if (d?.kind !== 'websocket') return plain(req, socket);
@@ -55,7 +60,20 @@ export function createUpgradeHandler(u: UpgradeDeps): (req: IncomingMessage, soc
         if (holds !== undefined) socket.once('close', () => holds.release(socket));
         wss.handleUpgrade(req, socket, head, (client) => {
           deps.log(`   [WS] ${snapshot.path} connection open`);
+          const session = env.session === undefined ? undefined : String(env.session);
+          const x: InFlight = {
+            req,
+            res: new ServerResponse(req),
+            method: 'GET',
+            snapshot,
+            body: EMPTY,
+            receivedAt,
+            live,
+            session,
+          };
+          const onFrame = journalFrames(hooks, x, outcome, client);
           converse(client, {
+            ...(onFrame !== undefined ? { onFrame } : {}),
             plan,
             upgrade: snapshot,
             hub: u.hub,
@@ -84,4 +102,41 @@ function refuseHeld(socket: Duplex, limit: number): void {
     '',
   ].join('\r\n');
   socket.end(head + text);
+}
+
+const EMPTY = new Uint8Array(0);
+const encoder = new TextEncoder();
+
+/** the answer an upgrade got, as the journal shows it: its body is the frames' lines, hence the text type */
+const SWITCHING: Answer = Object.freeze({
+  status: 101,
+  headers: [
+    ['upgrade', 'websocket'],
+    ['connection', 'Upgrade'],
+    ['content-type', 'text/plain; charset=utf-8'],
+  ] as const,
+  body: EMPTY,
+  delayMs: 0,
+});
+
+/**
+ * The upgrade in the request journal (docs/websocket.md): an entry open from the upgrade to the close, its
+ * response a 101 whose body grows by one line per frame (`> ` in, `< ` out; a binary frame by its size), shown
+ * live by the inspector as a stream's events are. None without a journal.
+ */
+function journalFrames(
+  hooks: HookChain | undefined,
+  x: InFlight,
+  outcome: Outcome,
+  client: { once(event: 'close', run: () => void): unknown },
+): ((direction: 'in' | 'out', data: string | Buffer) => void) | undefined {
+  if (hooks?.streamTap === undefined && hooks?.afterWrite === undefined) return undefined;
+  const sent: Sent = { kind: 'dispatch', response: SWITCHING, outcome };
+  const tap = hooks.streamTap?.(x, sent);
+  client.once('close', () => hooks.afterWrite?.(x, sent));
+  if (tap === undefined) return undefined;
+  return (direction, data) => {
+    const shown = typeof data === 'string' ? data.replaceAll('\n', '\\n') : `(binary, ${data.byteLength} bytes)`;
+    tap(encoder.encode(`${direction === 'in' ? '>' : '<'} ${shown}\n`));
+  };
 }
