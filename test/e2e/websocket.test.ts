@@ -150,9 +150,10 @@ describe('WebSocket rules', () => {
   test('messages on open, each after its delay', async () => {
     const c = await open('/ws/hello');
     assert.deepEqual(await c.count(2), ['welcome', 'ready']);
-    // counted from the open, which the server's clock starts from too (a late first message cannot shorten it)
+    // counted from the open, which the server's clock starts from too; the margin is wide because a loaded client
+    // may see the open late (without the delay the two messages come together, well under it)
     const waited = c.messages[1]!.at - c.openedAt;
-    assert.ok(waited >= 180, `the second message waited its 200 ms (${waited} ms after the open)`);
+    assert.ok(waited >= 100, `the second message waited its 200 ms (${waited} ms after the open)`);
     c.socket.close();
   });
 

@@ -3,7 +3,7 @@
 // with its code and reason, and the faults (drop: the TCP connection cut without a close frame; stall: nothing more
 // is sent or read). Every timer is the connection's own and stops when it closes.
 import { readFile } from 'node:fs/promises';
-import type { WebSocket } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 import type { WsRender } from '../../dispatch/websocket-text.js';
 import { replyFor } from '../../dispatch/websocket-match.js';
 import type { RequestSnapshot } from '../../model/request.js';
@@ -73,23 +73,9 @@ export function converse(socket: WebSocket, ctx: ConversationContext): void {
       socket.pause();
     });
 
+  const moves: Moves = { socket, plan, ctx, id, peer, frame, play, close, fault };
   socket.on('message', (data, isBinary) => {
-    if (stalled) return;
-    const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-    const message = isBinary ? undefined : buf.toString('utf8');
-    frame('in', message ?? buf);
-    if (message === undefined) {
-      if (plan.echo) socket.send(buf, { binary: true });
-      return;
-    }
-    const reply = replyFor(plan, ctx.upgrade, message);
-    if (reply !== undefined) {
-      const end = play(reply.send, message);
-      if (reply.close !== undefined) close(reply.close, end);
-      if (reply.fault !== undefined) fault(reply.fault, end);
-    }
-    if (plan.echo) peer.send(message);
-    if (plan.broadcast) for (const other of hub.peersOf(id)) other.send(message);
+    if (!stalled) heard(moves, data, isBinary);
   });
   socket.on('error', () => undefined);
   socket.once('close', (code) => {
@@ -108,6 +94,39 @@ export function converse(socket: WebSocket, ctx: ConversationContext): void {
   if (plan.close !== undefined) close(plan.close, 0);
   if (plan.fault !== undefined) fault(plan.fault, 0);
   if (plan.script !== undefined) playScript(plan.script, ctx, later, peer.send, text, (c, from) => close(c, from));
+}
+
+/** what a heard message may set going */
+interface Moves {
+  readonly socket: WebSocket;
+  readonly plan: WebSocketPlan;
+  readonly ctx: ConversationContext;
+  readonly id: number;
+  readonly peer: { send(text: string): void };
+  readonly frame: (direction: 'in' | 'out', data: string | Buffer) => void;
+  readonly play: (sends: readonly WsSend[], message?: string) => number;
+  readonly close: (c: WsClose, from: number) => void;
+  readonly fault: (f: WsFault, from: number) => void;
+}
+
+/** An incoming message: its reply (messages, then a close or a fault), its echo, its broadcast. */
+function heard(m: Moves, data: RawData, isBinary: boolean): void {
+  const { plan, socket } = m;
+  const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+  const message = isBinary ? undefined : buf.toString('utf8');
+  m.frame('in', message ?? buf);
+  if (message === undefined) {
+    if (plan.echo) socket.send(buf, { binary: true });
+    return;
+  }
+  const reply = replyFor(plan, m.ctx.upgrade, message);
+  if (reply !== undefined) {
+    const end = m.play(reply.send, message);
+    if (reply.close !== undefined) m.close(reply.close, end);
+    if (reply.fault !== undefined) m.fault(reply.fault, end);
+  }
+  if (plan.echo) m.peer.send(message);
+  if (plan.broadcast) for (const other of m.ctx.hub.peersOf(m.id)) other.send(message);
 }
 
 /** `{ "after_ms": 100, "send": "…" }` lines (or `"close": { "code", "reason" }`), each after the previous */
