@@ -327,7 +327,8 @@ export function decodeState(node: TomlNode, path: KeyPath, ctx: DecodeContext): 
 const BODY_KEYS = ['json', 'form', 'text'] as const;
 const BODY_SHAPE = 'a table such as { value = "gold", op = "equal" }';
 
-function decodeBody(node: TomlNode, path: KeyPath, ctx: DecodeContext): Condition[] {
+/** `when.request.body`'s conditions; also a WebSocket reply's `when`, on the message (config/websocket.ts) */
+export function decodeBody(node: TomlNode, path: KeyPath, ctx: DecodeContext): Condition[] {
   if (node.kind !== 'table')
     return wrongType(ctx, node, path, 'a table with a `json`, `form` or `text` table inside') ?? [];
   const out: Condition[] = [];

@@ -13,8 +13,13 @@ import { MAX_DELAY_MS, RESPOND_BODY_KEYS, respondTable } from './shapes/rule-set
 import type { TomlNode } from './toml.js';
 import type { RespondTemplate, TemplateSlot } from '../model/template.js';
 import type { TemplateRef } from './templates.js';
+import type { WebSocketPlan } from '../model/websocket.js';
+import { decodeWebSocket } from './websocket.js';
 
 export { MAX_DELAY_MS };
+
+/** what a request that is not an upgrade gets from a WebSocket rule (with status 426 unless the rule says) */
+export const UPGRADE_REQUIRED = 'upgrade required: this path answers WebSocket connections';
 const BODY_KEYS = RESPOND_BODY_KEYS;
 
 export interface RespondContext {
@@ -76,6 +81,7 @@ export function decodeRespond(node: TomlNode, path: KeyPath, rc: RespondContext)
   let body: RespondBody | undefined = { kind: 'empty' };
   let bodySlot: TemplateSlot | undefined;
   let pathSlot: TemplateSlot | undefined;
+  let websocket: WebSocketPlan | undefined;
   if (t.text !== undefined) {
     body = { kind: 'text', text: t.text };
     if (templated) bodySlot = slots!.add('text', t.text, 'text');
@@ -105,6 +111,15 @@ export function decodeRespond(node: TomlNode, path: KeyPath, rc: RespondContext)
       [...path, 'stream'],
       rc,
     );
+  } else if (t.websocket !== undefined) {
+    websocket = decodeWebSocket(
+      t.websocket,
+      node.entries.get('websocket')!.node,
+      [...path, 'websocket'],
+      rc,
+      templated,
+    );
+    body = websocket === undefined ? undefined : { kind: 'text', text: UPGRADE_REQUIRED };
   } else if (present.length > 0) body = undefined; // the body key had the wrong type (reported)
 
   const headers = t.headers ?? [];
@@ -124,6 +139,10 @@ export function decodeRespond(node: TomlNode, path: KeyPath, rc: RespondContext)
     delayMs: delay?.kind === 'fixed' ? delay.ms : 0,
   };
   if (t.status !== undefined) respond.status = t.status;
+  if (websocket !== undefined) {
+    respond.websocket = websocket;
+    respond.status ??= 426;
+  }
   // the extras only when written, so a plain rule's Respond keeps its usual shape
   if (delay !== undefined) respond.delaySet = true;
   if (delay !== undefined && delay.kind !== 'fixed') respond.delay = delay;

@@ -99,6 +99,8 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
       ...(t.listener?.max_held_connections === undefined
         ? {}
         : { maxHeldConnections: t.listener.max_held_connections }),
+      ...(t.listener?.http2 === undefined ? {} : { http2: t.listener.http2 }),
+      ...(t.listener?.http2_max_streams === undefined ? {} : { http2MaxStreams: t.listener.http2_max_streams }),
       ...(tls === undefined ? {} : { tls }),
     },
     service: {

@@ -116,6 +116,7 @@ function policyKey(deny: FileDeny | undefined): string {
 /** A fault or a dribbled body, when the Respond asks for one (a fault wins). */
 export function deliveryOf(respond: Respond): Delivery | undefined {
   if (respond.fault !== undefined) return { kind: 'fault', fault: respond.fault };
+  if (respond.websocket !== undefined) return { kind: 'websocket', plan: respond.websocket };
   if (respond.chunks !== undefined)
     return { kind: 'chunks', count: respond.chunks.count, intervalMs: respond.chunks.intervalMs };
   return undefined;

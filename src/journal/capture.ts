@@ -120,6 +120,7 @@ interface Rare {
   stateAfter?: Readonly<Record<string, string>> | undefined;
   contract?: ContractMark | undefined;
   session?: string | undefined;
+  protocol?: 'HTTP/2' | undefined;
   stream?: { open: boolean; events: number } | undefined;
   views?: Views | undefined;
   streamBuffer?: Uint8Array | undefined;
@@ -214,6 +215,13 @@ export class HeldEntry {
   }
   set session(s: string | undefined) {
     this.more().session = s;
+  }
+  /** 'HTTP/2' for a request that came over HTTP/2 (docs/http2.md); absent: HTTP/1.x */
+  get protocol(): 'HTTP/2' | undefined {
+    return this.rare?.protocol;
+  }
+  set protocol(p: 'HTTP/2' | undefined) {
+    this.more().protocol = p;
   }
   /** a streamed answer: open while its events are being sent, and how many were sent (docs/faults.md) */
   get stream(): { open: boolean; events: number } | undefined {
@@ -437,6 +445,7 @@ export function holdExchange(ex: Exchange, id: number, opts: CaptureOptions): He
   const contract = a.kind === 'dispatch' ? a.outcome.contract : undefined;
   if (contract !== undefined && (contract.request.length > 0 || contract.answer.length > 0)) held.contract = contract;
   if (ex.session !== undefined) held.session = ex.session;
+  if (req.httpVersion === '2.0') held.protocol = 'HTTP/2';
   return held;
 }
 
@@ -527,6 +536,7 @@ export function entryOf(h: HeldEntry, opts: BodyCaptureOptions): Entry {
     ...(h.stateBefore !== undefined ? { stateBefore: h.stateBefore, stateAfter: h.stateAfter ?? {} } : {}),
     ...(h.contract !== undefined ? { contract: h.contract } : {}),
     ...(h.session !== undefined ? { session: h.session } : {}),
+    ...(h.protocol !== undefined ? { protocol: h.protocol } : {}),
     ...(h.stream !== undefined ? { stream: Object.freeze({ ...h.stream }) } : {}),
   });
 }

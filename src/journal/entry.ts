@@ -87,6 +87,8 @@ export interface EntryRow {
   readonly contract?: ContractMark | undefined;
   /** the session the request belonged to (docs/library.md#sessions), when it carried one */
   readonly session?: string | undefined;
+  /** as Entry's */
+  readonly protocol?: 'HTTP/2' | undefined;
   readonly stream?: StreamState | undefined;
 }
 
@@ -132,4 +134,6 @@ export interface Entry {
   readonly why: WhyView;
   /** the session the request belonged to (docs/library.md#sessions), when it carried one */
   readonly session?: string;
+  /** 'HTTP/2' for a request that came over HTTP/2 (docs/http2.md); absent: HTTP/1.x */
+  readonly protocol?: 'HTTP/2';
 }

@@ -91,6 +91,8 @@ export type WireEntry = {
   readonly contract?: WireContract;
   /** the session the request belonged to, when it carried one */
   readonly session?: string;
+  /** `HTTP/2` when the request came over HTTP/2 (docs/http2.md); absent: HTTP/1.x */
+  readonly protocol?: 'HTTP/2';
   /** a streamed answer: `open` while its events are still being sent (the body holds those sent so far) */
   readonly stream?: WireStream;
   readonly matched: MatchedWire | null;
@@ -122,6 +124,8 @@ export type WireEntrySummary = {
   readonly contract?: WireContract;
   /** the session the request belonged to, when it carried one */
   readonly session?: string;
+  /** `HTTP/2` when the request came over HTTP/2 (docs/http2.md); absent: HTTP/1.x */
+  readonly protocol?: 'HTTP/2';
   readonly stream?: WireStream;
 };
 

@@ -34,6 +34,7 @@ export function entryToWire(e: Entry): WireEntry {
     ...stateToWire(e),
     ...(e.contract !== undefined ? { contract: contractToWire(e.contract) } : {}),
     ...(e.session !== undefined ? { session: e.session } : {}),
+    ...(e.protocol !== undefined ? { protocol: e.protocol } : {}),
     ...(e.stream !== undefined ? { stream: { open: e.stream.open, events: e.stream.events } } : {}),
     matched: matchedToWire(e.matched),
     why: whyToWire(e.why),
@@ -113,6 +114,7 @@ export function entrySummaryToWire(e: EntryRow): WireEntrySummary {
     ...stateToWire(e),
     ...(e.contract !== undefined ? { contract: contractToWire(e.contract) } : {}),
     ...(e.session !== undefined ? { session: e.session } : {}),
+    ...(e.protocol !== undefined ? { protocol: e.protocol } : {}),
     ...(e.stream !== undefined ? { stream: { open: e.stream.open, events: e.stream.events } } : {}),
   };
 }

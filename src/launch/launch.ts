@@ -177,6 +177,7 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
           resetRotation: () => s.rotation.reset(),
           state: s.state,
           runtime,
+          websockets: s.websockets,
           ...(spec.inspectToken !== undefined ? { token: spec.inspectToken } : {}),
           ...(spec.inspectHost !== undefined ? { host: spec.inspectHost } : {}),
           cwd: spec.cwd,

@@ -24,6 +24,7 @@ import type { Journal } from '../journal/journal.js';
 import { MockError } from '../model/errors.js';
 import type { LiveWorkspaceHandle } from '../model/reload.js';
 import { runtimeRoutes, type RuntimePort } from '../inspector/runtime-routes.js';
+import { websocketRoutes, type WebSocketPort } from '../inspector/websocket-routes.js';
 import type { RuntimeControl } from './runtime.js';
 
 /** The only address the management listener ever binds. */
@@ -45,6 +46,8 @@ export interface ManagementOptions {
   readonly mockUrl: string;
   /** overrides and sessions over HTTP (`/__mock/api/overrides`, `/__mock/api/sessions`) */
   readonly runtime?: RuntimeControl;
+  /** the WebSocket connections (`/__mock/api/websockets`, docs/websocket.md#over-http) */
+  readonly websockets?: WebSocketPort;
   /** every request must carry `authorization: Bearer <token>`; then any Host is accepted */
   readonly token?: string;
   /** the address bound (default 127.0.0.1) */
@@ -125,6 +128,7 @@ function mountInspector(o: ManagementOptions): {
       wsRoute,
       ...stateRoutes(o.state, o.live),
       ...(o.runtime !== undefined ? runtimeRoutes(runtimePort(o.runtime)) : []),
+      ...(o.websockets !== undefined ? websocketRoutes(o.websockets) : []),
     ],
     ...(o.token !== undefined ? { token: o.token } : {}),
     files: {

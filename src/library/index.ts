@@ -15,6 +15,8 @@ export type {
   WaitForRequestOptions,
 } from './start-mock.js';
 export type { RuleShape } from './rule-shape.generated.js';
+export type { WebSocketRoute } from './websockets.js';
+export type { WsConnectionInfo, WsFrame } from '../model/websocket.js';
 export { MockError } from '../model/errors.js';
 export type { ErrorKind } from '../model/errors.js';
 export type { Diagnostic } from '../model/diagnostic.js';

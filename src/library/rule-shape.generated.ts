@@ -185,6 +185,127 @@ export interface RuleShape {
        */
       readonly interval_ms?: number;
     };
+    /** Answer a WebSocket upgrade with this conversation; a request that is not an upgrade gets 426. */
+    readonly websocket?: {
+      /** Messages sent once the connection is open, each `after_ms` after the previous one. */
+      readonly on_open?: readonly {
+        /** The text frame to send. */
+        readonly send: string;
+        /**
+         * Wait this long first (ms).
+         *
+         * Default: `0`.
+         */
+        readonly after_ms?: number;
+      }[];
+      /** Answers to incoming messages: the first whose `when` holds sends its messages (then closes or faults if it says so). */
+      readonly replies?: readonly {
+        /** Conditions on the incoming message, as `when.request.body`: `text = { value, op }` on its text, `json."a.b" = { value, op }` on its JSON; every one must hold. */
+        readonly when?: unknown;
+        /** Messages to send, each after its own `after_ms` (counted from the previous one). */
+        readonly send?: readonly {
+          /** The text frame to send. */
+          readonly send: string;
+          /**
+           * Wait this long first (ms).
+           *
+           * Default: `0`.
+           */
+          readonly after_ms?: number;
+        }[];
+        /** Close the connection after the messages. */
+        readonly close?: {
+          /**
+           * The close code (1000 normal, 4000-4999 your own).
+           *
+           * Default: `1000`.
+           */
+          readonly code?: number;
+          /**
+           * The close reason (at most 123 bytes).
+           *
+           * Default: `""`.
+           */
+          readonly reason?: string;
+          /**
+           * Wait this long first (ms).
+           *
+           * Default: `0`.
+           */
+          readonly after_ms?: number;
+        };
+        /** Drop or stall the connection instead. */
+        readonly fault?: {
+          /** `drop`: cut the connection with no close frame; `stall`: send and read nothing more. */
+          readonly kind: 'drop' | 'stall';
+          /**
+           * Wait this long first (ms).
+           *
+           * Default: `0`.
+           */
+          readonly after_ms?: number;
+        };
+      }[];
+      /**
+       * Send each incoming message back to its sender.
+       *
+       * Default: `false`.
+       */
+      readonly echo?: boolean;
+      /**
+       * Relay each incoming message to every other client connected to the same path (and session): a chat room.
+       *
+       * Default: `false`.
+       */
+      readonly broadcast?: boolean;
+      /** Messages sent periodically while the connection is open. */
+      readonly pushes?: readonly {
+        /** The period (ms). */
+        readonly every_ms: number;
+        /** The text frame to send. */
+        readonly send: string;
+      }[];
+      /** An NDJSON file (relative to the config's folder) of `{ "after_ms": 100, "send": "…" }` lines (or `"close": { "code", "reason" }`), played from the open. */
+      readonly script?: string;
+      /** Close the connection `after_ms` after it opened. */
+      readonly close?: {
+        /**
+         * The close code (1000 normal, 4000-4999 your own).
+         *
+         * Default: `1000`.
+         */
+        readonly code?: number;
+        /**
+         * The close reason (at most 123 bytes).
+         *
+         * Default: `""`.
+         */
+        readonly reason?: string;
+        /**
+         * Wait this long first (ms).
+         *
+         * Default: `0`.
+         */
+        readonly after_ms?: number;
+      };
+      /** Drop or stall the connection `after_ms` after it opened. */
+      readonly fault?: {
+        /** `drop`: cut the connection with no close frame; `stall`: send and read nothing more. */
+        readonly kind: 'drop' | 'stall';
+        /**
+         * Wait this long first (ms).
+         *
+         * Default: `0`.
+         */
+        readonly after_ms?: number;
+      };
+      /**
+       * Render every `send` as a Handlebars template over `request` (the upgrade request) and `message` (`message.text`, `message.json`).
+       *
+       * Default: `false`.
+       */
+      readonly template?: boolean;
+    };
     /**
      * Render `json`, `text`, each header value and the `file_path` value as Handlebars templates built from the request.
      *

@@ -4,6 +4,7 @@
 // journal, round-robin counters and watcher).
 //
 // Owns: the options (defaults, checks), the handle. The starting and closing are launch.ts's, shared with the CLI.
+import { wsRoute, type WebSocketRoute } from './websockets.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -80,6 +81,8 @@ export interface WaitForRequestOptions {
 }
 
 export interface MockHandle {
+  /** the WebSocket connections of one path: list them, wait for one or its message, send (docs/websocket.md) */
+  ws(path: string): WebSocketRoute;
   /** the base URL, `http://127.0.0.1:<port>` (https when only TLS listens) */
   readonly url: string;
   readonly urls: { readonly http?: string; readonly https?: string };
@@ -305,6 +308,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
       const r = await launched.live.reload();
       return { ok: r.ok, generation: r.generation, diagnostics: r.diagnostics };
     },
+    ws: (path: string) => wsRoute(server.websockets, path),
     close: () => launched.close(CLOSE_GRACE_MS),
   });
 }

@@ -3,6 +3,7 @@
 // server edge does the socket work and the timing (docs/faults.md).
 import type { HeaderList } from '../shared/headers.js';
 import type { RespondTemplate } from './template.js';
+import type { WebSocketPlan } from './websocket.js';
 
 export interface Answer {
   readonly status: number;
@@ -56,7 +57,12 @@ export type Delivery =
    * the first `size` bytes of the file at `path` (absolute), content-length `size`, read from disk as the client
    * takes them: a file too large to keep in memory (files/file-body.ts largeFile); the answer's body is empty
    */
-  | { readonly kind: 'file'; readonly path: string; readonly size: number };
+  | { readonly kind: 'file'; readonly path: string; readonly size: number }
+  /**
+   * a WebSocket conversation (docs/websocket.md): an upgrade request is upgraded and the plan played on it; any
+   * other request gets the answer itself (426)
+   */
+  | { readonly kind: 'websocket'; readonly plan: WebSocketPlan };
 
 /** A delay: fixed, uniform in [min, max], or log-normal around a median (sigma the log's spread). */
 export type DelaySpec =
@@ -99,4 +105,6 @@ export interface Respond {
   readonly chunks?: { readonly count: number; readonly intervalMs: number };
   /** scenarios moved when this answer is sent: scenario name to its new state (docs/state.md) */
   readonly setState?: Readonly<Record<string, string>>;
+  /** `respond.websocket`: the rule answers an upgrade with this conversation */
+  readonly websocket?: WebSocketPlan;
 }

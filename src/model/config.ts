@@ -24,6 +24,10 @@ export interface Config {
     readonly maxConnections?: number;
     /** connections per listener whose answers wait: a delay, a timeout fault, a stream (absent: DEFAULTS.maxHeldConnections) */
     readonly maxHeldConnections?: number;
+    /** `listener.http2` (docs/http2.md): absent, h2 over TLS only; true, h2c on the plain listener too; false, HTTP/1.1 only */
+    readonly http2?: boolean;
+    /** `listener.http2_max_streams` (absent: DEFAULTS.http2MaxStreams) */
+    readonly http2MaxStreams?: number;
   };
   readonly service: {
     /** absolute paths, in listed order */
@@ -97,6 +101,9 @@ export const DEFAULTS = {
   maxConnections: 256,
   plainMaxConnections: 512,
   maxHeldConnections: 4096,
+  http2MaxStreams: 100,
+  /** the most header bytes (names and values, HPACK-decoded) one HTTP/2 request may carry, as HTTP/1.1's limit */
+  http2MaxHeaderListBytes: 16 * 1024,
   fallbackRespondDir: '.',
   maxRequestBodyBytes: 33554432,
   collectionMaxItems: 100_000,

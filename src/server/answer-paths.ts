@@ -75,7 +75,7 @@ const EMPTY = new Uint8Array(0);
 /** Whether an answer with a delivery waits on a timer or on its client (every one but an immediate fault). */
 function waits(answer: Answer): boolean {
   const d = answer.delivery;
-  return d !== undefined && (d.kind !== 'fault' || d.fault === 'timeout');
+  return d !== undefined && d.kind !== 'websocket' && (d.kind !== 'fault' || d.fault === 'timeout');
 }
 
 /** The flow after dispatch, shared by both paths: `now` for an outcome made at once, `later` for one that waited. */
@@ -244,10 +244,31 @@ function refusedSent(req: IncomingMessage, answer: Answer): Sent {
 export function snapshotOf(req: IncomingMessage, body?: Uint8Array): RequestSnapshot {
   const method = req.method ?? 'GET';
   const target = req.url ?? '/';
-  const headers = req.rawHeaders;
   const httpVersion = req.httpVersion;
+  const headers = httpVersion === '2.0' ? http2Headers(req.rawHeaders) : req.rawHeaders;
   // two literals rather than a spread: this runs for every request
   return snapshotFrom(
     body === undefined ? { method, target, headers, httpVersion } : { method, target, headers, body, httpVersion },
   );
+}
+
+/**
+ * An HTTP/2 request's headers as an HTTP/1.1 request has them: the pseudo-headers (`:method`, `:path`, …) are
+ * the request line, not headers, and `:authority` stands for `host` when the request has none.
+ */
+function http2Headers(raw: readonly string[]): string[] {
+  const out: string[] = [];
+  let authority: string | undefined;
+  let host = false;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.charCodeAt(0) === 0x3a /* ':' */) {
+      if (name === ':authority') authority = raw[i + 1];
+      continue;
+    }
+    if (name === 'host') host = true;
+    out.push(name, raw[i + 1]!);
+  }
+  if (!host && authority !== undefined) out.unshift('host', authority);
+  return out;
 }

@@ -5,6 +5,7 @@ import { createReadStream } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Answer, FaultKind, StreamEvent } from '../model/answer.js';
+import { http2Fault, isHttp2 } from './http2-faults.js';
 
 /** The timer functions and clock the writers use (injected by the tests). */
 export interface Clock {
@@ -57,6 +58,10 @@ export function deliver(res: ServerResponse, answer: Answer, method: string, opt
       return play(res, d.events, clock, opts.onEvent);
     case 'file':
       return sendFile(res, answer, d.path, d.size, method);
+    case 'websocket':
+      // not an upgrade (those never reach here, server/websocket/upgrade.ts): the answer as it is, 426
+      res.writeHead(answer.status, flatHeaders(answer));
+      return void res.end(method === 'HEAD' ? undefined : answer.body);
   }
 }
 
@@ -224,6 +229,7 @@ export const TURN_BYTES = 256 * 1024;
 const FILLER = Buffer.from('x'.repeat(64));
 
 function fault(res: ServerResponse, answer: Answer, kind: FaultKind, holdMs: number, clock: Clock): void {
+  if (isHttp2(res)) return http2Fault(res, answer, kind, holdMs, clock, flatHeaders(answer, 'content-length'));
   const socket = res.socket;
   if (socket === null || socket.destroyed) return;
   switch (kind) {

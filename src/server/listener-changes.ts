@@ -38,6 +38,12 @@ export function listenerChanges(before: Listener, after: Listener): readonly Lis
     before.maxHeldConnections ?? DEFAULTS.maxHeldConnections,
     after.maxHeldConnections ?? DEFAULTS.maxHeldConnections,
   );
+  add('listener.http2', before.http2, after.http2);
+  add(
+    'listener.http2_max_streams',
+    before.http2MaxStreams ?? DEFAULTS.http2MaxStreams,
+    after.http2MaxStreams ?? DEFAULTS.http2MaxStreams,
+  );
   if (before.tls === undefined || after.tls === undefined) {
     add('listener.tls', before.tls === undefined ? undefined : 'set', after.tls === undefined ? undefined : 'set');
     return out;

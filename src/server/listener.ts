@@ -309,13 +309,21 @@ function createReader(
     const receivedAt = path.arrived();
     const live = deps.live.current;
     const method = req.method ?? 'GET';
-    if (req.httpVersionMajor !== 1)
+    // HTTP/2 comes from the HTTP/2 engine only (its requests have a stream); `HTTP/2.0` on a request line is not it
+    const major = req.httpVersionMajor;
+    const stream = major === 2 ? (req as { stream?: { endAfterHeaders?: boolean } }).stream : undefined;
+    if (major !== 1 && stream === undefined)
       return void refuse(deps, req, res, live, 505, LISTENER_MESSAGES.versionNotSupported);
     if (method === 'OPTIONS') return path.options(req, res, live, receivedAt);
     // HTTP/1.1 frames a request body only by Content-Length or Transfer-Encoding: a request with neither (or a
-    // length of 0) has no body, so there is nothing to read.
+    // length of 0) has no body, so there is nothing to read. An HTTP/2 request has none when its headers ended
+    // the stream (server/http2.ts).
     const h = req.headers;
-    if (h['transfer-encoding'] === undefined && (h['content-length'] === undefined || h['content-length'] === '0')) {
+    if (
+      major === 1
+        ? h['transfer-encoding'] === undefined && (h['content-length'] === undefined || h['content-length'] === '0')
+        : stream?.endAfterHeaders === true
+    ) {
       return afterBody(req, res, method, receivedAt, live, NO_BODY);
     }
     readBody(req, live.cap, { req, res, method, receivedAt, live }, bodyRead, deps.activity);

@@ -33,6 +33,9 @@ import type { RequestHook } from './hooks.js';
 import type { RecordSettings } from './record/mode.js';
 import type { TlsTerminator } from './tls.js';
 import { Scopes } from './scopes.js';
+import { WsHub } from './websocket/hub.js';
+import { attachUpgrades } from './websocket/attach.js';
+import { H2C_SOCKET, http2Engine, type Http2Setup } from './http2-setup.js';
 
 export { formatHostPort, type ServerTimeouts } from './engine.js';
 
@@ -90,6 +93,8 @@ export interface ServerHandle {
   /** the runtime state: the state store, overrides and sessions (server/scopes.ts) */
   readonly state: LiveWorkspace['state'];
   readonly scopes: Scopes;
+  /** the open WebSocket connections and their frames (docs/websocket.md) */
+  readonly websockets: WsHub;
   /**
    * Stop accepting and close. With `graceMs`, idle keep-alive connections close at once and requests in flight
    * (a delayed answer among them) get up to that long to finish before everything is dropped; without it, at once.
@@ -119,8 +124,10 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   const tlsConfig = ws.config.listener.tls;
   // TLS material first: a bad cert or key stops everything before any port is bound.
   const tls = tlsConfig === undefined ? undefined : await loadTls(tlsConfig);
-  const engine = createEngine({ ...DEFAULT_TIMEOUTS, ...opts.timeouts });
-  const terminator = tls === undefined ? undefined : startTerminator(tls, opts.log, engine);
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
+  const engine = createEngine(timeouts);
+  const h2 = await http2Engine(ws, tls !== undefined, timeouts);
+  const terminator = tls === undefined ? undefined : startTerminator(tls, opts.log, engine, h2);
   const live = new LiveWorkspace(ws, opts.live);
   // collections' files: written back when persisted, reseeded when edited (only a change or a reload runs this)
   const collectionFiles = new CollectionFiles(ws, live.state, opts.log);
@@ -132,7 +139,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   const scopes = scopesFor(ws, env, opts.journal, live);
   const held = heldConnections(ws);
   const activity = new SocketActivity();
-  const listener = createListener({
+  const listenerDeps: ListenerDeps = {
     holds: held.holds,
     hooks,
     live,
@@ -142,8 +149,12 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     log: opts.log,
     now: opts.now ?? (() => new Date()),
     activity,
-  });
+  };
+  const listener = createListener(listenerDeps);
   engine.on('request', listener.onRequest);
+  const websockets = new WsHub();
+  attachUpgrades(engine, listenerDeps, listener.onRequest, websockets);
+  h2?.serve(listener.onRequest);
   engine.on('checkContinue', listener.onCheckContinue);
   attachClientErrorHandler(engine, activity);
 
@@ -155,9 +166,11 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     // Every connection the engine serves sits on a gated socket, so this ends them all.
     for (const gate of gates) gate.destroyAll();
     listener.close();
+    websockets.close();
     for (const h of hooks) await h.close?.();
     await collectionFiles.flush();
     terminator?.close();
+    h2?.engine.close();
     engine.close();
     // the file cache's own watches, opened a moment after the requests that needed them, close with the server
     ownFiles?.close();
@@ -165,7 +178,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   };
   let addresses: readonly ListeningAddress[];
   try {
-    const gateFor = gateMaker(ws, opts, engine, terminator, held);
+    const gateFor = gateMaker(ws, opts, engine, terminator, held, h2?.plain(timeouts.headersMs));
     addresses = await bindAll(planListeners(ws.config.listener), gateFor, terminator, { gates, fronts }, opts.log);
   } catch (e) {
     await shutDown();
@@ -179,6 +192,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     rotation: live.rotation,
     state: live.state,
     scopes,
+    websockets,
     close: (o) => (closing ??= shutDown(o?.graceMs)),
   };
 }
@@ -197,15 +211,25 @@ async function loadTls(config: TlsSettings): Promise<LoadedTls> {
   return { module, material: module.loadServerTlsMaterial(config), config };
 }
 
-/** The TLS handshakes, in front of the engine; a failure closes the engine before it is passed on. */
-function startTerminator(tls: LoadedTls, log: (line: string) => void, engine: HttpServer): TlsTerminator {
+/**
+ * The TLS handshakes, in front of the engines (a connection that chose `h2` by ALPN goes to the HTTP/2 one); a
+ * failure closes the engine before it is passed on.
+ */
+function startTerminator(
+  tls: LoadedTls,
+  log: (line: string) => void,
+  engine: HttpServer,
+  h2: Http2Setup | undefined,
+): TlsTerminator {
   try {
     return new tls.module.TlsTerminator({
       material: tls.material,
       certEntry: tls.config.certEntry,
       handshakeTimeoutSeconds: tls.config.handshakeTimeoutSeconds,
+      http2: h2 !== undefined,
       log,
-      onSecure: (socket) => engine.emit('connection', socket),
+      onSecure: (socket) =>
+        socket.alpnProtocol === 'h2' && h2 !== undefined ? h2.accept(socket) : engine.emit('connection', socket),
     });
   } catch (e) {
     engine.close();
@@ -271,7 +295,10 @@ interface HeldConnections {
  */
 function heldConnections(ws: Workspace): HeldConnections {
   const gateOf = new WeakMap<object, ConnectionGate>();
-  const rawOf = (socket: object): Socket => ((socket as { _parent?: Socket | null })._parent ?? socket) as Socket;
+  const rawOf = (socket: object): Socket => {
+    const s = socket as { _parent?: Socket | null; [H2C_SOCKET]?: Socket };
+    return (s._parent ?? s[H2C_SOCKET] ?? socket) as Socket;
+  };
   const limit = ws.config.listener.maxHeldConnections ?? DEFAULTS.maxHeldConnections;
   const holds = {
     limit,
@@ -296,7 +323,12 @@ function gateMaker(
   engine: HttpServer,
   terminator: TlsTerminator | undefined,
   held: HeldConnections,
+  h2c: ((raw: Socket, http1: (raw: Socket) => void) => void) | undefined,
 ): GateFor {
+  const http1 = (raw: Socket): void => {
+    engine.emit('connection', raw);
+    raw.resume();
+  };
   return (scheme) => {
     if (scheme === 'http') {
       const limit = opts.plainMaxConnections ?? ws.config.listener.maxConnections ?? PLAIN_HTTP_MAX_CONNECTIONS;
@@ -304,8 +336,8 @@ function gateMaker(
         Math.max(1, limit),
         (raw) => {
           held.gateOf.set(raw, gate);
-          engine.emit('connection', raw);
-          raw.resume();
+          if (h2c === undefined) http1(raw);
+          else h2c(raw, http1);
         },
         held.limit,
       );

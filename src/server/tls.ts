@@ -2,7 +2,7 @@
 // config_invalid MockError naming the file; there is never a fallback to plain HTTP). Each admitted connection
 // gets listener.tls.handshake_timeout_seconds to finish its handshake, counted from its arrival (queued or not), whatever the
 // client trickles in meanwhile; then it is dropped with a log line. A completed handshake hands the TLS socket
-// to the HTTP engine.
+// to the HTTP engine, or to the HTTP/2 one when the client chose `h2` by ALPN.
 import type { Socket } from 'node:net';
 import { createServer, type Server as TlsServer, type TLSSocket } from 'node:tls';
 import { formatDiagnostic } from '../model/diagnostic.js';
@@ -23,6 +23,8 @@ export interface TlsTerminatorOptions {
   /** the cert file as written, for a message when OpenSSL refuses the pair */
   readonly certEntry: string;
   readonly handshakeTimeoutSeconds: number;
+  /** offer `h2` by ALPN before `http/1.1` (docs/http2.md) */
+  readonly http2?: boolean;
   readonly log: (line: string) => void;
   /** a connection whose handshake completed */
   readonly onSecure: (socket: TLSSocket) => void;
@@ -43,7 +45,7 @@ export class TlsTerminator {
       this.server = createServer({
         cert: opts.material.cert,
         key: opts.material.key,
-        ALPNProtocols: ['http/1.1'],
+        ALPNProtocols: opts.http2 === true ? ['h2', 'http/1.1'] : ['http/1.1'],
         // our own deadline (absolute, from arrival) comes first; Node's idle-based one is only a backstop
         handshakeTimeout: (Math.max(0, opts.handshakeTimeoutSeconds) + 5) * 1000,
       });

@@ -26,7 +26,8 @@ export function writeAnswer(res: ServerResponse, answer: Answer, method: string,
   let wire = answer.fresh === true ? freshWireForm(answer) : forWire.get(answer);
   if (wire === undefined) forWire.set(answer, (wire = wireForm(answer)));
   let flat = wire.flat;
-  if (opts.close === true) {
+  // HTTP/2 has no connection header: the stream ends with the answer, the connection goes on
+  if (opts.close === true && res.req?.httpVersionMajor !== 2) {
     flat = [...flat, 'connection', 'close'];
     lingerOnClose(res.socket);
   }

@@ -125,7 +125,7 @@ function curl(url: string): Promise<{ code: number; bytes: number }> {
   return new Promise((resolve) => {
     execFile(
       'curl',
-      ['-s', '-o', '-', '--cacert', certFile, '-m', '20', url],
+      ['-s', '--http1.1', '-o', '-', '--cacert', certFile, '-m', '20', url],
       { encoding: 'buffer' },
       (err, stdout) => {
         const code = err === null ? 0 : typeof err.code === 'number' ? err.code : -1;

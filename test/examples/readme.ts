@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { connect as http2Connect } from 'node:http2';
 import { resolve } from 'node:path';
 
 export interface Step {
@@ -82,6 +83,8 @@ export interface CurlCall {
   readonly cacert?: string;
   readonly discardBody: boolean;
   readonly writeOut?: string;
+  /** `--http2` (h2 by ALPN over HTTPS) or `--http2-prior-knowledge` (h2c) */
+  readonly http2: boolean;
 }
 
 /** The few curl options the READMEs use; anything else is an error (so a README cannot use what is not checked). */
@@ -95,6 +98,7 @@ export function parseCurl(args: readonly string[]): CurlCall {
   let cacert: string | undefined;
   let discardBody = false;
   let writeOut: string | undefined;
+  let http2 = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     const next = (): string => {
@@ -116,6 +120,7 @@ export function parseCurl(args: readonly string[]): CurlCall {
       if (next() !== '/dev/null') throw new Error('curl: only -o /dev/null is supported');
       discardBody = true;
     } else if (a === '-w') writeOut = next();
+    else if (a === '--http2' || a === '--http2-prior-knowledge') http2 = true;
     else if (!a.startsWith('-') && url === undefined) url = a;
     else throw new Error(`curl: unsupported option ${a}`);
   }
@@ -128,6 +133,7 @@ export function parseCurl(args: readonly string[]): CurlCall {
     include,
     insecure,
     discardBody,
+    http2,
   };
   if (body !== undefined) {
     out.body = body;
@@ -142,6 +148,7 @@ export function parseCurl(args: readonly string[]): CurlCall {
 
 /** Run a curl call; prints what curl would: the status line and headers with -i (`date` left out), the body. */
 export function runCurl(call: CurlCall, cwd: string): Promise<string> {
+  if (call.http2) return runCurlHttp2(call, cwd);
   const u = new URL(call.url);
   const https = u.protocol === 'https:';
   const headers: [string, string][] = [
@@ -180,14 +187,66 @@ export function runCurl(call: CurlCall, cwd: string): Promise<string> {
           out += '\n';
         }
         if (!call.discardBody) out += Buffer.concat(chunks).toString('utf8');
-        if (call.writeOut !== undefined)
-          out += call.writeOut.replace(/%\{http_code\}/g, String(res.statusCode)).replace(/\\n/g, '\n');
+        if (call.writeOut !== undefined) out += writeOut(call.writeOut, res.statusCode ?? 0, res.httpVersion);
         resolvePromise(out);
       });
       res.on('error', reject);
     });
     req.on('error', reject);
     req.setTimeout(10_000, () => req.destroy(new Error('curl: no answer within 10 s')));
+    req.end(call.body);
+  });
+}
+
+function writeOut(format: string, status: number, version: string): string {
+  return format
+    .replace(/%\{http_code\}/g, String(status))
+    .replace(/%\{http_version\}/g, version === '2.0' ? '2' : version)
+    .replace(/\\n/g, '\n');
+}
+
+/** curl --http2 / --http2-prior-knowledge: one request over Node's http2 client, printed as curl prints it */
+function runCurlHttp2(call: CurlCall, cwd: string): Promise<string> {
+  const u = new URL(call.url);
+  const host = u.hostname === 'localhost' ? '127.0.0.1' : u.hostname;
+  const origin = `${u.protocol}//${host}:${u.port}`;
+  const session = http2Connect(origin, {
+    ...(u.protocol === 'https:'
+      ? {
+          servername: u.hostname === '127.0.0.1' ? undefined : u.hostname,
+          rejectUnauthorized: !call.insecure,
+          ...(call.cacert === undefined ? {} : { ca: readFileSync(resolve(cwd, call.cacert)) }),
+        }
+      : {}),
+  });
+  return new Promise((resolvePromise, reject) => {
+    session.on('error', reject);
+    const headers: Record<string, string> = {
+      ':method': call.method,
+      ':path': u.pathname + u.search,
+      ':authority': u.host,
+    };
+    for (const [k, v] of call.headers) headers[k.toLowerCase()] = v;
+    const req = session.request(headers);
+    const chunks: Buffer[] = [];
+    let head = '';
+    let status = 0;
+    req.on('response', (h) => {
+      status = Number(h[':status']);
+      head = `HTTP/2 ${status}\n`;
+      for (const [k, v] of Object.entries(h)) if (!k.startsWith(':') && k !== 'date') head += `${k}: ${String(v)}\n`;
+      head += '\n';
+    });
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      session.close();
+      let out = call.include ? head : '';
+      if (!call.discardBody) out += Buffer.concat(chunks).toString('utf8');
+      if (call.writeOut !== undefined) out += writeOut(call.writeOut, status, '2.0');
+      resolvePromise(out);
+    });
+    req.on('error', reject);
+    req.setTimeout(10_000, () => req.close());
     req.end(call.body);
   });
 }

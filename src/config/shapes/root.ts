@@ -133,6 +133,15 @@ export const rootShape = described(
           long: "Held connections do not count against `max_connections` (or `listener.tls.max_connections`), so they never keep fresh connections waiting. Each is an open file descriptor: a limit above the process's `ulimit -n` is never reached, connections are refused by the system first.",
           default: DEFAULTS.maxHeldConnections,
         }),
+        http2: described(bool, {
+          doc: 'HTTP/2: absent, HTTPS offers `h2` by ALPN beside HTTP/1.1; `true`, the plain listener also takes HTTP/2 with prior knowledge (h2c); `false`, HTTP/1.1 only.',
+          long: 'Every HTTP/2 request goes through the same rules and files as an HTTP/1.1 one (docs/http2.md). An h2c connection is told from an HTTP/1.1 one by its first bytes, so one port serves both.',
+          example: 'true',
+        }),
+        http2_max_streams: described(int(1, 10_000), {
+          doc: 'Most HTTP/2 streams open at once on one connection; the client is told so in its settings and a stream past it is refused.',
+          default: DEFAULTS.http2MaxStreams,
+        }),
         tls: described(tlsShape, {
           doc: 'Serve HTTPS with this certificate and key.',
           long: 'With `port`: plain HTTP on `listener.port` and HTTPS on `listener.tls.port`. Without it: `listener.port` serves HTTPS only. A key or certificate that does not load stops the server before it listens.',

@@ -4,6 +4,7 @@
 // `when.request` and `respond` are decoded by hand with the rule's context (prefix, respond folder) from the
 // leaf shapes here; the schema states their cross-key rules (anyOf/not). Left to the loader: file existence,
 // regex and wild-card compilation, `respond.json` text and `.json` file validity.
+import { websocketShape } from './websocket.js';
 import {
   BODY_OPS,
   HEADER_OPS,
@@ -247,7 +248,7 @@ export const stateShape = map(
 // ---- respond ---------------------------------------------------------------------------------------
 
 /** The body kinds: exactly one (or `status` alone). */
-export const RESPOND_BODY_KEYS = ['file_path', 'text', 'json', 'stream'] as const;
+export const RESPOND_BODY_KEYS = ['file_path', 'text', 'json', 'stream', 'websocket'] as const;
 /** Whether `status` may be given together with `file_path` (the loader refuses it). */
 export const STATUS_WITH_FILE_PATH = true;
 
@@ -336,6 +337,7 @@ export const respondTable = record(
     fault: faultShape,
     chunks: chunksShape,
     stream: streamShape,
+    websocket: websocketShape,
     template: described(bool, {
       doc: 'Render `json`, `text`, each header value and the `file_path` value as Handlebars templates built from the request.',
       default: false,
