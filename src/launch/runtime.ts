@@ -117,6 +117,8 @@ export class RuntimeControl {
       return;
     }
     this.journal?.reset();
+    // the callbacks still waiting are cancelled and the records forgotten (docs/callbacks.md)
+    this.server.callbacks.reset();
     scopes.closeAll();
     scopes.shared.clear();
     this.server.rotation.reset();

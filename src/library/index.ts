@@ -15,6 +15,12 @@ export type {
   WaitForRequestOptions,
 } from './start-mock.js';
 export type { RuleShape } from './rule-shape.generated.js';
+export type {
+  CallbackAttempt,
+  CallbackFilter,
+  CallbackRecord,
+  CallbackState,
+} from '../callbacks/record.js';
 export { MockError } from '../model/errors.js';
 export type { ErrorKind } from '../model/errors.js';
 export type { Diagnostic } from '../model/diagnostic.js';

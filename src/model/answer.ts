@@ -2,6 +2,7 @@
 // Faults, dribbled bodies and streams are answer kinds too (`Delivery`): dispatch decides what happens, the
 // server edge does the socket work and the timing (docs/faults.md).
 import type { HeaderList } from '../shared/headers.js';
+import type { CallbackSpec } from './callback.js';
 import type { RespondTemplate } from './template.js';
 
 export interface Answer {
@@ -99,4 +100,6 @@ export interface Respond {
   readonly chunks?: { readonly count: number; readonly intervalMs: number };
   /** scenarios moved when this answer is sent: scenario name to its new state (docs/state.md) */
   readonly setState?: Readonly<Record<string, string>>;
+  /** outgoing calls made once the answer is written (docs/callbacks.md); absent for nearly every rule */
+  readonly callbacks?: readonly CallbackSpec[];
 }

@@ -11,6 +11,7 @@
 // only, on listener.port. With tls.port → HTTP on listener.port and HTTPS on tls.port. All bind or none.
 //
 // Not here: loading config (the caller passes a Workspace), printing startup lines, signal handling.
+import { CallbackSender } from '../callbacks/sender.js';
 import { CollectionFiles } from './collections-persist.js';
 import type { Server as HttpServer } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
@@ -90,6 +91,8 @@ export interface ServerHandle {
   /** the runtime state: the state store, overrides and sessions (server/scopes.ts) */
   readonly state: LiveWorkspace['state'];
   readonly scopes: Scopes;
+  /** the callbacks sent and pending (docs/callbacks.md) */
+  readonly callbacks: CallbackSender;
   /**
    * Stop accepting and close. With `graceMs`, idle keep-alive connections close at once and requests in flight
    * (a delayed answer among them) get up to that long to finish before everything is dropped; without it, at once.
@@ -132,7 +135,13 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   const scopes = scopesFor(ws, env, opts.journal, live);
   const held = heldConnections(ws);
   const activity = new SocketActivity();
+  // callbacks (docs/callbacks.md): the sender exists for the server's life, idle until an answer makes one
+  const callbacks = new CallbackSender({
+    log: opts.log,
+    max: () => live.current.ws.config.service.callbackMax ?? DEFAULTS.callbackMax,
+  });
   const listener = createListener({
+    callbacks,
     holds: held.holds,
     hooks,
     live,
@@ -156,6 +165,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     for (const gate of gates) gate.destroyAll();
     listener.close();
     for (const h of hooks) await h.close?.();
+    await callbacks.close(live.current.ws.config.service.callbackShutdown ?? DEFAULTS.callbackShutdown);
     await collectionFiles.flush();
     terminator?.close();
     engine.close();
@@ -179,6 +189,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     rotation: live.rotation,
     state: live.state,
     scopes,
+    callbacks,
     close: (o) => (closing ??= shutDown(o?.graceMs)),
   };
 }
