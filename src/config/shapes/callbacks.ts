@@ -34,7 +34,7 @@ export function callbacksShape(parts: CallbackShapeParts) {
       {
         url: described(string, {
           doc: 'Where to send it: an absolute `http://` or `https://` URL (a template with `template = true`).',
-          example: '"{{request.body.callbackUrl}}"',
+          example: '"https://hooks.example.test/payments"',
           long: 'A URL whose host comes from a template is sent only to a host `service.callback_hosts` allows (by default loopback and the hosts written literally in callback URLs); a literal URL goes where it says.',
         }),
         method: described(oneOf(METHODS), { doc: 'The method.', default: CALLBACK_DEFAULTS.method }),
