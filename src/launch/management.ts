@@ -24,6 +24,7 @@ import type { Journal } from '../journal/journal.js';
 import { MockError } from '../model/errors.js';
 import type { LiveWorkspaceHandle } from '../model/reload.js';
 import { runtimeRoutes, type RuntimePort } from '../inspector/runtime-routes.js';
+import { callbackRoutes } from '../inspector/callback-routes.js';
 import type { RuntimeControl } from './runtime.js';
 
 /** The only address the management listener ever binds. */
@@ -125,6 +126,7 @@ function mountInspector(o: ManagementOptions): {
       wsRoute,
       ...stateRoutes(o.state, o.live),
       ...(o.runtime !== undefined ? runtimeRoutes(runtimePort(o.runtime)) : []),
+      ...(o.runtime !== undefined ? callbackRoutes((f) => o.runtime!.callbacks(f)) : []),
     ],
     ...(o.token !== undefined ? { token: o.token } : {}),
     files: {

@@ -3,8 +3,10 @@
 // scenario moves of a delivery, the host allow-list, the journal link, reset cancelling, service.callback_max,
 // and `mock serve` sending to an HTTPS receiver with the test's own CA, and saying so at shutdown.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import { startMock } from 'folder-mock';
 import { makeTempDir, removeDir, spawnMock, writeTree } from '../helpers/mock-cli.js';
@@ -95,6 +97,30 @@ test('a templated callback: sent after its delay, built from the request and the
   assert.equal(record.requestId, entry.id);
   assert.deepEqual(record.trigger, { method: 'POST', path: '/payments' });
   assert.equal(await (await fetch(`${m.url}/payments/state`)).text(), 'captured');
+});
+
+test('GET /__mock/api/callbacks on the management listener: the records of one request, in snake_case', async () => {
+  const r = await receiver();
+  const m = await startMock({ root: await workspace(PAYMENTS), inspect: true });
+  closers.push(() => m.close());
+  await post(`${m.url}/payments`, { callbackUrl: `${r.url}/hooks/http`, amount: 1 });
+  const rec = await m.waitForCallback({ url: '/hooks/http' });
+  const get = async (q: string): Promise<{ status: number; json: any }> => {
+    const res = await fetch(new URL(`/__mock/api/callbacks${q}`, m.inspectUrl));
+    return { status: res.status, json: await res.json() };
+  };
+  const one = await get(`?request=${rec.requestId}`);
+  assert.equal(one.status, 200);
+  assert.equal(one.json.result.callbacks.length, 1);
+  const wire = one.json.result.callbacks[0];
+  assert.equal(wire.state, 'delivered');
+  assert.equal(wire.request_id, rec.requestId);
+  assert.equal(wire.delay_ms, rec.delayMs);
+  assert.equal(wire.attempts[0].status, 200);
+  assert.deepEqual(wire.moved, { payment: 'captured' });
+  assert.deepEqual((await get(`?request=${rec.requestId! + 1}`)).json.result.callbacks, []);
+  assert.equal((await get('?state=lost')).status, 400);
+  assert.equal((await get('?colour=red')).status, 400);
 });
 
 const RETRIES = (r: Receiver): string => `
@@ -298,4 +324,10 @@ respond.callbacks = [{ url = "https://localhost:${r.port}/slow", delay_ms = 1500
     ),
     served.stdoutLines.join('\n'),
   );
+});
+
+test('examples/payment-webhook/webhook.test.js passes under node --test', () => {
+  const file = fileURLToPath(new URL('../../../examples/payment-webhook/webhook.test.js', import.meta.url));
+  const r = spawnSync(process.execPath, ['--test', file], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
 });
