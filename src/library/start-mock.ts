@@ -298,7 +298,6 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
       const parts = resetParts(given);
       if (RESET_PARTS.every((k) => parts[k] !== false)) return launched.runtime.reset();
       if (parts.journal !== false) journal?.reset();
-      server.callbacks.reset();
       resetStore(server.state, parts);
     },
     state: () => currentScenarios(server.state, workspaceScenarios(server.live.workspace)),
