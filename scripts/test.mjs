@@ -21,6 +21,8 @@ import { fileURLToPath } from 'node:url';
 /** Test files (source paths) that spawn a process: the real program, a browser, npm, taplo, or node itself. */
 export const SPAWNING = [
   'src/start-up/start-up-work.test.ts',
+  'test/e2e/callbacks-import.test.ts',
+  'test/e2e/callbacks.test.ts',
   'test/e2e/cli-basics.test.ts',
   'test/e2e/cli-get.test.ts',
   'test/e2e/cli-init.test.ts',

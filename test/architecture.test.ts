@@ -54,6 +54,7 @@ const IO_ALLOWED = (file: string): boolean =>
   file === 'main.ts' ||
   file.startsWith('node/') ||
   file.startsWith('server/') ||
+  file.startsWith('callbacks/') ||
   file === 'config/read.ts' ||
   file.startsWith('config/edit/io/') ||
   file.startsWith('contract/io/') ||
@@ -135,7 +136,7 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   // the listener: it owns its RotationState and names the FileSource port type; its record mode plans through
   // record/; it captures exchanges into the request journal
   server: (t, typeOnly, file) =>
-    under(t, ['server/', 'dispatch/', 'model/', 'shared/', 'node/', 'journal/', 'state/', 'start-up/']) ||
+    under(t, ['server/', 'dispatch/', 'model/', 'shared/', 'node/', 'journal/', 'state/', 'start-up/', 'callbacks/']) ||
     t.startsWith('node:') ||
     t === 'routing/rotation.ts' ||
     (typeOnly && t === 'files/source.ts') ||
@@ -157,7 +158,7 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   // (config/edit/) and answers in the CLI's envelope (model/envelope.ts); the file tree reuses the file router's
   // confinement
   inspector: (t) =>
-    under(t, ['inspector/', 'model/', 'shared/', 'journal/', 'server/', 'config/edit/', 'state/']) ||
+    under(t, ['inspector/', 'model/', 'shared/', 'journal/', 'server/', 'config/edit/', 'state/', 'callbacks/']) ||
     t.startsWith('node:') ||
     ['files/paths.ts', 'picomatch', 'ignore'].includes(t),
   // the one start-up path `mock serve` and the library share: load, journal, management listener (the inspector
@@ -174,6 +175,7 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
       'dispatch/',
       'state/',
       'start-up/',
+      'callbacks/',
     ]) ||
     t.startsWith('node:') ||
     // the offline environment (launch/offline.ts): the disk as `mock get` reads it, fresh counters, a load's failure
@@ -184,7 +186,8 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     (file.startsWith('launch/record/') &&
       (under(t, ['record/', 'config/edit/']) || t === 'config/load.ts' || t === 'config/respond-files.ts')),
   // the public library: startMock() is launch() plus its handle
-  library: (t) => under(t, ['library/', 'launch/', 'journal/', 'model/', 'shared/', 'state/']) || t.startsWith('node:'),
+  library: (t) =>
+    under(t, ['library/', 'launch/', 'journal/', 'model/', 'shared/', 'state/', 'callbacks/']) || t.startsWith('node:'),
   // the commands: they may use every room below them; the server only through its start-up path
   // (a HAR import hands its entries to record mode's recorder, so it saves them as a live recording would)
   cli: (t) =>
@@ -207,6 +210,9 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     t === 'dispatch/snapshot.ts' ||
     t === 'openapi/render.ts' ||
     t === 'openapi/paths.ts',
+  // callbacks (docs/callbacks.md): sending the planned callbacks of written answers, at the Node edge; dispatch
+  // plans them, the server hands them over, the library and the management listener read the records
+  callbacks: (t) => under(t, ['callbacks/', 'model/', 'shared/']) || t.startsWith('node:'),
   'main.ts': (t) => t === 'cli/run.ts' || t === 'cli/io.ts' || t.startsWith('node:'),
 };
 

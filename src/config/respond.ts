@@ -4,6 +4,7 @@
 // file_path resolves against the respond directory (the root config's folder, joined with
 // prefix.respond_dir) and must stay inside it; its existence is checked later through a RespondFileRef.
 import type { Respond, RespondBody } from '../model/answer.js';
+import { decodeCallbacks } from './callbacks.js';
 import { hasUnknownKey, report, type DecodeContext, type KeyPath } from './decode.js';
 import { minifyJsonLiteral } from './json-literal.js';
 import { MESSAGES } from './messages.js';
@@ -149,6 +150,17 @@ export function decodeRespond(node: TomlNode, path: KeyPath, rc: RespondContext)
   if (t.fault !== undefined) respond.fault = t.fault;
   if (t.chunks?.count !== undefined) respond.chunks = { count: t.chunks.count, intervalMs: t.chunks.interval_ms ?? 0 };
   if (t.set_state !== undefined && Object.keys(t.set_state).length > 0) respond.setState = t.set_state;
+  if (t.callbacks !== undefined && t.callbacks.length > 0) {
+    const callbacks = decodeCallbacks(
+      t.callbacks,
+      node.entries.get('callbacks')!.node,
+      [...path, 'callbacks'],
+      rc,
+      templated,
+    );
+    if (callbacks === undefined) return undefined;
+    respond.callbacks = callbacks;
+  }
   const streamEvents = templated && body.kind === 'stream';
   if (
     bodySlot !== undefined ||

@@ -129,6 +129,9 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
       ...(s?.collection_max_depth === undefined ? {} : { collectionMaxDepth: s.collection_max_depth }),
       ...(s?.contract === undefined ? {} : { contract: inConfigDir(s.contract).path }),
       ...(s?.contract_mode === undefined ? {} : { contractMode: s.contract_mode }),
+      ...(s?.callback_hosts === undefined ? {} : { callbackHosts: s.callback_hosts }),
+      ...(s?.callback_max === undefined ? {} : { callbackMax: s.callback_max }),
+      ...(s?.callback_shutdown === undefined ? {} : { callbackShutdown: s.callback_shutdown }),
       ...(s?.sessions === true
         ? {
             sessions: {

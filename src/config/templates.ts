@@ -15,6 +15,8 @@ export interface TemplateRef {
   /** offset of the string value in the rule-set file */
   readonly offset: number;
   readonly keyPath: KeyPath;
+  /** a callback's template (docs/callbacks.md): it may also name the answer, `response.…` */
+  readonly callback?: true;
 }
 
 /** Compile every slot (setting `slot.compiled`); returns whether one uses `faker` (which must then be loaded). */
@@ -33,7 +35,8 @@ export function compileTemplateRefs(refs: readonly TemplateRef[], engine: Handle
     }
     ref.slot.compiled = r.value;
     faker ||= r.value.usesFaker;
-    for (const u of unknownRoots(r.value.paths)) {
+    const paths = ref.callback === true ? r.value.paths.filter((p) => !p.startsWith('response.')) : r.value.paths;
+    for (const u of unknownRoots(paths)) {
       const index = ref.slot.source.indexOf(u.path);
       const at = offsetInTomlString(ctx.text, ref.offset, Math.max(0, index));
       report(ctx, 'template_data', MESSAGES.templateUnknownRoot(u.path), at, ref.keyPath, {

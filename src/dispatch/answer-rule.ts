@@ -4,6 +4,7 @@
 import type { Rule } from '../model/rule-set.js';
 import { chain, type ValueOrPromise } from '../shared/value-or-promise.js';
 import { transitionOf } from '../state/scenarios.js';
+import { planCallbacks } from './callbacks.js';
 import { readCollection } from './collections.js';
 import { draftFromRespond, textDraft } from './respond.js';
 import { directDraft, templatedDraft, templateEnv, type FileDeny } from './templated.js';
@@ -21,7 +22,10 @@ export function answerRule(ctx: DispatchCtx, rule: Rule, stage: Stage): ValueOrP
   const template = respond.template;
   if (template !== undefined && used === undefined) {
     const direct = directDraft(rule, template, req);
-    if (direct !== undefined) return { draft: direct, stage, respond };
+    if (direct !== undefined)
+      return respond.callbacks === undefined
+        ? { draft: direct, stage, respond }
+        : { draft: direct, stage, respond, callbacks: planCallbacks(ctx, rule, respond.callbacks, direct) };
   }
   const drafted =
     template === undefined
@@ -44,6 +48,16 @@ export function answerRule(ctx: DispatchCtx, rule: Rule, stage: Stage): ValueOrP
   const moves = respond.setState;
   const transition =
     rule.scenarios === undefined && moves === undefined ? undefined : transitionOf(env.state, rule.scenarios, moves);
+  const callbacks = respond.callbacks;
+  if (callbacks !== undefined)
+    return chain(drafted, ({ draft, file }) => ({
+      draft,
+      stage,
+      respond,
+      ...(file === undefined ? {} : { file }),
+      ...(transition === undefined ? {} : { transition }),
+      callbacks: planCallbacks(ctx, rule, callbacks, draft),
+    }));
   if (transition !== undefined)
     return chain(drafted, ({ draft, file }) =>
       file === undefined ? { draft, stage, respond, transition } : { draft, stage, file, respond, transition },

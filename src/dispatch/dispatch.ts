@@ -115,18 +115,19 @@ function outcomeOf(
   checked: OverrideCheck[] | undefined,
 ): Outcome {
   const { stage, file } = staged;
-  if (staged.transition !== undefined || staged.writes !== undefined) {
+  if (staged.transition !== undefined || staged.writes !== undefined || staged.callbacks !== undefined) {
     const plain = outcomeOf(
       { draft: staged.draft, stage, ...(file === undefined ? {} : { file }) },
       answer,
       explained,
       checked,
     );
-    const { transition, writes } = staged;
+    const { transition, writes, callbacks } = staged;
     return {
       ...plain,
       ...(transition === undefined ? {} : { state: transition }),
       ...(writes === undefined ? {} : { writes }),
+      ...(callbacks === undefined ? {} : { callbacks }),
     };
   }
   if (explained === undefined) return file === undefined ? { answer, stage } : { answer, stage, file };

@@ -147,7 +147,7 @@ export function directDraft(rule: Rule, template: RespondTemplate, req: RequestS
     : { status, body, contentType, headers, delayMs, fresh: true, like };
 }
 
-function paramsOf(rule: Rule, req: RequestSnapshot): Record<string, string> {
+export function paramsOf(rule: Rule, req: RequestSnapshot): Record<string, string> {
   for (const c of rule.conditions) {
     if (c.on === 'url_path' && c.template !== undefined) return matchTemplate(c.template, templateSegments(req)) ?? {};
   }

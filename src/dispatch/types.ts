@@ -1,6 +1,7 @@
 // The types dispatch() speaks: what it is given (DispatchEnv), the stage that answered (Stage) and what it returns
 // (Outcome), plus the contract check's port. The pipeline itself is in dispatch.ts; each stage in stages/.
 import type { Answer, Respond } from '../model/answer.js';
+import type { CallbackBatch } from '../model/callback.js';
 import type { ValueOrPromise } from '../shared/value-or-promise.js';
 import type { RequestSnapshot } from '../model/request.js';
 import type { Workspace } from '../model/workspace.js';
@@ -120,6 +121,8 @@ export interface Outcome {
    * when the answer is written, and never when it is not
    */
   readonly writes?: readonly StateWrite[];
+  /** the outgoing calls the answer makes (docs/callbacks.md), sent by the server after the commit point */
+  readonly callbacks?: CallbackBatch;
 }
 
 /** A change an answer makes to the state, made at the commit point, when the answer is written. */
@@ -145,6 +148,8 @@ export interface Staged {
   readonly transition?: StateTransition;
   /** the changes it makes to the state, at the commit point */
   readonly writes?: readonly StateWrite[];
+  /** the callbacks it makes, planned */
+  readonly callbacks?: CallbackBatch;
 }
 
 /** One request on its way through the stages: what every stage reads, and what the explanation collects. */

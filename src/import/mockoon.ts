@@ -9,6 +9,7 @@
 import { isMethod, type Method } from '../model/operators.js';
 import { err, ok, type Result } from '../shared/result.js';
 import { FEATURES, NOT_YET } from './features.js';
+import { withCallbacks } from './mockoon-callbacks.js';
 import type {
   Cond,
   LeftOut,
@@ -250,7 +251,7 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
               { kind: 'text', text };
       const latency = envLatency + (typeof r['latency'] === 'number' ? r['latency'] : 0);
       const template = r['disableTemplating'] !== true && text.includes('{{');
-      return {
+      const answered = {
         ...(m === undefined ? {} : { method: m }),
         urlPath,
         status: typeof r['statusCode'] === 'number' ? r['statusCode'] : 200,
@@ -259,6 +260,7 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
         ...(latency > 0 ? { delay: latency } : {}),
         ...(template ? { template: true } : {}),
       };
+      return withCallbacks(answered, data, r, place, at, leftOut);
     };
     if (modal && !crud) {
       // every response in turn (or at random), whatever its rules, as Mockoon does: a rule set of its own with the

@@ -7,7 +7,7 @@
 // Left out: decoding a format (wiremock.ts, …), reading and writing files (the CLI does those).
 import type { Method } from '../model/operators.js';
 import { safeName } from '../openapi/paths.js';
-import { tomlKey, tomlLiteral, tomlString } from '../openapi/render.js';
+import { callbacksLine, tomlKey, tomlLiteral, tomlString, type CallbackText } from '../openapi/render.js';
 import { compileRustRegex } from '../shared/rust-regex.js';
 import { sha256Hex } from '../shared/sha256.js';
 import { FEATURES } from './features.js';
@@ -77,6 +77,8 @@ export interface SourceRule {
   /** the body and headers are Handlebars templates */
   readonly template?: boolean;
   readonly priority?: number;
+  /** `respond.callbacks`: WireMock's webhooks, Mockoon's callbacks */
+  readonly callbacks?: readonly CallbackText[];
 }
 
 /** A part of the source that could not be expressed: `place: what: reason`. */
@@ -364,6 +366,7 @@ function ruleText(r: SourceRule, names: Names, files: PlannedFile[], skipped?: {
   if (r.delay !== undefined && r.delay !== 0) lines.push(`respond.delay_response_milliseconds = ${delayText(r.delay)}`);
   if (FEATURES.scenarios && (r.setState ?? []).length > 0)
     lines.push(`respond.set_state = { ${r.setState!.map(([k, s]) => `${tomlKey(k)} = ${tomlString(s)}`).join(', ')} }`);
+  if (r.callbacks !== undefined && r.callbacks.length > 0) lines.push(callbacksLine(r.callbacks));
   return lines.join('\n') + '\n';
 }
 

@@ -6,6 +6,7 @@
 import { isMethod, type Method } from '../model/operators.js';
 import { err, ok, type Result } from '../shared/result.js';
 import { FEATURES, NOT_YET } from './features.js';
+import { withWebhooks } from './wiremock-webhooks.js';
 import type { Cond, Delay, LeftOut, SourceBody, SourceImport, SourceRule, UrlPath } from './plan.js';
 
 export interface WireMockFile {
@@ -518,7 +519,7 @@ export function decodeWireMock(input: WireMockInput): Result<SourceImport, Decod
     const renamed = FEATURES.scenarios ? names.filter((n) => scenarios.get(n) !== n) : [];
     for (const { place, m } of all) {
       const r = mappingRule(m, { file: place, leftOut, scenarios }, input, priorities);
-      if (r !== undefined) rules.push(r);
+      if (r !== undefined) rules.push(withWebhooks(r, m, place, leftOut));
     }
     return ok({
       format: 'wiremock',

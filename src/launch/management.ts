@@ -25,6 +25,7 @@ import { MockError } from '../model/errors.js';
 import type { LiveWorkspaceHandle } from '../model/reload.js';
 import { runtimeRoutes, type RuntimePort } from '../inspector/runtime-routes.js';
 import { websocketRoutes, type WebSocketPort } from '../inspector/websocket-routes.js';
+import { callbackRoutes } from '../inspector/callback-routes.js';
 import type { RuntimeControl } from './runtime.js';
 
 /** The only address the management listener ever binds. */
@@ -129,6 +130,7 @@ function mountInspector(o: ManagementOptions): {
       ...stateRoutes(o.state, o.live),
       ...(o.runtime !== undefined ? runtimeRoutes(runtimePort(o.runtime)) : []),
       ...(o.websockets !== undefined ? websocketRoutes(o.websockets) : []),
+      ...(o.runtime !== undefined ? callbackRoutes((f) => o.runtime!.callbacks(f)) : []),
     ],
     ...(o.token !== undefined ? { token: o.token } : {}),
     files: {

@@ -4,6 +4,7 @@
 //
 // Sessions off: every request is in the default session, and a session id given here names it too (the
 // header means nothing, and neither does the id): a suite that turns sessions off sees what sharing one mock does.
+import type { CallbackFilter, CallbackRecord } from '../callbacks/record.js';
 import type { Override } from '../dispatch/overrides.js';
 import type { RequestFilter } from '../journal/filter.js';
 import type { Journal, WaitOptions } from '../journal/journal.js';
@@ -117,10 +118,17 @@ export class RuntimeControl {
       return;
     }
     this.journal?.reset();
+    // the callbacks still waiting are cancelled and the records forgotten (docs/callbacks.md)
+    this.server.callbacks.reset();
     scopes.closeAll();
     scopes.shared.clear();
     this.server.rotation.reset();
     this.server.state.clear();
+  }
+
+  /** The callbacks the answers made (docs/callbacks.md), oldest first. */
+  callbacks(filter: CallbackFilter = {}): readonly CallbackRecord[] {
+    return this.server.callbacks.records(filter);
   }
 
   /** Ends a session: its state, counters, windows and overrides go (its journal entries stay). */

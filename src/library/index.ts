@@ -17,6 +17,12 @@ export type {
 export type { RuleShape } from './rule-shape.generated.js';
 export type { WebSocketRoute } from './websockets.js';
 export type { WsConnectionInfo, WsFrame } from '../model/websocket.js';
+export type {
+  CallbackAttempt,
+  CallbackFilter,
+  CallbackRecord,
+  CallbackState,
+} from '../callbacks/record.js';
 export { MockError } from '../model/errors.js';
 export type { ErrorKind } from '../model/errors.js';
 export type { Diagnostic } from '../model/diagnostic.js';

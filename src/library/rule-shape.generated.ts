@@ -322,6 +322,81 @@ export interface RuleShape {
     readonly set_state?: {
       readonly [key: string]: string;
     };
+    /** HTTP calls made after this answer is written (webhooks): each with its URL, body, delay and retries (docs/callbacks.md). */
+    readonly callbacks?: readonly {
+      /** Where to send it: an absolute `http://` or `https://` URL (a template with `template = true`). */
+      readonly url: string;
+      /**
+       * The method.
+       *
+       * Default: `"POST"`.
+       */
+      readonly method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD';
+      /** Request headers, name to value (`content-type` is derived from `json` or `body` unless given). */
+      readonly headers?: {
+        readonly [key: string]: string;
+      };
+      /** A text body (`text/plain; charset=utf-8`). */
+      readonly body?: string;
+      /** A JSON body (`application/json`), validated when literal. */
+      readonly json?: string;
+      /**
+       * Wait this long after the answer is written: milliseconds, `{ min, max }` or `{ median, sigma }`.
+       *
+       * Default: `0`.
+       */
+      readonly delay_ms?: number | {
+        /** The shortest delay (ms). */
+        readonly min: number;
+        /** The longest delay (ms). */
+        readonly max: number;
+      } | {
+        /** The median delay (ms): half the delays are shorter. */
+        readonly median: number;
+        /** The spread of the delay's logarithm (0.1 narrow, 1 wide). */
+        readonly sigma: number;
+      };
+      /** Render `url`, `json`, `body` and header values as templates over the triggering request (`request.…`) and the answer (`response.status`, `response.headers`, `response.body`). Default: the rule's `template`. */
+      readonly template?: boolean;
+      /**
+       * Further attempts after a failed one (a connection failure, a timeout or a `retry_on` status).
+       *
+       * Default: `0`.
+       */
+      readonly retries?: number;
+      /**
+       * Answer statuses that are retried; any other non-2xx status fails the delivery at once.
+       *
+       * Default: `[408,425,429,500,502,503,504]`.
+       */
+      readonly retry_on?: readonly number[];
+      /**
+       * The pause before the first retry (ms), doubled before each next one (at most 60 s).
+       *
+       * Default: `1000`.
+       */
+      readonly retry_delay_ms?: number;
+      /**
+       * One attempt's limit, from connecting to the answer's last byte (ms).
+       *
+       * Default: `10000`.
+       */
+      readonly timeout_ms?: number;
+      /** What happens when the delivery succeeds (a 2xx answer). */
+      readonly on_success?: {
+        /** Scenarios moved when the delivery succeeds (a 2xx answer). */
+        readonly set_state?: {
+          readonly [key: string]: string;
+        };
+      };
+      /** What happens when the delivery fails for good (the last attempt failed, or the callback was refused). */
+      readonly on_failure?: {
+        /** Scenarios moved when the delivery fails for good (the last attempt failed, or the callback was refused). */
+        readonly set_state?: {
+          readonly [key: string]: string;
+        };
+      };
+    }[];
   };
   /**
    * Used by the `priority` strategy: the highest wins.

@@ -5,6 +5,7 @@
 //
 // Owns: the options (defaults, checks), the handle. The starting and closing are launch.ts's, shared with the CLI.
 import { wsRoute, type WebSocketRoute } from './websockets.js';
+import type { CallbackFilter, CallbackRecord } from '../callbacks/record.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -127,6 +128,10 @@ export interface MockHandle {
   state(): Record<string, string>;
   /** move scenarios: name to state (`started` puts one back at the start); the others keep theirs */
   setState(states: Readonly<Record<string, string>>): void;
+  /** the callbacks the answers made (docs/callbacks.md), oldest first: the last 1000 finished, then the pending ones */
+  callbacks(filter?: CallbackFilter): readonly CallbackRecord[];
+  /** the first finished callback that matches (delivered, failed, refused or cancelled), held or within `timeoutMs` */
+  waitForCallback(filter?: CallbackFilter, opts?: { readonly timeoutMs?: number }): Promise<CallbackRecord>;
   /** load the workspace again from disk; a broken edit keeps the last good one serving */
   reload(): Promise<ReloadOutcome>;
   /** idempotent: idle connections close at once, requests in flight get up to 2 s */
@@ -304,6 +309,9 @@ export async function startMock(options: MockOptions = {}): Promise<MockHandle> 
       if (problem !== undefined) throw new MockError('usage', `setState: ${problem}`);
       setScenarios(server.state, states);
     },
+    callbacks: (filter?: CallbackFilter) => server.callbacks.records(filter),
+    waitForCallback: (filter?: CallbackFilter, opts?: { readonly timeoutMs?: number }) =>
+      server.callbacks.waitFor(filter, opts?.timeoutMs),
     reload: async () => {
       const r = await launched.live.reload();
       return { ok: r.ok, generation: r.generation, diagnostics: r.diagnostics };

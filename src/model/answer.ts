@@ -2,6 +2,7 @@
 // Faults, dribbled bodies and streams are answer kinds too (`Delivery`): dispatch decides what happens, the
 // server edge does the socket work and the timing (docs/faults.md).
 import type { HeaderList } from '../shared/headers.js';
+import type { CallbackSpec } from './callback.js';
 import type { RespondTemplate } from './template.js';
 import type { WebSocketPlan } from './websocket.js';
 
@@ -107,4 +108,6 @@ export interface Respond {
   readonly setState?: Readonly<Record<string, string>>;
   /** `respond.websocket`: the rule answers an upgrade with this conversation */
   readonly websocket?: WebSocketPlan;
+  /** outgoing calls made once the answer is written (docs/callbacks.md); absent for nearly every rule */
+  readonly callbacks?: readonly CallbackSpec[];
 }

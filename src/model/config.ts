@@ -71,6 +71,12 @@ export interface Config {
     readonly deny?: readonly string[];
     /** `service.sessions = true` (docs/library.md#sessions); absent: sessions are off and their header means nothing */
     readonly sessions?: SessionConfig;
+    /** `service.callback_hosts` as written; absent: loopback and the hosts callback URLs name literally */
+    readonly callbackHosts?: readonly string[];
+    /** `service.callback_max` (absent: DEFAULTS.callbackMax) */
+    readonly callbackMax?: number;
+    /** `service.callback_shutdown` (absent: DEFAULTS.callbackShutdown) */
+    readonly callbackShutdown?: 'wait' | 'cancel';
   };
   readonly log: {
     readonly verbose: { readonly header: boolean; readonly body: boolean };
@@ -116,6 +122,8 @@ export const DEFAULTS = {
   sessionHeader: 'x-mock-session',
   sessionIdleMs: 600_000,
   sessionMax: 1000,
+  callbackMax: 10_000,
+  callbackShutdown: 'wait',
   /** what file routing never serves unless service.deny says otherwise: secrets, keys, VCS metadata */
   deny: [
     '.env',

@@ -6,6 +6,7 @@
 // `default`, else the first documented one). Pure: names and shared bodies are the import's (ImportContext).
 import { isMethod, type Method } from '../model/operators.js';
 import { responseBody, responseHeaders, type ResponseBody } from './bodies.js';
+import { withOpenApiCallbacks } from './callbacks.js';
 import {
   deref,
   entriesOf,
@@ -221,7 +222,7 @@ export function planOperation(o: Operation, ctx: ImportContext): OperationPlan {
       notes,
       contradictions,
     },
-    rules: uniqueMarks(opRules),
+    rules: uniqueMarks(withOpenApiCallbacks(opRules, o.op, doc, notes)),
     files: opFiles,
     group: ctx.split ? groupOf(o, key) : '',
   };

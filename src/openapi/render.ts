@@ -56,6 +56,43 @@ export interface RuleSpec {
   readonly headers: readonly (readonly [string, string])[];
   /** the marker `--init --from --update` finds the rule by: its operation and response (marker.ts) */
   readonly mark?: { readonly operation: string; readonly response: string };
+  /** `respond.callbacks` (the operation's OpenAPI callbacks) */
+  readonly callbacks?: readonly CallbackText[];
+}
+
+/** One `respond.callbacks` entry as an import writes it (docs/callbacks.md); every import shares this writer. */
+export interface CallbackText {
+  readonly url: string;
+  /** upper case */
+  readonly method: string;
+  readonly headers: readonly (readonly [string, string])[];
+  readonly body?: { readonly kind: 'text' | 'json'; readonly text: string };
+  readonly delay?:
+    | number
+    | { readonly min: number; readonly max: number }
+    | { readonly median: number; readonly sigma: number };
+  readonly template: boolean;
+}
+
+/** `respond.callbacks = [ … ]`, one inline table per line. */
+export function callbacksLine(callbacks: readonly CallbackText[]): string {
+  const table = (c: CallbackText): string => {
+    const parts = [`url = ${tomlString(c.url)}`];
+    if (c.method !== 'POST') parts.push(`method = ${tomlString(c.method)}`);
+    if (c.headers.length > 0)
+      parts.push(
+        `headers = { ${c.headers.map(([k, v]) => `${tomlKey(k.toLowerCase())} = ${tomlString(v)}`).join(', ')} }`,
+      );
+    if (c.body !== undefined) parts.push(`${c.body.kind === 'json' ? 'json' : 'body'} = ${tomlLiteral(c.body.text)}`);
+    const d = c.delay;
+    if (d !== undefined && d !== 0)
+      parts.push(
+        `delay_ms = ${typeof d === 'number' ? d : 'min' in d ? `{ min = ${d.min}, max = ${d.max} }` : `{ median = ${d.median}, sigma = ${d.sigma} }`}`,
+      );
+    if (c.template) parts.push('template = true');
+    return `  { ${parts.join(', ')} },`;
+  };
+  return ['respond.callbacks = [', ...callbacks.map(table), ']'].join('\n');
 }
 
 export interface RuleSetText {
@@ -112,6 +149,7 @@ function unmarkedText(r: RuleSpec): string {
   if (r.headers.length > 0) {
     lines.push(`respond.headers = { ${r.headers.map(([k, v]) => `${tomlKey(k)} = ${tomlString(v)}`).join(', ')} }`);
   }
+  if (r.callbacks !== undefined && r.callbacks.length > 0) lines.push(callbacksLine(r.callbacks));
   return lines.join('\n') + '\n';
 }
 

@@ -110,15 +110,25 @@ function createFlow(
  */
 function committing(core: ListenerCore, write: WriteNow): WriteNow {
   const live = core.deps.live;
+  // an answer's callbacks (docs/callbacks.md) go to the sender once the answer is written
+  const sender = core.deps.callbacks;
+  const written: WriteNow =
+    sender === undefined
+      ? write
+      : (res, method, o, x) => {
+          write(res, method, o, x);
+          if (o.callbacks !== undefined) sender.send(o.callbacks);
+        };
   return (res, method, outcome, x) => {
-    if (outcome.state === undefined && outcome.writes === undefined) return write(res, method, outcome, x);
+    if (outcome.state === undefined && outcome.writes === undefined && outcome.callbacks === undefined)
+      return write(res, method, outcome, x);
     if (res.destroyed || res.writableEnded) return;
     const committed = commitOutcome(outcome, (draft) =>
       finalize(draft, x?.snapshot ?? snapshotOf(res.req), live.current.ws.cors),
     );
-    if (!(committed instanceof Promise)) return write(res, method, committed, x);
+    if (!(committed instanceof Promise)) return written(res, method, committed, x);
     committed.then(
-      (o) => write(res, method, o, x),
+      (o) => written(res, method, o, x),
       (e: unknown) => core.fail(res, e),
     );
   };

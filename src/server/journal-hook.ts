@@ -76,7 +76,10 @@ export function journalHook(journal: Journal, shownPaths?: (ws: Workspace) => Sh
         open.delete(x);
         // what record mode saved is known only once the upstream has ended the stream
         journal.finish(id, sent.kind === 'proxied' ? sent.saved : undefined);
-      } else journal.record(exchange(x, sent, sent.response.body));
+      }
+      const recorded = id ?? journal.record(exchange(x, sent, sent.response.body));
+      // the callbacks this answer makes are linked to its entry (docs/callbacks.md)
+      if (sent.kind === 'dispatch' && sent.outcome.callbacks !== undefined) sent.outcome.callbacks.journalId = recorded;
     },
   };
 }

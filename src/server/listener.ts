@@ -16,6 +16,7 @@
 // A handler failure never reaches the process: it is logged and answered 500 once. A client that goes away
 // mid-body is dropped quietly.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { CallbackSender } from '../callbacks/sender.js';
 import type { DispatchEnv, Outcome } from '../dispatch/dispatch.js';
 import { finalize } from '../dispatch/finalize.js';
 import { textDraft } from '../dispatch/respond.js';
@@ -82,6 +83,8 @@ export interface ListenerDeps {
     hold(socket: object): boolean;
     release(socket: object): void;
   };
+  /** sends the callbacks of the answers written (docs/callbacks.md); absent: none are sent */
+  readonly callbacks?: CallbackSender;
 }
 
 export const LISTENER_MESSAGES = {

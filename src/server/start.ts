@@ -11,6 +11,7 @@
 // only, on listener.port. With tls.port → HTTP on listener.port and HTTPS on tls.port. All bind or none.
 //
 // Not here: loading config (the caller passes a Workspace), printing startup lines, signal handling.
+import { CallbackSender } from '../callbacks/sender.js';
 import { CollectionFiles } from './collections-persist.js';
 import type { Server as HttpServer } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
@@ -95,6 +96,8 @@ export interface ServerHandle {
   readonly scopes: Scopes;
   /** the open WebSocket connections and their frames (docs/websocket.md) */
   readonly websockets: WsHub;
+  /** the callbacks sent and pending (docs/callbacks.md) */
+  readonly callbacks: CallbackSender;
   /**
    * Stop accepting and close. With `graceMs`, idle keep-alive connections close at once and requests in flight
    * (a delayed answer among them) get up to that long to finish before everything is dropped; without it, at once.
@@ -139,7 +142,13 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   const scopes = scopesFor(ws, env, opts.journal, live);
   const held = heldConnections(ws);
   const activity = new SocketActivity();
+  // callbacks (docs/callbacks.md): the sender exists for the server's life, idle until an answer makes one
+  const callbacks = new CallbackSender({
+    log: opts.log,
+    max: () => live.current.ws.config.service.callbackMax ?? DEFAULTS.callbackMax,
+  });
   const listenerDeps: ListenerDeps = {
+    callbacks,
     holds: held.holds,
     hooks,
     live,
@@ -168,6 +177,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     listener.close();
     websockets.close();
     for (const h of hooks) await h.close?.();
+    await callbacks.close(live.current.ws.config.service.callbackShutdown ?? DEFAULTS.callbackShutdown);
     await collectionFiles.flush();
     terminator?.close();
     h2?.engine.close();
@@ -193,6 +203,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     state: live.state,
     scopes,
     websockets,
+    callbacks,
     close: (o) => (closing ??= shutDown(o?.graceMs)),
   };
 }

@@ -94,6 +94,9 @@ const NAMES = new WeakMap<object, ReadonlySet<string>>();
 export function addRuleScenarios(rule: Rule, out: Set<string>): void {
   for (const name of rule.scenarios ?? []) out.add(name);
   for (const name of Object.keys(rule.respond.setState ?? {})) out.add(name);
+  // a callback's delivery moves scenarios too (docs/callbacks.md)
+  for (const c of rule.respond.callbacks ?? [])
+    for (const name of [...Object.keys(c.onSuccess ?? {}), ...Object.keys(c.onFailure ?? {})]) out.add(name);
 }
 
 /** Every scenario a rule's `when.state` or `respond.set_state` names, in file order. */

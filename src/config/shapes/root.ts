@@ -258,6 +258,19 @@ export const rootShape = described(
           doc: 'At most this many sessions at once; the one idle longest ends first to make room.',
           default: DEFAULTS.sessionMax,
         }),
+        callback_hosts: described(array(string), {
+          doc: 'The hosts a callback URL built from request data may go to: a host name, an IP address, `*.example.com` (its subdomains) or `"*"` (any).',
+          example: '["hooks.example.test", "*.ngrok.app"]',
+          long: 'Unset: loopback (`localhost`, `127.0.0.0/8`, `::1`) and the hosts written literally in callback URLs. A callback whose URL the config wrote literally goes where it says; one refused is logged and journaled, never sent. See docs/callbacks.md.',
+        }),
+        callback_max: described(int(1, 10_000_000), {
+          doc: 'At most this many callbacks wait (for their delay, a retry or an answer) at once; past it the oldest waiting one is refused, with a log line.',
+          default: DEFAULTS.callbackMax,
+        }),
+        callback_shutdown: described(oneOf(['wait', 'cancel'] as const), {
+          doc: 'At shutdown, `wait` for the pending callbacks (their delays and retries) or `cancel` them; either way the server says how many.',
+          default: DEFAULTS.callbackShutdown,
+        }),
       }),
       { doc: 'What answers requests: rule sets, middlewares, the fallback folder.' },
     ),

@@ -43,6 +43,7 @@ import { ALIASES, DATA_ROOTS, HELPER_NAMES } from '../../templates/names.js';
 const TEMPLATE_DATA = DATA_ROOTS.map((r) => `\`${r}\``).join(', ');
 const TEMPLATE_HELPERS = [...HELPER_NAMES, ...Object.keys(ALIASES)].map((h) => `\`${h}\``).join(', ');
 import { chunksShape, delayShape, faultShape, limitShape, streamShape } from './delivery.js';
+import { callbacksShape } from './callbacks.js';
 
 /** RFC 9110 token characters */
 export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -312,6 +313,14 @@ const headerValue = described(
   { doc: 'The header value.' },
 );
 
+const headerMapShape = map('header name', headerValue, decodeHeaderMap, HEADER_NAME);
+const setStateShape = map(
+  'scenario name',
+  described(string, { doc: 'The state the scenario moves to.' }),
+  decodeSetState,
+  SCENARIO_NAME,
+);
+
 export const respondTable = record(
   {
     file_path: value(
@@ -325,7 +334,7 @@ export const respondTable = record(
       default: 200,
       example: '201',
     }),
-    headers: described(map('header name', headerValue, decodeHeaderMap, HEADER_NAME), {
+    headers: described(headerMapShape, {
       doc: 'Response headers, name to value; a `content-type` here wins over the derived one.',
       example: '{ location = "/api/users/3" }',
     }),
@@ -349,19 +358,12 @@ export const respondTable = record(
       default: false,
       example: 'true',
     }),
-    set_state: described(
-      map(
-        'scenario name',
-        described(string, { doc: 'The state the scenario moves to.' }),
-        decodeSetState,
-        SCENARIO_NAME,
-      ),
-      {
-        doc: 'Move scenarios when this answer is sent: scenario name to its new state (see docs/state.md).',
-        example: '{ cart = "paid" }',
-        long: 'Every scenario starts at `"started"`; the move happens only once the answer is written (not for `mock get`, nor for a client that left).',
-      },
-    ),
+    set_state: described(setStateShape, {
+      doc: 'Move scenarios when this answer is sent: scenario name to its new state (see docs/state.md).',
+      example: '{ cart = "paid" }',
+      long: 'Every scenario starts at `"started"`; the move happens only once the answer is written (not for `mock get`, nor for a client that left).',
+    }),
+    callbacks: callbacksShape({ headers: headerMapShape, setState: setStateShape }),
   },
   {
     schema: () => {

@@ -2,6 +2,7 @@
 // as `mock get --why` prints it.
 
 import type { WhyWire, WireBody, WireEntry, WireHeader } from '../../journal/wire-types.js';
+import { callbacksSection } from './callbacks.js';
 import { $, API, FAIL, OK, call, clear, el, field, str } from './dom.js';
 import { ruleForm } from './rule-form.js';
 import { detailHead, section } from './state.js';
@@ -189,6 +190,10 @@ export async function openDetail(id: number): Promise<void> {
     d.append(ruleForm(entry));
   });
   d.append(whySec, reqSec, resSec, make);
+  // the callbacks its answer made, when it made some
+  void callbacksSection(id).then((sec) => {
+    if (sec !== undefined && view.selected === id) d.insertBefore(sec, make);
+  });
 }
 
 /** The scenarios an answer read or moved: each one's state before the answer and after it was sent. */
