@@ -197,6 +197,7 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     under(t, ['import/', 'model/', 'shared/', 'record/']) ||
     t === 'dispatch/snapshot.ts' ||
     t === 'openapi/render.ts' ||
+    t === 'config/path-template.ts' ||
     t === 'openapi/paths.ts',
   'main.ts': (t) => t === 'cli/run.ts' || t === 'cli/io.ts' || t.startsWith('node:'),
 };

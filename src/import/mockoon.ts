@@ -48,13 +48,46 @@ function pairs(v: unknown): [string, string][] {
   return out;
 }
 
+/**
+ * A route's path as a rule's url_path: literal (`equal`), a path template (`:id` → `{id}`, literal text around
+ * captures too: `docket.{format}`), or, for Mockoon's optional characters and wildcards without parameters
+ * (`ab+c` is `abc` or `abbc` in Mockoon 9, `a?b`, `files/*`), a regex. Undefined: not expressible.
+ */
 function pathOf(prefix: string, endpoint: string): UrlPath | undefined {
   const joined = ('/' + [prefix, endpoint].filter((p) => p !== '').join('/')).replace(/\/{2,}/g, '/');
   const path = joined.length > 1 ? joined.replace(/\/$/, '') : joined;
-  if (/[*()#?{}]/.test(path)) return undefined;
-  const templated = path.replace(/:([A-Za-z_][\w]*)/g, '{$1}');
+  if (/[#{}]/.test(path)) return undefined;
+  if (/[*()?+]/.test(path)) return /:[A-Za-z_$]/.test(path) ? undefined : regexPathOf(path);
+  const templated = path.replace(/:([A-Za-z_$][\w$]*)/g, '{$1}');
   return templated === path ? { op: 'equal', value: path } : { op: 'path_template', value: templated };
 }
+
+/** Mockoon 9's reading of `*`, `(…)`, `(…)?`, `c?` and `c+` in a path without parameters, as an anchored regex. */
+function regexPathOf(path: string): UrlPath | undefined {
+  let out = '';
+  for (let i = 0; i < path.length; i++) {
+    const c = path[i]!;
+    const next = path[i + 1];
+    if (c === '*') out += '.*';
+    else if (c === '(') {
+      const close = path.indexOf(')', i);
+      if (close < 0 || path.slice(i + 1, close).includes('(')) return undefined;
+      out += `(?:${escapeRe(path.slice(i + 1, close))})`;
+      i = close;
+      if (path[i + 1] === '?') {
+        out += '?';
+        i++;
+      }
+    } else if (/\w/.test(c) && (next === '?' || next === '+')) {
+      out += next === '?' ? `${escapeRe(c)}?` : `${escapeRe(c)}${escapeRe(c)}?`;
+      i++;
+    } else if (/[)?+]/.test(c)) return undefined;
+    else out += escapeRe(c);
+  }
+  return { op: 'regex', value: `^${out}/?$` };
+}
+
+const escapeRe = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, (m) => (m === '/' ? '/' : `\\${m}`));
 
 type Where = 'query' | 'headers' | 'cookies' | 'params' | 'json' | 'text';
 
@@ -155,6 +188,23 @@ function bucketsOf(v: unknown): Map<string, Bucket> {
   return out;
 }
 
+/**
+ * A response's status: Mockoon reads a status that is not a number from 100 to 999 (`99` in older files) as 200
+ * when it loads the environment, so the import writes 200 too, and says so.
+ */
+function statusOf(r: Obj, place: string, notes: LeftOut[]): number {
+  const raw =
+    typeof r['statusCode'] === 'string' && /^\d+$/.test(r['statusCode']) ? Number(r['statusCode']) : r['statusCode'];
+  if (raw === undefined) return 200;
+  if (typeof raw === 'number' && Number.isInteger(raw) && raw >= 100 && raw <= 999) return raw;
+  notes.push({
+    place,
+    what: 'statusCode',
+    reason: `${JSON.stringify(raw)} is not a status from 100 to 999: served as 200, as Mockoon does`,
+  });
+  return 200;
+}
+
 export function decodeMockoon(data: unknown, title?: string): Result<SourceImport, MockoonError> {
   if (!isObj(data) || !Array.isArray(data['routes']))
     return err({ place: 'routes', message: 'a Mockoon environment needs a `routes` array' });
@@ -253,7 +303,7 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
       return {
         ...(m === undefined ? {} : { method: m }),
         urlPath,
-        status: typeof r['statusCode'] === 'number' ? r['statusCode'] : 200,
+        status: statusOf(r, `${place} ${at}`, leftOut),
         body,
         respondHeaders: headers,
         ...(latency > 0 ? { delay: latency } : {}),
