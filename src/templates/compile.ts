@@ -8,6 +8,7 @@ import type { CompiledTemplate, TemplateData, TemplateKind, TemplateRuntime } fr
 import { err, ok, type Result } from '../shared/result.js';
 import { JSON_STRING, VALUE, type Handlebars } from './engine.js';
 import { ALL_HELPERS, textOf } from './helpers.js';
+import { MOCKOON_FAKER_HELPERS } from './helpers/mockoon.js';
 import { suggest } from '../shared/did-you-mean.js';
 import type { RequestSnapshot } from '../model/request.js';
 import { requestValue } from './data.js';
@@ -203,7 +204,7 @@ function noteExpression(
   scope: number,
 ): void {
   const name = pathName(path);
-  if (name === 'faker') facts.usesFaker = true;
+  if (name === 'faker' || (name !== undefined && MOCKOON_FAKER_HELPERS.has(name))) facts.usesFaker = true;
   if (name !== undefined && KNOWN[name] !== true) notePath(path as hbs.AST.PathExpression, facts, scope);
   for (const p of params) noteParam(p, facts, scope);
   for (const pair of hash?.pairs ?? []) noteParam(pair.value, facts, scope);

@@ -84,3 +84,52 @@ describe('an import whose own output would not load leaves that route out and na
     assert.match(r.summary, /1 rule,/);
   });
 });
+
+describe("Mockoon's helpers in an imported environment, over a sequence of requests", () => {
+  let server: RunningMock;
+  let url: string;
+  let summary: string;
+  before(async () => {
+    const env = environment([
+      route('post', 'login', [
+        response({ body: '{{setGlobalVar \'user\' (body \'name\')}}{"ok": true, "name": "{{body \'name\'}}"}' }),
+      ]),
+      route('get', 'me', [response({ body: '{"user": "{{getGlobalVar \'user\'}}"}' })]),
+      route('get', 'mixed', [
+        response({ body: '{"id": "{{faker \'string.uuid\'}}", "x": "{{notAHelper \'a\'}}", "n": {{add 1 2}}}' }),
+      ]),
+      route('get', 'list', [
+        response({ body: '[{{#repeat 3}}{"i": {{@index}}, "q": "{{queryParam \'obj.prop\'}}"}{{/repeat}}]' }),
+      ]),
+    ]);
+    const s = await serveEnv(root, 'helpers', env);
+    server = s.server;
+    url = s.url;
+    summary = s.summary;
+  });
+  after(() => server?.stop());
+
+  it('setGlobalVar in one answer, getGlobalVar in the next; a form body is read by `body`', async () => {
+    const form = new URLSearchParams({ name: 'Ada' });
+    const a = await text(`${url}/login`, { method: 'POST', body: form });
+    assert.deepEqual(JSON.parse(a.body), { ok: true, name: 'Ada' });
+    assert.deepEqual(JSON.parse((await text(`${url}/me`)).body), { user: 'Ada' });
+  });
+
+  it('an unknown helper renders empty and is named; every other helper in the body still renders', async () => {
+    assert.match(summary, /helper `notAHelper`: not a helper mock knows: rendered empty/);
+    const r = JSON.parse((await text(`${url}/mixed`)).body) as { id: string; x: string; n: number };
+    assert.match(r.id, /^[0-9a-f-]{36}$/);
+    assert.equal(r.x, '');
+    assert.equal(r.n, 3);
+  });
+
+  it('repeat with commas makes a JSON array; a qs-style query is read as an object', async () => {
+    const r = await text(`${url}/list?obj[prop]=v`);
+    assert.deepEqual(JSON.parse(r.body), [
+      { i: 0, q: 'v' },
+      { i: 1, q: 'v' },
+      { i: 2, q: 'v' },
+    ]);
+  });
+});
