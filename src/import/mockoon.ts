@@ -132,10 +132,16 @@ function condOf(rule: Obj): { where: Where; name: string; cond: Cond } | string 
   const json = where === 'json';
   switch (operator) {
     case 'equals':
+      // body.json has no `not_equal`: a negated equality is a negated whole-value pattern there
+      if (invert && json) return { where, name, cond: { op: 'not_regex', value: `^${escapeRe(value)}$` } };
+      // Mockoon reads a null field as empty text: `equals ""` holds for it (a body's null reads "null" here)
+      if (json && value === '') return { where, name, cond: { op: 'regex', value: '^(?:null)?$' } };
       return { where, name, cond: { op: invert ? 'not_equal' : json ? 'equal_string' : 'equal', value } };
     case 'regex':
     case 'regex_i': {
-      const v = operator === 'regex_i' ? `(?i)${value}` : value;
+      let v = operator === 'regex_i' ? `(?i)${value}` : value;
+      // a null field is empty text to Mockoon: a pattern that holds for "" holds for it
+      if (json && matchesEmpty(value)) v = `(?:${v})|^null$`;
       return { where, name, cond: { op: invert ? 'not_regex' : 'regex', value: v } };
     }
     case 'null':
@@ -148,6 +154,14 @@ function condOf(rule: Obj): { where: Where; name: string; cond: Cond } | string 
       return { where, name, cond: { op: 'array_contains', value: JSON.stringify(value) } };
     default:
       return `the operator \`${operator}\` is not supported`;
+  }
+}
+
+function matchesEmpty(pattern: string): boolean {
+  try {
+    return new RegExp(pattern).test('');
+  } catch {
+    return false;
   }
 }
 
@@ -205,6 +219,43 @@ function statusOf(r: Obj, place: string, notes: LeftOut[]): number {
   return 200;
 }
 
+/**
+ * The environment's listener settings a new mock.toml takes (its port, and its hostname when it names one: an empty
+ * one, all interfaces in Mockoon, stays loopback here); the settings no rule set expresses yet are named.
+ */
+function settingsOf(data: Obj, notes: LeftOut[]): SourceImport['listener'] {
+  const port = data['port'];
+  const host = str(data['hostname']);
+  const tls = isObj(data['tlsOptions']) ? data['tlsOptions'] : undefined;
+  if (tls?.['enabled'] === true)
+    notes.push({
+      place: 'tlsOptions',
+      what: '',
+      reason: `TLS is not imported yet: add a [listener.tls] with the certificate (${str(tls['certPath']) || str(tls['pfxPath']) || 'its files'}) to mock.toml`,
+    });
+  if (data['proxyMode'] === true)
+    notes.push({
+      place: 'proxyMode',
+      what: '',
+      reason: `proxy mode to ${str(data['proxyHost']) || 'its host'} is not imported yet: a request no route answers gets mock's 404`,
+    });
+  (data['routes'] as unknown[]).forEach((route, i) => {
+    if (!isObj(route) || !Array.isArray(route['responses'])) return;
+    route['responses'].forEach((r: unknown, j) => {
+      if (isObj(r) && Array.isArray(r['callbacks']) && r['callbacks'].length > 0)
+        notes.push({
+          place: `routes[${i}]`,
+          what: `responses[${j}].callbacks`,
+          reason: `${r['callbacks'].length} callback${r['callbacks'].length === 1 ? '' : 's'} not imported (the answer is served without calling them)`,
+        });
+    });
+  });
+  const out: { port?: number; ipAddress?: string } = {};
+  if (typeof port === 'number' && Number.isInteger(port) && port > 0 && port < 65536) out.port = port;
+  if (/^[\d.]+$|^[0-9a-fA-F:]+$/.test(host) && host !== '0.0.0.0') out.ipAddress = host;
+  return Object.keys(out).length === 0 ? undefined : out;
+}
+
 export function decodeMockoon(data: unknown, title?: string): Result<SourceImport, MockoonError> {
   if (!isObj(data) || !Array.isArray(data['routes']))
     return err({ place: 'routes', message: 'a Mockoon environment needs a `routes` array' });
@@ -247,6 +298,8 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
     if (responses.length === 0) return void leftOut.push({ place, what: '', reason: 'the route has no response' });
     const mode = route['responseMode'];
     const modal = mode === 'RANDOM' || mode === 'SEQUENTIAL';
+    // "disable rules": the default response answers every request, whatever the others' rules
+    const rulesOff = mode === 'DISABLE_RULES';
     const main = responses.find((r) => r['default'] === true) ?? responses[0]!;
     if (crud) {
       // a CRUD route serves its data bucket (GET, POST, PUT, PATCH, DELETE on the path and path/:id): a collection,
@@ -330,7 +383,7 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
         });
       return;
     }
-    if (!modal)
+    if (!modal && !rulesOff)
       responses.forEach((r, j) => {
         const list = Array.isArray(r['rules']) ? r['rules'].filter(isObj) : [];
         if (r === main || list.length === 0) return;
@@ -377,8 +430,10 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
         what: '',
         reason: `data bucket ${JSON.stringify(b.name)}: ${b.unfit ?? 'no CRUD route serves it, so it has no path to be a collection at'}`,
       });
+  const listener = settingsOf(data, leftOut);
   return ok({
     format: 'mockoon',
+    ...(listener === undefined ? {} : { listener }),
     title: title ?? (str(data['name']) || 'mockoon'),
     rules,
     leftOut,

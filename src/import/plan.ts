@@ -100,6 +100,8 @@ export interface SourceImport {
   readonly strategy: 'first_match' | 'priority';
   /** extra header comment lines */
   readonly notes?: readonly string[];
+  /** the source's own listener settings (Mockoon's `port`, `hostname`), used when the import writes a new mock.toml */
+  readonly listener?: { readonly port?: number; readonly ipAddress?: string };
   /** `[[collections]]` after the rules (written only when FEATURES.collections) */
   readonly collections?: readonly SourceCollection[];
   /**

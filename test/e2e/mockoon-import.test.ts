@@ -3,6 +3,8 @@
 // and what the summary names. The expected answers are what Mockoon CLI 9.9 gives for the same environment
 // (compare/mockoon/ checks them against the real one).
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeTempDir, removeDir, type RunningMock } from '../helpers/mock-cli.js';
 import { environment, importEnv, response, route, serveEnv } from '../helpers/mockoon-env.js';
@@ -131,5 +133,30 @@ describe("Mockoon's helpers in an imported environment, over a sequence of reque
       { i: 1, q: 'v' },
       { i: 2, q: 'v' },
     ]);
+  });
+});
+
+describe("the environment's settings", () => {
+  it('the port goes to the new mock.toml; TLS, proxy mode and callbacks are named, not dropped silently', async () => {
+    const env = environment([route('get', 'a', [response({ body: 'a', callbacks: [{ uuid: 'c1', latency: 0 }] })])], {
+      port: 3456,
+      proxyMode: true,
+      proxyHost: 'https://upstream.example.test',
+      tlsOptions: {
+        enabled: true,
+        type: 'CERT',
+        pfxPath: '',
+        certPath: 'cert.pem',
+        keyPath: 'key.pem',
+        caPath: '',
+        passphrase: '',
+      },
+    });
+    const r = await importEnv(root, 'settings', env);
+    assert.equal(r.code, 0, r.summary);
+    assert.match(readFileSync(join(r.ws, 'mock.toml'), 'utf8'), /^port = 3456$/m);
+    assert.match(r.summary, /tlsOptions: TLS is not imported yet/);
+    assert.match(r.summary, /proxyMode: proxy mode to https:\/\/upstream\.example\.test/);
+    assert.match(r.summary, /routes\[0\]: responses\[0\]\.callbacks: 1 callback not imported/);
   });
 });

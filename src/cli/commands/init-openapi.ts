@@ -202,7 +202,13 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Vie
   let sourcePlan: SourcePlan | undefined;
   const configFor = (planned: Planned): Result<string, Failure> => {
     if (fresh) {
-      const listener: InitAnswers = { ...answers.listener, ruleSet: true, middleware: false, tls: false };
+      const listener: InitAnswers = {
+        ...answers.listener,
+        ...(imp?.listener ?? {}),
+        ruleSet: true,
+        middleware: false,
+        tls: false,
+      };
       return ok(
         rootConfigText(
           listener,

@@ -125,6 +125,18 @@ export function qsQuery(query: Readonly<Record<string, unknown>> | undefined): R
   return out;
 }
 
+/**
+ * The body as Mockoon parses it: JSON when the request says a JSON type (`application/json`, `…+json`), form
+ * fields when urlencoded or multipart; other bodies (JSON sent as `text/plain`) are only text.
+ */
+function parsedBody(r: TemplateData['request'] | undefined): unknown {
+  if (r === undefined) return undefined;
+  const type = (r.headers['content-type'] ?? '').toLowerCase();
+  if (/json/.test(type)) return r.body;
+  if (/x-www-form-urlencoded|multipart\/form-data/.test(type)) return qsQuery(r.form);
+  return undefined;
+}
+
 function hostOf(o: Options): string {
   const host = request(o)?.headers['host'] ?? '';
   return host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d+$/, '');
@@ -230,13 +242,11 @@ export const MOCKOON_HELPERS: Readonly<Record<string, Helper>> = {
     const r = request(o);
     const path = str(p[0]);
     if (path === '') return r?.text ?? '';
-    const source = r?.body ?? (Object.keys(r?.form ?? {}).length > 0 ? r?.form : undefined);
-    return asText(valueAt(source, path, p[1] ?? ''), p[2]);
+    return asText(valueAt(parsedBody(r), path, p[1] ?? ''), p[2]);
   },
   bodyRaw: (...args) => {
     const { p, o } = split(args);
-    const r = request(o);
-    const source = r?.body ?? (Object.keys(r?.form ?? {}).length > 0 ? r?.form : undefined);
+    const source = parsedBody(request(o));
     if (source === undefined) return p[1] ?? '';
     return valueAt(source, str(p[0]), p[1] ?? '');
   },
