@@ -324,6 +324,8 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
         name: bucket!.name,
         data: bucket!.value,
         id: str(main['crudKey']) || 'id',
+        // Mockoon's environment headers are on its CRUD answers too (a collection answers JSON whatever they say)
+        headers: envHeaders.filter(([k]) => k !== 'content-type'),
         ...(groups.length === 0 ? {} : { groupsBefore: groups.length }),
       });
     }

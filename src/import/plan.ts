@@ -136,6 +136,8 @@ export interface SourceCollection {
   readonly id: string;
   /** how many of `groups` come before it in the source (it goes in the rule set written between them) */
   readonly groupsBefore?: number;
+  /** headers on every answer (a Mockoon environment's headers) */
+  readonly headers?: readonly (readonly [string, string])[];
 }
 
 export function leftOutLine(l: LeftOut): string {
@@ -410,6 +412,9 @@ export function planSource(imp: SourceImport, o: SourcePlanOptions): SourcePlan 
       text += `\n${comment(c.place)}\n${c.title === '' ? '' : comment(c.title) + '\n'}[[collections]]\n`;
       text += `path = ${tomlString(c.path)}\ndata = ${tomlString(path)}\n`;
       if (c.id !== 'id') text += `id = ${tomlString(c.id)}\n`;
+      const headers = (c.headers ?? []).filter(([k, v]) => HEADER_NAME.test(k) && HEADER_VALUE.test(v));
+      if (headers.length > 0)
+        text += `headers = { ${headers.map(([k, v]) => `${tomlKey(k)} = ${tomlString(v)}`).join(', ')} }\n`;
     }
     return text;
   };

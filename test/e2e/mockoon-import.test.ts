@@ -160,3 +160,28 @@ describe("the environment's settings", () => {
     assert.match(r.summary, /routes\[0\]: responses\[0\]\.callbacks: 1 callback not imported/);
   });
 });
+
+describe('a CRUD route over a data bucket', () => {
+  it("answers with the environment's headers, as Mockoon's CRUD answers do", async () => {
+    const bucket = { uuid: 'b-uuid', id: 'b1', name: 'users', documentation: '', value: '[{"id":1,"name":"Ada"}]' };
+    const env = environment(
+      [route('all', 'users', [response({ bodyType: 'DATABUCKET', databucketID: 'b1' })], { type: 'crud' })],
+      {
+        data: [bucket],
+        headers: [
+          { key: 'Content-Type', value: 'application/json' },
+          { key: 'X-Env', value: 'env' },
+        ],
+      },
+    );
+    const s = await serveEnv(root, 'crud', env);
+    try {
+      const r = await fetch(`${s.url}/users/1`);
+      assert.equal(r.status, 200);
+      assert.equal(r.headers.get('x-env'), 'env');
+      assert.deepEqual(await r.json(), { id: 1, name: 'Ada' });
+    } finally {
+      await s.server.stop();
+    }
+  });
+});
