@@ -324,8 +324,13 @@ export const MOCKOON_HELPERS: Readonly<Record<string, Helper>> = {
     const count = p.length >= 2 ? randomInt(runtime(o), numberOf(p[0]), numberOf(p[1])) : numberOf(p[0]);
     if (!(count <= MAX_REPEAT)) throw new Error(`repeat: ${count} is over the limit of ${MAX_REPEAT}`);
     let out = '';
+    // one frame over the caller's, as Handlebars' own blocks make them (not a copy of its keys per item)
+    const data = Object.create(o.data ?? null) as Record<string, unknown>;
+    data['total'] = count;
     for (let i = 0; i < count; i++) {
-      const data = { ...o.data, index: i, total: count, first: i === 0, last: i === count - 1 };
+      data['index'] = i;
+      data['first'] = i === 0;
+      data['last'] = i === count - 1;
       out += o.fn?.(this, { data }) ?? '';
       if (o.hash['comma'] !== false) {
         out = out.trimEnd();
