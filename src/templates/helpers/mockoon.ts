@@ -324,9 +324,8 @@ export const MOCKOON_HELPERS: Readonly<Record<string, Helper>> = {
     const count = p.length >= 2 ? randomInt(runtime(o), numberOf(p[0]), numberOf(p[1])) : numberOf(p[0]);
     if (!(count <= MAX_REPEAT)) throw new Error(`repeat: ${count} is over the limit of ${MAX_REPEAT}`);
     let out = '';
-    // one frame over the caller's, as Handlebars' own blocks make them (not a copy of its keys per item)
-    const data = Object.create(o.data ?? null) as Record<string, unknown>;
-    data['total'] = count;
+    // one frame for the whole loop, a copy of the caller's as Handlebars' own blocks make them
+    const data: Record<string, unknown> = { ...o.data, _parent: o.data, total: count };
     for (let i = 0; i < count; i++) {
       data['index'] = i;
       data['first'] = i === 0;
