@@ -262,6 +262,7 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
   const prefix = str(data['endpointPrefix']).replace(/^\/+|\/+$/g, '');
   const envLatency = typeof data['latency'] === 'number' ? data['latency'] : 0;
   const envHeaders = pairs(data['headers']);
+  const crudHeaders = envHeaders.filter(([k]) => k !== 'content-type');
   const rules: SourceRule[] = [];
   const leftOut: LeftOut[] = [];
   const collections: SourceCollection[] = [];
@@ -325,7 +326,7 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
         data: bucket!.value,
         id: str(main['crudKey']) || 'id',
         // Mockoon's environment headers are on its CRUD answers too (a collection answers JSON whatever they say)
-        headers: envHeaders.filter(([k]) => k !== 'content-type'),
+        ...(crudHeaders.length === 0 ? {} : { headers: crudHeaders }),
         ...(groups.length === 0 ? {} : { groupsBefore: groups.length }),
       });
     }
