@@ -61,6 +61,7 @@ export const SPAWNING = [
   'test/e2e/load-cache.test.ts',
   'test/e2e/import-har.test.ts',
   'test/e2e/import-hostile.test.ts',
+  'test/e2e/mockoon-import.test.ts',
   'test/e2e/import.test.ts',
   'test/e2e/openapi-import.test.ts',
   'test/e2e/openapi-update.test.ts',

@@ -209,6 +209,7 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     under(t, ['import/', 'model/', 'shared/', 'record/']) ||
     t === 'dispatch/snapshot.ts' ||
     t === 'openapi/render.ts' ||
+    t === 'config/path-template.ts' ||
     t === 'openapi/paths.ts',
   // callbacks (docs/callbacks.md): sending the planned callbacks of written answers, at the Node edge; dispatch
   // plans them, the server hands them over, the library and the management listener read the records

@@ -497,6 +497,44 @@ export const SCENARIOS = [
     },
   },
   {
+    // a Mockoon environment's templated answer (docs/coming-from-mockoon.md): Mockoon's helpers in one JSON body,
+    // request helpers, a switch, a repeat block, string and number helpers; apimock-rs answers the same bytes literally
+    id: 's_mockoon_helpers',
+    letter: 's',
+    title: "templated JSON with Mockoon's helpers (urlParam, queryParam, switch, repeat, concat, add)",
+    target: 0.8,
+    expectStatus: 200,
+    setup(dir, names, flavour) {
+      write(dir, names.config, rootConfig({ ruleSets: [names.ruleSet], fallback: '.' }));
+      const body =
+        `{"id":"{{urlParam 'id'}}","page":{{queryParam 'page' '1'}},"name":"{{uppercase (concat 'user ' (urlParam 'id'))}}",` +
+        `"kind":"{{#switch (queryParam 'kind')}}{{#case 'a'}}alpha{{/case}}{{#case 'b'}}beta{{/case}}{{/switch}}",` +
+        `"tags":[{{#repeat 3}}"t{{@index}}"{{/repeat}}],"next":{{add (queryParam 'page') 1}}}`;
+      write(
+        dir,
+        names.ruleSet,
+        flavour === 'mock'
+          ? `template = true\n\n[[rules]]\nwhen.request.url_path = { value = "/api/users/{id}", op = "path_template" }\nwhen.request.method = "GET"\nrespond.json = '''${body}'''\n`
+          : `[[rules]]\nwhen.request.url_path = { value = "^/api/users/[^/]+$", op = "regex" }\nwhen.request.method = "GET"\nrespond = { json = '${MOCKOON_ANSWER}' }\n`,
+      );
+    },
+    request: { method: 'GET', path: '/api/users/42?page=3&kind=b' },
+    canonical: () => json(MOCKOON_ANSWER),
+    check(res) {
+      return expect200Json(
+        res,
+        (v) =>
+          v.id === '42' &&
+          v.page === 3 &&
+          v.name === 'USER 42' &&
+          v.kind === 'beta' &&
+          v.tags.length === 3 &&
+          v.next === 4,
+        "the helpers' values",
+      );
+    },
+  },
+  {
     // a json-server style collection (docs/state.md): one item by id out of 10,000 (`--db`'s data in the state
     // store, found through the id index); apimock-rs has no collections and serves the same bytes from a file
     id: 'o_collection_item',
@@ -613,6 +651,9 @@ export const SCENARIOS = [
     target: null,
   },
 ];
+
+/** workload s's answer, as the helpers render it */
+const MOCKOON_ANSWER = '{"id":"42","page":3,"name":"USER 42","kind":"beta","tags":["t0","t1","t2"],"next":4}';
 
 /** the items of the collection workloads: `{ id, name, email, age }` */
 function collectionUsers(n) {

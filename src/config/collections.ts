@@ -93,6 +93,7 @@ export async function loadRuleSetCollections(
       file: ref.file,
       seed: parsed.data as CollectionData,
       persist: ref.persist,
+      ...(ref.headers === undefined ? {} : { headers: ref.headers }),
       ruleSetIndex,
       sourceText: read.text,
     });

@@ -123,7 +123,7 @@ function withTemplate(
     );
     return conditions;
   }
-  const known = template.segments.flatMap((s) => ('name' in s ? [s.name] : []));
+  const known = template.segments.flatMap((s) => ('name' in s ? [s.name] : 'names' in s ? [...s.names] : []));
   for (const c of params.conditions) {
     if (!known.includes(c.name)) {
       const offset = params.names.get(c.name) ?? params.keyOffset;

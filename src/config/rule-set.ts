@@ -2,6 +2,7 @@
 // accepted and ignored). Each [[rules]] entry: when.request (conditions), respond, priority, weight.
 // Keys, types and bounds are the shapes' (config/shapes/rule-set.ts). The decoder is pure: respond files are collected as references and checked once file facts are known,
 // so loading from disk (async) and `set rule` (any injected check) share this one code path.
+import type { HeaderList } from '../shared/headers.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Rule, RuleSet } from '../model/rule-set.js';
 import type { Strategy } from '../model/strategy.js';
@@ -56,6 +57,8 @@ export interface CollectionRef {
   readonly file: string;
   readonly id: string;
   readonly persist: boolean;
+  /** headers on every answer of the collection */
+  readonly headers?: HeaderList;
   /** where `data` is written (a missing file is reported there) */
   readonly offset: number;
   readonly keyPath: KeyPath;
@@ -136,6 +139,9 @@ export function decodeRuleSetTree(
         file: resolvePath(respondDir, c.data),
         id: c.id ?? 'id',
         persist: c.persist === true,
+        ...(c.headers === undefined || c.headers.length === 0
+          ? {}
+          : { headers: c.headers.map(([k, v]) => [k.toLowerCase(), v] as const) }),
         offset: dataNode?.offset ?? item?.offset ?? 0,
         keyPath: ['collections', i, 'data'],
       });

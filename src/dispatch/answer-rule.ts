@@ -41,6 +41,7 @@ export function answerRule(ctx: DispatchCtx, rule: Rule, stage: Stage): ValueOrP
             env.now,
             ws.collections === undefined ? undefined : (name, id) => readCollection(ws, env.state, name, id),
             fileDeny(ws),
+            env.state,
           ),
           used,
         );

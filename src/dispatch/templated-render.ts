@@ -31,6 +31,8 @@ export interface TemplateEnv {
   readonly log: (line: string) => void;
   /** the `collection` helper's reader (docs/state.md) */
   readonly collection?: (name: string, id: string | undefined) => unknown;
+  /** the request's state store (Mockoon's `setGlobalVar`/`getGlobalVar`) */
+  readonly state?: TemplateRuntime['state'];
   /** what a rendered file_path may not name: the workspace's service.deny, its patterns relative to `fallbackDir` */
   readonly deny?: FileDeny;
 }
@@ -64,6 +66,7 @@ export class Render {
       now: this.env.now,
       faker: fakerIfLoaded(),
       ...(c === undefined ? {} : { collection: c }),
+      ...(this.env.state === undefined ? {} : { state: this.env.state }),
     });
   }
 }

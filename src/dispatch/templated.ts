@@ -187,7 +187,15 @@ export function templateEnv(
   now: (() => Date) | undefined,
   collection?: (name: string, id: string | undefined) => unknown,
   deny?: FileDeny,
+  state?: TemplateEnv['state'],
 ): TemplateEnv {
-  const base = { files, random, log, now: now ?? (() => new Date()), ...(deny === undefined ? {} : { deny }) };
+  const base = {
+    files,
+    random,
+    log,
+    now: now ?? (() => new Date()),
+    ...(deny === undefined ? {} : { deny }),
+    ...(state === undefined ? {} : { state }),
+  };
   return collection === undefined ? base : { ...base, collection };
 }

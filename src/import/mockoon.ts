@@ -49,13 +49,46 @@ function pairs(v: unknown): [string, string][] {
   return out;
 }
 
+/**
+ * A route's path as a rule's url_path: literal (`equal`), a path template (`:id` → `{id}`, literal text around
+ * captures too: `docket.{format}`), or, for Mockoon's optional characters and wildcards without parameters
+ * (`ab+c` is `abc` or `abbc` in Mockoon 9, `a?b`, `files/*`), a regex. Undefined: not expressible.
+ */
 function pathOf(prefix: string, endpoint: string): UrlPath | undefined {
   const joined = ('/' + [prefix, endpoint].filter((p) => p !== '').join('/')).replace(/\/{2,}/g, '/');
   const path = joined.length > 1 ? joined.replace(/\/$/, '') : joined;
-  if (/[*()#?{}]/.test(path)) return undefined;
-  const templated = path.replace(/:([A-Za-z_][\w]*)/g, '{$1}');
+  if (/[#{}]/.test(path)) return undefined;
+  if (/[*()?+]/.test(path)) return /:[A-Za-z_$]/.test(path) ? undefined : regexPathOf(path);
+  const templated = path.replace(/:([A-Za-z_$][\w$]*)/g, '{$1}');
   return templated === path ? { op: 'equal', value: path } : { op: 'path_template', value: templated };
 }
+
+/** Mockoon 9's reading of `*`, `(…)`, `(…)?`, `c?` and `c+` in a path without parameters, as an anchored regex. */
+function regexPathOf(path: string): UrlPath | undefined {
+  let out = '';
+  for (let i = 0; i < path.length; i++) {
+    const c = path[i]!;
+    const next = path[i + 1];
+    if (c === '*') out += '.*';
+    else if (c === '(') {
+      const close = path.indexOf(')', i);
+      if (close < 0 || path.slice(i + 1, close).includes('(')) return undefined;
+      out += `(?:${escapeRe(path.slice(i + 1, close))})`;
+      i = close;
+      if (path[i + 1] === '?') {
+        out += '?';
+        i++;
+      }
+    } else if (/\w/.test(c) && (next === '?' || next === '+')) {
+      out += next === '?' ? `${escapeRe(c)}?` : `${escapeRe(c)}${escapeRe(c)}?`;
+      i++;
+    } else if (/[)?+]/.test(c)) return undefined;
+    else out += escapeRe(c);
+  }
+  return { op: 'regex', value: `^${out}/?$` };
+}
+
+const escapeRe = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, (m) => (m === '/' ? '/' : `\\${m}`));
 
 type Where = 'query' | 'headers' | 'cookies' | 'params' | 'json' | 'text';
 
@@ -100,10 +133,16 @@ function condOf(rule: Obj): { where: Where; name: string; cond: Cond } | string 
   const json = where === 'json';
   switch (operator) {
     case 'equals':
+      // body.json has no `not_equal`: a negated equality is a negated whole-value pattern there
+      if (invert && json) return { where, name, cond: { op: 'not_regex', value: `^${escapeRe(value)}$` } };
+      // Mockoon reads a null field as empty text: `equals ""` holds for it (a body's null reads "null" here)
+      if (json && value === '') return { where, name, cond: { op: 'regex', value: '^(?:null)?$' } };
       return { where, name, cond: { op: invert ? 'not_equal' : json ? 'equal_string' : 'equal', value } };
     case 'regex':
     case 'regex_i': {
-      const v = operator === 'regex_i' ? `(?i)${value}` : value;
+      let v = operator === 'regex_i' ? `(?i)${value}` : value;
+      // a null field is empty text to Mockoon: a pattern that holds for "" holds for it
+      if (json && matchesEmpty(value)) v = `(?:${v})|^null$`;
       return { where, name, cond: { op: invert ? 'not_regex' : 'regex', value: v } };
     }
     case 'null':
@@ -116,6 +155,14 @@ function condOf(rule: Obj): { where: Where; name: string; cond: Cond } | string 
       return { where, name, cond: { op: 'array_contains', value: JSON.stringify(value) } };
     default:
       return `the operator \`${operator}\` is not supported`;
+  }
+}
+
+function matchesEmpty(pattern: string): boolean {
+  try {
+    return new RegExp(pattern).test('');
+  } catch {
+    return false;
   }
 }
 
@@ -156,12 +203,57 @@ function bucketsOf(v: unknown): Map<string, Bucket> {
   return out;
 }
 
+/**
+ * A response's status: Mockoon reads a status that is not a number from 100 to 999 (`99` in older files) as 200
+ * when it loads the environment, so the import writes 200 too, and says so.
+ */
+function statusOf(r: Obj, place: string, notes: LeftOut[]): number {
+  const raw =
+    typeof r['statusCode'] === 'string' && /^\d+$/.test(r['statusCode']) ? Number(r['statusCode']) : r['statusCode'];
+  if (raw === undefined) return 200;
+  if (typeof raw === 'number' && Number.isInteger(raw) && raw >= 100 && raw <= 999) return raw;
+  notes.push({
+    place,
+    what: 'statusCode',
+    reason: `${JSON.stringify(raw)} is not a status from 100 to 999: served as 200, as Mockoon does`,
+  });
+  return 200;
+}
+
+/**
+ * The environment's listener settings a new mock.toml takes (its port, and its hostname when it names one: an empty
+ * one, all interfaces in Mockoon, stays loopback here); the settings no rule set expresses yet are named.
+ */
+function settingsOf(data: Obj, notes: LeftOut[]): SourceImport['listener'] {
+  const port = data['port'];
+  const host = str(data['hostname']);
+  const tls = isObj(data['tlsOptions']) ? data['tlsOptions'] : undefined;
+  if (tls?.['enabled'] === true)
+    notes.push({
+      place: 'tlsOptions',
+      what: '',
+      reason: `TLS is not imported yet: add a [listener.tls] with the certificate (${str(tls['certPath']) || str(tls['pfxPath']) || 'its files'}) to mock.toml`,
+    });
+  if (data['proxyMode'] === true)
+    notes.push({
+      place: 'proxyMode',
+      what: '',
+      reason: `proxy mode to ${str(data['proxyHost']) || 'its host'} is not imported yet: a request no route answers gets mock's 404`,
+    });
+  // route callbacks are imported with their responses (mockoon-callbacks.ts)
+  const out: { port?: number; ipAddress?: string } = {};
+  if (typeof port === 'number' && Number.isInteger(port) && port > 0 && port < 65536) out.port = port;
+  if (/^[\d.]+$|^[0-9a-fA-F:]+$/.test(host) && host !== '0.0.0.0') out.ipAddress = host;
+  return Object.keys(out).length === 0 ? undefined : out;
+}
+
 export function decodeMockoon(data: unknown, title?: string): Result<SourceImport, MockoonError> {
   if (!isObj(data) || !Array.isArray(data['routes']))
     return err({ place: 'routes', message: 'a Mockoon environment needs a `routes` array' });
   const prefix = str(data['endpointPrefix']).replace(/^\/+|\/+$/g, '');
   const envLatency = typeof data['latency'] === 'number' ? data['latency'] : 0;
   const envHeaders = pairs(data['headers']);
+  const crudHeaders = envHeaders.filter(([k]) => k !== 'content-type');
   const rules: SourceRule[] = [];
   const leftOut: LeftOut[] = [];
   const collections: SourceCollection[] = [];
@@ -198,6 +290,8 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
     if (responses.length === 0) return void leftOut.push({ place, what: '', reason: 'the route has no response' });
     const mode = route['responseMode'];
     const modal = mode === 'RANDOM' || mode === 'SEQUENTIAL';
+    // "disable rules": the default response answers every request, whatever the others' rules
+    const rulesOff = mode === 'DISABLE_RULES';
     const main = responses.find((r) => r['default'] === true) ?? responses[0]!;
     if (crud) {
       // a CRUD route serves its data bucket (GET, POST, PUT, PATCH, DELETE on the path and path/:id): a collection,
@@ -222,6 +316,8 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
         name: bucket!.name,
         data: bucket!.value,
         id: str(main['crudKey']) || 'id',
+        // Mockoon's environment headers are on its CRUD answers too (a collection answers JSON whatever they say)
+        ...(crudHeaders.length === 0 ? {} : { headers: crudHeaders }),
         ...(groups.length === 0 ? {} : { groupsBefore: groups.length }),
       });
     }
@@ -254,7 +350,7 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
       const answered = {
         ...(m === undefined ? {} : { method: m }),
         urlPath,
-        status: typeof r['statusCode'] === 'number' ? r['statusCode'] : 200,
+        status: statusOf(r, `${place} ${at}`, leftOut),
         body,
         respondHeaders: headers,
         ...(latency > 0 ? { delay: latency } : {}),
@@ -282,7 +378,7 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
         });
       return;
     }
-    if (!modal)
+    if (!modal && !rulesOff)
       responses.forEach((r, j) => {
         const list = Array.isArray(r['rules']) ? r['rules'].filter(isObj) : [];
         if (r === main || list.length === 0) return;
@@ -329,8 +425,10 @@ export function decodeMockoon(data: unknown, title?: string): Result<SourceImpor
         what: '',
         reason: `data bucket ${JSON.stringify(b.name)}: ${b.unfit ?? 'no CRUD route serves it, so it has no path to be a collection at'}`,
       });
+  const listener = settingsOf(data, leftOut);
   return ok({
     format: 'mockoon',
+    ...(listener === undefined ? {} : { listener }),
     title: title ?? (str(data['name']) || 'mockoon'),
     rules,
     leftOut,

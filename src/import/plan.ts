@@ -8,6 +8,7 @@
 import type { Method } from '../model/operators.js';
 import { safeName } from '../openapi/paths.js';
 import { callbacksLine, tomlKey, tomlLiteral, tomlString, type CallbackText } from '../openapi/render.js';
+import { parseTemplate } from '../config/path-template.js';
 import { compileRustRegex } from '../shared/rust-regex.js';
 import { sha256Hex } from '../shared/sha256.js';
 import { FEATURES } from './features.js';
@@ -101,6 +102,8 @@ export interface SourceImport {
   readonly strategy: 'first_match' | 'priority';
   /** extra header comment lines */
   readonly notes?: readonly string[];
+  /** the source's own listener settings (Mockoon's `port`, `hostname`), used when the import writes a new mock.toml */
+  readonly listener?: { readonly port?: number; readonly ipAddress?: string };
   /** `[[collections]]` after the rules (written only when FEATURES.collections) */
   readonly collections?: readonly SourceCollection[];
   /**
@@ -135,6 +138,8 @@ export interface SourceCollection {
   readonly id: string;
   /** how many of `groups` come before it in the source (it goes in the rule set written between them) */
   readonly groupsBefore?: number;
+  /** headers on every answer (a Mockoon environment's headers) */
+  readonly headers?: readonly (readonly [string, string])[];
 }
 
 export function leftOutLine(l: LeftOut): string {
@@ -152,6 +157,8 @@ export interface SourcePlan {
   readonly ruleSets: readonly PlannedFile[];
   readonly files: readonly PlannedFile[];
   readonly rules: number;
+  /** per rule set, the source rule of each `[[rules]]` it writes, in order (what a load error's `rules[n]` names) */
+  readonly written: readonly (readonly SourceRule[])[];
 }
 
 export interface SourcePlanOptions {
@@ -251,22 +258,13 @@ function unwritable(r: SourceRule): string | undefined {
     const compiled = compileRustRegex(p);
     if (!compiled.ok) return `the pattern ${excerpt(p)} is not a regular expression mock reads (${compiled.error})`;
   }
-  if (r.urlPath?.op === 'path_template' && !wholeSegments(r.urlPath.value))
-    return `the path ${excerpt(r.urlPath.value)} has a parameter that is not a whole segment (a path template captures whole segments: {name}, or a last {name*})`;
+  if (r.urlPath?.op === 'path_template') {
+    const parsed = parseTemplate(r.urlPath.value);
+    if (!parsed.ok) return `the path ${excerpt(r.urlPath.value)} is not a path template mock reads (${parsed.error})`;
+  }
   if (r.fault === undefined && !(Number.isInteger(r.status) && r.status >= 100 && r.status <= 999))
     return `the status ${r.status} is not one an HTTP answer can have (100 to 999)`;
   return undefined;
-}
-
-/** every `{…}` of a path template is a whole segment, `{name}`, or the last one, `{name*}` */
-function wholeSegments(template: string): boolean {
-  const segments = template.split('/');
-  return segments.every(
-    (seg, i) =>
-      !/[{}]/.test(seg) ||
-      /^\{[A-Za-z_]\w*\}$/.test(seg) ||
-      (i === segments.length - 1 && /^\{[A-Za-z_]\w*\*\}$/.test(seg)),
-  );
 }
 
 /**
@@ -299,14 +297,21 @@ function onePerKey(
 }
 
 /** the rule's text; a rule left out is a comment saying why (counted in `skipped`) */
-function ruleText(r: SourceRule, names: Names, files: PlannedFile[], skipped?: { count: number }): string {
+function ruleText(
+  r: SourceRule,
+  names: Names,
+  files: PlannedFile[],
+  skipped: { count: number },
+  written: SourceRule[],
+): string {
   const lines = [comment(r.place)];
   if (r.title !== '') lines.push(comment(r.title));
   const why = unwritable(r);
   if (why !== undefined) {
-    if (skipped !== undefined) skipped.count++;
+    skipped.count++;
     return [...lines, comment(`left out: ${why}`)].join('\n') + '\n';
   }
+  written.push(r);
   const badName = (k: string): boolean => !HEADER_NAME.test(k);
   for (const [k] of r.headers ?? [])
     if (badName(k))
@@ -393,6 +398,8 @@ export function planSource(imp: SourceImport, o: SourcePlanOptions): SourcePlan 
       : 'strategy = "first_match"\n';
   const groups = imp.groups ?? [];
   const ruleSets: PlannedFile[] = [];
+  const writtenBySet: SourceRule[][] = [];
+  let written: SourceRule[] = [];
   // the first rule set written takes the chosen name; the ones continuing after a group take -2, -3, …
   const nextPath = (): string => (ruleSets.length === 0 ? ruleSetPath : names.take(stem, '.toml'));
   let at = 0;
@@ -408,15 +415,22 @@ export function planSource(imp: SourceImport, o: SourcePlanOptions): SourcePlan 
       text += `\n${comment(c.place)}\n${c.title === '' ? '' : comment(c.title) + '\n'}[[collections]]\n`;
       text += `path = ${tomlString(c.path)}\ndata = ${tomlString(path)}\n`;
       if (c.id !== 'id') text += `id = ${tomlString(c.id)}\n`;
+      const headers = (c.headers ?? []).filter(([k, v]) => HEADER_NAME.test(k) && HEADER_VALUE.test(v));
+      if (headers.length > 0)
+        text += `headers = { ${headers.map(([k, v]) => `${tomlKey(k)} = ${tomlString(v)}`).join(', ')} }\n`;
     }
     return text;
   };
   for (const [k, g] of groups.entries()) {
-    for (; at < g.after; at++) out += '\n' + ruleText(imp.rules[at]!, names, files, skipped);
+    for (; at < g.after; at++) out += '\n' + ruleText(imp.rules[at]!, names, files, skipped, written);
     const own = collectionsText(k);
     out += own;
     // the rules so far end this rule set; the group answers next, then the rest in a rule set of their own
-    if (ruleSets.length === 0 || at > from || own !== '') ruleSets.push({ path: nextPath(), text: out });
+    if (ruleSets.length === 0 || at > from || own !== '') {
+      ruleSets.push({ path: nextPath(), text: out });
+      writtenBySet.push(written);
+    }
+    written = [];
     from = at;
     const groupPath = names.take(`${stem}-${safeName(g.title, 'route')}`, '.toml');
     let text = [
@@ -428,18 +442,51 @@ export function planSource(imp: SourceImport, o: SourcePlanOptions): SourcePlan 
       .map(comment)
       .join('\n');
     text += `\n\nstrategy = ${g.strategy === 'round_robin' ? '"round_robin"' : '{ uniform_random = {} }'}\n`;
-    for (const r of g.rules) text += '\n' + ruleText(r, names, files, skipped);
+    const inGroup: SourceRule[] = [];
+    for (const r of g.rules) text += '\n' + ruleText(r, names, files, skipped, inGroup);
     ruleSets.push({ path: groupPath, text });
+    writtenBySet.push(inGroup);
     out = `${comment(`${imp.title}: imported from ${o.source} (${FORMAT_NAMES[imp.format]}), continued`)}\n\n`;
     out += 'strategy = "first_match"\n';
   }
-  for (; at < imp.rules.length; at++) out += '\n' + ruleText(imp.rules[at]!, names, files, skipped);
+  for (; at < imp.rules.length; at++) out += '\n' + ruleText(imp.rules[at]!, names, files, skipped, written);
   const own = collectionsText(groups.length);
   out += own;
-  if (ruleSets.length === 0 || at > from || own !== '') ruleSets.push({ path: nextPath(), text: out });
+  if (ruleSets.length === 0 || at > from || own !== '') {
+    ruleSets.push({ path: nextPath(), text: out });
+    writtenBySet.push(written);
+  }
   return {
     ruleSets,
     files,
+    written: writtenBySet,
     rules: imp.rules.length + groups.reduce((n, g) => n + g.rules.length, 0) - skipped.count,
   };
+}
+
+/**
+ * The import without these rules, each named in `leftOut` with why (the rule it made did not load): an import whose
+ * own output does not load leaves out the offending rule instead of refusing the whole source.
+ */
+export function withoutRules(imp: SourceImport, drop: ReadonlyMap<SourceRule, string>): SourceImport {
+  const keep = (r: SourceRule): boolean => !drop.has(r);
+  const groups = (imp.groups ?? []).map((g) => ({
+    ...g,
+    after: imp.rules.slice(0, g.after).filter(keep).length,
+    rules: g.rules.filter(keep),
+  }));
+  const leftOut = [...imp.leftOut];
+  for (const [r, why] of drop)
+    leftOut.push({ place: r.place, what: '', reason: `the rule made from it does not load: ${why}` });
+  return { ...imp, rules: imp.rules.filter(keep), groups, leftOut };
+}
+
+/** The import with each rule it cannot write (written as a comment saying why) named in `leftOut` too. */
+export function nameUnwritable(imp: SourceImport): SourceImport {
+  const named: LeftOut[] = [];
+  for (const r of [...imp.rules, ...(imp.groups ?? []).flatMap((g) => g.rules)]) {
+    const why = unwritable(r);
+    if (why !== undefined) named.push({ place: r.place, what: '', reason: why });
+  }
+  return named.length === 0 ? imp : { ...imp, leftOut: [...imp.leftOut, ...named] };
 }

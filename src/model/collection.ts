@@ -1,5 +1,6 @@
 // Collections (docs/state.md, "Collections"): json-server-style CRUD over data loaded from a file. What loading
 // produces; the data itself lives in the state store under `collection:<path>`, seeded from `seed` when absent.
+import type { HeaderList } from '../shared/headers.js';
 
 /** One collection (an array of items) or single resource (one object), as loaded. Immutable. */
 export interface Collection {
@@ -17,6 +18,8 @@ export interface Collection {
   readonly seed: CollectionData;
   /** write changes back to the file */
   readonly persist: boolean;
+  /** headers on every answer (lower-cased names) */
+  readonly headers?: HeaderList;
   /** the rule set that declares it; undefined for `service.db` / `--db` */
   readonly ruleSetIndex?: number;
   /** the data file's text as read: a reload reseeds only when the file changed for another reason than our write */

@@ -80,8 +80,16 @@ export interface UrlPathCondition {
 
 /** A url_path template such as `/users/{id}/files/{rest*}`, parsed at load. */
 export interface PathTemplate {
-  /** literal text, or a named capture: one non-empty segment, or (`rest`, last only) zero or more segments */
-  readonly segments: readonly ({ readonly literal: string } | { readonly name: string; readonly rest: boolean })[];
+  /**
+   * literal text, or a named capture: one non-empty segment, or (`rest`, last only) zero or more segments, or one
+   * segment of literal text around captures (`docket.{format}`, `{base}...{head}`): `pattern` matches the whole
+   * segment, its groups in the order of `names`
+   */
+  readonly segments: readonly (
+    | { readonly literal: string }
+    | { readonly name: string; readonly rest: boolean }
+    | { readonly pattern: RegExp; readonly names: readonly string[] }
+  )[];
 }
 
 /**

@@ -37,6 +37,8 @@ export interface TemplateRuntime {
   readonly faker?: unknown;
   /** a collection's current data by name (docs/state.md), one item with `id`; undefined when there is none */
   readonly collection?: (name: string, id: string | undefined) => unknown;
+  /** the request's share of the state store (its session's, with sessions on): Mockoon's global variables */
+  readonly state?: { get(key: string): unknown; set(key: string, value: unknown): void };
 }
 
 export interface CompiledTemplate {

@@ -36,7 +36,10 @@ test('parseTemplate: whole-segment parameters, a last rest; the errors name what
     ['/a/{}', /empty parameter name/],
     ['/a/{x}/{x}', /`x` is used twice/],
     ['/a/{r*}/b', /`\{r\*\}` must be the last segment/],
-    ['/a/x{id}', /a parameter must be a whole segment/],
+    ['/a/x{r*}', /a rest parameter `\{name\*\}` must be a whole segment/],
+    ['/a/{x}{y}', /two parameters need literal text between them/],
+    ['/a/x{}', /empty parameter name/],
+    ['/a/{x}.{x}', /`x` is used twice/],
   ];
   for (const [t, want] of bad) {
     const r = parseTemplate(t);
@@ -58,6 +61,17 @@ test('matchTemplate: {name} one non-empty segment, {rest*} zero or more; the dec
     ['/a/{x}/b/{y}', '/a/1/b/2', { x: '1', y: '2' }],
     ['/a/{x}/b/{y}', '/a/1/c/2', undefined],
     ['/', '/', {}],
+    // literal text around captures in one segment
+    ['/docket.{format}', '/docket.json', { format: 'json' }],
+    ['/docket.{format}', '/docket.', undefined],
+    ['/docket.{format}', '/docket', undefined],
+    ['/compare/{base}...{head}', '/compare/main...feature', { base: 'main', head: 'feature' }],
+    ['/compare/{base}...{head}', '/compare/main..feature', undefined],
+    ['/compare/{base}...{head}', '/compare/a.b...c.d', { base: 'a.b', head: 'c.d' }],
+    ['/f/{name}.{ext}', '/f/a.b.json', { name: 'a.b', ext: 'json' }],
+    ['/v{n}/items', '/v2/items', { n: '2' }],
+    ['/v{n}/items', '/v2/other', undefined],
+    ['/a+b/{id}', '/a+b/1', { id: '1' }],
   ];
   for (const [t, path, want] of cases) {
     const tt = template(t);

@@ -1,6 +1,6 @@
 // url_path templates (`op = "path_template"`): `/users/{id}/orders/{order}`, `/files/{rest*}`.
 // `{name}` matches exactly one non-empty segment; a last `{name*}` matches the rest of the path (zero or more
-// segments). Templates are parsed once, at load (config/path-template.ts); requests are matched segment by segment
+// segments); a segment of literal text around captures (`docket.{format}`) matches by its pattern. Templates are parsed once, at load (config/path-template.ts); requests are matched segment by segment
 // against the snapshot's decoded segments, so a capture is decoded as file routing decodes segments. Long lists of templates are looked up through a segment trie (TemplateTrie,
 // used by each rule set's path index), never by trying each template in turn.
 import type { RequestSnapshot } from '../model/request.js';
@@ -22,6 +22,10 @@ export function matchTemplate(template: PathTemplate, segments: readonly string[
     const part = t[i]!;
     if ('literal' in part) {
       if (segments[i] !== part.literal) return undefined;
+    } else if ('pattern' in part) {
+      const m = part.pattern.exec(segments[i] ?? '');
+      if (m === null) return undefined;
+      part.names.forEach((name, j) => (out[name] = m[j + 1]!));
     } else if (part.rest) {
       out[part.name] = segments.slice(i).join('/');
       return out;
@@ -41,6 +45,8 @@ export function templateMatches(template: PathTemplate, segments: readonly strin
     const part = t[i]!;
     if ('literal' in part) {
       if (segments[i] !== part.literal) return false;
+    } else if ('pattern' in part) {
+      if (!part.pattern.test(segments[i] ?? '')) return false;
     } else if (part.rest) return true;
     else if (segments[i] === undefined || segments[i] === '') return false;
   }
@@ -89,9 +95,12 @@ export function appendTo(list: readonly number[] | undefined, n: number, grown: 
   return list;
 }
 
-/** A template's shape (model/rule-set.ts TemplateShape): its literal segments, 0 for a parameter, 1 for a rest. */
+/**
+ * A template's shape (model/rule-set.ts TemplateShape): its literal segments, 0 for a parameter, 1 for a rest. A
+ * segment with literal text around captures is a parameter here: the lookup finds candidates, the match decides.
+ */
 export function shapeOf(template: PathTemplate): TemplateShape {
-  return template.segments.map((part) => ('literal' in part ? part.literal : part.rest ? 1 : 0));
+  return template.segments.map((part) => ('literal' in part ? part.literal : 'pattern' in part || !part.rest ? 0 : 1));
 }
 
 /**

@@ -8,6 +8,7 @@ import type { CompiledTemplate, TemplateData, TemplateKind, TemplateRuntime } fr
 import { err, ok, type Result } from '../shared/result.js';
 import { JSON_STRING, VALUE, type Handlebars } from './engine.js';
 import { ALL_HELPERS, textOf } from './helpers.js';
+import { MOCKOON_FAKER_HELPERS } from './helpers/mockoon.js';
 import { suggest } from '../shared/did-you-mean.js';
 import type { RequestSnapshot } from '../model/request.js';
 import { requestValue } from './data.js';
@@ -50,7 +51,7 @@ export function compileTemplate(
       return err(syntaxError(engine, e));
     }
   }
-  const facts = { paths: [] as string[], usesFaker: false };
+  const facts: Facts = { paths: [], usesFaker: false, helpers: new Set() };
   const fast = fastRenderer(ast, kind);
   walkProgram(ast, kind === 'json' ? { inString: false } : undefined, facts, 0);
   let fn: HandlebarsTemplateDelegate;
@@ -62,6 +63,9 @@ export function compileTemplate(
     return err(syntaxError(engine, e));
   }
   const usesFaker = facts.usesFaker;
+  // Handlebars wraps every helper it is handed on each render: a template is handed only those it calls (the
+  // engine itself holds none), so the size of the helper set costs a render nothing
+  const helpers = Object.fromEntries([...facts.helpers].map((n) => [n, ALL_HELPERS[n]!]));
   return ok({
     kind,
     source,
@@ -75,7 +79,7 @@ export function compileTemplate(
           (runtime.faker as { seed(n: number): unknown } | undefined)?.seed(
             Math.floor(runtime.random() * 0x1_0000_0000),
           );
-        return fn(data, { data: { mockRuntime: runtime, mockRepeats: { n: 0 } } });
+        return fn(data, { data: { mockRuntime: runtime, mockRepeats: { n: 0 } }, helpers });
       },
   });
 }
@@ -118,6 +122,8 @@ function syntaxError(engine: Handlebars, e: unknown): TemplateSyntaxError {
 interface Facts {
   paths: string[];
   usesFaker: boolean;
+  /** the helpers the template calls: the only ones its render hands Handlebars */
+  helpers: Set<string>;
 }
 
 /** JSON string state across the template's literal text (undefined outside JSON templates). */
@@ -203,7 +209,8 @@ function noteExpression(
   scope: number,
 ): void {
   const name = pathName(path);
-  if (name === 'faker') facts.usesFaker = true;
+  if (name === 'faker' || (name !== undefined && MOCKOON_FAKER_HELPERS.has(name))) facts.usesFaker = true;
+  if (name !== undefined && Object.prototype.hasOwnProperty.call(ALL_HELPERS, name)) facts.helpers.add(name);
   if (name !== undefined && KNOWN[name] !== true) notePath(path as hbs.AST.PathExpression, facts, scope);
   for (const p of params) noteParam(p, facts, scope);
   for (const pair of hash?.pairs ?? []) noteParam(pair.value, facts, scope);

@@ -5,7 +5,7 @@
 // an immutable module, not state. Handlebars keeps its prototype-access protections (the defaults): a template
 // reads the request's own properties only, never `constructor` or `__proto__`.
 import type HandlebarsNamespace from 'handlebars';
-import { ALL_HELPERS, countedEach, textOf } from './helpers.js';
+import { countedEach, textOf } from './helpers.js';
 
 export type Handlebars = typeof HandlebarsNamespace;
 
@@ -29,8 +29,7 @@ export function loadEngine(): Promise<Handlebars> {
   return (engineLoad ??= import('handlebars/dist/cjs/handlebars.js').then((m: unknown) => {
     const root = ((m as { default?: Handlebars }).default ?? m) as Handlebars;
     const hbs = root.create();
-    for (const [name, fn] of Object.entries(ALL_HELPERS))
-      hbs.registerHelper(name, fn as HandlebarsNamespace.HelperDelegate);
+    // the project's helpers are handed to each render, only those its template calls (compile.ts)
     hbs.registerHelper(JSON_STRING, (value: unknown) => JSON.stringify(textOf(value)).slice(1, -1));
     hbs.registerHelper(VALUE, (value: unknown) => textOf(value));
     // `{{log}}` would write to the console from inside a request: a template has no side effects

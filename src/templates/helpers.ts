@@ -4,6 +4,7 @@
 import type { TemplateData, TemplateRuntime } from '../model/template.js';
 import { applyOffset, formatDate } from './now.js';
 import { ALIASES } from './names.js';
+import { MOCKOON_HELPERS } from './helpers/mockoon.js';
 
 /** What Handlebars hands a helper as its last argument (the parts used here). */
 export interface HelperOptions {
@@ -220,17 +221,6 @@ export function countedEach(each: Helper): Helper {
   };
 }
 
-function dotted(value: unknown, path: string): unknown {
-  let v = value;
-  for (const part of path === '' ? [] : path.split('.')) {
-    if (v === null || typeof v !== 'object' || !Object.prototype.hasOwnProperty.call(v, part)) return undefined;
-    v = (v as Record<string, unknown>)[part];
-  }
-  return v;
-}
-
-const request = (options: HelperOptions): TemplateData['request'] | undefined => options.data?.root?.request;
-
 /** name → helper; aliases point at the same function (listed by HELPER_NAMES for the docs and the schema). */
 export const HELPERS: Readonly<Record<string, Helper>> = {
   toJson: (...args) => {
@@ -342,33 +332,11 @@ export const HELPERS: Readonly<Record<string, Helper>> = {
     typeof a === 'string' ? a.includes(textOf(b)) : Array.isArray(a) ? a.some((x) => same(x, b)) : false,
   ),
   matches: block(([a, b]) => new RegExp(textOf(b)).test(textOf(a))),
-  // Mockoon's request helpers, for templates written for it
-  urlParam: (...args) => request(split(args).options)?.params[String(split(args).params[0])],
-  queryParam: (...args) => {
-    const { params, options } = split(args);
-    const v = request(options)?.query[String(params[0])];
-    return v === undefined ? params[1] : v;
-  },
-  header: (...args) => {
-    const { params, options } = split(args);
-    return request(options)?.headers[String(params[0]).toLowerCase()] ?? params[1];
-  },
-  cookie: (...args) => {
-    const { params, options } = split(args);
-    return request(options)?.cookies[String(params[0])] ?? params[1];
-  },
-  body: (...args) => {
-    const { params, options } = split(args);
-    const r = request(options);
-    if (params.length === 0) return r?.text ?? '';
-    const v = dotted(r?.body, String(params[0]));
-    return v === undefined ? params[1] : v;
-  },
-  bodyRaw: (...args) => request(split(args).options)?.text ?? '',
-  method: (...args) => request(split(args).options)?.method ?? '',
 };
 
+/** Mockoon's helpers (helpers/mockoon.ts) first: a name both have keeps this file's helper. */
 export const ALL_HELPERS: Readonly<Record<string, Helper>> = {
+  ...MOCKOON_HELPERS,
   ...HELPERS,
   ...Object.fromEntries(Object.entries(ALIASES).map(([alias, name]) => [alias, HELPERS[name]!])),
 };

@@ -31,6 +31,7 @@ import { loadCache } from '../../start-up/load-cache.js';
 import { primeLoadCache } from '../../workspace/tracked-load.js';
 import { pathSummary } from '../../routing/path-index.js';
 import { loadSource } from './import-source.js';
+import { planLoadable } from './import-loadable.js';
 import { harResult, harText, importHar, type HarView } from './import-har.js';
 import { checkTemplates } from './import-templates.js';
 import type { ImportFormat } from '../../import/formats.js';
@@ -169,7 +170,7 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Vie
     doc = loaded.value.doc;
     swagger = loaded.value.swagger;
   }
-  const imp: SourceImport | undefined =
+  let imp: SourceImport | undefined =
     source.value.kind === 'source' ? await checkTemplates(source.value.imp) : undefined;
   const configAbs = resolve(io.cwd, ROOT_CONFIG_FILE);
   const configShown = `./${ROOT_CONFIG_FILE}`;
@@ -199,6 +200,36 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Vie
   let plan: Planned;
   let openapiPlan: ImportPlan | undefined;
   let sourcePlan: SourcePlan | undefined;
+  const configFor = (planned: Planned): Result<string, Failure> => {
+    if (fresh) {
+      const listener: InitAnswers = {
+        ...answers.listener,
+        ...(imp?.listener ?? {}),
+        ruleSet: true,
+        middleware: false,
+        tls: false,
+      };
+      return ok(
+        rootConfigText(
+          listener,
+          planned.ruleSets.map((r) => r.path),
+        ),
+      );
+    }
+    let after = config.text;
+    for (const r of planned.ruleSets) {
+      const edited = planConfig(
+        undefined,
+        { abs: configAbs, shown: configShown, text: after },
+        { abs: resolve(io.cwd, r.path), shown: r.path, text: undefined },
+        r.path,
+      );
+      if (!edited.ok) return err(edited.error);
+      after = edited.value.after ?? after;
+    }
+    return ok(after);
+  };
+  let configAfter: string;
   if (doc !== undefined) {
     plan = openapiPlan = planImport(doc, {
       source: o.from,
@@ -208,37 +239,24 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Vie
       taken: takenIn(io.cwd),
       ...(o.progress === undefined ? {} : { progress: o.progress }),
     });
+    const made = configFor(plan);
+    if (!made.ok) return made;
+    configAfter = made.value;
+    const checked = checkPlan(plan, configAfter, configAbs, io.cwd);
+    if (checked !== undefined) return err(checked);
   } else {
-    plan = sourcePlan = planSource(imp!, {
-      source: o.from,
-      command,
-      ruleSetName: answers.ruleSetName,
-      taken: takenIn(io.cwd),
-    });
-  }
-
-  let configAfter: string;
-  if (fresh) {
-    const listener: InitAnswers = { ...answers.listener, ruleSet: true, middleware: false, tls: false };
-    configAfter = rootConfigText(
-      listener,
-      plan.ruleSets.map((r) => r.path),
+    const settled = planLoadable(
+      imp!,
+      (i) => planSource(i, { source: o.from, command, ruleSetName: answers.ruleSetName, taken: takenIn(io.cwd) }),
+      configFor,
+      (p, text) => checkPlan(p, text, configAbs, io.cwd),
+      (p) => resolve(dirname(configAbs), p),
     );
-  } else {
-    configAfter = config.text!;
-    for (const r of plan.ruleSets) {
-      const planned = planConfig(
-        undefined,
-        { abs: configAbs, shown: configShown, text: configAfter },
-        { abs: resolve(io.cwd, r.path), shown: r.path, text: undefined },
-        r.path,
-      );
-      if (!planned.ok) return err(planned.error);
-      configAfter = planned.value.after ?? configAfter;
-    }
+    if (!settled.ok) return settled;
+    imp = settled.value.imp;
+    plan = sourcePlan = settled.value.plan;
+    configAfter = settled.value.config;
   }
-  const checked = checkPlan(plan, configAfter, configAbs, io.cwd);
-  if (checked !== undefined) return err(checked);
 
   const view: View =
     openapiPlan !== undefined

@@ -442,6 +442,10 @@ export const collectionTable = record(
       default: false,
       example: 'true',
     }),
+    headers: described(map('header name', headerValue, decodeHeaderMap, HEADER_NAME), {
+      doc: "Headers on every answer of the collection, name to value (a Mockoon environment's headers on its CRUD routes).",
+      example: '{ x-api-version = "2" }',
+    }),
   },
   { required: ['path', 'data'] },
 );

@@ -6,6 +6,8 @@ import type { DispatchCtx, Stage, Staged, StateWrite } from '../types.js';
 import { workspaceRandom } from '../workspace-random.js';
 import { needsLikeEngine } from '../../state/collections/query.js';
 import { loadLinearRegex } from '../../shared/linear-regex.js';
+import type { HeaderList } from '../../shared/headers.js';
+import type { Draft } from '../finalize.js';
 
 /** The db file's collections (`--db`, `[collections]` without a rule set). */
 export function dbCollectionsStage(ctx: DispatchCtx): ValueOrPromise<Staged> | undefined {
@@ -26,7 +28,9 @@ export function answerFromCollection(
   if (hit.action === 'list' && needsLikeEngine(req.parts.query))
     return loadLinearRegex().then(() => answerFromCollection(ctx, ruleSetIndex)!);
   const c = hit.collection;
-  const { draft, write } = answerCollection(hit, req, ws, { state: env.state, random: workspaceRandom(ws) });
+  const answered = answerCollection(hit, req, ws, { state: env.state, random: workspaceRandom(ws) });
+  const { write } = answered;
+  const draft = c.headers === undefined ? answered.draft : withHeaders(answered.draft, c.headers);
   const stage: Stage =
     c.ruleSetIndex === undefined
       ? { kind: 'collection', path: c.path, action: hit.action, file: c.file }
@@ -39,4 +43,10 @@ export function answerFromCollection(
     file: c.file,
   };
   return { draft, stage, writes: [change] };
+}
+
+/** the collection's own headers after the answer's (an answer's own header of the same name wins) */
+function withHeaders(draft: Draft, headers: HeaderList): Draft {
+  const own = new Set(draft.headers.map(([k]) => k));
+  return { ...draft, headers: [...draft.headers, ...headers.filter(([k]) => !own.has(k.toLowerCase()))] };
 }
