@@ -15,7 +15,7 @@ import type {
   UrlPathCondition,
 } from '../model/rule-set.js';
 import type { UrlPathOp } from '../model/operators.js';
-import { parseTypedJson, type TypedJson } from '../shared/json.js';
+import { parseJson, parseTypedJson, type TypedJson } from '../shared/json.js';
 import { compileRustRegex } from '../shared/rust-regex.js';
 import { wildcardToRegExp } from '../shared/wildcard.js';
 import { report, unknownKey, wrongType, type DecodeContext, type KeyPath } from './decode.js';
@@ -30,6 +30,7 @@ import {
   SCENARIO_NAME,
   stateTable,
   urlPathTable,
+  urlTable,
 } from './shapes/rule-set.js';
 import { parseTemplate } from './path-template.js';
 import type { TomlNode } from './toml.js';
@@ -93,6 +94,11 @@ export function decodeRequest(
       case 'body':
         conditions.push(...decodeBody(entry.node, at, ctx));
         break;
+      case 'url': {
+        const c = decodeStringTable(entry.node, at, ctx, urlTable);
+        if (c !== undefined) conditions.push({ on: 'url', ...c });
+        break;
+      }
       default:
         unknownKey(ctx, key, entry.keyOffset, path, REQUEST_KEYS);
     }
@@ -356,6 +362,14 @@ function decodeBody(node: TomlNode, path: KeyPath, ctx: DecodeContext): Conditio
   return out;
 }
 
+/** the body operators whose value is a JSON document (`document` on the condition) */
+const DOCUMENT_OPS: ReadonlySet<string> = new Set([
+  'equal_json',
+  'equal_json_any_order',
+  'contains_json',
+  'contains_json_any_order',
+]);
+
 function decodeBodyCondition(
   bodyPath: string,
   entry: { keyOffset: number; node: TomlNode },
@@ -382,12 +396,25 @@ function decodeBodyCondition(
   const c: { -readonly [K in keyof BodyCondition]: BodyCondition[K] } = {
     on: 'body',
     path: bodyPath,
-    segments: bodyPath.split('.'),
+    // the empty path is the whole body (a document operator compares it all)
+    segments: bodyPath === '' ? [] : bodyPath.split('.'),
     op,
     value,
   };
   const parsed = tryParseJson(value);
   if (parsed !== undefined) c.parsed = parsed;
+  if (DOCUMENT_OPS.has(op)) {
+    try {
+      c.document = parseJson(value);
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      report(ctx, 'invalid_value', MESSAGES.notJsonDocument(op, why), node.entries.get('value')!.node.offset, [
+        ...at,
+        'value',
+      ]);
+      return [];
+    }
+  }
   if (op === 'regex' || op === 'not_regex') {
     const pattern = compileRegex(value, node.entries.get('value')!.node, [...at, 'value'], ctx);
     if (pattern === undefined) return [];
@@ -397,12 +424,23 @@ function decodeBodyCondition(
 }
 
 function decodeBodyText(node: TomlNode, path: KeyPath, ctx: DecodeContext): BodyTextCondition | undefined {
+  const c = decodeStringTable(node, path, ctx, bodyTextTable);
+  return c && { on: 'body_text', ...c };
+}
+
+/** `{ value, op }` with a string operator (body.text, url), its pattern compiled */
+function decodeStringTable(
+  node: TomlNode,
+  path: KeyPath,
+  ctx: DecodeContext,
+  table: typeof bodyTextTable,
+): Omit<BodyTextCondition, 'on'> | undefined {
   if (node.kind !== 'table')
     return wrongType(ctx, node, path, 'a table such as { value = "<GetQuote>", op = "contains" }');
-  const t = bodyTextTable(node, path, ctx);
+  const t = table(node, path, ctx);
   if (t?.value === undefined) return undefined;
   const op = t.op ?? 'equal';
-  const c: BodyTextCondition = { on: 'body_text', op, value: t.value };
+  const c = { op, value: t.value };
   if (op === 'regex' || op === 'not_regex') {
     const pattern = compileRegex(t.value, node.entries.get('value')!.node, [...path, 'value'], ctx);
     return pattern && { ...c, pattern };

@@ -18,6 +18,17 @@ export interface RuleShape {
          */
         readonly op?: 'equal' | 'not_equal' | 'starts_with' | 'not_starts_with' | 'ends_with' | 'not_ends_with' | 'contains' | 'not_contains' | 'wild_card' | 'regex' | 'not_regex' | 'path_template';
       };
+      /** The path and query as sent (`/search?q=a%20b`: percent-encoded, the rule set's prefix included), with a string operator. */
+      readonly url?: {
+        /** The text to compare the path and query with. */
+        readonly value: string;
+        /**
+         * How to compare.
+         *
+         * Default: `"equal"`.
+         */
+        readonly op?: 'equal' | 'not_equal' | 'starts_with' | 'not_starts_with' | 'ends_with' | 'not_ends_with' | 'contains' | 'not_contains' | 'wild_card' | 'regex' | 'not_regex';
+      };
       /** The request method (upper case). */
       readonly method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD';
       /** Header conditions, keyed by header name (any case); every one must hold. */
@@ -84,7 +95,7 @@ export interface RuleShape {
              *
              * Default: `"equal"`.
              */
-            readonly op?: 'equal' | 'equal_string' | 'contains' | 'not_contains' | 'starts_with' | 'not_starts_with' | 'ends_with' | 'not_ends_with' | 'regex' | 'not_regex' | 'equal_typed' | 'equal_number' | 'greater_than' | 'less_than' | 'greater_or_equal' | 'less_or_equal' | 'exists' | 'absent' | 'array_length_equal' | 'array_length_at_least' | 'array_contains' | 'equal_integer' | 'map_has_key' | 'map_does_not_have_key' | 'structural_contains';
+            readonly op?: 'equal' | 'equal_string' | 'contains' | 'not_contains' | 'starts_with' | 'not_starts_with' | 'ends_with' | 'not_ends_with' | 'regex' | 'not_regex' | 'equal_typed' | 'equal_number' | 'greater_than' | 'less_than' | 'greater_or_equal' | 'less_or_equal' | 'exists' | 'absent' | 'array_length_equal' | 'array_length_at_least' | 'array_contains' | 'equal_integer' | 'map_has_key' | 'map_does_not_have_key' | 'structural_contains' | 'equal_json' | 'equal_json_any_order' | 'contains_json' | 'contains_json_any_order';
           };
         };
         /** Conditions on the fields of an `application/x-www-form-urlencoded` or `multipart/form-data` body, keyed by field name. */

@@ -60,6 +60,10 @@ export const BODY_OPS = [
   'map_has_key',
   'map_does_not_have_key',
   'structural_contains',
+  'equal_json',
+  'equal_json_any_order',
+  'contains_json',
+  'contains_json_any_order',
 ] as const;
 export type BodyOp = (typeof BODY_OPS)[number];
 export function isBodyOp(s: string): s is BodyOp {
@@ -127,4 +131,8 @@ export const BODY_OP_WORDS: Readonly<Record<BodyOp, string>> = {
   map_has_key: 'map_has_key',
   map_does_not_have_key: 'map_does_not_have_key',
   structural_contains: 'structural_contains',
+  equal_json: '== (JSON document)',
+  equal_json_any_order: '== (JSON document, arrays in any order)',
+  contains_json: 'holds (JSON document)',
+  contains_json_any_order: 'holds (JSON document, arrays in any order)',
 };

@@ -1,5 +1,5 @@
 // Rule sets as loaded: conditions compiled once, at load (regex, wild_card, body paths).
-import type { TypedJson } from '../shared/json.js';
+import type { Json, TypedJson } from '../shared/json.js';
 import type { Respond } from './answer.js';
 import type { BodyOp, HeaderOp, Method, StringOp, UrlPathOp } from './operators.js';
 import type { Strategy } from './strategy.js';
@@ -43,7 +43,16 @@ export type Condition =
   | BodyCondition
   | FieldCondition
   | BodyTextCondition
+  | UrlCondition
   | StateCondition;
+
+/** `url`: the path and query as sent (`/search?q=a%20b`), still percent-encoded, compared as text. */
+export interface UrlCondition {
+  readonly on: 'url';
+  readonly op: StringOp;
+  readonly value: string;
+  readonly pattern?: RegExp;
+}
 
 /**
  * `when.state.<scenario>`: the scenario's current state (docs/state.md), read from the state store under `key`;
@@ -141,6 +150,8 @@ export interface BodyCondition {
   readonly value: string;
   /** `value` parsed as JSON, numbers typed by their lexemes (`42` vs `42.0`), when it parses (equal_typed, array_contains, structural_contains) */
   readonly parsed?: TypedJson;
+  /** `value` parsed as JSON for the document operators (equal_json, contains_json and their any_order forms) */
+  readonly document?: Json;
   readonly pattern?: RegExp;
 }
 

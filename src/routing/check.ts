@@ -59,6 +59,8 @@ export function conditionHolds(cond: Condition, req: RequestSnapshot, state?: St
       const text = req.parts.bodyText;
       return text !== undefined && testString(cond.op, text, cond.value, cond.pattern);
     }
+    case 'url':
+      return testString(cond.op, sentUrl(req), cond.value, cond.pattern);
     default:
       return assertNever(cond, 'condition');
   }
@@ -262,6 +264,8 @@ function actualValue(cond: Condition, req: RequestSnapshot, state: StateStore | 
       if (values === undefined) return undefined;
       return values.length === 1 ? values[0] : JSON.stringify(values);
     }
+    case 'url':
+      return sentUrl(req);
     case 'body_text': {
       const text = req.parts.bodyText;
       return text === undefined || text.length <= ACTUAL_TEXT_MAX ? text : text.slice(0, ACTUAL_TEXT_MAX) + '…';
@@ -269,6 +273,11 @@ function actualValue(cond: Condition, req: RequestSnapshot, state: StateStore | 
     default:
       return assertNever(cond, 'condition');
   }
+}
+
+/** the path and query as sent, still percent-encoded */
+function sentUrl(req: RequestSnapshot): string {
+  return req.query === '' ? req.rawPath : `${req.rawPath}?${req.query}`;
 }
 
 /**

@@ -55,4 +55,11 @@ export const BODY_OP_DOCS: Readonly<Record<BodyOp, string>> = {
   map_has_key: 'It is an object with the key `value`.',
   map_does_not_have_key: 'It is an object without the key `value`.',
   structural_contains: 'It is an array with an item that holds every key and value of `value` (JSON).',
+  equal_json:
+    'It equals the JSON document `value`: numbers by value (`1` is `1.0`), keys in any order, no field or item more; `${json-unit.ignore}`, `${json-unit.any-string}`, `${json-unit.any-number}`, `${json-unit.any-boolean}` and `${json-unit.regex}<pattern>` stand for a value (docs/matching.md). The path `""` is the whole body.',
+  equal_json_any_order: 'As `equal_json`, with array items in any order.',
+  contains_json:
+    'As `equal_json`, but it may hold more: more object fields, and more array items after the expected ones.',
+  contains_json_any_order:
+    'As `contains_json`, with array items in any order (each expected item matches one of its own).',
 };

@@ -113,6 +113,21 @@ export const bodyTextTable = strict(
   ),
 );
 
+/** `url`: the path and query as sent, with a string operator. */
+export const urlTable = strict(
+  record(
+    {
+      value: value('The text to compare the path and query with.', '"/search?q=1"'),
+      op: described(oneOf(STRING_OPS), {
+        doc: 'How to compare.',
+        default: 'equal',
+        enumDocs: (op) => STRING_OP_DOCS[op as HeaderOp],
+      }),
+    },
+    { required: ['value'] },
+  ),
+);
+
 /** A query name, cookie, path parameter or form field: a string (op `equal`) or `{ value, op }` with a string operator or exists / absent. */
 const fieldCondition = (what: string, example: string): Shape<unknown> =>
   described(
@@ -148,6 +163,11 @@ export const requestShape = record(
         long: '`"/users"` and `"users"` match the same path. `path_template`: `/users/{id}`, `{name}` one non-empty segment, a last `{name*}` the rest; test the captures with `params`. `wild_card`: `*` any run of characters (`/` included), `?` one character. `regex` uses Rust syntax and is not anchored unless you anchor it.',
       },
     ),
+    url: described(urlTable, {
+      doc: "The path and query as sent (`/search?q=a%20b`: percent-encoded, the rule set's prefix included), with a string operator.",
+      example: '{ value = \'^/search\\?q=[a-z]+$\', op = "regex" }',
+      long: "For a pattern over the path and the query together (WireMock's `urlPattern`); `url_path` with `query` conditions is usually clearer.",
+    }),
     method: methodShape,
     headers: described(
       map('header name', described(headerTable, { doc: 'One header condition.' }), later(anything), HEADER_NAME),
