@@ -15,6 +15,7 @@ import type {
   UrlPathCondition,
 } from '../model/rule-set.js';
 import type { UrlPathOp } from '../model/operators.js';
+import { DATE_OPS, parseExpected, type ExpectedDate, type Truncation } from '../shared/date-match.js';
 import { parseJson, parseTypedJson, type TypedJson } from '../shared/json.js';
 import { compileRustRegex } from '../shared/rust-regex.js';
 import { wildcardToRegExp } from '../shared/wildcard.js';
@@ -251,7 +252,9 @@ function decodeHeaders(node: TomlNode, path: KeyPath, ctx: DecodeContext): Heade
     if (t === undefined) continue;
     const op = t.op ?? 'equal';
     const value = t.value ?? '';
-    const c: HeaderCondition = { on: 'header', name: name.toLowerCase(), op, value };
+    const more = valueExtras(op, value, t, entry.node, at, ctx);
+    if (more === undefined) continue;
+    const c: HeaderCondition = { on: 'header', name: name.toLowerCase(), op, value, ...more };
     if (op === 'regex' || op === 'not_regex') {
       const pattern = compileRegex(value, entry.node.entries.get('value')?.node ?? entry.node, [...at, 'value'], ctx);
       if (pattern !== undefined) out.push({ ...c, pattern });
@@ -259,6 +262,39 @@ function decodeHeaders(node: TomlNode, path: KeyPath, ctx: DecodeContext): Heade
     else out.push(c);
   }
   return out;
+}
+
+/** what a date operator's or a multi-value operator's value holds, read once; undefined (reported) when it is wrong */
+function valueExtras(
+  op: string,
+  value: string,
+  t: { truncate_expected?: Truncation; truncate_actual?: Truncation; format?: string },
+  node: TomlNode,
+  at: KeyPath,
+  ctx: DecodeContext,
+): { date?: ExpectedDate; values?: readonly string[] } | undefined {
+  const offset = node.kind === 'table' ? (node.entries.get('value')?.node ?? node).offset : node.offset;
+  if (DATE_OPS.has(op)) {
+    const e = parseExpected(value);
+    if (e === undefined) {
+      report(ctx, 'invalid_value', MESSAGES.notADate(value), offset, [...at, 'value']);
+      return undefined;
+    }
+    const date: { -readonly [K in keyof ExpectedDate]: ExpectedDate[K] } = { ...e };
+    if (t.truncate_expected !== undefined) date.truncateExpected = t.truncate_expected;
+    if (t.truncate_actual !== undefined) date.truncateActual = t.truncate_actual;
+    if (t.format !== undefined) date.format = t.format;
+    return { date };
+  }
+  if (op === 'includes' || op === 'has_exactly') {
+    const list = tryParseJson(value);
+    if (!Array.isArray(list) || !list.every((x) => typeof x === 'string')) {
+      report(ctx, 'invalid_value', MESSAGES.notStringList(op), offset, [...at, 'value']);
+      return undefined;
+    }
+    return { values: list };
+  }
+  return {};
 }
 
 // ---- query, cookies, params, body.form ----------------------------------------------------------------
@@ -290,7 +326,9 @@ function decodeFields(
     if (t === undefined) continue;
     const op = t.op ?? 'equal';
     const value = t.value ?? '';
-    const c: FieldCondition = { on, name, op, value };
+    const more = valueExtras(op, value, t, entry.node, at, ctx);
+    if (more === undefined) continue;
+    const c: FieldCondition = { on, name, op, value, ...more };
     if (op === 'regex' || op === 'not_regex') {
       const pattern = compileRegex(value, entry.node.entries.get('value')?.node ?? entry.node, [...at, 'value'], ctx);
       if (pattern !== undefined) out.push({ ...c, pattern });
@@ -403,6 +441,9 @@ function decodeBodyCondition(
   };
   const parsed = tryParseJson(value);
   if (parsed !== undefined) c.parsed = parsed;
+  const more = valueExtras(op, value, t, node, at, ctx);
+  if (more === undefined) return [];
+  if (more.date !== undefined) c.date = more.date;
   if (DOCUMENT_OPS.has(op)) {
     try {
       c.document = parseJson(value);

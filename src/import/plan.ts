@@ -28,6 +28,8 @@ export const FORMAT_NAMES: Readonly<Record<ImportFormat, string>> = {
 export interface Cond {
   readonly op: string;
   readonly value?: string;
+  /** further keys of the condition's table (a date operator's `truncate_actual`, `format`, …), written as strings */
+  readonly options?: readonly (readonly [string, string])[];
 }
 
 export type UrlPath = { readonly op: 'equal' | 'regex' | 'path_template'; readonly value: string };
@@ -223,7 +225,8 @@ function comment(line: string): string {
 function condText(c: Cond): string {
   const value =
     c.value === undefined ? '""' : /regex|wild_card/.test(c.op) ? tomlLiteral(c.value) : tomlString(c.value);
-  return `{ value = ${value}, op = "${c.op}" }`;
+  const options = (c.options ?? []).map(([k, v]) => `, ${k} = ${tomlString(v)}`).join('');
+  return `{ value = ${value}, op = "${c.op}"${options} }`;
 }
 
 /** The file a rule's body is written to: named after its place and status. */

@@ -1,6 +1,7 @@
 // WireMock's request patterns (value matchers, body patterns, multipart patterns) → conditions of a rule.
 // A matcher a rule cannot state is left out, named with its place and reason in the summary; one WireMock does not
 // know is an error at its place. docs/import.md lists what maps to what.
+import { STRING_OPS } from '../model/operators.js';
 import type { Cond } from './plan.js';
 
 export type Obj = { readonly [k: string]: unknown };
@@ -83,10 +84,9 @@ export const REASONS = {
   xpath: 'XPath is not supported',
   xml: 'XML comparison is not supported',
   jsonSchema: 'JSON schema matching is not supported',
-  dates: 'date matching is not supported',
   and: 'all-of matchers (`and`) are not supported, except of a single matcher',
   logic: 'a negated matcher inside `or`/`not` cannot be combined into one pattern',
-  multi: 'multi-value matchers (hasExactly, includes) are not supported',
+  multi: 'hasExactly and includes are supported on headers, query parameters and form fields, of equalTo matchers',
   binary: 'binary body matching is only supported for bytes that are UTF-8 text',
   jsonPathFilter: 'only simple JSONPath expressions ($.a.b[0], $.list[?(@.k == v)]) are supported',
   oneBody: 'a rule holds one text condition on the body; only the first is kept',
@@ -94,6 +94,7 @@ export const REASONS = {
   multipart: 'only multipart patterns naming their part (`Content-Disposition` … `name="x"`) are supported',
   notOnce: 'the same matcher is given twice for one name; only the first is kept',
   bodyAbsent: 'an `absent` body pattern is not supported',
+  textOp: 'a date or multi-value matcher on the whole body is not supported (on a JSONPath it is)',
 } as const;
 
 export const escapeRegex = (s: string): string => s.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
@@ -186,6 +187,21 @@ export function stringCond(p: unknown, at: string, ctx: Ctx, place: 'header' | '
       leave(ctx, `${at}.not`, REASONS.logic);
       return undefined;
     }
+    case 'before':
+    case 'after':
+    case 'equalToDateTime':
+      return dateCond(key, s, p);
+    case 'hasExactly':
+    case 'includes': {
+      const list = Array.isArray(v) ? v : [];
+      const values = list.map((q) =>
+        isObj(q) && Object.keys(q).length === 1 && typeof q['equalTo'] === 'string' ? q['equalTo'] : undefined,
+      );
+      if (place === 'header' && values.every((x) => x !== undefined))
+        return { op: key === 'hasExactly' ? 'has_exactly' : 'includes', value: JSON.stringify(values) };
+      leave(ctx, `${at}.${key}`, REASONS.multi);
+      return undefined;
+    }
     case 'and': {
       const list = Array.isArray(v) ? v : [];
       if (list.length === 1) return stringCond(list[0], `${at}.and[0]`, ctx, place);
@@ -200,15 +216,33 @@ export function stringCond(p: unknown, at: string, ctx: Ctx, place: 'header' | '
         ? REASONS.xml
         : key === 'matchesJsonSchema'
           ? REASONS.jsonSchema
-          : key === 'before' || key === 'after' || key === 'equalToDateTime'
-            ? REASONS.dates
-            : key === 'hasExactly' || key === 'includes'
-              ? REASONS.multi
-              : key === 'absent'
-                ? REASONS.bodyAbsent
-                : `\`${key}\` is not supported here`;
+          : key === 'absent'
+            ? REASONS.bodyAbsent
+            : `\`${key}\` is not supported here`;
   leave(ctx, `${at}.${key}`, reason);
   return undefined;
+}
+
+/** WireMock's truncation names (`first day of month`, `FIRST_DAY_OF_MONTH`) as ours */
+const truncation = (t: unknown): string | undefined =>
+  typeof t === 'string' ? t.toLowerCase().replace(/_/g, ' ') : undefined;
+
+/** `before`, `after`, `equalToDateTime` with their offset, truncations and the request's format */
+function dateCond(key: string, expected: string, p: Obj): Cond {
+  const op = key === 'equalToDateTime' ? 'equal_date_time' : key;
+  let value = expected;
+  const amount = p['expectedOffset'];
+  if (typeof amount === 'number') {
+    const unit = typeof p['expectedOffsetUnit'] === 'string' ? p['expectedOffsetUnit'].toLowerCase() : 'days';
+    value += ` ${amount < 0 ? '-' : '+'}${Math.abs(amount)} ${unit}`;
+  }
+  const options: [string, string][] = [];
+  const te = truncation(p['truncateExpected']);
+  if (te !== undefined) options.push(['truncate_expected', te]);
+  const ta = truncation(p['truncateActual']);
+  if (ta !== undefined) options.push(['truncate_actual', ta]);
+  if (typeof p['actualFormat'] === 'string') options.push(['format', p['actualFormat']]);
+  return options.length === 0 ? { op, value } : { op, value, options };
 }
 
 /** name → pattern tables (headers, queryParameters, cookies, formParameters, pathParameters) */
@@ -274,6 +308,9 @@ export function jsonDocCond(p: Obj, at: string, ctx: Ctx): Cond {
   return { op, value: JSON.stringify(v) };
 }
 
+/** the operators of `body.text` */
+const TEXT_OPS: ReadonlySet<string> = new Set(STRING_OPS);
+
 export interface BodyConds {
   json: (readonly [string, Cond])[];
   text?: Cond;
@@ -302,8 +339,7 @@ function jsonPathCond(m: unknown, at: string, ctx: Ctx, out: BodyConds): void {
   }
   const c = stringCond(rest, `${at}.matchesJsonPath`, ctx, 'body');
   if (c === undefined) return;
-  const op = c.op === 'equal' ? 'equal_string' : c.op;
-  out.json.push([path, { op, value: c.value ?? '' }]);
+  out.json.push([path, { ...c, op: c.op === 'equal' ? 'equal_string' : c.op, value: c.value ?? '' }]);
 }
 
 /** `bodyPatterns`: JSON ones as `body.json` conditions (the whole body at the path `""`), the others on its text. */
@@ -334,6 +370,10 @@ export function bodyConds(patterns: unknown, ctx: Ctx): BodyConds {
       else leave(ctx, `${at}.binaryEqualTo`, REASONS.binary);
     } else c = stringCond(p, at, ctx, 'body');
     if (c === undefined) return;
+    if (!TEXT_OPS.has(c.op)) {
+      leave(ctx, at, REASONS.textOp);
+      return;
+    }
     if (out.text !== undefined) {
       leave(ctx, at, REASONS.oneBody);
       return;

@@ -315,8 +315,10 @@ test('a valid option of a matcher is never an error; a matcher WireMock knows is
   });
   assert.equal(imp.rules.length, 1);
   assert.deepEqual(imp.leftOut.map(leftOutLine), [
-    'mappings/m0.json: request.headers.D.before: date matching is not supported',
     'mappings/m0.json: request.bodyPatterns[0].equalToXml: XML comparison is not supported',
+  ]);
+  assert.deepEqual(imp.rules[0]!.headers, [
+    ['d', { op: 'before', value: 'now +3 days', options: [['truncate_actual', 'first day of month']] }],
   ]);
 });
 

@@ -1,4 +1,5 @@
 // Rule sets as loaded: conditions compiled once, at load (regex, wild_card, body paths).
+import type { ExpectedDate } from '../shared/date-match.js';
 import type { Json, TypedJson } from '../shared/json.js';
 import type { Respond } from './answer.js';
 import type { BodyOp, HeaderOp, Method, StringOp, UrlPathOp } from './operators.js';
@@ -112,6 +113,10 @@ export interface FieldCondition {
   /** default "" */
   readonly value: string;
   readonly pattern?: RegExp;
+  /** before / after / equal_date_time: the expected moment, read at load */
+  readonly date?: ExpectedDate;
+  /** includes / has_exactly: the values, read at load from the JSON array `value` */
+  readonly values?: readonly string[];
   /** param: the rule's url_path template, whose captures the condition tests */
   readonly template?: PathTemplate;
 }
@@ -137,6 +142,10 @@ export interface HeaderCondition {
   /** default "" */
   readonly value: string;
   readonly pattern?: RegExp;
+  /** before / after / equal_date_time: the expected moment, read at load */
+  readonly date?: ExpectedDate;
+  /** includes / has_exactly: the values, read at load from the JSON array `value` (every value of the header) */
+  readonly values?: readonly string[];
 }
 
 export interface BodyCondition {
@@ -152,6 +161,8 @@ export interface BodyCondition {
   readonly parsed?: TypedJson;
   /** `value` parsed as JSON for the document operators (equal_json, contains_json and their any_order forms) */
   readonly document?: Json;
+  /** before / after / equal_date_time: the expected moment, read at load */
+  readonly date?: ExpectedDate;
   readonly pattern?: RegExp;
 }
 

@@ -10,6 +10,7 @@ import { bodyAsF64, bodyAsI64, parseF64, parseI64 } from './body-numbers.js';
 import { parseUsize } from './body-path.js';
 import { jsonEqual, jsonSuperset } from './json-compare.js';
 import { jsonMatches } from './json-match.js';
+import { dateHolds } from '../shared/date-match.js';
 import { testString } from './string-ops.js';
 
 /** The operators whose value is resolved with its numbers typed by their lexemes (`42` is not `42.0`). */
@@ -90,6 +91,10 @@ export function testBody(cond: BodyCondition, actual: TypedJson): boolean {
           anyOrder: op.endsWith('any_order'),
         })
       );
+    case 'before':
+    case 'after':
+    case 'equal_date_time':
+      return cond.date !== undefined && dateHolds(op, stringifyForCompare(actual), cond.date, Date.now());
     default:
       return assertNever(op, 'body operator');
   }
