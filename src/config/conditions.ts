@@ -406,6 +406,7 @@ const DOCUMENT_OPS: ReadonlySet<string> = new Set([
   'equal_json_any_order',
   'contains_json',
   'contains_json_any_order',
+  'json_schema',
 ]);
 
 function decodeBodyCondition(

@@ -83,7 +83,7 @@ const MATCHER_OPTIONS = new Set([
 export const REASONS = {
   xpath: 'XPath is not supported',
   xml: 'XML comparison is not supported',
-  jsonSchema: 'JSON schema matching is not supported',
+  jsonSchema: 'a JSON schema is supported on the body (matchesJsonSchema in bodyPatterns)',
   and: 'all-of matchers (`and`) are not supported, except of a single matcher',
   logic: 'a negated matcher inside `or`/`not` cannot be combined into one pattern',
   multi: 'hasExactly and includes are supported on headers, query parameters and form fields, of equalTo matchers',
@@ -311,6 +311,14 @@ export function jsonDocCond(p: Obj, at: string, ctx: Ctx): Cond {
 /** the operators of `body.text` */
 const TEXT_OPS: ReadonlySet<string> = new Set(STRING_OPS);
 
+const parseOr = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+};
+
 export interface BodyConds {
   json: (readonly [string, Cond])[];
   text?: Cond;
@@ -352,7 +360,12 @@ export function bodyConds(patterns: unknown, ctx: Ctx): BodyConds {
     if (!isObj(p)) throw fail(ctx, at, 'expected a matcher object');
     const before = out.json.length;
     if ('equalToJson' in p) out.json.push(['', jsonDocCond(p, at, ctx)]);
-    else if ('matchesJsonPath' in p) jsonPathCond(p['matchesJsonPath'], at, ctx, out);
+    else if ('matchesJsonSchema' in p) {
+      const schema =
+        typeof p['matchesJsonSchema'] === 'string' ? parseOr(p['matchesJsonSchema']) : p['matchesJsonSchema'];
+      if (schema === undefined) throw fail(ctx, `${at}.matchesJsonSchema`, 'not valid JSON');
+      out.json.push(['', { op: 'json_schema', value: JSON.stringify(schema) }]);
+    } else if ('matchesJsonPath' in p) jsonPathCond(p['matchesJsonPath'], at, ctx, out);
     if (out.json.length > before) {
       const key = out.json[out.json.length - 1]![0];
       if (out.json.slice(0, -1).some(([k]) => k === key)) {
@@ -361,7 +374,7 @@ export function bodyConds(patterns: unknown, ctx: Ctx): BodyConds {
       }
       return;
     }
-    if ('equalToJson' in p || 'matchesJsonPath' in p) return;
+    if ('equalToJson' in p || 'matchesJsonPath' in p || 'matchesJsonSchema' in p) return;
     let c: Cond | undefined;
     if ('binaryEqualTo' in p && typeof p['binaryEqualTo'] === 'string') {
       const bytes = Buffer.from(p['binaryEqualTo'], 'base64');

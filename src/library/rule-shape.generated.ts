@@ -108,7 +108,7 @@ export interface RuleShape {
              *
              * Default: `"equal"`.
              */
-            readonly op?: 'equal' | 'equal_string' | 'contains' | 'not_contains' | 'starts_with' | 'not_starts_with' | 'ends_with' | 'not_ends_with' | 'regex' | 'not_regex' | 'equal_typed' | 'equal_number' | 'greater_than' | 'less_than' | 'greater_or_equal' | 'less_or_equal' | 'exists' | 'absent' | 'array_length_equal' | 'array_length_at_least' | 'array_contains' | 'equal_integer' | 'map_has_key' | 'map_does_not_have_key' | 'structural_contains' | 'equal_json' | 'equal_json_any_order' | 'contains_json' | 'contains_json_any_order' | 'before' | 'after' | 'equal_date_time';
+            readonly op?: 'equal' | 'equal_string' | 'contains' | 'not_contains' | 'starts_with' | 'not_starts_with' | 'ends_with' | 'not_ends_with' | 'regex' | 'not_regex' | 'equal_typed' | 'equal_number' | 'greater_than' | 'less_than' | 'greater_or_equal' | 'less_or_equal' | 'exists' | 'absent' | 'array_length_equal' | 'array_length_at_least' | 'array_contains' | 'equal_integer' | 'map_has_key' | 'map_does_not_have_key' | 'structural_contains' | 'equal_json' | 'equal_json_any_order' | 'contains_json' | 'contains_json_any_order' | 'json_schema' | 'before' | 'after' | 'equal_date_time';
             /** Date operators: round `now` first (then its offset is added); a written moment is taken as written. */
             readonly truncate_expected?: 'first minute of hour' | 'first hour of day' | 'first day of month' | 'first day of next month' | 'last day of month' | 'first day of year' | 'first day of next year' | 'last day of year';
             /** Date operators: round the request's moment. */

@@ -169,6 +169,13 @@ const cases: readonly Case[] = [
   ['contains_json', '{"a":[3,1,2]}', 'a', '[1,2]', false],
   ['contains_json_any_order', '{"a":[3,1,2]}', 'a', '[1,2]', true],
   ['contains_json_any_order', '{"a":[3,1]}', 'a', '[1,2]', false],
+  // JSON schemas
+  ['json_schema', B, 'o', '{"type":"object","required":["x"],"properties":{"x":{"type":"integer","minimum":1}}}', true],
+  ['json_schema', B, 'o', '{"type":"object","additionalProperties":false,"properties":{"y":{}}}', false],
+  ['json_schema', B, 'arr', '{"type":"array","items":{"type":["integer","string","object"]},"minItems":4}', true],
+  ['json_schema', B, 's', '{"anyOf":[{"const":"silver"},{"pattern":"^g"}]}', true],
+  ['json_schema', B, 's', '{"enum":["silver"]}', false],
+  ['json_schema', B, 'n', '{"$defs":{"p":{"type":"number","exclusiveMaximum":42}},"$ref":"#/$defs/p"}', false],
   // dates written in the body
   ['before', '{"d":"2020-01-01T00:00:00Z"}', 'd', 'now', true],
   ['before', '{"d":"2020-01-01"}', 'd', '2019-12-31T00:00:00Z', false],

@@ -10,6 +10,7 @@ import { bodyAsF64, bodyAsI64, parseF64, parseI64 } from './body-numbers.js';
 import { parseUsize } from './body-path.js';
 import { jsonEqual, jsonSuperset } from './json-compare.js';
 import { jsonMatches } from './json-match.js';
+import { schemaValid } from './json-schema.js';
 import { dateHolds } from '../shared/date-match.js';
 import { testString } from './string-ops.js';
 
@@ -91,6 +92,8 @@ export function testBody(cond: BodyCondition, actual: TypedJson): boolean {
           anyOrder: op.endsWith('any_order'),
         })
       );
+    case 'json_schema':
+      return cond.document !== undefined && schemaValid(actual as Json, cond.document);
     case 'before':
     case 'after':
     case 'equal_date_time':

@@ -64,6 +64,11 @@ when.request.headers.x-day = { value = "2021-06-01T00:00:00Z", op = "equal_date_
 respond.text = "same month"
 
 [[rules]]
+when.request.url_path = "/schema"
+when.request.body.json."" = { value = '{ "type": "object", "required": ["name"], "properties": { "name": { "type": "string" } } }', op = "json_schema" }
+respond.text = "schema"
+
+[[rules]]
 when.request.url_path = "/ids"
 when.request.query.id = { value = '["1", "2"]', op = "has_exactly" }
 when.request.headers.x-tag = { value = '["b"]', op = "includes" }
@@ -148,6 +153,14 @@ describe('the operators WireMock mappings need, in a hand-written rule set', () 
     ]);
   });
 
+  it('json_schema: the body is valid against the schema', async () => {
+    await check(server, [
+      { name: 'valid', path: '/schema', body: '{"name":"a","more":1}', want: 'schema' },
+      { name: 'a number name', path: '/schema', body: '{"name":1}', want: 404 },
+      { name: 'no name', path: '/schema', body: '{}', want: 404 },
+    ]);
+  });
+
   it('has_exactly and includes look at every value of a name', async () => {
     await check(server, [
       { name: 'exactly, any order', path: '/ids?id=2&id=1', headers: { 'x-tag': 'b' }, want: 'ids' },
@@ -221,6 +234,14 @@ const MAPPINGS: Record<string, string> = {
       {
         request: {
           method: 'POST',
+          urlPath: '/json/schema',
+          bodyPatterns: [{ matchesJsonSchema: '{"type":"object","required":["id"]}', schemaVersion: 'V7' }],
+        },
+        response: { body: 'schema' },
+      },
+      {
+        request: {
+          method: 'POST',
           urlPath: '/json/both',
           bodyPatterns: [{ equalToJson: { name: 'a' }, ignoreExtraElements: true }, { matchesJsonPath: '$.name' }],
         },
@@ -287,7 +308,7 @@ describe('WireMock mappings the import used to refuse or loosen, imported and se
   });
 
   it('imports every mapping; what it cannot state is named in the summary', () => {
-    assert.match(summary, /Imported 15 mappings/);
+    assert.match(summary, /Imported 16 mappings/);
     assert.match(summary, /xml-options\.json: request\.bodyPatterns\[0\]\.equalToXml: XML comparison is not supported/);
     assert.doesNotMatch(summary, /json\.json/);
   });
@@ -308,6 +329,8 @@ describe('WireMock mappings the import used to refuse or loosen, imported and se
       { name: 'strict equalToJson, a field more', path: '/json/strict', body: '{"a":1,"b":2}', want: 404 },
       { name: 'placeholders', path: '/json/placeholders', body: '{"id":3,"name":"n"}', want: 'placeholders' },
       { name: 'placeholders, a string id', path: '/json/placeholders', body: '{"id":"3","name":"n"}', want: 404 },
+      { name: 'matchesJsonSchema', path: '/json/schema', body: '{"id":1}', want: 'schema' },
+      { name: 'matchesJsonSchema miss', path: '/json/schema', body: '{"no":1}', want: 404 },
       { name: 'equalToJson beside matchesJsonPath', path: '/json/both', body: '{"name":"a","x":1}', want: 'both' },
       { name: 'urlPattern with a query and hasExactly', path: '/q/abc?id=1', want: 'query' },
       { name: 'hasExactly, one more', path: '/q/abc?id=1&id=1', want: 404 },

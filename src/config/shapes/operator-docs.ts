@@ -70,6 +70,8 @@ export const BODY_OP_DOCS: Readonly<Record<BodyOp, string>> = {
   before: 'It is a date before `value` (as the header operator `before`).',
   after: 'It is a date after `value` (as the header operator `after`).',
   equal_date_time: 'It is the moment `value` (as the header operator `equal_date_time`).',
+  json_schema:
+    'It is valid against the JSON Schema `value` (type, enum, const, properties, required, additionalProperties, items, lengths and bounds, pattern, allOf / anyOf / oneOf / not, if / then / else, local `$ref`; `format` is not checked). The path `""` is the whole body.',
   contains_json_any_order:
     'As `contains_json`, with array items in any order (each expected item matches one of its own).',
 };
