@@ -75,6 +75,7 @@ export const SPAWNING = [
   'test/e2e/toml-mistakes.test.ts',
   'test/e2e/unit-as-user.test.ts',
   'test/e2e/whole-request.test.ts',
+  'test/e2e/wiremock-matching.test.ts',
   'test/examples.test.ts',
   'test/generated.test.ts',
   'test/parity.test.ts',

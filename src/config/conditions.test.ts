@@ -319,7 +319,7 @@ test('an unknown key under when.request names the key and the allowed keys, with
         3,
         1,
         'rule #1: unknown key `bdy` in `when.request`',
-        ['url_path', 'method', 'headers', 'query', 'cookies', 'params', 'body'],
+        ['url_path', 'method', 'headers', 'query', 'cookies', 'params', 'body', 'url'],
         'body',
       ],
       [
@@ -327,7 +327,7 @@ test('an unknown key under when.request names the key and the allowed keys, with
         4,
         1,
         'rule #1: unknown key `querry` in `when.request`',
-        ['url_path', 'method', 'headers', 'query', 'cookies', 'params', 'body'],
+        ['url_path', 'method', 'headers', 'query', 'cookies', 'params', 'body', 'url'],
         'query',
       ],
     ],

@@ -15,7 +15,8 @@ import type {
   UrlPathCondition,
 } from '../model/rule-set.js';
 import type { UrlPathOp } from '../model/operators.js';
-import { parseTypedJson, type TypedJson } from '../shared/json.js';
+import { DATE_OPS, parseExpected, type ExpectedDate, type Truncation } from '../shared/date-match.js';
+import { parseJson, parseTypedJson, type TypedJson } from '../shared/json.js';
 import { compileRustRegex } from '../shared/rust-regex.js';
 import { wildcardToRegExp } from '../shared/wildcard.js';
 import { report, unknownKey, wrongType, type DecodeContext, type KeyPath } from './decode.js';
@@ -30,6 +31,7 @@ import {
   SCENARIO_NAME,
   stateTable,
   urlPathTable,
+  urlTable,
 } from './shapes/rule-set.js';
 import { parseTemplate } from './path-template.js';
 import type { TomlNode } from './toml.js';
@@ -93,6 +95,11 @@ export function decodeRequest(
       case 'body':
         conditions.push(...decodeBody(entry.node, at, ctx));
         break;
+      case 'url': {
+        const c = decodeStringTable(entry.node, at, ctx, urlTable);
+        if (c !== undefined) conditions.push({ on: 'url', ...c });
+        break;
+      }
       default:
         unknownKey(ctx, key, entry.keyOffset, path, REQUEST_KEYS);
     }
@@ -245,7 +252,9 @@ function decodeHeaders(node: TomlNode, path: KeyPath, ctx: DecodeContext): Heade
     if (t === undefined) continue;
     const op = t.op ?? 'equal';
     const value = t.value ?? '';
-    const c: HeaderCondition = { on: 'header', name: name.toLowerCase(), op, value };
+    const more = valueExtras(op, value, t, entry.node, at, ctx);
+    if (more === undefined) continue;
+    const c: HeaderCondition = { on: 'header', name: name.toLowerCase(), op, value, ...more };
     if (op === 'regex' || op === 'not_regex') {
       const pattern = compileRegex(value, entry.node.entries.get('value')?.node ?? entry.node, [...at, 'value'], ctx);
       if (pattern !== undefined) out.push({ ...c, pattern });
@@ -253,6 +262,39 @@ function decodeHeaders(node: TomlNode, path: KeyPath, ctx: DecodeContext): Heade
     else out.push(c);
   }
   return out;
+}
+
+/** what a date operator's or a multi-value operator's value holds, read once; undefined (reported) when it is wrong */
+function valueExtras(
+  op: string,
+  value: string,
+  t: { truncate_expected?: Truncation; truncate_actual?: Truncation; format?: string },
+  node: TomlNode,
+  at: KeyPath,
+  ctx: DecodeContext,
+): { date?: ExpectedDate; values?: readonly string[] } | undefined {
+  const offset = node.kind === 'table' ? (node.entries.get('value')?.node ?? node).offset : node.offset;
+  if (DATE_OPS.has(op)) {
+    const e = parseExpected(value);
+    if (e === undefined) {
+      report(ctx, 'invalid_value', MESSAGES.notADate(value), offset, [...at, 'value']);
+      return undefined;
+    }
+    const date: { -readonly [K in keyof ExpectedDate]: ExpectedDate[K] } = { ...e };
+    if (t.truncate_expected !== undefined) date.truncateExpected = t.truncate_expected;
+    if (t.truncate_actual !== undefined) date.truncateActual = t.truncate_actual;
+    if (t.format !== undefined) date.format = t.format;
+    return { date };
+  }
+  if (op === 'includes' || op === 'has_exactly') {
+    const list = tryParseJson(value);
+    if (!Array.isArray(list) || !list.every((x) => typeof x === 'string')) {
+      report(ctx, 'invalid_value', MESSAGES.notStringList(op), offset, [...at, 'value']);
+      return undefined;
+    }
+    return { values: list };
+  }
+  return {};
 }
 
 // ---- query, cookies, params, body.form ----------------------------------------------------------------
@@ -284,7 +326,9 @@ function decodeFields(
     if (t === undefined) continue;
     const op = t.op ?? 'equal';
     const value = t.value ?? '';
-    const c: FieldCondition = { on, name, op, value };
+    const more = valueExtras(op, value, t, entry.node, at, ctx);
+    if (more === undefined) continue;
+    const c: FieldCondition = { on, name, op, value, ...more };
     if (op === 'regex' || op === 'not_regex') {
       const pattern = compileRegex(value, entry.node.entries.get('value')?.node ?? entry.node, [...at, 'value'], ctx);
       if (pattern !== undefined) out.push({ ...c, pattern });
@@ -357,6 +401,15 @@ export function decodeBody(node: TomlNode, path: KeyPath, ctx: DecodeContext): C
   return out;
 }
 
+/** the body operators whose value is a JSON document (`document` on the condition) */
+const DOCUMENT_OPS: ReadonlySet<string> = new Set([
+  'equal_json',
+  'equal_json_any_order',
+  'contains_json',
+  'contains_json_any_order',
+  'json_schema',
+]);
+
 function decodeBodyCondition(
   bodyPath: string,
   entry: { keyOffset: number; node: TomlNode },
@@ -383,12 +436,28 @@ function decodeBodyCondition(
   const c: { -readonly [K in keyof BodyCondition]: BodyCondition[K] } = {
     on: 'body',
     path: bodyPath,
-    segments: bodyPath.split('.'),
+    // the empty path is the whole body (a document operator compares it all)
+    segments: bodyPath === '' ? [] : bodyPath.split('.'),
     op,
     value,
   };
   const parsed = tryParseJson(value);
   if (parsed !== undefined) c.parsed = parsed;
+  const more = valueExtras(op, value, t, node, at, ctx);
+  if (more === undefined) return [];
+  if (more.date !== undefined) c.date = more.date;
+  if (DOCUMENT_OPS.has(op)) {
+    try {
+      c.document = parseJson(value);
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      report(ctx, 'invalid_value', MESSAGES.notJsonDocument(op, why), node.entries.get('value')!.node.offset, [
+        ...at,
+        'value',
+      ]);
+      return [];
+    }
+  }
   if (op === 'regex' || op === 'not_regex') {
     const pattern = compileRegex(value, node.entries.get('value')!.node, [...at, 'value'], ctx);
     if (pattern === undefined) return [];
@@ -398,12 +467,23 @@ function decodeBodyCondition(
 }
 
 function decodeBodyText(node: TomlNode, path: KeyPath, ctx: DecodeContext): BodyTextCondition | undefined {
+  const c = decodeStringTable(node, path, ctx, bodyTextTable);
+  return c && { on: 'body_text', ...c };
+}
+
+/** `{ value, op }` with a string operator (body.text, url), its pattern compiled */
+function decodeStringTable(
+  node: TomlNode,
+  path: KeyPath,
+  ctx: DecodeContext,
+  table: typeof bodyTextTable,
+): Omit<BodyTextCondition, 'on'> | undefined {
   if (node.kind !== 'table')
     return wrongType(ctx, node, path, 'a table such as { value = "<GetQuote>", op = "contains" }');
-  const t = bodyTextTable(node, path, ctx);
+  const t = table(node, path, ctx);
   if (t?.value === undefined) return undefined;
   const op = t.op ?? 'equal';
-  const c: BodyTextCondition = { on: 'body_text', op, value: t.value };
+  const c = { op, value: t.value };
   if (op === 'regex' || op === 'not_regex') {
     const pattern = compileRegex(t.value, node.entries.get('value')!.node, [...path, 'value'], ctx);
     return pattern && { ...c, pattern };

@@ -158,7 +158,7 @@ surprise = 1
         'mock.toml:5:1: error: unknown key `surprise` in `service`; allowed keys: `rule_sets`, `middlewares`, `fallback_respond_dir`, `strategy`, `cors_allow_credentials_origins`, `max_request_body_bytes`, `max_json_depth`, `max_json_members`, `deny`, `middleware_max_operations`, `middleware_max_memory_bytes`, `db`, `db_persist`, `collection_max_items`, `collection_max_depth`, `seed`, `delay`, `fault_hold_ms`, `contract`, `contract_mode`, `sessions`, `session_header`, `session_cookie`, `session_idle_ms`, `session_max`, `callback_hosts`, `callback_max`, `callback_shutdown`',
         'good.toml:3:21: error: rule #1: respond file `missing.json` does not exist',
         'bad-syntax.toml:1:9: error: invalid TOML: missing "]" to close [[rules] (an array of tables is written [[rules]])',
-        'bad-key.toml:2:14: error: rule #1: unknown key `url_pth` in `when.request`; allowed keys: `url_path`, `method`, `headers`, `query`, `cookies`, `params`, `body` (did you mean `url_path`?)',
+        'bad-key.toml:2:14: error: rule #1: unknown key `url_pth` in `when.request`; allowed keys: `url_path`, `method`, `headers`, `query`, `cookies`, `params`, `body`, `url` (did you mean `url_path`?)',
       ]);
     },
   ));

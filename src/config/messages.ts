@@ -86,6 +86,10 @@ export const MESSAGES = {
   bodyPathNested: (path: string, inner: string) =>
     `body condition ${q(path)} holds a nested table ${q(inner)}; quote a dotted path in TOML, e.g. "${path}.${inner}" = { value = "…" }`,
   invalidRegex: (pattern: string, reason: string) => `invalid regex ${q(pattern)}: ${reason}`,
+  notADate: (value: string) =>
+    `${q(value)} is not a date: write an ISO 8601 date-time or date, or \`now\`, with an optional offset such as \`+3 days\``,
+  notStringList: (op: string) => `\`${op}\` needs a JSON array of strings as its value, such as '["1", "2"]'`,
+  notJsonDocument: (op: string, reason: string) => `\`${op}\` needs a JSON document as its value: ${reason}`,
   invalidHeaderName: (name: string) => `${q(name)} is not a valid HTTP header name`,
   invalidScenarioName: (name: string) =>
     `${q(name)} is not a valid scenario name (letters, digits, \`_\`, \`.\` and \`-\`)`,

@@ -29,6 +29,8 @@ export const FORMAT_NAMES: Readonly<Record<ImportFormat, string>> = {
 export interface Cond {
   readonly op: string;
   readonly value?: string;
+  /** further keys of the condition's table (a date operator's `truncate_actual`, `format`, …), written as strings */
+  readonly options?: readonly (readonly [string, string])[];
 }
 
 export type UrlPath = { readonly op: 'equal' | 'regex' | 'path_template'; readonly value: string };
@@ -65,6 +67,10 @@ export interface SourceRule {
   /** `body.json` conditions, keyed by a dotted path */
   readonly bodyJson?: readonly (readonly [string, Cond])[];
   readonly bodyText?: Cond;
+  /** `body.form` conditions: fields of a form body (url-encoded or multipart), by name */
+  readonly form?: readonly (readonly [string, Cond])[];
+  /** a condition on the path and query as sent (`when.request.url`) */
+  readonly url?: Cond;
   /** scenario conditions and transitions (written only when FEATURES.scenarios) */
   readonly whenState?: readonly (readonly [string, string])[];
   readonly setState?: readonly (readonly [string, string])[];
@@ -228,7 +234,8 @@ function comment(line: string): string {
 function condText(c: Cond): string {
   const value =
     c.value === undefined ? '""' : /regex|wild_card/.test(c.op) ? tomlLiteral(c.value) : tomlString(c.value);
-  return `{ value = ${value}, op = "${c.op}" }`;
+  const options = (c.options ?? []).map(([k, v]) => `, ${k} = ${tomlString(v)}`).join('');
+  return `{ value = ${value}, op = "${c.op}"${options} }`;
 }
 
 /** The file a rule's body is written to: named after its place and status. */
@@ -251,7 +258,8 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 function unwritable(r: SourceRule): string | undefined {
   const patterns: string[] = [];
   if (r.urlPath !== undefined && r.urlPath.op === 'regex') patterns.push(r.urlPath.value);
-  for (const list of [r.query, r.headers, r.cookies, r.params, r.bodyJson])
+  if (r.url?.op === 'regex' && r.url.value !== undefined) patterns.push(r.url.value);
+  for (const list of [r.query, r.headers, r.cookies, r.params, r.bodyJson, r.form])
     for (const [, c] of list ?? []) if (c.op === 'regex' && c.value !== undefined) patterns.push(c.value);
   if (r.bodyText?.op === 'regex' && r.bodyText.value !== undefined) patterns.push(r.bodyText.value);
   for (const p of patterns) {
@@ -326,6 +334,7 @@ function ruleText(
   const cookies = onePerKey(r.cookies, (k) => k, 'cookie', lines);
   const params = onePerKey(r.params, (k) => k, 'path parameter', lines);
   const bodyJson = onePerKey(r.bodyJson, (k) => k, 'body.json', lines);
+  const form = onePerKey(r.form, (k) => k, 'form field', lines);
   lines.push('[[rules]]');
   if (r.method !== undefined) lines.push(`when.request.method = ${tomlString(r.method)}`);
   if (r.urlPath !== undefined)
@@ -340,7 +349,9 @@ function ruleText(
   for (const [k, c] of cookies) lines.push(`when.request.cookies.${tomlKey(k)} = ${condText(c)}`);
   for (const [k, c] of params) lines.push(`when.request.params.${tomlKey(k)} = ${condText(c)}`);
   for (const [k, c] of bodyJson) lines.push(`when.request.body.json.${tomlString(k)} = ${condText(c)}`);
+  for (const [k, c] of form) lines.push(`when.request.body.form.${tomlKey(k)} = ${condText(c)}`);
   if (r.bodyText !== undefined) lines.push(`when.request.body.text = ${condText(r.bodyText)}`);
+  if (r.url !== undefined) lines.push(`when.request.url = ${condText(r.url)}`);
   if (FEATURES.scenarios)
     for (const [k, s] of r.whenState ?? []) lines.push(`when.state.${tomlKey(k)} = ${tomlString(s)}`);
   // a source mapping with no condition (WireMock's `"request": {}`) answers every request; a rule needs one

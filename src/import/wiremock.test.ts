@@ -29,19 +29,53 @@ test('request matchers map to conditions', () => {
   const cases: [string, unknown, Partial<SourceRule>][] = [
     ['url', { method: 'GET', url: '/a' }, { method: 'GET', urlPath: { op: 'equal', value: '/a' } }],
     [
-      'url with a query',
+      'url with a query: the path and query as sent, exactly',
       { url: '/a?x=1&y=two' },
-      {
-        urlPath: { op: 'equal', value: '/a' },
-        query: [
-          ['x', { op: 'equal', value: '1' }],
-          ['y', { op: 'equal', value: 'two' }],
-        ],
-      },
+      { urlPath: { op: 'equal', value: '/a' }, url: { op: 'equal', value: '/a?x=1&y=two' } },
     ],
     ['urlPath', { urlPath: '/b' }, { urlPath: { op: 'equal', value: '/b' } }],
     ['urlPathPattern', { urlPathPattern: '/c/[0-9]+' }, { urlPath: { op: 'regex', value: '^(?:/c/[0-9]+)$' } }],
-    ['urlPattern', { urlPattern: '/d/.*' }, { urlPath: { op: 'regex', value: '^(?:/d/.*)$' } }],
+    ['urlPattern: over the path and query', { urlPattern: '/d/.*' }, { url: { op: 'regex', value: '^(?:/d/.*)$' } }],
+    [
+      'urlPattern spelling out a query',
+      { urlPattern: '/d/[a-z]+\\?q=1' },
+      { url: { op: 'regex', value: '^(?:/d/[a-z]+\\?q=1)$' } },
+    ],
+    [
+      'pathParameters of a urlPathTemplate',
+      { urlPathTemplate: '/e/{id}', pathParameters: { id: { matches: '[0-9]+' } } },
+      { params: [['id', { op: 'regex', value: '^(?:[0-9]+)$' }]] },
+    ],
+    [
+      'formParameters',
+      { urlPath: '/f', formParameters: { user: { equalTo: 'alice' } } },
+      { form: [['user', { op: 'equal', value: 'alice' }]] },
+    ],
+    [
+      'a multipart pattern naming its part',
+      {
+        urlPath: '/m',
+        multipartPatterns: [
+          { headers: { 'Content-Disposition': { contains: 'name="info"' } }, bodyPatterns: [{ contains: 'hi' }] },
+        ],
+      },
+      { form: [['info', { op: 'contains', value: 'hi' }]] },
+    ],
+    [
+      'or and not as one pattern',
+      { urlPath: '/l', headers: { A: { or: [{ equalTo: 'x' }, { matches: 'y+' }] }, B: { not: { contains: 'z' } } } },
+      {
+        headers: [
+          ['a', { op: 'regex', value: '(?:^x$)|(?:^(?:y+)$)' }],
+          ['b', { op: 'not_regex', value: 'z' }],
+        ],
+      },
+    ],
+    [
+      'basicAuth, the spelling of the documentation',
+      { urlPath: '/b', basicAuth: { username: 'u', password: 'p' } },
+      { headers: [['authorization', { op: 'equal', value: 'Basic dTpw' }]] },
+    ],
     ['urlPathTemplate', { urlPathTemplate: '/e/{id}' }, { urlPath: { op: 'path_template', value: '/e/{id}' } }],
     [
       'headers (lower-cased) and case-insensitive equalTo',
@@ -86,15 +120,35 @@ test('request matchers map to conditions', () => {
       { bodyText: { op: 'contains', value: 'milk' } },
     ],
     [
-      'body equalToJson, field by field',
+      'body equalToJson: the whole body as a document',
       { urlPath: '/p', bodyPatterns: [{ equalToJson: '{"a": {"b": 1}, "c": [true]}' }] },
+      { bodyJson: [['', { op: 'equal_json', value: '{"a":{"b":1},"c":[true]}' }]] },
+    ],
+    [
+      'equalToJson options pick the operator; a matchesJsonPath on one of its fields stays',
       {
-        bodyJson: [
-          ['a.b', { op: 'equal_typed', value: '1' }],
-          ['c', { op: 'array_length_equal', value: '1' }],
-          ['c.0', { op: 'equal_typed', value: 'true' }],
+        urlPath: '/p',
+        bodyPatterns: [
+          { equalToJson: { name: 'a' }, ignoreExtraElements: true, ignoreArrayOrder: true },
+          { matchesJsonPath: '$.name' },
         ],
       },
+      {
+        bodyJson: [
+          ['', { op: 'contains_json_any_order', value: '{"name":"a"}' }],
+          ['name', { op: 'exists', value: '' }],
+        ],
+      },
+    ],
+    [
+      'a JSONPath filter on one field',
+      { urlPath: '/p', bodyPatterns: [{ matchesJsonPath: "$.things[?(@.name == 'X')]" }] },
+      { bodyJson: [['things', { op: 'structural_contains', value: '{"name":"X"}' }]] },
+    ],
+    [
+      'binaryEqualTo of UTF-8 text',
+      { urlPath: '/p', bodyPatterns: [{ binaryEqualTo: 'aGk=' }] },
+      { bodyText: { op: 'equal', value: 'hi' } },
     ],
     [
       'body matchesJsonPath, plain and with a matcher',
@@ -163,7 +217,7 @@ test('priority is inverted (WireMock: lowest wins; here highest), 5 when unset',
   assert.equal(imp.strategy, 'priority');
   assert.deepEqual(
     imp.rules.map((r) => r.priority),
-    [-1, -5],
+    [-5, -1],
   );
   assert.equal(decode({ request: { urlPath: '/a' }, response: OK }).strategy, 'first_match');
 });
@@ -174,18 +228,21 @@ test('parts a rule set cannot express are left out with their place and reason',
     { request: { urlPath: '/p' }, response: { proxyBaseUrl: 'http://example.com' } },
     { request: { urlPath: '/f' }, response: { bodyFileName: 'missing.json' } },
     { request: { method: 'OPTIONS', urlPath: '/g' }, response: OK },
-    { request: { urlPath: '/j', bodyPatterns: [{ matchesJsonPath: "$[?(@.a == 'b')]" }] }, response: OK },
+    { request: { urlPath: '/j', bodyPatterns: [{ matchesJsonPath: '$..a' }] }, response: OK },
+    { request: { urlPath: '/x', bodyPatterns: [{ equalToXml: '<a/>', ignoreOrderOfSameNode: true }] }, response: OK },
   );
   assert.deepEqual(imp.leftOut.map(leftOutLine), [
     'mappings/m0.json: request.bodyPatterns[1].matchesXPath: XPath is not supported',
     'mappings/m1.json: response.proxyBaseUrl: proxying is not supported',
     'mappings/m2.json: response.bodyFileName: `__files/missing.json` does not exist',
     'mappings/m3.json: the method OPTIONS cannot be matched by a rule',
-    'mappings/m4.json: request.bodyPatterns[0].matchesJsonPath: only simple JSONPath expressions ($.a.b[0]) are supported',
+    'mappings/m4.json: request.bodyPatterns[0].matchesJsonPath: only simple JSONPath expressions ($.a.b[0], $.list[?(@.k == v)]) are supported',
+    'mappings/m5.json: request.bodyPatterns[0].equalToXml: XML comparison is not supported',
   ]);
+  // the mapping read last is tried first, as WireMock does
   assert.deepEqual(
     imp.rules.map((r) => r.place),
-    ['mappings/m0.json', 'mappings/m4.json'],
+    ['mappings/m5.json', 'mappings/m4.json', 'mappings/m0.json'],
   );
 });
 
@@ -208,13 +265,15 @@ test('scenarios: Started is started, the required state a condition, the new sta
   assert.deepEqual(
     imp.rules.map((r) => [r.whenState, r.setState]),
     [
-      [[['To_do', 'started']], undefined],
-      [[['To_do', 'started']], [['To_do', 'Added']]],
-      [[['To_do', 'Added']], undefined],
       [undefined, [['cart', 'started']]],
+      [[['To_do', 'Added']], undefined],
+      [[['To_do', 'started']], [['To_do', 'Added']]],
+      [[['To_do', 'started']], undefined],
     ],
   );
   assert.deepEqual(imp.notes, [
+    '',
+    'WireMock tries the mapping read last first: the rules are in the reverse of the order read (files by name).',
     '',
     'WireMock scenarios renamed (a name here holds letters, digits, `_`, `.` and `-`):',
     '  "To do" is To_do',
@@ -243,6 +302,24 @@ test('an unknown matcher is an error at its place', () => {
   assert.ok(!r.ok);
   assert.equal(r.error.place, 'mappings/bad.json: request.headers.A.equalsTo');
   assert.match(r.error.message, /unknown matcher `equalsTo`/);
+});
+
+test('a valid option of a matcher is never an error; a matcher WireMock knows is named when left out', () => {
+  const imp = decode({
+    request: {
+      urlPath: '/x',
+      headers: { D: { before: 'now +3 days', truncateActual: 'first day of month' } },
+      bodyPatterns: [{ equalToXml: '<a/>', namespaceAwareness: 'LEGACY', ignoreOrderOfSameNode: true }],
+    },
+    response: OK,
+  });
+  assert.equal(imp.rules.length, 1);
+  assert.deepEqual(imp.leftOut.map(leftOutLine), [
+    'mappings/m0.json: request.bodyPatterns[0].equalToXml: XML comparison is not supported',
+  ]);
+  assert.deepEqual(imp.rules[0]!.headers, [
+    ['d', { op: 'before', value: 'now +3 days', options: [['truncate_actual', 'first day of month']] }],
+  ]);
 });
 
 test('simple JSONPath', () => {

@@ -8,6 +8,19 @@ import { err, ok, type Result } from '../shared/result.js';
 import { FEATURES, NOT_YET } from './features.js';
 import { withWebhooks } from './wiremock-webhooks.js';
 import type { Cond, Delay, LeftOut, SourceBody, SourceImport, SourceRule, UrlPath } from './plan.js';
+import {
+  bodyConds,
+  Failed,
+  isObj,
+  leave,
+  multipartConds,
+  namedConds,
+  type Ctx,
+  type DecodeError,
+  type Obj,
+} from './wiremock-patterns.js';
+
+export { simpleJsonPath, type DecodeError } from './wiremock-patterns.js';
 
 export interface WireMockFile {
   /** as shown in the summary (`mappings/orders.json`) */
@@ -23,59 +36,6 @@ export interface WireMockInput {
   readonly bodyFile: (name: string) => Uint8Array | undefined;
 }
 
-export interface DecodeError {
-  /** `mappings/orders.json: request.headers.Accept` */
-  readonly place: string;
-  readonly message: string;
-}
-
-type Obj = { readonly [k: string]: unknown };
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Every matcher WireMock accepts in a value pattern; any other key is a mistake in the mapping. */
-const KNOWN_MATCHERS = new Set([
-  'equalTo',
-  'binaryEqualTo',
-  'contains',
-  'doesNotContain',
-  'matches',
-  'doesNotMatch',
-  'absent',
-  'equalToJson',
-  'matchesJsonPath',
-  'matchesJsonSchema',
-  'equalToXml',
-  'matchesXPath',
-  'before',
-  'after',
-  'equalToDateTime',
-  'and',
-  'or',
-  'not',
-  'hasExactly',
-  'includes',
-  'anything',
-]);
-/** options that go with a matcher */
-const MATCHER_OPTIONS = new Set([
-  'caseInsensitive',
-  'ignoreArrayOrder',
-  'ignoreExtraElements',
-  'xPathNamespaces',
-  'enablePlaceholders',
-  'placeholderOpeningDelimiterRegex',
-  'placeholderClosingDelimiterRegex',
-  'exemptedComparisons',
-  'actualFormat',
-  'expectedOffset',
-  'expectedOffsetUnit',
-  'truncateExpected',
-  'truncateActual',
-  'applyTruncationLast',
-  'schemaVersion',
-  'expression',
-]);
-
 const FAULTS: Readonly<Record<string, string>> = {
   CONNECTION_RESET_BY_PEER: 'connection_reset',
   EMPTY_RESPONSE: 'empty_response',
@@ -86,18 +46,7 @@ const FAULTS: Readonly<Record<string, string>> = {
 /** WireMock's priority when a mapping names none */
 const DEFAULT_PRIORITY = 5;
 
-const REASONS = {
-  xpath: 'XPath is not supported',
-  xml: 'XML comparison is not supported',
-  jsonSchema: 'JSON schema matching is not supported',
-  dates: 'date matching is not supported',
-  logic: 'combined matchers (and, or, not) are not supported',
-  multi: 'multi-value matchers (hasExactly, includes) are not supported',
-  binary: 'binary body matching is not supported',
-  jsonPathFilter: 'only simple JSONPath expressions ($.a.b[0]) are supported',
-  oneBody: 'a rule holds one text condition on the body; only the first is kept',
-  urlQuery: 'a regex over the path and query is not supported; write a query condition',
-  multipart: 'multipart patterns are not supported',
+const RESPONSE_REASONS = {
   proxy: 'proxying is not supported',
   statusMessage: 'a custom reason phrase is not supported',
   dribble: 'dribbled delays are not supported',
@@ -105,190 +54,23 @@ const REASONS = {
   noFile: (n: string) => `\`__files/${n}\` does not exist`,
   method: (m: string) => `the method ${m} cannot be matched by a rule`,
   customMatcher: 'custom matchers are not supported',
-  notOnce: 'the same matcher is given twice for one name; only the first is kept',
+  pathParameters: 'path parameters need a `urlPathTemplate`',
 } as const;
 
-class Failed extends Error {
-  constructor(readonly decode: DecodeError) {
-    super(decode.message);
-  }
+interface UrlConds {
+  path?: UrlPath;
+  query: (readonly [string, Cond])[];
+  /** the path and query as sent */
+  url?: Cond;
 }
 
-const escapeRegex = (s: string): string => s.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
-
-interface Ctx {
-  readonly file: string;
-  readonly leftOut: LeftOut[];
-  /** WireMock scenario name → the scenario name written here */
-  readonly scenarios?: ReadonlyMap<string, string>;
-}
-
-function leave(ctx: Ctx, what: string, reason: string): void {
-  ctx.leftOut.push({ place: ctx.file, what, reason });
-}
-
-/** A WireMock string pattern as a condition; undefined when left out (noted). */
-function stringCond(p: unknown, at: string, ctx: Ctx, place: 'header' | 'body'): Cond | undefined {
-  if (!isObj(p)) throw new Failed({ place: `${ctx.file}: ${at}`, message: 'expected a matcher object' });
-  const keys = Object.keys(p).filter((k) => !MATCHER_OPTIONS.has(k));
-  const unknown = keys.find((k) => !KNOWN_MATCHERS.has(k));
-  if (unknown !== undefined)
-    throw new Failed({
-      place: `${ctx.file}: ${at}.${unknown}`,
-      message: `unknown matcher \`${unknown}\` (WireMock's are ${[...KNOWN_MATCHERS].join(', ')})`,
-    });
-  const key = keys[0];
-  if (key === undefined) throw new Failed({ place: `${ctx.file}: ${at}`, message: 'no matcher given' });
-  const v = p[key];
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
-  const ci = p['caseInsensitive'] === true;
-  switch (key) {
-    case 'equalTo':
-      return ci ? { op: 'regex', value: `(?i)^${escapeRegex(s)}$` } : { op: 'equal', value: s };
-    case 'contains':
-      return { op: 'contains', value: s };
-    case 'doesNotContain':
-      return { op: 'not_contains', value: s };
-    case 'matches':
-      return { op: 'regex', value: `^(?:${s})$` };
-    case 'doesNotMatch':
-      return { op: 'not_regex', value: `^(?:${s})$` };
-    case 'absent':
-      if (place === 'body') break;
-      return v === false ? { op: 'exists' } : { op: 'absent' };
-    case 'anything':
-      return place === 'body' ? undefined : { op: 'exists' };
-  }
-  const reason =
-    key === 'matchesXPath'
-      ? REASONS.xpath
-      : key === 'equalToXml'
-        ? REASONS.xml
-        : key === 'matchesJsonSchema'
-          ? REASONS.jsonSchema
-          : key === 'before' || key === 'after' || key === 'equalToDateTime'
-            ? REASONS.dates
-            : key === 'and' || key === 'or' || key === 'not'
-              ? REASONS.logic
-              : key === 'hasExactly' || key === 'includes'
-                ? REASONS.multi
-                : key === 'binaryEqualTo'
-                  ? REASONS.binary
-                  : `\`${key}\` is not supported here`;
-  leave(ctx, `${at}.${key}`, reason);
-  return undefined;
-}
-
-/** name → pattern tables (headers, queryParameters, cookies) */
-function namedConds(table: unknown, at: string, ctx: Ctx, lower: boolean): (readonly [string, Cond])[] {
-  if (table === undefined) return [];
-  if (!isObj(table)) throw new Failed({ place: `${ctx.file}: ${at}`, message: 'expected an object of matchers' });
-  const out: (readonly [string, Cond])[] = [];
-  const seen = new Set<string>();
-  for (const [name, p] of Object.entries(table)) {
-    const c = stringCond(p, `${at}.${name}`, ctx, 'header');
-    if (c === undefined) continue;
-    const key = lower ? name.toLowerCase() : name;
-    if (seen.has(key)) {
-      leave(ctx, `${at}.${name}`, REASONS.notOnce);
-      continue;
-    }
-    seen.add(key);
-    out.push([key, c]);
-  }
-  return out;
-}
-
-/** `$.a.b[0].c` → `a.b.0.c`; undefined for anything beyond plain member and index steps */
-export function simpleJsonPath(path: string): string | undefined {
-  const m = /^\$((?:\.[A-Za-z_][\w-]*|\[\d+\]|\['[^']*'\])*)$/.exec(path.trim());
-  if (m === null) return undefined;
-  const parts: string[] = [];
-  for (const step of m[1]!.matchAll(/\.([A-Za-z_][\w-]*)|\[(\d+)\]|\['([^']*)'\]/g))
-    parts.push(step[1] ?? step[2] ?? step[3]!);
-  return parts.length === 0 ? undefined : parts.join('.');
-}
-
-/** a JSON value as `equal_typed` conditions on its leaves (objects and arrays walked) */
-function jsonLeaves(v: unknown, prefix: string, out: (readonly [string, Cond])[]): void {
-  if (isObj(v) && Object.keys(v).length > 0) {
-    for (const [k, x] of Object.entries(v)) jsonLeaves(x, prefix === '' ? k : `${prefix}.${k}`, out);
-  } else if (Array.isArray(v) && v.length > 0) {
-    out.push([prefix, { op: 'array_length_equal', value: String(v.length) }]);
-    v.forEach((x, i) => jsonLeaves(x, `${prefix}.${i}`, out));
-  } else out.push([prefix, { op: 'equal_typed', value: JSON.stringify(v) }]);
-}
-
-interface BodyConds {
-  json: (readonly [string, Cond])[];
-  text?: Cond;
-}
-
-function bodyConds(patterns: unknown, ctx: Ctx): BodyConds {
-  const out: BodyConds = { json: [] };
-  if (patterns === undefined) return out;
-  if (!Array.isArray(patterns))
-    throw new Failed({ place: `${ctx.file}: request.bodyPatterns`, message: 'expected an array of matchers' });
-  patterns.forEach((p, i) => {
-    const at = `request.bodyPatterns[${i}]`;
-    if (!isObj(p)) throw new Failed({ place: `${ctx.file}: ${at}`, message: 'expected a matcher object' });
-    if ('equalToJson' in p) {
-      let v = p['equalToJson'];
-      if (typeof v === 'string') {
-        try {
-          v = JSON.parse(v) as unknown;
-        } catch {
-          throw new Failed({ place: `${ctx.file}: ${at}.equalToJson`, message: 'not valid JSON' });
-        }
-      }
-      if (!isObj(v) || Object.keys(v).length === 0) {
-        leave(ctx, `${at}.equalToJson`, 'only a JSON object is compared field by field');
-        return;
-      }
-      jsonLeaves(v, '', out.json);
-      return;
-    }
-    if ('matchesJsonPath' in p) {
-      const m = p['matchesJsonPath'];
-      const expr = typeof m === 'string' ? m : isObj(m) && typeof m['expression'] === 'string' ? m['expression'] : '';
-      const path = simpleJsonPath(expr);
-      if (path === undefined) {
-        leave(ctx, `${at}.matchesJsonPath`, REASONS.jsonPathFilter);
-        return;
-      }
-      if (typeof m === 'string') {
-        out.json.push([path, { op: 'exists', value: '' }]);
-        return;
-      }
-      const rest = Object.fromEntries(Object.entries(m as Obj).filter(([k]) => k !== 'expression'));
-      const c = stringCond(rest, `${at}.matchesJsonPath`, ctx, 'body');
-      if (c === undefined) return;
-      const op = c.op === 'equal' ? 'equal_string' : c.op;
-      out.json.push([path, { op, value: c.value ?? '' }]);
-      return;
-    }
-    const c = stringCond(p, at, ctx, 'body');
-    if (c === undefined) return;
-    if (out.text !== undefined) {
-      leave(ctx, at, REASONS.oneBody);
-      return;
-    }
-    out.text = c;
-  });
-  return out;
-}
-
-function urlOf(req: Obj, ctx: Ctx): { path?: UrlPath; query: (readonly [string, Cond])[]; skip?: true } {
+function urlOf(req: Obj): UrlConds {
   const str = (k: string): string | undefined => (typeof req[k] === 'string' ? req[k] : undefined);
   const url = str('url');
   if (url !== undefined) {
+    // WireMock compares the path and query as sent, exactly: the url_path is there for the rule set's path index
     const q = url.indexOf('?');
-    if (q < 0) return { path: { op: 'equal', value: url }, query: [] };
-    const query = [...new URLSearchParams(url.slice(q + 1))].map(([k, v]): readonly [string, Cond] => [
-      k,
-      { op: 'equal', value: v },
-    ]);
-    return { path: { op: 'equal', value: url.slice(0, q) }, query };
+    return { path: { op: 'equal', value: q < 0 ? url : url.slice(0, q) }, query: [], url: { op: 'equal', value: url } };
   }
   const urlPath = str('urlPath');
   if (urlPath !== undefined) return { path: { op: 'equal', value: urlPath }, query: [] };
@@ -297,14 +79,8 @@ function urlOf(req: Obj, ctx: Ctx): { path?: UrlPath; query: (readonly [string, 
   const pathPattern = str('urlPathPattern');
   if (pathPattern !== undefined) return { path: { op: 'regex', value: `^(?:${pathPattern})$` }, query: [] };
   const pattern = str('urlPattern');
-  if (pattern !== undefined) {
-    // WireMock matches it against the path and query; a pattern that spells out a query cannot be split
-    if (pattern.includes('\\?')) {
-      leave(ctx, 'request.urlPattern', REASONS.urlQuery);
-      return { query: [], skip: true };
-    }
-    return { path: { op: 'regex', value: `^(?:${pattern})$` }, query: [] };
-  }
+  // WireMock matches it against the path and query together
+  if (pattern !== undefined) return { query: [], url: { op: 'regex', value: `^(?:${pattern})$` } };
   return { query: [] };
 }
 
@@ -343,7 +119,7 @@ function delayOf(res: Obj, ctx: Ctx): Delay | undefined {
     if (d['type'] === 'fixed' && typeof d['milliseconds'] === 'number') return d['milliseconds'];
     leave(ctx, 'response.delayDistribution', 'only fixed, uniform and lognormal delays are supported');
   }
-  if (res['chunkedDribbleDelay'] !== undefined) leave(ctx, 'response.chunkedDribbleDelay', REASONS.dribble);
+  if (res['chunkedDribbleDelay'] !== undefined) leave(ctx, 'response.chunkedDribbleDelay', RESPONSE_REASONS.dribble);
   return undefined;
 }
 
@@ -351,11 +127,11 @@ type Answer = 'status' | 'body' | 'respondHeaders' | 'delay' | 'fault' | 'templa
 
 function responseOf(res: Obj, ctx: Ctx, bodyFile: WireMockInput['bodyFile']): Pick<SourceRule, Answer> | undefined {
   if (typeof res['proxyBaseUrl'] === 'string') {
-    leave(ctx, 'response.proxyBaseUrl', REASONS.proxy);
+    leave(ctx, 'response.proxyBaseUrl', RESPONSE_REASONS.proxy);
     return undefined;
   }
   const status = typeof res['status'] === 'number' ? res['status'] : 200;
-  if (res['statusMessage'] !== undefined) leave(ctx, 'response.statusMessage', REASONS.statusMessage);
+  if (res['statusMessage'] !== undefined) leave(ctx, 'response.statusMessage', RESPONSE_REASONS.statusMessage);
   const respondHeaders = headerPairs(res['headers'], 'response.headers', ctx);
   const type = respondHeaders.find(([k]) => k === 'content-type')?.[1];
   let body: SourceBody = { kind: 'none' };
@@ -368,7 +144,7 @@ function responseOf(res: Obj, ctx: Ctx, bodyFile: WireMockInput['bodyFile']): Pi
     const name = res['bodyFileName'];
     const bytes = bodyFile(name);
     if (bytes === undefined) {
-      leave(ctx, 'response.bodyFileName', REASONS.noFile(name));
+      leave(ctx, 'response.bodyFileName', RESPONSE_REASONS.noFile(name));
       return undefined;
     }
     body = { kind: 'file', data: bytes, ext: extOf(name, type) };
@@ -390,7 +166,7 @@ function responseOf(res: Obj, ctx: Ctx, bodyFile: WireMockInput['bodyFile']): Pi
   if (Array.isArray(transformers))
     for (const t of transformers) {
       if (t === 'response-template') out.template = true;
-      else leave(ctx, 'response.transformers', REASONS.transformer(String(t)));
+      else leave(ctx, 'response.transformers', RESPONSE_REASONS.transformer(String(t)));
     }
   return out;
 }
@@ -430,26 +206,33 @@ function mappingRule(m: Obj, ctx: Ctx, input: WireMockInput, priorities: boolean
   let method: Method | undefined;
   if (rawMethod !== 'ANY') {
     if (!isMethod(rawMethod)) {
-      leave(ctx, '', REASONS.method(rawMethod));
+      leave(ctx, '', RESPONSE_REASONS.method(rawMethod));
       return undefined;
     }
     method = rawMethod;
   }
-  const url = urlOf(req, ctx);
-  if (url.skip === true) return undefined;
+  const url = urlOf(req);
   const query = [...url.query, ...namedConds(req['queryParameters'], 'request.queryParameters', ctx, false)];
   const headers = namedConds(req['headers'], 'request.headers', ctx, true);
   const cookies = namedConds(req['cookies'], 'request.cookies', ctx, false);
-  const auth = req['basicAuthCredentials'];
+  // `basicAuth` is the spelling of WireMock's documentation, `basicAuthCredentials` the one it writes
+  const auth = req['basicAuthCredentials'] ?? req['basicAuth'];
   if (isObj(auth) && typeof auth['username'] === 'string' && typeof auth['password'] === 'string')
     headers.push([
       'authorization',
       { op: 'equal', value: `Basic ${Buffer.from(`${auth['username']}:${auth['password']}`).toString('base64')}` },
     ]);
-  if (req['multipartPatterns'] !== undefined) leave(ctx, 'request.multipartPatterns', REASONS.multipart);
-  if (req['customMatcher'] !== undefined) leave(ctx, 'request.customMatcher', REASONS.customMatcher);
-  if (req['pathParameters'] !== undefined)
-    leave(ctx, 'request.pathParameters', 'path parameter matchers are not supported');
+  const form = [
+    ...namedConds(req['formParameters'], 'request.formParameters', ctx, false),
+    ...multipartConds(req['multipartPatterns'], ctx),
+  ];
+  if (req['customMatcher'] !== undefined) leave(ctx, 'request.customMatcher', RESPONSE_REASONS.customMatcher);
+  let params: (readonly [string, Cond])[] = [];
+  if (req['pathParameters'] !== undefined) {
+    if (url.path?.op === 'path_template')
+      params = namedConds(req['pathParameters'], 'request.pathParameters', ctx, false);
+    else leave(ctx, 'request.pathParameters', RESPONSE_REASONS.pathParameters);
+  }
   const body = bodyConds(req['bodyPatterns'], ctx);
 
   const scenario = typeof m['scenarioName'] === 'string' ? m['scenarioName'] : undefined;
@@ -484,6 +267,9 @@ function mappingRule(m: Obj, ctx: Ctx, input: WireMockInput, priorities: boolean
     ...(query.length === 0 ? {} : { query }),
     ...(headers.length === 0 ? {} : { headers }),
     ...(cookies.length === 0 ? {} : { cookies }),
+    ...(params.length === 0 ? {} : { params }),
+    ...(form.length === 0 ? {} : { form }),
+    ...(url.url === undefined ? {} : { url: url.url }),
     ...(body.json.length === 0 ? {} : { bodyJson: body.json }),
     ...(body.text === undefined ? {} : { bodyText: body.text }),
     ...(whenState.length === 0 ? {} : { whenState }),
@@ -492,6 +278,11 @@ function mappingRule(m: Obj, ctx: Ctx, input: WireMockInput, priorities: boolean
     ...answer,
   };
 }
+
+const ORDER_NOTE = [
+  '',
+  'WireMock tries the mapping read last first: the rules are in the reverse of the order read (files by name).',
+];
 
 /** The mappings of one file: a mapping, or `{ "mappings": [...] }` (each placed as `file: mappings[i]`). */
 function mappingsOf(f: WireMockFile): { readonly place: string; readonly m: Obj }[] {
@@ -521,6 +312,8 @@ export function decodeWireMock(input: WireMockInput): Result<SourceImport, Decod
       const r = mappingRule(m, { file: place, leftOut, scenarios }, input, priorities);
       if (r !== undefined) rules.push(withWebhooks(r, m, place, leftOut));
     }
+    // WireMock tries the stub added last first (among equal priorities): the rules are written last mapping first
+    rules.reverse();
     return ok({
       format: 'wiremock',
       title: input.title,
@@ -528,19 +321,16 @@ export function decodeWireMock(input: WireMockInput): Result<SourceImport, Decod
       leftOut,
       read: { count: all.length, noun: all.length === 1 ? 'mapping' : 'mappings' },
       strategy: priorities ? 'priority' : 'first_match',
-      ...(priorities || renamed.length > 0
-        ? {
-            notes: [
-              ...(priorities
-                ? ['', "WireMock's lowest priority number wins, here the highest: `priority = -p` (5 when unset)."]
-                : []),
-              ...(renamed.length === 0
-                ? []
-                : ['', 'WireMock scenarios renamed (a name here holds letters, digits, `_`, `.` and `-`):']),
-              ...renamed.map((n) => `  ${JSON.stringify(n)} is ${scenarios.get(n)!}`),
-            ],
-          }
-        : {}),
+      notes: [
+        ...ORDER_NOTE,
+        ...(priorities
+          ? ['', "WireMock's lowest priority number wins, here the highest: `priority = -p` (5 when unset)."]
+          : []),
+        ...(renamed.length === 0
+          ? []
+          : ['', 'WireMock scenarios renamed (a name here holds letters, digits, `_`, `.` and `-`):']),
+        ...renamed.map((n) => `  ${JSON.stringify(n)} is ${scenarios.get(n)!}`),
+      ],
     });
   } catch (e) {
     if (e instanceof Failed) return err(e.decode);

@@ -30,7 +30,13 @@ export interface RuleShape {
            *
            * Default: `"equal"`.
            */
-          readonly op?: 'equal' | 'not_equal' | 'starts_with' | 'not_starts_with' | 'ends_with' | 'not_ends_with' | 'contains' | 'not_contains' | 'wild_card' | 'regex' | 'not_regex' | 'exists' | 'absent';
+          readonly op?: 'equal' | 'not_equal' | 'starts_with' | 'not_starts_with' | 'ends_with' | 'not_ends_with' | 'contains' | 'not_contains' | 'wild_card' | 'regex' | 'not_regex' | 'exists' | 'absent' | 'before' | 'after' | 'equal_date_time' | 'includes' | 'has_exactly';
+          /** Date operators: round `now` first (then its offset is added); a written moment is taken as written. */
+          readonly truncate_expected?: 'first minute of hour' | 'first hour of day' | 'first day of month' | 'first day of next month' | 'last day of month' | 'first day of year' | 'first day of next year' | 'last day of year';
+          /** Date operators: round the request's moment. */
+          readonly truncate_actual?: 'first minute of hour' | 'first hour of day' | 'first day of month' | 'first day of next month' | 'last day of month' | 'first day of year' | 'first day of next year' | 'last day of year';
+          /** Date operators: how the request writes its date: a pattern of `yyyy`, `MM`, `dd`, `HH`, `mm`, `ss`, `SSS` (`'…'` literal), or `unix` (seconds) / `epoch` (milliseconds); default ISO 8601 or an HTTP date. */
+          readonly format?: string;
         };
       };
       /** Query conditions, keyed by name (compared exactly); values are compared percent-decoded, `+` as a space. */
@@ -43,7 +49,13 @@ export interface RuleShape {
            *
            * Default: `"equal"`.
            */
-          readonly op?: 'equal' | 'not_equal' | 'starts_with' | 'not_starts_with' | 'ends_with' | 'not_ends_with' | 'contains' | 'not_contains' | 'wild_card' | 'regex' | 'not_regex' | 'exists' | 'absent';
+          readonly op?: 'equal' | 'not_equal' | 'starts_with' | 'not_starts_with' | 'ends_with' | 'not_ends_with' | 'contains' | 'not_contains' | 'wild_card' | 'regex' | 'not_regex' | 'exists' | 'absent' | 'before' | 'after' | 'equal_date_time' | 'includes' | 'has_exactly';
+          /** Date operators: round `now` first (then its offset is added); a written moment is taken as written. */
+          readonly truncate_expected?: 'first minute of hour' | 'first hour of day' | 'first day of month' | 'first day of next month' | 'last day of month' | 'first day of year' | 'first day of next year' | 'last day of year';
+          /** Date operators: round the request's moment. */
+          readonly truncate_actual?: 'first minute of hour' | 'first hour of day' | 'first day of month' | 'first day of next month' | 'last day of month' | 'first day of year' | 'first day of next year' | 'last day of year';
+          /** Date operators: how the request writes its date: a pattern of `yyyy`, `MM`, `dd`, `HH`, `mm`, `ss`, `SSS` (`'…'` literal), or `unix` (seconds) / `epoch` (milliseconds); default ISO 8601 or an HTTP date. */
+          readonly format?: string;
         };
       };
       /** Cookie conditions, keyed by cookie name, read from the `cookie` header (the first of duplicates). */
@@ -56,7 +68,13 @@ export interface RuleShape {
            *
            * Default: `"equal"`.
            */
-          readonly op?: 'equal' | 'not_equal' | 'starts_with' | 'not_starts_with' | 'ends_with' | 'not_ends_with' | 'contains' | 'not_contains' | 'wild_card' | 'regex' | 'not_regex' | 'exists' | 'absent';
+          readonly op?: 'equal' | 'not_equal' | 'starts_with' | 'not_starts_with' | 'ends_with' | 'not_ends_with' | 'contains' | 'not_contains' | 'wild_card' | 'regex' | 'not_regex' | 'exists' | 'absent' | 'before' | 'after' | 'equal_date_time' | 'includes' | 'has_exactly';
+          /** Date operators: round `now` first (then its offset is added); a written moment is taken as written. */
+          readonly truncate_expected?: 'first minute of hour' | 'first hour of day' | 'first day of month' | 'first day of next month' | 'last day of month' | 'first day of year' | 'first day of next year' | 'last day of year';
+          /** Date operators: round the request's moment. */
+          readonly truncate_actual?: 'first minute of hour' | 'first hour of day' | 'first day of month' | 'first day of next month' | 'last day of month' | 'first day of year' | 'first day of next year' | 'last day of year';
+          /** Date operators: how the request writes its date: a pattern of `yyyy`, `MM`, `dd`, `HH`, `mm`, `ss`, `SSS` (`'…'` literal), or `unix` (seconds) / `epoch` (milliseconds); default ISO 8601 or an HTTP date. */
+          readonly format?: string;
         };
       };
       /** Conditions on the captures of a `path_template` url_path (`/users/{id}`), keyed by parameter name; the values are decoded. */
@@ -69,7 +87,13 @@ export interface RuleShape {
            *
            * Default: `"equal"`.
            */
-          readonly op?: 'equal' | 'not_equal' | 'starts_with' | 'not_starts_with' | 'ends_with' | 'not_ends_with' | 'contains' | 'not_contains' | 'wild_card' | 'regex' | 'not_regex' | 'exists' | 'absent';
+          readonly op?: 'equal' | 'not_equal' | 'starts_with' | 'not_starts_with' | 'ends_with' | 'not_ends_with' | 'contains' | 'not_contains' | 'wild_card' | 'regex' | 'not_regex' | 'exists' | 'absent' | 'before' | 'after' | 'equal_date_time' | 'includes' | 'has_exactly';
+          /** Date operators: round `now` first (then its offset is added); a written moment is taken as written. */
+          readonly truncate_expected?: 'first minute of hour' | 'first hour of day' | 'first day of month' | 'first day of next month' | 'last day of month' | 'first day of year' | 'first day of next year' | 'last day of year';
+          /** Date operators: round the request's moment. */
+          readonly truncate_actual?: 'first minute of hour' | 'first hour of day' | 'first day of month' | 'first day of next month' | 'last day of month' | 'first day of year' | 'first day of next year' | 'last day of year';
+          /** Date operators: how the request writes its date: a pattern of `yyyy`, `MM`, `dd`, `HH`, `mm`, `ss`, `SSS` (`'…'` literal), or `unix` (seconds) / `epoch` (milliseconds); default ISO 8601 or an HTTP date. */
+          readonly format?: string;
         };
       };
       /** Conditions on the request body. */
@@ -84,7 +108,13 @@ export interface RuleShape {
              *
              * Default: `"equal"`.
              */
-            readonly op?: 'equal' | 'equal_string' | 'contains' | 'not_contains' | 'starts_with' | 'not_starts_with' | 'ends_with' | 'not_ends_with' | 'regex' | 'not_regex' | 'equal_typed' | 'equal_number' | 'greater_than' | 'less_than' | 'greater_or_equal' | 'less_or_equal' | 'exists' | 'absent' | 'array_length_equal' | 'array_length_at_least' | 'array_contains' | 'equal_integer' | 'map_has_key' | 'map_does_not_have_key' | 'structural_contains';
+            readonly op?: 'equal' | 'equal_string' | 'contains' | 'not_contains' | 'starts_with' | 'not_starts_with' | 'ends_with' | 'not_ends_with' | 'regex' | 'not_regex' | 'equal_typed' | 'equal_number' | 'greater_than' | 'less_than' | 'greater_or_equal' | 'less_or_equal' | 'exists' | 'absent' | 'array_length_equal' | 'array_length_at_least' | 'array_contains' | 'equal_integer' | 'map_has_key' | 'map_does_not_have_key' | 'structural_contains' | 'equal_json' | 'equal_json_any_order' | 'contains_json' | 'contains_json_any_order' | 'json_schema' | 'before' | 'after' | 'equal_date_time';
+            /** Date operators: round `now` first (then its offset is added); a written moment is taken as written. */
+            readonly truncate_expected?: 'first minute of hour' | 'first hour of day' | 'first day of month' | 'first day of next month' | 'last day of month' | 'first day of year' | 'first day of next year' | 'last day of year';
+            /** Date operators: round the request's moment. */
+            readonly truncate_actual?: 'first minute of hour' | 'first hour of day' | 'first day of month' | 'first day of next month' | 'last day of month' | 'first day of year' | 'first day of next year' | 'last day of year';
+            /** Date operators: how the request writes its date: a pattern of `yyyy`, `MM`, `dd`, `HH`, `mm`, `ss`, `SSS` (`'…'` literal), or `unix` (seconds) / `epoch` (milliseconds); default ISO 8601 or an HTTP date. */
+            readonly format?: string;
           };
         };
         /** Conditions on the fields of an `application/x-www-form-urlencoded` or `multipart/form-data` body, keyed by field name. */
@@ -97,7 +127,13 @@ export interface RuleShape {
              *
              * Default: `"equal"`.
              */
-            readonly op?: 'equal' | 'not_equal' | 'starts_with' | 'not_starts_with' | 'ends_with' | 'not_ends_with' | 'contains' | 'not_contains' | 'wild_card' | 'regex' | 'not_regex' | 'exists' | 'absent';
+            readonly op?: 'equal' | 'not_equal' | 'starts_with' | 'not_starts_with' | 'ends_with' | 'not_ends_with' | 'contains' | 'not_contains' | 'wild_card' | 'regex' | 'not_regex' | 'exists' | 'absent' | 'before' | 'after' | 'equal_date_time' | 'includes' | 'has_exactly';
+            /** Date operators: round `now` first (then its offset is added); a written moment is taken as written. */
+            readonly truncate_expected?: 'first minute of hour' | 'first hour of day' | 'first day of month' | 'first day of next month' | 'last day of month' | 'first day of year' | 'first day of next year' | 'last day of year';
+            /** Date operators: round the request's moment. */
+            readonly truncate_actual?: 'first minute of hour' | 'first hour of day' | 'first day of month' | 'first day of next month' | 'last day of month' | 'first day of year' | 'first day of next year' | 'last day of year';
+            /** Date operators: how the request writes its date: a pattern of `yyyy`, `MM`, `dd`, `HH`, `mm`, `ss`, `SSS` (`'…'` literal), or `unix` (seconds) / `epoch` (milliseconds); default ISO 8601 or an HTTP date. */
+            readonly format?: string;
           };
         };
         /** The whole body as UTF-8 text (invalid bytes replaced), whatever its content type: for XML, SOAP, GraphQL or plain text. */
@@ -111,6 +147,17 @@ export interface RuleShape {
            */
           readonly op?: 'equal' | 'not_equal' | 'starts_with' | 'not_starts_with' | 'ends_with' | 'not_ends_with' | 'contains' | 'not_contains' | 'wild_card' | 'regex' | 'not_regex';
         };
+      };
+      /** The path and query as sent (`/search?q=a%20b`: percent-encoded, the rule set's prefix included), with a string operator. */
+      readonly url?: {
+        /** The text to compare the path and query with. */
+        readonly value: string;
+        /**
+         * How to compare.
+         *
+         * Default: `"equal"`.
+         */
+        readonly op?: 'equal' | 'not_equal' | 'starts_with' | 'not_starts_with' | 'ends_with' | 'not_ends_with' | 'contains' | 'not_contains' | 'wild_card' | 'regex' | 'not_regex';
       };
     };
     /** Scenario conditions, keyed by scenario name: the state each scenario must be in (every scenario starts at `"started"`). */

@@ -28,7 +28,16 @@ export function isUrlPathOp(s: string): s is UrlPathOp {
 }
 
 /** headers, query, cookies, params and form fields: the value operators plus presence. */
-export const HEADER_OPS = [...STRING_OPS, 'exists', 'absent'] as const;
+export const HEADER_OPS = [
+  ...STRING_OPS,
+  'exists',
+  'absent',
+  'before',
+  'after',
+  'equal_date_time',
+  'includes',
+  'has_exactly',
+] as const;
 export type HeaderOp = (typeof HEADER_OPS)[number];
 export function isHeaderOp(s: string): s is HeaderOp {
   return (HEADER_OPS as readonly string[]).includes(s);
@@ -60,6 +69,14 @@ export const BODY_OPS = [
   'map_has_key',
   'map_does_not_have_key',
   'structural_contains',
+  'equal_json',
+  'equal_json_any_order',
+  'contains_json',
+  'contains_json_any_order',
+  'json_schema',
+  'before',
+  'after',
+  'equal_date_time',
 ] as const;
 export type BodyOp = (typeof BODY_OPS)[number];
 export function isBodyOp(s: string): s is BodyOp {
@@ -88,6 +105,11 @@ export const STRING_OP_WORDS: Readonly<Record<HeaderOp | 'path_template', string
   not_regex: 'does not match regex',
   exists: 'exists',
   absent: 'absent',
+  before: 'is before',
+  after: 'is after',
+  equal_date_time: 'is the moment',
+  includes: 'has among its values',
+  has_exactly: 'has exactly the values',
   path_template: 'matches template',
 };
 
@@ -127,4 +149,12 @@ export const BODY_OP_WORDS: Readonly<Record<BodyOp, string>> = {
   map_has_key: 'map_has_key',
   map_does_not_have_key: 'map_does_not_have_key',
   structural_contains: 'structural_contains',
+  equal_json: '== (JSON document)',
+  equal_json_any_order: '== (JSON document, arrays in any order)',
+  contains_json: 'holds (JSON document)',
+  contains_json_any_order: 'holds (JSON document, arrays in any order)',
+  json_schema: 'is valid against the JSON schema',
+  before: 'is before',
+  after: 'is after',
+  equal_date_time: 'is the moment',
 };

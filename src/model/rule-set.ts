@@ -1,5 +1,6 @@
 // Rule sets as loaded: conditions compiled once, at load (regex, wild_card, body paths).
-import type { TypedJson } from '../shared/json.js';
+import type { ExpectedDate } from '../shared/date-match.js';
+import type { Json, TypedJson } from '../shared/json.js';
 import type { Respond } from './answer.js';
 import type { BodyOp, HeaderOp, Method, StringOp, UrlPathOp } from './operators.js';
 import type { Strategy } from './strategy.js';
@@ -43,7 +44,16 @@ export type Condition =
   | BodyCondition
   | FieldCondition
   | BodyTextCondition
+  | UrlCondition
   | StateCondition;
+
+/** `url`: the path and query as sent (`/search?q=a%20b`), still percent-encoded, compared as text. */
+export interface UrlCondition {
+  readonly on: 'url';
+  readonly op: StringOp;
+  readonly value: string;
+  readonly pattern?: RegExp;
+}
 
 /**
  * `when.state.<scenario>`: the scenario's current state (docs/state.md), read from the state store under `key`;
@@ -111,6 +121,10 @@ export interface FieldCondition {
   /** default "" */
   readonly value: string;
   readonly pattern?: RegExp;
+  /** before / after / equal_date_time: the expected moment, read at load */
+  readonly date?: ExpectedDate;
+  /** includes / has_exactly: the values, read at load from the JSON array `value` */
+  readonly values?: readonly string[];
   /** param: the rule's url_path template, whose captures the condition tests */
   readonly template?: PathTemplate;
 }
@@ -136,6 +150,10 @@ export interface HeaderCondition {
   /** default "" */
   readonly value: string;
   readonly pattern?: RegExp;
+  /** before / after / equal_date_time: the expected moment, read at load */
+  readonly date?: ExpectedDate;
+  /** includes / has_exactly: the values, read at load from the JSON array `value` (every value of the header) */
+  readonly values?: readonly string[];
 }
 
 export interface BodyCondition {
@@ -149,6 +167,10 @@ export interface BodyCondition {
   readonly value: string;
   /** `value` parsed as JSON, numbers typed by their lexemes (`42` vs `42.0`), when it parses (equal_typed, array_contains, structural_contains) */
   readonly parsed?: TypedJson;
+  /** `value` parsed as JSON for the document operators (equal_json, contains_json and their any_order forms) */
+  readonly document?: Json;
+  /** before / after / equal_date_time: the expected moment, read at load */
+  readonly date?: ExpectedDate;
   readonly pattern?: RegExp;
 }
 

@@ -1,14 +1,17 @@
-// The 25 body.json operators (docs/reference/operators.md), applied to a value already resolved from the body.
+// The body.json operators (docs/reference/operators.md), applied to a value already resolved from the body.
 // No JSON body, or an unresolved path, is decided in check.ts: there every operator is false except
 // `absent` on an unresolved path. The operators that tell 42 from 42.0 (LEXEME_TYPED) get the value with its
 // numbers typed by their lexemes; the others compare text or f64, where 42 and 42.0 are the same.
 import type { BodyCondition } from '../model/rule-set.js';
 import type { BodyOp } from '../model/operators.js';
-import { stringifyJson, isTypedJsonObject, type TypedJson } from '../shared/json.js';
+import { stringifyJson, isTypedJsonObject, type Json, type TypedJson } from '../shared/json.js';
 import { assertNever } from '../shared/result.js';
 import { bodyAsF64, bodyAsI64, parseF64, parseI64 } from './body-numbers.js';
 import { parseUsize } from './body-path.js';
 import { jsonEqual, jsonSuperset } from './json-compare.js';
+import { jsonMatches } from './json-match.js';
+import { schemaValid } from './json-schema.js';
+import { dateHolds } from '../shared/date-match.js';
 import { testString } from './string-ops.js';
 
 /** The operators whose value is resolved with its numbers typed by their lexemes (`42` is not `42.0`). */
@@ -78,6 +81,23 @@ export function testBody(cond: BodyCondition, actual: TypedJson): boolean {
       const needle = needleOf(cond);
       return Array.isArray(actual) && (actual as readonly TypedJson[]).some((e) => jsonSuperset(e, needle));
     }
+    case 'equal_json':
+    case 'equal_json_any_order':
+    case 'contains_json':
+    case 'contains_json_any_order':
+      return (
+        cond.document !== undefined &&
+        jsonMatches(actual as Json, cond.document, {
+          extra: op.startsWith('contains'),
+          anyOrder: op.endsWith('any_order'),
+        })
+      );
+    case 'json_schema':
+      return cond.document !== undefined && schemaValid(actual as Json, cond.document);
+    case 'before':
+    case 'after':
+    case 'equal_date_time':
+      return cond.date !== undefined && dateHolds(op, stringifyForCompare(actual), cond.date, Date.now());
     default:
       return assertNever(op, 'body operator');
   }

@@ -16,13 +16,13 @@ import type {
 } from '../model/rule-set.js';
 import { scenarioState } from '../state/scenarios.js';
 import type { StateStore } from '../state/store.js';
-import { NEGATED_STRING_OPS } from '../model/operators.js';
+import { NEGATED_STRING_OPS, type StringOp } from '../model/operators.js';
 import { matchTemplate, templateMatches, templateSegments } from './path-template.js';
 import { stringifyJson, type TypedJson } from '../shared/json.js';
 import { assertNever } from '../shared/result.js';
 import { comparesLexemeTypes, stringifyForCompare, testBody } from './body-ops.js';
 import { resolveInBody, resolveTypedInBody } from './body-path.js';
-import { firstHeaderValue, testHeader } from './header-ops.js';
+import { allHeaderValues, firstHeaderValue, testHeader, testValue, testValues } from './header-ops.js';
 import { testPattern, testString } from './string-ops.js';
 
 /**
@@ -47,6 +47,7 @@ export function conditionHolds(cond: Condition, req: RequestSnapshot, state?: St
     case 'method':
       return req.method === cond.value;
     case 'header':
+      if (cond.values !== undefined) return testValues(cond, allHeaderValues(req.headers, cond.name));
       return testHeader(cond, firstHeaderValue(req.headers, cond.name));
     case 'body':
       return bodyHolds(cond, resolveBody(cond, req));
@@ -59,6 +60,8 @@ export function conditionHolds(cond: Condition, req: RequestSnapshot, state?: St
       const text = req.parts.bodyText;
       return text !== undefined && testString(cond.op, text, cond.value, cond.pattern);
     }
+    case 'url':
+      return testString(cond.op, sentUrl(req), cond.value, cond.pattern);
     default:
       return assertNever(cond, 'condition');
   }
@@ -96,12 +99,13 @@ function fieldHolds(cond: FieldCondition, values: readonly string[] | undefined)
   if (cond.op === 'exists') return values !== undefined;
   if (cond.op === 'absent') return values === undefined;
   if (values === undefined) return false;
-  const positive = NEGATED_STRING_OPS[cond.op];
+  if (cond.values !== undefined) return testValues(cond, values);
+  const positive = (NEGATED_STRING_OPS as Readonly<Record<string, StringOp>>)[cond.op];
   if (positive !== undefined) {
     for (const v of values) if (testString(positive, v, cond.value, cond.pattern)) return false;
     return true;
   }
-  for (const v of values) if (testString(cond.op, v, cond.value, cond.pattern)) return true;
+  for (const v of values) if (testValue(cond, v)) return true;
   return false;
 }
 
@@ -248,8 +252,11 @@ function actualValue(cond: Condition, req: RequestSnapshot, state: StateStore | 
       return req.path;
     case 'method':
       return req.method;
-    case 'header':
-      return firstHeaderValue(req.headers, cond.name);
+    case 'header': {
+      if (cond.values === undefined) return firstHeaderValue(req.headers, cond.name);
+      const all = allHeaderValues(req.headers, cond.name);
+      return all === undefined ? undefined : JSON.stringify(all);
+    }
     case 'body': {
       const resolved = resolveBody(cond, req);
       return resolved === undefined || resolved === NO_JSON_BODY ? undefined : stringifyJson(resolved);
@@ -262,6 +269,8 @@ function actualValue(cond: Condition, req: RequestSnapshot, state: StateStore | 
       if (values === undefined) return undefined;
       return values.length === 1 ? values[0] : JSON.stringify(values);
     }
+    case 'url':
+      return sentUrl(req);
     case 'body_text': {
       const text = req.parts.bodyText;
       return text === undefined || text.length <= ACTUAL_TEXT_MAX ? text : text.slice(0, ACTUAL_TEXT_MAX) + '…';
@@ -269,6 +278,11 @@ function actualValue(cond: Condition, req: RequestSnapshot, state: StateStore | 
     default:
       return assertNever(cond, 'condition');
   }
+}
+
+/** the path and query as sent, still percent-encoded */
+function sentUrl(req: RequestSnapshot): string {
+  return req.query === '' ? req.rawPath : `${req.rawPath}?${req.query}`;
 }
 
 /**

@@ -48,6 +48,11 @@ export function describeCondition(cond: Condition): ConditionDescription {
         name: `${FIELD_NAMES[cond.on]}:${cond.name}`,
         expectation: `${opDisplay(STRING_OP_WORDS[cond.op], cond.op)} ${debugQuote(cond.value)}`,
       };
+    case 'url':
+      return {
+        name: 'url',
+        expectation: `${opDisplay(STRING_OP_WORDS[cond.op], cond.op)} ${debugQuote(cond.value)}`,
+      };
     case 'body_text':
       return {
         name: 'body.text',

@@ -12,7 +12,8 @@ import type {
   UrlPathCondition,
 } from '../../src/model/rule-set.js';
 import type { Strategy } from '../../src/model/strategy.js';
-import { mayHoldIntegralFloat, parseJson, parseTypedJson, type TypedJson } from '../../src/shared/json.js';
+import { DATE_OPS, parseExpected } from '../../src/shared/date-match.js';
+import { mayHoldIntegralFloat, parseJson, parseTypedJson, type Json, type TypedJson } from '../../src/shared/json.js';
 import { LazyRequestParts } from '../../src/routing/request-parts.js';
 
 /** What the loader does to a url_path value: prefix joined, one leading '/', one trailing '/' dropped, '..' deleted. */
@@ -88,14 +89,23 @@ export function body(path: string, op: BodyOp, value: string): BodyCondition {
     parsed = undefined;
   }
   const pattern = patternFor(op, value);
+  let document: Json | undefined;
+  try {
+    document = parseJson(value);
+  } catch {
+    document = undefined;
+  }
+  const date = DATE_OPS.has(op) ? parseExpected(value) : undefined;
   return {
     on: 'body',
     path,
-    segments: path.split('.'),
+    segments: path === '' ? [] : path.split('.'),
     op,
     value,
     ...(parsed !== undefined ? { parsed } : {}),
     ...(pattern ? { pattern } : {}),
+    ...(document !== undefined && /json/.test(op) ? { document } : {}),
+    ...(date !== undefined ? { date } : {}),
   };
 }
 

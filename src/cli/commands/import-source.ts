@@ -2,6 +2,7 @@
 // whose format is told from its content (import/detect.ts) unless `--from-format` names it. OpenAPI and Swagger
 // go on to openapi-load.ts; the others are read here and decoded by their pure decoders in import/. Every failure
 // names the file (and the line and column, or the place in the mapping) and what was expected.
+import { json5ToJson } from '../../files/json5.js';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'yaml';
@@ -90,7 +91,12 @@ export async function loadSource(cwd: string, given: string, o: SourceOptions): 
   } catch (e) {
     // a YAML flow mapping (`{openapi: 3.0.0, …}`) starts like JSON: OpenAPI's loader reads it
     if (isOpenApiYaml(text)) return ok({ kind: 'openapi', format: 'openapi' });
-    return err(jsonFailure(given, text, e));
+    // a WireMock mapping file may hold comments
+    try {
+      data = JSON.parse(json5ToJson(text)) as unknown;
+    } catch {
+      return err(jsonFailure(given, text, e));
+    }
   }
   const detected = o.format === undefined ? detectFormat(data) : ({ kind: 'format', format: o.format } as const);
   if (detected.kind === 'unknown') return err({ kind: 'config_invalid', message: MESSAGES.unknown(given) });
@@ -251,6 +257,11 @@ async function readJson(cwd: string, abs: string): Promise<Result<WireMockFile, 
   try {
     return ok({ name: shown, data: JSON.parse(text) as unknown });
   } catch (e) {
-    return err(jsonFailure(shown, text, e));
+    // WireMock reads mapping files with `//` and `/* */` comments (and JSON5's other relaxations)
+    try {
+      return ok({ name: shown, data: JSON.parse(json5ToJson(text)) as unknown });
+    } catch {
+      return err(jsonFailure(shown, text, e));
+    }
   }
 }

@@ -42,6 +42,8 @@ function conditionLine(condition: Condition, check: ConditionCheck): string {
       return `${FIELD_NAMES[condition.on]} ${debugQuote(condition.name)} ${d.expectation}  (actual: ${check.actual ?? ABSENT})`;
     case 'body_text':
       return `body.text ${d.expectation}  (actual: ${check.actual ?? ABSENT})`;
+    case 'url':
+      return `url ${d.expectation}  (actual: ${check.actual ?? ABSENT})`;
     case 'state':
       return `state ${debugQuote(condition.name)} ${d.expectation}  (actual: ${check.actual ?? ABSENT})`;
     default:

@@ -24,6 +24,13 @@ export const STRING_OP_DOCS: Readonly<Record<HeaderOp | UrlPathOp, string>> = {
     'The header, query name, cookie, path parameter or form field is present (any value, empty included; not for url_path or body.text).',
   absent:
     'The header, query name, cookie, path parameter or form field is not present (not for url_path or body.text).',
+  before:
+    "A date before `value`: an ISO 8601 date-time or date, or `now`, with an optional offset (`now +3 days`, `2021-06-14T00:00:00Z -1 hours`); the request's value is read as ISO 8601, an HTTP date, or `format`; `truncate_expected` / `truncate_actual` round either side (docs/matching.md#dates).",
+  after: 'A date after `value` (as `before`).',
+  equal_date_time: 'The same moment as `value` (as `before`; truncations make it "the same day", "the same month"…).',
+  includes:
+    'Among its values (a repeated query name, form field or header) are each of `value`, a JSON array of strings: `\'["1", "2"]\'`.',
+  has_exactly: 'Its values are exactly those of `value` (a JSON array of strings), in any order, none more.',
   path_template:
     'url_path only: `value` is a template such as `/users/{id}/orders/{order}`: `{name}` matches one non-empty segment, a last `{name*}` the rest (zero or more segments); joined to the prefix like `equal`. The captures are tested with `params.<name>`.',
 };
@@ -55,4 +62,16 @@ export const BODY_OP_DOCS: Readonly<Record<BodyOp, string>> = {
   map_has_key: 'It is an object with the key `value`.',
   map_does_not_have_key: 'It is an object without the key `value`.',
   structural_contains: 'It is an array with an item that holds every key and value of `value` (JSON).',
+  equal_json:
+    'It equals the JSON document `value`: numbers by value (`1` is `1.0`), keys in any order, no field or item more; `${json-unit.ignore}`, `${json-unit.any-string}`, `${json-unit.any-number}`, `${json-unit.any-boolean}` and `${json-unit.regex}<pattern>` stand for a value (docs/matching.md). The path `""` is the whole body.',
+  equal_json_any_order: 'As `equal_json`, with array items in any order.',
+  contains_json:
+    'As `equal_json`, but it may hold more: more object fields, and more array items after the expected ones.',
+  before: 'It is a date before `value` (as the header operator `before`).',
+  after: 'It is a date after `value` (as the header operator `after`).',
+  equal_date_time: 'It is the moment `value` (as the header operator `equal_date_time`).',
+  json_schema:
+    'It is valid against the JSON Schema `value` (type, enum, const, properties, required, additionalProperties, items, lengths and bounds, pattern, allOf / anyOf / oneOf / not, if / then / else, local `$ref`; `format` is not checked). The path `""` is the whole body.',
+  contains_json_any_order:
+    'As `contains_json`, with array items in any order (each expected item matches one of its own).',
 };

@@ -16,6 +16,7 @@ import {
   type UrlPathOp,
 } from '../../model/operators.js';
 import type { HeaderList } from '../../shared/headers.js';
+import { TRUNCATIONS } from '../../shared/date-match.js';
 import {
   anything,
   array,
@@ -72,6 +73,22 @@ export const urlPathTable = strict(
   ),
 );
 
+/** the options of the date operators (before, after, equal_date_time) */
+const dateOptions = {
+  truncate_expected: described(oneOf(TRUNCATIONS), {
+    doc: 'Date operators: round `now` first (then its offset is added); a written moment is taken as written.',
+    example: '"first day of month"',
+  }),
+  truncate_actual: described(oneOf(TRUNCATIONS), {
+    doc: "Date operators: round the request's moment.",
+    example: '"first hour of day"',
+  }),
+  format: value(
+    "Date operators: how the request writes its date: a pattern of `yyyy`, `MM`, `dd`, `HH`, `mm`, `ss`, `SSS` (`'…'` literal), or `unix` (seconds) / `epoch` (milliseconds); default ISO 8601 or an HTTP date.",
+    '"dd/MM/yyyy"',
+  ),
+};
+
 export const headerTable = strict(
   record({
     value: value('The value to compare the header with (not needed for `exists` / `absent`).', '"Bearer secret"'),
@@ -80,6 +97,7 @@ export const headerTable = strict(
       default: 'equal',
       enumDocs: (op) => STRING_OP_DOCS[op as HeaderOp],
     }),
+    ...dateOptions,
   }),
 );
 
@@ -95,6 +113,7 @@ export const bodyTable = strict(
         default: 'equal',
         enumDocs: (op) => BODY_OP_DOCS[op as BodyOp],
       }),
+      ...dateOptions,
     },
     { required: ['value'] },
   ),
@@ -105,6 +124,21 @@ export const bodyTextTable = strict(
   record(
     {
       value: value('The text to compare the body with.', '"<GetQuote>"'),
+      op: described(oneOf(STRING_OPS), {
+        doc: 'How to compare.',
+        default: 'equal',
+        enumDocs: (op) => STRING_OP_DOCS[op as HeaderOp],
+      }),
+    },
+    { required: ['value'] },
+  ),
+);
+
+/** `url`: the path and query as sent, with a string operator. */
+export const urlTable = strict(
+  record(
+    {
+      value: value('The text to compare the path and query with.', '"/search?q=1"'),
       op: described(oneOf(STRING_OPS), {
         doc: 'How to compare.',
         default: 'equal',
@@ -193,6 +227,11 @@ export const requestShape = record(
       }),
       { doc: 'Conditions on the request body.' },
     ),
+    url: described(urlTable, {
+      doc: "The path and query as sent (`/search?q=a%20b`: percent-encoded, the rule set's prefix included), with a string operator.",
+      example: '{ value = \'^/search\\?q=[a-z]+$\', op = "regex" }',
+      long: "For a pattern over the path and the query together (WireMock's `urlPattern`); `url_path` with `query` conditions is usually clearer.",
+    }),
   },
   {
     // `params` tests the captures of a path template, so it needs one (the loader also checks the names)
