@@ -388,7 +388,8 @@ function responseOf(res: Obj, ctx: Ctx, bodyFile: WireMockInput['bodyFile']): Pi
   const transformers = res['transformers'];
   if (Array.isArray(transformers))
     for (const t of transformers) {
-      if (t === 'response-template') out.template = true;
+      // WireMock's request model and helpers, as WireMock renders them
+      if (t === 'response-template') out.template = 'wiremock';
       else leave(ctx, 'response.transformers', REASONS.transformer(String(t)));
     }
   return out;

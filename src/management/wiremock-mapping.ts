@@ -55,7 +55,8 @@ export function translateMapping(mapping: unknown): Result<Translated, string> {
   for (const rule of rules) {
     const inlined = inlineBody(rule, files);
     if (!inlined.ok) return inlined;
-    templated ||= (inlined.value['respond'] as Obj | undefined)?.['template'] === true;
+    const respond = inlined.value['respond'] as Obj | undefined;
+    templated ||= respond?.['template'] === true || respond?.['template_dialect'] === 'wiremock';
     out.push(inlined.value);
   }
   return ok({ rules: out, templated });
