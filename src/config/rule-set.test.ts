@@ -279,12 +279,12 @@ respond.stauts = 200
   assert.deepEqual(
     r.diagnostics.map((d) => [d.line, d.column, d.keyPath?.join('.'), d.suggestion, d.allowed?.length]),
     [
-      [1, 1, 'rulez', 'rules', 7],
+      [1, 1, 'rulez', 'rules', 8],
       [3, 1, 'prefix.url_pth', 'url_path', 2],
       [5, 1, 'default.delay', 'delay_response_milliseconds', 1],
       [8, 6, 'rules.0.when.reqest', 'request', 2],
       [9, 1, 'rules.0.wen', 'when', 5],
-      [11, 9, 'rules.0.respond.stauts', 'status', 12],
+      [11, 9, 'rules.0.respond.stauts', 'status', 13],
     ],
   );
   for (const d of r.diagnostics) {

@@ -42,7 +42,7 @@ interface FileRender {
   readonly runtime: TemplateRuntime;
   readonly where: string;
   /** the rule's template dialect (RespondTemplate's) */
-  readonly dialect?: 'wiremock';
+  readonly dialect?: 'wiremock' | undefined;
 }
 
 /** A file path rendered from the request: what was rendered, and the folder it was rendered under. */

@@ -346,7 +346,8 @@ function ruleText(r: SourceRule, names: Names, files: PlannedFile[], skipped?: {
     if (r.body.kind === 'text') lines.push(`respond.text = ${tomlString(r.body.text)}`);
     else if (r.body.kind === 'file') {
       // a body declared JSON that is not JSON is served as written: a .json file would not load
-      const ext = r.body.ext === 'json' && (r.template ?? false) === false && !isJsonText(r.body.data) ? 'txt' : r.body.ext;
+      const ext =
+        r.body.ext === 'json' && (r.template ?? false) === false && !isJsonText(r.body.data) ? 'txt' : r.body.ext;
       const path = names.take(bodyStem(r), `.${ext}`);
       files.push({ path, text: r.body.data });
       lines.push(`respond.file_path = ${tomlString(path)}`);

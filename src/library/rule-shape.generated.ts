@@ -197,6 +197,12 @@ export interface RuleShape {
      * Default: `false`.
      */
     readonly template_file?: boolean;
+    /**
+     * Whose templates this answer holds: `"mock"` (docs/templates.md) or `"wiremock"` (WireMock's request model and helpers, which turns templates on).
+     *
+     * Default: `"mock"`.
+     */
+    readonly template_dialect?: 'mock' | 'wiremock';
     /** Move scenarios when this answer is sent: scenario name to its new state (see docs/state.md). */
     readonly set_state?: {
       readonly [key: string]: string;

@@ -125,8 +125,7 @@ function wiremockPathProblem(source: string, facts: Facts): TemplateSyntaxError 
       return (WIREMOCK_NOT_YET as readonly string[]).includes(root!)
         ? { ...at, message: unknownHelper(root!, facts.known, true, false) }
         : { ...at, message: `\`${root}\` is neither a WireMock helper nor in its request model (request.…)` };
-    if (root === 'request' && (field === undefined || (WIREMOCK_FIELDS as readonly string[]).includes(field)))
-      continue;
+    if (root === 'request' && (field === undefined || (WIREMOCK_FIELDS as readonly string[]).includes(field))) continue;
     const where = lineColumnAt(source, Math.max(0, source.indexOf(path.split('.').slice(0, 2).join('.'))));
     const near = root === 'request' ? suggest(field!, WIREMOCK_FIELDS) : undefined;
     return {

@@ -132,4 +132,3 @@ function notePath(p: hbs.AST.PathExpression, facts: Facts, scope: number): void 
   if (scope > 0 || p.data || p.depth > 0 || p.parts.length === 0) return;
   facts.paths.push(p.parts.join('.'));
 }
-

@@ -50,8 +50,7 @@ function multiMap(pairs: Iterable<readonly [string, readonly string[]]>, anyCase
   return new Proxy(out, {
     get: (t, p) => (typeof p === 'string' ? t[find(p) ?? p] : (t as Record<symbol, unknown>)[p]),
     has: (t, p) => (typeof p === 'string' ? find(p) !== undefined : p in t),
-    getOwnPropertyDescriptor: (t, p) =>
-      Object.getOwnPropertyDescriptor(t, typeof p === 'string' ? (find(p) ?? p) : p),
+    getOwnPropertyDescriptor: (t, p) => Object.getOwnPropertyDescriptor(t, typeof p === 'string' ? (find(p) ?? p) : p),
   });
 }
 
@@ -72,7 +71,10 @@ function grouped(pairs: Iterable<readonly [string, string]>, name: (k: string) =
 }
 
 /** The `request` a WireMock template sees, built lazily, part by part. */
-export function wiremockRequest(req: RequestSnapshot, params: Readonly<Record<string, string>>): Record<string, unknown> {
+export function wiremockRequest(
+  req: RequestSnapshot,
+  params: Readonly<Record<string, string>>,
+): Record<string, unknown> {
   const hostHeader = req.headers.find(([k]) => k === 'host')?.[1] ?? '127.0.0.1';
   const colon = hostHeader.lastIndexOf(':');
   const host = colon > 0 && !hostHeader.endsWith(']') ? hostHeader.slice(0, colon) : hostHeader;
@@ -101,7 +103,12 @@ export function wiremockRequest(req: RequestSnapshot, params: Readonly<Record<st
   });
   define('query', () => multiMap(req.parts.query, false));
   define('headers', () => multiMap(grouped(req.headers, headerCase), true));
-  define('cookies', () => multiMap([...req.parts.cookies].map(([k, v]) => [k, [v]] as const), false));
+  define('cookies', () =>
+    multiMap(
+      [...req.parts.cookies].map(([k, v]) => [k, [v]] as const),
+      false,
+    ),
+  );
   define('body', () => body);
   define('bodyAsBase64', () => Buffer.from(body).toString('base64'));
   define('method', () => req.method);

@@ -1,5 +1,5 @@
 // A source's templates (WireMock's response-template transformer) are compiled before anything is written: a rule
-// whose body or header does not compile as a mock template keeps its text as written, not templated, and the
+// whose body or header does not compile as a template of its dialect keeps its text as written, not templated, and the
 // summary says so, so an import never writes a rule set the loader refuses.
 import type { SourceImport, SourceRule } from '../../import/plan.js';
 import { compileTemplate, loadEngine } from '../../templates/index.js';
@@ -7,11 +7,12 @@ import { compileTemplate, loadEngine } from '../../templates/index.js';
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
 export async function checkTemplates(imp: SourceImport): Promise<SourceImport> {
-  if (!imp.rules.some((r) => r.template === true)) return imp;
+  const templated = (r: SourceRule): boolean => r.template === true || r.template === 'wiremock';
+  if (!imp.rules.some(templated)) return imp;
   const engine = await loadEngine();
   const leftOut = [...imp.leftOut];
   const rules = imp.rules.map((r): SourceRule => {
-    if (r.template !== true) return r;
+    if (!templated(r)) return r;
     const sources: [string, 'text' | 'json' | 'header'][] = r.respondHeaders.map(([, v]) => [v, 'header']);
     if (r.body.kind === 'text') sources.push([r.body.text, 'text']);
     else if (r.body.kind === 'file')
@@ -20,7 +21,7 @@ export async function checkTemplates(imp: SourceImport): Promise<SourceImport> {
         r.body.ext === 'json' ? 'json' : 'text',
       ]);
     for (const [source, kind] of sources) {
-      const c = compileTemplate(engine, source, kind);
+      const c = compileTemplate(engine, source, kind, r.template === 'wiremock' ? 'wiremock' : 'mock');
       if (!c.ok) {
         leftOut.push({
           place: r.place,

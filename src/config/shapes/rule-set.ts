@@ -317,7 +317,7 @@ function templateDialect(what: string) {
     doc: `Whose templates ${what} holds: \`"mock"\` (docs/templates.md) or \`"wiremock"\` (WireMock's request model and helpers, which turns templates on).`,
     default: 'mock',
     example: '"wiremock"',
-    long: 'In the WireMock dialect `request.path.[0]` is the first path segment, `request.query.ids.[1]` the second value, `request.body` the body text, and WireMock\'s helpers (`jsonPath … default=`, `regexExtract`, `formatJson`, `pickRandom … count=`, `math`, `parseDate`, …) answer as WireMock\'s do; a path outside its request model or a helper it lacks is a load error. See docs/templates.md#wiremock-dialect.',
+    long: "In the WireMock dialect `request.path.[0]` is the first path segment, `request.query.ids.[1]` the second value, `request.body` the body text, and WireMock's helpers (`jsonPath … default=`, `regexExtract`, `formatJson`, `pickRandom … count=`, `math`, `parseDate`, …) answer as WireMock's do; a path outside its request model or a helper it lacks is a load error. See docs/templates.md#wiremock-dialect.",
   });
 }
 

@@ -24,7 +24,7 @@ export function wireText(v: unknown): string {
       .map(([k, x]) => `${k}=${wireText(x)}`)
       .join(', ')}}`;
   }
-  return String(v as string);
+  return String(v);
 }
 
 /** JSON as Jackson's default pretty printer writes it (`"a" : 1`, `[ 1, 2 ]`, two-space objects) */
@@ -88,4 +88,3 @@ export function truncate(d: Date, how: string): Date {
       throw new Error(`truncateDate: unknown truncation ${JSON.stringify(how)}`);
   }
 }
-

@@ -327,9 +327,7 @@ export const WIREMOCK_HELPERS: Readonly<Record<string, Helper>> = {
     const v = plain(params[0]);
     return truthy(v) ? v : params[1];
   },
-  contains: cond(([a, b]) =>
-    Array.isArray(a) ? a.some((x) => same(x, b)) : wireText(plain(a)).includes(wireText(b)),
-  ),
+  contains: cond(([a, b]) => (Array.isArray(a) ? a.some((x) => same(x, b)) : wireText(plain(a)).includes(wireText(b)))),
   matches: cond(([a, b]) => new RegExp(`^(?:${wireText(b)})$`).test(wireText(plain(a)))),
   eq: cond(([a, b]) => same(a, b)),
   neq: cond(([a, b]) => !same(a, b)),
