@@ -24,7 +24,8 @@ export function wireText(v: unknown): string {
       .map(([k, x]) => `${k}=${wireText(x)}`)
       .join(', ')}}`;
   }
-  return String(v);
+  // a symbol or a function: nothing a request holds
+  return '';
 }
 
 /** JSON as Jackson's default pretty printer writes it (`"a" : 1`, `[ 1, 2 ]`, two-space objects) */
