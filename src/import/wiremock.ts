@@ -78,7 +78,7 @@ const MATCHER_OPTIONS = new Set([
 const FAULTS: Readonly<Record<string, string>> = {
   CONNECTION_RESET_BY_PEER: 'connection_reset',
   EMPTY_RESPONSE: 'empty_response',
-  MALFORMED_RESPONSE_CHUNK: 'malformed_response',
+  MALFORMED_RESPONSE_CHUNK: 'malformed_chunk',
   RANDOM_DATA_THEN_CLOSE: 'malformed_response',
 };
 

@@ -162,7 +162,7 @@ export interface RuleShape {
       readonly sigma: number;
     };
     /** Answer with a network fault instead of a response. */
-    readonly fault?: 'connection_reset' | 'empty_response' | 'malformed_response' | 'partial_body' | 'timeout';
+    readonly fault?: 'connection_reset' | 'empty_response' | 'malformed_response' | 'malformed_chunk' | 'partial_body' | 'timeout';
     /** Send the body in `count` equal pieces, `interval_ms` apart (the `content-length` is announced). */
     readonly chunks?: {
       /** How many equal pieces. */

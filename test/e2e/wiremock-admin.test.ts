@@ -3,6 +3,7 @@
 // scenarios, metadata, clearAll) and `wiremock-rest-client` (mappings, requests, scenarios, global reset). The
 // clients point at the management listener; the stubs answer on the mock port.
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, before, test } from 'node:test';
 import { WireMock } from 'wiremock-captain';
 import { WireMockRestClient } from 'wiremock-rest-client';
@@ -245,4 +246,23 @@ test("the admin API keeps the listener's cross-origin guard: a write a browser p
     headers: { 'sec-fetch-site': 'cross-site' },
   });
   assert.equal(site.status, 403);
+});
+
+test("a stub with WireMock's MALFORMED_RESPONSE_CHUNK sends WireMock's bytes, then closes", async () => {
+  const r = await fetch(`${admin}/__admin/mappings`, {
+    method: 'POST',
+    body: JSON.stringify({ request: { url: '/bad-chunk' }, response: { fault: 'MALFORMED_RESPONSE_CHUNK' } }),
+  });
+  assert.equal(r.status, 201);
+  const port = Number(new URL(mock.url).port);
+  const bytes = await new Promise<string>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write('GET /bad-chunk HTTP/1.1\r\nHost: x\r\n\r\n'));
+    let got = '';
+    socket.on('data', (d: Buffer) => (got += d.toString('latin1')));
+    socket.on('end', () => resolve(got));
+    socket.on('error', reject);
+  });
+  // what WireMock 3.13.2 wrote for the same stub
+  assert.equal(bytes, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nlskdu018973t09sylgasjkfg1][]'./.sdlv");
+  await fetch(`${admin}/__admin/reset`, { method: 'POST' });
 });
