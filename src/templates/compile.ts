@@ -15,6 +15,7 @@ import type { RequestSnapshot } from '../model/request.js';
 import { requestValue, sourceOf } from './data.js';
 import { WIREMOCK_FIELDS, wiremockRequest } from './wiremock-data.js';
 import { scanJson, walkProgram, type Facts, type JsonState } from './walk.js';
+import { wiremockFast } from './wiremock-fast.js';
 
 type Program = hbs.AST.Program;
 type Mustache = hbs.AST.MustacheStatement;
@@ -59,14 +60,14 @@ export function compileTemplate(
     }
   }
   const known = wm ? WIREMOCK_KNOWN : KNOWN;
-  const facts: Facts = { paths: [], usesFaker: false, known, unknownBlocks: [], assigned: [] };
+  const facts: Facts = { paths: [], usesFaker: false, known, unknownBlocks: [], assigned: [], helpers: new Set() };
   const fast = wm ? undefined : fastRenderer(ast, kind);
   walkProgram(ast, kind === 'json' ? { inString: false } : undefined, facts, 0);
   const block = facts.unknownBlocks[0];
   if (block !== undefined) return err({ ...block, message: unknownHelper(block.name, known, wm, true) });
   const path = wm ? wiremockPathProblem(source, facts) : undefined;
   if (path !== undefined) return err(path);
-  const runtimeEngine = wm ? wiremockEngine() : engine;
+  const runtimeEngine = wm ? wiremockEngine(facts.helpers) : engine;
   let fn: HandlebarsTemplateDelegate;
   try {
     fn = runtimeEngine.compile(ast, { noEscape: true, knownHelpers: known, knownHelpersOnly: true });
@@ -78,6 +79,9 @@ export function compileTemplate(
     return err(name === undefined ? error : { ...error, message: unknownHelper(name, known, wm, false) });
   }
   const usesFaker = facts.usesFaker;
+  // the request-model parts the template names (all of them when it names `request` itself, `with request`)
+  const fields = wm ? requestFields(facts.paths) : undefined;
+  const wmFast = wm ? wiremockFast(ast) : undefined;
   return ok({
     kind,
     source,
@@ -88,8 +92,9 @@ export function compileTemplate(
       ? function render(data: TemplateData, runtime: TemplateRuntime): string {
           const from = sourceOf(data);
           if (from === undefined) throw new Error('a WireMock template is rendered from a request');
+          if (wmFast !== undefined) return wmFast({ request: wiremockRequest(from.req, from.params, fields) }, runtime);
           return fn(
-            { request: wiremockRequest(from.req, from.params) },
+            { request: wiremockRequest(from.req, from.params, fields) },
             { data: { mockRuntime: runtime, mockRepeats: { n: 0 } } },
           );
         }
@@ -102,6 +107,16 @@ export function compileTemplate(
           return fn(data, { data: { mockRuntime: runtime, mockRepeats: { n: 0 } } });
         }),
   });
+}
+
+function requestFields(paths: readonly string[]): ReadonlySet<string> | undefined {
+  const out = new Set<string>();
+  for (const p of paths) {
+    const [root, field] = p.split('.');
+    if (root === 'request' && field === undefined) return undefined;
+    if (root === 'request') out.add(field!);
+  }
+  return out;
 }
 
 /** `unknown helper` in the loader's words, with a did-you-mean, or WireMock's helper this dialect lacks */

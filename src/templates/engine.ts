@@ -13,7 +13,7 @@ export type Handlebars = typeof HandlebarsNamespace;
 let engine: Handlebars | undefined;
 /** the package's root, whose `create()` makes the WireMock dialect's engine apart from ours */
 let root: Handlebars | undefined;
-let wiremock: Handlebars | undefined;
+const wiremock = new Map<string, Handlebars>();
 let engineLoad: Promise<Handlebars> | undefined;
 let faker: unknown;
 let fakerLoad: Promise<unknown> | undefined;
@@ -62,12 +62,16 @@ export function loadFaker(): Promise<unknown> {
  * The engine of the `wiremock` dialect (docs/templates.md#wiremock-dialect): WireMock's helpers under their names,
  * Handlebars' own block helpers, WireMock's `lookup` and renderings. Made from the loaded engine's package, once.
  */
-export function wiremockEngine(): Handlebars {
-  if (wiremock !== undefined) return wiremock;
+export function wiremockEngine(used: ReadonlySet<string>): Handlebars {
+  // one engine per set of helpers: Handlebars copies and wraps every registered helper on each render, so a
+  // template's engine holds the helpers it calls and no others
+  const key = [...used].sort().join(' ');
+  const cached = wiremock.get(key);
+  if (cached !== undefined) return cached;
   if (root === undefined) throw new Error('the template engine is not loaded');
   const hbs = root.create();
   for (const [name, fn] of Object.entries(WIREMOCK_HELPERS))
-    hbs.registerHelper(name, fn as HandlebarsNamespace.HelperDelegate);
+    if (used.has(name)) hbs.registerHelper(name, fn as HandlebarsNamespace.HelperDelegate);
   hbs.registerHelper(JSON_STRING, (value: unknown) => JSON.stringify(wireText(value)).slice(1, -1));
   hbs.registerHelper(VALUE, (value: unknown) => wireText(value));
   hbs.registerHelper('log', () => '');
@@ -76,5 +80,6 @@ export function wiremockEngine(): Handlebars {
     'each',
     countedEach(hbs.helpers['each'] as (...args: unknown[]) => unknown) as HandlebarsNamespace.HelperDelegate,
   );
-  return (wiremock = hbs);
+  wiremock.set(key, hbs);
+  return hbs;
 }

@@ -20,6 +20,8 @@ export interface Facts {
   unknownBlocks: { name: string; line: number; column: number }[];
   /** names a template gives values to (`assign "x"`, `formData … "f"`, `val … assign="x"`): data roots of their own */
   assigned: string[];
+  /** the helpers the template calls */
+  readonly helpers: Set<string>;
 }
 
 /** JSON string state across the template's literal text (undefined outside JSON templates). */
@@ -109,6 +111,7 @@ function noteExpression(
 ): void {
   const name = pathName(path);
   if (name === 'faker') facts.usesFaker = true;
+  if (name !== undefined && facts.known[name] === true) facts.helpers.add(name);
   const literal = (e: Expression | undefined): void => {
     if (e?.type === 'StringLiteral') facts.assigned.push((e as hbs.AST.StringLiteral).value);
   };

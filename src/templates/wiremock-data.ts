@@ -70,56 +70,65 @@ function grouped(pairs: Iterable<readonly [string, string]>, name: (k: string) =
   return out;
 }
 
-/** The `request` a WireMock template sees, built lazily, part by part. */
-export function wiremockRequest(
-  req: RequestSnapshot,
-  params: Readonly<Record<string, string>>,
-): Record<string, unknown> {
-  const hostHeader = req.headers.find(([k]) => k === 'host')?.[1] ?? '127.0.0.1';
-  const colon = hostHeader.lastIndexOf(':');
-  const host = colon > 0 && !hostHeader.endsWith(']') ? hostHeader.slice(0, colon) : hostHeader;
-  const port = colon > 0 ? Number(hostHeader.slice(colon + 1)) : 80;
-  const body = req.parts.bodyText ?? '';
-  const cache = new Map<string, unknown>();
-  const once = (key: string, make: () => unknown): unknown => {
-    if (!cache.has(key)) cache.set(key, make());
-    return cache.get(key);
-  };
-  const view: Record<string, unknown> = {};
-  const define = (key: (typeof WIREMOCK_FIELDS)[number], make: () => unknown): void => {
-    Object.defineProperty(view, key, { get: () => once(key, make), enumerable: true });
-  };
-  define('url', () => req.rawPath + (req.query === '' ? '' : `?${req.query}`));
-  define('path', () => {
+/** How each part of the request model is made from the request. */
+const MAKERS: Readonly<
+  Record<(typeof WIREMOCK_FIELDS)[number], (req: RequestSnapshot, params: Readonly<Record<string, string>>) => unknown>
+> = {
+  url: (req) => req.rawPath + (req.query === '' ? '' : `?${req.query}`),
+  path: (req) => {
     const segments = req.segments.filter((s, i) => s !== '' || i < req.segments.length - 1);
     const out = [...segments] as string[] & Marked;
     Object.defineProperty(out, WM_TEXT, { value: req.rawPath, enumerable: false });
     return out;
-  });
-  define('pathSegments', () => {
+  },
+  pathSegments: (req, params) => {
     const out: Record<string, unknown> = { ...params };
     Object.defineProperty(out, WM_TEXT, { value: req.rawPath, enumerable: false });
     return out;
-  });
-  define('query', () => multiMap(req.parts.query, false));
-  define('headers', () => multiMap(grouped(req.headers, headerCase), true));
-  define('cookies', () =>
+  },
+  query: (req) => multiMap(req.parts.query, false),
+  headers: (req) => multiMap(grouped(req.headers, headerCase), true),
+  cookies: (req) =>
     multiMap(
       [...req.parts.cookies].map(([k, v]) => [k, [v]] as const),
       false,
     ),
-  );
-  define('body', () => body);
-  define('bodyAsBase64', () => Buffer.from(body).toString('base64'));
-  define('method', () => req.method);
-  define('host', () => host);
-  define('port', () => port);
-  define('scheme', () => 'http');
-  define('baseUrl', () => `http://${hostHeader}`);
-  define('multipart', () => {
+  body: (req) => req.parts.bodyText ?? '',
+  bodyAsBase64: (req) => Buffer.from(req.parts.bodyText ?? '').toString('base64'),
+  method: (req) => req.method,
+  host: (req) => {
+    const h = hostOf(req);
+    const colon = h.lastIndexOf(':');
+    return colon > 0 && !h.endsWith(']') ? h.slice(0, colon) : h;
+  },
+  port: (req) => {
+    const h = hostOf(req);
+    const colon = h.lastIndexOf(':');
+    return colon > 0 && !h.endsWith(']') ? Number(h.slice(colon + 1)) : 80;
+  },
+  scheme: () => 'http',
+  baseUrl: (req) => `http://${hostOf(req)}`,
+  multipart: (req) => {
     const out: Record<string, unknown> = {};
     for (const [k, vs] of req.parts.form?.fields ?? []) out[k] = { name: k, body: vs[0] ?? '' };
     return out;
-  });
+  },
+};
+
+function hostOf(req: RequestSnapshot): string {
+  return req.headers.find(([k]) => k === 'host')?.[1] ?? '127.0.0.1';
+}
+
+/**
+ * The `request` a WireMock template sees: the parts it names (`fields`, from the template's paths), or every part
+ * when it names `request` itself. Plain own properties: Handlebars reads nothing else.
+ */
+export function wiremockRequest(
+  req: RequestSnapshot,
+  params: Readonly<Record<string, string>>,
+  fields?: ReadonlySet<string>,
+): Record<string, unknown> {
+  const view: Record<string, unknown> = {};
+  for (const key of WIREMOCK_FIELDS) if (fields === undefined || fields.has(key)) view[key] = MAKERS[key](req, params);
   return view;
 }

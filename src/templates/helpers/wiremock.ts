@@ -27,8 +27,12 @@ function runtime(o: Options): TemplateRuntime {
   return rt;
 }
 
+/** what JSON text may start with: anything else is not JSON, known without the cost of a parse error */
+const JSON_START = /^\s*[[{"\d\-tfn]/;
+
 function parsedJson(v: unknown): unknown {
   if (typeof v !== 'string') return v;
+  if (!JSON_START.test(v)) return undefined;
   try {
     return JSON.parse(v) as unknown;
   } catch {
