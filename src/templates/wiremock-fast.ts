@@ -37,7 +37,7 @@ function compileExpression(e: Expression): Eval | undefined {
     }
     case 'SubExpression': {
       const s = e as hbs.AST.SubExpression;
-      const name = s.path.type === 'PathExpression' ? (s.path).original : undefined;
+      const name = s.path.type === 'PathExpression' ? s.path.original : undefined;
       const fn: Helper | undefined =
         name === 'lookup' ? wiremockLookup : name === undefined ? undefined : WIREMOCK_HELPERS[name];
       if (fn === undefined) return undefined;
