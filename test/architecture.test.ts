@@ -161,10 +161,19 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     under(t, ['inspector/', 'model/', 'shared/', 'journal/', 'server/', 'config/edit/', 'state/', 'callbacks/']) ||
     t.startsWith('node:') ||
     ['files/paths.ts', 'picomatch', 'ignore'].includes(t),
+  // WireMock's admin API beside the management routes: thin adapters over overrides, journal, scenarios and reset
+  // (through a port launch/ gives them); a posted stub goes through the import's own translation
+  management: (t, typeOnly) =>
+    under(t, ['management/', 'model/', 'shared/', 'import/']) ||
+    t === 'inspector/security.ts' ||
+    t === 'templates/index.ts' ||
+    t === 'smol-toml' ||
+    (typeOnly && (t === 'inspector/router.ts' || t === 'journal/entry.ts')),
   // the one start-up path `mock serve` and the library share: load, journal, management listener (the inspector
-  // and the journal's routes), server, watcher, and closing them in reverse
+  // and the journal's routes, WireMock's admin API), server, watcher, and closing them in reverse
   launch: (t, _typeOnly, file) =>
     under(t, [
+      'management/',
       'launch/',
       'journal/',
       'model/',

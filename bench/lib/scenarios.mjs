@@ -650,6 +650,35 @@ export const SCENARIOS = [
     ),
     target: null,
   },
+  {
+    // a WireMock-dialect template (docs/templates.md#wiremock-dialect): path segments, a multi-valued query and
+    // WireMock helpers (jsonPath with a default, upper, size); apimock-rs has no templates and answers the same
+    // bytes literally
+    id: 'w_wiremock_template',
+    letter: 'w',
+    title: 'WireMock-dialect template: path segment, query values, jsonPath, helpers',
+    target: 0.8,
+    expectStatus: 200,
+    setup(dir, names, flavour) {
+      write(dir, names.config, rootConfig({ ruleSets: [names.ruleSet], fallback: '.' }));
+      write(
+        dir,
+        names.ruleSet,
+        flavour === 'mock'
+          ? `template_dialect = "wiremock"\n\n[[rules]]\nwhen.request.url_path = { value = "/api/users/", op = "starts_with" }\nwhen.request.method = "GET"\nrespond.json = '{"id":"{{request.path.[2]}}","tag":"{{upper request.query.tag}}","tags":{{size request.query.tag}},"name":"{{jsonPath request.body "$.name" default="user"}}"}'\n`
+          : `[[rules]]\nwhen.request.url_path = { value = "^/api/users/[^/]+$", op = "regex" }\nwhen.request.method = "GET"\nrespond = { json = '{"id":"42","tag":"A","tags":2,"name":"user"}' }\n`,
+      );
+    },
+    request: { method: 'GET', path: '/api/users/42?tag=a&tag=b' },
+    canonical: () => json('{"id":"42","tag":"A","tags":2,"name":"user"}'),
+    check(res) {
+      return expect200Json(
+        res,
+        (v) => v.id === '42' && v.tag === 'A' && v.tags === 2 && v.name === 'user',
+        'the segment, the first tag upper-cased, the tag count and the default name',
+      );
+    },
+  },
 ];
 
 /** workload s's answer, as the helpers render it */

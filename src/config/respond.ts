@@ -33,6 +33,8 @@ export interface RespondContext {
   readonly fileRefs: RespondFileRef[];
   /** the rule set says `template = true` */
   readonly templated: boolean;
+  /** the rule set's `template_dialect` */
+  readonly dialect?: 'mock' | 'wiremock';
   /** where template slots are collected for compiling (config/templates.ts) */
   readonly templateRefs: TemplateRef[];
 }
@@ -66,7 +68,9 @@ export function decodeRespond(node: TomlNode, path: KeyPath, rc: RespondContext)
     failed = true;
   }
 
-  const templated = rc.templated || t.template === true;
+  const dialect = t.template_dialect ?? rc.dialect;
+  const wiremock = dialect === 'wiremock' ? ('wiremock' as const) : undefined;
+  const templated = rc.templated || t.template === true || wiremock !== undefined;
   if (t.template_file === true && t.file_path === undefined) {
     report(
       ctx,
@@ -77,7 +81,7 @@ export function decodeRespond(node: TomlNode, path: KeyPath, rc: RespondContext)
     );
     failed = true;
   }
-  const slots = templated || t.template_file === true ? new TemplateSlots(node, path, rc) : undefined;
+  const slots = templated || t.template_file === true ? new TemplateSlots(node, path, rc, wiremock) : undefined;
 
   let body: RespondBody | undefined = { kind: 'empty' };
   let bodySlot: TemplateSlot | undefined;
@@ -177,6 +181,7 @@ export function decodeRespond(node: TomlNode, path: KeyPath, rc: RespondContext)
       templateFile: t.template_file === true,
       ...(streamEvents ? { streamEvents } : {}),
       respondDir: rc.respondDir,
+      ...(wiremock !== undefined ? { dialect: wiremock } : {}),
     };
     respond.template = template;
   }
@@ -189,11 +194,12 @@ class TemplateSlots {
     private readonly node: TomlNode & { kind: 'table' },
     private readonly path: KeyPath,
     private readonly rc: RespondContext,
+    private readonly dialect: 'wiremock' | undefined,
   ) {}
   /** A slot for a value that holds `{{` (anything else is literal, and keeps its load-time checks). */
   add(kind: TemplateSlot['kind'], source: string, key: string): TemplateSlot | undefined {
     if (!source.includes('{{')) return undefined;
-    const slot: TemplateSlot = { kind, source };
+    const slot: TemplateSlot = { kind, source, ...(this.dialect !== undefined ? { dialect: this.dialect } : {}) };
     const valueNode = this.node.entries.get(key)!.node;
     this.rc.templateRefs.push({
       slot,
@@ -207,7 +213,11 @@ class TemplateSlots {
   }
   addHeader(name: string, value: string): TemplateSlot | undefined {
     if (!value.includes('{{')) return undefined;
-    const slot: TemplateSlot = { kind: 'header', source: value };
+    const slot: TemplateSlot = {
+      kind: 'header',
+      source: value,
+      ...(this.dialect !== undefined ? { dialect: this.dialect } : {}),
+    };
     const headersNode = this.node.entries.get('headers')!.node;
     const entry =
       headersNode.kind === 'table' ? [...headersNode.entries].find(([k]) => k.toLowerCase() === name) : undefined;

@@ -279,7 +279,7 @@ respond.stauts = 200
   assert.deepEqual(
     r.diagnostics.map((d) => [d.line, d.column, d.keyPath?.join('.'), d.suggestion, d.allowed?.length]),
     [
-      [1, 1, 'rulez', 'rules', 7],
+      [1, 1, 'rulez', 'rules', 8],
       [3, 1, 'prefix.url_pth', 'url_path', 2],
       [5, 1, 'default.delay', 'delay_response_milliseconds', 1],
       [8, 6, 'rules.0.when.reqest', 'request', 2],

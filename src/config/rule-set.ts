@@ -117,7 +117,15 @@ export function decodeRuleSetTree(
     else {
       // each rule's parsed tree is let go once the rule is decoded: a long file never holds them all at once
       const items: (TomlNode | undefined)[] = [...rulesNode.items];
-      const rc: RuleContext = { decode, prefix, respondDir, fileRefs, templated: top.template === true, templateRefs };
+      const rc: RuleContext = {
+        decode,
+        prefix,
+        respondDir,
+        fileRefs,
+        templated: top.template === true,
+        templateRefs,
+        ...(top.template_dialect !== undefined ? { dialect: top.template_dialect } : {}),
+      };
       for (let i = 0; i < items.length; i++) {
         const rule = decodeRule(items[i]!, ['rules', i], i, rc);
         items[i] = undefined;
@@ -166,6 +174,7 @@ interface RuleContext {
   readonly fileRefs: RespondFileRef[];
   readonly templated: boolean;
   readonly templateRefs: TemplateRef[];
+  readonly dialect?: 'mock' | 'wiremock';
 }
 
 function decodeRule(node: TomlNode, path: KeyPath, index: number, rc: RuleContext): Rule | undefined {
@@ -195,6 +204,7 @@ function decodeRule(node: TomlNode, path: KeyPath, index: number, rc: RuleContex
           fileRefs: rc.fileRefs,
           templated: rc.templated,
           templateRefs: rc.templateRefs,
+          ...(rc.dialect !== undefined ? { dialect: rc.dialect } : {}),
         });
   if (request === undefined || respond === undefined) return undefined;
   return {

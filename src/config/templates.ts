@@ -23,7 +23,7 @@ export interface TemplateRef {
 export function compileTemplateRefs(refs: readonly TemplateRef[], engine: Handlebars, ctx: DecodeContext): boolean {
   let faker = false;
   for (const ref of refs) {
-    const r = compileTemplate(engine, ref.slot.source, ref.slot.kind);
+    const r = compileTemplate(engine, ref.slot.source, ref.slot.kind, ref.slot.dialect);
     if (!r.ok) {
       const at = offsetInTomlString(
         ctx.text,

@@ -85,9 +85,18 @@ export class OverrideList {
     return n;
   }
 
-  /** newest first: the order they are tried in */
+  /**
+   * the order they are tried in: newest first, and a rule's `priority` (0 unless given) before that, highest first
+   * (WireMock's admin API adds its stubs here with their priorities, docs/coming-from-wiremock.md)
+   */
   list(): readonly Override[] {
-    return (this.ordered ??= [...this.held].reverse());
+    if (this.ordered === undefined) {
+      const newest = [...this.held].reverse();
+      this.ordered = newest.some((o) => o.rule.priority !== 0)
+        ? newest.sort((a, b) => b.rule.priority - a.rule.priority)
+        : newest;
+    }
+    return this.ordered;
   }
 
   /** the overrides as one first-match rule set, newest first (rule i of it is `list()[i]`) */

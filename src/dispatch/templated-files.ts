@@ -41,6 +41,8 @@ interface FileRender {
   readonly data: TemplateData;
   readonly runtime: TemplateRuntime;
   readonly where: string;
+  /** the rule's template dialect (RespondTemplate's) */
+  readonly dialect?: 'wiremock' | undefined;
 }
 
 /** A file path rendered from the request: what was rendered, and the folder it was rendered under. */
@@ -87,7 +89,7 @@ export async function fileAnswer(
   let compiled = compiledFiles.get(fb.body);
   if (compiled === undefined) {
     const engine = engineIfLoaded() ?? (await loadEngine());
-    const r = compileTemplate(engine, decoder.decode(fb.body), kind);
+    const r = compileTemplate(engine, decoder.decode(fb.body), kind, content.dialect);
     if (!r.ok) {
       const message = `${content.where}: the template file ${path} does not compile at line ${r.error.line} column ${r.error.column}: ${r.error.message}`;
       env.log(message);

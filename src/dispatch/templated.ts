@@ -89,7 +89,7 @@ export function templatedDraft(
         path,
         body.confineTo,
         base,
-        template.templateFile ? { data: r.data(), runtime: r.runtime(), where } : undefined,
+        template.templateFile ? { data: r.data(), runtime: r.runtime(), where, dialect: template.dialect } : undefined,
         env,
         rendered === undefined ? undefined : { shown: rendered, where, respondDir: template.respondDir },
       );

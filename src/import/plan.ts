@@ -81,8 +81,8 @@ export interface SourceRule {
   /** `respond.delay_response_milliseconds`: milliseconds, or a uniform or log-normal spread */
   readonly delay?: Delay;
   readonly fault?: string;
-  /** the body and headers are Handlebars templates */
-  readonly template?: boolean;
+  /** the body and headers are Handlebars templates; `wiremock`: WireMock's (docs/templates.md#wiremock-dialect) */
+  readonly template?: boolean | 'wiremock';
   readonly priority?: number;
   /** `respond.callbacks`: WireMock's webhooks, Mockoon's callbacks */
   readonly callbacks?: readonly CallbackText[];
@@ -364,7 +364,8 @@ function ruleText(
     if (r.body.kind === 'text') lines.push(`respond.text = ${tomlString(r.body.text)}`);
     else if (r.body.kind === 'file') {
       // a body declared JSON that is not JSON is served as written: a .json file would not load
-      const ext = r.body.ext === 'json' && r.template !== true && !isJsonText(r.body.data) ? 'txt' : r.body.ext;
+      const ext =
+        r.body.ext === 'json' && (r.template ?? false) === false && !isJsonText(r.body.data) ? 'txt' : r.body.ext;
       const path = names.take(bodyStem(r), `.${ext}`);
       files.push({ path, text: r.body.data });
       lines.push(`respond.file_path = ${tomlString(path)}`);
@@ -374,8 +375,8 @@ function ruleText(
       lines.push(
         `respond.headers = { ${respondHeaders.map(([k, v]) => `${tomlKey(k)} = ${tomlString(v)}`).join(', ')} }`,
       );
-    if (r.template === true) {
-      lines.push('respond.template = true');
+    if (r.template === true || r.template === 'wiremock') {
+      lines.push(r.template === true ? 'respond.template = true' : 'respond.template_dialect = "wiremock"');
       if (r.body.kind === 'file') lines.push('respond.template_file = true');
     }
   }

@@ -200,7 +200,7 @@ test('responses: bodies, headers, delays, faults, templates', () => {
     ],
     ['fault', { fault: 'CONNECTION_RESET_BY_PEER' }, { fault: 'connection_reset' }],
     ['empty-response fault', { fault: 'EMPTY_RESPONSE' }, { fault: 'empty_response' }],
-    ['template', { body: '{{request.path}}', transformers: ['response-template'] }, { template: true }],
+    ['template', { body: '{{request.path}}', transformers: ['response-template'] }, { template: 'wiremock' }],
   ];
   for (const [name, response, expected] of cases) {
     const r = one({ request: { urlPath: '/x' }, response });

@@ -39,7 +39,7 @@ export interface WireMockInput {
 const FAULTS: Readonly<Record<string, string>> = {
   CONNECTION_RESET_BY_PEER: 'connection_reset',
   EMPTY_RESPONSE: 'empty_response',
-  MALFORMED_RESPONSE_CHUNK: 'malformed_response',
+  MALFORMED_RESPONSE_CHUNK: 'malformed_chunk',
   RANDOM_DATA_THEN_CLOSE: 'malformed_response',
 };
 
@@ -165,7 +165,8 @@ function responseOf(res: Obj, ctx: Ctx, bodyFile: WireMockInput['bodyFile']): Pi
   const transformers = res['transformers'];
   if (Array.isArray(transformers))
     for (const t of transformers) {
-      if (t === 'response-template') out.template = true;
+      // WireMock's request model and helpers, as WireMock renders them
+      if (t === 'response-template') out.template = 'wiremock';
       else leave(ctx, 'response.transformers', RESPONSE_REASONS.transformer(String(t)));
     }
   return out;

@@ -41,6 +41,8 @@ export interface InspectorOptions {
   readonly uiDir?: string;
   /** `--inspect-token`: every request must carry it as a bearer token (security.ts) */
   readonly token?: string;
+  /** path prefixes of routes a peer's own clients call (router.ts's `peerPrefixes`) */
+  readonly peerPrefixes?: readonly string[];
 }
 
 export interface Inspector {
@@ -59,6 +61,7 @@ export function createInspector(options: InspectorOptions): Inspector {
     routes: [...(options.routes ?? []), events.route, fileTreeRoute(options.files), rulesRoute(options.rules)],
     ...(options.uiDir === undefined ? {} : { uiDir: options.uiDir }),
     ...(options.token === undefined ? {} : { token: options.token }),
+    ...(options.peerPrefixes === undefined ? {} : { peerPrefixes: options.peerPrefixes }),
   });
   return { handler, events, close: () => events.close() };
 }

@@ -48,6 +48,8 @@ export interface ManagementOptions {
   readonly maxBodyBytes?: number;
   /** `--inspect-token`: every request but the page's files carries `authorization: Bearer <token>` (security.ts) */
   readonly token?: string;
+  /** path prefixes served to a peer's own clients (`/__admin/`): no client-header check (security.ts's `peerClient`) */
+  readonly peerPrefixes?: readonly string[];
 }
 
 /** The page's files: the only names served (GET / is index.html, /assets/<name> the rest). */
@@ -135,6 +137,7 @@ export function createManagementHandler(
       hasBody,
       target: target.path + target.search,
       ...(options.token !== undefined ? { token: options.token } : {}),
+      ...(options.peerPrefixes?.some((p) => target.path.startsWith(p)) === true ? { peerClient: true } : {}),
     });
     if (!verdict.ok) {
       req.resume();

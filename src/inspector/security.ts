@@ -25,6 +25,13 @@ export interface GuardInput {
   readonly token?: string;
   /** the request's path and query (the token check lets the page's files through) */
   readonly target?: string;
+  /**
+   * a route served to a peer's own clients (WireMock's admin API, which `wiremock-captain` and curl call as they
+   * call WireMock): they send no `x-mock-client` header and may send any content type, so those two checks are not
+   * made; the Host (or token), Origin and Sec-Fetch-Site checks still are, and they are what keeps a cross-origin
+   * page out (a browser names its origin on every cross-origin write)
+   */
+  readonly peerClient?: boolean;
 }
 
 export interface Refusal {
@@ -147,6 +154,7 @@ export function guardRequest(input: GuardInput): GuardVerdict {
   if (origin !== undefined && !own(origin)) return refuse(403, SECURITY_MESSAGES.origin(origin));
   const site = one(input.headers['sec-fetch-site']);
   if (site !== undefined && site.toLowerCase() !== 'same-origin') return refuse(403, SECURITY_MESSAGES.fetchSite(site));
+  if (input.peerClient === true) return { ok: true };
   if (one(input.headers[CLIENT_HEADER]) === undefined) return refuse(403, SECURITY_MESSAGES.clientHeader);
   if (input.hasBody) {
     const type = one(input.headers['content-type']);

@@ -18,7 +18,7 @@ import {
   workspaceRoute,
 } from '../inspector/index.js';
 import type { StateStore } from '../state/store.js';
-import { COLLECTION_KEY, SCENARIO_KEY } from '../state/scenarios.js';
+import { COLLECTION_KEY, SCENARIO_KEY, scenarioState, setScenarios } from '../state/scenarios.js';
 import { JSON_HEADERS } from '../inspector/security.js';
 import type { Journal } from '../journal/journal.js';
 import { MockError } from '../model/errors.js';
@@ -27,6 +27,7 @@ import { runtimeRoutes, type RuntimePort } from '../inspector/runtime-routes.js'
 import { websocketRoutes, type WebSocketPort } from '../inspector/websocket-routes.js';
 import { callbackRoutes } from '../inspector/callback-routes.js';
 import type { RuntimeControl } from './runtime.js';
+import { wiremockAdminRoutes, type WireMockAdminPort } from '../management/wiremock.js';
 
 /** The only address the management listener ever binds. */
 export const MANAGEMENT_HOST = '127.0.0.1';
@@ -131,7 +132,10 @@ function mountInspector(o: ManagementOptions): {
       ...(o.runtime !== undefined ? runtimeRoutes(runtimePort(o.runtime)) : []),
       ...(o.websockets !== undefined ? websocketRoutes(o.websockets) : []),
       ...(o.runtime !== undefined ? callbackRoutes((f) => o.runtime!.callbacks(f)) : []),
+      ...(o.runtime !== undefined ? wiremockAdminRoutes(wiremockPort(o, o.runtime)) : []),
     ],
+    // WireMock's admin API (docs/coming-from-wiremock.md): its clients send no x-mock-client header
+    peerPrefixes: ['/__admin/'],
     ...(o.token !== undefined ? { token: o.token } : {}),
     files: {
       fallbackDir: () => o.live.workspace.fallbackDir,
@@ -193,5 +197,21 @@ function runtimePort(r: RuntimeControl): RuntimePort {
     closeSession: (id) => r.closeSession(id),
     reset: (session) => r.reset(session),
     viewFilter: (session, filter) => r.viewFilter(session, filter),
+  };
+}
+
+/** WireMock's admin API over the shared overrides, the journal, the server's scenarios and the global reset */
+function wiremockPort(o: ManagementOptions, r: RuntimeControl): WireMockAdminPort {
+  return {
+    version: o.version,
+    use: (rules) => r.use(rules).map((v) => v.id),
+    removeOverride: (id) => r.removeOverride(id),
+    overrideIds: () => new Set(r.overrides().map((v) => v.id)),
+    requests: () => o.journal.requests(),
+    resetJournal: () => o.journal.reset(),
+    scenarioState: (key) => scenarioState(o.state, key),
+    setScenario: (key, state) => setScenarios(o.state, { [key]: state }),
+    resetScenarios: () => void o.state.clear(SCENARIO_KEY),
+    resetAll: () => r.reset(),
   };
 }

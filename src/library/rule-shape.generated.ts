@@ -209,7 +209,7 @@ export interface RuleShape {
       readonly sigma: number;
     };
     /** Answer with a network fault instead of a response. */
-    readonly fault?: 'connection_reset' | 'empty_response' | 'malformed_response' | 'partial_body' | 'timeout';
+    readonly fault?: 'connection_reset' | 'empty_response' | 'malformed_response' | 'malformed_chunk' | 'partial_body' | 'timeout';
     /** Send the body in `count` equal pieces, `interval_ms` apart (the `content-length` is announced). */
     readonly chunks?: {
       /** How many equal pieces. */
@@ -365,6 +365,12 @@ export interface RuleShape {
      * Default: `false`.
      */
     readonly template_file?: boolean;
+    /**
+     * Whose templates this answer holds: `"mock"` (docs/templates.md) or `"wiremock"` (WireMock's request model and helpers, which turns templates on).
+     *
+     * Default: `"mock"`.
+     */
+    readonly template_dialect?: 'mock' | 'wiremock';
     /** Move scenarios when this answer is sent: scenario name to its new state (see docs/state.md). */
     readonly set_state?: {
       readonly [key: string]: string;

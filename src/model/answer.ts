@@ -32,6 +32,7 @@ export const FAULT_KINDS = [
   'connection_reset',
   'empty_response',
   'malformed_response',
+  'malformed_chunk',
   'partial_body',
   'timeout',
 ] as const;

@@ -61,6 +61,8 @@ export interface CompiledTemplate {
 export interface TemplateSlot {
   readonly kind: TemplateKind;
   readonly source: string;
+  /** `template_dialect = "wiremock"`: WireMock's request model and helpers (docs/templates.md#wiremock-dialect) */
+  readonly dialect?: 'wiremock';
   compiled?: CompiledTemplate;
 }
 
@@ -77,4 +79,6 @@ export interface RespondTemplate {
   readonly streamEvents?: boolean;
   /** absolute: a rendered file_path resolves against it and must stay inside */
   readonly respondDir: string;
+  /** the template file's dialect too (TemplateSlot's) */
+  readonly dialect?: 'wiremock';
 }

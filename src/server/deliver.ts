@@ -228,6 +228,9 @@ export const TURN_BYTES = 256 * 1024;
 /** the body sent before the cut when the answer has none to halve */
 const FILLER = Buffer.from('x'.repeat(64));
 
+/** the bytes WireMock 3 writes for MALFORMED_RESPONSE_CHUNK, then it closes */
+const WIREMOCK_BAD_CHUNK = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nlskdu018973t09sylgasjkfg1][]'./.sdlv";
+
 function fault(res: ServerResponse, answer: Answer, kind: FaultKind, holdMs: number, clock: Clock): void {
   if (isHttp2(res)) return http2Fault(res, answer, kind, holdMs, clock, flatHeaders(answer, 'content-length'));
   const socket = res.socket;
@@ -252,6 +255,11 @@ function fault(res: ServerResponse, answer: Answer, kind: FaultKind, holdMs: num
       socket.end();
       return;
     }
+    case 'malformed_chunk':
+      // WireMock's MALFORMED_RESPONSE_CHUNK as it sends it (its status is always 200)
+      socket.write(WIREMOCK_BAD_CHUNK);
+      socket.end();
+      return;
     case 'partial_body': {
       const body =
         answer.body.byteLength >= 2

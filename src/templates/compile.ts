@@ -6,17 +6,19 @@
 // `hbs.AST` is the global namespace handlebars' types declare (pulled in by engine.ts's type import)
 import type { CompiledTemplate, TemplateData, TemplateKind, TemplateRuntime } from '../model/template.js';
 import { err, ok, type Result } from '../shared/result.js';
-import { JSON_STRING, VALUE, type Handlebars } from './engine.js';
+import { JSON_STRING, VALUE, wiremockEngine, type Handlebars } from './engine.js';
 import { ALL_HELPERS, textOf } from './helpers.js';
-import { MOCKOON_FAKER_HELPERS } from './helpers/mockoon.js';
+import { WIREMOCK_HELPERS, WIREMOCK_NOT_YET } from './helpers/wiremock.js';
 import { suggest } from '../shared/did-you-mean.js';
+import { lineColumnAt } from '../shared/position.js';
 import type { RequestSnapshot } from '../model/request.js';
-import { requestValue } from './data.js';
+import { requestValue, sourceOf } from './data.js';
+import { WIREMOCK_FIELDS, wiremockRequest } from './wiremock-data.js';
+import { scanJson, walkProgram, type Facts, type JsonState } from './walk.js';
+import { wiremockFast } from './wiremock-fast.js';
 
-type Node = hbs.AST.Node;
 type Program = hbs.AST.Program;
 type Mustache = hbs.AST.MustacheStatement;
-type Expression = hbs.AST.Expression;
 
 export interface TemplateSyntaxError {
   readonly message: string;
@@ -25,18 +27,24 @@ export interface TemplateSyntaxError {
   readonly column: number;
 }
 
-/** Helpers that render their block in another context: paths inside them are not data roots. */
-const CONTEXT_CHANGING = new Set(['each', 'with']);
+/** whose request model and helpers a template is written for (docs/templates.md#wiremock-dialect) */
+export type TemplateDialect = 'mock' | 'wiremock';
+
 const BUILTIN = ['if', 'unless', 'each', 'with', 'lookup', 'log'];
 const KNOWN: Readonly<Record<string, boolean>> = Object.fromEntries(
   [...Object.keys(ALL_HELPERS), ...BUILTIN, JSON_STRING, VALUE].map((n) => [n, true]),
+);
+const WIREMOCK_KNOWN: Readonly<Record<string, boolean>> = Object.fromEntries(
+  [...Object.keys(WIREMOCK_HELPERS), ...BUILTIN, JSON_STRING, VALUE].map((n) => [n, true]),
 );
 
 export function compileTemplate(
   engine: Handlebars,
   source: string,
   kind: TemplateKind,
+  dialect: TemplateDialect = 'mock',
 ): Result<CompiledTemplate, TemplateSyntaxError> {
+  const wm = dialect === 'wiremock';
   let ast: Program;
   try {
     ast = engine.parse(source);
@@ -51,37 +59,101 @@ export function compileTemplate(
       return err(syntaxError(engine, e));
     }
   }
-  const facts: Facts = { paths: [], usesFaker: false, helpers: new Set() };
-  const fast = fastRenderer(ast, kind);
+  const known = wm ? WIREMOCK_KNOWN : KNOWN;
+  const facts: Facts = { paths: [], usesFaker: false, known, unknownBlocks: [], assigned: [], helpers: new Set() };
+  const fast = wm ? undefined : fastRenderer(ast, kind);
   walkProgram(ast, kind === 'json' ? { inString: false } : undefined, facts, 0);
+  const block = facts.unknownBlocks[0];
+  if (block !== undefined) return err({ ...block, message: unknownHelper(block.name, known, wm, true) });
+  const path = wm ? wiremockPathProblem(source, facts) : undefined;
+  if (path !== undefined) return err(path);
+  const runtimeEngine = wm ? wiremockEngine(facts.helpers) : engine;
   let fn: HandlebarsTemplateDelegate;
   try {
-    fn = engine.compile(ast, { noEscape: true, knownHelpers: KNOWN, knownHelpersOnly: true });
+    fn = runtimeEngine.compile(ast, { noEscape: true, knownHelpers: known, knownHelpersOnly: true });
     // compile() is lazy: compile now, so a helper that does not exist is a load error, not a 500
     (fn as unknown as { _setup?: (o: object) => void })._setup?.({});
   } catch (e) {
-    return err(syntaxError(engine, e));
+    const error = syntaxError(engine, e);
+    const name = /unknown helper (\S+)/.exec(e instanceof Error ? e.message : String(e))?.[1];
+    return err(name === undefined ? error : { ...error, message: unknownHelper(name, known, wm, false) });
   }
   const usesFaker = facts.usesFaker;
-  // Handlebars wraps every helper it is handed on each render: a template is handed only those it calls (the
+  // Handlebars wraps every helper it is handed on each render: a template of ours is handed only those it calls (the
   // engine itself holds none), so the size of the helper set costs a render nothing
-  const helpers = Object.fromEntries([...facts.helpers].map((n) => [n, ALL_HELPERS[n]!]));
+  const helpers = Object.fromEntries(
+    [...facts.helpers].filter((n) => Object.hasOwn(ALL_HELPERS, n)).map((n) => [n, ALL_HELPERS[n]!]),
+  );
+  // the request-model parts the template names (all of them when it names `request` itself, `with request`)
+  const fields = wm ? requestFields(facts.paths) : undefined;
+  const wmFast = wm ? wiremockFast(ast) : undefined;
   return ok({
     kind,
     source,
     paths: [...new Set(facts.paths)],
     usesFaker,
     ...(fast === undefined ? {} : { direct: fast.direct }),
-    render:
-      fast?.render ??
-      function render(data: TemplateData, runtime: TemplateRuntime): string {
-        if (usesFaker)
-          (runtime.faker as { seed(n: number): unknown } | undefined)?.seed(
-            Math.floor(runtime.random() * 0x1_0000_0000),
+    render: wm
+      ? function render(data: TemplateData, runtime: TemplateRuntime): string {
+          const from = sourceOf(data);
+          if (from === undefined) throw new Error('a WireMock template is rendered from a request');
+          if (wmFast !== undefined) return wmFast({ request: wiremockRequest(from.req, from.params, fields) }, runtime);
+          return fn(
+            { request: wiremockRequest(from.req, from.params, fields) },
+            { data: { mockRuntime: runtime, mockRepeats: { n: 0 } } },
           );
-        return fn(data, { data: { mockRuntime: runtime, mockRepeats: { n: 0 } }, helpers });
-      },
+        }
+      : (fast?.render ??
+        function render(data: TemplateData, runtime: TemplateRuntime): string {
+          if (usesFaker)
+            (runtime.faker as { seed(n: number): unknown } | undefined)?.seed(
+              Math.floor(runtime.random() * 0x1_0000_0000),
+            );
+          return fn(data, { data: { mockRuntime: runtime, mockRepeats: { n: 0 } }, helpers });
+        }),
   });
+}
+
+function requestFields(paths: readonly string[]): ReadonlySet<string> | undefined {
+  const out = new Set<string>();
+  for (const p of paths) {
+    const [root, field] = p.split('.');
+    if (root === 'request' && field === undefined) return undefined;
+    if (root === 'request') out.add(field!);
+  }
+  return out;
+}
+
+/** `unknown helper` in the loader's words, with a did-you-mean, or WireMock's helper this dialect lacks */
+function unknownHelper(name: string, known: Readonly<Record<string, boolean>>, wm: boolean, block: boolean): string {
+  if (wm && (WIREMOCK_NOT_YET as readonly string[]).includes(name))
+    return `WireMock's helper \`${name}\` is not supported yet (docs/templates.md#wiremock-dialect)`;
+  const near = suggest(
+    name,
+    Object.keys(known).filter((n) => !n.startsWith('__')),
+  );
+  return `unknown ${block ? 'block ' : ''}helper \`${name}\`${near === undefined ? '' : ` (did you mean \`${near}\`?)`}`;
+}
+
+/** a path a WireMock template names that is not in WireMock's request model (never an empty render) */
+function wiremockPathProblem(source: string, facts: Facts): TemplateSyntaxError | undefined {
+  for (const path of facts.paths) {
+    const [root, field] = path.split('.');
+    if (root === 'this' || facts.assigned.includes(root!)) continue;
+    const at = lineColumnAt(source, Math.max(0, source.indexOf(root!)));
+    if (field === undefined && root !== 'request')
+      return (WIREMOCK_NOT_YET as readonly string[]).includes(root!)
+        ? { ...at, message: unknownHelper(root!, facts.known, true, false) }
+        : { ...at, message: `\`${root}\` is neither a WireMock helper nor in its request model (request.…)` };
+    if (root === 'request' && (field === undefined || (WIREMOCK_FIELDS as readonly string[]).includes(field))) continue;
+    const where = lineColumnAt(source, Math.max(0, source.indexOf(path.split('.').slice(0, 2).join('.'))));
+    const near = root === 'request' ? suggest(field!, WIREMOCK_FIELDS) : undefined;
+    return {
+      ...where,
+      message: `\`${path}\` is not in WireMock's request model (request.${WIREMOCK_FIELDS.join(', request.')})${near === undefined ? '' : ` (did you mean \`request.${near}\`?)`}`,
+    };
+  }
+  return undefined;
 }
 
 /**
@@ -117,116 +189,6 @@ function syntaxError(engine: Handlebars, e: unknown): TemplateSyntaxError {
   if (loc !== undefined) return { message: cleaned, line: loc.first_line, column: loc.first_column + 1 };
   const line = /on line (\d+)/.exec(raw);
   return { message: cleaned, line: line === null ? 1 : Number(line[1]), column: 1 };
-}
-
-interface Facts {
-  paths: string[];
-  usesFaker: boolean;
-  /** the helpers the template calls: the only ones its render hands Handlebars */
-  helpers: Set<string>;
-}
-
-/** JSON string state across the template's literal text (undefined outside JSON templates). */
-interface JsonState {
-  inString: boolean;
-  escaped?: boolean;
-}
-
-function walkProgram(p: Program | undefined, json: JsonState | undefined, facts: Facts, scope: number): void {
-  if (p === undefined) return;
-  for (const node of p.body) walkStatement(node, json, facts, scope);
-}
-
-function walkStatement(node: Node, json: JsonState | undefined, facts: Facts, scope: number): void {
-  switch (node.type) {
-    case 'ContentStatement':
-      if (json !== undefined) scanJson((node as hbs.AST.ContentStatement).value, json);
-      return;
-    case 'MustacheStatement': {
-      const m = node as Mustache;
-      noteExpression(m.path, m.params, m.hash, facts, scope);
-      wrap(m, json?.inString === true ? JSON_STRING : VALUE);
-      return;
-    }
-    case 'BlockStatement': {
-      const b = node as hbs.AST.BlockStatement;
-      noteExpression(b.path, b.params, b.hash, facts, scope);
-      const inner = CONTEXT_CHANGING.has(pathName(b.path) ?? '') ? scope + 1 : scope;
-      const start = json === undefined ? undefined : { ...json };
-      walkProgram(b.program, json, facts, inner);
-      if (b.inverse !== undefined && b.inverse !== null)
-        walkProgram(b.inverse, start === undefined ? undefined : { ...start }, facts, inner);
-      return;
-    }
-    default:
-      return;
-  }
-}
-
-function scanJson(text: string, s: JsonState): void {
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (!s.inString) {
-      if (c === '"') s.inString = true;
-    } else if (s.escaped === true) s.escaped = false;
-    else if (c === '\\') s.escaped = true;
-    else if (c === '"') s.inString = false;
-  }
-}
-
-function pathName(e: Expression): string | undefined {
-  return e.type === 'PathExpression' ? (e as hbs.AST.PathExpression).original : undefined;
-}
-
-/** `{{x a b=c}}` → `{{wrapper (x a b=c)}}`; `{{path}}` → `{{wrapper path}}`. */
-function wrap(m: Mustache, wrapper: string): void {
-  const name = pathName(m.path);
-  const isCall =
-    m.params.length > 0 ||
-    (m.hash !== undefined && m.hash !== null && m.hash.pairs.length > 0) ||
-    (name !== undefined && KNOWN[name] === true);
-  const inner: Expression = isCall
-    ? ({ type: 'SubExpression', path: m.path, params: m.params, hash: m.hash, loc: m.loc } as unknown as Expression)
-    : m.path;
-  const mm = m;
-  mm.params = [inner];
-  mm.hash = undefined as unknown as hbs.AST.Hash;
-  mm.path = {
-    type: 'PathExpression',
-    data: false,
-    depth: 0,
-    parts: [wrapper],
-    original: wrapper,
-    loc: m.loc,
-  } as unknown as hbs.AST.PathExpression;
-}
-
-function noteExpression(
-  path: Expression,
-  params: readonly Expression[],
-  hash: hbs.AST.Hash | undefined,
-  facts: Facts,
-  scope: number,
-): void {
-  const name = pathName(path);
-  if (name === 'faker' || (name !== undefined && MOCKOON_FAKER_HELPERS.has(name))) facts.usesFaker = true;
-  if (name !== undefined && Object.prototype.hasOwnProperty.call(ALL_HELPERS, name)) facts.helpers.add(name);
-  if (name !== undefined && KNOWN[name] !== true) notePath(path as hbs.AST.PathExpression, facts, scope);
-  for (const p of params) noteParam(p, facts, scope);
-  for (const pair of hash?.pairs ?? []) noteParam(pair.value, facts, scope);
-}
-
-function noteParam(e: Expression, facts: Facts, scope: number): void {
-  if (e.type === 'PathExpression') notePath(e as hbs.AST.PathExpression, facts, scope);
-  else if (e.type === 'SubExpression') {
-    const s = e as hbs.AST.SubExpression;
-    noteExpression(s.path, s.params, s.hash, facts, scope);
-  }
-}
-
-function notePath(p: hbs.AST.PathExpression, facts: Facts, scope: number): void {
-  if (scope > 0 || p.data || p.depth > 0 || p.parts.length === 0) return;
-  facts.paths.push(p.parts.join('.'));
 }
 
 /** Handlebars' messages in the loader's words: the tokens a parser expected become what the user should write. */

@@ -32,6 +32,18 @@ function bodyOf(req: RequestSnapshot): unknown {
   return undefined;
 }
 
+/** the request a view was made from, for a template of another dialect (compile.ts's WireMock renders) */
+export const SOURCE = Symbol('template source');
+
+export interface ViewSource {
+  readonly req: RequestSnapshot;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+export function sourceOf(data: TemplateData): ViewSource | undefined {
+  return (data as { [SOURCE]?: ViewSource })[SOURCE];
+}
+
 export function templateData(req: RequestSnapshot, params: Readonly<Record<string, string>>): TemplateData {
   let query: Record<string, unknown> | undefined;
   let headers: Record<string, string> | undefined;
@@ -63,7 +75,9 @@ export function templateData(req: RequestSnapshot, params: Readonly<Record<strin
       return req.parts.bodyText ?? '';
     },
   };
-  return { request };
+  const data = { request };
+  Object.defineProperty(data, SOURCE, { value: { req, params }, enumerable: false });
+  return data;
 }
 
 /**

@@ -35,6 +35,10 @@ when.request.url_path = "/malformed"
 respond = { fault = "malformed_response" }
 
 [[rules]]
+when.request.url_path = "/malformed-chunk"
+respond = { fault = "malformed_chunk" }
+
+[[rules]]
 when.request.url_path = "/partial"
 respond = { fault = "partial_body", text = "0123456789abcdefghijklmnopqrstuvwxyz" }
 
@@ -51,13 +55,14 @@ when.request.url_path = "/dribble"
 respond = { text = "abcdefghijklmnopqrstuvwxyz", chunks = { count = 26, interval_ms = 60000 } }
 `;
 
-const FAULT_PATHS = ['/reset', '/empty', '/malformed', '/partial', '/timeout'];
+const FAULT_PATHS = ['/reset', '/empty', '/malformed', '/malformed-chunk', '/partial', '/timeout'];
 
 /** what each client reports, per fault (docs/faults.md lists the same) */
 const EXPECTED: Record<string, { node: readonly string[]; fetch: readonly string[]; curl: readonly number[] }> = {
   '/reset': { node: ['ECONNRESET'], fetch: ['ECONNRESET'], curl: [56] },
   '/empty': { node: ['ECONNRESET'], fetch: ['UND_ERR_SOCKET'], curl: [52] },
   '/malformed': { node: ['HPE_INVALID_CHUNK_SIZE'], fetch: ['HPE_INVALID_CHUNK_SIZE'], curl: [56] },
+  '/malformed-chunk': { node: ['HPE_INVALID_CHUNK_SIZE'], fetch: ['HPE_INVALID_CHUNK_SIZE'], curl: [56] },
   '/partial': { node: ['aborted'], fetch: ['UND_ERR_SOCKET'], curl: [18] },
   '/timeout': { node: ['ECONNRESET'], fetch: ['UND_ERR_SOCKET'], curl: [52] },
 };

@@ -1,6 +1,6 @@
 // A source's templates (WireMock's response-template transformer) are compiled before anything is written: a rule
-// whose body or header does not compile as a mock template keeps its text as written, not templated, and the
-// summary says so, so an import never writes a rule set the loader refuses. A helper mock does not know in a
+// whose body or header does not compile as a template of its dialect keeps its text as written, not templated, and
+// the summary says so, so an import never writes a rule set the loader refuses. A helper mock does not know in a
 // Mockoon template renders empty, as Mockoon renders a helper it does not know: the import writes the template
 // without it (so every other helper still renders) and names it.
 import type { SourceImport, SourceRule } from '../../import/plan.js';
@@ -9,11 +9,12 @@ import { compileTemplate, loadEngine } from '../../templates/index.js';
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
 export async function checkTemplates(imp: SourceImport): Promise<SourceImport> {
-  if (!imp.rules.some((r) => r.template === true)) return imp;
+  const templated = (r: SourceRule): boolean => r.template === true || r.template === 'wiremock';
+  if (!imp.rules.some(templated)) return imp;
   const engine = await loadEngine();
   const leftOut = [...imp.leftOut];
   const rules = imp.rules.map((r): SourceRule => {
-    if (r.template !== true) return r;
+    if (!templated(r)) return r;
     const sources: [string, 'text' | 'json' | 'header'][] = r.respondHeaders.map(([, v]) => [v, 'header']);
     if (r.body.kind === 'text') sources.push([r.body.text, 'text']);
     else if (r.body.kind === 'file')
@@ -22,11 +23,12 @@ export async function checkTemplates(imp: SourceImport): Promise<SourceImport> {
         r.body.ext === 'json' ? 'json' : 'text',
       ]);
     let current = r;
+    const dialect = r.template === 'wiremock' ? 'wiremock' : 'mock';
     for (const [given, kind] of sources) {
       let source = given;
-      let c = compileTemplate(engine, source, kind);
+      let c = compileTemplate(engine, source, kind, dialect);
       for (let n = 0; !c.ok && imp.format === 'mockoon' && n < MAX_UNKNOWN; n++) {
-        const name = /^unknown helper `([^`]+)`/.exec(c.error.message)?.[1];
+        const name = /^unknown (?:block )?helper `([^`]+)`/.exec(c.error.message)?.[1];
         if (name === undefined) break;
         const without = withoutHelper(source, name);
         if (without === source) break;
@@ -36,7 +38,7 @@ export async function checkTemplates(imp: SourceImport): Promise<SourceImport> {
           reason: 'not a helper mock knows: rendered empty, as Mockoon renders a helper it does not know',
         });
         source = without;
-        c = compileTemplate(engine, source, kind);
+        c = compileTemplate(engine, source, kind, dialect);
       }
       if (c.ok && source !== given) current = replaced(current, given, source);
       if (!c.ok) {

@@ -99,6 +99,8 @@ const FAULT_DOCS = {
   connection_reset: 'The connection is reset (TCP RST) once the request has been read.',
   empty_response: 'The connection is closed without a byte written.',
   malformed_response: 'A status line and headers, then a body that is not valid HTTP (a bad chunk).',
+  malformed_chunk:
+    "WireMock's `MALFORMED_RESPONSE_CHUNK`, byte for byte: `200 OK`, `Transfer-Encoding: chunked`, then text that is no chunk, and the connection closed.",
   partial_body: 'A `content-length` is announced, half the body is sent, then the connection is closed.',
   timeout: 'Nothing is sent; the connection stays open until the client leaves or `service.fault_hold_ms` passes.',
 } as const;

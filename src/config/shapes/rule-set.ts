@@ -360,6 +360,18 @@ const setStateShape = map(
   SCENARIO_NAME,
 );
 
+/** `"wiremock"`: the templates are WireMock's (its request model and helpers); it turns templates on */
+function templateDialect(what: string) {
+  return described(oneOf(TEMPLATE_DIALECTS), {
+    doc: `Whose templates ${what} holds: \`"mock"\` (docs/templates.md) or \`"wiremock"\` (WireMock's request model and helpers, which turns templates on).`,
+    default: 'mock',
+    example: '"wiremock"',
+    long: "In the WireMock dialect `request.path.[0]` is the first path segment, `request.query.ids.[1]` the second value, `request.body` the body text, and WireMock's helpers (`jsonPath … default=`, `regexExtract`, `formatJson`, `pickRandom … count=`, `math`, `parseDate`, …) answer as WireMock's do; a path outside its request model or a helper it lacks is a load error. See docs/templates.md#wiremock-dialect.",
+  });
+}
+
+export const TEMPLATE_DIALECTS = ['mock', 'wiremock'] as const;
+
 export const respondTable = record(
   {
     file_path: value(
@@ -397,6 +409,7 @@ export const respondTable = record(
       default: false,
       example: 'true',
     }),
+    template_dialect: templateDialect('this answer'),
     set_state: described(setStateShape, {
       doc: 'Move scenarios when this answer is sent: scenario name to its new state (see docs/state.md).',
       example: '{ cart = "paid" }',
@@ -528,6 +541,7 @@ export const ruleSetShape = described(
       default: false,
       example: 'true',
     }),
+    template_dialect: templateDialect("every rule's answer"),
   }),
   { doc: 'A rule-set file (`mock-rule-set.toml`).' },
 );
