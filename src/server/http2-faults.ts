@@ -28,7 +28,7 @@ export function isHttp2(res: ServerResponse): boolean {
 /**
  * `connection_reset`: the stream is reset (INTERNAL_ERROR) before its headers; `empty_response`: reset with
  * NO_ERROR before its headers, nothing written; `malformed_response`: reset with PROTOCOL_ERROR (nghttp2 writes
- * only well-formed frames); `partial_body`: the headers with the full length, half the body, then a reset
+ * only well-formed frames), and `malformed_chunk` the same; `partial_body`: the headers with the full length, half the body, then a reset
  * (INTERNAL_ERROR); `timeout`: nothing, until the client leaves or the hold ends (then CANCEL).
  */
 export function http2Fault(
@@ -47,6 +47,8 @@ export function http2Fault(
     case 'empty_response':
       return stream.close(NO_ERROR);
     case 'malformed_response':
+    // HTTP/2 has no chunked framing to break: a broken body is a stream reset, as for a broken head
+    case 'malformed_chunk':
       return stream.close(PROTOCOL_ERROR);
     case 'partial_body': {
       const body = answer.body.byteLength >= 2 ? Buffer.from(answer.body) : Buffer.from('x'.repeat(64));
