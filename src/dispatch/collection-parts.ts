@@ -19,6 +19,8 @@ export interface CollectionAnswer {
    * planned (the item went meanwhile, or an id was taken): that is answered instead
    */
   readonly write?: () => Draft | undefined;
+  /** after `write`: other collections it changed too (a DELETE's dependants), to be written back as well */
+  readonly others?: readonly Collection[];
 }
 
 const JSON_TYPE = `${APPLICATION_JSON}; charset=utf-8`;

@@ -14,6 +14,7 @@ import { MockError } from '../../model/errors.js';
 import { launch, type Launched } from '../../launch/launch.js';
 import { startUpWork, holdYoungGeneration } from '../../start-up/start-up-work.js';
 import { SERVE_FLAGS } from '../flags.js';
+import { createMissingDb, dbLine, parseDbFlags } from './db-flags.js';
 import { flagValue, hasFlag, parseFormat, parsePort, parseArgs } from '../../shared/args.js';
 import { exitCodeFor } from '../../model/envelope.js';
 import { ROOT_USAGE } from '../help.js';
@@ -142,8 +143,13 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     return r.value?.gate;
   };
   const configPath = flagValue(args, 'config');
-  const dir = flagValue(args, 'dir');
+  const dbFlags = parseDbFlags(args, io.cwd);
+  if (!dbFlags.ok) return reportUsage(io, `${PREFIX}: ${dbFlags.error}`, ROOT_USAGE);
+  const { dbOptions, host } = dbFlags.value;
+  const dir = flagValue(args, 'dir') ?? dbFlags.value.dir;
   const db = flagValue(args, 'db');
+  const created = db === undefined ? undefined : createMissingDb(io.cwd, db);
+  if (created !== undefined) io.out(created + '\n');
   const persist = hasFlag(args, 'persist');
   const watch = !hasFlag(args, 'no-watch');
   // record mode's settings need the loaded workspace; a layout problem there is a usage error (exit 2)
@@ -208,6 +214,8 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       ...(dir !== undefined ? { dir } : {}),
       ...(db !== undefined ? { db } : {}),
       ...(persist ? { persist } : {}),
+      ...(dbOptions !== undefined ? { dbOptions } : {}),
+      ...(host !== undefined ? { host } : {}),
       ...(port !== undefined ? { port } : {}),
       // record mode reloads after a saved rule: it needs the tracked loader even without the watcher
       reloadable: watch || inspect.value !== undefined || recording !== undefined,
@@ -258,7 +266,12 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       },
       server.addresses,
       watcher?.watching,
-      [...denyNote(ws), ...(recordLines ?? []), ...(contractLine === undefined ? [] : [contractLine])],
+      [
+        ...denyNote(ws),
+        ...dbNote(ws, io.cwd),
+        ...(recordLines ?? []),
+        ...(contractLine === undefined ? [] : [contractLine]),
+      ],
     ),
   );
 
@@ -280,6 +293,11 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
   flush();
   return 0;
+}
+
+function dbNote(ws: Workspace, cwd: string): string[] {
+  const line = dbLine(ws, cwd);
+  return line === undefined ? [] : [line];
 }
 
 /** how long after the Listening line the watches open */
