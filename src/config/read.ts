@@ -156,21 +156,23 @@ export function extensionOf(p: string): string {
 
 /** `mock --db db.js`: a JavaScript data file, as json-server takes one (docs/coming-from-json-server.md). */
 export function isDataModule(abs: string): boolean {
-  return /\.(c|m)?js$/i.test(abs);
+  return /\.c?js$/i.test(abs);
 }
 
 /**
- * A JavaScript db file's data, as JSON text: the module's default export (or `module.exports`), called when it is
- * a function (it may return a promise). Imported anew at each load (a query on its URL), so an edit reloads it.
+ * A JavaScript db file's data, as JSON text: what the module exports (`module.exports`, as json-server requires
+ * it), called when it is a function (it may return a promise). Required anew at each load, so an edit reloads it.
  */
 export async function readDataModule(abs: string, track?: ReadTracker): Promise<TextRead> {
   const read = await readBytesFile(abs, track);
   if (read.kind !== 'ok') return read;
   try {
-    const { pathToFileURL } = await import('node:url');
-    const url = `${pathToFileURL(abs).href}?load=${Date.now()}-${Math.random()}`;
-    const mod = (await import(url)) as { default?: unknown };
-    let data: unknown = 'default' in mod ? mod.default : mod;
+    const { createRequire } = await import('node:module');
+    const require = createRequire(abs);
+    delete require.cache[require.resolve(abs)];
+    let data: unknown = require(abs);
+    if (typeof data === 'object' && data !== null && 'default' in data && Object.keys(data).length === 1)
+      data = (data as { default: unknown }).default;
     if (typeof data === 'function') data = await (data as () => unknown)();
     const text = JSON.stringify(data, null, 2);
     if (text === undefined) return { kind: 'unreadable', reason: 'its export is not JSON data' };

@@ -124,7 +124,7 @@ const SAMPLE = {
  */
 export function createMissingDb(cwd: string, db: string): string | undefined {
   const abs = resolve(cwd, db);
-  if (existsSync(abs) || /\.(c|m)?js$/i.test(abs)) return undefined;
+  if (existsSync(abs) || /\.c?js$/i.test(abs)) return undefined;
   try {
     writeFileSync(abs, `${JSON.stringify(SAMPLE, null, 2)}\n`, { flag: 'wx' });
   } catch {
