@@ -231,20 +231,26 @@ describe('mock --db: its flags, files and refusals', () => {
     assert.match(m.stderr, /service\.middlewares/);
   });
 
-  it("runs the docs' Rhai middleware in front of the db file (the json-server auth example)", async () => {
+  it("runs the docs' Rhai middlewares in front of the db file: a refusal, and headers added to the next answer", async () => {
     await writeTree(dir, {
       'mw/db.json': JSON.stringify(DB),
-      'mw/mock.toml': '[service]\ndb = "db.json"\nmiddlewares = ["auth.rhai"]\n',
+      'mw/mock.toml': '[service]\ndb = "db.json"\nmiddlewares = ["auth.rhai", "hello.rhai"]\n',
       'mw/auth.rhai':
-        'let auth = headers["authorization"];\nif auth == () || !auth.starts_with("Bearer ") {\n  return #{ status: 401, json: `{"error":"unauthorized"}` };\n}\n',
+        'let auth = headers["authorization"];\nif auth == () || !auth.starts_with("Bearer ") {\n  return #{ status: 401, json: `{"error":"unauthorized"}` };\n}\n#{ add_headers: #{ "x-user": auth } }\n',
+      'mw/hello.rhai': '#{ add_headers: #{ "x-hello": "World", "content-type": "text/plain" } }\n',
     });
     const m = await spawnMock(['--no-watch'], { cwd: join(dir, 'mw') });
     try {
       const no = await sendText(m.port, 'GET', '/posts');
       assert.equal(no.status, 401);
       assert.deepEqual(body(no.text), { error: 'unauthorized' });
+      assert.equal(no.headers['x-hello'], undefined, 'a refused request gets no added header');
       const yes = await sendText(m.port, 'GET', '/posts/2', { authorization: 'Bearer t' });
       assert.deepEqual(body(yes.text), DB.posts[1]);
+      assert.equal(yes.headers['x-user'], 'Bearer t');
+      assert.equal(yes.headers['x-hello'], 'World');
+      // the answer's own header wins over an added one
+      assert.equal(yes.headers['content-type'], 'application/json; charset=utf-8');
     } finally {
       await m.stop();
     }
