@@ -21,6 +21,8 @@ import { GROUPS } from './table.mjs';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const MOCK = process.env.MOCK_BIN ?? path.join(root, 'dist', 'bin', 'main.cjs');
 const VERSION = '0.17.4';
+/** json-server 1.0's last beta (its query language is `--db-style v1`'s); it runs on Node.js 20 though it asks for 22 */
+const VERSION_1 = '1.0.0-beta.15';
 const COMPARED = ['x-total-count', 'link', 'location'];
 
 const installed = ensureInstalled({ pkg: 'json-server', version: VERSION }, cacheRoot());
@@ -29,6 +31,12 @@ if (installed.skip !== undefined) {
   process.exit(2);
 }
 const JSON_SERVER = path.join(installed.dir, 'node_modules', 'json-server', 'lib', 'cli', 'bin.js');
+const installed1 = ensureInstalled({ pkg: 'json-server', version: VERSION_1 }, cacheRoot());
+if (installed1.skip !== undefined) {
+  console.error(`compare: json-server ${VERSION_1} could not be installed: ${installed1.skip}`);
+  process.exit(2);
+}
+const JSON_SERVER_1 = path.join(installed1.dir, 'node_modules', 'json-server', 'lib', 'bin.js');
 
 /** A child server on a free port, once it answers; or how it ended when it does not start. */
 async function start(argv, cwd, ready) {
@@ -73,6 +81,16 @@ async function send(port, r) {
   return res;
 }
 
+/** a created item's random string id (7 characters from 0.17, 11 from 1.0), if it has one */
+function idOf(res) {
+  try {
+    const id = JSON.parse(res.body.toString('utf8')).id;
+    return typeof id === 'string' && /^[A-Za-z0-9_-]{7}$|^[A-Za-z0-9_-]{11}$/.test(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** What is compared of an answer, with the server's own origin replaced by one marker. */
 function view(res, port, r, jsHeaders) {
   if (res.error !== undefined) return { error: String(res.error) };
@@ -92,16 +110,26 @@ function view(res, port, r, jsHeaders) {
   return { status: res.status, body, headers };
 }
 
-const summary = { same: 0, listed: 0, unlisted: 0, sameBody: 0 };
+const blank = () => ({ same: 0, listed: 0, unlisted: 0, sameBody: 0 });
+const sums = { [VERSION]: blank(), [`${VERSION_1} (--db-style v1)`]: blank() };
+let summary = sums[VERSION];
 const lines = [];
 for (const group of GROUPS) {
   const jsDir = workspace(group);
   const mockDir = workspace(group);
   const db = group.dbFile ?? 'db.json';
   const js = await start(
-    (port) => [JSON_SERVER, db, '--port', String(port), '--host', '127.0.0.1', ...(group.flags ?? [])],
+    (port) => [
+      group.v1 ? JSON_SERVER_1 : JSON_SERVER,
+      db,
+      '--port',
+      String(port),
+      '--host',
+      '127.0.0.1',
+      ...(group.flags ?? []),
+    ],
     jsDir,
-    (out) => out.includes('Home'),
+    (out) => out.includes(group.v1 ? 'Endpoints' : 'Home'),
   );
   const mock = await start(
     (port) => [
@@ -112,12 +140,14 @@ for (const group of GROUPS) {
       String(port),
       '--no-watch',
       ...(group.persist ? ['--persist'] : []),
+      ...(group.v1 ? ['--db-style', 'v1'] : []),
       ...(group.flags ?? []),
     ],
     mockDir,
     (out) => out.includes('Listening on'),
   );
   lines.push(`## ${group.name}`);
+  summary = group.v1 ? sums[`${VERSION_1} (--db-style v1)`] : sums[VERSION];
   try {
     if (group.startFails) {
       const ok = js.exited !== undefined && mock.exited !== undefined;
@@ -137,9 +167,21 @@ for (const group of GROUPS) {
       );
       continue;
     }
+    // a new item's random id (json-server 1.0's, or 0.17's for string ids) is the same marker on both sides
+    const marked = [];
     for (const r of group.requests) {
       const a = await send(js.port, r);
       const b = await send(mock.port, r);
+      if ((r.method ?? 'GET') === 'POST') {
+        const ida = idOf(a);
+        const idb = idOf(b);
+        if (ida !== undefined && idb !== undefined && ida !== idb)
+          marked.push([ida, idb, `<random id ${marked.length + 1}>`]);
+      }
+      for (const [ida, idb, mark] of marked) {
+        a.body = Buffer.from(a.body.toString('utf8').split(JSON.stringify(ida)).join(JSON.stringify(mark)));
+        b.body = Buffer.from(b.body.toString('utf8').split(JSON.stringify(idb)).join(JSON.stringify(mark)));
+      }
       const jsHeaders = Object.keys(a.headers ?? {});
       const va = JSON.stringify(view(a, js.port, r, jsHeaders));
       const vb = JSON.stringify(view(b, mock.port, r, jsHeaders));
@@ -160,15 +202,24 @@ for (const group of GROUPS) {
     }
     if (group.persist) {
       // json-server writes its file as each answer goes; mock --persist before each answer goes
-      const fa = JSON.parse(fs.readFileSync(path.join(jsDir, db), 'utf8'));
-      const fb = JSON.parse(fs.readFileSync(path.join(mockDir, db), 'utf8'));
+      let ta = fs.readFileSync(path.join(jsDir, db), 'utf8');
+      let tb = fs.readFileSync(path.join(mockDir, db), 'utf8');
+      for (const [ida, idb, mark] of marked) {
+        ta = ta.split(JSON.stringify(ida)).join(JSON.stringify(mark));
+        tb = tb.split(JSON.stringify(idb)).join(JSON.stringify(mark));
+      }
+      const fa = JSON.parse(ta);
+      const fb = JSON.parse(tb);
       const same = JSON.stringify(fa) === JSON.stringify(fb);
       if (same) summary.same++, summary.sameBody++;
+      else if (group.fileDiffers !== undefined) summary.listed++;
       else summary.unlisted++;
       lines.push(
         same
           ? '  same: the db file after the writes'
-          : `  DIFFERENT: the db file\n    json-server: ${JSON.stringify(fa)}\n    mock:        ${JSON.stringify(fb)}`,
+          : group.fileDiffers !== undefined
+            ? `  listed: the db file: ${group.fileDiffers}`
+            : `  DIFFERENT: the db file\n    json-server: ${JSON.stringify(fa)}\n    mock:        ${JSON.stringify(fb)}`,
       );
     }
   } finally {
@@ -178,11 +229,15 @@ for (const group of GROUPS) {
   }
 }
 
-const total = summary.same + summary.listed + summary.unlisted;
 console.log(lines.join('\n'));
-console.log(
-  `\njson-server ${VERSION} and mock --db: ${summary.same} of ${total} answers the same ` +
-    `(${((100 * summary.same) / total).toFixed(1)}%), ${summary.listed} listed differences, ${summary.unlisted} unlisted; ` +
-    `status and body alone: ${summary.sameBody} of ${total}`,
-);
-process.exit(summary.unlisted === 0 ? 0 : 1);
+let unlisted = 0;
+for (const [version, sum] of Object.entries(sums)) {
+  const total = sum.same + sum.listed + sum.unlisted;
+  unlisted += sum.unlisted;
+  console.log(
+    `json-server ${version} and mock --db: ${sum.same} of ${total} answers the same ` +
+      `(${((100 * sum.same) / total).toFixed(1)}%), ${sum.listed} listed differences, ${sum.unlisted} unlisted; ` +
+      `status and body alone: ${sum.sameBody} of ${total}`,
+  );
+}
+process.exit(unlisted === 0 ? 0 : 1);

@@ -26,6 +26,20 @@ const BLOG = {
 const ORIGIN = { origin: 'http://app.example' };
 const json = (body) => ({ body, headers: { 'content-type': 'application/json' } });
 
+const BLOG_V1 = {
+  posts: [
+    { id: '1', title: 'Hello', views: 100, author: { name: 'typicode' } },
+    { id: '2', title: 'another title', views: 200, author: { name: 'alice' } },
+    { id: '3', title: 'hello again', views: 5, author: { name: 'bob' } },
+  ],
+  comments: [
+    { id: '1', text: 'a comment about post 1', postId: '1' },
+    { id: '2', text: 'another comment about post 1', postId: '1' },
+    { id: '3', text: 'about post 2', postId: '2' },
+  ],
+  profile: { name: 'typicode' },
+};
+
 /** @type {{ name: string, db: unknown, dbFile?: string, flags?: string[], files?: Record<string, string>, persist?: boolean, startFails?: boolean, requests: object[] }[]} */
 export const GROUPS = [
   {
@@ -228,6 +242,67 @@ export const GROUPS = [
       },
       { method: 'DELETE', path: '/profile' },
       { method: 'PUT', path: '/posts', ...json({ a: 1 }) },
+    ],
+  },
+  {
+    name: 'v1: conditions, sort, pages, _where, _embed (json-server 1.0 beside --db-style v1)',
+    v1: true,
+    db: BLOG_V1,
+    requests: [
+      { path: '/posts' },
+      { path: '/posts?views:gt=100' },
+      { path: '/posts?views:gte=100&views:lt=200' },
+      { path: '/posts?views:ne=100' },
+      { path: '/posts?title:eq=Hello' },
+      { path: '/posts?title=Hello' },
+      { path: '/posts?id:in=1,3' },
+      { path: '/posts?author.name:eq=alice' },
+      { path: '/posts?title:contains=HELLO' },
+      { path: '/posts?title:startsWith=hello' },
+      { path: '/posts?title:endsWith=again' },
+      { path: '/posts?views_gte=100' },
+      { path: '/posts?_sort=-views' },
+      { path: '/posts?_sort=title' },
+      { path: '/posts?_sort=author.name,-views' },
+      { path: '/posts?_page=1&_per_page=2' },
+      { path: '/posts?_page=2&_per_page=2' },
+      { path: '/posts?_page=9' },
+      {
+        path:
+          '/posts?_where=' +
+          encodeURIComponent(JSON.stringify({ or: [{ views: { gt: 150 } }, { author: { name: { lt: 'b' } } }] })),
+      },
+      { path: '/posts?_embed=comments' },
+      { path: '/comments?_embed=post' },
+      { path: '/posts/1?_embed=comments' },
+      { path: '/posts/1' },
+      { path: '/posts/9' },
+      { path: '/profile' },
+      {
+        path: '/posts?_start=1&_limit=1',
+        differs:
+          'json-server 1.0.0-beta.15 reads _start and _limit as filters (no item has them: []); mock slices, as 0.17 and 1.0.0-beta.3 do',
+      },
+    ],
+  },
+  {
+    name: 'v1: writes, string ids, _dependent (json-server 1.0 beside --db-style v1)',
+    v1: true,
+    db: BLOG_V1,
+    persist: true,
+    fileDiffers: 'json-server 1.0 adds a "$schema" key to the db file it writes; mock writes only the data',
+    requests: [
+      { method: 'POST', path: '/posts', ...json({ id: 'mine', title: 'a new id anyway', views: 1 }) },
+      { method: 'PUT', path: '/posts/2', ...json({ title: 'replaced' }) },
+      { method: 'PATCH', path: '/posts/3', ...json({ views: 6 }) },
+      { method: 'PATCH', path: '/posts/9', ...json({ views: 6 }) },
+      { method: 'PATCH', path: '/profile', ...json({ city: 'Paris' }) },
+      { method: 'DELETE', path: '/posts/2' },
+      { path: '/comments' },
+      { method: 'DELETE', path: '/posts/1?_dependent=comments' },
+      { path: '/comments' },
+      { method: 'DELETE', path: '/posts/1' },
+      { method: 'POST', path: '/posts', ...json([1]) },
     ],
   },
 ];

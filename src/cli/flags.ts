@@ -42,6 +42,12 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
     doc: 'With --db, json-server\'s rewrites: a JSON object like {"/api/*": "/$1", "/blog/:resource/:id/show": "/:resource/:id"}, tried in order before the db file\'s routes',
   },
   {
+    long: 'db-style',
+    takesValue: true,
+    value: 'v0|v1',
+    doc: "With --db, v1 answers with json-server 1.0's query language (views:gt=100, _sort=-views, _page with _per_page and its page envelope, _where, _embed, string ids, DELETE's _dependent); v0, the default, is json-server 0.17's",
+  },
+  {
     long: 'read-only',
     takesValue: false,
     doc: "With --db, as json-server's: only GET is answered by the db file's routes; every other method is 403",

@@ -21,6 +21,7 @@ import {
 import { planChange, planCreate, planDelete, planResource } from './collection-writes.js';
 import { nameOf, nestedRoute, originOf, siblingsOf, type Nested } from './collection-relations.js';
 import { embedded } from '../state/collections/relations.js';
+import { answerV1 } from './collection-v1.js';
 
 export type { CollectionAnswer };
 export { notSavedDraft } from './collection-parts.js';
@@ -134,6 +135,8 @@ export function answerCollection(
 ): CollectionAnswer {
   const c = hit.collection;
   const store = env.state;
+  if (c.ruleSetIndex === undefined && ws.config.service.dbOptions?.style === 'v1')
+    return hit.nested === undefined ? answerV1(hit, req, ws, env) : { draft: jsonDraft(404, { error: 'Not Found' }) };
   if (c.kind === 'resource') return planResource(hit, req, ws, store);
   const idField = c.id;
   switch (hit.action) {

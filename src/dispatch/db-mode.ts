@@ -64,7 +64,7 @@ export function dbMiss(ws: Workspace, req: RequestSnapshot): Draft {
       headers: [],
       delayMs: 0,
     };
-  return jsonDraft(404, {});
+  return jsonDraft(404, ws.config.service.dbOptions?.style === 'v1' ? { error: 'Not Found' } : {});
 }
 
 const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -90,8 +90,9 @@ function homePage(ws: Workspace): string {
  * workspace-wide one), with json-server's CORS headers (none with `--no-cors`).
  */
 export function asJsonServer(ws: Workspace, req: RequestSnapshot, draft: Draft): Draft {
-  const delay = delayOf(req) ?? ws.config.service.dbOptions?.delayMs;
-  const cors = ws.config.service.dbOptions?.noCors === true ? [] : jsonServerCors(req);
+  const opts = ws.config.service.dbOptions;
+  const delay = delayOf(req) ?? opts?.delayMs;
+  const cors = opts?.noCors === true ? [] : opts?.style === 'v1' ? jsonServer1Cors(req) : jsonServerCors(req);
   return delay === undefined ? { ...draft, cors } : { ...draft, cors, delayMs: delay };
 }
 
@@ -115,6 +116,24 @@ export function jsonServerCors(req: RequestSnapshot): HeaderList {
   if (origin !== undefined) out.push(['access-control-allow-origin', origin]);
   out.push(['vary', 'Origin'], ['access-control-allow-credentials', 'true']);
   return out;
+}
+
+/** json-server 1.0's CORS (@tinyhttp/cors's defaults): any origin, its methods, the asked-for headers or content-type */
+function jsonServer1Cors(req: RequestSnapshot): HeaderList {
+  let asked: string | undefined;
+  for (const [k, v] of req.headers) if (k === 'access-control-request-headers') asked = v;
+  const allowed =
+    asked === undefined
+      ? 'content-type'
+      : asked
+          .split(',')
+          .map((h) => h.trim())
+          .join(',');
+  return [
+    ['access-control-allow-origin', '*'],
+    ['access-control-allow-methods', 'GET, HEAD, PUT, PATCH, POST, DELETE'],
+    ['access-control-allow-headers', allowed],
+  ];
 }
 
 /** json-server's answer to a preflight: 204, the origin echoed, its methods, the asked-for headers echoed */

@@ -36,7 +36,7 @@ export function parseDbFlags(
   for (const [flag, instead] of NOT_TAKEN)
     if (hasFlag(args, flag)) return { ok: false, error: `--${flag} is json-server's; ${instead}` };
   const db = flagValue(args, 'db');
-  const jsonServerOnly = ['routes', 'read-only', 'no-cors', 'id', 'foreignKeySuffix', 'delay'].find((f) =>
+  const jsonServerOnly = ['routes', 'read-only', 'no-cors', 'id', 'foreignKeySuffix', 'delay', 'db-style'].find((f) =>
     hasFlag(args, f),
   );
   if (db === undefined && jsonServerOnly !== undefined)
@@ -51,6 +51,13 @@ export function parseDbFlags(
     if (typeof routes === 'string') return { ok: false, error: routes };
     opts.routes = routes;
   }
+  const style = flagValue(args, 'db-style');
+  if (style !== undefined && style !== 'v0' && style !== 'v1')
+    return {
+      ok: false,
+      error: `--db-style takes v0 (json-server 0.17, the default) or v1 (json-server 1.0), not '${style}'`,
+    };
+  if (style === 'v1') opts.style = 'v1';
   if (hasFlag(args, 'read-only')) opts.readOnly = true;
   if (hasFlag(args, 'no-cors')) opts.noCors = true;
   const id = flagValue(args, 'id');
