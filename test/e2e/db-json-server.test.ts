@@ -256,6 +256,46 @@ describe('mock --db: its flags, files and refusals', () => {
     }
   });
 
+  it("--db-style v1 answers with json-server 1.0's query language and string ids", async () => {
+    await writeTree(dir, {
+      'v1/db.json': JSON.stringify({
+        posts: [
+          { id: '1', title: 'a', views: 100 },
+          { id: '2', title: 'b', views: 200 },
+        ],
+        comments: [{ id: '1', postId: '1' }],
+      }),
+    });
+    const m = await spawnMock(['--db', 'db.json', '--db-style', 'v1', '--no-watch'], { cwd: join(dir, 'v1') });
+    try {
+      assert.deepEqual(body((await sendText(m.port, 'GET', '/posts?views:gt=150')).text), [
+        { id: '2', title: 'b', views: 200 },
+      ]);
+      const page = body((await sendText(m.port, 'GET', '/posts?_sort=-views&_page=1&_per_page=1')).text);
+      assert.deepEqual(page, {
+        first: 1,
+        prev: null,
+        next: 2,
+        last: 2,
+        pages: 2,
+        items: 2,
+        data: [{ id: '2', title: 'b', views: 200 }],
+      });
+      const made = await sendText(m.port, 'POST', '/posts', json, '{"title":"c"}');
+      assert.equal(made.status, 201);
+      assert.match((body(made.text) as { id: string }).id, /^[A-Za-z0-9_-]{11}$/);
+      const gone = await sendText(m.port, 'DELETE', '/posts/1?_dependent=comments');
+      assert.deepEqual(body(gone.text), { id: '1', title: 'a', views: 100 });
+      assert.deepEqual(body((await sendText(m.port, 'GET', '/comments')).text), []);
+      assert.deepEqual(body((await sendText(m.port, 'GET', '/posts/1')).text), { error: 'Not Found' });
+    } finally {
+      await m.stop();
+    }
+    const bad = await runMock(['--db', 'db.json', '--db-style', 'v2', '-p', '0'], { cwd: join(dir, 'v1') });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--db-style takes v0 .* or v1/);
+  });
+
   it("relates a rule set's [[collections]] to each other the same way", async () => {
     await writeTree(dir, {
       'rs/mock.toml': '[service]\nrule_sets = ["rules.toml"]\n',

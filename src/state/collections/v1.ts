@@ -114,7 +114,7 @@ function holds(op: string, field: unknown, v: unknown): boolean {
   }
 }
 
-/** `_sort=a,-b`: as the `sort-on` package orders (falsy values first, strings by localeCompare), stable */
+/** `_sort=a,-b`: as the `sort-on` package orders (absent and falsy values after the others, strings by localeCompare) */
 export function sortV1(items: readonly CollectionItem[], spec: string): CollectionItem[] {
   const keys = spec
     .split(',')
