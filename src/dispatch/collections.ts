@@ -19,7 +19,8 @@ import {
   type CollectionAnswer,
 } from './collection-parts.js';
 import { planChange, planCreate, planDelete, planResource } from './collection-writes.js';
-import { nameOf, nestedRoute, originOf, siblingsOf, type Nested } from './collection-relations.js';
+import { groupOf, nameOf, nestedRoute, originOf, siblingsOf, type Nested } from './collection-relations.js';
+import { cachedDraft, versionsOf } from './list-cache.js';
 import { embedded } from '../state/collections/relations.js';
 import { answerV1 } from './collection-v1.js';
 
@@ -180,24 +181,34 @@ function listAnswer(hit: CollectionHit, req: RequestSnapshot, ws: Workspace, sto
   const c = hit.collection;
   const items = readData(c, store) as CollectionItem[];
   const url = `${originOf(req, ws)}${req.rawPath}${req.query === '' ? '' : `?${req.query}`}`;
-  let query = req.parts.query;
-  if (hit.nested !== undefined) query = new Map([...query, [hit.nested.field, [hit.nested.id]]]);
-  const listed = listItems(items, query, url, fieldsOf(items));
-  if (!listed.ok) return problem(400, listed.message);
-  const { result } = listed;
-  const headers: [string, string][] = [];
-  if (result.totalCount !== undefined) {
-    headers.push(['x-total-count', String(result.totalCount)]);
-    headers.push([
-      'access-control-expose-headers',
-      result.link === undefined ? 'X-Total-Count' : 'X-Total-Count, Link',
-    ]);
-  }
-  if (result.link !== undefined) headers.push(['link', result.link]);
-  const rel = relationsOf(req);
-  const out =
-    rel === undefined
-      ? result.items
-      : embedded(result.items, nameOf(c), c.id, rel.embeds, rel.expands, siblingsOf(ws, c, store));
-  return { draft: jsonDraft(200, out, headers) };
+  // made once while the group's data is unchanged (list-cache.ts): the relations read the other collections
+  const group = [...groupOf(ws.collections ?? [], c.ruleSetIndex).values()].map((g) => readData(g, store));
+  const key = `${versionsOf(group)}|${url}`;
+  let refused: string | undefined;
+  const draft = cachedDraft(items, key, () => {
+    let query = req.parts.query;
+    if (hit.nested !== undefined) query = new Map([...query, [hit.nested.field, [hit.nested.id]]]);
+    const listed = listItems(items, query, url, fieldsOf(items));
+    if (!listed.ok) {
+      refused = listed.message;
+      return undefined;
+    }
+    const { result } = listed;
+    const headers: [string, string][] = [];
+    if (result.totalCount !== undefined) {
+      headers.push(['x-total-count', String(result.totalCount)]);
+      headers.push([
+        'access-control-expose-headers',
+        result.link === undefined ? 'X-Total-Count' : 'X-Total-Count, Link',
+      ]);
+    }
+    if (result.link !== undefined) headers.push(['link', result.link]);
+    const rel = relationsOf(req);
+    const out =
+      rel === undefined
+        ? result.items
+        : embedded(result.items, nameOf(c), c.id, rel.embeds, rel.expands, siblingsOf(ws, c, store));
+    return jsonDraft(200, out, headers);
+  });
+  return draft === undefined ? problem(400, refused ?? 'the query is not taken') : { draft };
 }

@@ -78,10 +78,20 @@ describe('mock --db as json-server 0.17', () => {
       DB.comments[0],
       DB.comments[2],
     ]);
+    const embeds = async (): Promise<number> =>
+      (body((await sendText(mock.port, 'GET', '/posts?_embed=comments')).text) as { comments: unknown[] }[])[1]!
+        .comments.length;
+    const count = async (): Promise<number> =>
+      (body((await sendText(mock.port, 'GET', '/comments')).text) as unknown[]).length;
+    assert.equal(await embeds(), 1);
+    assert.equal(await count(), 3);
     const made = await sendText(mock.port, 'POST', '/posts/2/comments', json, JSON.stringify({ body: 'new' }));
     assert.equal(made.status, 201);
     assert.deepEqual(body(made.text), { body: 'new', postId: '2', id: 4 });
     assert.equal(made.headers.location, `http://127.0.0.1:${mock.port}/posts/2/comments/4`);
+    // a list answer made before the write is not given again after it (dispatch/list-cache.ts)
+    assert.equal(await embeds(), 1, 'the new comment names post 2 as "2": not the same value as 2');
+    assert.equal(await count(), 4, 'the list answered before the write shows the new comment after it');
   });
 
   it('rewrites with --routes; link URLs are absolute, with the rewritten path', async () => {
