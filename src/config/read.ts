@@ -172,7 +172,7 @@ export async function readDataModule(abs: string, track?: ReadTracker): Promise<
     delete require.cache[require.resolve(abs)];
     let data: unknown = require(abs);
     if (typeof data === 'object' && data !== null && 'default' in data && Object.keys(data).length === 1)
-      data = (data as { default: unknown }).default;
+      data = data.default;
     if (typeof data === 'function') data = await (data as () => unknown)();
     const text = JSON.stringify(data, null, 2);
     if (text === undefined) return { kind: 'unreadable', reason: 'its export is not JSON data' };
