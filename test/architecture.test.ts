@@ -81,7 +81,11 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
   // the Rhai interpreter is a self-contained language runtime: the rest of the program reaches it through index.ts
   interpreter: (t) => t.startsWith('interpreter/'),
   // runtime state (scenarios, collections, round-robin counters) behind one store interface; pure, in memory
-  state: (t) => under(t, ['state/', 'model/', 'shared/']) || startUpPure(t),
+  // (pluralize: a relation's names are made singular and plural as json-server makes them, relations.ts)
+  state: (t, _typeOnly, file) =>
+    under(t, ['state/', 'model/', 'shared/']) ||
+    startUpPure(t) ||
+    (file === 'state/collections/relations.ts' && t === 'pluralize'),
   // the types everything shares; it names the interpreter's types only, so models never run scripts
   model: (t, typeOnly) => under(t, ['model/', 'shared/']) || (typeOnly && t === 'interpreter/index.ts'),
   // matching is pure over model values, so it can be table-tested and shared by the server and `mock get`

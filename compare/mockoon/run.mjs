@@ -49,7 +49,11 @@ for (const sig of ['SIGINT', 'SIGTERM'])
 /** starts a child and resolves with its port once a stdout line matches `ready` */
 function start(argv, { cwd, env, ready }) {
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0], argv.slice(1), { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0], argv.slice(1), {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.add(child);
     let out = '';
     const timer = setTimeout(() => {
@@ -106,7 +110,12 @@ async function ask(port, req) {
   }
   const ctl = AbortSignal.timeout(REQUEST_MS);
   try {
-    const r = await fetch(`http://127.0.0.1:${port}${req.path}`, { method: req.method ?? 'GET', headers, body, signal: ctl });
+    const r = await fetch(`http://127.0.0.1:${port}${req.path}`, {
+      method: req.method ?? 'GET',
+      headers,
+      body,
+      signal: ctl,
+    });
     const type = (r.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
     const picked = Object.fromEntries((req.compareHeaders ?? []).map((h) => [h, r.headers.get(h)]));
     return { status: r.status, type, body: await r.text(), headers: picked };
@@ -118,7 +127,12 @@ async function ask(port, req) {
 /** JSON's shape: types and keys, not the values (for answers drawn at random) */
 function shape(v) {
   if (Array.isArray(v)) return v.length === 0 ? [] : [shape(v[0])];
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, shape(v[k])]));
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, shape(v[k])]),
+    );
   return typeof v;
 }
 

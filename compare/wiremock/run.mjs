@@ -213,7 +213,13 @@ async function main() {
     const exchanges = await sendAll(requests, { wiremock: wm.port, mock: mk.port });
     const known = JSON.parse(fs.readFileSync(path.join(here, 'known-differences.json'), 'utf8'));
     const report = diffExchanges(exchanges, known);
-    console.log(init.out.trim().split('\n').filter((l) => /left out|Imported/.test(l)).join('\n'));
+    console.log(
+      init.out
+        .trim()
+        .split('\n')
+        .filter((l) => /left out|Imported/.test(l))
+        .join('\n'),
+    );
     for (const line of report.lines) console.log(line);
     console.log(
       `\n${report.total} requests: ${report.agree} answered alike (${((100 * report.agree) / Math.max(1, report.total)).toFixed(1)}%), ` +

@@ -20,7 +20,7 @@ export function flagLines(flags: readonly FlagSpec[], minWidth = 0): string {
 }
 
 export const ROOT_USAGE =
-  'mock [serve] [-p <port>] [-d <dir>] [-c <config>] [--no-watch] [--no-load-cache] [--db <file> [--persist]] [--inspect[=<port>] [--inspect-host <addr> --inspect-token <token>] [--journal-size <n>] [--journal-max-bytes <n>]] [--record <url> [--dry-run] [--record-header <name>]... [--record-insecure]] [--contract <openapi> [--contract-mode enforce|warn]] [--init [--yes] [--middleware | --from <file or folder> [--from-format <format>] [--har-host <host>] [--include-static] [--postman-env <file>] [--update] [--dry-run] [--format text|json] [--verbose]]]';
+  'mock [serve] [-p <port>] [-d <dir>] [-c <config>] [--no-watch] [--no-load-cache] [--db <file> [--persist] [--db-style v0|v1] [--routes <file>] [--read-only] [--no-cors] [--id <field>] [--foreignKeySuffix <suffix>] [--delay <ms>]] [-s <dir>] [-H <addr>] [--inspect[=<port>] [--inspect-host <addr> --inspect-token <token>] [--journal-size <n>] [--journal-max-bytes <n>]] [--record <url> [--dry-run] [--record-header <name>]... [--record-insecure]] [--contract <openapi> [--contract-mode enforce|warn]] [--init [--yes] [--middleware | --from <file or folder> [--from-format <format>] [--har-host <host>] [--include-static] [--postman-env <file>] [--update] [--dry-run] [--format text|json] [--verbose]]]';
 
 export const ROOT_HELP = `${ROOT_USAGE}
 

@@ -7,7 +7,7 @@ import { JsonSyntaxError, parseJson } from '../shared/json.js';
 import { lineColumnAt } from '../shared/position.js';
 import { report, type DecodeContext } from './decode.js';
 import { MESSAGES } from './messages.js';
-import { readTextFile, type ReadTracker } from './read.js';
+import { isDataModule, readDataModule, readTextFile, type ReadTracker } from './read.js';
 import type { CollectionRef } from './rule-set.js';
 import { canonicalPath } from './conditions.js';
 
@@ -107,8 +107,9 @@ export async function loadDb(
   entry: string,
   persist: boolean,
   track: ReadTracker | undefined,
+  idField = 'id',
 ): Promise<{ collections: Collection[]; diagnostics: Diagnostic[] }> {
-  const read = await readTextFile(file, track);
+  const read = isDataModule(file) ? await readDataModule(file, track) : await readTextFile(file, track);
   const fail = (d: Diagnostic): { collections: Collection[]; diagnostics: Diagnostic[] } => ({
     collections: [],
     diagnostics: [d],
@@ -130,6 +131,11 @@ export async function loadDb(
   const diagnostics: Diagnostic[] = [];
   for (const [key, value] of Object.entries(db)) {
     if (key === '$schema') continue;
+    if (key.includes('/')) {
+      // json-server refuses to start too: a route cannot be a key (--routes rewrites paths)
+      diagnostics.push({ ...shapeProblem(file, MESSAGES.dbKeySlash(key)), ...keyLine(read.text, key) });
+      continue;
+    }
     const k = dataKind(value, `"${key}"`);
     if ('problem' in k) {
       diagnostics.push({ ...shapeProblem(file, k.problem), ...keyLine(read.text, key) });
@@ -138,7 +144,7 @@ export async function loadDb(
     collections.push({
       path: canonicalPath(key),
       kind: k.kind,
-      id: 'id',
+      id: idField,
       file,
       key,
       seed: value as CollectionData,

@@ -14,6 +14,7 @@ import { report, type DecodeContext } from './decode.js';
 import { MESSAGES } from './messages.js';
 import {
   dirOf,
+  isDataModule,
   pathKind,
   readBytesFile,
   readBytesFileSync,
@@ -34,7 +35,7 @@ import type { RespondFileStatus } from './respond-files.js';
 import { decodeRootConfig, defaultConfig, type PathEntry } from './root-config.js';
 import { loadDb, loadRuleSetCollections } from './collections.js';
 import { denyCheck } from '../files/deny.js';
-import type { Collection } from '../model/collection.js';
+import type { Collection, DbOptions } from '../model/collection.js';
 import {
   checkRuleSetFiles,
   compileDraftTemplates,
@@ -64,6 +65,8 @@ export interface LoadOptions {
   readonly db?: string;
   /** --persist: write the db file's changes back */
   readonly persist?: boolean;
+  /** json-server's flags of --db (model/collection.ts) */
+  readonly dbOptions?: DbOptions;
   /**
    * the server's load cache (docs/load-cache.md): a rule-set file an earlier load decoded without error, with its
    * respond files unchanged, is decoded on first need rather than now
@@ -174,7 +177,12 @@ function loadDbOf(
   const file = config.service.db;
   if (file === undefined) return Promise.resolve({ collections: [], diagnostics: [] });
   const shown = opts.db ?? entry?.entry ?? file;
-  return loadDb(file, shown, config.service.dbPersist === true, mode.track);
+  if (config.service.dbPersist === true && isDataModule(file))
+    return Promise.resolve({
+      collections: [],
+      diagnostics: [{ severity: 'error', code: 'invalid_value', message: MESSAGES.dbModulePersist(), file }],
+    });
+  return loadDb(file, shown, config.service.dbPersist === true, mode.track, config.service.dbOptions?.id);
 }
 
 /** Two collections at one path: the second could never answer. */
@@ -293,6 +301,7 @@ async function applyOverrides(config: Config, opts: LoadOptions, diagnostics: Di
       diagnostics.push({ severity: 'error', code: 'invalid_value', message: MESSAGES.persistWithoutDb() });
     out = { ...out, service: { ...out.service, dbPersist: true } };
   }
+  if (opts.dbOptions !== undefined) out = { ...out, service: { ...out.service, dbOptions: opts.dbOptions } };
   return out;
 }
 

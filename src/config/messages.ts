@@ -58,6 +58,9 @@ export const MESSAGES = {
   dataFileUnreadable: (entry: string, reason: string) => `collection data file ${q(entry)} cannot be read: ${reason}`,
   dataFileInvalidJson: (reason: string) => `collection data is not valid JSON: ${reason}`,
   dataFileShape: (what: string) => `collection data: ${what}`,
+  dbKeySlash: (key: string) =>
+    `the key ${q(key)} holds a '/': a db file's top-level keys are route names (to serve under a path, use --routes, as with json-server)`,
+  dbModulePersist: () => '--persist needs a JSON db file: a JavaScript one cannot be written back',
   persistWithoutDb: () => '--persist needs a db file: give --db <file> or set service.db',
   duplicateCollection: (path: string, other: string) =>
     `the collection at ${q(path)} is declared twice (also in ${other})`,

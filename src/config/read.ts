@@ -153,3 +153,31 @@ export function isWithin(dir: string, abs: string): boolean {
 export function extensionOf(p: string): string {
   return extname(p).toLowerCase();
 }
+
+/** `mock --db db.js`: a JavaScript data file, as json-server takes one (docs/coming-from-json-server.md). */
+export function isDataModule(abs: string): boolean {
+  return /\.c?js$/i.test(abs);
+}
+
+/**
+ * A JavaScript db file's data, as JSON text: what the module exports (`module.exports`, as json-server requires
+ * it), called when it is a function (it may return a promise). Required anew at each load, so an edit reloads it.
+ */
+export async function readDataModule(abs: string, track?: ReadTracker): Promise<TextRead> {
+  const read = await readBytesFile(abs, track);
+  if (read.kind !== 'ok') return read;
+  try {
+    const { createRequire } = await import('node:module');
+    const require = createRequire(abs);
+    delete require.cache[require.resolve(abs)];
+    let data: unknown = require(abs);
+    if (typeof data === 'object' && data !== null && 'default' in data && Object.keys(data).length === 1)
+      data = data.default;
+    if (typeof data === 'function') data = await (data as () => unknown)();
+    const text = JSON.stringify(data, null, 2);
+    if (text === undefined) return { kind: 'unreadable', reason: 'its export is not JSON data' };
+    return { kind: 'ok', text };
+  } catch (e) {
+    return { kind: 'unreadable', reason: `running it failed: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}

@@ -10,6 +10,7 @@ import { jsText } from '../state/collections/query.js';
 import type { StateStore } from '../state/store.js';
 import type { Draft } from './finalize.js';
 import { APPLICATION_JSON } from './respond.js';
+import { changed } from './list-cache.js';
 
 /** A collection route's answer, and the change it makes (applied at the commit point: dispatch/commit.ts). */
 export interface CollectionAnswer {
@@ -19,6 +20,8 @@ export interface CollectionAnswer {
    * planned (the item went meanwhile, or an id was taken): that is answered instead
    */
   readonly write?: () => Draft | undefined;
+  /** after `write`: other collections it changed too (a DELETE's dependants), to be written back as well */
+  readonly others?: readonly Collection[];
 }
 
 const JSON_TYPE = `${APPLICATION_JSON}; charset=utf-8`;
@@ -122,6 +125,7 @@ export function writeData<T>(c: Collection, store: StateStore, fn: (data: unknow
       data = copy;
     }
     out = fn(data);
+    changed(data as object);
     return data;
   });
   return out as T;

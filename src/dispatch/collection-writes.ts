@@ -26,6 +26,8 @@ import {
   type CollectionAnswer,
 } from './collection-parts.js';
 import type { CollectionHit } from './collections.js';
+import { danglingItems } from '../state/collections/relations.js';
+import { groupOf, originOf, siblingsOf, type Nested } from './collection-relations.js';
 import type { Draft } from './finalize.js';
 
 /** POST to a collection: the item with its id (the client's, or the next one), 201. */
@@ -35,10 +37,13 @@ export function planCreate(
   ws: Workspace,
   store: StateStore,
   random: () => number,
+  nested?: Nested,
 ): CollectionAnswer {
   const idField = c.id;
-  const body = bodyItem(req);
-  if (typeof body === 'string') return problem(400, body);
+  const given0 = bodyItem(req);
+  if (typeof given0 === 'string') return problem(400, given0);
+  // a nested route's POST (`/posts/1/comments`) names the parent as json-server does: its id as written, a string
+  const body = nested === undefined ? given0 : { ...given0, [nested.field]: nested.id };
   const refused = itemProblem(body, ws) ?? unsafeId(idField, body[idField]);
   if (refused !== undefined) return problem(400, refused);
   const most = ws.config.service.collectionMaxItems ?? DEFAULTS.collectionMaxItems;
@@ -56,8 +61,9 @@ export function planCreate(
   // the id is taken now, so a second create planned before this one is committed draws the next one
   const max = maxIdOf(planned, idField);
   max.max = higherId(max.max, item[idField]);
+  const origin = originOf(req, ws);
   const answer = (made: CollectionItem): Draft => {
-    const location = `${req.rawPath.replace(/\/$/, '')}/${encodeURIComponent(jsText(made[idField]))}`;
+    const location = `${origin}${req.rawPath.replace(/\/$/, '')}/${encodeURIComponent(jsText(made[idField]))}`;
     return jsonDraft(201, made, [
       ['location', location],
       ['access-control-expose-headers', 'Location'],
@@ -137,12 +143,16 @@ export function planChange(
   return { draft: jsonDraft(200, item), write };
 }
 
-/** DELETE of an item: 200 with an empty object. */
-export function planDelete(c: Collection, id: string, store: StateStore): CollectionAnswer {
+/**
+ * DELETE of an item: 200 with an empty object. Then, as json-server does, every item of the group whose foreign key
+ * names an item that is not there is removed too (relations.ts: not only the deleted item's children).
+ */
+export function planDelete(c: Collection, id: string, ws: Workspace, store: StateStore): CollectionAnswer {
   const idField = c.id;
   if (positionOf(readData(c, store) as CollectionItem[], idField, id) < 0) return notFound();
-  const write = (): Draft | undefined =>
-    writeData(c, store, (data) => {
+  const others: Collection[] = [];
+  const write = (): Draft | undefined => {
+    const gone = writeData(c, store, (data) => {
       const items = data as CollectionItem[];
       const at = positionOf(items, idField, id);
       if (at < 0) return notFound().draft;
@@ -150,7 +160,31 @@ export function planDelete(c: Collection, id: string, store: StateStore): Collec
       forgetDerived(items);
       return undefined;
     });
-  return { draft: jsonDraft(200, {}), write };
+    if (gone !== undefined) return gone;
+    others.push(...removeDangling(c, ws, store));
+    return undefined;
+  };
+  return { draft: jsonDraft(200, {}), write, others };
+}
+
+/** Removes the group's dangling items (see planDelete); the collections it changed. */
+function removeDangling(c: Collection, ws: Workspace, store: StateStore): Collection[] {
+  const group = groupOf(ws.collections ?? [], c.ruleSetIndex);
+  const dangling = danglingItems([...group.keys()], siblingsOf(ws, c, store), c.id);
+  const changed = new Set<Collection>();
+  for (const d of dangling) {
+    const from = group.get(d.name);
+    if (from === undefined || d.id === undefined || d.id === null) continue;
+    writeData(from, store, (data) => {
+      const items = data as CollectionItem[];
+      const at = positionOf(items, from.id, jsText(d.id));
+      if (at < 0) return;
+      items.splice(at, 1);
+      forgetDerived(items);
+      changed.add(from);
+    });
+  }
+  return [...changed];
 }
 
 /** A single resource (a db file's top-level object): GET it, POST or PUT to replace it, PATCH to merge into it. */
@@ -171,7 +205,7 @@ export function planResource(
   const answer = (next: CollectionItem): Draft =>
     hit.action === 'create'
       ? jsonDraft(201, next, [
-          ['location', req.rawPath],
+          ['location', `${originOf(req, ws)}${req.rawPath}`],
           ['access-control-expose-headers', 'Location'],
         ])
       : jsonDraft(200, next);

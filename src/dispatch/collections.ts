@@ -19,6 +19,10 @@ import {
   type CollectionAnswer,
 } from './collection-parts.js';
 import { planChange, planCreate, planDelete, planResource } from './collection-writes.js';
+import { groupOf, nameOf, nestedRoute, originOf, siblingsOf, type Nested } from './collection-relations.js';
+import { cachedDraft, versionsOf } from './list-cache.js';
+import { embedded } from '../state/collections/relations.js';
+import { answerV1 } from './collection-v1.js';
 
 export type { CollectionAnswer };
 export { notSavedDraft } from './collection-parts.js';
@@ -30,10 +34,25 @@ export interface CollectionHit {
   readonly action: CollectionAction;
   /** the item's id as written in the path */
   readonly id?: string;
+  /** a nested route's parent (`/posts/1/comments`): listed by, or created with, its foreign key */
+  readonly nested?: Nested;
 }
 
 /** The collection route this request takes among `candidates`, or undefined (the next stage answers). */
 export function collectionRoute(
+  ws: Workspace,
+  candidates: readonly Collection[],
+  ruleSetIndex: number | undefined,
+  req: RequestSnapshot,
+): CollectionHit | undefined {
+  const hit = directRoute(candidates, ruleSetIndex, req);
+  if (hit !== undefined || (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST')) return hit;
+  const n = nestedRoute(ws, candidates, ruleSetIndex, req);
+  if (n === undefined) return undefined;
+  return { collection: n.collection, action: req.method === 'POST' ? 'create' : 'list', nested: n.nested };
+}
+
+function directRoute(
   candidates: readonly Collection[],
   ruleSetIndex: number | undefined,
   req: RequestSnapshot,
@@ -117,41 +136,79 @@ export function answerCollection(
 ): CollectionAnswer {
   const c = hit.collection;
   const store = env.state;
+  if (c.ruleSetIndex === undefined && ws.config.service.dbOptions?.style === 'v1')
+    return hit.nested === undefined ? answerV1(hit, req, ws, env) : { draft: jsonDraft(404, { error: 'Not Found' }) };
   if (c.kind === 'resource') return planResource(hit, req, ws, store);
   const idField = c.id;
   switch (hit.action) {
-    case 'list': {
-      const items = readData(c, store) as CollectionItem[];
-      const q = req.query === '' ? `${req.rawPath}` : `${req.rawPath}?${req.query}`;
-      const listed = listItems(items, req.parts.query, q, fieldsOf(items));
-      if (!listed.ok) return problem(400, listed.message);
-      const { result } = listed;
-      const headers: [string, string][] = [];
-      if (result.totalCount !== undefined) {
-        headers.push(['x-total-count', String(result.totalCount)]);
-        headers.push([
-          'access-control-expose-headers',
-          result.link === undefined ? 'X-Total-Count' : 'X-Total-Count, Link',
-        ]);
-      }
-      if (result.link !== undefined) headers.push(['link', result.link]);
-      return { draft: jsonDraft(200, result.items, headers) };
-    }
+    case 'list':
+      return listAnswer(hit, req, ws, store);
     case 'show': {
       const items = readData(c, store) as CollectionItem[];
       const at = positionOf(items, idField, hit.id!);
       if (at < 0) return notFound();
       const item = items[at]!;
+      const rel = relationsOf(req);
+      if (rel !== undefined) {
+        const [one] = embedded([item], nameOf(c), idField, rel.embeds, rel.expands, siblingsOf(ws, c, store));
+        return { draft: jsonDraft(200, one) };
+      }
       let draft = drafts.get(item);
       if (draft === undefined) drafts.set(item, (draft = { ...jsonDraft(200, item), fresh: false }));
       return { draft };
     }
     case 'create':
-      return planCreate(c, req, ws, store, env.random);
+      return planCreate(c, req, ws, store, env.random, hit.nested);
     case 'replace':
     case 'update':
       return planChange(c, hit, req, ws, store);
     case 'delete':
-      return planDelete(c, hit.id!, store);
+      return planDelete(c, hit.id!, ws, store);
   }
+}
+
+/** `_embed` and `_expand` as given (each value one name, as json-server takes them); undefined: neither */
+function relationsOf(req: RequestSnapshot): { embeds: readonly string[]; expands: readonly string[] } | undefined {
+  if (req.query === '') return undefined;
+  const q = req.parts.query;
+  const embeds = q.get('_embed') ?? [];
+  const expands = q.get('_expand') ?? [];
+  return embeds.length === 0 && expands.length === 0 ? undefined : { embeds, expands };
+}
+
+/** GET of a collection: its items through the query (a nested route's parent as one more filter), then relations. */
+function listAnswer(hit: CollectionHit, req: RequestSnapshot, ws: Workspace, store: StateStore): CollectionAnswer {
+  const c = hit.collection;
+  const items = readData(c, store) as CollectionItem[];
+  const url = `${originOf(req, ws)}${req.rawPath}${req.query === '' ? '' : `?${req.query}`}`;
+  // made once while the group's data is unchanged (list-cache.ts): the relations read the other collections
+  const group = [...groupOf(ws.collections ?? [], c.ruleSetIndex).values()].map((g) => readData(g, store));
+  const key = `${versionsOf(group)}|${url}`;
+  let refused: string | undefined;
+  const draft = cachedDraft(items, key, () => {
+    let query = req.parts.query;
+    if (hit.nested !== undefined) query = new Map([...query, [hit.nested.field, [hit.nested.id]]]);
+    const listed = listItems(items, query, url, fieldsOf(items));
+    if (!listed.ok) {
+      refused = listed.message;
+      return undefined;
+    }
+    const { result } = listed;
+    const headers: [string, string][] = [];
+    if (result.totalCount !== undefined) {
+      headers.push(['x-total-count', String(result.totalCount)]);
+      headers.push([
+        'access-control-expose-headers',
+        result.link === undefined ? 'X-Total-Count' : 'X-Total-Count, Link',
+      ]);
+    }
+    if (result.link !== undefined) headers.push(['link', result.link]);
+    const rel = relationsOf(req);
+    const out =
+      rel === undefined
+        ? result.items
+        : embedded(result.items, nameOf(c), c.id, rel.embeds, rel.expands, siblingsOf(ws, c, store));
+    return jsonDraft(200, out, headers);
+  });
+  return draft === undefined ? problem(400, refused ?? 'the query is not taken') : { draft };
 }

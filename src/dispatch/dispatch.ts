@@ -18,6 +18,7 @@ import { optionsStage } from './stages/options.js';
 import { overridesStage } from './stages/overrides.js';
 import { ruleSetsStage } from './stages/rule-sets.js';
 import type { TemplateUse } from './templated.js';
+import type { Draft } from './finalize.js';
 import type { DispatchCtx, DispatchEnv, Outcome, StageFn, Staged } from './types.js';
 
 export type * from './types.js';
@@ -73,13 +74,24 @@ function walk(ctx: DispatchCtx, from: number): ValueOrPromise<Staged> {
   throw new Error('no stage answered (the fallback stage always answers)');
 }
 
-function outcome(ctx: DispatchCtx, s: Staged): Outcome {
+function outcome(ctx: DispatchCtx, s0: Staged): Outcome {
   const { ws, req, env, used, explained, checked } = ctx;
+  // a script's `add_headers`: under the answer's own headers (those win, as a later `res.header` does in Express)
+  const added = ctx.addHeaders;
+  const s =
+    added === undefined || s0.stage.kind === 'options' ? s0 : { ...s0, draft: withAddedHeaders(s0.draft, added) };
   const answered = withTemplate(
     outcomeOf(s, paced(finalize(s.draft, req, ws.cors), s, ws, env), explained, checked),
     used,
   );
   return env.contract === undefined ? answered : checkedOutcome(ctx, answered);
+}
+
+/** a draft of this request only, with the headers a script added under its own */
+function withAddedHeaders(draft: Draft, added: readonly (readonly [string, string])[]): Draft {
+  const { like: _like, ...rest } = draft;
+  const under = draft.contentType === undefined ? added : added.filter(([k]) => k !== 'content-type');
+  return { ...rest, headers: [...under, ...draft.headers], fresh: true };
 }
 
 /**

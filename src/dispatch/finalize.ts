@@ -24,6 +24,11 @@ export interface Draft {
   readonly latin1?: string;
   /** a fault, dribbled body or stream (docs/faults.md) */
   readonly delivery?: Delivery;
+  /**
+   * the CORS headers to send instead of mock's own (`--db` answers json-server's: docs/coming-from-json-server.md);
+   * [] sends none
+   */
+  readonly cors?: HeaderList;
 }
 
 export const DEFAULT_HEADERS: HeaderList = [
@@ -34,6 +39,9 @@ export const DEFAULT_HEADERS: HeaderList = [
   ['connection', 'keep-alive'],
   ['x-content-type-options', 'nosniff'],
 ];
+
+/** the defaults without mock's CORS ones, for an answer whose CORS headers are its own (Draft.cors) */
+const NO_CORS_DEFAULTS: HeaderList = DEFAULT_HEADERS.filter(([k]) => !k.startsWith('access-control-'));
 
 /** Headers a rule may never set: they decide the framing, which is ours. */
 const FRAMING = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'trailer']);
@@ -82,6 +90,7 @@ const BASE_STAR: readonly (readonly [string, string])[] = [...DEFAULT_HEADERS, .
 const starAnswers = new WeakMap<Draft, Answer>();
 
 export function finalize(draft: Draft, req: RequestSnapshot, cors: CorsPolicy): Answer {
+  if (draft.cors !== undefined) return build(draft, draft.cors);
   const corsPart = corsHeaders(req, cors);
   if (corsPart !== STAR) return build(draft, corsPart);
   if (draft.fresh === true) return draft.like === undefined ? build(draft, corsPart) : likeAnswer(draft, draft.like);
@@ -118,7 +127,13 @@ function likeAnswer(draft: Draft, like: Draft): Answer {
 function build(draft: Draft, corsPart: HeaderList): Answer {
   const bodyless = isBodyless(draft.status);
   const body = bodyless ? EMPTY : draft.body;
-  const headers = (corsPart === STAR ? BASE_STAR.slice() : [...DEFAULT_HEADERS, ...corsPart]) as [string, string][];
+  const headers = (
+    corsPart === STAR
+      ? BASE_STAR.slice()
+      : draft.cors === undefined
+        ? [...DEFAULT_HEADERS, ...corsPart]
+        : [...NO_CORS_DEFAULTS, ...corsPart]
+  ) as [string, string][];
   if (!bodyless && draft.contentType !== undefined) headers.push(['content-type', draft.contentType]);
   for (const [name, value] of draft.headers) {
     if (FRAMING.has(name)) continue;

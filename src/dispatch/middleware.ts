@@ -46,6 +46,11 @@ export interface MiddlewareOptions {
   readonly state?: StateStore;
   /** the workspace's rule sets: `state` lists the scenarios they name, even those still `started` */
   readonly ruleSets?: Workspace['ruleSets'];
+  /**
+   * told of the headers a script that does not answer adds to whatever answers next (`add_headers`, json-server's
+   * `res.header(…); next()`); absent: `add_headers` is ignored
+   */
+  readonly onAddHeaders?: (headers: readonly (readonly [string, string])[]) => void;
 }
 
 export function answerFromMiddleware(
@@ -77,6 +82,8 @@ export function answerFromMiddleware(
       continue;
     }
     const log = (line: string): void => opts.log(`${prefix}: ${line}`);
+    if (opts.onAddHeaders !== undefined && mentions(mw.script, 'add_headers'))
+      addHeadersFrom(done.value, mw, log, opts.onAddHeaders);
     const respond = respondFrom(done.value, mw, log);
     if (respond === undefined) continue;
     const setState = mentions(mw.script, 'set_state') ? setStateFrom(done.value, mw, log) : undefined;
@@ -183,6 +190,20 @@ function requestVariable(
 
 /** setTimeout's ceiling: a longer delay would fire at once */
 const MAX_DELAY_MS = 2_147_483_647;
+
+/** `add_headers` of a returned map, checked as `headers` is; anything else is logged and ignored. */
+function addHeadersFrom(
+  value: Value,
+  mw: MiddlewareScript,
+  log: (line: string) => void,
+  told: (headers: readonly (readonly [string, string])[]) => void,
+): void {
+  if (!(value instanceof Map) || !value.has('add_headers')) return;
+  const extras = extrasFrom(new Map([['headers', value.get('add_headers')!]]), mw, (line) =>
+    log(`${line.replace('`headers`', '`add_headers`')} (ignored)`),
+  );
+  if (typeof extras !== 'string' && extras.headers !== undefined) told(extras.headers);
+}
 
 /** the keys of a returned map that make it an answer */
 const ANSWER_KEYS = ['file_path', 'json', 'text', 'status', 'headers', 'delay'] as const;

@@ -165,6 +165,8 @@ export interface DispatchCtx {
   readonly checked: OverrideCheck[] | undefined;
   /** with `--contract`: the request's verdict, set by the contract stage for the answer check */
   verdict: ContractVerdict | undefined;
+  /** headers a middleware script adds to whatever answers next (`add_headers`, docs/middleware.md) */
+  addHeaders?: readonly (readonly [string, string])[];
 }
 
 /**

@@ -13,6 +13,7 @@ import type { ShownPaths } from '../dispatch/explain-view.js';
 import type { Journal, JournalOptions } from '../journal/journal.js';
 import { MockError } from '../model/errors.js';
 import type { Workspace } from '../model/workspace.js';
+import type { DbOptions } from '../model/collection.js';
 import { shownPathsFor } from '../workspace/shown-paths.js';
 import type { RecordSettings } from '../server/record/mode.js';
 
@@ -36,6 +37,8 @@ export interface LaunchSpec {
   /** --db, relative to cwd, and --persist */
   readonly db?: string;
   readonly persist?: boolean;
+  /** json-server's flags of --db (model/collection.ts) */
+  readonly dbOptions?: DbOptions;
   /** overrides listener.port */
   readonly port?: number;
   /** overrides listener.ip_address */
@@ -103,6 +106,7 @@ export async function launch(spec: LaunchSpec): Promise<Launched> {
     ...(spec.dir !== undefined ? { dir: spec.dir } : {}),
     ...(spec.db !== undefined ? { db: spec.db } : {}),
     ...(spec.persist === true ? { persist: true } : {}),
+    ...(spec.dbOptions !== undefined ? { dbOptions: spec.dbOptions } : {}),
     ...(spec.port !== undefined ? { port: spec.port } : {}),
     ...(spec.loadCache !== undefined ? { cache: spec.loadCache } : {}),
     ...(startUp !== undefined ? { onDecode: () => startUp.decoding() } : {}),

@@ -35,3 +35,30 @@ export const COLLECTION_KEY = 'collection:';
 export function collectionKey(c: Collection): string {
   return COLLECTION_KEY + c.path;
 }
+
+/**
+ * The json-server flags of `mock --db` (docs/coming-from-json-server.md): how the db file's collections answer.
+ * Absent: json-server 0.17's defaults.
+ */
+export interface DbOptions {
+  /** `--db-style v1`: json-server 1.0's query language and ids (docs/coming-from-json-server.md); absent: 0.17's */
+  readonly style?: 'v1';
+  /** `--foreignKeySuffix`: the end of a foreign key's name (default `Id`: `postId`) */
+  readonly foreignKeySuffix?: string;
+  /** `--read-only`: the db file's collections answer only GET (and HEAD); other methods are 403 */
+  readonly readOnly?: boolean;
+  /** `--no-cors`: the db file's answers carry no CORS headers */
+  readonly noCors?: boolean;
+  /** `--delay <ms>`: every answer of the db file's is held this long (a request's `?_delay=` instead) */
+  readonly delayMs?: number;
+  /** `--id`: the db file's id field (default `id`) */
+  readonly id?: string;
+  /** `--routes`: rewrites tried in order before the db file's routes (docs/coming-from-json-server.md#routes) */
+  readonly routes?: readonly RouteRewrite[];
+}
+
+/** One `--routes` entry: `"/api/*": "/$1"`, `"/blog/:resource/:id/show": "/:resource/:id"`. */
+export interface RouteRewrite {
+  readonly from: string;
+  readonly to: string;
+}

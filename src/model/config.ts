@@ -1,6 +1,7 @@
 // The root config (docs/reference/mock-toml.md) with every default applied, and the DEFAULTS table.
 import type { DelaySpec } from './answer.js';
 import type { Strategy } from './strategy.js';
+import type { DbOptions } from './collection.js';
 
 export interface TlsConfig {
   /** absolute, resolved against the process's current directory */
@@ -63,6 +64,8 @@ export interface Config {
     readonly db?: string;
     /** `service.db_persist`: write the db file's changes back */
     readonly dbPersist?: boolean;
+    /** the json-server flags of `--db` (model/collection.ts); absent: json-server's defaults */
+    readonly dbOptions?: DbOptions;
     /** `service.collection_max_items` (absent: DEFAULTS.collectionMaxItems) */
     readonly collectionMaxItems?: number;
     /** `service.collection_max_depth` (absent: DEFAULTS.collectionMaxDepth) */

@@ -92,7 +92,8 @@ describe('a rule set with [[collections]]', () => {
     assert.equal(created.status, 201);
     const item = JSON.parse(created.text) as { uuid: string; name: string };
     assert.match(item.uuid, /^[A-Za-z0-9_-]{7}$/, 'a string id collection gets a random 7-character id');
-    assert.equal(created.headers.location, `/api/users/${item.uuid}`);
+    // absolute, as json-server sends it: the scheme and the host the client used
+    assert.equal(created.headers.location, `http://127.0.0.1:${mock.port}/api/users/${item.uuid}`);
     const text = await eventually(
       'the data file holds the new item',
       () => readFileSync(join(dir, 'data/users.json'), 'utf8'),

@@ -8,6 +8,8 @@ import { recordFlags, type RecordFlags } from './record-setup.js';
 import { SERVE_FLAGS } from '../flags.js';
 import { flagValue, hasFlag, parseFormat, parsePort, parseArgs, type ParsedArgs } from '../../shared/args.js';
 import { IMPORT_FORMATS, isImportFormat } from '../../import/formats.js';
+import { parseDbFlags } from './db-flags.js';
+import type { DbOptions } from '../../model/collection.js';
 
 export const PREFIX = 'mock';
 
@@ -26,6 +28,10 @@ export interface ServeOptions {
   readonly configPath?: string;
   readonly dir?: string;
   readonly db?: string;
+  /** json-server's flags that go with --db (db-flags.ts) */
+  readonly dbOptions?: DbOptions;
+  /** `--host`: listener.ip_address */
+  readonly host?: string;
   readonly persist: boolean;
   readonly watch: boolean;
   readonly record?: RecordFlags;
@@ -46,7 +52,7 @@ const FROM_ONLY = [
 
 const usage = (message: string): ServeRequest => ({ kind: 'usage', message });
 
-export function parseServe(argv: readonly string[], env: NodeJS.ProcessEnv): ServeRequest {
+export function parseServe(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): ServeRequest {
   const parsed = parseArgs(argv, SERVE_FLAGS, { prefix: PREFIX, root: true });
   if (!parsed.ok) return usage(parsed.error);
   const args = parsed.value;
@@ -59,7 +65,7 @@ export function parseServe(argv: readonly string[], env: NodeJS.ProcessEnv): Ser
   if (from !== undefined) return initFrom(args, from);
   if (hasFlag(args, 'init'))
     return { kind: 'init', options: { yes: hasFlag(args, 'yes'), middleware: hasFlag(args, 'middleware') } };
-  return serveOptions(args, record.value, env);
+  return serveOptions(args, record.value, env, cwd);
 }
 
 /** a flag given without the one it goes with */
@@ -103,7 +109,12 @@ function initFrom(args: ParsedArgs, from: string): ServeRequest {
   };
 }
 
-function serveOptions(args: ParsedArgs, record: RecordFlags | undefined, env: NodeJS.ProcessEnv): ServeRequest {
+function serveOptions(
+  args: ParsedArgs,
+  record: RecordFlags | undefined,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): ServeRequest {
   const portText = flagValue(args, 'port');
   const port = portText === undefined ? undefined : parsePort(portText);
   if (portText !== undefined && port === undefined)
@@ -113,14 +124,18 @@ function serveOptions(args: ParsedArgs, record: RecordFlags | undefined, env: No
   const contractMode = flagValue(args, 'contract-mode');
   if (contractMode !== undefined && contractMode !== 'enforce' && contractMode !== 'warn')
     return usage(`${PREFIX}: invalid value for --contract-mode: '${contractMode}' (expected enforce or warn)`);
+  const dbFlags = parseDbFlags(args, cwd);
+  if (!dbFlags.ok) return usage(`${PREFIX}: ${dbFlags.error}`);
   const given = {
     port,
     inspect: inspect.value,
     contractFlag: flagValue(args, 'contract'),
     contractMode,
     configPath: flagValue(args, 'config'),
-    dir: flagValue(args, 'dir'),
+    dir: flagValue(args, 'dir') ?? dbFlags.value.dir,
     db: flagValue(args, 'db'),
+    dbOptions: dbFlags.value.dbOptions,
+    host: dbFlags.value.host,
     record,
   };
   const options: ServeOptions = {

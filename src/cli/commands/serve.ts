@@ -28,12 +28,13 @@ import { loadCache } from '../../start-up/load-cache.js';
 import { pathSummary } from '../../routing/path-index.js';
 import { PREFIX, parseServe, type ServeOptions } from './serve-args.js';
 import { batchedLog, type RequestLog } from '../request-log.js';
+import { createMissingDb, dbLine } from './db-flags.js';
 
 export { SERVE_FLAGS };
 
 /** parse → launch → print → serve until SIGINT / SIGTERM */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
-  const request = parseServe(argv, process.env);
+  const request = parseServe(argv, process.env, io.cwd);
   switch (request.kind) {
     case 'usage':
       return reportUsage(io, request.message, ROOT_USAGE);
@@ -42,6 +43,9 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     case 'init':
       return (await import('./init.js')).runInit(request.options, io);
     case 'serve': {
+      // json-server's habit: a db file that is not there yet is made with its sample
+      const created = request.options.db === undefined ? undefined : createMissingDb(io.cwd, request.options.db);
+      if (created !== undefined) io.out(created + '\n');
       const log = batchedLog((text) => io.out(text));
       const started = await launchServer(request.options, io, log);
       if (typeof started === 'number') return started;
@@ -96,6 +100,8 @@ async function launchServer(o: ServeOptions, io: Io, log: RequestLog): Promise<S
       ...loadOptions(o, io),
       ...(o.db !== undefined ? { db: o.db } : {}),
       ...(o.persist ? { persist: true } : {}),
+      ...(o.dbOptions !== undefined ? { dbOptions: o.dbOptions } : {}),
+      ...(o.host !== undefined ? { host: o.host } : {}),
       // record mode reloads after a saved rule: it needs the tracked loader even without the watcher
       reloadable: o.watch || inspect !== undefined || recording !== undefined,
       watch: o.watch,
@@ -160,7 +166,7 @@ async function serveUntilShutdown(started: Started, o: ServeOptions, io: Io, log
       },
       server.addresses,
       watcher?.watching,
-      [...denyNote(ws), ...started.extraLines],
+      [...denyNote(ws), ...dbNote(ws, io.cwd), ...started.extraLines],
     ),
   );
 
@@ -182,6 +188,11 @@ async function serveUntilShutdown(started: Started, o: ServeOptions, io: Io, log
   }
   log.flush();
   return 0;
+}
+
+function dbNote(ws: Workspace, cwd: string): string[] {
+  const line = dbLine(ws, cwd);
+  return line === undefined ? [] : [line];
 }
 
 /** how long after the Listening line the watches open */

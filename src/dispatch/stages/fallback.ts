@@ -1,6 +1,7 @@
 // The fallback directory (docs/files-and-rules.md): a file at the request's path answers; nothing there, 404. The
 // last stage: it always answers.
-import type { ValueOrPromise } from '../../shared/value-or-promise.js';
+import { chain, type ValueOrPromise } from '../../shared/value-or-promise.js';
+import { asJsonServer, dbMiss } from '../db-mode.js';
 import type { DenyPolicy } from '../../model/workspace.js';
 import { deniedFile } from '../../files/deny.js';
 import { resolveFallbackFile } from '../../files/lookup.js';
@@ -12,7 +13,19 @@ import type { DispatchCtx, Staged } from '../types.js';
 const EMPTY = new Uint8Array(0);
 const MISS: Staged = Object.freeze({ draft: emptyDraft(404), stage: Object.freeze({ kind: 'miss' }) });
 
-export function fallbackStage({ ws, req, env }: DispatchCtx): ValueOrPromise<Staged> {
+export function fallbackStage(ctx: DispatchCtx): ValueOrPromise<Staged> {
+  const found = fallbackFile(ctx);
+  const ws = ctx.ws;
+  if (ws.config.service.db === undefined) return found;
+  // `--db`: nothing there is json-server's home page at `/`, else its `404 {}` (dispatch/db-mode.ts)
+  return chain(found, (s) =>
+    s.stage.kind === 'miss' && s.stage.denied === undefined
+      ? { draft: asJsonServer(ws, ctx.req, dbMiss(ws, ctx.req)), stage: s.stage }
+      : s,
+  );
+}
+
+function fallbackFile({ ws, req, env }: DispatchCtx): ValueOrPromise<Staged> {
   const root = ws.fallbackDir;
   const { files } = env;
   // The whole resolution is a pure function of the request segments and the disk: a FileSource that can vouch

@@ -29,6 +29,9 @@ export function middlewareStage(ctx: DispatchCtx): ValueOrPromise<Staged | undef
     log: env.log,
     state: env.state,
     ruleSets: ws.ruleSets,
+    onAddHeaders: (headers) => {
+      ctx.addHeaders = [...(ctx.addHeaders ?? []), ...headers];
+    },
   });
   if (hit === undefined) return undefined;
   const respond = hit.respond;
