@@ -11,7 +11,7 @@ import type { Io } from '../io.js';
 
 const PREFIX = 'mock --init';
 /** a document this large (bytes) shows its progress from the start */
-export const LARGE_BYTES = 2 * 2 ** 20;
+export const LARGE_BYTES = 2 ** 20;
 /** above this many operations the import says how far it is */
 export const PROGRESS_OPERATIONS = 1000;
 /** the event loop is given a turn this often (ms) while planning and writing, so a signal is heard */
