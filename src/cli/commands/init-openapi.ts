@@ -350,6 +350,8 @@ async function checkPlan(
     return { kind: 'internal', message: MESSAGES.internal(ROOT_CONFIG_FILE), diagnostics: rootErrors };
   const baseDir = dirname(configAbs);
   const texts = new Map(plan.files.map((f) => [resolve(baseDir, f.path), f.text]));
+  // a file many rules answer with (responses/shared/) is checked as JSON once, with the first rule that names it
+  const checkedJson = new Set<string>();
   for (const [i, ruleSet] of plan.ruleSets.entries()) {
     checkHeap(() => `checking rule set ${i + 1} of ${plan.ruleSets.length}`);
     await stop?.turn();
@@ -366,9 +368,9 @@ async function checkPlan(
         const text = texts.get(p);
         if (text === undefined) return { kind: 'missing' };
         // the loader reads only a .json or .json5 file's text (config/read.ts): an HTML or XML body is served as written
-        return typeof text === 'string' && /\.json5?$/i.test(p)
-          ? { kind: 'file', path: p, text }
-          : { kind: 'file', path: p };
+        if (typeof text !== 'string' || !/\.json5?$/i.test(p) || checkedJson.has(p)) return { kind: 'file', path: p };
+        checkedJson.add(p);
+        return { kind: 'file', path: p, text };
       },
       isDir: () => true,
     });
