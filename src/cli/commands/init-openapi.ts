@@ -40,7 +40,7 @@ import type { Obj } from '../../openapi/document.js';
 import { askOpenApi, type OpenApiAnswers } from './init-openapi-prompts.js';
 import { commitFiles, readFileVersion, type PendingWrite } from '../../config/edit/io/commit.js';
 import { indexFileText, indexOfPlan, OPENAPI_INDEX_FILE, parseIndexFile } from '../../openapi/file-index.js';
-import { ImportProgress, ImportStop, Stopped, STOP_MESSAGES } from './init-openapi-progress.js';
+import { collectGarbage, ImportProgress, ImportStop, Stopped, STOP_MESSAGES } from './init-openapi-progress.js';
 
 const PREFIX = 'mock --init';
 
@@ -97,10 +97,32 @@ export async function runOpenApiInit(o: OpenApiInitOptions, io: Io): Promise<num
     return runOpenApiUpdate(o, io);
   }
   const progress = new ImportProgress(io, sizeOf(resolve(io.cwd, o.from)));
-  let stop: ImportStop | undefined;
+  const holder: { stop?: ImportStop } = {};
+  const code = await importAndReport(o, io, progress, holder);
+  // the first `mock` after an import starts warm: the new rule sets are decoded once now, into the load cache.
+  // Here, after importAndReport returned: the plan is garbage, not held while the workspace loads.
+  // A stop asked for while the files were committed: the import is whole, only the load cache is not filled.
+  if (code === 0 && !o.dryRun && o.loadCache !== false && holder.stop?.requested !== true) {
+    const cache = loadCache({ version: io.version(), env: process.env, summarise: pathSummary });
+    if (cache === undefined) return 0;
+    // a large import said how far it got: this step takes a while too, so it says what it is doing
+    progress.step(MESSAGES.priming);
+    if (progress.spoke) collectGarbage();
+    await primeLoadCache(io.cwd, cache);
+  }
+  return code;
+}
+
+/** The import and its report; the exit code. */
+async function importAndReport(
+  o: OpenApiInitOptions,
+  io: Io,
+  progress: ImportProgress,
+  holder: { stop?: ImportStop },
+): Promise<number> {
   let outcome: Awaited<ReturnType<typeof importDocument>>;
   try {
-    outcome = await importDocument({ ...o, progress, stop: () => (stop ??= new ImportStop(io)) }, io);
+    outcome = await importDocument({ ...o, progress, stop: () => (holder.stop ??= new ImportStop(io)) }, io);
   } catch (e) {
     if (e instanceof Stopped) {
       io.err(`${PREFIX}: ${STOP_MESSAGES.stopped}\n`);
@@ -109,7 +131,7 @@ export async function runOpenApiInit(o: OpenApiInitOptions, io: Io): Promise<num
     if (!(e instanceof OutOfMemory)) throw e;
     outcome = err({ kind: 'io', message: e.message });
   } finally {
-    stop?.dispose();
+    holder.stop?.dispose();
   }
   if (!outcome.ok) return reportFailure(io, PREFIX, o.format, outcome.error);
   if (outcome.value === undefined) {
@@ -122,15 +144,6 @@ export async function runOpenApiInit(o: OpenApiInitOptions, io: Io): Promise<num
   else if (v.kind === 'har')
     io.out(o.format === 'json' ? successEnvelope(io.version(), harResult(v.view)) : harText(v.view));
   else io.out(o.format === 'json' ? successEnvelope(io.version(), importResult(v.view)) : importText(v.view));
-  // the first `mock` after an import starts warm: the new rule sets are decoded once now, into the load cache
-  // a stop asked for while the files were committed: the import is whole, only the load cache is not filled
-  if (!o.dryRun && o.loadCache !== false && stop?.requested !== true) {
-    outcome = ok(undefined); // the plan is garbage from here: not held while the workspace loads
-    const cache = loadCache({ version: io.version(), env: process.env, summarise: pathSummary });
-    // a large import said how far it got: this step takes a while too, so it says what it is doing
-    if (cache !== undefined) progress.step(MESSAGES.priming);
-    if (cache !== undefined) await primeLoadCache(io.cwd, cache);
-  }
   return 0;
 }
 
@@ -268,8 +281,9 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Vie
     }
   }
   o.progress?.step(`checking the ${plan.ruleSets.length} rule sets it makes`);
-  const checked = await checkPlan(plan, configAfter, configAbs, io.cwd, stop);
+  const checked = await checkPlan(plan, configAfter, configAbs, io.cwd, stop, o.progress?.spoke === true);
   if (checked !== undefined) return err(checked);
+  if (o.progress?.spoke === true) collectGarbage();
 
   const view: View =
     openapiPlan !== undefined
@@ -343,6 +357,7 @@ async function checkPlan(
   configAbs: string,
   cwd: string,
   stop: ImportStop | undefined,
+  large: boolean,
 ): Promise<Failure | undefined> {
   const root = decodeRootConfig(configText, configAbs, cwd);
   const rootErrors = root.decode.diagnostics.filter((d) => d.severity === 'error');
@@ -352,8 +367,15 @@ async function checkPlan(
   const texts = new Map(plan.files.map((f) => [resolve(baseDir, f.path), f.text]));
   // a file many rules answer with (responses/shared/) is checked as JSON once, with the first rule that names it
   const checkedJson = new Set<string>();
+  const collected = (): number => {
+    collectGarbage();
+    return getHeapStatistics().used_heap_size;
+  };
+  let held = large ? collected() : 0;
   for (const [i, ruleSet] of plan.ruleSets.entries()) {
     checkHeap(() => `checking rule set ${i + 1} of ${plan.ruleSets.length}`);
+    // each rule set decoded is garbage once checked: collected when it is as much again as what is held
+    if (large && getHeapStatistics().used_heap_size > 2 * held) held = collected();
     await stop?.turn();
     const ruleSetAbs = resolve(baseDir, ruleSet.path);
     const index = root.ruleSets.findIndex((e) => e.path === ruleSetAbs);
