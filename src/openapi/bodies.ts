@@ -7,7 +7,7 @@
 import { binaryBody } from './binary.js';
 import { deref, entriesOf, isObj, objAt, pointerOf, type Obj } from './document.js';
 import { REASONS } from './messages.js';
-import { conforms, sampleSchema } from './sample.js';
+import { conforms, sampleSchemaOnce } from './sample.js';
 
 export interface BodyVariant {
   /** the `examples` key; undefined for `example` or a schema-made value */
@@ -46,7 +46,7 @@ export function isJsonMediaType(t: string): boolean {
 
 /** `at`: the JSON pointer tokens of the response object (for naming an example that contradicts its schema) */
 export function responseBody(response: Obj, doc: Obj, at: readonly string[] = []): BodyOutcome {
-  const content = entriesOf(objAt(response, 'content'))
+  const content = entriesOf(objOf(doc, response['content']))
     .map(([t, m]) => [t, deref(doc, m)] as const)
     .filter(([, m]) => isObj(m)) as (readonly [string, Obj])[];
   if (content.length === 0) return { body: { kind: 'none' }, skipped: [] };
@@ -57,8 +57,17 @@ export function responseBody(response: Obj, doc: Obj, at: readonly string[] = []
   const [type, media] = chosen;
   const mediaType = type === '*/*' ? 'application/json' : type;
   const contradictions: string[] = [];
-  const found = variantsOf(media, doc, skipped, contradictions, [...at, 'content', type]);
-  if (found === undefined) return { skipped };
+  const made = variantsOf(media, doc, skipped, contradictions, [...at, 'content', type]);
+  if (made === undefined) return { skipped };
+  // a number or boolean made for a text body (`text/plain` with `type: integer`, as OData's `$count`) is its text
+  const found =
+    json === undefined && type.toLowerCase().startsWith('text/')
+      ? made.map((v) =>
+          v.generated === true && (typeof v.value === 'number' || typeof v.value === 'boolean')
+            ? { ...v, value: String(v.value) }
+            : v,
+        )
+      : made;
   const extra = contradictions.length > 0 ? { contradictions } : {};
   if (json !== undefined) return { body: { kind: 'json', mediaType, variants: found }, skipped, ...extra };
   // a generated string stands in for text only: for binary media types it would be a wrong body
@@ -91,7 +100,7 @@ function variantsOf(
     return [{ value: media['example'] }];
   }
   const named: BodyVariant[] = [];
-  for (const [name, raw] of entriesOf(objAt(media, 'examples'))) {
+  for (const [name, raw] of entriesOf(objOf(doc, media['examples']))) {
     const ex = deref(doc, raw);
     if (!isObj(ex)) continue;
     if (ex['value'] !== undefined) {
@@ -114,11 +123,17 @@ function variantsOf(
     return [{ value: schema['examples'][0] }];
   }
   try {
-    return [{ generated: true, value: sampleSchema(rawSchema, doc, { skip: 'writeOnly' }) }];
+    return [{ generated: true, value: sampleSchemaOnce(rawSchema, doc, { skip: 'writeOnly' }) }];
   } catch (e) {
     skipped.push(REASONS.sampleFailed(e instanceof Error ? e.message : String(e)));
     return undefined;
   }
+}
+
+/** v, its `$ref` followed, when that is an object */
+function objOf(doc: Obj, v: unknown): Obj | undefined {
+  const o = deref(doc, v);
+  return isObj(o) ? o : undefined;
 }
 
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -135,7 +150,7 @@ export function responseHeaders(
 ): { readonly headers: readonly (readonly [string, string])[]; readonly skipped: readonly string[] } {
   const headers: [string, string][] = [];
   const skipped: string[] = [];
-  for (const [name, raw] of entriesOf(objAt(response, 'headers'))) {
+  for (const [name, raw] of entriesOf(objOf(doc, response['headers']))) {
     const h = deref(doc, raw);
     if (!isObj(h) || name.toLowerCase() === 'content-type') continue;
     const value = headerValue(h, doc);
@@ -153,7 +168,10 @@ export function responseHeaders(
 function headerValue(h: Obj, doc: Obj): unknown {
   if (h['example'] !== undefined) return h['example'];
   const named = entriesOf(objAt(h, 'examples'))
-    .map(([, e]) => (isObj(e) ? e['value'] : undefined))
+    .map(([, raw]) => {
+      const e = deref(doc, raw);
+      return isObj(e) ? e['value'] : undefined;
+    })
     .find((v) => v !== undefined);
   if (named !== undefined) return named;
   const schema = deref(doc, h['schema']);
@@ -161,7 +179,7 @@ function headerValue(h: Obj, doc: Obj): unknown {
   if (schema['example'] !== undefined) return schema['example'];
   if (Array.isArray(schema['examples']) && schema['examples'].length > 0) return schema['examples'][0];
   try {
-    return sampleSchema(h['schema'], doc);
+    return sampleSchemaOnce(h['schema'], doc);
   } catch {
     return undefined;
   }

@@ -1,6 +1,7 @@
-// The OpenAPI document as the mapping sees it: a dereferenced JSON tree (the CLI parses, resolves and validates
-// it first), read through small total accessors, and the operations it holds, in document order.
-// Left out: parsing, `$ref` resolution and schema validation (the library the CLI calls does those).
+// The OpenAPI document as the mapping sees it: one JSON tree whose `$ref`s are all local (the CLI parses it,
+// bundles the files it names into it and validates it first), its `$ref`s followed where a plan needs them
+// (resolveRef, with a cache), read through small total accessors, and the operations it holds, in document order.
+// Left out: parsing, bundling and schema validation (the CLI does those).
 
 export type Obj = { readonly [key: string]: unknown };
 
@@ -39,7 +40,9 @@ export interface Operation {
 
 export function operationsOf(doc: Obj): readonly Operation[] {
   const out: Operation[] = [];
-  for (const [path, item] of entriesOf(objAt(doc, 'paths'))) {
+  for (const [path, written] of entriesOf(objAt(doc, 'paths'))) {
+    // a path item may be a `$ref` (to components.pathItems in 3.1)
+    const item = deref(doc, written);
     if (!isObj(item)) continue;
     const shared = Array.isArray(item['parameters']) ? { shared: item['parameters'] as unknown[] } : {};
     for (const m of PATH_ITEM_METHODS) {
@@ -61,17 +64,41 @@ export function operationSummary(o: Operation): string {
   return (text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '').trim();
 }
 
-/** The value a local `$ref` (`#/a/b`) points at, followed through chains; undefined when it does not resolve. */
+/** each document's local `$ref`s as resolved (a large document's plan resolves the same few thousand again and again) */
+const resolved = new WeakMap<Obj, Map<string, unknown>>();
+
+/** The value a local `$ref` (`#/a/b`) points at; undefined when it does not resolve. Each is resolved once. */
 export function resolveRef(doc: Obj, ref: string): unknown {
+  let cache = resolved.get(doc);
+  if (cache === undefined) resolved.set(doc, (cache = new Map<string, unknown>()));
+  const hit = cache.get(ref);
+  if (hit !== undefined || cache.has(ref)) return hit;
+  const value = resolveUncached(doc, ref);
+  cache.set(ref, value);
+  return value;
+}
+
+function resolveUncached(doc: Obj, ref: string): unknown {
   if (!ref.startsWith('#')) return undefined;
   let node: unknown = doc;
   for (const raw of ref.slice(1).split('/').slice(1)) {
-    const t = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    const t = decodeToken(raw);
     if (Array.isArray(node)) node = node[Number(t)];
-    else if (isObj(node)) node = node[t];
+    else if (isObj(node)) node = Object.hasOwn(node, t) ? node[t] : undefined;
     else return undefined;
   }
   return node;
+}
+
+/** An RFC 6901 token of a URI fragment: percent-decoded (when it decodes), then `~1` and `~0`. */
+export function decodeToken(raw: string): string {
+  let t = raw;
+  try {
+    t = decodeURIComponent(raw);
+  } catch {
+    // a lone `%` is taken as written
+  }
+  return t.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /** v with its `$ref` followed (at most 32 hops; a cycle gives the last object seen). */

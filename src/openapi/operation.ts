@@ -11,7 +11,6 @@ import {
   deref,
   entriesOf,
   isObj,
-  objAt,
   operationLabel,
   operationSummary,
   pointerOf,
@@ -58,6 +57,7 @@ function statusOf(key: string): number | undefined {
 /** The default answer and the others; duplicates and an unselectable `default` are noted. */
 function sortResponses(
   op: Obj,
+  doc: Obj,
   notes: string[],
 ):
   | {
@@ -66,7 +66,8 @@ function sortResponses(
     }
   | undefined {
   const all: Documented[] = [];
-  for (const [key, response] of entriesOf(objAt(op, 'responses'))) {
+  for (const [key, written] of entriesOf(deref(doc, op['responses']) as Obj | undefined)) {
+    const response = deref(doc, written);
     if (!isObj(response) || key.startsWith('x-')) continue;
     const status = statusOf(key);
     all.push(status === undefined ? { key, response } : { key, status, response });
@@ -131,6 +132,16 @@ export function jsonText(value: unknown): string {
   return JSON.stringify(value === undefined ? null : value, null, 2) + '\n';
 }
 
+/** the text of a body value, made once per value object (a sampled value is shared by every operation that has
+ * its schema: sample.ts's sampleSchemaOnce) */
+const texts = new WeakMap<object, string>();
+function bodyText(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return jsonText(value);
+  let text = texts.get(value);
+  if (text === undefined) texts.set(value, (text = jsonText(value)));
+  return text;
+}
+
 /** What every operation of one import shares: the document, the names taken so far, the bodies written. */
 export interface ImportContext {
   readonly doc: Obj;
@@ -183,7 +194,7 @@ export function planOperation(o: Operation, ctx: ImportContext): OperationPlan {
   const notes: string[] = [];
   const contradictions: string[] = [];
   const at = (k: string): string[] => ['paths', o.path, o.method.toLowerCase(), 'responses', k];
-  const sorted = sortResponses(o.op, notes);
+  const sorted = sortResponses(o.op, doc, notes);
   if (sorted === undefined) return skip(REASONS.noResponses());
   const mainBody = responseBody(sorted.main.response, doc, at(sorted.main.key));
   if (mainBody.body === undefined)
@@ -269,7 +280,7 @@ function answerMaker(ctx: ImportContext, folder: string, opFiles: PlannedFile[])
       const extra = v.name === undefined ? {} : { example: v.name };
       if (body.kind === 'text') return { status, body: { kind: 'text', text: String(v.value) }, headers, ...extra };
       const name = `${status}${v.name === undefined ? '' : '-' + safeName(v.name, 'example')}`;
-      const text = jsonText(v.value);
+      const text = bodyText(v.value);
       const seen = bodies.get(text);
       if (seen !== undefined) {
         // the same body again: one file under responses/shared/ answers every rule that has it

@@ -86,7 +86,23 @@ export interface PlannedRule {
   readonly file?: string;
 }
 
+/** An import planned one operation at a time (the CLI yields between them, so that Ctrl-C is heard). */
+export interface ImportPlanner {
+  /** how many operations the document has */
+  readonly total: number;
+  /** plan the next operation; false when every one is planned */
+  next(): boolean;
+  /** the plan, once next() has returned false */
+  finish(): ImportPlan;
+}
+
 export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
+  const planner = startImport(doc, opts);
+  while (planner.next());
+  return planner.finish();
+}
+
+export function startImport(doc: Obj, opts: ImportOptions): ImportPlanner {
   const info = objAt(doc, 'info') ?? {};
   const title = strAt(info, 'title') ?? 'API';
   const version = strAt(info, 'version') ?? '';
@@ -102,47 +118,52 @@ export function planImport(doc: Obj, opts: ImportOptions): ImportPlan {
   const groups = new Map<string, RuleSpec[]>();
   const operations: OperationReport[] = [];
   let done = 0;
-  for (const o of all) {
-    if (opts.progress !== undefined) opts.progress(done++, all.length);
+  const next = (): boolean => {
+    if (opts.progress !== undefined) opts.progress(done, all.length);
+    const o = all[done];
+    if (o === undefined) return false;
+    done++;
     const planned = planOperation(o, ctx);
     operations.push(planned.report);
-    if (planned.rules === undefined) continue;
+    if (planned.rules === undefined) return true;
     let list = groups.get(planned.group);
     if (list === undefined) groups.set(planned.group, (list = []));
     list.push(...planned.rules);
     files.push(...planned.files);
-  }
-  if (opts.progress !== undefined) opts.progress(all.length, all.length);
-  if (ctx.moved.size > 0)
-    for (const [i, r] of operations.entries())
-      if (r.files.some((f) => ctx.moved.has(f)))
-        operations[i] = { ...r, files: r.files.map((f) => ctx.moved.get(f) ?? f) };
-
-  const header = [
-    `${title}${version === '' ? '' : ` ${version}`}: imported from ${opts.source} (OpenAPI ${openapi})`,
-    `by \`${opts.command}\`.`,
-    '',
-    'One rule per operation and documented response, in match order (first_match). Each operation answers',
-    'its first 2xx response by default; send `Prefer: code=<status>` (or `Prefer: example=<name>`) for the',
-    'others. Bodies are the JSON files under responses/ (one written once for every operation that answers it',
-    'is under responses/shared/). This file is yours: edit it, add conditions, reorder; importing again beside it',
-    'writes new files (with -2, -3, …); `mock --init --from <document> --update` updates the rules and files you',
-    'have not edited (their `# openapi:` markers say which: docs/openapi.md).',
-  ];
-  const { ruleSets, planned } =
-    ruleSetPath !== undefined
-      ? oneRuleSet(ruleSetPath, header, basePath, groups.get('') ?? [])
-      : splitRuleSets(names.take(stem, ''), header, groups, names);
-  return {
-    title,
-    version,
-    openapi,
-    ...(basePath === undefined || split ? {} : { basePath }),
-    ruleSets,
-    files,
-    operations,
-    rules: planned,
+    return true;
   };
+  const finish = (): ImportPlan => {
+    if (ctx.moved.size > 0)
+      for (const [i, r] of operations.entries())
+        if (r.files.some((f) => ctx.moved.has(f)))
+          operations[i] = { ...r, files: r.files.map((f) => ctx.moved.get(f) ?? f) };
+    const header = [
+      `${title}${version === '' ? '' : ` ${version}`}: imported from ${opts.source} (OpenAPI ${openapi})`,
+      `by \`${opts.command}\`.`,
+      '',
+      'One rule per operation and documented response, in match order (first_match). Each operation answers',
+      'its first 2xx response by default; send `Prefer: code=<status>` (or `Prefer: example=<name>`) for the',
+      'others. Bodies are the JSON files under responses/ (one written once for every operation that answers it',
+      'is under responses/shared/). This file is yours: edit it, add conditions, reorder; importing again beside it',
+      'writes new files (with -2, -3, …); `mock --init --from <document> --update` updates the rules and files you',
+      'have not edited (their `# openapi:` markers say which: docs/openapi.md).',
+    ];
+    const { ruleSets, planned } =
+      ruleSetPath !== undefined
+        ? oneRuleSet(ruleSetPath, header, basePath, groups.get('') ?? [])
+        : splitRuleSets(names.take(stem, ''), header, groups, names);
+    return {
+      title,
+      version,
+      openapi,
+      ...(basePath === undefined || split ? {} : { basePath }),
+      ruleSets,
+      files,
+      operations,
+      rules: planned,
+    };
+  };
+  return { total: all.length, next, finish };
 }
 
 interface RuleSetFiles {

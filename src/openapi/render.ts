@@ -153,12 +153,21 @@ function unmarkedText(r: RuleSpec): string {
   return lines.join('\n') + '\n';
 }
 
+/** each rule's text, made once (the rule set's text and the plan's marked rules both need it) */
+const ruleTexts = new WeakMap<RuleSpec, string>();
+
 /** A rule's text as generated, its marker line just above `[[rules]]` (the marker's hash is of the rest). */
 export function ruleText(r: RuleSpec): string {
+  let made = ruleTexts.get(r);
+  if (made !== undefined) return made;
   const text = unmarkedText(r);
-  if (r.mark === undefined) return text;
-  const at = text.lastIndexOf('[[rules]]\n');
-  return `${text.slice(0, at)}${markerLine(r.mark.operation, r.mark.response, ruleHash(text))}\n${text.slice(at)}`;
+  if (r.mark === undefined) made = text;
+  else {
+    const at = text.lastIndexOf('[[rules]]\n');
+    made = `${text.slice(0, at)}${markerLine(r.mark.operation, r.mark.response, ruleHash(text))}\n${text.slice(at)}`;
+  }
+  ruleTexts.set(r, made);
+  return made;
 }
 
 /** The marker comment: `# openapi: showPetById 404 gone sha256:<the first 16 hex digits>`. */

@@ -65,6 +65,36 @@ export function sampleSchema(schema: unknown, doc: Obj, opts: SampleOptions = {}
   return gen(schema, { doc, skip: opts.skip, refs: new Map() }, 0, 0);
 }
 
+/** values made for a schema object, by the object (and what is skipped) */
+const madeFor = new WeakMap<object, Map<string, unknown>>();
+/** values made for a bare `$ref`, by the document, then the `$ref` (and what is skipped) */
+const madeForRef = new WeakMap<Obj, Map<string, unknown>>();
+
+/**
+ * sampleSchema, made once per schema: the same value (one object, not a copy: never to be changed) for a schema
+ * met again, or for another bare `$ref` to the same target. A large document answers thousands of operations
+ * with the same few hundred schemas (docs/openapi.md#large-documents).
+ */
+export function sampleSchemaOnce(schema: unknown, doc: Obj, opts: SampleOptions = {}): unknown {
+  if (typeof schema !== 'object' || schema === null) return sampleSchema(schema, doc, opts);
+  const skip = opts.skip ?? '';
+  const ref = (schema as Obj)['$ref'];
+  let cache: Map<string, unknown> | undefined;
+  let key = skip;
+  if (typeof ref === 'string' && Object.keys(schema).length === 1) {
+    cache = madeForRef.get(doc);
+    if (cache === undefined) madeForRef.set(doc, (cache = new Map<string, unknown>()));
+    key = `${skip}\0${ref}`;
+  } else {
+    cache = madeFor.get(schema);
+    if (cache === undefined) madeFor.set(schema, (cache = new Map<string, unknown>()));
+  }
+  if (cache.has(key)) return cache.get(key);
+  const value = sampleSchema(schema, doc, opts);
+  cache.set(key, value);
+  return value;
+}
+
 /** Follow `$ref` (counting each on the way down) and merge `allOf`; undefined when a `$ref` repeats too often. */
 function flatten(s: unknown, ctx: Ctx, seen: string[]): Schema {
   if (s === true || s === undefined) return {};
@@ -321,7 +351,13 @@ function genString(s: Schema, variant: number): string {
     return n >= minLength && n <= maxLength && patterns.every((p) => testPattern(p, v));
   };
   if (patterns.length > 0) {
-    const fromPattern = patternString(patterns[0]!, variant, fits, minLength, maxLength);
+    const key = `${variant}\0${minLength}\0${maxLength}\0${patterns.join('\0')}`;
+    let fromPattern = fromPatterns.get(key);
+    if (fromPattern === undefined && !fromPatterns.has(key)) {
+      fromPattern = patternString(patterns[0]!, variant, fits, minLength, maxLength);
+      if (fromPatterns.size >= MAX_CACHED_PATTERNS) fromPatterns.clear();
+      fromPatterns.set(key, fromPattern);
+    }
     if (fromPattern !== undefined) return fromPattern;
   }
   const format = typeof s['format'] === 'string' ? FORMATS[s['format']] : undefined;
@@ -332,6 +368,11 @@ function genString(s: Schema, variant: number): string {
   if ([...base].length > maxLength) base = [...base].slice(0, maxLength).join('');
   return base;
 }
+
+/** a string made from patterns, by the variant, the bounds and the patterns: made once (randexp is most of the
+ * sampler's time on a document whose strings have patterns) */
+const fromPatterns = new Map<string, string | undefined>();
+const MAX_CACHED_PATTERNS = 10_000;
 
 const patternCache = new Map<string, RegExp | null>();
 function compiled(p: string): RegExp | null {

@@ -15,19 +15,19 @@ import { err, ok, type Result } from '../../shared/result.js';
 /** the most times an import is planned again after dropping the rules that did not load */
 const MAX_ROUNDS = 8;
 
-export function planLoadable(
+export async function planLoadable(
   first: SourceImport,
   plan: (imp: SourceImport) => SourcePlan,
   configFor: (plan: SourcePlan) => Result<string, Failure>,
-  check: (plan: SourcePlan, config: string) => Failure | undefined,
+  check: (plan: SourcePlan, config: string) => Promise<Failure | undefined>,
   abs: (path: string) => string,
-): Result<{ imp: SourceImport; plan: SourcePlan; config: string }, Failure> {
+): Promise<Result<{ imp: SourceImport; plan: SourcePlan; config: string }, Failure>> {
   let imp = nameUnwritable(first);
   for (let round = 0; ; round++) {
     const planned = plan(imp);
     const config = configFor(planned);
     if (!config.ok) return config;
-    const failed = check(planned, config.value);
+    const failed = await check(planned, config.value);
     if (failed === undefined) return ok({ imp, plan: planned, config: config.value });
     const drop = failingRules(planned, failed, abs);
     if (drop.size === 0 || round === MAX_ROUNDS - 1) return err(failed);

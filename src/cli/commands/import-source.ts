@@ -17,7 +17,12 @@ import type { Failure } from '../report.js';
 import { systemReason } from '../request.js';
 
 export type LoadedSource =
-  | { readonly kind: 'openapi'; readonly format: 'openapi' | 'swagger' }
+  | {
+      readonly kind: 'openapi';
+      readonly format: 'openapi' | 'swagger';
+      /** the JSON text and its value, when the file was parsed to tell its format (not parsed again) */
+      readonly parsed?: { readonly text: string; readonly data: unknown };
+    }
   | { readonly kind: 'source'; readonly imp: SourceImport }
   /** a HAR file, parsed: record mode's recorder saves its entries (import-har.ts) */
   | { readonly kind: 'har'; readonly data: unknown };
@@ -105,7 +110,7 @@ export async function loadSource(cwd: string, given: string, o: SourceOptions): 
   switch (detected.format) {
     case 'openapi':
     case 'swagger':
-      return ok({ kind: 'openapi', format: detected.format });
+      return ok({ kind: 'openapi', format: detected.format, parsed: { text, data } });
     case 'wiremock':
       return loadWireMock(cwd, abs, false, data);
     case 'har':

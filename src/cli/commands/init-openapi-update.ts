@@ -78,7 +78,7 @@ export async function runOpenApiUpdate(o: OpenApiInitOptions, io: Io): Promise<n
 }
 
 async function update(o: OpenApiInitOptions, io: Io): Promise<Failure | { up: UpdatePlan; source: string }> {
-  const loaded = await loadOpenApi(io.cwd, o.from);
+  const loaded = await loadOpenApi(io.cwd, o.from, { bundled: true });
   if (!loaded.ok) return loaded.error;
   const doc = loaded.value.doc;
   const configAbs = resolve(io.cwd, ROOT_CONFIG_FILE);

@@ -6,9 +6,9 @@
 // response files are created exclusively (node/safe-write.ts: a temp file, then a hard link), and the rule set and config go in
 // atomically through set rule's commit, config last, so the config never lists what is not there. A failure
 // removes the response files this run created.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
-import { mkdir, unlink } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { createUnreferenced, syncDir } from '../../node/safe-write.js';
 import { basename, dirname, resolve } from 'node:path';
 import { planConfig } from '../../config/edit/config-edit.js';
@@ -16,7 +16,7 @@ import { decodeRootConfig } from '../../config/root-config.js';
 import { checkRuleSetFiles, decodeRuleSetDraft, settleRuleSet } from '../../config/rule-set.js';
 import { ROOT_CONFIG_FILE } from '../../model/config.js';
 import { DEFAULT_STRATEGY } from '../../model/strategy.js';
-import { planImport, type ImportPlan } from '../../openapi/plan.js';
+import { startImport, type ImportPlan } from '../../openapi/plan.js';
 import { basePathOf, titleSlug } from '../../openapi/paths.js';
 import { err, ok, type Result } from '../../shared/result.js';
 import type { OutputFormat } from '../../shared/args.js';
@@ -41,6 +41,7 @@ import type { Obj } from '../../openapi/document.js';
 import { askOpenApi, type OpenApiAnswers } from './init-openapi-prompts.js';
 import { commitFiles, readFileVersion, type PendingWrite } from '../../config/edit/io/commit.js';
 import { indexFileText, indexOfPlan, OPENAPI_INDEX_FILE, parseIndexFile } from '../../openapi/file-index.js';
+import { collectGarbage, ImportProgress, ImportStop, Stopped, STOP_MESSAGES } from './init-openapi-progress.js';
 
 const PREFIX = 'mock --init';
 
@@ -52,8 +53,10 @@ export interface OpenApiInitOptions {
   readonly format: OutputFormat;
   /** list every operation in the text summary */
   readonly verbose?: boolean;
-  /** called after each operation of the mapping (done of total) */
-  readonly progress?: (done: number, total: number) => void;
+  /** what a large import says as it works (init-openapi-progress.ts) */
+  readonly progress?: ImportProgress;
+  /** Ctrl-C heard from the planning on (init-openapi-progress.ts): made when the planning begins */
+  readonly stop?: () => ImportStop;
   /** update the earlier import in place (init-openapi-update.ts) */
   readonly update?: boolean;
   /** `--from-format`: read the source as this format (else told from its content) */
@@ -74,8 +77,6 @@ type View =
   | { readonly kind: 'har'; readonly view: HarView };
 type Planned = Pick<ImportPlan, 'ruleSets' | 'files'>;
 
-/** above this many operations the import says how far it is, on stderr */
-const PROGRESS_OPERATIONS = 1000;
 /** the share of the heap limit at which the import stops with a message (instead of V8's crash without one) */
 const HEAP_SHARE = 0.9;
 const YOUNG_GENERATION = 48 * 2 ** 20;
@@ -92,25 +93,46 @@ function checkHeap(where: () => string): void {
 }
 
 export async function runOpenApiInit(o: OpenApiInitOptions, io: Io): Promise<number> {
-  let shown = -1;
-  const progress = (done: number, total: number): void => {
-    if (done % 10 === 0) checkHeap(() => `after ${done} of ${total} operations`);
-    if (total <= PROGRESS_OPERATIONS) return;
-    const tenth = Math.floor((done * 10) / total);
-    if (tenth === shown) return;
-    shown = tenth;
-    io.err(`${PREFIX}: ${done} of ${total} operations\n`);
-  };
   if (o.update === true) {
     const { runOpenApiUpdate } = await import('./init-openapi-update.js');
     return runOpenApiUpdate(o, io);
   }
+  const progress = new ImportProgress(io, sizeOf(resolve(io.cwd, o.from)));
+  const holder: { stop?: ImportStop } = {};
+  const code = await importAndReport(o, io, progress, holder);
+  // the first `mock` after an import starts warm: the new rule sets are decoded once now, into the load cache.
+  // Here, after importAndReport returned: the plan is garbage, not held while the workspace loads.
+  // A stop asked for while the files were committed: the import is whole, only the load cache is not filled.
+  if (code === 0 && !o.dryRun && o.loadCache !== false && holder.stop?.requested !== true) {
+    const cache = loadCache({ version: io.version(), env: process.env, summarise: pathSummary });
+    if (cache === undefined) return 0;
+    // a large import said how far it got: this step takes a while too, so it says what it is doing
+    progress.step(MESSAGES.priming);
+    if (progress.spoke) collectGarbage();
+    await primeLoadCache(io.cwd, cache);
+  }
+  return code;
+}
+
+/** The import and its report; the exit code. */
+async function importAndReport(
+  o: OpenApiInitOptions,
+  io: Io,
+  progress: ImportProgress,
+  holder: { stop?: ImportStop },
+): Promise<number> {
   let outcome: Awaited<ReturnType<typeof importDocument>>;
   try {
-    outcome = await importDocument({ ...o, progress }, io);
+    outcome = await importDocument({ ...o, progress, stop: () => (holder.stop ??= new ImportStop(io)) }, io);
   } catch (e) {
+    if (e instanceof Stopped) {
+      io.err(`${PREFIX}: ${STOP_MESSAGES.stopped}\n`);
+      return 130;
+    }
     if (!(e instanceof OutOfMemory)) throw e;
     outcome = err({ kind: 'io', message: e.message });
+  } finally {
+    holder.stop?.dispose();
   }
   if (!outcome.ok) return reportFailure(io, PREFIX, o.format, outcome.error);
   if (outcome.value === undefined) {
@@ -123,15 +145,20 @@ export async function runOpenApiInit(o: OpenApiInitOptions, io: Io): Promise<num
   else if (v.kind === 'har')
     io.out(o.format === 'json' ? successEnvelope(io.version(), harResult(v.view)) : harText(v.view));
   else io.out(o.format === 'json' ? successEnvelope(io.version(), importResult(v.view)) : importText(v.view));
-  // the first `mock` after an import starts warm: the new rule sets are decoded once now, into the load cache
-  if (!o.dryRun && o.loadCache !== false) {
-    outcome = ok(undefined); // the plan is garbage from here: not held while the workspace loads
-    const cache = loadCache({ version: io.version(), env: process.env, summarise: pathSummary });
-    // a large import said how far it got: this step takes a while too, so it says what it is doing
-    if (cache !== undefined && shown !== -1) io.err(`${PREFIX}: ${MESSAGES.priming}\n`);
-    if (cache !== undefined) await primeLoadCache(io.cwd, cache);
-  }
   return 0;
+}
+
+/** the file's size in bytes (0 when it cannot be told: the load names the problem) */
+function sizeOf(abs: string): number {
+  try {
+    return statSync(abs).size;
+  } catch {
+    return 0;
+  }
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(1)} MB`;
 }
 
 const MESSAGES = {
@@ -149,7 +176,8 @@ const MESSAGES = {
 
 /** undefined: the user cancelled a prompt */
 async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<View | undefined, Failure>> {
-  const source = await loadSource(io.cwd, o.from, {
+  o.progress?.step(`reading ${o.from} (${megabytes(sizeOf(resolve(io.cwd, o.from)))})`);
+  let source = await loadSource(io.cwd, o.from, {
     ...(o.fromFormat === undefined ? {} : { format: o.fromFormat }),
     ...(o.postmanEnv === undefined ? {} : { postmanEnv: o.postmanEnv }),
   });
@@ -165,7 +193,13 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Vie
   let doc: Obj | undefined;
   let swagger: string | undefined;
   if (source.value.kind === 'openapi') {
-    const loaded = await loadOpenApi(io.cwd, o.from);
+    const loaded = await loadOpenApi(io.cwd, o.from, {
+      bundled: true,
+      ...(source.value.parsed === undefined ? {} : { parsed: source.value.parsed }),
+      phase: () => o.progress?.step('validating: its $refs, and the document against the OpenAPI schema'),
+    });
+    // the text and the value read to tell the format are not held while planning
+    source = ok({ kind: 'openapi', format: source.value.format });
     if (!loaded.ok) return loaded;
     doc = loaded.value.doc;
     swagger = loaded.value.swagger;
@@ -230,26 +264,37 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Vie
     return ok(after);
   };
   let configAfter: string;
+  const stop = doc !== undefined ? o.stop?.() : undefined;
   if (doc !== undefined) {
-    plan = openapiPlan = planImport(doc, {
+    const progress = o.progress;
+    const planner = startImport(doc, {
       source: o.from,
       command,
       ruleSetName: answers.ruleSetName,
       basePath: answers.basePath,
       taken: takenIn(io.cwd),
-      ...(o.progress === undefined ? {} : { progress: o.progress }),
+      progress: (done, total) => {
+        if (done % 10 === 0) checkHeap(() => `after ${done} of ${total} operations`);
+        progress?.operations(done, total);
+      },
     });
+    do await stop?.turn();
+    while (planner.next());
+    plan = openapiPlan = planner.finish();
+    doc = undefined; // not held while the plan is checked and written
     const made = configFor(plan);
     if (!made.ok) return made;
     configAfter = made.value;
-    const checked = checkPlan(plan, configAfter, configAbs, io.cwd);
+    o.progress?.step(`checking the ${plan.ruleSets.length} rule sets it makes`);
+    const checked = await checkPlan(plan, configAfter, configAbs, io.cwd, stop, o.progress?.spoke === true);
     if (checked !== undefined) return err(checked);
+    if (o.progress?.spoke === true) collectGarbage();
   } else {
-    const settled = planLoadable(
+    const settled = await planLoadable(
       imp!,
       (i) => planSource(i, { source: o.from, command, ruleSetName: answers.ruleSetName, taken: takenIn(io.cwd) }),
       configFor,
-      (p, text) => checkPlan(p, text, configAbs, io.cwd),
+      (p, text) => checkPlan(p, text, configAbs, io.cwd, undefined, false),
       (p) => resolve(dirname(configAbs), p),
     );
     if (!settled.ok) return settled;
@@ -286,7 +331,8 @@ async function importDocument(o: OpenApiInitOptions, io: Io): Promise<Result<Vie
     for (const [path, f] of indexOfPlan(openapiPlan)) files.set(path, f);
     index = { snapshot: indexVersion, after: indexFileText({ basePath: answers.basePath, files }) };
   }
-  const written = await writeAll(plan, io.cwd, config, configAfter, index);
+  o.progress?.step(`writing ${plan.files.length} response files and ${plan.ruleSets.length} rule sets`);
+  const written = await writeAll(plan, io.cwd, config, configAfter, index, stop);
   if (written !== undefined) return err(written);
   return ok(view);
 }
@@ -323,15 +369,32 @@ export function takenIn(cwd: string): (path: string) => boolean {
 }
 
 /** The edited config and the new rule sets must load with the loader's own decoders (files known from the plan). */
-function checkPlan(plan: Planned, configText: string, configAbs: string, cwd: string): Failure | undefined {
+async function checkPlan(
+  plan: Planned,
+  configText: string,
+  configAbs: string,
+  cwd: string,
+  stop: ImportStop | undefined,
+  large: boolean,
+): Promise<Failure | undefined> {
   const root = decodeRootConfig(configText, configAbs, cwd);
   const rootErrors = root.decode.diagnostics.filter((d) => d.severity === 'error');
   if (rootErrors.length > 0)
     return { kind: 'internal', message: MESSAGES.internal(ROOT_CONFIG_FILE), diagnostics: rootErrors };
   const baseDir = dirname(configAbs);
   const texts = new Map(plan.files.map((f) => [resolve(baseDir, f.path), f.text]));
+  // a file many rules answer with (responses/shared/) is checked as JSON once, with the first rule that names it
+  const checkedJson = new Set<string>();
+  const collected = (): number => {
+    collectGarbage();
+    return getHeapStatistics().used_heap_size;
+  };
+  let held = large ? collected() : 0;
   for (const [i, ruleSet] of plan.ruleSets.entries()) {
     checkHeap(() => `checking rule set ${i + 1} of ${plan.ruleSets.length}`);
+    // each rule set decoded is garbage once checked: collected when it is as much again as what is held
+    if (large && getHeapStatistics().used_heap_size > 2 * held) held = collected();
+    await stop?.turn();
     const ruleSetAbs = resolve(baseDir, ruleSet.path);
     const index = root.ruleSets.findIndex((e) => e.path === ruleSetAbs);
     const draft = decodeRuleSetDraft(String(ruleSet.text), ruleSetAbs, {
@@ -345,9 +408,9 @@ function checkPlan(plan: Planned, configText: string, configAbs: string, cwd: st
         const text = texts.get(p);
         if (text === undefined) return { kind: 'missing' };
         // the loader reads only a .json or .json5 file's text (config/read.ts): an HTML or XML body is served as written
-        return typeof text === 'string' && /\.json5?$/i.test(p)
-          ? { kind: 'file', path: p, text }
-          : { kind: 'file', path: p };
+        if (typeof text !== 'string' || !/\.json5?$/i.test(p) || checkedJson.has(p)) return { kind: 'file', path: p };
+        checkedJson.add(p);
+        return { kind: 'file', path: p, text };
       },
       isDir: () => true,
     });
@@ -368,7 +431,7 @@ const WRITE_BATCH = 64;
 /**
  * Response files first (each created exclusively and fsynced, one after the other: no temp file, since nothing
  * names them until the rule sets are written; node/safe-write.ts), their folders synced once, then the rule sets
- * and the config, atomically.
+ * and the config, atomically. A failure or a stop removes the files and folders made here.
  */
 async function writeAll(
   plan: Planned,
@@ -376,42 +439,72 @@ async function writeAll(
   config: Awaited<ReturnType<typeof readFileVersion>>,
   configAfter: string,
   index: PendingWrite | undefined,
+  stop: ImportStop | undefined,
 ): Promise<Failure | undefined> {
-  const created: string[] = [];
-  const undo = async (): Promise<void> => {
-    await Promise.all(created.map((p) => unlink(p).catch(() => undefined)));
-  };
+  const created = stop?.created ?? [];
   const fileDirs = new Set(plan.files.map((f) => dirname(resolve(cwd, f.path))));
   const dirs = [...new Set([...fileDirs, ...plan.ruleSets.map((f) => dirname(resolve(cwd, f.path)))])];
+  const newDirs = foldersToMake(dirs, cwd);
+  const undo = (): void => {
+    for (const p of created.splice(0)) rmQuietly(p, false);
+    for (const d of newDirs) rmQuietly(d, true);
+  };
   try {
     for (let i = 0; i < dirs.length; i += WRITE_BATCH)
       await Promise.all(dirs.slice(i, i + WRITE_BATCH).map((d) => mkdir(d, { recursive: true })));
   } catch (e) {
+    undo();
     return { kind: 'io', message: MESSAGES.write('responses/', systemReason(e)) };
   }
-  for (const f of plan.files) {
-    const abs = resolve(cwd, f.path);
-    const r = createFile(abs, f.text);
-    if (r === undefined) {
-      created.push(abs);
-      continue;
+  try {
+    for (const f of plan.files) {
+      await stop?.turn();
+      const abs = resolve(cwd, f.path);
+      const r = createFile(abs, f.text);
+      if (r === undefined) {
+        created.push(abs);
+        continue;
+      }
+      undo();
+      return r === 'EEXIST'
+        ? { kind: 'conflict', message: MESSAGES.exists(f.path) }
+        : { kind: 'io', message: MESSAGES.write(f.path, r) };
     }
-    await undo();
-    return r === 'EEXIST'
-      ? { kind: 'conflict', message: MESSAGES.exists(f.path) }
-      : { kind: 'io', message: MESSAGES.write(f.path, r) };
+    for (const d of fileDirs) await syncDir(d);
+    const commit = (): Promise<Failure | undefined> =>
+      commitFiles([
+        ...plan.ruleSets.map((r) => ({
+          snapshot: { abs: resolve(cwd, r.path), shown: r.path, bom: false },
+          after: String(r.text),
+        })),
+        ...(index === undefined ? [] : [index]),
+        { snapshot: config, after: configAfter },
+      ]);
+    const failure = await (stop === undefined ? commit() : stop.commit(commit));
+    if (failure !== undefined) undo();
+    else created.splice(0);
+    return failure;
+  } catch (e) {
+    undo();
+    throw e;
   }
-  for (const d of fileDirs) await syncDir(d);
-  const failure = await commitFiles([
-    ...plan.ruleSets.map((r) => ({
-      snapshot: { abs: resolve(cwd, r.path), shown: r.path, bom: false },
-      after: String(r.text),
-    })),
-    ...(index === undefined ? [] : [index]),
-    { snapshot: config, after: configAfter },
-  ]);
-  if (failure !== undefined) await undo();
-  return failure;
+}
+
+/** The folders of `dirs` (and the ones above them, up to cwd) that do not exist yet, deepest first. */
+function foldersToMake(dirs: readonly string[], cwd: string): string[] {
+  const out = new Set<string>();
+  for (const d of dirs)
+    for (let at = d; at.startsWith(cwd) && at !== cwd && !out.has(at) && !existsSync(at); at = dirname(at)) out.add(at);
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+function rmQuietly(abs: string, folder: boolean): void {
+  try {
+    if (folder) rmdirSync(abs);
+    else unlinkSync(abs);
+  } catch {
+    // gone already, or a folder someone else put a file in meanwhile: left as it is
+  }
 }
 
 /** A new file, never over an existing one (node/safe-write.ts). undefined: done; 'EEXIST': the name is taken; else

@@ -1,15 +1,19 @@
-// Reading an OpenAPI document for `mock --init --from`: the file is parsed here (YAML, which JSON is a part of,
-// with line numbers), checked to be OpenAPI 3.0 or 3.1 (a Swagger 2.0 document is converted to OpenAPI 3.0 in
-// memory first, by the swagger2openapi package), then handed to swagger-parser,
-// which resolves every `$ref` (in the file and in files beside it; never over the network), dereferences them
-// and validates the document against the OpenAPI schema. Every failure names the file, the JSON pointer and,
-// where the main file holds it, the line, and what was wrong.
+// Reading an OpenAPI document for `mock --init --from` and `--contract`: the file is parsed here (YAML, which JSON
+// is a part of, with line numbers), checked to be OpenAPI 3.0 or 3.1 (a Swagger 2.0 document is converted to
+// OpenAPI 3.0 in memory first, by the swagger2openapi package). Then, for the import (`bundled`), the document
+// stays as written: every `$ref` is found in one walk and checked to resolve, the files it names beside it (never
+// the network) are bundled in by swagger-parser, and the document is validated against the OpenAPI schema as
+// written, so both cost what the document's size does (docs/openapi.md#large-documents). For the contract, which
+// compiles each schema as a tree, swagger-parser resolves, dereferences and validates it. Every failure names the
+// file, the JSON pointer and, where the main file holds it, the line, and what was wrong.
 import SwaggerParser from '@apidevtools/swagger-parser';
+import validateSchema from '@apidevtools/swagger-parser/lib/validators/schema.js';
 import { readFile } from 'node:fs/promises';
 import { convertObj } from 'swagger2openapi';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import { isObj, type Obj } from '../../openapi/document.js';
+import { firstRefProblem, refSites, type RefProblem } from '../../openapi/refs.js';
 import { err, ok, type Result } from '../../shared/result.js';
 import type { Failure } from '../report.js';
 import { systemReason } from '../request.js';
@@ -107,17 +111,32 @@ function displayOf(cwd: string, abs: string): string {
   return r === '' || r.startsWith('..') ? abs : r.split(sep).join('/');
 }
 
-export async function loadOpenApi(cwd: string, given: string): Promise<Result<LoadedDocument, Failure>> {
+export interface LoadOptions {
+  /** the document as written, its `$ref`s local (the files it names bundled in), not dereferenced */
+  readonly bundled?: boolean;
+  /** told as each step begins */
+  readonly phase?: (step: 'validating') => void;
+  /** the file's text (without a byte order mark) and its JSON value, already read (import-source.ts) */
+  readonly parsed?: { readonly text: string; readonly data: unknown };
+}
+
+export async function loadOpenApi(
+  cwd: string,
+  given: string,
+  opts: LoadOptions = {},
+): Promise<Result<LoadedDocument, Failure>> {
   const abs = resolve(cwd, given);
-  let text: string;
-  try {
-    text = await readFile(abs, 'utf8');
-  } catch (e) {
-    return err({ kind: 'config_unreadable', message: LOAD_MESSAGES.unreadable(given, systemReason(e)) });
+  let source: string;
+  if (opts.parsed !== undefined) source = opts.parsed.text;
+  else {
+    try {
+      source = (await readFile(abs, 'utf8')).replace(/^\uFEFF/, '');
+    } catch (e) {
+      return err({ kind: 'config_unreadable', message: LOAD_MESSAGES.unreadable(given, systemReason(e)) });
+    }
   }
-  const source = text.replace(/^\uFEFF/, '');
   // JSON parses much faster as JSON; the YAML parse (for line numbers) is then made only if a problem needs one
-  let data: unknown = parseJsonQuietly(source);
+  let data: unknown = opts.parsed?.data ?? parseJsonQuietly(source);
   let located: Located | undefined;
   const locate = (): Located => (located ??= locatedOf(source, given));
   if (data === undefined) {
@@ -161,6 +180,11 @@ export async function loadOpenApi(cwd: string, given: string): Promise<Result<Lo
   if (!/^3\.[01]\.\d+/.test(version))
     return err({ kind: 'config_invalid', message: LOAD_MESSAGES.badVersion(at(locate(), '/openapi'), version) });
 
+  opts.phase?.('validating');
+  if (opts.bundled === true) {
+    const checked = await bundledDocument(data, abs, locate, cwd);
+    return checked.ok ? ok({ doc: checked.value, abs, ...(swagger === undefined ? {} : { swagger }) }) : checked;
+  }
   try {
     const api: unknown = await SwaggerParser.validate(abs, data as never, {
       resolve: { http: false, external: true },
@@ -169,6 +193,53 @@ export async function loadOpenApi(cwd: string, given: string): Promise<Result<Lo
     return ok({ doc: api as Obj, abs, ...(swagger === undefined ? {} : { swagger }) });
   } catch (e) {
     return err({ kind: 'config_invalid', message: explain(e, locate(), cwd, abs) });
+  }
+}
+
+/**
+ * The document with every `$ref` local and resolving (another file's bundled in by swagger-parser, which follows
+ * the `$ref`s of that file only), then validated against the OpenAPI schema as written: swagger-parser's own
+ * schema check, so its messages are the ones a dereferenced check gave, pointing where the document says it.
+ */
+async function bundledDocument(
+  data: Obj,
+  abs: string,
+  locate: () => Located,
+  cwd: string,
+): Promise<Result<Obj, Failure>> {
+  let doc = data;
+  let problem = firstRefProblem(doc, refSites(doc));
+  if (problem?.kind === 'external') {
+    try {
+      const bundled: unknown = await SwaggerParser.bundle(abs, doc as never, {
+        resolve: { http: false, external: true },
+      });
+      if (!isObj(bundled)) return err({ kind: 'config_invalid', message: LOAD_MESSAGES.notObject(abs) });
+      doc = bundled;
+    } catch (e) {
+      return err({ kind: 'config_invalid', message: explain(e, locate(), cwd, abs) });
+    }
+    problem = firstRefProblem(doc, refSites(doc));
+  }
+  if (problem !== undefined) return err({ kind: 'config_invalid', message: refMessage(problem, locate()) });
+  try {
+    validateSchema(doc);
+  } catch (e) {
+    return err({ kind: 'config_invalid', message: explain(e, locate(), cwd, abs) });
+  }
+  return ok(doc);
+}
+
+function refMessage(p: RefProblem, l: Located): string {
+  const written = `${p.site.pointer}/$ref`;
+  switch (p.kind) {
+    case 'network':
+      return LOAD_MESSAGES.refNetwork(at(l, written), p.site.ref);
+    case 'external':
+      // a bundled document names no other file: a file's `$ref` that stayed is one the bundler could not take in
+      return LOAD_MESSAGES.refFile(at(l, written), p.site.ref, 'it was not bundled');
+    case 'missing':
+      return LOAD_MESSAGES.refMissing(at(l, p.site.pointer), p.site.ref, p.why);
   }
 }
 
