@@ -198,6 +198,13 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     t === 'dispatch/snapshot.ts' ||
     t === 'openapi/render.ts' ||
     t === 'openapi/paths.ts',
+  // `mock mcp`'s server: its tools run the commands through a port the command builds (cli/commands/mcp.ts), so it
+  // sees only the envelope and the MCP SDK; it resolves paths to keep every write inside the workspace
+  mcp: (t) =>
+    under(t, ['mcp/', 'model/', 'shared/']) ||
+    (t.startsWith('node:') && !IO_MODULES.has(t)) ||
+    t === 'zod/v4' ||
+    t.startsWith('@modelcontextprotocol/sdk/'),
   'main.ts': (t) => t === 'cli/run.ts' || t === 'cli/io.ts' || t.startsWith('node:'),
 };
 

@@ -3,11 +3,11 @@
 // --help and --version win over anything else. Each command module is imported only when it runs, so
 // `mock get` never loads the server, TLS or prompt code.
 import { findMetaFlag } from '../shared/args.js';
-import { GET_HELP, MATCH_TEST_HELP, ROOT_HELP, ROOT_USAGE, VALIDATE_HELP } from './help.js';
+import { GET_HELP, MATCH_TEST_HELP, MCP_HELP, ROOT_HELP, ROOT_USAGE, VALIDATE_HELP } from './help.js';
 import type { Io } from './io.js';
 import { suggest } from '../shared/did-you-mean.js';
 
-export const SUBCOMMANDS = ['serve', 'get', 'set', 'match-test', 'validate'] as const;
+export const SUBCOMMANDS = ['serve', 'get', 'set', 'match-test', 'validate', 'mcp'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
 type CommandRun = (args: readonly string[], io: Io) => Promise<number>;
@@ -18,6 +18,8 @@ const LOADERS: Readonly<Record<Subcommand, () => Promise<CommandRun>>> = {
   set: async () => (await import('./commands/set-rule.js')).run,
   'match-test': async () => (await import('./commands/match-test.js')).run,
   validate: async () => (await import('./commands/validate.js')).run,
+  // its MCP SDK is bundled apart (commands/mcp-entry.ts): no other command reads it
+  mcp: async () => (await import('./commands/mcp.js')).run,
 };
 
 /** `set` prints its own help (it has a `rule` target of its own). */
@@ -26,6 +28,7 @@ const HELP: Readonly<Record<Exclude<Subcommand, 'set'>, string>> = {
   get: GET_HELP,
   'match-test': MATCH_TEST_HELP,
   validate: VALIDATE_HELP,
+  mcp: MCP_HELP,
 };
 
 function isSubcommand(word: string): word is Subcommand {
@@ -48,7 +51,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
             : '';
       io.err(`mock: unknown subcommand '${first}'${hint}\n`);
       io.err(
-        `Usage: ${ROOT_USAGE}\n       mock <serve|get|set|match-test|validate> [flags]   (mock --help for more)\n`,
+        `Usage: ${ROOT_USAGE}\n       mock <serve|get|set|match-test|validate|mcp> [flags]   (mock --help for more)\n`,
       );
       return 2;
     }
