@@ -104,15 +104,18 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       io,
     );
   }
-  if (hasFlag(args, 'init')) {
-    const { runInit } = await import('./init.js');
-    return runInit({ yes: hasFlag(args, 'yes'), middleware: hasFlag(args, 'middleware') }, io);
-  }
-
   const portText = flagValue(args, 'port');
   const port = portText === undefined ? undefined : parsePort(portText);
   if (portText !== undefined && port === undefined) {
     return reportUsage(io, `${PREFIX}: invalid value for --port: '${portText}' (expected 0..65535)`, ROOT_USAGE);
+  }
+  if (hasFlag(args, 'init')) {
+    const { runInit } = await import('./init.js');
+    // `mock --init -p 4000` writes the port it was given (and offers it as the prompt's default)
+    return runInit(
+      { yes: hasFlag(args, 'yes'), middleware: hasFlag(args, 'middleware'), ...(port === undefined ? {} : { port }) },
+      io,
+    );
   }
   const inspect = parseInspectFlags(args, PREFIX, process.env);
   if (!inspect.ok) return reportUsage(io, inspect.error, ROOT_USAGE);
