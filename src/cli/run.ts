@@ -35,6 +35,17 @@ function isSubcommand(word: string): word is Subcommand {
   return (SUBCOMMANDS as readonly string[]).includes(word);
 }
 
+/**
+ * A file where a subcommand goes: `mock db.json` is json-server's habit (`json-server db.json`), where mock takes
+ * `--db`; a document (OpenAPI, a Postman collection, a Mockoon environment) is imported with `--init --from`.
+ */
+function fileHint(word: string): string {
+  if (/\.json5?$/i.test(word))
+    return `; did you mean 'mock --db ${word}' (json-server style collections from it) or 'mock --init --from ${word}' (an import)?`;
+  if (/\.(ya?ml|har)$/i.test(word)) return `; did you mean 'mock --init --from ${word}' (an import)?`;
+  return '';
+}
+
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   const first = argv[0];
   let command: Subcommand = 'serve';
@@ -48,7 +59,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
           ? `; did you mean 'mock --record ${argv[1] ?? '<url>'}'?`
           : near !== undefined
             ? `; did you mean '${near}'?`
-            : '';
+            : fileHint(first);
       io.err(`mock: unknown subcommand '${first}'${hint}\n`);
       io.err(
         `Usage: ${ROOT_USAGE}\n       mock <serve|get|set|match-test|validate|mcp> [flags]   (mock --help for more)\n`,
