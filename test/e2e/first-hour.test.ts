@@ -2,7 +2,7 @@
 // spelling of a rule set's path whatever was typed, no port written that nobody chose, the answer's status in the
 // request log, `mock db.json` pointing at --db, and a stream file's broken `: delay` line refused at load.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { makeTempDir, removeDir, runMock, spawnMock, writeTree, type RunningMock } from '../helpers/mock-cli.js';
@@ -131,4 +131,74 @@ test('a stream file line `: delay abc` is a load error naming the file and the l
   await writeTree(dir, { 'events.sse': 'data: one\n\n: delay 100\ndata: two\n\n' });
   const fixed = await runMock(['validate'], { cwd: dir });
   assert.equal(fixed.code, 0, fixed.stderr);
+});
+
+test('a Swagger 2.0 example written as JSON text is served as the JSON it holds', async () => {
+  const doc = [
+    'swagger: "2.0"',
+    'info: { title: versions, version: "1" }',
+    'produces: [application/json]',
+    'paths:',
+    '  /:',
+    '    get:',
+    '      responses:',
+    '        "200":',
+    '          description: the versions',
+    '          examples:',
+    '            application/json: |-',
+    '              {',
+    '                "versions": [ { "id": "v2.0", "status": "CURRENT" } ]',
+    '              }',
+    '',
+  ].join('\n');
+  const dir = await workspace({ 'swagger.yaml': doc });
+  const ws = join(dir, 'ws');
+  mkdirSync(ws);
+  const r = await runMock(['--init', '--from', '../swagger.yaml', '--yes'], { cwd: ws, timeoutMs: 120_000 });
+  assert.equal(r.code, 0, r.stderr);
+  const got = await runMock(['get', '/', '--format', 'json'], { cwd: ws });
+  const body = (JSON.parse(got.stdout) as { result: { response: { body: string } } }).result.response.body;
+  assert.deepEqual(JSON.parse(body), { versions: [{ id: 'v2.0', status: 'CURRENT' }] }, body);
+});
+
+test("a Postman example saved for an exact URL answers that URL, beside the templated request's", async () => {
+  const example = (name: string, code: number, body: string, raw: string): unknown => ({
+    name,
+    code,
+    header: [{ key: 'Content-Type', value: 'application/json' }],
+    body,
+    originalRequest: { method: 'GET', url: { raw, host: ['{{baseUrl}}'], path: raw.split('/').slice(1) } },
+  });
+  const collection = {
+    info: { name: 'users', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+    variable: [{ key: 'baseUrl', value: 'https://api.example.com' }],
+    item: [
+      {
+        name: 'a user',
+        request: {
+          method: 'GET',
+          url: { raw: '{{baseUrl}}/users/{{user_id}}', host: ['{{baseUrl}}'], path: ['users', '{{user_id}}'] },
+        },
+        response: [
+          example('found', 200, '{"id": 7}', '{{baseUrl}}/users/{{user_id}}'),
+          example('missing', 404, '"Not found"', '{{baseUrl}}/users/100'),
+        ],
+      },
+    ],
+  };
+  const dir = await workspace({ 'users.postman_collection.json': JSON.stringify(collection) });
+  const ws = join(dir, 'ws');
+  mkdirSync(ws);
+  const r = await runMock(['--init', '--from', '../users.postman_collection.json', '--yes'], { cwd: ws });
+  assert.equal(r.code, 0, r.stderr);
+  const missing = JSON.parse((await runMock(['get', '/users/100', '--format', 'json'], { cwd: ws })).stdout) as {
+    result: { response: { status: number; body: string } };
+  };
+  assert.equal(missing.result.response.status, 404);
+  assert.equal(missing.result.response.body, '"Not found"');
+  const found = JSON.parse((await runMock(['get', '/users/7', '--format', 'json'], { cwd: ws })).stdout) as {
+    result: { response: { status: number; body: string } };
+  };
+  assert.equal(found.result.response.status, 200);
+  assert.deepEqual(JSON.parse(found.result.response.body), { id: 7 });
 });
