@@ -11,6 +11,7 @@
 //   (the library, `import { startMock } from 'folder-mock'`, is tsc's dist/lib: ESM with .d.ts, no bundle)
 //   openapi.cjs     `mock --init --from` and its dependencies, required by mock.cjs only when that command runs
 //   contract.cjs    `validate --against` and `serve --contract` (the OpenAPI parser and ajv), required only then
+//   mcp.cjs         `mock mcp`'s server and the MCP SDK it is built on, required only when that command runs
 // Why: Node's ES module loader opens, reads and compiles every module file separately, and compiling is most of
 // a command's start-up; with one file and its code cache, `mock get` starts ~25 % sooner and the server answers
 // its first request sooner. The end-to-end tests spawn dist/bin/main.cjs, so they test what users run.
@@ -30,6 +31,7 @@ rmSync(out, { recursive: true, force: true });
 // openapi.cjs beside mock.cjs, and required only when it runs: every other command starts without reading it.
 const OPENAPI_ENTRY = /[\\/]cli[\\/]commands[\\/]init-openapi\.js$/;
 const CONTRACT_ENTRY = /[\\/]cli[\\/]commands[\\/]contract-entry\.js$/;
+const MCP_ENTRY = /[\\/]cli[\\/]commands[\\/]mcp-entry\.js$/;
 // The response-template engine (handlebars) and faker are bundled apart too, in handlebars.cjs and faker.cjs, and
 // required only when a workspace has templates (faker: when a template uses it): nothing else reads them.
 // So is re2js, the linear-time engine of a collection's `_like` filter, in re2js.cjs: required with the first one.
@@ -69,6 +71,9 @@ await build({
             ? { path: './contract.cjs', external: true }
             : undefined,
         );
+        b.onResolve({ filter: /mcp-entry\.js$/ }, (args) =>
+          MCP_ENTRY.test(join(args.resolveDir, args.path)) ? { path: './mcp.cjs', external: true } : undefined,
+        );
         b.onResolve(
           { filter: /^(handlebars\/dist\/cjs\/handlebars\.js|@faker-js\/faker\/locale\/en|re2js)$/ },
           (args) => ({
@@ -82,6 +87,7 @@ await build({
 });
 await build({ ...common, entryPoints: ['dist/src/cli/commands/init-openapi.js'], outfile: 'dist/bin/openapi.cjs' });
 await build({ ...common, entryPoints: ['dist/src/cli/commands/contract-entry.js'], outfile: 'dist/bin/contract.cjs' });
+await build({ ...common, entryPoints: ['dist/src/cli/commands/mcp-entry.js'], outfile: 'dist/bin/mcp.cjs' });
 await build({
   ...common,
   entryPoints: ['node_modules/handlebars/dist/cjs/handlebars.js'],
@@ -105,16 +111,19 @@ for (const file of [
   bundled,
   join(out, 'openapi.cjs'),
   join(out, 'contract.cjs'),
+  join(out, 'mcp.cjs'),
   join(out, 'handlebars.cjs'),
   join(out, 'faker.cjs'),
   join(out, 're2js.cjs'),
 ]) {
   const ascii = readFileSync(file, 'utf8')
     .replace(/^#![^\n]*\n/, '')
-    .replace(/\bimport\("((?:node:)?[a-z_/]+|\.\/(?:openapi|contract|handlebars|faker|re2js)\.cjs)"\)/g, (m, name) =>
-      builtins.has(name.replace(/^node:/, '')) || name.endsWith('.cjs')
-        ? `Promise.resolve(require("${name}")).then((m) => ({ default: m, ...m }))`
-        : m,
+    .replace(
+      /\bimport\("((?:node:)?[a-z_/]+|\.\/(?:openapi|contract|mcp|handlebars|faker|re2js)\.cjs)"\)/g,
+      (m, name) =>
+        builtins.has(name.replace(/^node:/, '')) || name.endsWith('.cjs')
+          ? `Promise.resolve(require("${name}")).then((m) => ({ default: m, ...m }))`
+          : m,
     )
     .replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   writeFileSync(file, ascii);

@@ -31,6 +31,8 @@ export const SPAWNING = [
   'test/e2e/cli-validate.test.ts',
   'test/e2e/collections-hostile.test.ts',
   'test/e2e/db-json-server.test.ts',
+  'test/e2e/first-hour.test.ts',
+  'test/e2e/mcp.test.ts',
   'test/e2e/collections-json-server.test.ts',
   'test/e2e/collections-sessions.test.ts',
   'test/e2e/collections.test.ts',

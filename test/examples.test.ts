@@ -69,6 +69,11 @@ after(async () => {
   for (const d of temps) await removeDir(d);
 });
 
+test('every example folder has a README saying what it shows and how to run it', () => {
+  const missing = NAMES.filter((n) => !existsSync(join(EXAMPLES, n, 'README.md')));
+  assert.deepEqual(missing, []);
+});
+
 test('examples/README.md lists every example folder', () => {
   const index = readFileSync(join(EXAMPLES, 'README.md'), 'utf8');
   const missing = NAMES.filter((n) => !index.includes(`](${n}/)`));

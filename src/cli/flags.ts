@@ -386,3 +386,27 @@ export const VALIDATE_FLAGS: readonly FlagSpec[] = [
 /** `mock set rule`: declared with set rule's core (config/edit/set-rule-flag-table.ts), because the inspector's rules
  * POST takes the same flags over HTTP and parses them there, below cli/. */
 export { SET_RULE_FLAGS } from '../config/edit/set-rule-flag-table.js';
+
+/** `mock mcp`: where the workspace is and which running server the journal, override and scenario tools reach. */
+export const MCP_FLAGS: readonly FlagSpec[] = [
+  {
+    long: 'workspace',
+    short: 'd',
+    takesValue: true,
+    path: true,
+    value: '<dir>',
+    doc: 'The workspace folder the tools read and write (default: the current directory); nothing is written outside it',
+  },
+  {
+    long: 'inspect-url',
+    takesValue: true,
+    value: '<url>',
+    doc: 'The management listener of a running `mock --inspect` (e.g. http://127.0.0.1:4000), for the journal, override, scenario and reset tools (default: $MOCK_INSPECT_URL)',
+  },
+  {
+    long: 'inspect-token',
+    takesValue: true,
+    value: '<token>',
+    doc: "That listener's --inspect-token, sent as a bearer token (default: $MOCK_INSPECT_TOKEN)",
+  },
+];

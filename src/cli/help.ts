@@ -1,7 +1,7 @@
 // Help texts and one-line usages (worded after apimock-rs's, adapted). The flag lines are generated from the flag tables
 // (cli/flags.ts), which docs/reference/cli.md is generated from too; the prose around them is written here.
 import type { FlagSpec } from '../shared/args.js';
-import { GET_FLAGS, MATCH_TEST_FLAGS, META_FLAGS, SERVE_FLAGS, VALIDATE_FLAGS } from './flags.js';
+import { GET_FLAGS, MATCH_TEST_FLAGS, MCP_FLAGS, META_FLAGS, SERVE_FLAGS, VALIDATE_FLAGS } from './flags.js';
 
 /** `--config, -c <path>` */
 export function flagLabel(f: FlagSpec): string {
@@ -36,6 +36,7 @@ Subcommands:
   set         Add or change a rule, and write it to disk
   match-test  Dry-run a rule match against a rule set, no server
   validate    Validate a config, no server
+  mcp         Serve the Model Context Protocol on stdio, for coding agents
 
 Run 'mock <subcommand> --help' for subcommand-specific help.
 `;
@@ -107,4 +108,23 @@ ${flagLines(VALIDATE_FLAGS)}
 --json was removed; use --format json instead.
 
 Exit codes: 0 clean, 1 warnings under --strict or a finding of --against or --against-upstream, 2 the config or the document couldn't be loaded, or a bad invocation.
+`;
+
+export const MCP_USAGE = 'mock mcp [-d <dir>] [--inspect-url <url>] [--inspect-token <token>]';
+
+export const MCP_HELP = `${MCP_USAGE}
+
+Serves the Model Context Protocol over stdin and stdout, for a coding
+agent (its host starts this command). The tools are the commands:
+describe_workspace, validate, explain_request (get --why), match_test,
+set_rule, add_file and import (--init --from, a dry run unless told)
+on the workspace; list_requests, wait_for_request, list_overrides,
+add_override, remove_overrides, set_scenario and reset on a running
+server, through its management listener (mock --inspect). Each tool
+answers the JSON envelope its command prints under --format json. The
+reference pages and editor schemas are resources (mock://reference/...).
+Nothing is written outside the workspace. See docs/mcp.md.
+
+${flagLines(MCP_FLAGS)}
+Exit codes: 0 when the client closes the connection, 2 a bad invocation.
 `;

@@ -27,8 +27,16 @@ import { STRATEGY_NAMES, TIEBREAKERS } from '../model/strategy.js';
 import type { FlagSpec } from '../shared/args.js';
 import { SET_RULE_HELP } from './commands/set-rule.js';
 import { EXIT_CODES } from '../model/envelope.js';
-import { GET_FLAGS, MATCH_TEST_FLAGS, META_FLAGS, SERVE_FLAGS, SET_RULE_FLAGS, VALIDATE_FLAGS } from './flags.js';
-import { GET_HELP, MATCH_TEST_HELP, ROOT_HELP, VALIDATE_HELP } from './help.js';
+import {
+  GET_FLAGS,
+  MATCH_TEST_FLAGS,
+  MCP_FLAGS,
+  META_FLAGS,
+  SERVE_FLAGS,
+  SET_RULE_FLAGS,
+  VALIDATE_FLAGS,
+} from './flags.js';
+import { GET_HELP, MATCH_TEST_HELP, MCP_HELP, ROOT_HELP, VALIDATE_HELP } from './help.js';
 
 export interface GeneratedFile {
   /** relative to the package root, with `/` */
@@ -176,6 +184,7 @@ const COMMANDS: readonly { name: string; flags: readonly FlagSpec[]; help: strin
   { name: 'mock set rule', flags: SET_RULE_FLAGS, help: SET_RULE_HELP },
   { name: 'mock match-test', flags: MATCH_TEST_FLAGS, help: MATCH_TEST_HELP },
   { name: 'mock validate', flags: VALIDATE_FLAGS, help: VALIDATE_HELP },
+  { name: 'mock mcp', flags: MCP_FLAGS, help: MCP_HELP },
 ];
 
 function cliPage(): string {

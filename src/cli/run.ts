@@ -3,11 +3,11 @@
 // --help and --version win over anything else. Each command module is imported only when it runs, so
 // `mock get` never loads the server, TLS or prompt code.
 import { findMetaFlag } from '../shared/args.js';
-import { GET_HELP, MATCH_TEST_HELP, ROOT_HELP, ROOT_USAGE, VALIDATE_HELP } from './help.js';
+import { GET_HELP, MATCH_TEST_HELP, MCP_HELP, ROOT_HELP, ROOT_USAGE, VALIDATE_HELP } from './help.js';
 import type { Io } from './io.js';
 import { suggest } from '../shared/did-you-mean.js';
 
-export const SUBCOMMANDS = ['serve', 'get', 'set', 'match-test', 'validate'] as const;
+export const SUBCOMMANDS = ['serve', 'get', 'set', 'match-test', 'validate', 'mcp'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
 type CommandRun = (args: readonly string[], io: Io) => Promise<number>;
@@ -18,6 +18,8 @@ const LOADERS: Readonly<Record<Subcommand, () => Promise<CommandRun>>> = {
   set: async () => (await import('./commands/set-rule.js')).run,
   'match-test': async () => (await import('./commands/match-test.js')).run,
   validate: async () => (await import('./commands/validate.js')).run,
+  // its MCP SDK is bundled apart (commands/mcp-entry.ts): no other command reads it
+  mcp: async () => (await import('./commands/mcp.js')).run,
 };
 
 /** `set` prints its own help (it has a `rule` target of its own). */
@@ -26,10 +28,22 @@ const HELP: Readonly<Record<Exclude<Subcommand, 'set'>, string>> = {
   get: GET_HELP,
   'match-test': MATCH_TEST_HELP,
   validate: VALIDATE_HELP,
+  mcp: MCP_HELP,
 };
 
 function isSubcommand(word: string): word is Subcommand {
   return (SUBCOMMANDS as readonly string[]).includes(word);
+}
+
+/**
+ * A file where a subcommand goes: `mock db.json` is json-server's habit (`json-server db.json`), where mock takes
+ * `--db`; a document (OpenAPI, a Postman collection, a Mockoon environment) is imported with `--init --from`.
+ */
+function fileHint(word: string): string {
+  if (/\.json5?$/i.test(word))
+    return `; did you mean 'mock --db ${word}' (json-server style collections from it) or 'mock --init --from ${word}' (an import)?`;
+  if (/\.(ya?ml|har)$/i.test(word)) return `; did you mean 'mock --init --from ${word}' (an import)?`;
+  return '';
 }
 
 export async function run(argv: readonly string[], io: Io): Promise<number> {
@@ -45,10 +59,10 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
           ? `; did you mean 'mock --record ${argv[1] ?? '<url>'}'?`
           : near !== undefined
             ? `; did you mean '${near}'?`
-            : '';
+            : fileHint(first);
       io.err(`mock: unknown subcommand '${first}'${hint}\n`);
       io.err(
-        `Usage: ${ROOT_USAGE}\n       mock <serve|get|set|match-test|validate> [flags]   (mock --help for more)\n`,
+        `Usage: ${ROOT_USAGE}\n       mock <serve|get|set|match-test|validate|mcp> [flags]   (mock --help for more)\n`,
       );
       return 2;
     }

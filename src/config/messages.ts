@@ -118,6 +118,8 @@ export const MESSAGES = {
     `rule #${rule}: respond file ${q(entry)} is a directory without index.json, index.json5, index.csv or index.html`,
   respondFileOutside: (rule: number, entry: string, base: string) =>
     `rule #${rule}: respond file ${q(entry)} is outside the respond directory ${q(base)}`,
+  streamDelayInvalid: (rule: number, entry: string, line: number, text: string) =>
+    `rule #${rule}: stream file ${q(entry)} line ${line}: ${q(text)} is not a delay (expected \`: delay <milliseconds>\`, a whole number)`,
   respondFileInvalidJson: (rule: number, entry: string, reason: string) =>
     `rule #${rule}: respond file ${q(entry)} is not valid JSON: ${reason}`,
   invalidJsonOnReload: (message: string) => `${message} (served as written until fixed; the next start will refuse it)`,

@@ -99,8 +99,12 @@ export async function pathKind(abs: string): Promise<PathKind> {
 
 const INDEX_FILES = ['index.json', 'index.json5', 'index.csv', 'index.html'] as const;
 const JSON_EXTENSIONS = new Set(['.json', '.json5']);
+/** read at load as well: a Server-Sent Events file's `: delay` lines are checked (config/respond-files.ts) */
+const CHECKED_EXTENSIONS = new Set(['.json', '.json5', '.sse']);
+/** a larger stream file is only checked to exist: reading it would slow every start */
+const SSE_CHECKED_BYTES = 1024 * 1024;
 
-/** What a rule's respond.file_path names: the file that would be served, with its text when it is JSON. */
+/** What a rule's respond.file_path names: the file that would be served, with its text when it is JSON (or a small .sse). */
 export async function respondFileStatus(abs: string, track?: ReadTracker): Promise<RespondFileStatus> {
   const kind = await pathKind(abs);
   if (kind === 'missing') {
@@ -114,11 +118,21 @@ export async function respondFileStatus(abs: string, track?: ReadTracker): Promi
     if (index === undefined) return { kind: 'dir_without_index' };
     file = join(abs, index);
   }
-  if (!JSON_EXTENSIONS.has(extname(file).toLowerCase())) return { kind: 'file', path: file };
+  const ext = extname(file).toLowerCase();
+  if (!CHECKED_EXTENSIONS.has(ext)) return { kind: 'file', path: file };
+  if (ext === '.sse' && !(await smallerThan(file, SSE_CHECKED_BYTES))) return { kind: 'file', path: file };
   const read = await readTextFile(file, track);
   if (read.kind === 'missing') return { kind: 'missing' };
   if (read.kind === 'unreadable') return { kind: 'unreadable', path: file, reason: read.reason };
   return { kind: 'file', path: file, text: read.text };
+}
+
+async function smallerThan(file: string, bytes: number): Promise<boolean> {
+  try {
+    return (await stat(file)).size <= bytes;
+  } catch {
+    return false;
+  }
 }
 
 async function listNames(dir: string): Promise<string[]> {

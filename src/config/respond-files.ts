@@ -2,6 +2,7 @@
 // needs an index), and a .json / .json5 target must parse. The checks are pure over a RespondFileStatus,
 // which read.ts gathers from disk and `set rule` may supply any other way.
 import { Json5Error, json5ToJson } from '../files/json5.js';
+import { badDelayLines } from '../files/stream-file.js';
 import { JsonSyntaxError, parseJson } from '../shared/json.js';
 import { lineColumnAt } from '../shared/position.js';
 import { report, type DecodeContext, type KeyPath } from './decode.js';
@@ -12,7 +13,7 @@ export type RespondFileStatus =
   | { readonly kind: 'missing' }
   | { readonly kind: 'dir_without_index' }
   | { readonly kind: 'unreadable'; readonly path: string; readonly reason: string }
-  /** `path` is the file that would be served (a directory's index); `text` is present for .json / .json5 */
+  /** `path` is the file that would be served (a directory's index); `text` is present for .json / .json5 and a small .sse */
   | { readonly kind: 'file'; readonly path: string; readonly text?: string };
 
 /** A rule's respond.file_path, remembered by the decoder for checking once file facts are known. */
@@ -58,6 +59,17 @@ export function checkRespondFile(ref: RespondFileRef, status: RespondFileStatus,
       return;
     case 'file': {
       if (status.text === undefined || ref.template === true) return;
+      if (extensionOf(status.path) === '.sse') {
+        for (const bad of badDelayLines(status.text))
+          report(
+            ctx,
+            'invalid_value',
+            MESSAGES.streamDelayInvalid(rule, ref.entry, bad.line, bad.text),
+            ref.offset,
+            ref.keyPath,
+          );
+        return;
+      }
       const reason = jsonProblem(status.text, extensionOf(status.path) === '.json5');
       if (reason !== undefined)
         report(

@@ -7,6 +7,22 @@ import type { FileStat } from './source.js';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const DELAY_LINE = /^:[ \t]*delay[ \t]+(\d+)[ \t]*$/;
+/** a comment line that means to be a delay (`: delay`, then a space or the end; `: delayed …` is a comment) */
+const DELAY_MEANT = /^:[ \t]*delay(?:[ \t]|$)/;
+
+/**
+ * The lines of a Server-Sent Events file that start like a delay but are not one (`: delay abc`, `: delay 1.5`):
+ * 1-based line numbers and their text. The loader reports each (a request would send it as a comment instead).
+ */
+export function badDelayLines(text: string): { readonly line: number; readonly text: string }[] {
+  const bad: { line: number; text: string }[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!;
+    if (DELAY_MEANT.test(line) && !DELAY_LINE.test(line)) bad.push({ line: i + 1, text: line });
+  }
+  return bad;
+}
 
 export const STREAM_CONTENT_TYPES: Readonly<Record<StreamFormat, string>> = {
   sse: 'text/event-stream; charset=utf-8',

@@ -164,6 +164,8 @@ interface Example {
   readonly body: SourceBody;
   readonly headers: readonly (readonly [string, string])[];
   readonly query?: readonly (readonly [string, string])[];
+  /** the path it was saved for (`originalRequest.url`), when that differs from the request's */
+  readonly path?: string;
 }
 
 const sameQuery = (a: readonly (readonly [string, string])[], b: readonly (readonly [string, string])[]): boolean =>
@@ -220,6 +222,7 @@ export function decodePostman(
           body: bodyOf(typeof r['body'] === 'string' ? r['body'] : '', type, r['_postman_previewlanguage']),
           headers,
           ...(origUrl === undefined ? {} : { query: origUrl.query }),
+          ...(origUrl === undefined || origUrl.path === url.path ? {} : { path: origUrl.path }),
         };
       });
       const main = examples.find((e) => e.code >= 200 && e.code < 300) ?? examples[0]!;
@@ -233,6 +236,7 @@ export function decodePostman(
         what: string,
         headers: (readonly [string, string])[],
         withQuery = false,
+        path: UrlPath = urlPath,
       ): SourceRule => {
         const query: (readonly [string, Cond])[] = withQuery
           ? (e.query ?? url.query).map(([k, v]) => [k, { op: 'equal', value: v }])
@@ -241,7 +245,7 @@ export function decodePostman(
           place,
           title: what,
           method,
-          urlPath,
+          urlPath: path,
           ...(query.length === 0 ? {} : { query }),
           ...(headers.length === 0
             ? {}
@@ -261,6 +265,10 @@ export function decodePostman(
       }
       if (byQuery)
         for (const e of examples) if (e !== main) rules.push(rule(e, `example "${e.name}" (by query)`, [], true));
+      // an example saved for one exact URL (`GET …/users/100` → 404) answers that URL, before the default answer
+      for (const e of examples)
+        if (e !== main && e.path !== undefined && !/\{[^}]+\}/.test(e.path))
+          rules.push(rule(e, `example "${e.name}" (for ${e.path})`, [], false, { op: 'equal', value: e.path }));
       rules.push(rule(main, `example "${main.name}" (the default answer)`, []));
     });
   };

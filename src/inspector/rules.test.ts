@@ -91,15 +91,15 @@ test("a rules POST appends a rule, keeps the comments, answers set rule's envelo
   });
   assert.equal(r.status, 200, r.text);
   const res = (r.json as { result: Record<string, unknown> }).result;
-  assert.deepEqual(res['changed_files'], ['rules.toml']);
-  assert.equal(res['rule_set'], 'rules.toml');
+  assert.deepEqual(res['changed_files'], ['./rules.toml']);
+  assert.equal(res['rule_set'], './rules.toml');
   assert.equal(res['requires_reload'], true);
   assert.equal(res['dry_run'], false);
   const text = readFileSync(join(ws, 'rules.toml'), 'utf8');
   assert.ok(text.startsWith(RULES), text);
   assert.match(text, /url_path = "\/two"/);
   assert.match(text, /status = 201/);
-  assert.deepEqual(written.at(-1), ['rules.toml']);
+  assert.deepEqual(written.at(-1), ['./rules.toml']);
 });
 
 test('dry_run writes nothing', async () => {

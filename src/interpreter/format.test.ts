@@ -62,7 +62,7 @@ test('Display and Debug of the other values', () => {
   assert.equal(hostDebug([new Char('c'), 'c']), '[\'c\', "c"]');
   assert.equal(toDebug('a"b\\c\n\t\u0001'), '"a\\"b\\\\c\\n\\t\\u{1}"');
   assert.equal(debugString("it's"), '"it\'s"');
-  assert.equal(toDisplay([1n, 'a', 2.0, true, null, new Char('c')]), '[1, "a", 2.0, true, (), c]');
+  assert.equal(toDisplay([1n, 'a', 2.0, true, null, new Char('c')]), '[1, "a", 2.0, true, (), \'c\']');
   const inner = new Map<string, Value>([['z', []]]);
   assert.equal(
     toDisplay(

@@ -132,9 +132,9 @@ export function toDisplay(v: Value): string {
 }
 
 /**
- * Rhai's `to_debug` and `debug` as a script sees them, also used for the items inside an array or map that is
- * printed: a string is quoted, a char is the bare character (Rhai's `to_debug` for a char returns the character
- * itself, and arrays and maps print their items through `to_debug`).
+ * Rhai's `to_debug` and `debug` as a script sees them: a string is quoted, a char alone is the bare character
+ * (Rhai's `to_debug` for a char returns the character itself); the items inside an array or map are printed as
+ * the host prints them, so a char there is quoted (`['c', 'b']`), as Rhai prints it.
  */
 export function toDebug(v: Value): string {
   return debugText(v, false);
@@ -159,10 +159,11 @@ function debugText(v: Value, quoteChars: boolean): string {
     case 'char':
       return quoteChars ? debugChar(v as Char) : (v as Char).ch;
     case 'array':
-      return '[' + (v as Value[]).map((x) => debugText(x, quoteChars)).join(', ') + ']';
+      // an item is always in the host's form: Rhai prints `['a', 'b']` for an array of chars
+      return '[' + (v as Value[]).map((x) => debugText(x, true)).join(', ') + ']';
     case 'map': {
       const m = v as Map<string, Value>;
-      const parts = sortedKeys(m).map((k) => debugString(k) + ': ' + debugText(m.get(k) ?? null, quoteChars));
+      const parts = sortedKeys(m).map((k) => debugString(k) + ': ' + debugText(m.get(k) ?? null, true));
       return '#{' + parts.join(', ') + '}';
     }
     default:

@@ -44,6 +44,24 @@ export function isJsonMediaType(t: string): boolean {
   );
 }
 
+/**
+ * A JSON example written as JSON text (a Swagger 2.0 `examples: application/json: |- { … }`, as in the OpenAPI
+ * Initiative's api-with-examples sample) is the JSON it holds, not a JSON string: a string example that parses
+ * as an object or an array, unless the schema says the body is a string.
+ */
+function jsonOfText(v: BodyVariant, media: Obj, doc: Obj): BodyVariant {
+  if (typeof v.value !== 'string' || v.generated === true) return v;
+  const text = v.value.trim();
+  if (!text.startsWith('{') && !text.startsWith('[')) return v;
+  const schema = deref(doc, media['schema']);
+  if (isObj(schema) && schema['type'] === 'string') return v;
+  try {
+    return { ...v, value: JSON.parse(text) as unknown };
+  } catch {
+    return v;
+  }
+}
+
 /** `at`: the JSON pointer tokens of the response object (for naming an example that contradicts its schema) */
 export function responseBody(response: Obj, doc: Obj, at: readonly string[] = []): BodyOutcome {
   const content = entriesOf(objOf(doc, response['content']))
@@ -69,7 +87,12 @@ export function responseBody(response: Obj, doc: Obj, at: readonly string[] = []
         )
       : made;
   const extra = contradictions.length > 0 ? { contradictions } : {};
-  if (json !== undefined) return { body: { kind: 'json', mediaType, variants: found }, skipped, ...extra };
+  if (json !== undefined)
+    return {
+      body: { kind: 'json', mediaType, variants: found.map((v) => jsonOfText(v, media, doc)) },
+      skipped,
+      ...extra,
+    };
   // a generated string stands in for text only: for binary media types it would be a wrong body
   const usable = (v: BodyVariant): v is BodyVariant & { value: string } =>
     typeof v.value === 'string' && (v.generated !== true || type.toLowerCase().startsWith('text/'));

@@ -22,6 +22,7 @@ import { settle, type Failed, type Step } from './settle.js';
 import { publishTrace } from './trace.js';
 import { createTurnClock, createTurnWriter, type WriteNow } from './turn-writer.js';
 import { writeAnswer } from './write.js';
+import { answerLine } from './log.js';
 
 /** What both paths use of the listener, made once per listener. */
 export interface ListenerCore {
@@ -134,6 +135,11 @@ function committing(core: ListenerCore, write: WriteNow): WriteNow {
   };
 }
 
+/** The answer's log line, for every request the listener logged (not a declared-JSON body that does not parse). */
+function logAnswer(core: ListenerCore, res: ServerResponse, outcome: Outcome): void {
+  if (outcome.stage.kind !== 'bad_request') core.deps.log(answerLine(res.req.url, outcome.answer));
+}
+
 /** Writes the answer unless the response is gone or done (a client that left, a timeout's answer). */
 function plainWrite(core: ListenerCore): WriteNow {
   const writing = { log: core.deps.log };
@@ -143,6 +149,7 @@ function plainWrite(core: ListenerCore): WriteNow {
     if (waits(outcome.answer) && !core.holdFor(res)) return core.refuseHeld(res, undefined);
     if (outcome.answer.delivery === undefined) writeAnswer(res, outcome.answer, method, writing);
     else deliverAnswer(res, outcome.answer, method, live.current.ws);
+    logAnswer(core, res, outcome);
     publishTrace(outcome);
   };
 }
@@ -166,6 +173,7 @@ function hookedWrite(core: ListenerCore, hooks: HookChain): WriteNow {
           : undefined;
       deliverAnswer(res, outcome.answer, method, (x?.live ?? live.current).ws, tap);
     }
+    logAnswer(core, res, outcome);
     publishTrace(outcome);
     if (x === undefined) return;
     // a fault, dribble or stream is still being written: its exchange is captured once the connection is done with it

@@ -3,10 +3,12 @@
 //
 //   <- /echo
 //      [POST] [ORIGIN http://localhost:5173] [HTTP/1.1] request received (at 23:51:01 UTC)
+//   -> 200 /echo                      (answerLine, when the answer is written)
 //
 // With log.verbose.header the headers follow (lower-case, wire order, credentials redacted); with
 // log.verbose.body the query string and a JSON body follow (redacted). A blank line closes a verbose block.
 // Not logged at all (the listener decides): OPTIONS, 413, a declared-JSON body that does not parse.
+import type { Answer } from '../model/answer.js';
 import type { RequestSnapshot } from '../model/request.js';
 import { getHeader } from '../shared/headers.js';
 import { prettyJson } from '../shared/json.js';
@@ -45,6 +47,19 @@ export function requestReceivedLine(req: RequestSnapshot, at: Date): string {
  */
 export function requestLines(req: RequestSnapshot, at: Date): string {
   return `${requestPathLine(req)}\n${requestReceivedLine(req, at)}`;
+}
+
+/**
+ * `-> 200 /echo`: the line logged when the answer is written (a fault: `-> fault connection_reset /echo`), so the
+ * log says what each request got. The path is the request target up to its query, as sent (the `<-` line shows it
+ * decoded): enough to tell it apart from the answers of requests logged in between, without decoding it again.
+ */
+export function answerLine(target: string | undefined, answer: Answer): string {
+  const d = answer.delivery;
+  const what = d !== undefined && d.kind === 'fault' ? `fault ${d.fault}` : String(answer.status);
+  const t = target ?? '/';
+  const q = t.indexOf('?');
+  return `-> ${what} ${q < 0 ? t : t.slice(0, q)}`;
 }
 
 /** the last tail made: requests arrive many to a second, nearly all on one protocol */

@@ -1,6 +1,6 @@
 // How paths are shown. A rule set or script is shown as "<config dir as given>/<entry as written>", which
-// is a path relative to the current directory: `./mock-rule-set.toml` for ./mock.toml (auto-discovered or
-// given bare), `cfg/rs.toml` for `-c cfg/mock.toml`, absolute when either part is. `get` reports that same
+// is a path relative to the current directory, with `./` before it: `./mock-rule-set.toml` for ./mock.toml
+// (auto-discovered or given bare), `./cfg/rs.toml` for `-c cfg/mock.toml`, absolute when either part is. `get` reports that same
 // string as matched.rule_set_file, and `set rule --rule-set` resolves it against the current directory.
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { ROOT_CONFIG_FILE } from '../model/config.js';
@@ -23,8 +23,9 @@ export function entryDisplay(configShown: string | undefined, entry: string, abs
   if (configShown === undefined || isAbsolute(entry)) return isAbsolute(entry) ? entry : absolute;
   const dir = posix.dirname(toPosix(configShown));
   const joined = posix.join(dir, toPosix(entry));
-  if (dir === '.' && !joined.startsWith('../') && joined !== '..') return './' + joined;
-  return joined;
+  // one spelling per file: `./` before any path inside the current directory, whatever the config's own spelling
+  if (posix.isAbsolute(joined) || joined.startsWith('../') || joined === '..') return joined;
+  return './' + joined;
 }
 
 /** A file named in a message: relative to the current directory when it lies inside it, else absolute. */

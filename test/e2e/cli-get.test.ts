@@ -262,7 +262,7 @@ describe('mock get --format json', () => {
   test('rule_set_file is relative to the current directory, whichever way -c is spelled', async () => {
     for (const c of ['cfg/mock.toml', './cfg/mock.toml']) {
       const env = await getJson(['/c', '-c', c]);
-      assert.deepEqual(env.result.matched, { rule_index: 0, rule_set_file: 'cfg/rs/rules.toml', rule_set_index: 0 });
+      assert.deepEqual(env.result.matched, { rule_index: 0, rule_set_file: './cfg/rs/rules.toml', rule_set_index: 0 });
       assert.equal(env.result.source.config, join(ws, 'cfg/mock.toml'));
     }
   });

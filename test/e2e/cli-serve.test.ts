@@ -106,7 +106,7 @@ describe('startup lines', () => {
     for (const c of ['cfg/mock.toml', './cfg/mock.toml', '--config=cfg/mock.toml']) {
       const m = await spawnMock(c.startsWith('--') ? [c] : ['-c', c], { cwd: ws });
       try {
-        assert.ok(m.stdoutLines.includes('@ rule_set #1 (cfg/rs/rules.toml)'), m.stdoutLines.join('\n'));
+        assert.ok(m.stdoutLines.includes('@ rule_set #1 (./cfg/rs/rules.toml)'), m.stdoutLines.join('\n'));
         assert.equal(await (await fetch(m.url + '/c')).text(), 'c');
       } finally {
         await m.stop();

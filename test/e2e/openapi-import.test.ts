@@ -75,9 +75,13 @@ async function importInto(
   root: string,
   ws: string,
   extra: readonly string[] = [],
+  timeoutMs?: number,
 ): Promise<ReturnType<typeof runMock>> {
   mkdirSync(ws, { recursive: true });
-  return runMock(['--init', '--from', relative(ws, join(root, fx.main)), '--yes', ...extra], { cwd: ws });
+  return runMock(['--init', '--from', relative(ws, join(root, fx.main)), '--yes', ...extra], {
+    cwd: ws,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  });
 }
 
 for (const fx of [PETSTORE_30, STORE_31]) {
@@ -552,12 +556,13 @@ describe('mock --init --from: a 1,000-operation document', () => {
     try {
       writeFileSync(join(root, 'big.json'), bigDocument(1000));
       const ws = join(root, 'ws');
-      const r = await importInto({ ...PETSTORE_30, main: 'big.json' }, root, ws);
-      assert.equal(r.code, 0, r.stderr);
+      // a wide limit: on a machine loaded 6-18 on 2 cores the import took over the default 20 s and was killed
+      const r = await importInto({ ...PETSTORE_30, main: 'big.json' }, root, ws, [], 300_000);
+      assert.equal(r.code, 0, `${r.signal ?? ''} ${r.stderr}`);
       // every operation's body is one of two: each is written once, under responses/shared/, for all of them
       assert.match(r.stdout, /1000 operations answered, 0 skipped; 2500 rules, 2 response files/);
       assert.equal(readdirSync(join(ws, 'responses', 'shared')).length, 2);
-      server = await spawnMock([], { cwd: ws });
+      server = await spawnMock([], { cwd: ws, readyTimeoutMs: 120_000 });
       const res = await send(server.port, { path: '/api/r499/7/s/8' });
       assert.equal(res.status, 200);
       assert.equal((await send(server.port, { path: '/api/r498/7', headers: { prefer: 'code=404' } })).status, 404);

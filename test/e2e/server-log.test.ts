@@ -24,15 +24,21 @@ describe('request log, default', () => {
   });
   after(() => server.close());
 
-  test('two lines per request; ORIGIN only when sent; decoded path without the query', async () => {
+  test('two lines per request, then its answer; ORIGIN only when sent; decoded path without the query', async () => {
     server.logs.length = 0;
     await send(server.port, { method: 'POST', path: '/echo?x=1', body: 'a' });
+    await send(server.port, { path: '/users' });
     await send(server.port, { path: '/caf%C3%A9/./a/../b', headers: { Origin: 'http://localhost:5173' } });
     assert.deepEqual(server.logs, [
       '<- /echo',
       `   [POST] [HTTP/1.1] request received ${RECEIVED}`,
+      '-> 404 /echo',
+      '<- /users',
+      `   [GET] [HTTP/1.1] request received ${RECEIVED}`,
+      '-> 200 /users',
       '<- /café/b',
       `   [GET] [ORIGIN http://localhost:5173] [HTTP/1.1] request received ${RECEIVED}`,
+      '-> 404 /caf%C3%A9/./a/../b',
     ]);
   });
 
@@ -95,6 +101,7 @@ describe('request log, verbose', () => {
       '  ]',
       '}',
       '',
+      '-> 404 /login',
     ]);
   });
 });

@@ -57,7 +57,7 @@ describe('set rule: bootstrap in an empty directory', () => {
       r.stdout,
       'Applied:\n' +
         '  rule set: ./mock-rule-set.toml (new rule)\n' +
-        '  Added: rule set `./mock-rule-set.toml`, rule #0 \u2014 added rule #1 in rule set #1 (any method /a)\n' +
+        '  Added: rule set `./mock-rule-set.toml`, rule #1 \u2014 added rule #1 in rule set #1 (any method /a)\n' +
         '  Added: rule set `./mock-rule-set.toml` \u2014 new file, rule set #1 (mock-rule-set.toml)\n' +
         '  Added: root config `./mock.toml` \u2014 new file listing rule set #1 (mock-rule-set.toml)\n',
     );
@@ -67,7 +67,7 @@ describe('set rule: bootstrap in an empty directory', () => {
     assert.deepEqual(listDir(dir), ['mock-rule-set.toml', 'mock.toml']);
     assert.equal(
       read(dir, 'mock.toml'),
-      '[listener]\nip_address = "127.0.0.1"\nport = 3001\n\n[service]\nfallback_respond_dir = "."\nrule_sets = ["mock-rule-set.toml"]\n',
+      '[listener]\nip_address = "127.0.0.1"\n# port = 3001 (the default; `mock -p <port>` overrides it)\n\n[service]\nfallback_respond_dir = "."\nrule_sets = ["mock-rule-set.toml"]\n',
     );
     assert.equal(
       read(dir, 'mock-rule-set.toml'),
@@ -124,7 +124,7 @@ describe('set rule: append and edit each field', () => {
         {
           kind: 'Added',
           summary: 'added rule #2 in rule set #1 (POST /two and 1 more condition)',
-          target: 'rule set `./mock-rule-set.toml`, rule #1',
+          target: 'rule set `./mock-rule-set.toml`, rule #2',
         },
       ],
       dry_run: false,
@@ -174,7 +174,7 @@ describe('set rule: append and edit each field', () => {
       assert.equal(r.code, 0, r.stderr);
       assert.match(
         r.stdout,
-        /^Applied:\n  rule set: \.\/mock-rule-set\.toml, rule #0\n  Updated: rule set `\.\/mock-rule-set\.toml`, rule #0 \u2014 rule #1 in rule set #1 \((?:[A-Z]+|any method) \/[a-z]+(?: and \d+ more conditions?)?\): /,
+        /^Applied:\n  rule set: \.\/mock-rule-set\.toml, rule #1\n  Updated: rule set `\.\/mock-rule-set\.toml`, rule #1 \u2014 rule #1 in rule set #1 \((?:[A-Z]+|any method) \/[a-z]+(?: and \d+ more conditions?)?\): /,
       );
       const text = read(dir, 'mock-rule-set.toml');
       e.check(text);
@@ -381,7 +381,7 @@ describe('set rule: --dry-run writes nothing', () => {
     assert.equal(t.code, 0, t.stderr);
     assert.match(
       t.stdout,
-      /^Would apply \(--dry-run, nothing written\):\n  rule set: \.\/mock-rule-set\.toml, rule #0\n  Updated: /,
+      /^Would apply \(--dry-run, nothing written\):\n  rule set: \.\/mock-rule-set\.toml, rule #1\n  Updated: /,
     );
     assert.match(t.stdout, /\n respond\.text = "x"\n\+respond\.status = 500\n/);
     const j = await set(['--rule', '0', '--status', '500', '--dry-run', '--format', 'json'], dir);
@@ -552,7 +552,7 @@ describe('set rule: bad invocations exit 2 and write nothing', () => {
       name: 'a rule set not in service.rule_sets',
       argv: ['--rule-set', 'nope.toml', '--rule', '0', '--status', '200'],
       kind: 'usage',
-      message: /^no such rule set `nope\.toml` \u2014 it is not in service\.rule_sets$/,
+      message: /^no such rule set `\.\/nope\.toml` \u2014 it is not in service\.rule_sets$/,
     },
     {
       name: 'outside the config directory',
@@ -675,7 +675,7 @@ describe('set rule: failed writes', () => {
     assert.equal(envelope(r).error?.kind, 'io');
     assert.match(
       envelope(r).error!.message,
-      /^cannot write `sub\/rs\.toml`: its folder does not exist; nothing was written$/,
+      /^cannot write `\.\/sub\/rs\.toml`: its folder does not exist; nothing was written$/,
     );
     assert.deepEqual(listDir(dir), []);
   });
@@ -685,7 +685,7 @@ describe('set rule: failed writes', () => {
     await writeTree(dir, { 'mock.toml': '[listener]\nport = 3001\n', notadir: 'x' });
     const r = await set(['--rule-set', 'notadir/rs.toml', '--path', '/a', '--text', 'x'], dir);
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    assert.match(r.stderr, /^mock set rule: cannot write `notadir\/rs\.toml`: /);
+    assert.match(r.stderr, /^mock set rule: cannot write `\.\/notadir\/rs\.toml`: /);
     assert.equal(read(dir, 'mock.toml'), '[listener]\nport = 3001\n');
     assert.deepEqual(listDir(dir), ['mock.toml', 'notadir']);
   });
@@ -843,7 +843,7 @@ describe('set rule: round trip with get', () => {
     });
     const got = await getJson(root, '/two', ['-c', 'cfg/mock.toml']);
     const matched = got['matched'] as { rule_index: number; rule_set_file: string; rule_set_index: number };
-    assert.deepEqual(matched, { rule_index: 1, rule_set_file: 'cfg/rs/second.toml', rule_set_index: 1 });
+    assert.deepEqual(matched, { rule_index: 1, rule_set_file: './cfg/rs/second.toml', rule_set_index: 1 });
     const r = await set(
       [
         '-c',
@@ -860,7 +860,7 @@ describe('set rule: round trip with get', () => {
       root,
     );
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.equal(envelope(r).result?.['rule_set'], 'cfg/rs/second.toml');
+    assert.equal(envelope(r).result?.['rule_set'], './cfg/rs/second.toml');
     assert.deepEqual(
       (envelope(r).result?.['changes'] as { summary: string }[]).map((c) => c.summary),
       ['rule #2 in rule set #2 (any method /two): respond.status'],
@@ -884,7 +884,7 @@ describe('set rule: round trip with get', () => {
     assert.match(why.stdout, /\nAnswered: rule set #2, rule #2\n/);
     assert.match(why.stdout, /\n {2}Rule #2: MATCH\n/);
     const line = why.stdout.split('\n').find((l) => l.startsWith('edit with: '));
-    assert.equal(line, "edit with: mock set rule -c cfg/mock.toml --rule-set 'cfg/my rules.toml' --rule 1");
+    assert.equal(line, "edit with: mock set rule -c cfg/mock.toml --rule-set './cfg/my rules.toml' --rule 1");
     // the printed command, run as printed (minus the program name), edits rule #2 and says which one it is
     const argv = [
       '-c',
@@ -901,7 +901,7 @@ describe('set rule: round trip with get', () => {
     assert.equal(dry.code, 0, dry.stderr);
     assert.match(
       dry.stdout,
-      /Updated: rule set `cfg\/my rules\.toml`, rule #1 \u2014 rule #2 in rule set #2 \(GET \/b\): respond\.status\n/,
+      /Updated: rule set `\.\/cfg\/my rules\.toml`, rule #2 \u2014 rule #2 in rule set #2 \(GET \/b\): respond\.status\n/,
     );
     const wrong = await runMock(
       ['set', 'rule', '-c', 'cfg/mock.toml', '--rule-set', 'cfg/my rules.toml', '--rule', '2', '--status', '500'],

@@ -20,13 +20,15 @@ export interface InitOptions {
   readonly yes: boolean;
   /** also scaffold a middleware file (and skip that question) */
   readonly middleware: boolean;
+  /** `-p <port>`: written instead of the default (and the prompt's default) */
+  readonly port?: number;
 }
 
 export async function runInit(opts: InitOptions, io: Io): Promise<number> {
   const rootPath = resolve(io.cwd, ROOT_CONFIG_FILE);
   if (existsSync(rootPath)) return refuseExisting(io);
 
-  let answers: InitAnswers = { ...INIT_DEFAULTS, middleware: opts.middleware };
+  let answers: InitAnswers = { ...INIT_DEFAULTS, middleware: opts.middleware, port: opts.port ?? INIT_DEFAULTS.port };
   if (!opts.yes && io.interactive) {
     const asked = await ask(opts);
     if (asked === undefined) {
@@ -84,7 +86,7 @@ function refuseExisting(io: Io): number {
 /** The interactive questions; undefined when the user cancels (Ctrl-C / Esc). */
 async function ask(opts: InitOptions): Promise<InitAnswers | undefined> {
   const p = await import('@clack/prompts');
-  const d = INIT_DEFAULTS;
+  const d = { ...INIT_DEFAULTS, port: opts.port ?? INIT_DEFAULTS.port };
   p.intro('mock --init: setting up a new mock-server config. Press Enter to accept any default.');
   const listener = await askListener(p, d);
   if (listener === undefined) return undefined;

@@ -1,6 +1,7 @@
 // `mock match-test`: a synthetic request checked against one rule-set file, no server and no root config.
 // The rule set's prefix applies; the winner follows its strategy (random ones with a fresh rotation).
 // Exit 0 matched, 1 no rule matched, 2 an argument or input error.
+import { resolve } from 'node:path';
 import { loadRuleSetFile } from '../../config/load.js';
 import { snapshotFrom } from '../../dispatch/snapshot.js';
 import type { RuleCheck } from '../../model/rule-set.js';
@@ -14,6 +15,7 @@ import type { Io } from '../io.js';
 import { type MatchView, matchTestResult, matchTestText } from '../render/match-test.js';
 import { reportFailure, reportUsage } from '../report.js';
 import { requestFromFlags, stateFromFlags } from '../request.js';
+import { fileDisplay } from '../../workspace/shown-paths.js';
 
 const PREFIX = 'mock match-test';
 
@@ -29,6 +31,8 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     return reportUsage(io, `${PREFIX}: unexpected argument '${args.positionals[0]}'`, MATCH_TEST_USAGE);
   const ruleSetPath = flagValue(args, 'rule-set');
   if (ruleSetPath === undefined) return reportUsage(io, `${PREFIX}: --rule-set <path> is required`, MATCH_TEST_USAGE);
+  // one spelling whatever the user typed (`x.toml`, `./x.toml`): the one `get --why` and `set rule` print
+  const ruleSetShown = fileDisplay(io.cwd, resolve(io.cwd, ruleSetPath));
 
   let onlyRule: number | undefined;
   const ruleText = flagValue(args, 'rule');
@@ -55,7 +59,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     const f = loaded.error;
     return reportFailure(io, PREFIX, format.value, {
       kind: f.kind,
-      message: `failed to load rule set ${ruleSetPath}: ${f.message}`,
+      message: `failed to load rule set ${ruleSetShown}: ${f.message}`,
       diagnostics: f.diagnostics,
     });
   }
@@ -94,7 +98,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     consulted,
     rules,
     winner,
-    ruleSetShown: ruleSetPath,
+    ruleSetShown,
   };
   if (format.value === 'json') io.out(successEnvelope(io.version(), matchTestResult(view)));
   else if (!hasFlag(args, 'quiet')) io.out(matchTestText(view));

@@ -63,8 +63,15 @@ export function parseServe(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
   if (misplaced !== undefined) return usage(misplaced);
   const from = flagValue(args, 'from');
   if (from !== undefined) return initFrom(args, from);
-  if (hasFlag(args, 'init'))
-    return { kind: 'init', options: { yes: hasFlag(args, 'yes'), middleware: hasFlag(args, 'middleware') } };
+  if (hasFlag(args, 'init')) {
+    const portText = flagValue(args, 'port');
+    const port = portText === undefined ? undefined : parsePort(portText);
+    if (portText !== undefined && port === undefined)
+      return usage(`${PREFIX}: invalid value for --port: '${portText}' (expected 0..65535)`);
+    // `mock --init -p 4000` writes the port it was given (and offers it as the prompt's default)
+    const init = { yes: hasFlag(args, 'yes'), middleware: hasFlag(args, 'middleware') };
+    return { kind: 'init', options: port === undefined ? init : { ...init, port } };
+  }
   return serveOptions(args, record.value, env, cwd);
 }
 

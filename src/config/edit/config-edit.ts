@@ -17,13 +17,15 @@ export interface ConfigPlan {
 
 /**
  * A minimal root config listing one rule set; `fallbackDir` is the service.fallback_respond_dir entry, `port`
- * the listener's (record mode keeps the port the recording ran on).
+ * the listener's (record mode keeps the port the recording ran on). Without a port none is written, only the
+ * default as a comment: `set rule` cannot know the port of a server already serving the folder (`mock -p 4000`),
+ * and a `port = 3001` it never chose would move that server's next start.
  */
-export function bootstrapConfigText(entry: string, fallbackDir = '.', port = 3001): string {
+export function bootstrapConfigText(entry: string, fallbackDir = '.', port?: number): string {
   return (
     '[listener]\n' +
     'ip_address = "127.0.0.1"\n' +
-    `port = ${port}\n` +
+    (port === undefined ? '# port = 3001 (the default; `mock -p <port>` overrides it)\n' : `port = ${port}\n`) +
     '\n' +
     '[service]\n' +
     `fallback_respond_dir = ${tomlBasicString(fallbackDir)}\n` +

@@ -274,7 +274,7 @@ describe('planSetRule: the root config', () => {
       name: 'missing: the minimal starting config',
       config: undefined,
       after:
-        '[listener]\nip_address = "127.0.0.1"\nport = 3001\n\n[service]\nfallback_respond_dir = "."\nrule_sets = ["mock-rule-set.toml"]\n',
+        '[listener]\nip_address = "127.0.0.1"\n# port = 3001 (the default; `mock -p <port>` overrides it)\n\n[service]\nfallback_respond_dir = "."\nrule_sets = ["mock-rule-set.toml"]\n',
       summary: 'new file listing rule set #1 (mock-rule-set.toml)',
     },
     {
@@ -349,7 +349,7 @@ describe('planSetRule: the root config', () => {
     );
     assert.equal(r.value.ruleSetIndex, 1);
     assert.deepEqual(r.value.changes, [
-      { kind: 'Added', target: 'rule set `./mock-rule-set.toml`, rule #0', summary: 'added rule #1 in rule set #2' },
+      { kind: 'Added', target: 'rule set `./mock-rule-set.toml`, rule #1', summary: 'added rule #1 in rule set #2' },
     ]);
   });
 });
@@ -461,7 +461,7 @@ describe('planSetRule: outcomes and refusals', () => {
     assert.deepEqual(r.value.changes, [
       {
         kind: 'Updated',
-        target: 'rule set `./mock-rule-set.toml`, rule #0',
+        target: 'rule set `./mock-rule-set.toml`, rule #1',
         summary: 'rule #1 in rule set #1: respond.status, respond.json',
       },
     ]);
@@ -489,7 +489,7 @@ describe('planSetRule: outcomes and refusals', () => {
     assert.deepEqual(
       r.value.changes.map((c) => `${c.kind}: ${c.target} — ${c.summary}`),
       [
-        'Added: rule set `./mock-rule-set.toml`, rule #0 — added rule #1 in rule set #1',
+        'Added: rule set `./mock-rule-set.toml`, rule #1 — added rule #1 in rule set #1',
         'Added: rule set `./mock-rule-set.toml` — new file, rule set #1 (mock-rule-set.toml)',
         'Added: root config `./mock.toml` — new file listing rule set #1 (mock-rule-set.toml)',
       ],

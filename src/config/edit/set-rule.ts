@@ -93,7 +93,7 @@ export function planSetRule(args: SetRuleArgs, input: SetRuleInput): Result<SetR
 
   const { ruleIndex, added, fields } = rs.value;
   const k = cfg.value.ruleSetIndex;
-  const ruleTarget = `rule set ${q(input.ruleSet.shown)}, rule #${ruleIndex}`;
+  const ruleTarget = `rule set ${q(input.ruleSet.shown)}, rule #${ruleIndex + 1}`;
   const changes: Change[] = [];
   const described = input.describeRule?.(rs.value.after, ruleIndex);
   const matches = described === undefined ? '' : ` (${described})`;

@@ -8,7 +8,7 @@ const ADDED: SetRuleView = {
   ruleIndex: 1,
   added: true,
   changes: [
-    { kind: 'Added', target: 'rule set `./mock-rule-set.toml`, rule #1', summary: 'added rule #2 in rule set #1' },
+    { kind: 'Added', target: 'rule set `./mock-rule-set.toml`, rule #2', summary: 'added rule #2 in rule set #1' },
   ],
   files: [{ abs: '/w/mock-rule-set.toml', shown: './mock-rule-set.toml', before: 'a\n', after: 'a\nb\n' }],
   changedFiles: ['./mock-rule-set.toml'],
@@ -19,7 +19,7 @@ describe('setRuleText', () => {
     {
       name: 'applied add',
       view: ADDED,
-      text: 'Applied:\n  rule set: ./mock-rule-set.toml (new rule)\n  Added: rule set `./mock-rule-set.toml`, rule #1 \u2014 added rule #2 in rule set #1\n',
+      text: 'Applied:\n  rule set: ./mock-rule-set.toml (new rule)\n  Added: rule set `./mock-rule-set.toml`, rule #2 \u2014 added rule #2 in rule set #1\n',
     },
     {
       name: 'applied update',
@@ -30,23 +30,23 @@ describe('setRuleText', () => {
         changes: [
           {
             kind: 'Updated',
-            target: 'rule set `./mock-rule-set.toml`, rule #0',
+            target: 'rule set `./mock-rule-set.toml`, rule #1',
             summary: 'rule #1 in rule set #1: respond.status',
           },
         ],
       },
-      text: 'Applied:\n  rule set: ./mock-rule-set.toml, rule #0\n  Updated: rule set `./mock-rule-set.toml`, rule #0 \u2014 rule #1 in rule set #1: respond.status\n',
+      text: 'Applied:\n  rule set: ./mock-rule-set.toml, rule #1\n  Updated: rule set `./mock-rule-set.toml`, rule #1 \u2014 rule #1 in rule set #1: respond.status\n',
     },
     {
       name: 'nothing to change',
       view: { ...ADDED, added: false, ruleIndex: 0, changes: [], files: [], changedFiles: [] },
-      text: 'Applied:\n  rule set: ./mock-rule-set.toml, rule #0\n  Unchanged: rule #0 already says that; nothing to write\n',
+      text: 'Applied:\n  rule set: ./mock-rule-set.toml, rule #1\n  Unchanged: rule #1 already says that; nothing to write\n',
     },
     {
       name: 'dry run with a diff',
       view: { ...ADDED, dryRun: true, changedFiles: [] },
       text:
-        'Would apply (--dry-run, nothing written):\n  rule set: ./mock-rule-set.toml (new rule)\n  Added: rule set `./mock-rule-set.toml`, rule #1 \u2014 added rule #2 in rule set #1\n' +
+        'Would apply (--dry-run, nothing written):\n  rule set: ./mock-rule-set.toml (new rule)\n  Added: rule set `./mock-rule-set.toml`, rule #2 \u2014 added rule #2 in rule set #1\n' +
         '\n--- ./mock-rule-set.toml\n+++ ./mock-rule-set.toml\n@@ -1,1 +1,2 @@\n a\n+b\n',
     },
   ];
@@ -58,7 +58,7 @@ describe('setRuleResult', () => {
     assert.deepEqual(setRuleResult(ADDED), {
       changed_files: ['./mock-rule-set.toml'],
       changes: [
-        { kind: 'Added', summary: 'added rule #2 in rule set #1', target: 'rule set `./mock-rule-set.toml`, rule #1' },
+        { kind: 'Added', summary: 'added rule #2 in rule set #1', target: 'rule set `./mock-rule-set.toml`, rule #2' },
       ],
       dry_run: false,
       requires_reload: true,

@@ -35,9 +35,9 @@ export function setRuleResult(v: SetRuleView): Wire {
 
 export function setRuleText(v: SetRuleView): string {
   const lines = [v.dryRun ? DRY_RUN_HEADER : APPLIED_HEADER];
-  lines.push(`  rule set: ${v.ruleSet}${v.added ? ' (new rule)' : `, rule #${v.ruleIndex}`}`);
+  lines.push(`  rule set: ${v.ruleSet}${v.added ? ' (new rule)' : `, rule #${v.ruleIndex + 1}`}`);
   for (const c of v.changes) lines.push(`  ${c.kind}: ${c.target} ${EM_DASH} ${c.summary}`);
-  if (v.changes.length === 0) lines.push(`  Unchanged: rule #${v.ruleIndex} already says that; nothing to write`);
+  if (v.changes.length === 0) lines.push(`  Unchanged: rule #${v.ruleIndex + 1} already says that; nothing to write`);
   for (const n of v.notes ?? []) lines.push(`  note: ${n}`);
   let out = lines.join('\n') + '\n';
   if (v.dryRun) for (const f of v.files) out += '\n' + unifiedDiff(f);

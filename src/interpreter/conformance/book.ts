@@ -80,11 +80,11 @@ export const BOOK: readonly ConformanceTable[] = [
       ['let x = ["b", "a"]; x.order_desc()', '["b", "a"]'],
       ['let x = [1, "a"]; x.sort_desc()', 'ERR Function not found: elements of different types cannot be sorted'],
       ['let x = [[1], [2]]; x.sort()', 'ERR Function not found: elements of array cannot be sorted'],
-      // `to_debug` of a char is the character itself; arrays and maps print their items through it
+      // `to_debug` of a char alone is the character itself; an array or map prints its chars quoted, as Rhai does
       ["to_debug('x')", '"x"'],
-      ["let c = 'x'; [c, 'y'].to_string()", '"[x, y]"'],
-      ["let m = #{a: 'x'}; m.to_string()", '"#{\\"a\\": x}"'],
-      ["let a = ['x']; a.push('y'); print(a)", 'PRINT [x, y]'],
+      ["let c = 'x'; [c, 'y'].to_string()", `"['x', 'y']"`],
+      ["let m = #{a: 'x'}; m.to_string()", `"#{\\"a\\": 'x'}"`],
+      ["let a = ['x']; a.push('y'); print(a)", "PRINT ['x', 'y']"],
       ["debug('x')", 'PRINT x'],
       ['to_debug("x")', '"\\"x\\""'],
     ],

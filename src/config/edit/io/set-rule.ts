@@ -69,12 +69,15 @@ const MESSAGES = {
 
 /** Plan, check and (unless --dry-run) write the edit, paths resolved against `cwd`: the command without its output. */
 export async function setRule(flags: SetRuleFlags, cwd: string): Promise<Result<SetRuleView, Failure>> {
-  const configShown = flags.config ?? `./${ROOT_CONFIG_FILE}`;
-  const ruleSetShown = flags.ruleSet ?? `./${RULE_SET_FILE}`;
+  // one spelling whatever the user typed (`x.toml`, `./x.toml`): the one `get` and `match-test` print
+  const configAbs = resolve(cwd, flags.config ?? ROOT_CONFIG_FILE);
+  const ruleSetAbs = resolve(cwd, flags.ruleSet ?? RULE_SET_FILE);
+  const configShown = shownFrom(cwd, configAbs);
+  const ruleSetShown = shownFrom(cwd, ruleSetAbs);
   const target: RuleEditTarget = {
-    configAbs: resolve(cwd, configShown),
+    configAbs,
     configShown,
-    ruleSetAbs: resolve(cwd, ruleSetShown),
+    ruleSetAbs,
     ruleSetShown,
     cwd,
   };
