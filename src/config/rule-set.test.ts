@@ -284,7 +284,7 @@ respond.stauts = 200
       [5, 1, 'default.delay', 'delay_response_milliseconds', 1],
       [8, 6, 'rules.0.when.reqest', 'request', 2],
       [9, 1, 'rules.0.wen', 'when', 5],
-      [11, 9, 'rules.0.respond.stauts', 'status', 13],
+      [11, 9, 'rules.0.respond.stauts', 'status', 15],
     ],
   );
   for (const d of r.diagnostics) {

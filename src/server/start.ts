@@ -142,11 +142,7 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
   const scopes = scopesFor(ws, env, opts.journal, live);
   const held = heldConnections(ws);
   const activity = new SocketActivity();
-  // callbacks (docs/callbacks.md): the sender exists for the server's life, idle until an answer makes one
-  const callbacks = new CallbackSender({
-    log: opts.log,
-    max: () => live.current.ws.config.service.callbackMax ?? DEFAULTS.callbackMax,
-  });
+  const callbacks = callbackSender(live, opts.log);
   const listenerDeps: ListenerDeps = {
     callbacks,
     holds: held.holds,
@@ -206,6 +202,11 @@ export async function startServer(ws: Workspace, opts: ServerOptions): Promise<S
     callbacks,
     close: (o) => (closing ??= shutDown(o?.graceMs)),
   };
+}
+
+/** callbacks (docs/callbacks.md): the sender exists for the server's life, idle until an answer makes one */
+function callbackSender(live: LiveWorkspace, log: ServerOptions['log']): CallbackSender {
+  return new CallbackSender({ log, max: () => live.current.ws.config.service.callbackMax ?? DEFAULTS.callbackMax });
 }
 
 type TlsSettings = NonNullable<Config['listener']['tls']>;
