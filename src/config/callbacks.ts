@@ -8,7 +8,7 @@ import type { TemplateSlot } from '../model/template.js';
 import type { HeaderList } from '../shared/headers.js';
 import { report, type KeyPath } from './decode.js';
 import { minifyJsonLiteral } from './json-literal.js';
-import type { RespondContext } from './respond.js';
+import { pushHeaderTemplate, type RespondContext } from './respond.js';
 import { CALLBACK_BODY_KEYS, CALLBACK_DEFAULTS } from './shapes/callbacks.js';
 import type { TomlNode } from './toml.js';
 
@@ -170,19 +170,7 @@ class CallbackSlots {
   addHeader(name: string, value: string): TemplateSlot | undefined {
     if (!value.includes('{{')) return undefined;
     const slot: TemplateSlot = { kind: 'header', source: value };
-    const headersNode = this.node.entries.get('headers')!.node;
-    const entry =
-      headersNode.kind === 'table' ? [...headersNode.entries].find(([k]) => k.toLowerCase() === name) : undefined;
-    const at = entry?.[1].node ?? headersNode;
-    this.rc.templateRefs.push({
-      slot,
-      rule: this.rc.rule,
-      get offset() {
-        return at.offset;
-      },
-      keyPath: [...this.path, 'headers', entry?.[0] ?? name],
-      callback: true,
-    });
+    pushHeaderTemplate(this.rc, this.node, this.path, name, slot, { callback: true });
     return slot;
   }
 }

@@ -218,20 +218,36 @@ class TemplateSlots {
       source: value,
       ...(this.dialect !== undefined ? { dialect: this.dialect } : {}),
     };
-    const headersNode = this.node.entries.get('headers')!.node;
-    const entry =
-      headersNode.kind === 'table' ? [...headersNode.entries].find(([k]) => k.toLowerCase() === name) : undefined;
-    const at = entry?.[1].node ?? headersNode;
-    this.rc.templateRefs.push({
-      slot,
-      rule: this.rc.rule,
-      get offset() {
-        return at.offset;
-      },
-      keyPath: [...this.path, 'headers', entry?.[0] ?? name],
-    });
+    pushHeaderTemplate(this.rc, this.node, this.path, name, slot, {});
     return slot;
   }
+}
+
+/**
+ * Notes a templated header of an answer or a callback (`headers` under `node`) for the compile at load: its
+ * position is the header's value as written (its name matched case-insensitively), else the `headers` table.
+ */
+export function pushHeaderTemplate(
+  rc: RespondContext,
+  node: Extract<TomlNode, { kind: 'table' }>,
+  path: KeyPath,
+  name: string,
+  slot: TemplateSlot,
+  extra: { readonly callback?: true },
+): void {
+  const headersNode = node.entries.get('headers')!.node;
+  const entry =
+    headersNode.kind === 'table' ? [...headersNode.entries].find(([k]) => k.toLowerCase() === name) : undefined;
+  const at = entry?.[1].node ?? headersNode;
+  rc.templateRefs.push({
+    slot,
+    rule: rc.rule,
+    get offset() {
+      return at.offset;
+    },
+    keyPath: [...path, 'headers', entry?.[0] ?? name],
+    ...extra,
+  });
 }
 
 function decodeJsonBody(text: string, node: TomlNode, path: KeyPath, rc: RespondContext): RespondBody | undefined {
