@@ -265,25 +265,24 @@ function decodeJsonBody(text: string, node: TomlNode, path: KeyPath, rc: Respond
   return undefined;
 }
 
-function decodeFileBody(
+/**
+ * A file a rule names, resolved under the respond folder and noted for the load's check that it exists (its offset
+ * read only if it turns out to be missing: a lazily located tree parses again for it); outside the folder, `outside`
+ * is reported and nothing is noted.
+ */
+export function confinedFileRef(
   entry: string,
   node: TomlNode,
   path: KeyPath,
   rc: RespondContext,
-  templateFile = false,
-): RespondBody | undefined {
+  outside: string,
+  extra: { readonly template?: true },
+): string | undefined {
   const abs = resolvePath(rc.respondDir, entry);
   if (!isWithin(rc.respondDir, abs)) {
-    report(
-      rc.decode,
-      'invalid_value',
-      MESSAGES.respondFileOutside(rc.rule + 1, entry, rc.respondDir),
-      node.offset,
-      path,
-    );
+    report(rc.decode, 'invalid_value', outside, node.offset, path);
     return undefined;
   }
-  // the offset is read only if the file turns out to be missing (a lazily located tree parses again for it)
   rc.fileRefs.push({
     rule: rc.rule,
     entry,
@@ -292,8 +291,22 @@ function decodeFileBody(
       return node.offset;
     },
     keyPath: path,
+    ...extra,
+  });
+  return abs;
+}
+
+function decodeFileBody(
+  entry: string,
+  node: TomlNode,
+  path: KeyPath,
+  rc: RespondContext,
+  templateFile = false,
+): RespondBody | undefined {
+  const abs = confinedFileRef(entry, node, path, rc, MESSAGES.respondFileOutside(rc.rule + 1, entry, rc.respondDir), {
     ...(templateFile ? { template: true } : {}),
   });
+  if (abs === undefined) return undefined;
   return { kind: 'file', path: abs, confineTo: rc.respondDir };
 }
 

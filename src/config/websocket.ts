@@ -5,8 +5,7 @@ import type { Condition } from '../model/rule-set.js';
 import type { WebSocketPlan, WsClose, WsFault, WsReply, WsSend } from '../model/websocket.js';
 import { decodeBody } from './conditions.js';
 import { report, type KeyPath } from './decode.js';
-import { isWithin, resolvePath } from './read.js';
-import type { RespondContext } from './respond.js';
+import { confinedFileRef, type RespondContext } from './respond.js';
 import type { TomlNode } from './toml.js';
 
 interface SendIn {
@@ -108,25 +107,6 @@ function closeOf(c: CloseIn, path: KeyPath, node: TomlNode, rc: RespondContext):
 }
 
 function scriptPath(entry: string, node: TomlNode, path: KeyPath, rc: RespondContext): string | undefined {
-  const abs = resolvePath(rc.respondDir, entry);
-  if (!isWithin(rc.respondDir, abs)) {
-    report(
-      rc.decode,
-      'invalid_value',
-      `rule ${rc.rule + 1}: the WebSocket script \`${entry}\` is outside ${rc.respondDir}`,
-      node.offset,
-      path,
-    );
-    return undefined;
-  }
-  rc.fileRefs.push({
-    rule: rc.rule,
-    entry,
-    path: abs,
-    get offset() {
-      return node.offset;
-    },
-    keyPath: path,
-  });
-  return abs;
+  const outside = `rule ${rc.rule + 1}: the WebSocket script \`${entry}\` is outside ${rc.respondDir}`;
+  return confinedFileRef(entry, node, path, rc, outside, {});
 }
