@@ -148,7 +148,9 @@ const RULES: Readonly<Record<string, (target: string, typeOnly: boolean, file: s
     (typeOnly && t === 'files/source.ts') ||
     (file.startsWith('server/record/') && t.startsWith('record/')) ||
     // WebSocket frames are read and written by the `ws` package (no frame parser of our own)
-    (file.startsWith('server/websocket/') && t === 'ws'),
+    (file.startsWith('server/websocket/') && t === 'ws') ||
+    // record mode's pass-through of upgrades; the hook type names the listener's `ws` server
+    ((file === 'server/record/websocket.ts' || (typeOnly && file === 'server/hooks.ts')) && t === 'ws'),
   // the request journal, pure with its clock injected; its entries take `get`'s explain-view encoder from
   // dispatch/ so the two can never describe a match differently
   journal: (t) => under(t, ['journal/', 'model/', 'shared/', 'dispatch/']),

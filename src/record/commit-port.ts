@@ -11,7 +11,9 @@ export type AppendBody =
   /** a body file under the fallback directory: `abs` written already (or, in a dry run, about to be) */
   | { readonly kind: 'file'; readonly abs: string; readonly bytes: Uint8Array }
   /** a stream file (`.sse`, `.ndjson`) under the fallback directory, written already: `respond.stream.file_path` */
-  | { readonly kind: 'stream'; readonly abs: string; readonly bytes: Uint8Array; readonly intervalMs?: number };
+  | { readonly kind: 'stream'; readonly abs: string; readonly bytes: Uint8Array; readonly intervalMs?: number }
+  /** a WebSocket connection's frames as a script (`{ after_ms, send }` lines), written already: respond.websocket.script */
+  | { readonly kind: 'websocket'; readonly abs: string; readonly bytes: Uint8Array };
 
 export interface RuleToAppend {
   /** exact url_path */

@@ -10,6 +10,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Outcome } from '../dispatch/dispatch.js';
 import type { Answer } from '../model/answer.js';
 import type { RequestSnapshot } from '../model/request.js';
+import type { Duplex } from 'node:stream';
+import type { WebSocketServer } from 'ws';
 import type { HeaderList } from '../shared/headers.js';
 import type { ValueOrPromise } from '../shared/value-or-promise.js';
 import type { LiveState } from './live.js';
@@ -94,6 +96,18 @@ export interface RequestHook {
    * `sent.response.body` is empty. afterWrite still runs, with the final Sent, once the stream is done.
    */
   readonly streamTap?: StreamOpen;
+  /**
+   * A WebSocket upgrade that no rule answers (a `miss`): take it (true) and answer the socket yourself, as record
+   * mode passes it through to its target (server/record/websocket.ts), or leave it (false) to be answered as a
+   * plain request. `wss` is the listener's own `ws` server, for the handshake.
+   */
+  readonly onUpgrade?: (
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    snapshot: RequestSnapshot,
+    wss: WebSocketServer,
+  ) => boolean;
   /** At server shutdown (server/start.ts), after the last connection is gone; resolves when the hook's own work is done. */
   readonly close?: () => Promise<void>;
 }

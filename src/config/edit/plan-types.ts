@@ -46,6 +46,8 @@ export interface SetRuleArgs {
    * the config's folder once planned), `intervalMs` the NDJSON lines' pause
    */
   readonly stream?: { readonly path: string; readonly intervalMs?: number };
+  /** respond.websocket.script (a new rule only: record mode's recorded WebSocket connections), as `stream.path` */
+  readonly websocketScript?: string;
 }
 
 export interface FileState {

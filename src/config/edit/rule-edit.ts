@@ -112,6 +112,8 @@ export function newRuleText(args: SetRuleArgs): string {
     if (args.stream.intervalMs !== undefined)
       line([...P.respond, 'stream', 'interval_ms'], String(args.stream.intervalMs));
   }
+  if (args.websocketScript !== undefined)
+    line([...P.respond, 'websocket', 'script'], tomlBasicString(args.websocketScript));
   for (const h of dedupeHeaders(args.respondHeaders ?? []))
     line([...P.respondHeaders, h.name], tomlBasicString(h.value));
   if (args.delayMs !== undefined) line(P.delay, String(args.delayMs));
@@ -134,6 +136,7 @@ function newRuleData(args: SetRuleArgs): Record<string, unknown> {
     if (args.stream.intervalMs !== undefined)
       setIn(rule, [...P.respond, 'stream', 'interval_ms'], args.stream.intervalMs);
   }
+  if (args.websocketScript !== undefined) setIn(rule, [...P.respond, 'websocket', 'script'], args.websocketScript);
   for (const h of dedupeHeaders(args.respondHeaders ?? [])) setIn(rule, [...P.respondHeaders, h.name], h.value);
   if (args.delayMs !== undefined) setIn(rule, P.delay, args.delayMs);
   if (args.template === true) setIn(rule, P.template, true);

@@ -49,7 +49,11 @@ export interface SetRulePlan {
 /** Flag combinations that can never succeed, before any file is looked at. */
 export function checkArgs(args: SetRuleArgs): PlanFailure | undefined {
   const usage = (message: string): PlanFailure => ({ kind: 'usage', message });
-  const respond = args.status !== undefined || args.body !== undefined || args.stream !== undefined;
+  const respond =
+    args.status !== undefined ||
+    args.body !== undefined ||
+    args.stream !== undefined ||
+    args.websocketScript !== undefined;
   const condition =
     args.urlPath !== undefined ||
     args.method !== undefined ||
@@ -57,7 +61,8 @@ export function checkArgs(args: SetRuleArgs): PlanFailure | undefined {
     (args.fields ?? []).length > 0 ||
     args.bodyContains !== undefined;
   if (args.ruleIndex !== undefined) {
-    if (args.stream !== undefined) return usage(SET_RULE_MESSAGES.streamOnNewRule());
+    if (args.stream !== undefined || args.websocketScript !== undefined)
+      return usage(SET_RULE_MESSAGES.streamOnNewRule());
     if (!respond && !condition && args.delayMs === undefined && (args.respondHeaders ?? []).length === 0)
       return usage(SET_RULE_MESSAGES.nothingToChange());
     return undefined;

@@ -58,7 +58,8 @@ export function createRuleCommitter(o: RuleCommitterOptions): CommitRule {
     };
     if (o.dryRun && rule.body.kind === 'file')
       assumed.set(rule.body.abs, assumedStatus(rule.body.abs, rule.body.bytes));
-    if (o.dryRun && rule.body.kind === 'stream') assumed.set(rule.body.abs, { kind: 'file', path: rule.body.abs });
+    if (o.dryRun && (rule.body.kind === 'stream' || rule.body.kind === 'websocket'))
+      assumed.set(rule.body.abs, { kind: 'file', path: rule.body.abs });
     const planned = await planRuleEdit(
       target,
       snaps,
@@ -107,6 +108,7 @@ function argsOf(rule: RuleToAppend, configDir: string): Omit<SetRuleFlags['args'
           },
         }
       : {}),
+    ...(rule.body.kind === 'websocket' ? { websocketScript: relative(configDir, rule.body.abs) } : {}),
   };
 }
 
@@ -116,6 +118,7 @@ function bodyOf(rule: RuleToAppend, configDir: string): SetRuleFlags['body'] {
   switch (b.kind) {
     case 'empty':
     case 'stream':
+    case 'websocket':
       return undefined;
     case 'text':
       return { kind: 'text', value: b.text };

@@ -33,6 +33,7 @@ import { createProxyClient, recordResponseOf, type ProxyResult } from './proxy.j
 import { captureStream, streamFormatOf } from './stream-capture.js';
 import { createRecorder, type Saved } from './recorder.js';
 import { writeProxied } from './respond.js';
+import type { WsRecorder } from './websocket.js';
 
 export interface RecordSettings {
   readonly target: RecordTarget;
@@ -94,6 +95,7 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
   });
   const m: Recording = { s, hooks, client, recorder, targetShown: s.target.origin + s.target.basePath };
   const prefixMissesSaid = new Set<string>();
+  let ws: Promise<WsRecorder> | undefined;
 
   return {
     name: 'record',
@@ -110,6 +112,26 @@ export function createRecordMode(s: RecordSettings, hooks: RecordHooks): RecordM
         }
       }
       return next(outcome);
+    },
+    onUpgrade(req, socket, head, snapshot, wss) {
+      // loaded on the first upgrade: a recording without WebSocket never loads it
+      ws ??= import('./websocket.js').then((w) =>
+        w.createWsRecorder({
+          target: s.target,
+          insecure: s.insecure,
+          dryRun: s.dryRun,
+          fallbackDir: s.fallbackDir,
+          commitRule: s.commitRule,
+          ...(s.connectTimeoutMs !== undefined ? { connectTimeoutMs: s.connectTimeoutMs } : {}),
+          log: hooks.log,
+          reload: hooks.reload,
+        }),
+      );
+      ws.then(
+        (r) => r.pass(req, socket, head, snapshot, wss),
+        () => socket.destroy(),
+      );
+      return true;
     },
     async close() {
       await recorder.idle();

@@ -49,6 +49,7 @@ export function createUpgradeHandler(u: UpgradeDeps): (req: IncomingMessage, soc
     Promise.resolve(deps.dispatch(live.ws, snapshot, env, opts))
       .then(async (outcome: Outcome) => {
         const d = outcome.answer.delivery;
+        if (outcome.stage.kind === 'miss' && takenBy(u.deps, req, socket, head, snapshot, wss)) return;
         if (d?.kind !== 'websocket') return plain(req, socket);
         const plan: WebSocketPlan = d.plan;
         const r = plan.template ? await (render ??= wsRenderer(env.random)) : undefined;
@@ -89,6 +90,19 @@ export function createUpgradeHandler(u: UpgradeDeps): (req: IncomingMessage, soc
         socket.destroy();
       });
   };
+}
+
+/** a hook (record mode) that answers an upgrade no rule took */
+function takenBy(
+  deps: ListenerDeps,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  snapshot: ReturnType<typeof snapshotOf>,
+  wss: WebSocketServer,
+): boolean {
+  for (const h of deps.hooks ?? []) if (h.onUpgrade?.(req, socket, head, snapshot, wss) === true) return true;
+  return false;
 }
 
 function refuseHeld(socket: Duplex, limit: number): void {

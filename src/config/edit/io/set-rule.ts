@@ -226,6 +226,9 @@ export async function planRuleEdit(
       ...(args.stream === undefined
         ? {}
         : { stream: { ...args.stream, path: fileEntry(cwd, respondDir, args.stream.path) } }),
+      ...(args.websocketScript === undefined
+        ? {}
+        : { websocketScript: fileEntry(cwd, respondDir, args.websocketScript) }),
     },
     {
       config: { abs: configAbs, shown: configShown, text: snaps.config.text },
