@@ -301,7 +301,9 @@ async function applyOverrides(config: Config, opts: LoadOptions, diagnostics: Di
       diagnostics.push({ severity: 'error', code: 'invalid_value', message: MESSAGES.persistWithoutDb() });
     out = { ...out, service: { ...out.service, dbPersist: true } };
   }
-  if (opts.dbOptions !== undefined) out = { ...out, service: { ...out.service, dbOptions: opts.dbOptions } };
+  // the flags win over mock.toml's keys one by one (`--id` beside `service.db_style = "v1"` keeps v1)
+  if (opts.dbOptions !== undefined)
+    out = { ...out, service: { ...out.service, dbOptions: { ...out.service.dbOptions, ...opts.dbOptions } } };
   return out;
 }
 

@@ -125,6 +125,7 @@ export function decodeRootConfig(text: string, file: string, cwd: string): RootC
       ...(s?.deny === undefined ? {} : { deny: s.deny }),
       ...(s?.db === undefined ? {} : { db: resolvePath(configDir, s.db.value) }),
       ...(s?.db_persist === true ? { dbPersist: true } : {}),
+      ...(s?.db_style === 'v1' ? { dbOptions: { style: 'v1' as const } } : {}),
       ...(s?.collection_max_items === undefined ? {} : { collectionMaxItems: s.collection_max_items }),
       ...(s?.collection_max_depth === undefined ? {} : { collectionMaxDepth: s.collection_max_depth }),
       ...(s?.contract === undefined ? {} : { contract: inConfigDir(s.contract).path }),

@@ -41,8 +41,8 @@ export function collectionKey(c: Collection): string {
  * Absent: json-server 0.17's defaults.
  */
 export interface DbOptions {
-  /** `--db-style v1`: json-server 1.0's query language and ids (docs/coming-from-json-server.md); absent: 0.17's */
-  readonly style?: 'v1';
+  /** `--db-style` / `service.db_style`: `v1` json-server 1.0's query language and ids (docs/coming-from-json-server.md); absent or `v0`: 0.17's */
+  readonly style?: 'v0' | 'v1';
   /** `--foreignKeySuffix`: the end of a foreign key's name (default `Id`: `postId`) */
   readonly foreignKeySuffix?: string;
   /** `--read-only`: the db file's collections answer only GET (and HEAD); other methods are 403 */

@@ -57,7 +57,7 @@ export function parseDbFlags(
       ok: false,
       error: `--db-style takes v0 (json-server 0.17, the default) or v1 (json-server 1.0), not '${style}'`,
     };
-  if (style === 'v1') opts.style = 'v1';
+  if (style !== undefined) opts.style = style;
   if (hasFlag(args, 'read-only')) opts.readOnly = true;
   if (hasFlag(args, 'no-cors')) opts.noCors = true;
   const id = flagValue(args, 'id');

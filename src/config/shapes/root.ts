@@ -216,6 +216,12 @@ export const rootShape = described(
           default: false,
           example: 'true',
         }),
+        db_style: described(oneOf(['v0', 'v1'] as const), {
+          doc: "How the `db` file's collections answer: `v0` json-server 0.17's query language, `v1` json-server 1.0's (`field:gt=`, `_where`, `_per_page` with its page envelope, string ids), as `--db-style` does.",
+          default: 'v0',
+          example: '"v1"',
+          long: '`--db-style` on the command line wins over this key. See docs/coming-from-json-server.md#json-server-10.',
+        }),
         collection_max_items: described(int(1, Number.MAX_SAFE_INTEGER), {
           doc: 'A collection holds at most this many items: a POST beyond it answers 507.',
           default: DEFAULTS.collectionMaxItems,
