@@ -92,6 +92,7 @@ export const SPAWNING = [
   'test/record/serve-guards.test.ts',
   'test/record/serve-replay.test.ts',
   'test/record/stream-record.test.ts',
+  'test/record/ws-record.test.ts',
   'test/reliability/backpressure.test.ts',
   'test/reliability/bad-config.test.ts',
   'test/reliability/body-cap.test.ts',
