@@ -24,6 +24,7 @@ export const SPAWNING = [
   'test/e2e/callbacks-import.test.ts',
   'test/e2e/callbacks.test.ts',
   'test/e2e/cli-basics.test.ts',
+  'test/state/store-contract.test.ts',
   'test/e2e/cli-get.test.ts',
   'test/e2e/cli-init.test.ts',
   'test/e2e/cli-match-test.test.ts',

@@ -71,3 +71,44 @@ export class MemoryStore implements StateStore {
     return this.values.size;
   }
 }
+
+// A store shared by several processes (docs/scale.md) answers over the network, so its interface is the same six
+// operations returning promises. The in-memory store keeps its synchronous interface, so the single-process
+// request path never waits; `asAsync` lets code written for the shared store run over it too.
+
+/** The state store's operations, answered asynchronously (a store in another process or on Redis). */
+export interface AsyncStateStore {
+  get(key: string): Promise<unknown>;
+  set(key: string, value: unknown): Promise<void>;
+  /** reads, computes and writes one key as one step across every process sharing the store; returns the new value */
+  update<T>(key: string, fn: (current: T | undefined) => T): Promise<T>;
+  delete(key: string): Promise<boolean>;
+  keys(prefix?: string): Promise<string[]>;
+  clear(prefix?: string): Promise<number>;
+  /** lets go of connections (a no-op for a store in this process) */
+  close(): Promise<void>;
+}
+
+/** The shared store cannot be reached: requests that need state answer 503 with this message. */
+export class StoreUnavailableError extends Error {
+  constructor(
+    readonly where: string,
+    cause?: unknown,
+  ) {
+    super(`the state store at ${where} cannot be reached${cause instanceof Error ? `: ${cause.message}` : ''}`);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+/** `store` behind the asynchronous interface (each answer already settled: nothing else runs in between). */
+export function asAsync(store: StateStore): AsyncStateStore {
+  return {
+    get: async (key) => store.get(key),
+    set: async (key, value) => store.set(key, value),
+    update: async <T>(key: string, fn: (current: T | undefined) => T): Promise<T> => store.update<T>(key, fn),
+    delete: async (key) => store.delete(key),
+    keys: async (prefix) => store.keys(prefix),
+    clear: async (prefix) => store.clear(prefix),
+    close: async () => undefined,
+  };
+}
