@@ -224,8 +224,9 @@ async function save(s: WsRecordSettings, snapshot: RequestSnapshot, lines: reado
   });
   if (!appended.ok) return s.log(WS_RECORD_MESSAGES.notSaved(shown, appended.error));
   const rule = `${appended.value.ruleNumber} in ${appended.value.ruleSet}`;
-  s.log(WS_RECORD_MESSAGES.saved(s.dryRun, w.names.join('/'), lines.length, rule));
+  // the live config is reloaded before the line is logged, so that once it is read the next upgrade is replayed
   if (!s.dryRun) await s.reload().catch(() => undefined);
+  s.log(WS_RECORD_MESSAGES.saved(s.dryRun, w.names.join('/'), lines.length, rule));
 }
 
 function refuse(socket: Duplex, status: 400 | 502, log: (line: string) => void, line: string): void {
