@@ -585,7 +585,14 @@ function cliRep(rep, dirs) {
     { name: 'mock validate', op: 'validate', argv: [process.execPath, opt.mockEntry, 'validate', '--config', mockCfg] },
     { name: 'mock get', op: 'get', argv: [process.execPath, opt.mockEntry, 'get', CLI_GET_PATH, '-c', mockCfg] },
     { name: 'node -e 0', op: 'floor', argv: [process.execPath, '-e', '0'] },
+    { name: 'mock --version', op: 'version', argv: [process.execPath, opt.mockEntry, '--version'] },
   ];
+  // `npx mock` in the checkout, and npm's own floor for `npm exec` there: what npx adds beyond npm is
+  // (npx mock --version) - (npm exec -- node -e 0), to be set against `mock --version` (docs/development.md)
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+  cmds.push({ name: 'npx mock --version', op: 'npx', argv: [npx, 'mock', '--version'], cwd: ROOT });
+  cmds.push({ name: 'npm exec node -e 0', op: 'npx-floor', argv: [npm, 'exec', '--', 'node', '-e', '0'], cwd: ROOT });
   if (opt.apimock) {
     const aCfg = path.join(dirs.cli_apimock, FLAVOURS.apimock.config);
     cmds.push({ name: 'apimock-rs validate', op: 'validate', argv: [opt.apimock, 'validate', '--config', aCfg] });

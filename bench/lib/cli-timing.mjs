@@ -9,7 +9,7 @@ import { median } from './stats.mjs';
 /** Runs a command once with pipes: exit code and first output line. */
 export function probe(cmd, cwd) {
   const r = spawnSync(cmd.argv[0], cmd.argv.slice(1), {
-    cwd,
+    cwd: cmd.cwd ?? cwd,
     encoding: 'utf8',
     timeout: 30000,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -25,7 +25,7 @@ export function probe(cmd, cwd) {
 }
 
 /**
- * @param {{name: string, argv: string[]}[]} cmds
+ * @param {{name: string, argv: string[], cwd?: string}[]} cmds (a command's own `cwd` wins over the shared one)
  * @returns {Record<string, {median_ms: number, min_ms: number, max_ms: number, runs: number}>}
  */
 export function timeCommands(cmds, { cwd, runs = 20, warmup = 3 }) {
@@ -35,7 +35,7 @@ export function timeCommands(cmds, { cwd, runs = 20, warmup = 3 }) {
     const order = [...cmds.slice(k), ...cmds.slice(0, k)];
     for (const c of order) {
       const t0 = performance.now();
-      spawnSync(c.argv[0], c.argv.slice(1), { cwd, stdio: 'ignore', timeout: 30000 });
+      spawnSync(c.argv[0], c.argv.slice(1), { cwd: c.cwd ?? cwd, stdio: 'ignore', timeout: 30000 });
       const dt = performance.now() - t0;
       if (round >= warmup) times[c.name].push(dt);
     }
