@@ -410,6 +410,35 @@ test('config/shapes/ and config/schema/ import only the decoder kit, model/ and 
   assert.ok(checked >= 4, `only ${checked} files checked`);
 });
 
+/** cli/commands/ files that still do their own file or network I/O: each moves its I/O half next to its
+ * feature (as workspace/scaffold.ts, node/delivered-file.ts, config/edit/io/ and contract/io/ did) and leaves this
+ * list; no other command may start. */
+const COMMANDS_WITH_IO = new Set([
+  'cli/commands/db-flags.ts',
+  'cli/commands/import-har.ts',
+  'cli/commands/import-source.ts',
+  'cli/commands/init-openapi-progress.ts',
+  'cli/commands/init-openapi-update.ts',
+  'cli/commands/init-openapi.ts',
+  'cli/commands/listener-prompts.ts',
+  'cli/commands/mcp-describe.ts',
+  'cli/commands/mcp.ts',
+  'cli/commands/openapi-load.ts',
+  'cli/commands/serve.ts',
+]);
+
+test('cli/commands/ parse and render: only the listed commands still import node:fs, node:net and the like', () => {
+  const found = new Set(
+    allImports()
+      .filter((i) => i.file.startsWith('cli/commands/') && IO_MODULES.has(i.target))
+      .map((i) => i.file),
+  );
+  const extra = [...found].filter((f) => !COMMANDS_WITH_IO.has(f));
+  assert.deepEqual(extra, [], `these commands do their own I/O; move it next to the feature:\n${extra.join('\n')}`);
+  const stale = [...COMMANDS_WITH_IO].filter((f) => !found.has(f));
+  assert.deepEqual(stale, [], `these no longer do I/O; take them off COMMANDS_WITH_IO:\n${stale.join('\n')}`);
+});
+
 test('offlineEnv() is the only place an offline dispatch environment is made', () => {
   // the server keeps its own counters (server/live.ts, server/scopes.ts); everything that answers without a server
   // takes launch/offline.ts's, so a new capability's offline default is written once

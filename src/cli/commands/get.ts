@@ -1,11 +1,11 @@
 // `mock get <path>`: what the server would answer, from the config on disk, through the very dispatch()
 // the server calls (middleware, percent-decoding and query handling included). Delays are not applied.
 // Exit 0 for any answer (404 too), 2 for a bad invocation or an unloadable config; never 1.
-import { readFile } from 'node:fs/promises';
 import { loadWorkspace } from '../../config/load.js';
 import { dispatch, type ContractGate } from '../../dispatch/dispatch.js';
 import type { Outcome } from '../../dispatch/types.js';
 import { snapshotFrom } from '../../dispatch/snapshot.js';
+import { readDeliveredFile } from '../../node/delivered-file.js';
 import { loadFailure, offlineEnv } from '../../launch/offline.js';
 import { GET_FLAGS } from '../flags.js';
 import { flagValue, hasFlag, parseArgs, parseFormat } from '../../shared/args.js';
@@ -82,7 +82,5 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
 async function withFileRead(outcome: Outcome): Promise<Outcome> {
   const d = outcome.answer.delivery;
   if (d?.kind !== 'file') return outcome;
-  // gone or unreadable since dispatch found it: the server would end the connection; `get` prints no body
-  const bytes = await readFile(d.path).catch(() => new Uint8Array(0));
-  return { ...outcome, answer: { ...outcome.answer, body: bytes.subarray(0, d.size) } };
+  return { ...outcome, answer: { ...outcome.answer, body: await readDeliveredFile(d.path, d.size) } };
 }

@@ -3,8 +3,6 @@
 // stdout are terminals and --yes is not given; otherwise writes the defaults.
 // Never overwrites: an existing ./mock.toml stops it before anything is written (exit 1); an existing
 // rule-set or middleware file is kept as it is and still referenced.
-import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ROOT_CONFIG_FILE } from '../../model/config.js';
 import { askListener } from './listener-prompts.js';
@@ -12,6 +10,7 @@ import { exitCodeFor } from '../../model/envelope.js';
 import { INIT_DEFAULTS, type InitAnswers, initFiles } from '../init-files.js';
 import type { Io } from '../io.js';
 import { systemReason } from '../request.js';
+import { ensureFolder, rootConfigExists, writeNewFile } from '../../workspace/scaffold.js';
 
 const PREFIX = 'mock --init';
 
@@ -25,8 +24,7 @@ export interface InitOptions {
 }
 
 export async function runInit(opts: InitOptions, io: Io): Promise<number> {
-  const rootPath = resolve(io.cwd, ROOT_CONFIG_FILE);
-  if (existsSync(rootPath)) return refuseExisting(io);
+  if (rootConfigExists(io.cwd)) return refuseExisting(io);
 
   let answers: InitAnswers = { ...INIT_DEFAULTS, middleware: opts.middleware, port: opts.port ?? INIT_DEFAULTS.port };
   if (!opts.yes && io.interactive) {
@@ -41,18 +39,15 @@ export async function runInit(opts: InitOptions, io: Io): Promise<number> {
   const created: string[] = [];
   let out = '';
   const fallback = resolve(io.cwd, answers.fallbackDir);
-  if (!existsSync(fallback)) {
-    try {
-      await mkdir(fallback, { recursive: true });
-      out += `fallback directory is created: ${answers.fallbackDir}\n`;
-    } catch (e) {
-      io.err(`${PREFIX}: cannot create the fallback directory ${answers.fallbackDir}: ${systemReason(e)}\n`);
-      return exitCodeFor('io');
-    }
+  try {
+    if (await ensureFolder(fallback)) out += `fallback directory is created: ${answers.fallbackDir}\n`;
+  } catch (e) {
+    io.err(`${PREFIX}: cannot create the fallback directory ${answers.fallbackDir}: ${systemReason(e)}\n`);
+    return exitCodeFor('io');
   }
   for (const file of initFiles(answers)) {
     try {
-      await writeFile(resolve(io.cwd, file.path), file.text, { flag: 'wx' });
+      await writeNewFile(resolve(io.cwd, file.path), file.text);
       out += `${file.what} is created: ${file.path}.\n`;
       created.push(file.path);
     } catch (e) {

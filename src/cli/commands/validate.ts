@@ -2,14 +2,14 @@
 // which the loader compiles) and parse the TLS cert and key, without binding a port.
 // Exit 0 clean, 1 warnings under --strict, 2 the config could not be loaded or a bad invocation.
 // With --against <openapi>: also the contract findings (docs/contract.md); 1 when one remains after --ignore.
-import { existsSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, sep } from 'node:path';
 import { loadWorkspace } from '../../config/load.js';
 import { ROOT_CONFIG_FILE } from '../../model/config.js';
 import type { Diagnostic } from '../../model/diagnostic.js';
 import type { Workspace } from '../../model/workspace.js';
 import { shadowedRules, shadowText } from '../../routing/shadow.js';
 import { VALIDATE_FLAGS } from '../flags.js';
+import { rootConfigExists } from '../../workspace/scaffold.js';
 import { flagValue, flagValues, hasFlag, parseArgs, parseFormat } from '../../shared/args.js';
 import {
   exitCodeOfFindings,
@@ -58,7 +58,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   if (upstreamProblem !== undefined) return reportUsage(io, upstreamProblem, VALIDATE_USAGE);
   let configPath = flagValue(args, 'config');
   if (configPath === undefined) {
-    if (!existsSync(resolve(io.cwd, ROOT_CONFIG_FILE))) {
+    if (!rootConfigExists(io.cwd)) {
       return reportUsage(
         io,
         `${PREFIX}: missing required flag --config / -c (there is no ./${ROOT_CONFIG_FILE} here)`,
