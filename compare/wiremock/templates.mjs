@@ -31,8 +31,7 @@ async function admin(port, method, url, json) {
   return res;
 }
 
-const unport = (x, port) =>
-  x.body === undefined ? x : { ...x, body: x.body.replaceAll(String(port), '<port>') };
+const unport = (x, port) => (x.body === undefined ? x : { ...x, body: x.body.replaceAll(String(port), '<port>') });
 
 /**
  * Every case of `dir`, in name order; one exchange per request, `{ request, wiremock, mock }` as the matching part
