@@ -6,7 +6,8 @@
 //   npm run compare:wiremock                      # build first (npm run build): it runs dist/bin/main.cjs
 //   node compare/wiremock/run.mjs --json out.json # also write every exchange and difference
 //   node compare/wiremock/run.mjs --mock <main.cjs>   # another build of mock (a before/after figure)
-//   node compare/wiremock/run.mjs --only matching     # one corpus part (matching, templates)
+//   node compare/wiremock/run.mjs --only matching     # one corpus part (matching, templates: the template cases
+//                                                     # are posted over both servers' /__admin, see templates.mjs)
 //   node compare/wiremock/run.mjs --drop-refused      # a mapping file mock's import refuses is left out of its
 //                                                     # copy (and its requests count as differences), not fatal
 //
@@ -21,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheRoot, PEERS, resolvePeer } from '../../bench/lib/peers.mjs';
 import { diffExchanges } from './diff.mjs';
+import { runTemplateCases } from './templates.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -67,7 +69,7 @@ function startServer(cmd, argv, cwd, re, ms) {
       const m = re.exec(out);
       if (m !== null) {
         clearTimeout(timer);
-        resolve({ child, port: Number(m[1]) });
+        resolve({ child, port: Number(m[1]), out });
       }
     };
     child.stdout.on('data', onData);
@@ -207,10 +209,22 @@ async function main() {
     }
     if (init.code !== 0) throw new Error(`mock --init --from exited ${init.code}:\n${init.out}`);
     if (dropped.length > 0) console.log(`mock's import refused (left out of its copy): ${dropped.join(', ')}`);
-    const mkP = startServer(process.execPath, [o.mock, '-p', '0'], ws, /Listening on https?:\/\/[^\s]+:(\d+)/, 60_000);
+    const mkP = startServer(
+      process.execPath,
+      [o.mock, '-p', '0', '--inspect=0'],
+      ws,
+      /Listening on https?:\/\/[^\s]+:(\d+)/,
+      60_000,
+    );
     const [wm, mk] = await Promise.all([wmP, mkP]);
     const requests = readRequests(parts);
     const exchanges = await sendAll(requests, { wiremock: wm.port, mock: mk.port });
+    if (parts.includes('templates')) {
+      const admin = /Inspector: https?:\/\/[^\s]+:(\d+)/.exec(mk.out)?.[1];
+      if (admin === undefined) throw new Error(`mock did not name its inspector's port:\n${mk.out}`);
+      const ports = { wiremock: wm.port, mock: mk.port, wiremockAdmin: wm.port, mockAdmin: Number(admin) };
+      exchanges.push(...(await runTemplateCases(path.join(CORPUS, 'templates'), ports)));
+    }
     const known = JSON.parse(fs.readFileSync(path.join(here, 'known-differences.json'), 'utf8'));
     const report = diffExchanges(exchanges, known);
     console.log(
