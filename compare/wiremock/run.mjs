@@ -16,13 +16,12 @@
 // Loopback only; both servers are children started here and stopped by their PID, on error too.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheRoot, PEERS, resolvePeer } from '../../bench/lib/peers.mjs';
 import { diffExchanges } from './diff.mjs';
-import { runTemplateCases } from './templates.mjs';
+import { runTemplateCases, send } from './templates.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -83,29 +82,14 @@ function startServer(cmd, argv, cwd, re, ms) {
 
 /** One exchange: status, lower-cased headers and the body as text, or the error a fault gives. */
 function exchange(port, r) {
-  return new Promise((resolve) => {
-    const headers = { ...(r.headers ?? {}) };
-    let body;
-    if (r.json !== undefined) {
-      body = JSON.stringify(r.json);
-      headers['content-type'] ??= 'application/json';
-    } else if (r.body !== undefined) body = r.body;
-    else if (r.base64 !== undefined) body = Buffer.from(r.base64, 'base64');
-    const req = http.request(
-      { host: '127.0.0.1', port, method: r.method ?? 'GET', path: r.path, headers, agent: false },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
-        );
-        res.on('error', (e) => resolve({ error: e.code ?? e.message }));
-      },
-    );
-    req.setTimeout(20_000, () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
-    req.on('error', (e) => resolve({ error: e.code ?? e.message }));
-    req.end(body);
-  });
+  const headers = { ...(r.headers ?? {}) };
+  let body;
+  if (r.json !== undefined) {
+    body = JSON.stringify(r.json);
+    headers['content-type'] ??= 'application/json';
+  } else if (r.body !== undefined) body = r.body;
+  else if (r.base64 !== undefined) body = Buffer.from(r.base64, 'base64');
+  return send(port, { method: r.method ?? 'GET', url: r.path, headers, body });
 }
 
 /** The requests of every part, each with its part; a `sequence` keeps its requests in order. */

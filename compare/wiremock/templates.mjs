@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 
-function send(port, { method = 'GET', url, headers = {}, body }) {
+/** One exchange with a server: status, lower-cased headers and the body as text, or the error a fault gives. */
+export function send(port, { method = 'GET', url, headers = {}, body }) {
   return new Promise((resolve) => {
     const req = http.request({ host: '127.0.0.1', port, method, path: url, headers, agent: false }, (res) => {
       const chunks = [];
